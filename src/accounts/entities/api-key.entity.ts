@@ -1,0 +1,32 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { EpochMsColumn } from '../../database/columns';
+import type { KeyRole, Permission } from '../../auth/permissions';
+
+@Entity('api_keys')
+export class ApiKeyEntity {
+  @PrimaryColumn({ type: 'varchar', length: 40 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 40 })
+  accountId: string;
+
+  /** SHA-256 (hex) of the key; the key itself is shown once and never stored. */
+  @Column({ type: 'varchar', length: 64 })
+  keyHash: string;
+
+  /** First characters of the key, to recognise it in listings. */
+  @Column({ type: 'varchar', length: 16 })
+  keyPrefix: string;
+
+  @Column({ type: 'varchar', length: 10 })
+  role: KeyRole;
+
+  @Column({ type: 'simple-json' })
+  permissions: Permission[];
+
+  @EpochMsColumn()
+  createdAt: number;
+
+  @EpochMsColumn({ nullable: true })
+  revokedAt: number | null;
+}

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AccountsModule } from './accounts/accounts.module';
+import { AdminModule } from './admin/admin.module';
+import { AuthModule } from './auth/auth.module';
+import { CommonModule } from './common/common.module';
+import { ErrorEnvelopeFilter } from './common/errors';
+import { createValidationPipe } from './common/validation.pipe';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+
+/** Imports the feature modules; nothing else. */
+@Module({
+  imports: [
+    ConfigModule,
+    LoggingModule,
+    CommonModule,
+    DatabaseModule,
+    ScheduleModule.forRoot(),
+    AuthModule,
+    AccountsModule,
+    AdminModule,
+    HealthModule,
+  ],
+  providers: [
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,23 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import type { AccountEntity } from '../accounts/entities/account.entity';
+import type { KeyRole, Permission } from './permissions';
+
+/** Who is calling: set by AuthenticationGuard from the X-API-Key header. */
+export interface AuthContext {
+  accountId: string;
+  keyId: string;
+  role: KeyRole;
+  permissions: Permission[];
+  /** The account row as read with the key, in this request. */
+  account: AccountEntity;
+}
+
+export type AuthedRequest = Request & { auth?: AuthContext | null; isAdmin?: boolean; requestId?: string };
+
+/** `@CurrentAuth() auth: AuthContext` in a controller method. */
+export const CurrentAuth = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthContext => {
+  const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+  if (!req.auth) throw new Error('CurrentAuth used on a route without API-key authentication');
+  return req.auth;
+});

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { AccountsModule } from '../accounts/accounts.module';
+import { AppConfig } from '../config/app-config';
+import { ApiThrottlerGuard } from './api-throttler.guard';
+import { AuthenticationGuard } from './authentication.guard';
+import { AuthorizationGuard } from './authorization.guard';
+
+/** Guards run in this order on every route: authenticate -> throttle -> authorize. */
+@Module({
+  imports: [
+    AccountsModule,
+    ThrottlerModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        throttlers: [{ name: 'default', ttl: config.throttleTtlSeconds * 1000, limit: config.throttleLimit }],
+        storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl) : undefined,
+      }),
+    }),
+  ],
+  providers: [
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: ApiThrottlerGuard },
+    { provide: APP_GUARD, useClass: AuthorizationGuard },
+  ],
+})
+export class AuthModule {}

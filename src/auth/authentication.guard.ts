@@ -1,0 +1,46 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppConfig } from '../config/app-config';
+import { ApiError } from '../common/errors';
+import { ApiKeysService } from '../accounts/api-keys.service';
+import { safeEqualString } from './api-key-hash';
+import { AuthedRequest } from './auth-context';
+import { ADMIN_KEY, PUBLIC_KEY } from './decorators';
+
+/**
+ * First guard. Admin routes: checks the bearer token (401 when wrong or when ADMIN_TOKEN is unset).
+ * API routes: resolves X-API-Key to `req.auth` but does not refuse yet, so the throttler that runs
+ * next can count unauthenticated callers per IP; AuthorizationGuard refuses afterwards.
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: AppConfig,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const targets = [ctx.getHandler(), ctx.getClass()];
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    if (this.reflector.getAllAndOverride<boolean>(ADMIN_KEY, targets)) {
+      this.checkAdmin(req);
+      return true;
+    }
+    const header = req.headers['x-api-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    req.auth = key ? await this.keys.authenticate(key) : null;
+    return true;
+  }
+
+  private checkAdmin(req: AuthedRequest): void {
+    const token = this.config.adminToken;
+    const header = req.headers.authorization ?? '';
+    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!token || !given || !safeEqualString(given, token)) {
+      throw new ApiError('UNAUTHORIZED', token ? 'Admin token missing or invalid' : 'Admin API is disabled (ADMIN_TOKEN is not set)');
+    }
+    req.isAdmin = true;
+  }
+}

@@ -1,0 +1,26 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
+import type { Permission } from './permissions';
+
+export const PUBLIC_KEY = 'auth:public';
+export const ADMIN_KEY = 'auth:admin';
+export const PERMISSIONS_KEY = 'auth:permissions';
+export const OWNER_ONLY_KEY = 'auth:owner';
+export const VERIFIED_PHONE_KEY = 'auth:verified-phone';
+
+/** No authentication (health, docs, inbound provider hooks that authenticate themselves). */
+export const Public = () => applyDecorators(SetMetadata(PUBLIC_KEY, true), SkipThrottle());
+
+/** Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; 401 for everything when ADMIN_TOKEN is unset. */
+export const AdminOnly = () => applyDecorators(SetMetadata(ADMIN_KEY, true), SkipThrottle(), ApiBearerAuth('admin'));
+
+/** The API key must carry every listed permission (an owner key has all). */
+export const RequirePermissions = (...permissions: Permission[]) =>
+  applyDecorators(SetMetadata(PERMISSIONS_KEY, permissions), ApiSecurity('apiKey'));
+
+/** Only an owner key may call this route (e.g. SMS sender requests, webhook settings). */
+export const OwnerOnly = () => applyDecorators(SetMetadata(OWNER_ONLY_KEY, true), ApiSecurity('apiKey'));
+
+/** Routes that create things need a verified account phone (403 FORBIDDEN otherwise). */
+export const RequireVerifiedPhone = () => SetMetadata(VERIFIED_PHONE_KEY, true);

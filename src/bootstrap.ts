@@ -1,0 +1,37 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import express, { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/app-config';
+import { expressErrorHandler } from './common/errors';
+import { setupOpenApi } from './common/openapi';
+import { requestIdMiddleware } from './common/request-id';
+
+/**
+ * Routes that read their body as a stream themselves (bulk intake has no size limit), so the JSON
+ * body parser must leave them alone.
+ */
+const STREAMED_ROUTES: { method: string; path: RegExp }[] = [{ method: 'POST', path: /^\/api\/v2\/messages\/bulk\/?(\?.*)?$/ }];
+
+/** Everything an app needs around the module: shared by main.ts and the e2e app factory. */
+export function configureApp(app: NestExpressApplication): void {
+  const config = app.get(AppConfig);
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  if (config.optional('TRUST_PROXY')) app.set('trust proxy', config.optional('TRUST_PROXY'));
+  app.use(requestIdMiddleware);
+  const json = express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    STREAMED_ROUTES.some((r) => r.method === req.method && r.path.test(req.originalUrl)) ? next() : json(req, res, next),
+  );
+  app.use(expressErrorHandler);
+  setupOpenApi(app);
+  app.enableShutdownHooks();
+}
+
+export async function createApp(): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
+  configureApp(app);
+  return app;
+}

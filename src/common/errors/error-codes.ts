@@ -1,0 +1,48 @@
+// The one error vocabulary: every `code` the API can return, with its HTTP status. The exception
+// filter and the OpenAPI document are both built from this list. Add new codes here only.
+export const ERROR_CODES = {
+  VALIDATION_ERROR: { status: 400, description: 'A field is missing or invalid; the message names it.' },
+  INVALID_REQUEST_BODY: { status: 400, description: 'The body is not valid JSON or not a JSON object.' },
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400, description: 'Bulk request without an Idempotency-Key header.' },
+  IDEMPOTENCY_KEY_INVALID: { status: 400, description: 'Idempotency key empty or longer than 200 characters.' },
+  MESSAGES_PER_SECOND_INVALID: { status: 400, description: 'messagesPerSecond is not an integer from 1 to 10.' },
+  MESSAGES_REQUIRED: { status: 400, description: 'messages is not a non-empty array.' },
+  INVALID_MESSAGE: { status: 400, description: 'A bulk element is not a valid recipient object.' },
+  INVALID_RECIPIENT: { status: 400, description: 'The recipient (`to`) is not a valid phone number, email or chat id for the channel.' },
+  INVALID_CHANNEL: { status: 400, description: 'Unknown channel.' },
+  INVALID_MESSAGE_TYPE: { status: 400, description: 'Unknown messageType, or not allowed on the channel.' },
+  INVALID_CONTENT: { status: 400, description: 'content is missing or does not fit the channel and messageType.' },
+  SENDER_NOT_APPROVED: { status: 400, description: 'The SMS sender is not an approved sender of the account.' },
+  TEMPLATE_NOT_FOUND: { status: 400, description: 'The template does not exist for this account.' },
+  TEMPLATE_NOT_USABLE: { status: 400, description: 'The template is not approved or active.' },
+  TEMPLATE_VARIABLES_MISMATCH: { status: 400, description: 'variablesIndexed does not match the template variable count.' },
+  INVALID_SCHEDULE: { status: 400, description: 'scheduleAt is not an ISO 8601 time in the future.' },
+  INVALID_ATTACHMENT: { status: 400, description: 'The attachment is invalid for the channel.' },
+  UNAUTHORIZED: { status: 401, description: 'API key (or admin token) missing or invalid.' },
+  INSUFFICIENT_BALANCE: { status: 402, description: 'Free messages, plan quota and wallet cannot pay for the message.' },
+  FORBIDDEN: { status: 403, description: 'Phone not verified, permission missing, or owner key required.' },
+  SUBSCRIPTION_INACTIVE: { status: 403, description: 'The account subscription is inactive.' },
+  NOT_FOUND: { status: 404, description: 'Resource or route not found for this account.' },
+  JOB_NOT_FOUND: { status: 404, description: 'Bulk job not found for this account.' },
+  NOTHING_TO_RETRY: { status: 409, description: 'The job has no failed rows.' },
+  IDEMPOTENCY_CONFLICT: { status: 409, description: 'Same idempotency key with a different body.' },
+  INVALID_JOB_STATE: { status: 409, description: 'The job cannot make this move from its current state.' },
+  TEMPLATE_EXISTS: { status: 409, description: 'A template with this name, category and language exists.' },
+  SESSION_NOT_READY: { status: 409, description: 'The web session is not ready.' },
+  CONFLICT: { status: 409, description: 'The resource already exists or changed concurrently.' },
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than the limit.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Content-Type not accepted by this route.' },
+  RATE_LIMITED: { status: 429, description: 'Too many requests; see retryAfterSeconds and Retry-After.' },
+  VERIFICATION_ATTEMPTS_EXCEEDED: { status: 429, description: 'Too many verification checks or sends; see retryAfterSeconds.' },
+  PROVIDER_RATE_LIMITED: { status: 429, description: 'The provider rate-limited the call.' },
+  INTERNAL_ERROR: { status: 500, description: 'Unexpected error; the requestId identifies it in the logs.' },
+  PROVIDER_ERROR: { status: 502, description: 'The external provider failed.' },
+  PROVIDER_UNAVAILABLE: { status: 503, description: 'The provider is unavailable or timed out.' },
+  SERVICE_UNAVAILABLE: { status: 503, description: 'The service is shutting down or its database is unreachable.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].status;
+}

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lowercase
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function randomPart(len: number): string {
+  const bytes = randomBytes(len);
+  let out = '';
+  for (let i = 0; i < len; i++) out += ALPHABET[bytes[i] & 31];
+  return out;
+}
+
+/**
+ * `<prefix>_<10 time chars><14 random chars>`: ids sort by creation time, so cursor pagination can
+ * order by id alone, and they are strings on both dialects (no bigint auto-increment trap).
+ */
+export function newId(prefix: string): string {
+  return `${prefix}_${encodeTime(Date.now())}${randomPart(14)}`;
+}

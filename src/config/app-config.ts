@@ -1,0 +1,159 @@
+// The one place that reads the environment. Every value is validated at boot; a bad value stops
+// start-up with a message naming the variable.
+export type Env = Record<string, string | undefined>;
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string }
+  | { type: 'mysql'; host: string; port: number; username: string; password: string; database: string };
+
+export type ChannelName = 'local_sms' | 'chatapp' | 'chatapp_web' | 'messaging_bot' | 'email';
+export const CHANNELS: readonly ChannelName[] = ['local_sms', 'chatapp', 'chatapp_web', 'messaging_bot', 'email'];
+
+export class ConfigError extends Error {}
+
+export class AppConfig {
+  nodeEnv: string;
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  databaseUrl: string;
+  database: DatabaseConfig;
+  adminToken: string | null;
+  redisUrl: string | null;
+  appSecret: string;
+  throttleLimit: number;
+  throttleTtlSeconds: number;
+  webhookAllowInsecure: boolean;
+  webhookRetryBaseMs: number;
+  bodyLimitBytes: number;
+  logLevel: string;
+  demoAccount: boolean;
+  defaultRegion: string;
+  currency: string;
+  /** Price per message in minor units, per channel. */
+  prices: Record<ChannelName, number>;
+  /** Provider adapter per channel (`sandbox` by default). */
+  providers: Record<ChannelName, string>;
+  providerTimeoutMs: number;
+  idempotencyWindowHours: number;
+  /** Disable background loops (unit tests, one-off CLI). */
+  schedulersEnabled: boolean;
+  /** Raw environment, for adapter-specific settings read by `AppConfig.get*` helpers below. */
+  private readonly env: Env;
+
+  constructor(env: Env) {
+    this.env = env;
+  }
+
+  /** Optional string setting of an adapter (e.g. SMTP_HOST). Read here so env stays in one place. */
+  optional(name: string): string | null {
+    const v = this.env[name];
+    return v === undefined || v === '' ? null : v;
+  }
+
+  required(name: string): string {
+    const v = this.optional(name);
+    if (v === null) throw new ConfigError(`${name} is required by the selected provider`);
+    return v;
+  }
+
+  int(name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    return readInt(this.env, name, def, min, max);
+  }
+}
+
+function readInt(env: Env, name: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function readBool(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+export function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (!path) throw new ConfigError('DATABASE_URL: sqlite URL needs a path, e.g. sqlite:data/messaging.sqlite');
+    return { type: 'sqlite', path };
+  }
+  if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {
+    let u: URL;
+    try {
+      u = new URL(url.replace(/^mariadb:/, 'mysql:'));
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid mysql:// URL');
+    }
+    const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
+    if (!database) throw new ConfigError('DATABASE_URL: mysql URL needs a database name, e.g. mysql://user:pass@host:3306/messaging');
+    return {
+      type: 'mysql',
+      host: u.hostname || '127.0.0.1',
+      port: u.port ? Number(u.port) : 3306,
+      username: decodeURIComponent(u.username || 'root'),
+      password: decodeURIComponent(u.password || ''),
+      database,
+    };
+  }
+  throw new ConfigError('DATABASE_URL must start with sqlite: or mysql://');
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const c = new AppConfig(env);
+  c.nodeEnv = env.NODE_ENV || 'development';
+  c.isProduction = c.nodeEnv === 'production';
+  c.port = readInt(env, 'PORT', 3000, 0, 65535);
+  c.host = env.HOST || '0.0.0.0';
+  c.publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${c.port}`).replace(/\/$/, '');
+  c.databaseUrl = env.DATABASE_URL || 'sqlite:data/messaging.sqlite';
+  c.database = parseDatabaseUrl(c.databaseUrl);
+  c.adminToken = env.ADMIN_TOKEN || null;
+  if (c.adminToken !== null && c.adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  c.redisUrl = env.REDIS_URL || null;
+  if (c.redisUrl !== null && !/^rediss?:\/\//.test(c.redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  const secret = env.APP_SECRET;
+  if (!secret && c.isProduction) throw new ConfigError('APP_SECRET is required when NODE_ENV=production');
+  if (secret && secret.length < 16) throw new ConfigError('APP_SECRET must be at least 16 characters');
+  c.appSecret = secret || 'development-only-secret-do-not-use';
+  c.throttleLimit = readInt(env, 'THROTTLE_LIMIT', 1200, 1);
+  c.throttleTtlSeconds = readInt(env, 'THROTTLE_TTL_SECONDS', 60, 1);
+  c.webhookAllowInsecure = readBool(env, 'WEBHOOK_ALLOW_INSECURE', false);
+  c.webhookRetryBaseMs = readInt(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 1);
+  c.bodyLimitBytes = readInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024);
+  c.logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(c.logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  c.demoAccount = readBool(env, 'DEMO_ACCOUNT', true);
+  c.defaultRegion = (env.DEFAULT_REGION || 'SA').toUpperCase();
+  if (!/^[A-Z]{2}$/.test(c.defaultRegion)) throw new ConfigError('DEFAULT_REGION must be a two-letter country code');
+  c.currency = (env.CURRENCY || 'SAR').toUpperCase();
+  c.prices = {
+    local_sms: readInt(env, 'PRICE_LOCAL_SMS', 5, 0),
+    chatapp: readInt(env, 'PRICE_CHATAPP', 10, 0),
+    chatapp_web: readInt(env, 'PRICE_CHATAPP_WEB', 3, 0),
+    messaging_bot: readInt(env, 'PRICE_MESSAGING_BOT', 2, 0),
+    email: readInt(env, 'PRICE_EMAIL', 1, 0),
+  };
+  c.providers = {
+    local_sms: env.PROVIDER_LOCAL_SMS || 'sandbox',
+    chatapp: env.PROVIDER_CHATAPP || 'sandbox',
+    chatapp_web: env.PROVIDER_CHATAPP_WEB || 'sandbox',
+    messaging_bot: env.PROVIDER_MESSAGING_BOT || 'sandbox',
+    email: env.PROVIDER_EMAIL || 'sandbox',
+  };
+  c.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10000, 1);
+  c.idempotencyWindowHours = readInt(env, 'IDEMPOTENCY_WINDOW_HOURS', 24, 1);
+  c.schedulersEnabled = readBool(env, 'SCHEDULERS_ENABLED', true);
+  return c;
+}

@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { MIGRATIONS } from './migrations';
+import { MYSQL_COLLATION } from './collation';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+/** The one DataSource definition, used by the Nest app and by `ormconfig.ts` (TypeORM CLI). */
+export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
+  const common = {
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+    synchronize: false,
+    namingStrategy: new SnakeNamingStrategy(),
+    logging: false as const,
+  };
+  const db = config.database;
+  if (db.type === 'sqlite') {
+    if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: db.path,
+      // WAL + NORMAL: claims run ~3x faster than the default rollback journal (STACK-NOTES).
+      prepareDatabase: (conn: { pragma(s: string): unknown }) => {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('synchronous = NORMAL');
+        conn.pragma('busy_timeout = 5000');
+        conn.pragma('foreign_keys = ON');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    host: db.host,
+    port: db.port,
+    username: db.username,
+    password: db.password,
+    database: db.database,
+    charset: MYSQL_COLLATION,
+    timezone: 'Z',
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    extra: { connectionLimit: config.int('DB_POOL_SIZE', 20, 1, 500) },
+  };
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config';
+import { buildDataSourceOptions } from './data-source-options';
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        ...buildDataSourceOptions(config),
+        autoLoadEntities: true,
+        // A failing first connection must fail fast (and readably) rather than be retried silently.
+        retryAttempts: config.int('DB_CONNECT_RETRIES', config.isProduction ? 10 : 0, 0, 100),
+        retryDelay: 2000,
+      }),
+    }),
+  ],
+})
+export class DatabaseModule {}

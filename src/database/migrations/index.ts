@@ -1,0 +1,20 @@
+// Every migration, in order. One per change; the same files run on SQLite and MySQL/MariaDB.
+import { Foundation1732000000000 } from './1732000000000-foundation';
+import { Messaging1732000001000 } from './1732000001000-messaging';
+import { Verification1732000001500 } from './1732000001500-verification';
+import { Templates1732000002000 } from './1732000002000-templates';
+import { Senders1732000003000 } from './1732000003000-senders';
+import { Webhooks1732000004000 } from './1732000004000-webhooks';
+import { ChatappWeb1732000005000 } from './1732000005000-chatapp-web';
+import { Bulk1732000006000 } from './1732000006000-bulk';
+
+export const MIGRATIONS = [
+  Foundation1732000000000,
+  Messaging1732000001000,
+  Verification1732000001500,
+  Templates1732000002000,
+  Senders1732000003000,
+  Webhooks1732000004000,
+  ChatappWeb1732000005000,
+  Bulk1732000006000,
+];

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import type { IncomingMessage } from 'node:http';
+import { AppConfig } from '../config/app-config';
+
+/** Structured JSON logs (pino) carrying the request id; keys and tokens are redacted, never logged. */
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        pinoHttp: {
+          level: config.logLevel,
+          genReqId: (req: IncomingMessage) => (req as IncomingMessage & { requestId?: string }).requestId ?? 'unknown',
+          redact: {
+            paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.webhookSecret', '*.key'],
+            censor: '[redacted]',
+          },
+          autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
+          serializers: {
+            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+          },
+        },
+      }),
+    }),
+  ],
+})
+export class LoggingModule {}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+
+/**
+ * The e2e database comes from the environment (Vendure-style): TEST_MYSQL_URL set -> a fresh
+ * MySQL/MariaDB database per app; otherwise a fresh SQLite file. Either way migrations run from empty.
+ */
+export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL || '';
+export const TEST_DB_PREFIX = 'msgtest_';
+
+export function isMysqlRun(): boolean {
+  return TEST_MYSQL_URL !== '';
+}
+
+let counter = 0;
+
+export async function freshDatabaseUrl(): Promise<string> {
+  if (!isMysqlRun()) {
+    const dir = mkdtempSync(join(tmpdir(), 'msg-e2e-'));
+    return `sqlite:${join(dir, 'test.sqlite')}`;
+  }
+  const name = `${TEST_DB_PREFIX}${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
+  const server = new URL(TEST_MYSQL_URL);
+  const conn = await createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username || 'root'), password: decodeURIComponent(server.password) });
+  try {
+    await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
+  } finally {
+    await conn.end();
+  }
+  server.pathname = `/${name}`;
+  return server.toString();
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  if (!url.startsWith('mysql')) return;
+  const u = new URL(url);
+  const name = u.pathname.slice(1);
+  const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
+  try {
+    await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  } finally {
+    await conn.end();
+  }
+}
