@@ -10,6 +10,14 @@ import { createValidationPipe } from './common/validation.pipe';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { BulkModule } from './bulk/bulk.module';
+import { ChatappWebModule } from './chatapp-web/chatapp-web.module';
+import { MessagingModule } from './messaging/messaging.module';
+import { ProvidersModule } from './providers/providers.module';
+import { SendersModule } from './senders/senders.module';
+import { TemplatesModule } from './templates/templates.module';
+import { VerificationModule } from './verification/verification.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { LoggingModule } from './logging/logging.module';
 
 /** Imports the feature modules; nothing else. */
@@ -24,6 +32,14 @@ import { LoggingModule } from './logging/logging.module';
     AccountsModule,
     AdminModule,
     HealthModule,
+    ProvidersModule,
+    WebhooksModule,
+    SendersModule,
+    TemplatesModule,
+    ChatappWebModule,
+    MessagingModule,
+    VerificationModule,
+    BulkModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -1,0 +1,71 @@
+import type { ChannelName } from '../config/app-config';
+
+/**
+ * What the send pipeline hands to a channel provider. `messageId` is our id and is passed to the
+ * provider as its idempotency / client reference, so a send whose outcome is unknown after a crash
+ * can be settled by asking the provider instead of sending again.
+ */
+export interface OutboundMessage {
+  messageId: string;
+  accountId: string;
+  channel: ChannelName;
+  /** E.164 phone, email address, or provider chat id (web session / bot). */
+  to: string;
+  /** SMS sender name / official sender id, when the channel has one. */
+  sender?: string | null;
+  text?: string | null;
+  /** Email only. */
+  subject?: string | null;
+  html?: string | null;
+  /** Template sends: what the provider needs to render an approved template. */
+  template?: {
+    id: string;
+    name: string;
+    language: string | null;
+    providerTemplateId: string | null;
+    variables: string[];
+    buttonVariables: string[];
+    headerMediaUrl?: string | null;
+  } | null;
+  attachment?: { url: string; mimeType?: string | null; fileName?: string | null } | null;
+  /** Web session name or bot id (the spec's conversationContext.accountId). */
+  session?: string | null;
+  bulkJobId?: string | null;
+  rowIndex?: number | null;
+}
+
+export type ProviderOutcome =
+  | { status: 'sent'; providerMessageId: string }
+  /** The provider refused this message for good (bad number, blocked...): message `failed`. */
+  | { status: 'rejected'; code: 'PROVIDER_REJECTED'; message: string };
+
+export type ProviderFailureKind = 'rate_limited' | 'unavailable' | 'failed';
+
+/**
+ * A provider call that did not reach a verdict on the message. Maps to stable codes:
+ * rate_limited -> PROVIDER_RATE_LIMITED (429; bulk pauses), unavailable/timeout -> PROVIDER_UNAVAILABLE
+ * (503), failed -> PROVIDER_ERROR (502).
+ */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderFailureKind,
+    message: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** One interface per channel kind; adapters (sandbox, smtp, smpp, cloud API, bot API, WAHA) implement it. */
+export interface ChannelProvider {
+  readonly name: string;
+  send(message: OutboundMessage): Promise<ProviderOutcome>;
+  /**
+   * Settles a message whose outcome is unknown (crash between call and record): returns the outcome
+   * if the provider has seen `messageId`, null if it never did (safe to send).
+   */
+  lookup?(messageId: string): Promise<ProviderOutcome | null>;
+}
+
+export const CHANNEL_PROVIDERS = Symbol('CHANNEL_PROVIDERS');
