@@ -1,5 +1,15 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { ProvidersRegistry } from './providers.registry';
+import { SandboxProvider } from './sandbox/sandbox.provider';
 
-// Owned by the providers feature. Add entities (TypeOrmModule.forFeature), controllers and providers here.
-@Module({})
+/**
+ * Channel providers. The registry is global so adapter classes living in feature modules (e.g. the
+ * WAHA web-session adapter in chatapp-web) can register too. Adapters under src/providers/ are
+ * listed in `providers` here and register in their onModuleInit.
+ */
+@Global()
+@Module({
+  providers: [ProvidersRegistry, SandboxProvider],
+  exports: [ProvidersRegistry],
+})
 export class ProvidersModule {}
