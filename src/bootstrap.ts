@@ -22,9 +22,11 @@ export function configureApp(app: NestExpressApplication): void {
   if (config.optional('TRUST_PROXY')) app.set('trust proxy', config.optional('TRUST_PROXY'));
   app.use(requestIdMiddleware);
   const json = express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    STREAMED_ROUTES.some((r) => r.method === req.method && r.path.test(req.originalUrl)) ? next() : json(req, res, next),
-  );
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    if (STREAMED_ROUTES.some((r) => r.method === req.method && r.path.test(req.originalUrl))) return next();
+    return json(req, res, next);
+  });
   app.use(expressErrorHandler);
   setupOpenApi(app);
   app.enableShutdownHooks();

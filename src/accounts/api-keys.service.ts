@@ -29,6 +29,9 @@ interface CachedKey {
 // (balances, flags) is still read on every request.
 const KEY_CACHE_MS = 10_000;
 const KEY_CACHE_MAX = 10_000;
+const ACCOUNT_BY_ID =
+  'SELECT id, name, phone_verified, subscription_active, wallet_balance, currency, plan_name, message_quota, ' +
+  'messages_used, free_messages, created_at, updated_at FROM accounts WHERE id = ?';
 
 @Injectable()
 export class ApiKeysService {
@@ -64,9 +67,33 @@ export class ApiKeysService {
     const found = await this.lookup(hash);
     // The index lookup is by hash; compare once more in constant time before trusting the row.
     if (!found || !safeEqualHex(found.keyHash, hash)) return null;
-    const account = await this.accounts.findOneBy({ id: found.accountId });
+    const account = await this.loadAccount(found.accountId);
     if (!account) return null;
     return { accountId: account.id, keyId: found.id, role: found.role, permissions: found.permissions, account };
+  }
+
+  /**
+   * The account row on every authenticated request: a raw single-row SELECT, because the query
+   * builder costs more than the query itself on this hot path (bench:api).
+   */
+  private async loadAccount(id: string): Promise<AccountEntity | null> {
+    const rows: Record<string, unknown>[] = await this.accounts.query(ACCOUNT_BY_ID, [id]);
+    const r = rows[0];
+    if (!r) return null;
+    return Object.assign(new AccountEntity(), {
+      id: r.id as string,
+      name: r.name as string,
+      phoneVerified: !!Number(r.phone_verified),
+      subscriptionActive: !!Number(r.subscription_active),
+      walletBalance: Number(r.wallet_balance),
+      currency: r.currency as string,
+      planName: (r.plan_name as string | null) ?? null,
+      messageQuota: Number(r.message_quota),
+      messagesUsed: Number(r.messages_used),
+      freeMessages: Number(r.free_messages),
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+    });
   }
 
   private async lookup(hash: string): Promise<CachedKey | null> {

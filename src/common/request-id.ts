@@ -3,10 +3,14 @@ import type { NextFunction, Request, Response } from 'express';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
-/** `msgreq_<epoch ms>_<10 base36 chars>`: sortable by time, unique enough to grep logs by. */
+// Per-process random prefix + counter: unique across replicas without a random draw per request.
+const PROCESS_TAG = randomBytes(4).readUInt32BE(0).toString(36).padStart(7, '0');
+let counter = 0;
+
+/** `msgreq_<epoch ms>_<process tag><counter>` (base36): sortable by time, unique, cheap. */
 export function newRequestId(): string {
-  const suffix = BigInt('0x' + randomBytes(7).toString('hex')).toString(36).padStart(10, '0').slice(-10);
-  return `msgreq_${Date.now()}_${suffix}`;
+  counter = (counter + 1) % 2_176_782_336; // 36^6
+  return `msgreq_${Date.now()}_${PROCESS_TAG}${counter.toString(36).padStart(6, '0')}`;
 }
 
 export type RequestWithId = Request & { id?: string; requestId?: string };
