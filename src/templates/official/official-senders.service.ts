@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors';
+import { newId } from '../../common/ids';
+import { OfficialSenderEntity } from '../entities/official-sender.entity';
+import type { OfficialSenderView } from '../template.types';
+
+export const PLATFORM_SENDER_ID = 'platform';
+
+/** A resolved sender: the view plus what the provider needs to submit or send for it. */
+export interface ResolvedOfficialSender {
+  view: OfficialSenderView;
+  phoneNumberId: string | null;
+  wabaId: string | null;
+}
+
+export interface OfficialSenderInput {
+  displayName: string;
+  phoneNumber?: string | null;
+  phoneNumberId?: string | null;
+  wabaId?: string | null;
+  isDefault?: boolean;
+}
+
+/** The platform number plus each account's own official chat-app numbers. */
+@Injectable()
+export class OfficialSendersService {
+  constructor(
+    @InjectRepository(OfficialSenderEntity) private readonly senders: Repository<OfficialSenderEntity>,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(accountId: string): Promise<OfficialSenderView[]> {
+    const own = await this.senders.find({ where: { accountId }, order: { id: 'ASC' } });
+    const platform = this.platform(!own.some((s) => s.isDefault));
+    return [platform.view, ...own.map((s) => this.map(s).view)];
+  }
+
+  /** `platform`, an own sender id, or (when absent) the account default, else the platform number. */
+  async resolve(accountId: string | null, senderId: string | null | undefined): Promise<ResolvedOfficialSender> {
+    if (senderId === PLATFORM_SENDER_ID) return this.platform(accountId === null || !(await this.hasDefault(accountId)));
+    if (senderId === undefined || senderId === null) {
+      const def = accountId === null ? null : await this.senders.findOne({ where: { accountId, isDefault: true } });
+      return def ? this.map(def) : this.platform(true);
+    }
+    const own = accountId === null ? null : await this.senders.findOne({ where: { id: senderId, accountId } });
+    if (!own) throw ApiError.validation('officialSenderId is not an official sender of this account (use "platform" for the platform number)');
+    return this.map(own);
+  }
+
+  /** View of a sender recorded on a template (a deleted sender reads as null). */
+  async viewOf(accountId: string | null, senderId: string | null): Promise<OfficialSenderView | null> {
+    if (senderId === null) return null;
+    if (senderId === PLATFORM_SENDER_ID) return this.platform(accountId === null || !(await this.hasDefault(accountId))).view;
+    const own = await this.senders.findOne({ where: { id: senderId } });
+    return own ? this.map(own).view : null;
+  }
+
+  async create(accountId: string, input: OfficialSenderInput): Promise<OfficialSenderView> {
+    const entity = this.senders.create({
+      id: newId('osn'),
+      accountId,
+      displayName: input.displayName,
+      phoneNumber: input.phoneNumber ?? null,
+      phoneNumberId: input.phoneNumberId ?? null,
+      wabaId: input.wabaId ?? null,
+      isDefault: input.isDefault ?? false,
+      createdAt: this.clock.now(),
+    });
+    await this.senders.manager.transaction(async (em) => {
+      if (entity.isDefault) await em.update(OfficialSenderEntity, { accountId, isDefault: true }, { isDefault: false });
+      await em.insert(OfficialSenderEntity, entity);
+    });
+    return this.map(entity).view;
+  }
+
+  private async hasDefault(accountId: string): Promise<boolean> {
+    return (await this.senders.count({ where: { accountId, isDefault: true } })) > 0;
+  }
+
+  private platform(isDefault: boolean): ResolvedOfficialSender {
+    const phoneNumber = this.config.optional('PLATFORM_CHATAPP_NUMBER') ?? '+966500000001';
+    const displayName = this.config.optional('PLATFORM_CHATAPP_DISPLAY_NAME') ?? 'Platform number';
+    return {
+      view: { id: PLATFORM_SENDER_ID, scope: 'platform', isPlatform: true, isDefault, label: `${displayName} (${phoneNumber})`, phoneNumber, displayName },
+      phoneNumberId: this.config.optional('CHATAPP_CLOUD_PHONE_NUMBER_ID'),
+      wabaId: this.config.optional('CHATAPP_CLOUD_WABA_ID'),
+    };
+  }
+
+  private map(s: OfficialSenderEntity): ResolvedOfficialSender {
+    return {
+      view: {
+        id: s.id,
+        scope: 'account',
+        isPlatform: false,
+        isDefault: s.isDefault,
+        label: s.phoneNumber ? `${s.displayName} (${s.phoneNumber})` : s.displayName,
+        phoneNumber: s.phoneNumber,
+        displayName: s.displayName,
+      },
+      phoneNumberId: s.phoneNumberId,
+      wabaId: s.wabaId ?? this.config.optional('CHATAPP_CLOUD_WABA_ID'),
+    };
+  }
+}

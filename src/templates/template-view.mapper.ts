@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { iso } from '../database/columns';
+import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
+import { OfficialSendersService, PLATFORM_SENDER_ID } from './official/official-senders.service';
+import type { SmsTemplateCreatedView, TemplateForSend, TemplateView } from './template.types';
+
+/** Entity -> API shapes. The only place a template row becomes a response. */
+@Injectable()
+export class TemplateViewMapper {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly senders: OfficialSendersService,
+  ) {}
+
+  previewUrl(assetId: string | null): string | null {
+    return assetId ? `${this.config.publicBaseUrl}/media/template-headers/${assetId}` : null;
+  }
+
+  async toView(t: TemplateEntity, viewerAccountId: string | null): Promise<TemplateView> {
+    const params = [...(t.bodyParameters ?? [])].sort((a, b) => a.index - b.index);
+    const officialSender = t.provider === 'official' ? await this.senders.viewOf(viewerAccountId, t.officialSenderId) : null;
+    return {
+      id: t.id,
+      name: t.name,
+      category: t.category,
+      subType: t.subType,
+      status: t.status,
+      language: t.language || null,
+      body: t.body,
+      bodyParameters: params,
+      headerType: t.headerType,
+      headerValue: t.headerType === 'text' ? t.headerValue : null,
+      headerAssetId: t.headerAssetId,
+      headerPreviewUrl: this.previewUrl(t.headerAssetId),
+      allowsHeaderMediaOverride: t.allowsHeaderMediaOverride,
+      footer: t.footer,
+      buttons: t.buttons ?? [],
+      urlButtonVariables: t.urlButtonVariables ?? [],
+      indexedPlaceholders: Array.from({ length: t.variableCount }, (_, i) => `{{${i + 1}}}`),
+      content: t.content,
+      emailSubject: t.emailSubject,
+      parameters: params.map((p) => p.label),
+      provider: t.provider,
+      providerTemplateId: t.providerTemplateId,
+      manualProvider: t.manualProvider,
+      creationMode: t.creationMode,
+      officialSenderId: t.officialSenderId,
+      officialSender,
+      isPlatformNumber: t.officialSenderId === PLATFORM_SENDER_ID,
+      isDefault: t.scope === DEFAULT_SCOPE,
+      otp: t.otp,
+      rejectionReason: t.rejectionReason,
+      createdAt: iso(t.createdAt) as string,
+    };
+  }
+
+  toSmsCreated(t: TemplateEntity): SmsTemplateCreatedView {
+    return { id: t.id, name: t.name, category: t.category, status: t.status };
+  }
+
+  toForSend(t: TemplateEntity): TemplateForSend {
+    return {
+      id: t.id,
+      name: t.name,
+      category: t.category,
+      status: t.status,
+      provider: t.provider,
+      language: t.language || null,
+      body: t.body,
+      content: t.content,
+      emailSubject: t.emailSubject,
+      variableCount: t.variableCount,
+      buttons: (t.buttons ?? []).map((b) => ({ type: b.type, text: b.text, url: b.url })),
+      allowsHeaderMediaOverride: t.allowsHeaderMediaOverride,
+      providerTemplateId: t.providerTemplateId,
+    };
+  }
+}
