@@ -1,5 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { SmsSenderEntity } from './entities/sms-sender.entity';
+import { SendersService } from './senders.service';
 
-// Owned by the senders feature. Add entities (TypeOrmModule.forFeature), controllers and providers here.
-@Module({})
+/** SMS sender names: requests, listing, operator review (with webhook events). */
+@Module({
+  imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule],
+  providers: [SendersService],
+  exports: [SendersService],
+})
 export class SendersModule {}

@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { newId } from '../common/ids';
+import { SecretBox } from '../common/secret-box';
+import { iso } from '../database/columns';
+import { isUniqueViolation } from '../webhooks/db-errors';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { CreateSmsSenderDto } from './dto/create-sms-sender.dto';
+import { SmsSenderEntity, SmsSenderStatus } from './entities/sms-sender.entity';
+
+/** The spec's SMS sender resource (creation response). */
+export interface SmsSenderView {
+  id: string;
+  name: string;
+  status: SmsSenderStatus;
+  isDefault: boolean;
+  webhookConfigured: boolean;
+}
+
+/** List / review view: the resource plus review details. */
+export interface SmsSenderDetailView extends SmsSenderView {
+  reason: string | null;
+  reviewedAt: string | null;
+  createdAt: string;
+}
+
+export const toSenderView = (s: SmsSenderEntity): SmsSenderView => ({
+  id: s.id,
+  name: s.name,
+  status: s.status,
+  isDefault: s.isDefault,
+  webhookConfigured: s.webhookUrl !== null,
+});
+
+export const toSenderDetailView = (s: SmsSenderEntity): SmsSenderDetailView => ({
+  ...toSenderView(s),
+  reason: s.reviewReason,
+  reviewedAt: iso(s.reviewedAt),
+  createdAt: iso(s.createdAt) as string,
+});
+
+@Injectable()
+export class SendersService {
+  constructor(
+    @InjectRepository(SmsSenderEntity) private readonly senders: Repository<SmsSenderEntity>,
+    private readonly webhooks: WebhooksService,
+    private readonly secretBox: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  /** An approved sender of the account by name (case-insensitive), for the messaging validator. */
+  async findApprovedByName(accountId: string, name: string): Promise<{ id: string; name: string } | null> {
+    if (typeof name !== 'string' || name.length === 0 || name.length > 11) return null;
+    const row = await this.senders.findOneBy({ accountId, nameKey: name.toLowerCase(), status: 'approved' });
+    return row ? { id: row.id, name: row.name } : null;
+  }
+
+  /** The account's default approved sender (the first one approved), or null. */
+  async findDefaultApproved(accountId: string): Promise<{ id: string; name: string } | null> {
+    const row = await this.senders.findOneBy({ accountId, isDefault: true, status: 'approved' });
+    return row ? { id: row.id, name: row.name } : null;
+  }
+
+  async create(accountId: string, dto: CreateSmsSenderDto): Promise<SmsSenderView> {
+    const webhookUrl = dto.webhookUrl ?? null;
+    if (webhookUrl === null && dto.webhookSecret != null) {
+      throw ApiError.validation('webhookUrl is required when webhookSecret is present');
+    }
+    if (webhookUrl !== null) await this.webhooks.assertAllowedTarget(webhookUrl, 'webhookUrl');
+    const nameKey = dto.name.toLowerCase();
+    if (await this.senders.existsBy({ accountId, nameKey })) throw duplicateName(dto.name);
+    const now = this.clock.now();
+    const row: SmsSenderEntity = {
+      id: newId('snd'),
+      accountId,
+      name: dto.name,
+      nameKey,
+      status: 'pending',
+      isDefault: false,
+      defaultKey: null,
+      webhookUrl,
+      sealedWebhookSecret: webhookUrl !== null && dto.webhookSecret ? this.secretBox.seal(dto.webhookSecret) : null,
+      reviewReason: null,
+      reviewedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.senders.insert(row);
+    } catch (err) {
+      // Two concurrent requests for one name: the unique index decides, the loser gets the same 400.
+      if (isUniqueViolation(err)) throw duplicateName(dto.name);
+      throw err;
+    }
+    return toSenderView(row);
+  }
+
+  async list(accountId: string): Promise<SmsSenderDetailView[]> {
+    const rows = await this.senders.find({ where: { accountId }, order: { id: 'ASC' }, take: 500 });
+    return rows.map(toSenderDetailView);
+  }
+}
+
+function duplicateName(name: string): ApiError {
+  return ApiError.validation(`name "${name}" is already used by a sender of this account`);
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { newId } from '../common/ids';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
+import { WebhookTargetPolicy } from './webhook-target.policy';
+
+export interface EnqueueWebhookInput {
+  accountId: string;
+  url: string;
+  event: string;
+  body: Record<string, unknown>;
+  /** SecretBox-sealed credential, sent as `Authorization: Bearer <secret>`. */
+  sealedSecret: string;
+  /** Also send the secret as `X-API-Key` (web-session events). */
+  apiKeyHeader: boolean;
+}
+
+/** The module's exported contract: write events to the outbox, check targets, read targets. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly policy: WebhookTargetPolicy,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Writes one outbox row; with `em` it joins that transaction, so the event exists if and only if
+   * the change that caused it commits. The delivery loop sends it (first attempt right away).
+   */
+  async enqueue(em: EntityManager | null, input: EnqueueWebhookInput): Promise<{ deliveryId: string }> {
+    // DNS is not resolved here (we may be inside a transaction); the send-time check covers addresses.
+    const syntax = this.policy.checkSyntax(input.url);
+    if (!syntax.ok) throw ApiError.validation(`webhook url ${syntax.reason}`);
+    const now = this.clock.now();
+    const row: WebhookDeliveryEntity = {
+      id: newId('whd'),
+      accountId: input.accountId,
+      event: input.event,
+      url: input.url,
+      body: JSON.stringify(input.body),
+      sealedSecret: input.sealedSecret,
+      apiKeyHeader: input.apiKeyHeader,
+      status: 'pending',
+      attemptCount: 0,
+      nextAttemptAt: now,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      lastHttpStatus: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+    };
+    await (em ?? this.dataSource.manager).insert(WebhookDeliveryEntity, row);
+    return { deliveryId: row.id };
+  }
+
+  /** 400 VALIDATION_ERROR (message starts with `field`) unless the URL is an allowed webhook target. */
+  async assertAllowedTarget(url: unknown, field = 'url'): Promise<void> {
+    await this.policy.assertAllowed(url, field);
+  }
+
+  /** The account's web-session webhook (developer settings), or null when none is set. */
+  async getChatappWebTarget(accountId: string): Promise<{ url: string; sealedSecret: string } | null> {
+    const row = await this.dataSource.manager.findOneBy(WebhookEndpointEntity, { accountId, kind: 'chatapp_web' });
+    return row ? { url: row.url, sealedSecret: row.sealedSecret } : null;
+  }
+}
