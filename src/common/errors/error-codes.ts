@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   NOTHING_TO_RETRY: { status: 409, description: 'The job has no failed rows.' },
   IDEMPOTENCY_CONFLICT: { status: 409, description: 'Same idempotency key with a different body.' },
   INVALID_JOB_STATE: { status: 409, description: 'The job cannot make this move from its current state.' },
+  INVALID_STATE: { status: 409, description: 'The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending).' },
   TEMPLATE_EXISTS: { status: 409, description: 'A template with this name, category and language exists.' },
   SESSION_NOT_READY: { status: 409, description: 'The web session is not ready.' },
   CONFLICT: { status: 409, description: 'The resource already exists or changed concurrently.' },
