@@ -1,6 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { ProvidersRegistry } from './providers.registry';
 import { SandboxProvider } from './sandbox/sandbox.provider';
+import { BotApiProvider } from './bot-api/bot-api.provider';
+import { CloudApiProvider } from './cloud-api/cloud-api.provider';
+import { SmppProvider } from './smpp/smpp.provider';
+import { SmtpProvider } from './smtp/smtp.provider';
 
 /**
  * Channel providers. The registry is global so adapter classes living in feature modules (e.g. the
@@ -9,7 +13,7 @@ import { SandboxProvider } from './sandbox/sandbox.provider';
  */
 @Global()
 @Module({
-  providers: [ProvidersRegistry, SandboxProvider],
+  providers: [ProvidersRegistry, SandboxProvider, SmtpProvider, SmppProvider, CloudApiProvider, BotApiProvider],
   exports: [ProvidersRegistry],
 })
 export class ProvidersModule {}

@@ -1,0 +1,146 @@
+import { Logger } from '@nestjs/common';
+import * as smpp from 'smpp';
+import { ProviderError } from '../provider.types';
+import { hexStatus } from './smpp-status';
+
+export interface SmppLinkOptions {
+  url: string;
+  systemId: string;
+  password: string;
+  systemType: string;
+  timeoutMs: number;
+  enquireLinkMs: number;
+  reconnectMaxMs: number;
+}
+
+/**
+ * One bound transceiver session to the SMSC, shared by every send. Binds lazily on first use,
+ * answers the SMSC's enquire_link / deliver_sm / unbind, and after losing the session reconnects
+ * in the background with backoff (a send arriving meanwhile starts a bind attempt itself).
+ */
+export class SmppLink {
+  private readonly logger = new Logger('SmppLink');
+  private bound: Promise<smpp.Session> | null = null;
+  private session: smpp.Session | null = null;
+  private readonly inflight = new Set<(err: ProviderError) => void>();
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private backoffMs = 500;
+  private stopped = false;
+
+  constructor(private readonly opts: SmppLinkOptions) {}
+
+  /** The bound session, binding first when there is none. Rejects with ProviderError('unavailable'). */
+  acquire(): Promise<smpp.Session> {
+    if (this.stopped) return Promise.reject(new ProviderError('unavailable', 'SMPP link is shut down'));
+    if (!this.bound) {
+      const attempt = this.bind();
+      this.bound = attempt;
+      attempt.catch(() => {
+        if (this.bound === attempt) this.bound = null;
+      });
+    }
+    return this.bound;
+  }
+
+  /** Sends a request PDU and waits for its response (or a timeout / the session dropping). */
+  async request(command: 'submit_sm', params: Record<string, unknown>): Promise<smpp.PDU> {
+    const session = await this.acquire();
+    return new Promise<smpp.PDU>((resolve, reject) => {
+      const settle = (fn: () => void) => {
+        clearTimeout(timer);
+        this.inflight.delete(fail);
+        fn();
+      };
+      const fail = (err: ProviderError) => settle(() => reject(err));
+      const timer = setTimeout(() => fail(new ProviderError('unavailable', `SMSC did not answer ${command} within ${this.opts.timeoutMs} ms`)), this.opts.timeoutMs);
+      this.inflight.add(fail);
+      const written = session[command](params, (pdu) => settle(() => resolve(pdu)));
+      if (!written) fail(new ProviderError('unavailable', 'SMPP session is not writable'));
+    });
+  }
+
+  /** Unbinds politely (bounded wait) and stops reconnecting. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const session = this.session;
+    this.session = null;
+    this.bound = null;
+    if (!session) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => session.destroy(() => resolve()), Math.min(this.opts.timeoutMs, 2000));
+      const sent = session.unbind({}, () => {
+        clearTimeout(timer);
+        session.close(() => resolve());
+      });
+      if (!sent) {
+        clearTimeout(timer);
+        session.destroy(() => resolve());
+      }
+    });
+  }
+
+  private bind(): Promise<smpp.Session> {
+    return new Promise<smpp.Session>((resolve, reject) => {
+      let settled = false;
+      const session = smpp.connect({ url: this.opts.url, auto_enquire_link_period: this.opts.enquireLinkMs });
+      const fail = (reason: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        session.destroy();
+        reject(new ProviderError('unavailable', `SMPP bind to ${this.opts.url} failed: ${reason}`));
+      };
+      const timer = setTimeout(() => fail(`no bind response within ${this.opts.timeoutMs} ms`), this.opts.timeoutMs);
+      session.on('error', (err: Error) => {
+        fail(err.message);
+        this.logger.warn(`SMPP session error: ${err.message}`);
+      });
+      session.on('close', () => {
+        fail('connection closed');
+        this.onClose(session);
+      });
+      session.on('enquire_link', (pdu: smpp.PDU) => session.send(pdu.response()));
+      session.on('deliver_sm', (pdu: smpp.PDU) => session.send(pdu.response()));
+      session.on('unbind', (pdu: smpp.PDU) => {
+        session.send(pdu.response());
+        session.close();
+      });
+      session.on('connect', () => {
+        const params = { system_id: this.opts.systemId, password: this.opts.password, system_type: this.opts.systemType };
+        session.bind_transceiver(params, (pdu) => {
+          if (settled) return;
+          if (pdu.command_status !== 0) return fail(`bind_transceiver_resp status ${hexStatus(pdu.command_status)}`);
+          settled = true;
+          clearTimeout(timer);
+          this.session = session;
+          this.backoffMs = 500;
+          this.logger.log(`SMPP bound to ${this.opts.url} as ${this.opts.systemId}`);
+          resolve(session);
+        });
+      });
+    });
+  }
+
+  private onClose(session: smpp.Session): void {
+    if (this.session !== session) return;
+    this.session = null;
+    this.bound = null;
+    for (const fail of [...this.inflight]) fail(new ProviderError('unavailable', 'SMPP session closed before the SMSC answered'));
+    if (this.stopped) return;
+    this.logger.warn(`SMPP session to ${this.opts.url} lost; reconnecting`);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer) return;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, this.opts.reconnectMaxMs);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (this.stopped || this.bound) return;
+      this.acquire().catch(() => this.scheduleReconnect());
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}

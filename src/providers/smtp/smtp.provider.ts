@@ -1,0 +1,94 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import nodemailer, { Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool';
+import { AppConfig, ConfigError } from '../../config/app-config';
+import { readBool } from '../adapter-settings';
+import { ChannelProvider, OutboundMessage, ProviderOutcome } from '../provider.types';
+import { ProvidersRegistry } from '../providers.registry';
+import { classifySmtpFailure } from './smtp-error';
+
+/** Email channel over SMTP with nodemailer (`PROVIDER_EMAIL=smtp`). */
+@Injectable()
+export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDestroy {
+  readonly name = 'smtp';
+  private readonly logger = new Logger(SmtpProvider.name);
+  private transporter: Transporter<SMTPPool.SentMessageInfo> | null = null;
+  private from = '';
+  private idDomain = '';
+
+  constructor(
+    private readonly registry: ProvidersRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register('email', this.name, this);
+    if (this.config.providers.email === this.name) this.connect();
+  }
+
+  onModuleDestroy(): void {
+    this.transporter?.close();
+    this.transporter = null;
+  }
+
+  /** Reads and checks the SMTP_* settings and builds a pooled transport (no network yet). */
+  private connect(): Transporter<SMTPPool.SentMessageInfo> {
+    const c = this.config;
+    const host = c.required('SMTP_HOST');
+    const secure = readBool(c, 'SMTP_SECURE', false);
+    const port = c.int('SMTP_PORT', secure ? 465 : 587, 1, 65535);
+    const user = c.optional('SMTP_USER');
+    const pass = c.optional('SMTP_PASS');
+    if ((user === null) !== (pass === null)) throw new ConfigError('SMTP_USER and SMTP_PASS must be set together');
+    this.from = c.required('SMTP_FROM');
+    const address = /<([^>]+)>\s*$/.exec(this.from)?.[1] ?? this.from;
+    const domain = /^[^@\s]+@([^@\s>]+)$/.exec(address.trim())?.[1];
+    if (!domain) throw new ConfigError(`SMTP_FROM must be an email address or "Name <address>", got "${this.from}"`);
+    this.idDomain = domain;
+    const timeout = c.providerTimeoutMs;
+    // maxRequeues 0 (missing from the typings): a dropped connection must surface as an error, not
+    // be silently resent (duplicates). No local file access: attachment paths come from API users.
+    const options: SMTPPool.Options & { maxRequeues: number } = {
+      pool: true,
+      maxConnections: c.int('SMTP_MAX_CONNECTIONS', 5, 1, 100),
+      maxRequeues: 0,
+      disableFileAccess: true,
+      host,
+      port,
+      secure,
+      requireTLS: readBool(c, 'SMTP_REQUIRE_TLS', false),
+      ignoreTLS: readBool(c, 'SMTP_IGNORE_TLS', false),
+      auth: user !== null && pass !== null ? { user, pass } : undefined,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+      dnsTimeout: timeout,
+    };
+    this.transporter = nodemailer.createTransport(options);
+    return this.transporter;
+  }
+
+  async send(msg: OutboundMessage): Promise<ProviderOutcome> {
+    const transporter = this.transporter ?? this.connect();
+    const messageId = `<${msg.messageId}@${this.idDomain}>`;
+    try {
+      const info = await transporter.sendMail({
+        from: this.from,
+        to: msg.to,
+        subject: msg.subject ?? '',
+        text: msg.text ?? undefined,
+        html: msg.html ?? undefined,
+        messageId,
+        headers: { 'X-Message-Ref': msg.messageId },
+        attachments: msg.attachment ? [{ path: msg.attachment.url, filename: msg.attachment.fileName ?? undefined, contentType: msg.attachment.mimeType ?? undefined }] : undefined,
+      });
+      this.logger.log(`email ${msg.messageId} accepted: ${info.response}`);
+      return { status: 'sent', providerMessageId: info.messageId || messageId };
+    } catch (err) {
+      const verdict = classifySmtpFailure(err);
+      this.logger.warn(`email ${msg.messageId} not sent: ${verdict.message}`);
+      if (verdict instanceof Error) throw verdict;
+      return verdict;
+    }
+  }
+}
