@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { AppConfig } from '../config/app-config';
+import { VerificationSendWindowEntity } from './entities/verification-send-window.entity';
+
+/** A send slot taken in a recipient's window; handed back when the code could not be delivered. */
+export interface SendSlot {
+  id: string;
+  windowStartedAt: number;
+}
+
+/**
+ * At most `VERIFICATION_SEND_LIMIT` codes per (account, recipient) in a fixed window of
+ * `VERIFICATION_SEND_WINDOW_SECONDS` that starts with the window's first send. Every step is one
+ * conditional UPDATE, so the limit holds across replicas and concurrent requests.
+ */
+@Injectable()
+export class VerificationSendLimiter {
+  readonly limit: number;
+  readonly windowMs: number;
+
+  constructor(
+    @InjectRepository(VerificationSendWindowEntity) private readonly windows: Repository<VerificationSendWindowEntity>,
+    private readonly clock: Clock,
+    config: AppConfig,
+  ) {
+    this.limit = config.int('VERIFICATION_SEND_LIMIT', 5, 1, 1_000_000);
+    this.windowMs = config.int('VERIFICATION_SEND_WINDOW_SECONDS', 600, 1, 7 * 86_400) * 1000;
+  }
+
+  /** Takes one slot or throws 429 VERIFICATION_ATTEMPTS_EXCEEDED with the seconds until the window ends. */
+  async claim(accountId: string, recipient: string): Promise<SendSlot> {
+    const id = createHash('sha256').update(`${accountId}:${recipient}`).digest('hex');
+    await this.windows.createQueryBuilder().insert().values({ id, accountId, windowStartedAt: this.clock.now(), sends: 0 }).orIgnore().execute();
+    // A lost race between the two updates (another request opened a new window) just goes round again.
+    for (let round = 0; round < 5; round++) {
+      const now = this.clock.now();
+      const cut = now - this.windowMs;
+      const inWindow = await this.windows
+        .createQueryBuilder()
+        .update()
+        .set({ sends: () => 'sends + 1' })
+        .where('id = :id AND window_started_at > :cut AND sends < :limit', { id, cut, limit: this.limit })
+        .execute();
+      if (inWindow.affected) return { id, windowStartedAt: (await this.read(id)).windowStartedAt };
+      const fresh = await this.windows
+        .createQueryBuilder()
+        .update()
+        .set({ sends: 1, windowStartedAt: now })
+        .where('id = :id AND window_started_at <= :cut', { id, cut })
+        .execute();
+      if (fresh.affected) return { id, windowStartedAt: now };
+      const row = await this.read(id);
+      if (row.windowStartedAt > cut && row.sends >= this.limit) {
+        const retryAfterSeconds = Math.max(1, Math.ceil((row.windowStartedAt + this.windowMs - now) / 1000));
+        throw new ApiError(
+          'VERIFICATION_ATTEMPTS_EXCEEDED',
+          `Too many verification codes sent to this recipient; try again in ${retryAfterSeconds} seconds`,
+          { retryAfterSeconds },
+        );
+      }
+    }
+    throw new ApiError('CONFLICT', 'The send window changed concurrently; retry the request');
+  }
+
+  /** Gives the slot back (the code was never delivered), unless its window has been replaced since. */
+  async release(slot: SendSlot): Promise<void> {
+    await this.windows
+      .createQueryBuilder()
+      .update()
+      .set({ sends: () => 'sends - 1' })
+      .where('id = :id AND window_started_at = :start AND sends > 0', { id: slot.id, start: slot.windowStartedAt })
+      .execute();
+  }
+
+  private async read(id: string): Promise<VerificationSendWindowEntity> {
+    return this.windows.findOneByOrFail({ id });
+  }
+}
