@@ -1,6 +1,7 @@
 import { ApiError } from '../src/common/errors';
 import { WebSessionsService } from '../src/chatapp-web/web-sessions.service';
-import { createTestApp, TestAccount, TestApp } from './support/app';
+import { WahaFake } from './chatapp-web.fakes';
+import { createTestApp, REQUEST_ID_RE, TestAccount, TestApp } from './support/app';
 
 interface ChatItem {
   accountId: string;
@@ -15,16 +16,43 @@ interface ChatItem {
 describe('Chatapp web sessions and chats (e2e)', () => {
   let t: TestApp;
   let acc: TestAccount;
+  let waha: WahaFake;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    waha = await new WahaFake().start();
+    t = await createTestApp({ env: { WAHA_BASE_URL: waha.baseUrl, WAHA_API_KEY: waha.apiKey, WAHA_TIMEOUT_MS: '400' } });
     acc = await t.createAccount();
     const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'main', status: 'ready' });
     expect(res.status).toBe(201);
   });
   afterAll(async () => {
     await t.close();
+    await waha.stop();
   });
+
+  function expectError(res: { status: number; body: Record<string, unknown> }, status: number, code: string, error?: string): void {
+    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+    expect(res.body.success).toBe(false);
+    expect(typeof res.body.error).toBe('string');
+    if (error !== undefined) expect(res.body.error).toBe(error);
+    expect(res.body.requestId).toMatch(REQUEST_ID_RE);
+  }
+
+  async function collect(key: string, query: Record<string, string | number>): Promise<{ items: ChatItem[]; pages: number }> {
+    const items: ChatItem[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await chats(key, { ...query, ...(cursor ? { cursor } : {}) });
+      expect(res.status).toBe(200);
+      pages++;
+      items.push(...(res.body.data.chats as ChatItem[]));
+      cursor = res.body.data.nextCursor;
+      expect(res.body.data.hasMore).toBe(cursor !== null);
+      expect(pages).toBeLessThan(200);
+    } while (cursor);
+    return { items, pages };
+  }
 
   const chats = (key: string, query: Record<string, string | number>) => t.http().get('/api/v2/chatapp-web/chats').query(query).set('X-API-Key', key);
 
@@ -75,6 +103,194 @@ describe('Chatapp web sessions and chats (e2e)', () => {
       const bot = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'bot-123', kind: 'bot', status: 'ready', chats: [] });
       expect(bot.status).toBe(201);
       await expect(svc.findForSend(acc.id, 'bot-123')).resolves.toMatchObject({ kind: 'bot', status: 'ready' });
+    });
+  });
+
+  describe('GET /api/v2/chatapp-web/chats (sandbox)', () => {
+    it('returns the first page with the exact shape and default limit 20', async () => {
+      const res = await chats(acc.key, { accountId: 'main' });
+      expect(res.status).toBe(200);
+      expect(res.body.success).toBe(true);
+      expect(res.body.data.accountId).toBe('main');
+      expect(res.body.data.chats).toHaveLength(20);
+      expect(res.body.data.hasMore).toBe(true);
+      expect(typeof res.body.data.nextCursor).toBe('string');
+      expect(Object.keys(res.body.data).sort()).toEqual(['accountId', 'chats', 'hasMore', 'nextCursor']);
+      expect(res.body.data.chats[0]).toEqual({
+        accountId: 'main',
+        chatId: '966500000001@c.us',
+        kind: 'direct',
+        title: 'Sandbox contact 0001',
+        phoneNumber: '+966500000001',
+        conversationKey: 'main:966500000001@c.us',
+        conversationContext: { moduleType: 'chatapp_web', accountId: 'main', chatId: '966500000001@c.us' },
+      });
+      expect(res.body.data.chats[2]).toMatchObject({ kind: 'group', chatId: '120363000000003@g.us', phoneNumber: null });
+    });
+
+    it('following nextCursor visits each of the 120 chats exactly once', async () => {
+      const { items, pages } = await collect(acc.key, { accountId: 'main', limit: 7 });
+      expect(items).toHaveLength(120);
+      expect(new Set(items.map((c) => c.chatId)).size).toBe(120);
+      expect(pages).toBe(18);
+      const max = await collect(acc.key, { accountId: 'main', limit: 50 });
+      expect(max.pages).toBe(3);
+      expect(max.items.map((c) => c.chatId)).toEqual(items.map((c) => c.chatId));
+    });
+
+    it('filters by type across pages', async () => {
+      const groups = await collect(acc.key, { accountId: 'main', type: 'group', limit: 15 });
+      expect(groups.items).toHaveLength(40);
+      expect(groups.items.every((c) => c.kind === 'group' && c.phoneNumber === null && c.chatId.endsWith('@g.us'))).toBe(true);
+      const direct = await collect(acc.key, { accountId: 'main', type: 'direct', limit: 50 });
+      expect(direct.items).toHaveLength(80);
+      expect(new Set(direct.items.map((c) => c.chatId)).size).toBe(80);
+      expect(direct.items.every((c) => c.kind === 'direct' && c.phoneNumber?.startsWith('+966'))).toBe(true);
+      const all = await collect(acc.key, { accountId: 'main', type: 'all', limit: 50 });
+      expect(all.items).toHaveLength(120);
+    });
+
+    it('serves given chats in their order; an empty session is one empty page', async () => {
+      const given = [
+        { chatId: 'b@g.us', kind: 'group', title: 'Team' },
+        { chatId: '15550001111@c.us', kind: 'direct', title: 'Ann', phoneNumber: '+15550001111' },
+      ];
+      await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'given', status: 'ready', chats: given }).expect(201);
+      const res = await chats(acc.key, { accountId: 'given', limit: 2 });
+      expect(res.body.data).toMatchObject({ accountId: 'given', nextCursor: null, hasMore: false });
+      expect(res.body.data.chats.map((c: ChatItem) => [c.chatId, c.kind, c.title, c.phoneNumber])).toEqual([
+        ['b@g.us', 'group', 'Team', null],
+        ['15550001111@c.us', 'direct', 'Ann', '+15550001111'],
+      ]);
+      await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'empty', status: 'ready', chats: [] }).expect(201);
+      const empty = await chats(acc.key, { accountId: 'empty' });
+      expect(empty.body.data).toEqual({ accountId: 'empty', chats: [], nextCursor: null, hasMore: false });
+    });
+
+    it('serves messaging-bot ids through the same listing', async () => {
+      await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`)
+        .send({ name: 'bot-777', kind: 'bot', status: 'ready', chats: [{ chatId: '900100', kind: 'direct', title: 'Bot user' }] })
+        .expect(201);
+      const res = await chats(acc.key, { accountId: 'bot-777' });
+      expect(res.status).toBe(200);
+      expect(res.body.data.chats).toEqual([{
+        accountId: 'bot-777', chatId: '900100', kind: 'direct', title: 'Bot user', phoneNumber: null, conversationKey: 'bot-777:900100',
+        conversationContext: { moduleType: 'chatapp_web', accountId: 'bot-777', chatId: '900100' },
+      }]);
+    });
+
+    it('400 VALIDATION_ERROR: missing accountId, limit out of range, bad type', async () => {
+      expectError(await chats(acc.key, {}), 400, 'VALIDATION_ERROR', 'accountId is required');
+      expectError(await chats(acc.key, { accountId: '' }), 400, 'VALIDATION_ERROR', 'accountId is required');
+      for (const limit of ['0', '51', '-1', 'abc', '2.5']) {
+        expectError(await chats(acc.key, { accountId: 'main', limit }), 400, 'VALIDATION_ERROR', 'limit must be an integer from 1 to 50');
+      }
+      expect((await chats(acc.key, { accountId: 'main', limit: 1 })).body.data.chats).toHaveLength(1);
+      expectError(await chats(acc.key, { accountId: 'main', type: 'channel' }), 400, 'VALIDATION_ERROR', 'type must be one of all, direct, group');
+    });
+
+    it('400 VALIDATION_ERROR: tampered cursor, and a cursor of another filter, session or account', async () => {
+      const first = await chats(acc.key, { accountId: 'main', limit: 5 });
+      const cursor: string = first.body.data.nextCursor;
+      const [body, sig] = cursor.split('.');
+      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), p: { f: 0 } })).toString('base64url');
+      expectError(await chats(acc.key, { accountId: 'main', cursor: `${forged}.${sig}` }), 400, 'VALIDATION_ERROR');
+      expectError(await chats(acc.key, { accountId: 'main', cursor: 'garbage' }), 400, 'VALIDATION_ERROR');
+      expectError(await chats(acc.key, { accountId: 'main', type: 'group', cursor }), 400, 'VALIDATION_ERROR');
+      expectError(await chats(acc.key, { accountId: 'gen', cursor }), 400, 'VALIDATION_ERROR');
+      const other = await t.createAccount();
+      await t.admin('post', `/admin/v1/accounts/${other.id}/web-sessions`).send({ name: 'main', status: 'ready' }).expect(201);
+      expectError(await chats(other.key, { accountId: 'main', cursor }), 400, 'VALIDATION_ERROR');
+      expect((await chats(acc.key, { accountId: 'main', cursor })).status).toBe(200);
+    });
+
+    it('404 NOT_FOUND for a session of another account or an unknown one; 409 when not ready', async () => {
+      const other = await t.createAccount();
+      expectError(await chats(other.key, { accountId: 'gen' }), 404, 'NOT_FOUND');
+      expectError(await chats(acc.key, { accountId: 'no-such-session' }), 404, 'NOT_FOUND');
+      expectError(await chats(acc.key, { accountId: 'gen' }), 409, 'SESSION_NOT_READY');
+      await t.admin('patch', `/admin/v1/accounts/${acc.id}/web-sessions/gen`).send({ status: 'ready' }).expect(200);
+      expect((await chats(acc.key, { accountId: 'gen' })).status).toBe(200);
+    });
+
+    it('needs messages:read', async () => {
+      expectError(await t.http().get('/api/v2/chatapp-web/chats').query({ accountId: 'main' }), 401, 'UNAUTHORIZED');
+      const noRead = await t.memberKey(acc.id, ['messages:create']);
+      expectError(await chats(noRead, { accountId: 'main' }), 403, 'FORBIDDEN');
+      const reader = await t.memberKey(acc.id, ['messages:read']);
+      expect((await chats(reader, { accountId: 'main' })).status).toBe(200);
+    });
+  });
+
+  describe('GET /api/v2/chatapp-web/chats (WAHA adapter against a local fake)', () => {
+    const wahaChats = [
+      { id: '966511111111@c.us', name: 'Ali' },
+      { id: { server: 'g.us', user: '1203630001', _serialized: '1203630001@g.us' }, name: 'Family' },
+      { id: 'status@broadcast', name: 'Status' },
+      { id: '966522222222@s.whatsapp.net', name: null },
+      { id: '1203630002@g.us', subject: 'Work' },
+      { id: '123456789@lid', name: 'Hidden number' },
+      ...Array.from({ length: 30 }, (_, i) => ({ id: `9665300000${String(i).padStart(2, '0')}@c.us`, name: `Contact ${i}` })),
+      { id: '1203630003@g.us', name: 'Last group' },
+    ];
+
+    beforeAll(async () => {
+      waha.sessions.set('wa-main', 'WORKING');
+      waha.sessions.set('wa-qr', 'SCAN_QR_CODE');
+      waha.chats.set('wa-main', wahaChats);
+      for (const name of ['wa-main', 'wa-qr']) {
+        const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name, status: 'starting', provider: 'waha' });
+        expect(res.status).toBe(201);
+        expect(res.body.data.webSession).toMatchObject({ provider: 'waha', chatCount: null, hook: { algorithm: 'sha512' } });
+        expect(res.body.data.webSession.hook.url).toMatch(/\/hooks\/waha\/wss_/);
+      }
+    });
+    afterEach(() => {
+      waha.mode = 'ok';
+    });
+
+    it('lists live chats with the API key, maps ids and kinds, pages each chat once', async () => {
+      waha.requests = [];
+      const { items } = await collect(acc.key, { accountId: 'wa-main', limit: 4 });
+      expect(items).toHaveLength(wahaChats.length - 1); // status@broadcast is not a conversation
+      expect(new Set(items.map((c) => c.chatId)).size).toBe(items.length);
+      expect(items.slice(0, 5).map((c) => [c.chatId, c.kind, c.title, c.phoneNumber])).toEqual([
+        ['966511111111@c.us', 'direct', 'Ali', '+966511111111'],
+        ['1203630001@g.us', 'group', 'Family', null],
+        ['966522222222@s.whatsapp.net', 'direct', '966522222222', '+966522222222'],
+        ['1203630002@g.us', 'group', 'Work', null],
+        ['123456789@lid', 'direct', 'Hidden number', null],
+      ]);
+      expect(items[0].conversationContext).toEqual({ moduleType: 'chatapp_web', accountId: 'wa-main', chatId: '966511111111@c.us' });
+      expect(waha.requests.every((r) => r.apiKey === waha.apiKey)).toBe(true);
+      expect(waha.requests.some((r) => r.path === '/api/sessions/wa-main')).toBe(true);
+      const chatCall = waha.requests.find((r) => r.path === '/api/wa-main/chats');
+      expect(chatCall?.query.get('limit')).toBe('5');
+      expect(chatCall?.query.get('offset')).toBe('0');
+      const groups = await collect(acc.key, { accountId: 'wa-main', type: 'group', limit: 2 });
+      expect(groups.items.map((c) => c.chatId)).toEqual(['1203630001@g.us', '1203630002@g.us', '1203630003@g.us']);
+    });
+
+    it('409 SESSION_NOT_READY while the provider session scans its QR code, and for one unknown to the provider', async () => {
+      expectError(await chats(acc.key, { accountId: 'wa-qr' }), 409, 'SESSION_NOT_READY');
+      waha.sessions.delete('wa-qr');
+      expectError(await chats(acc.key, { accountId: 'wa-qr' }), 409, 'SESSION_NOT_READY');
+    });
+
+    it('502 PROVIDER_ERROR when the provider fails or answers garbage', async () => {
+      waha.mode = 'error500';
+      expectError(await chats(acc.key, { accountId: 'wa-main' }), 502, 'PROVIDER_ERROR');
+      waha.mode = 'garbage';
+      expectError(await chats(acc.key, { accountId: 'wa-main' }), 502, 'PROVIDER_ERROR');
+    });
+
+    it('503 PROVIDER_UNAVAILABLE when the provider is unavailable or times out', async () => {
+      waha.mode = 'unavailable503';
+      expectError(await chats(acc.key, { accountId: 'wa-main' }), 503, 'PROVIDER_UNAVAILABLE');
+      waha.mode = 'hang';
+      const started = Date.now();
+      expectError(await chats(acc.key, { accountId: 'wa-main' }), 503, 'PROVIDER_UNAVAILABLE');
+      expect(Date.now() - started).toBeLessThan(5000);
     });
   });
 });

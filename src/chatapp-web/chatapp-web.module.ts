@@ -2,17 +2,31 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AdminWebSessionsController } from './admin-web-sessions.controller';
+import { ChatsController } from './chats.controller';
+import { ChatsService } from './chats.service';
 import { InboundMessageEntity } from './entities/inbound-message.entity';
 import { WebSessionChatEntity } from './entities/web-session-chat.entity';
 import { WebSessionEntity } from './entities/web-session.entity';
+import { SandboxWebSessionProvider } from './providers/sandbox-web-session.provider';
+import { WahaWebSessionProvider } from './providers/waha-web-session.provider';
+import { WahaClient } from './providers/waha.client';
+import { WebSessionProviders } from './providers/web-session-providers';
 import { WebSessionSettings } from './web-session-settings';
 import { WebSessionsService } from './web-sessions.service';
 
 /** Web sessions and messaging-bot ids: chat listing (sandbox or WAHA) and inbound messages. */
 @Module({
   imports: [AccountsModule, TypeOrmModule.forFeature([WebSessionEntity, WebSessionChatEntity, InboundMessageEntity])],
-  controllers: [AdminWebSessionsController],
-  providers: [WebSessionSettings, WebSessionsService],
+  controllers: [AdminWebSessionsController, ChatsController],
+  providers: [
+    WebSessionSettings,
+    WebSessionsService,
+    WahaClient,
+    SandboxWebSessionProvider,
+    WahaWebSessionProvider,
+    WebSessionProviders,
+    ChatsService,
+  ],
   exports: [WebSessionsService],
 })
 export class ChatappWebModule {}

@@ -1,0 +1,48 @@
+import { ProviderError } from '../../providers/provider.types';
+import type { WebSessionStatus } from '../web-session.types';
+import type { ProviderChat } from './web-session-provider';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** WAHA chat ids are strings, or `{ _serialized }` objects on some engines. */
+export function wahaId(v: unknown): string | null {
+  return str(v) ?? (isObj(v) ? str(v._serialized) : null);
+}
+
+/** `+<digits>` for a phone-number JID (`...@c.us`, `...@s.whatsapp.net`), else null (groups, `@lid`). */
+export function phoneFromJid(jid: string): string | null {
+  const m = /^(\d{6,15})(?::\d+)?@(c\.us|s\.whatsapp\.net)$/.exec(jid);
+  return m ? `+${m[1]}` : null;
+}
+
+/** One WAHA chat as a list item; null for what is not a conversation (status broadcast, channels). */
+export function chatFromWaha(raw: unknown): ProviderChat | null {
+  if (!isObj(raw)) return null;
+  const id = wahaId(raw.id);
+  if (!id) return null;
+  let kind: ProviderChat['kind'];
+  if (id.endsWith('@g.us')) kind = 'group';
+  else if (/@(c\.us|s\.whatsapp\.net|lid)$/.test(id)) kind = 'direct';
+  else return null;
+  const title = str(raw.name) ?? str(raw.formattedTitle) ?? str(raw.subject) ?? id.split('@')[0];
+  return { chatId: id, kind, title, phoneNumber: kind === 'direct' ? phoneFromJid(id) : null };
+}
+
+export function statusFromWaha(body: unknown): WebSessionStatus {
+  const status = isObj(body) ? str(body.status) : null;
+  switch (status) {
+    case 'WORKING':
+      return 'ready';
+    case 'STARTING':
+    case 'SCAN_QR_CODE':
+      return 'starting';
+    case 'STOPPED':
+      return 'stopped';
+    case 'FAILED':
+      return 'failed';
+    default:
+      throw new ProviderError('failed', `Web-session provider reported an unknown session status ${status ?? '(none)'}`);
+  }
+}

@@ -1,0 +1,99 @@
+import { createHmac } from 'node:crypto';
+import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export type WahaMode = 'ok' | 'error500' | 'unavailable503' | 'hang' | 'garbage';
+
+/** A local fake of the WAHA HTTP API: sessions, chats with limit/offset paging, API-key check, faults. */
+export class WahaFake {
+  readonly apiKey = 'waha-test-key-123';
+  mode: WahaMode = 'ok';
+  sessions = new Map<string, string>();
+  chats = new Map<string, Record<string, unknown>[]>();
+  requests: { path: string; query: URLSearchParams; apiKey: string | undefined }[] = [];
+  private server!: Server;
+  baseUrl = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => this.handle(req, res));
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const apiKey = req.headers['x-api-key'] as string | undefined;
+    this.requests.push({ path: url.pathname, query: url.searchParams, apiKey });
+    const json = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (this.mode === 'hang') return; // never answers: the adapter's timeout must fire
+    if (this.mode === 'error500') return json(500, { statusCode: 500, message: 'engine crashed' });
+    if (this.mode === 'unavailable503') return json(503, { message: 'restarting' });
+    if (this.mode === 'garbage') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy</html>');
+    if (apiKey !== this.apiKey) return json(401, { message: 'Unauthorized' });
+    let m = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (m) {
+      const status = this.sessions.get(decodeURIComponent(m[1]));
+      return status ? json(200, { name: m[1], status, config: {} }) : json(404, { message: 'Session not found' });
+    }
+    m = /^\/api\/([^/]+)\/chats$/.exec(url.pathname);
+    if (m) {
+      const all = this.chats.get(decodeURIComponent(m[1])) ?? [];
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const limit = Number(url.searchParams.get('limit') ?? all.length);
+      return json(200, all.slice(offset, offset + limit));
+    }
+    json(404, { message: 'no route' });
+  }
+}
+
+export interface ReceivedCall {
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+  raw: string;
+}
+
+/** A real HTTP receiver for our outbound webhooks; answers with the queued statuses, then 200. */
+export class WebhookReceiver {
+  calls: ReceivedCall[] = [];
+  statuses: number[] = [];
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        let body: Record<string, unknown> = {};
+        try {
+          body = JSON.parse(raw) as Record<string, unknown>;
+        } catch {
+          body = {};
+        }
+        this.calls.push({ headers: req.headers, body, raw });
+        const status = this.statuses.shift() ?? 200;
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: status < 300 }));
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/inbound`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+}
+
+/** What WAHA sends: hex HMAC-SHA512 of the body with the session's key. */
+export function wahaSignature(key: string, body: string): string {
+  return createHmac('sha512', key).update(body).digest('hex');
+}
