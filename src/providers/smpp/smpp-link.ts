@@ -24,10 +24,12 @@ export class SmppLink {
   private session: smpp.Session | null = null;
   private readonly inflight = new Set<(err: ProviderError) => void>();
   private reconnectTimer: NodeJS.Timeout | null = null;
-  private backoffMs = 500;
+  private backoffMs: number;
   private stopped = false;
 
-  constructor(private readonly opts: SmppLinkOptions) {}
+  constructor(private readonly opts: SmppLinkOptions) {
+    this.backoffMs = Math.min(500, opts.reconnectMaxMs);
+  }
 
   /** The bound session, binding first when there is none. Rejects with ProviderError('unavailable'). */
   acquire(): Promise<smpp.Session> {
@@ -114,7 +116,7 @@ export class SmppLink {
           settled = true;
           clearTimeout(timer);
           this.session = session;
-          this.backoffMs = 500;
+          this.backoffMs = Math.min(500, this.opts.reconnectMaxMs);
           this.logger.log(`SMPP bound to ${this.opts.url} as ${this.opts.systemId}`);
           resolve(session);
         });

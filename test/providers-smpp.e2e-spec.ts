@@ -1,0 +1,143 @@
+import { Env } from '../src/config/app-config';
+import { OutboundMessage, ProviderError } from '../src/providers/provider.types';
+import { ProvidersRegistry } from '../src/providers/providers.registry';
+import { referenceHash, SmppProvider } from '../src/providers/smpp/smpp.provider';
+import { adapterConfig } from './providers-fakes/adapter-config';
+import { closedPort } from './providers-fakes/http-fake';
+import { SmppFake } from './providers-fakes/smpp-fake';
+import { waitFor } from './providers-fakes/wait-for';
+
+const CREDS = { systemId: 'esme1', password: 'pw123' };
+
+function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
+  return { messageId: 'msg_sms_1', accountId: 'acc_1', channel: 'local_sms', to: '+966501234567', sender: 'MyShop', text: 'Your code is 1234', ...fields };
+}
+
+async function providerError(p: Promise<unknown>): Promise<ProviderError> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(ProviderError);
+  return err as ProviderError;
+}
+
+describe('SmppProvider against an SMSC built with the smpp package', () => {
+  let smsc: SmppFake;
+  const opened: SmppProvider[] = [];
+
+  function adapter(env: Env = {}): SmppProvider {
+    const config = adapterConfig({
+      PROVIDER_LOCAL_SMS: 'smpp',
+      PROVIDER_TIMEOUT_MS: '500',
+      SMPP_URL: smsc.url,
+      SMPP_SYSTEM_ID: CREDS.systemId,
+      SMPP_PASSWORD: CREDS.password,
+      SMPP_RECONNECT_MAX_MS: '200',
+      ...env,
+    });
+    const provider = new SmppProvider(new ProvidersRegistry(config), config);
+    provider.onModuleInit();
+    opened.push(provider);
+    return provider;
+  }
+
+  beforeEach(async () => {
+    smsc = await new SmppFake(CREDS).start();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((p) => p.onModuleDestroy()));
+    await smsc.stop();
+  });
+
+  it('binds once and submits with the SMSC message id, our id in a TLV and user_message_reference', async () => {
+    const sut = adapter();
+    await expect(sut.send(message())).resolves.toEqual({ status: 'sent', providerMessageId: 'smsc-1' });
+    await expect(sut.send(message({ messageId: 'msg_sms_2', to: '+966501234568', sender: '966500000009' }))).resolves.toEqual({ status: 'sent', providerMessageId: 'smsc-2' });
+    expect(smsc.binds).toBe(1);
+    expect(smsc.submits).toEqual([
+      { destination: '966501234567', source: 'MyShop', sourceTon: 5, text: 'Your code is 1234', clientRef: 'msg_sms_1', userRef: referenceHash('msg_sms_1'), session: 1 },
+      { destination: '966501234568', source: '966500000009', sourceTon: 1, text: 'Your code is 1234', clientRef: 'msg_sms_2', userRef: referenceHash('msg_sms_2'), session: 1 },
+    ]);
+  });
+
+  it('sends long and non-Latin text intact', async () => {
+    const long = 'x'.repeat(300);
+    const arabic = 'رمز التحقق الخاص بك هو 1234';
+    await adapter().send(message({ text: long }));
+    await adapter().send(message({ text: arabic }));
+    expect(smsc.submits.map((s) => s.text)).toEqual([long, arabic]);
+  });
+
+  it('ESME_RINVDSTADR is rejected PROVIDER_REJECTED', async () => {
+    const outcome = await adapter().send(message({ to: '+966501231111' }));
+    expect(outcome).toMatchObject({ status: 'rejected', code: 'PROVIDER_REJECTED' });
+    expect(outcome.status === 'rejected' && outcome.message).toContain('0x0000000b');
+  });
+
+  it('ESME_RTHROTTLED is rate_limited', async () => {
+    expect((await providerError(adapter().send(message({ to: '+966501232222' })))).kind).toBe('rate_limited');
+  });
+
+  it('ESME_RSYSERR is unavailable', async () => {
+    expect((await providerError(adapter().send(message({ to: '+966501234444' })))).kind).toBe('unavailable');
+  });
+
+  it('an unanswered submit_sm times out as unavailable and the session stays usable', async () => {
+    const sut = adapter();
+    const err = await providerError(sut.send(message({ to: '+966501233333' })));
+    expect(err.kind).toBe('unavailable');
+    expect(err.message).toMatch(/within 500 ms/);
+    await expect(sut.send(message())).resolves.toMatchObject({ status: 'sent' });
+    expect(smsc.binds).toBe(1);
+  });
+
+  it('an unanswered bind is unavailable', async () => {
+    smsc.silentBind = true;
+    const err = await providerError(adapter().send(message()));
+    expect(err.kind).toBe('unavailable');
+    expect(err.message).toMatch(/bind/);
+    expect(smsc.submits).toHaveLength(0);
+  });
+
+  it('a refused bind (wrong password) is unavailable', async () => {
+    const err = await providerError(adapter({ SMPP_PASSWORD: 'nope' }).send(message()));
+    expect(err.kind).toBe('unavailable');
+    expect(err.message).toMatch(/bind_transceiver_resp status 0x0000000d/);
+  });
+
+  it('no SMSC listening is unavailable', async () => {
+    const err = await providerError(adapter({ SMPP_URL: `smpp://127.0.0.1:${await closedPort()}` }).send(message()));
+    expect(err.kind).toBe('unavailable');
+  });
+
+  it('a session dropped mid-submit fails that send as unavailable, then reconnects by itself', async () => {
+    const sut = adapter();
+    await sut.send(message());
+    expect((await providerError(sut.send(message({ to: '+966501235555' })))).kind).toBe('unavailable');
+    await waitFor(async () => smsc.binds >= 2 && smsc.openSessions === 1, { what: 'background re-bind' });
+    await expect(sut.send(message({ messageId: 'msg_sms_3' }))).resolves.toMatchObject({ status: 'sent' });
+    expect(smsc.submits.at(-1)).toMatchObject({ clientRef: 'msg_sms_3', session: 2 });
+  });
+
+  it('reconnects after the SMSC drops every connection', async () => {
+    const sut = adapter();
+    await sut.send(message());
+    smsc.dropAll();
+    await waitFor(async () => smsc.binds >= 2, { what: 're-bind after drop' });
+    await expect(sut.send(message({ messageId: 'msg_sms_4' }))).resolves.toMatchObject({ status: 'sent' });
+  });
+
+  it('unbinds on shutdown', async () => {
+    const sut = adapter();
+    await sut.send(message());
+    expect(smsc.openSessions).toBe(1);
+    await sut.onModuleDestroy();
+    await waitFor(async () => smsc.openSessions === 0, { what: 'session closed' });
+  });
+
+  it('validates settings only when selected, naming the variable', () => {
+    expect(() => adapter({ SMPP_URL: '' })).toThrow(/SMPP_URL/);
+    expect(() => adapter({ SMPP_URL: 'http://x:1' })).toThrow(/SMPP_URL/);
+    expect(() => adapter({ SMPP_SYSTEM_ID: '' })).toThrow(/SMPP_SYSTEM_ID/);
+    expect(() => adapter({ SMPP_PASSWORD: '' })).toThrow(/SMPP_PASSWORD/);
+    expect(() => adapter({ PROVIDER_LOCAL_SMS: 'sandbox', SMPP_URL: '' })).not.toThrow();
+  });
+});
