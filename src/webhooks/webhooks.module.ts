@@ -3,13 +3,19 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { WebhookAttemptEntity } from './entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
+import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookHttpClient } from './webhook-http.client';
+import { WebhookSettingsService } from './webhook-settings.service';
 import { WebhookTargetPolicy } from './webhook-target.policy';
+import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
 /** Outbound events: durable outbox, delivery loop, developer webhook settings. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookDeliveryEntity, WebhookAttemptEntity, WebhookEndpointEntity])],
-  providers: [WebhooksService, WebhookTargetPolicy],
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhookTargetPolicy, WebhookHttpClient, WebhookDeliveryWorker, WebhookSettingsService, WebhookDeliveriesService],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

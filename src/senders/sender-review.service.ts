@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { iso } from '../database/columns';
+import { isUniqueViolation } from '../webhooks/db-errors';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { SmsSenderEntity } from './entities/sms-sender.entity';
+import { SmsSenderDetailView, toSenderDetailView } from './senders.service';
+
+export type ReviewDecision = 'approved' | 'rejected';
+export type AdminSmsSenderView = SmsSenderDetailView & { accountId: string };
+
+/**
+ * Operator review. The status change and its webhook event commit together (outbox row in the same
+ * transaction), so an approval can neither be lost nor announced without having happened.
+ */
+@Injectable()
+export class SenderReviewService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly webhooks: WebhooksService,
+    private readonly clock: Clock,
+  ) {}
+
+  async review(id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
+    try {
+      return await this.dataSource.transaction((em) => this.reviewIn(em, id, decision, reason));
+    } catch (err) {
+      // Two senders of one account approved at the same moment both tried to become the default:
+      // the unique index let one win; the other runs again and sees that default.
+      if (!isUniqueViolation(err)) throw err;
+      return this.dataSource.transaction((em) => this.reviewIn(em, id, decision, reason));
+    }
+  }
+
+  async list(status: string | undefined): Promise<AdminSmsSenderView[]> {
+    const rows = await this.dataSource.manager.find(SmsSenderEntity, { where: status ? { status: status as SmsSenderEntity['status'] } : {}, order: { id: 'ASC' }, take: 500 });
+    return rows.map((r) => ({ ...toSenderDetailView(r), accountId: r.accountId }));
+  }
+
+  private async reviewIn(em: EntityManager, id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
+    const row = await em.findOneBy(SmsSenderEntity, { id });
+    if (!row) throw ApiError.notFound('SMS sender');
+    if (row.status !== 'pending') throw notPending(row.status);
+    const now = this.clock.now();
+    // The first sender approved for an account becomes its default.
+    const isDefault = decision === 'approved' && !(await em.existsBy(SmsSenderEntity, { accountId: row.accountId, isDefault: true }));
+    const res = await em
+      .createQueryBuilder()
+      .update(SmsSenderEntity)
+      .set({ status: decision, reviewReason: reason, reviewedAt: now, updatedAt: now, isDefault, defaultKey: isDefault ? row.accountId : null })
+      .where('id = :id AND status = :pending', { id, pending: 'pending' })
+      .execute();
+    if (res.affected !== 1) throw notPending('reviewed');
+    Object.assign(row, { status: decision, reviewReason: reason, reviewedAt: now, updatedAt: now, isDefault, defaultKey: isDefault ? row.accountId : null });
+
+    if (row.webhookUrl !== null && row.sealedWebhookSecret !== null) {
+      const event = `sms_sender.${decision}`;
+      await this.webhooks.enqueue(em, {
+        accountId: row.accountId,
+        url: row.webhookUrl,
+        event,
+        sealedSecret: row.sealedWebhookSecret,
+        apiKeyHeader: false,
+        body: {
+          event,
+          timestamp: iso(now),
+          data: { smsSender: { id: row.id, name: row.name, status: row.status, isDefault: row.isDefault }, reason },
+        },
+      });
+    }
+    return { ...toSenderDetailView(row), accountId: row.accountId };
+  }
+}
+
+function notPending(status: string): ApiError {
+  return new ApiError('INVALID_STATE', `SMS sender is already ${status}; only a pending sender can be reviewed`);
+}

@@ -1,0 +1,174 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Brackets, DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { Clock } from '../common/clock';
+import { newId } from '../common/ids';
+import { SecretBox } from '../common/secret-box';
+import { WebhookAttemptEntity } from './entities/webhook-attempt.entity';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
+import { MAX_ATTEMPTS, retryDelayMs } from './webhook-backoff';
+import { PostOutcome, WebhookHttpClient } from './webhook-http.client';
+
+const INTERVAL_NAME = 'webhook-delivery';
+
+/**
+ * The outbox loop. Each tick takes a bounded batch of due deliveries, each by a lease (conditional
+ * UPDATE that also counts the attempt), POSTs them, and records the attempt fenced by the lease, so
+ * replicas never send the same attempt twice and a crashed replica's rows come back when its lease expires.
+ */
+@Injectable()
+export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(WebhookDeliveryWorker.name);
+  private readonly owner = `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly intervalMs: number;
+  private readonly timeoutMs: number;
+  private readonly leaseMs: number;
+  private readonly batch: number;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly http: WebhookHttpClient,
+    private readonly secretBox: SecretBox,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {
+    this.intervalMs = config.int('WEBHOOK_DELIVERY_INTERVAL_MS', 500, 10, 60_000);
+    this.timeoutMs = config.int('WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000);
+    this.leaseMs = config.int('WEBHOOK_LEASE_MS', this.timeoutMs + 30_000, this.timeoutMs + 1000);
+    this.batch = config.int('WEBHOOK_DELIVERY_BATCH', 20, 1, 500);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.schedulersEnabled) return;
+    this.scheduler.addInterval(INTERVAL_NAME, setInterval(() => void this.tick(), this.intervalMs));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+    await this.running;
+  }
+
+  /** One pass; skipped while the previous pass still runs. Public so tests can drive it. */
+  tick(): Promise<void> {
+    if (this.running || this.stopped) return this.running ?? Promise.resolve();
+    this.running = this.runOnce()
+      .catch((err: unknown) => this.logger.error({ err }, 'webhook delivery tick failed'))
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  private async runOnce(): Promise<void> {
+    const now = this.clock.now();
+    await this.failAbandoned(now);
+    const due = await this.dataSource.manager
+      .createQueryBuilder(WebhookDeliveryEntity, 'd')
+      .select('d.id', 'id')
+      .where('d.status = :pending', { pending: 'pending' })
+      .andWhere('d.nextAttemptAt <= :now', { now })
+      .andWhere('d.attemptCount < :max', { max: MAX_ATTEMPTS })
+      .andWhere(new Brackets((q) => q.where('d.leaseExpiresAt IS NULL').orWhere('d.leaseExpiresAt < :now', { now })))
+      .orderBy('d.nextAttemptAt', 'ASC')
+      .limit(this.batch)
+      .getRawMany<{ id: string }>();
+    const claimed: WebhookDeliveryEntity[] = [];
+    for (const { id } of due) {
+      if (this.stopped) break;
+      const row = await this.claim(id, now);
+      if (row) claimed.push(row);
+    }
+    await Promise.all(claimed.map((row) => this.deliver(row)));
+  }
+
+  /** Conditional UPDATE: only one replica can move a free (or expired) lease to itself. */
+  private async claim(id: string, now: number): Promise<WebhookDeliveryEntity | null> {
+    const res = await this.dataSource.manager
+      .createQueryBuilder()
+      .update(WebhookDeliveryEntity)
+      .set({ leaseOwner: this.owner, leaseExpiresAt: now + this.leaseMs, attemptCount: () => 'attempt_count + 1', updatedAt: now })
+      .where('id = :id AND status = :pending AND attempt_count < :max', { id, pending: 'pending', max: MAX_ATTEMPTS })
+      .andWhere(new Brackets((q) => q.where('lease_expires_at IS NULL').orWhere('lease_expires_at < :now', { now })))
+      .execute();
+    if (res.affected !== 1) return null;
+    return this.dataSource.manager.findOneBy(WebhookDeliveryEntity, { id, leaseOwner: this.owner });
+  }
+
+  private async deliver(row: WebhookDeliveryEntity): Promise<void> {
+    const startedAt = this.clock.now();
+    let outcome: PostOutcome;
+    try {
+      const secret = this.secretBox.open(row.sealedSecret);
+      const headers: Record<string, string> = {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${secret}`,
+        'X-Service-Event': row.event,
+        'X-Service-Delivery-Id': row.id,
+        'User-Agent': 'messaging-service-webhooks/1',
+      };
+      if (row.apiKeyHeader) headers['X-API-Key'] = secret;
+      outcome = await this.http.post(row.url, headers, row.body, this.timeoutMs);
+    } catch (err) {
+      // Never log the headers or the secret; the message of an unexpected failure is enough.
+      outcome = { ok: false, httpStatus: null, durationMs: this.clock.now() - startedAt, error: `internal: ${(err as Error).message}`.slice(0, 480) };
+    }
+    await this.record(row, startedAt, outcome);
+  }
+
+  /** Records the attempt and moves the delivery on, only while this replica still holds the lease. */
+  private async record(row: WebhookDeliveryEntity, startedAt: number, o: PostOutcome): Promise<void> {
+    const now = this.clock.now();
+    const exhausted = !o.ok && row.attemptCount >= MAX_ATTEMPTS;
+    const refused = !o.ok && o.error?.startsWith('target refused') === true;
+    const status = o.ok ? 'delivered' : exhausted || refused ? 'failed' : 'pending';
+    await this.dataSource.transaction(async (em) => {
+      const res = await em
+        .createQueryBuilder()
+        .update(WebhookDeliveryEntity)
+        .set({
+          status,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          lastHttpStatus: o.httpStatus,
+          lastError: o.error,
+          updatedAt: now,
+          completedAt: status === 'pending' ? null : now,
+          ...(status === 'pending' ? { nextAttemptAt: now + retryDelayMs(row.attemptCount, this.config.webhookRetryBaseMs) } : {}),
+        })
+        .where('id = :id AND lease_owner = :owner', { id: row.id, owner: this.owner })
+        .execute();
+      if (res.affected !== 1) {
+        this.logger.warn({ deliveryId: row.id }, 'webhook lease lost before the attempt was recorded');
+        return;
+      }
+      await em.insert(WebhookAttemptEntity, {
+        id: newId('wha'),
+        deliveryId: row.id,
+        attemptNo: row.attemptCount,
+        startedAt,
+        durationMs: Math.max(0, o.durationMs),
+        httpStatus: o.httpStatus,
+        error: o.error,
+        success: o.ok,
+      });
+    });
+  }
+
+  /** A replica died holding the last attempt: once its lease expires the delivery is failed. */
+  private async failAbandoned(now: number): Promise<void> {
+    await this.dataSource.manager
+      .createQueryBuilder()
+      .update(WebhookDeliveryEntity)
+      .set({ status: 'failed', leaseOwner: null, leaseExpiresAt: null, lastError: 'attempt interrupted (lease expired)', updatedAt: now, completedAt: now })
+      .where('status = :pending AND attempt_count >= :max AND lease_expires_at < :now', { pending: 'pending', max: MAX_ATTEMPTS, now })
+      .execute();
+  }
+}
