@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig, ChannelName } from '../config/app-config';
+import { ApiError } from '../common/errors';
+
+/** Where one message's payment came from. Free messages and plan quota count messages, the wallet money. */
+export type FundingSource = 'free' | 'quota' | 'wallet';
+
+export interface Funding {
+  source: FundingSource;
+  /** Minor units taken from the wallet (0 when a free message or plan quota paid). */
+  amount: number;
+}
+
+interface BalanceRow {
+  free_messages: number | string;
+  message_quota: number | string;
+  messages_used: number | string;
+  wallet_balance: number | string;
+  subscription_active: number | string | boolean;
+}
+
+/**
+ * The one place that moves money. Every change is a single conditional UPDATE whose WHERE clause
+ * guarantees the balance stays >= 0, so concurrent sends (any replica, any dialect) can never
+ * overdraw: the database decides who wins, no read-modify-write, no transaction needed.
+ * Order of payment: free messages, then plan quota (messageQuota - messagesUsed), then wallet.
+ */
+@Injectable()
+export class LedgerService {
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  price(channel: ChannelName): number {
+    return this.config.prices[channel];
+  }
+
+  async canPay(accountId: string, channel: ChannelName): Promise<boolean> {
+    const b = await this.balance(accountId);
+    return b !== null && this.payable(b, this.price(channel)) > 0;
+  }
+
+  /** Pays for one message or throws SUBSCRIPTION_INACTIVE / INSUFFICIENT_BALANCE (nothing taken). */
+  async debit(accountId: string, channel: ChannelName): Promise<Funding> {
+    const price = this.price(channel);
+    if (await this.take(accountId, 'free', 1, price)) return { source: 'free', amount: 0 };
+    if (await this.take(accountId, 'quota', 1, price)) return { source: 'quota', amount: 0 };
+    if (await this.take(accountId, 'wallet', 1, price)) return { source: 'wallet', amount: price };
+    throw await this.refusal(accountId);
+  }
+
+  /**
+   * Pays for up to `count` messages with at most three UPDATEs (bulk dispatch, batch sends).
+   * `allOrNothing`: fewer than `count` payable -> everything taken is given back and 402 thrown.
+   * Otherwise returns as many fundings as could be paid (possibly none).
+   */
+  async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }): Promise<Funding[]> {
+    const price = this.price(channel);
+    const out: Funding[] = [];
+    for (const source of ['free', 'quota', 'wallet'] as FundingSource[]) {
+      // Retry a few times: a concurrent debit may change the balance between our read and UPDATE.
+      for (let attempt = 0; attempt < 5 && out.length < count; attempt++) {
+        const b = await this.balance(accountId);
+        if (!b) throw ApiError.notFound('Account');
+        if (!truthy(b.subscription_active)) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+        const available = this.availableFrom(b, source, price);
+        const n = Math.min(count - out.length, available);
+        if (n <= 0) break;
+        if (await this.take(accountId, source, n, price)) {
+          for (let i = 0; i < n; i++) out.push({ source, amount: source === 'wallet' ? price : 0 });
+          break;
+        }
+      }
+    }
+    if (opts.allOrNothing && out.length < count) {
+      await this.refundMany(accountId, out);
+      throw new ApiError('INSUFFICIENT_BALANCE', `Balance covers ${out.length} of ${count} messages on ${channel}`);
+    }
+    return out;
+  }
+
+  async refund(accountId: string, funding: Funding): Promise<void> {
+    await this.refundMany(accountId, [funding]);
+  }
+
+  /** Gives payments back to where they came from (one UPDATE per source). */
+  async refundMany(accountId: string, fundings: Funding[]): Promise<void> {
+    const free = fundings.filter((f) => f.source === 'free').length;
+    const quota = fundings.filter((f) => f.source === 'quota').length;
+    const wallet = fundings.filter((f) => f.source === 'wallet').reduce((s, f) => s + f.amount, 0);
+    if (free) await this.exec('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId]);
+    if (quota) await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [quota, accountId, quota]);
+    if (wallet) await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
+  }
+
+  private async take(accountId: string, source: FundingSource, n: number, price: number): Promise<boolean> {
+    const active = 'AND subscription_active = ?';
+    switch (source) {
+      case 'free':
+        return (await this.exec(`UPDATE accounts SET free_messages = free_messages - ? WHERE id = ? AND free_messages >= ? ${active}`, [n, accountId, n, 1])) === 1;
+      case 'quota':
+        return (await this.exec(`UPDATE accounts SET messages_used = messages_used + ? WHERE id = ? AND messages_used + ? <= message_quota ${active}`, [n, accountId, n, 1])) === 1;
+      case 'wallet':
+        return (await this.exec(`UPDATE accounts SET wallet_balance = wallet_balance - ? WHERE id = ? AND wallet_balance >= ? ${active}`, [n * price, accountId, n * price, 1])) === 1;
+    }
+  }
+
+  private async refusal(accountId: string): Promise<ApiError> {
+    const b = await this.balance(accountId);
+    if (!b) return ApiError.notFound('Account');
+    if (!truthy(b.subscription_active)) return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+    return new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message');
+  }
+
+  private availableFrom(b: BalanceRow, source: FundingSource, price: number): number {
+    if (source === 'free') return Number(b.free_messages);
+    if (source === 'quota') return Math.max(0, Number(b.message_quota) - Number(b.messages_used));
+    return price > 0 ? Math.floor(Number(b.wallet_balance) / price) : Number.MAX_SAFE_INTEGER;
+  }
+
+  private payable(b: BalanceRow, price: number): number {
+    return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + this.availableFrom(b, src, price), 0);
+  }
+
+  private async balance(accountId: string): Promise<BalanceRow | null> {
+    const rows: BalanceRow[] = await this.ds.query(
+      'SELECT free_messages, message_quota, messages_used, wallet_balance, subscription_active FROM accounts WHERE id = ?',
+      [accountId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Runs a write and returns the affected row count on both dialects. */
+  private async exec(sql: string, params: unknown[]): Promise<number> {
+    const qr = this.ds.createQueryRunner();
+    try {
+      const res = await qr.query(sql, params, true);
+      return Number(res.affected ?? 0);
+    } finally {
+      await qr.release();
+    }
+  }
+}
+
+function truthy(v: number | string | boolean): boolean {
+  return v === true || Number(v) === 1;
+}

@@ -1,0 +1,82 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { EpochMsColumn, MoneyColumn } from '../../database/columns';
+
+export type MessageStatus = 'scheduled' | 'queued' | 'sent' | 'failed';
+
+/** The message log: every accepted message, how it was paid and what the provider said. */
+@Entity('messages')
+export class MessageEntity {
+  @PrimaryColumn({ type: 'varchar', length: 80 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 40 })
+  accountId: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  channel: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  messageType: string;
+
+  @Column({ type: 'varchar', length: 320 })
+  recipient: string;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  sender: string | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  templateId: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: MessageStatus;
+
+  /** Minor units taken from the wallet (0 when free messages or plan quota paid, or refunded). */
+  @MoneyColumn()
+  cost: number;
+
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  paidFrom: string | null;
+
+  @EpochMsColumn({ nullable: true })
+  refundedAt: number | null;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  providerMessageId: string | null;
+
+  @Column({ type: 'varchar', length: 50, nullable: true })
+  errorCode: string | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  errorMessage: string | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  bulkJobId: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  rowIndex: number | null;
+
+  /** The validated message (JSON), kept only for scheduled sends. */
+  @Column({ type: 'text', nullable: true })
+  payload: string | null;
+
+  @EpochMsColumn({ nullable: true })
+  scheduledAt: number | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  leaseOwner: string | null;
+
+  @EpochMsColumn({ nullable: true })
+  leaseExpiresAt: number | null;
+
+  @Column({ type: 'int', default: 0 })
+  attempts: number;
+
+  @EpochMsColumn()
+  createdAt: number;
+
+  @EpochMsColumn()
+  updatedAt: number;
+
+  @EpochMsColumn({ nullable: true })
+  sentAt: number | null;
+}

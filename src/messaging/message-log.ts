@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import type { Funding } from '../accounts/ledger.service';
+import { MessageEntity, MessageStatus } from './entities/message.entity';
+import type { ValidatedMessage } from './validation/validated-message';
+
+export interface LogOrigin {
+  bulkJobId?: string;
+  rowIndex?: number;
+}
+
+export interface ListFilter {
+  status?: string;
+  channel?: string;
+  bulkJobId?: string;
+  afterId?: string;
+  limit: number;
+}
+
+/**
+ * Writes and reads of the message log. Every read takes the owning account id, so a cross-account
+ * read cannot be written by accident. Status moves are conditional on the current status.
+ */
+@Injectable()
+export class MessageLog {
+  constructor(
+    @InjectRepository(MessageEntity) private readonly repo: Repository<MessageEntity>,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /** One multi-row INSERT for a batch of paid messages. */
+  async insert(rows: { id: string; accountId: string; msg: ValidatedMessage; funding: Funding; status: MessageStatus; origin: LogOrigin }[], now: number): Promise<void> {
+    if (!rows.length) return;
+    await this.repo.insert(
+      rows.map(({ id, accountId, msg, funding, status, origin }) => ({
+        id,
+        accountId,
+        channel: msg.channel,
+        messageType: msg.messageType,
+        recipient: msg.to,
+        sender: msg.sender,
+        templateId: msg.template?.id ?? null,
+        status,
+        cost: funding.amount,
+        paidFrom: funding.source,
+        refundedAt: null,
+        providerMessageId: null,
+        errorCode: null,
+        errorMessage: null,
+        bulkJobId: origin.bulkJobId ?? null,
+        rowIndex: origin.rowIndex ?? null,
+        payload: status === 'scheduled' ? JSON.stringify(msg) : null,
+        scheduledAt: msg.scheduleAt,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+        sentAt: null,
+      })),
+    );
+  }
+
+  async markSent(id: string, providerMessageId: string, now: number): Promise<void> {
+    await this.ds.query(
+      "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ?",
+      [providerMessageId.slice(0, 200), now, now, id],
+    );
+  }
+
+  /** Failed and refunded: cost becomes 0, refunded_at records when the money went back. */
+  async markFailed(id: string, code: string, message: string, now: number): Promise<void> {
+    await this.ds.query(
+      "UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ?",
+      [code, message.slice(0, 500), now, now, id],
+    );
+  }
+
+  /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
+  async requeue(id: string, funding: Funding, now: number): Promise<boolean> {
+    const qr = this.ds.createQueryRunner();
+    try {
+      const res = await qr.query(
+        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
+        [funding.amount, funding.source, now, id],
+        true,
+      );
+      return Number(res.affected) === 1;
+    } finally {
+      await qr.release();
+    }
+  }
+
+  async findById(id: string): Promise<MessageEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  async findOwned(accountId: string, id: string): Promise<MessageEntity | null> {
+    return this.repo.findOneBy({ accountId, id });
+  }
+
+  /** Newest first, keyed by id (ids sort by creation time). */
+  async list(accountId: string, f: ListFilter): Promise<MessageEntity[]> {
+    const qb = this.repo.createQueryBuilder('m').where('m.account_id = :accountId', { accountId });
+    if (f.status) qb.andWhere('m.status = :status', { status: f.status });
+    if (f.channel) qb.andWhere('m.channel = :channel', { channel: f.channel });
+    if (f.bulkJobId) qb.andWhere('m.bulk_job_id = :bulkJobId', { bulkJobId: f.bulkJobId });
+    if (f.afterId) qb.andWhere('m.id < :afterId', { afterId: f.afterId });
+    return qb.orderBy('m.id', 'DESC').limit(f.limit).getMany();
+  }
+}

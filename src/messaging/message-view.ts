@@ -1,0 +1,46 @@
+import { iso } from '../database/columns';
+import type { MessageEntity } from './entities/message.entity';
+
+export interface MessageView {
+  id: string;
+  to: string;
+  channel: string;
+  messageType: string;
+  sender: string | null;
+  templateId: string | null;
+  status: string;
+  cost: number;
+  paidFrom: string | null;
+  providerMessageId: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  bulkJobId: string | null;
+  rowIndex: number | null;
+  scheduledAt: string | null;
+  sentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toMessageView(m: MessageEntity): MessageView {
+  return {
+    id: m.id,
+    to: m.recipient,
+    channel: m.channel,
+    messageType: m.messageType,
+    sender: m.sender,
+    templateId: m.templateId,
+    status: m.status,
+    cost: Number(m.cost),
+    paidFrom: m.paidFrom,
+    providerMessageId: m.providerMessageId,
+    errorCode: m.errorCode,
+    errorMessage: m.errorMessage,
+    bulkJobId: m.bulkJobId,
+    rowIndex: m.rowIndex,
+    scheduledAt: iso(m.scheduledAt),
+    sentAt: iso(m.sentAt),
+    createdAt: iso(m.createdAt) as string,
+    updatedAt: iso(m.updatedAt) as string,
+  };
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import type { AccountEntity } from '../accounts/entities/account.entity';
+import { CursorCodec, Page } from '../common/cursor';
+import { ApiError } from '../common/errors';
+import { ListMessagesQuery } from './dto/messages.dto';
+import { MessageLog } from './message-log';
+import { MessageView, toMessageView } from './message-view';
+import { SendPipeline, SendResult } from './send-pipeline';
+import { MessageValidator } from './validation/message-validator';
+import { isObject } from './validation/recipient-rules';
+import type { ValidatedMessage } from './validation/validated-message';
+
+export const MAX_BATCH = 100;
+
+export interface SentMessageView {
+  id: string;
+  to: string;
+  channel: string;
+  status: SendResult['status'];
+  cost: number;
+  scheduledAt?: string;
+  errorCode?: string;
+}
+
+/** POST /messages/send and the message log reads. */
+@Injectable()
+export class MessagesService {
+  constructor(
+    private readonly validator: MessageValidator,
+    private readonly pipeline: SendPipeline,
+    private readonly log: MessageLog,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /**
+   * One recipient, or a batch of up to 100 sharing one content. A batch is all-or-nothing up to the
+   * provider: every recipient is validated, then all are paid (or 402), then each is sent.
+   */
+  async send(account: AccountEntity, body: unknown): Promise<SentMessageView[]> {
+    if (!account.subscriptionActive) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+    if (!isObject(body)) throw new ApiError('INVALID_REQUEST_BODY', 'Body must be a JSON object');
+    const ctx = this.validator.createContext(account.id);
+    if (!Array.isArray(body.to)) {
+      const msg = await this.validator.validate(ctx, body);
+      return [this.view(await this.pipeline.send(account.id, msg))];
+    }
+    const recipients = body.to as unknown[];
+    if (recipients.length === 0) throw ApiError.validation('to must not be an empty array');
+    if (recipients.length > MAX_BATCH) throw ApiError.validation(`to may list at most ${MAX_BATCH} recipients, got ${recipients.length}`);
+    const msgs: ValidatedMessage[] = [];
+    for (let i = 0; i < recipients.length; i++) {
+      try {
+        msgs.push(await this.validator.validate(ctx, { ...body, to: recipients[i] }));
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'INVALID_RECIPIENT') throw new ApiError(err.code, err.message.replace(/^to\b/, `to[${i}]`));
+        throw err;
+      }
+    }
+    if (msgs[0].chatId !== null) throw ApiError.validation('to must not be an array on chat channels (chatId is the recipient)');
+    const outcomes = await this.pipeline.sendBatch(account.id, msgs);
+    // Nothing reached a verdict (the provider failed on the first message): answer with that error.
+    if (outcomes.every((o) => !o.ok)) {
+      const first = outcomes[0];
+      if (!first.ok) throw first.error;
+    }
+    return outcomes.map((o) => this.view(o.result));
+  }
+
+  async get(accountId: string, id: string): Promise<MessageView> {
+    const m = await this.log.findOwned(accountId, id);
+    if (!m) throw ApiError.notFound('Message');
+    return toMessageView(m);
+  }
+
+  async list(accountId: string, q: ListMessagesQuery): Promise<Page<MessageView>> {
+    const scope = `messages:${accountId}`;
+    const after = this.cursors.decode<{ id: string }>(scope, q.cursor);
+    if (after !== null && typeof after.id !== 'string') throw ApiError.validation('cursor is invalid');
+    const limit = q.limit ?? 50;
+    const rows = await this.log.list(accountId, { status: q.status, channel: q.channel, bulkJobId: q.bulkJobId, afterId: after?.id, limit: limit + 1 });
+    const hasMore = rows.length > limit;
+    const items = rows.slice(0, limit).map(toMessageView);
+    return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scope, { id: items[items.length - 1].id }) : null };
+  }
+
+  private view(r: SendResult): SentMessageView {
+    const v: SentMessageView = { id: r.id, to: r.to, channel: r.channel, status: r.status, cost: r.cost };
+    if (r.scheduledAt) v.scheduledAt = r.scheduledAt;
+    if (r.errorCode) v.errorCode = r.errorCode;
+    return v;
+  }
+}

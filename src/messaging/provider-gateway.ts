@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { ApiError } from '../common/errors';
+import { ProvidersRegistry } from '../providers/providers.registry';
+import { OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
+import type { ValidatedMessage } from './validation/validated-message';
+
+/**
+ * Calls the channel's configured provider with a timeout (config.providerTimeoutMs) around every
+ * adapter, and turns every failure into one of three stable ApiErrors:
+ * rate_limited -> PROVIDER_RATE_LIMITED (429), unavailable / timeout -> PROVIDER_UNAVAILABLE (503),
+ * anything else -> PROVIDER_ERROR (502). A rejection is an outcome, not an error.
+ */
+@Injectable()
+export class ProviderGateway {
+  constructor(
+    private readonly registry: ProvidersRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  async send(out: OutboundMessage): Promise<ProviderOutcome> {
+    const provider = this.registry.forChannel(out.channel);
+    return this.guard(() => provider.send(out));
+  }
+
+  /** The provider's verdict on a message id, null when it never saw it (or cannot tell). */
+  async lookup(channel: OutboundMessage['channel'], messageId: string): Promise<ProviderOutcome | null> {
+    const provider = this.registry.forChannel(channel);
+    if (!provider.lookup) return null;
+    return this.guard(() => provider.lookup!(messageId));
+  }
+
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    const ms = this.config.providerTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ProviderError('unavailable', `Provider did not answer within ${ms} ms`)), ms);
+    });
+    try {
+      return await Promise.race([call(), timeout]);
+    } catch (err) {
+      throw toApiError(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof ProviderError) {
+    if (err.kind === 'rate_limited') {
+      const retryAfterSeconds = Math.max(1, Math.ceil((err.retryAfterMs ?? 1000) / 1000));
+      return new ApiError('PROVIDER_RATE_LIMITED', `Provider rate limit: ${err.message}`, { retryAfterSeconds });
+    }
+    if (err.kind === 'unavailable') return new ApiError('PROVIDER_UNAVAILABLE', `Provider unavailable: ${err.message}`);
+    return new ApiError('PROVIDER_ERROR', `Provider error: ${err.message}`);
+  }
+  return new ApiError('PROVIDER_ERROR', `Provider error: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+export function toOutbound(id: string, accountId: string, m: ValidatedMessage, origin: { bulkJobId?: string; rowIndex?: number }): OutboundMessage {
+  return {
+    messageId: id,
+    accountId,
+    channel: m.channel,
+    to: m.to,
+    sender: m.sender,
+    text: m.text,
+    subject: m.subject,
+    html: m.html,
+    template: m.template,
+    attachment: m.attachment,
+    session: m.session,
+    bulkJobId: origin.bulkJobId ?? null,
+    rowIndex: origin.rowIndex ?? null,
+  };
+}

@@ -1,0 +1,96 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../common/clock';
+import { newId } from '../../common/ids';
+import { MessageLog } from '../message-log';
+import { SendPipeline } from '../send-pipeline';
+import type { ValidatedMessage } from '../validation/validated-message';
+
+const INTERVAL_NAME = 'messaging.scheduled-sender';
+
+/**
+ * Sends scheduled messages when due. Safe with several replicas and across restarts: a row is taken
+ * with a conditional UPDATE (lease); a row whose lease expired after a crash is taken again and
+ * settled through the provider's lookup of our message id before anything is re-sent.
+ */
+@Injectable()
+export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(ScheduledSender.name);
+  private readonly owner = newId('rep');
+  private running: Promise<void> | null = null;
+  private readonly batch: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly log: MessageLog,
+    private readonly pipeline: SendPipeline,
+    private readonly scheduler: SchedulerRegistry,
+  ) {
+    this.batch = config.int('SCHEDULED_SEND_BATCH', 50, 1, 1000);
+    this.leaseMs = config.providerTimeoutMs + config.int('SCHEDULED_SEND_LEASE_MS', 30_000, 100);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.schedulersEnabled) return;
+    const every = this.config.int('SCHEDULED_SEND_TICK_MS', 1000, 10, 3_600_000);
+    this.scheduler.addInterval(INTERVAL_NAME, setInterval(() => void this.tick(), every));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+    await this.running;
+  }
+
+  /** One pass; skipped while the previous one still runs. Returns how many messages it handled. */
+  async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = this.runOnce()
+      .then(() => undefined)
+      .catch((err: unknown) => this.logger.error(`scheduled send tick failed: ${String(err)}`))
+      .finally(() => (this.running = null));
+    await this.running;
+  }
+
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const due: { id: string }[] = await this.ds.query(
+      `SELECT id FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${this.batch}`,
+      [now, now],
+    );
+    let handled = 0;
+    for (const { id } of due) {
+      if (!(await this.claim(id, now))) continue;
+      const row = await this.log.findById(id);
+      if (!row || row.status !== 'scheduled' || !row.payload) continue;
+      const msg = JSON.parse(row.payload) as ValidatedMessage;
+      try {
+        await this.pipeline.sendRecorded(row, msg, { bulkJobId: row.bulkJobId ?? undefined, rowIndex: row.rowIndex ?? undefined });
+      } catch (err) {
+        // The pipeline already marked it failed and refunded; nothing else to do.
+        this.logger.warn(`scheduled message ${id} failed: ${String(err)}`);
+      }
+      handled++;
+    }
+    return handled;
+  }
+
+  private async claim(id: string, now: number): Promise<boolean> {
+    const qr = this.ds.createQueryRunner();
+    try {
+      const res = await qr.query(
+        "UPDATE messages SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'scheduled' AND (lease_expires_at IS NULL OR lease_expires_at < ?)",
+        [this.owner, now + this.leaseMs, now, id, now],
+        true,
+      );
+      return Number(res.affected) === 1;
+    } finally {
+      await qr.release();
+    }
+  }
+}

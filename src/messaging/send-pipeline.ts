@@ -1,0 +1,160 @@
+import { Injectable } from '@nestjs/common';
+import { Funding, FundingSource, LedgerService } from '../accounts/ledger.service';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { newId } from '../common/ids';
+import { iso } from '../database/columns';
+import { MessageEntity } from './entities/message.entity';
+import { LogOrigin, MessageLog } from './message-log';
+import { ProviderGateway, toOutbound } from './provider-gateway';
+import type { ValidatedMessage } from './validation/validated-message';
+
+export interface SendOrigin extends LogOrigin {
+  /** Deterministic id (bulk row): a retried row reuses it, so the provider sees one reference. */
+  messageId?: string;
+}
+
+export interface SendResult {
+  id: string;
+  to: string;
+  channel: string;
+  status: 'sent' | 'failed' | 'queued' | 'scheduled';
+  /** Minor units taken from the wallet (0: free message, plan quota, or refunded). */
+  cost: number;
+  errorCode: string | null;
+  providerMessageId: string | null;
+  /** ISO 8601, scheduled messages only. */
+  scheduledAt?: string;
+}
+
+/** A batch member's outcome: a result, or the provider error that stopped it (already refunded). */
+export type BatchOutcome = { ok: true; result: SendResult } | { ok: false; error: ApiError; result: SendResult };
+
+/**
+ * The one send pipeline: debit atomically -> record (queued) -> provider -> record the outcome.
+ * Provider errors refund the debit and leave the message `failed` with the error code; a provider
+ * rejection is an outcome (`failed`, PROVIDER_REJECTED, refunded: only accepted messages cost).
+ */
+@Injectable()
+export class SendPipeline {
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly log: MessageLog,
+    private readonly gateway: ProviderGateway,
+    private readonly clock: Clock,
+  ) {}
+
+  async send(accountId: string, msg: ValidatedMessage, origin: SendOrigin = {}): Promise<SendResult> {
+    if (origin.messageId) {
+      const existing = await this.log.findById(origin.messageId);
+      if (existing) return this.resume(accountId, existing, msg, origin);
+    }
+    const id = origin.messageId ?? newId('msg');
+    const funding = await this.ledger.debit(accountId, msg.channel);
+    await this.record(accountId, [{ id, msg, funding }], origin);
+    if (msg.scheduleAt !== null) return this.scheduledResult(id, msg, funding);
+    return this.deliver(accountId, id, msg, funding, origin);
+  }
+
+  /**
+   * Batch send (one content, many recipients): all paid up front with at most three UPDATEs, or
+   * 402 with nothing sent; then delivered one by one. A provider error stops the rest of the batch
+   * (each later message is failed with the same code and refunded).
+   */
+  async sendBatch(accountId: string, msgs: ValidatedMessage[], origin: LogOrigin = {}): Promise<BatchOutcome[]> {
+    if (!msgs.length) return [];
+    const fundings = await this.ledger.debitMany(accountId, msgs[0].channel, msgs.length, { allOrNothing: true });
+    const items = msgs.map((msg, i) => ({ id: newId('msg'), msg, funding: fundings[i] }));
+    await this.record(accountId, items, origin);
+    const out: BatchOutcome[] = [];
+    let stop: ApiError | null = null;
+    for (const { id, msg, funding } of items) {
+      if (msg.scheduleAt !== null) {
+        out.push({ ok: true, result: this.scheduledResult(id, msg, funding) });
+      } else if (stop) {
+        out.push({ ok: false, error: stop, result: await this.fail(accountId, id, msg, funding, stop) });
+      } else {
+        try {
+          out.push({ ok: true, result: await this.deliver(accountId, id, msg, funding, origin) });
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          stop = err;
+          out.push({ ok: false, error: err, result: this.result(id, msg, 'failed', 0, err.code, null) });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Sends a message already paid and recorded (scheduled send, unknown outcome after a crash). */
+  async sendRecorded(row: MessageEntity, msg: ValidatedMessage, origin: LogOrigin = {}): Promise<SendResult> {
+    const funding: Funding = { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost) };
+    if (row.attempts > 1 || row.status === 'queued') {
+      // A previous attempt may have reached the provider: ask before sending again.
+      const seen = await this.gateway.lookup(msg.channel, row.id).catch(() => null);
+      if (seen) return this.settle(row.accountId, row.id, msg, funding, seen);
+    }
+    return this.deliver(row.accountId, row.id, msg, funding, origin);
+  }
+
+  private async resume(accountId: string, row: MessageEntity, msg: ValidatedMessage, origin: SendOrigin): Promise<SendResult> {
+    if (row.accountId !== accountId) throw new ApiError('CONFLICT', 'messageId belongs to another account');
+    if (row.status === 'queued') return this.sendRecorded(row, msg, origin);
+    if (row.status === 'failed' && row.errorCode !== 'PROVIDER_REJECTED' && row.refundedAt !== null) {
+      const funding = await this.ledger.debit(accountId, msg.channel);
+      if (!(await this.log.requeue(row.id, funding, this.clock.now()))) {
+        await this.ledger.refund(accountId, funding);
+        throw new ApiError('CONFLICT', 'The message is being retried concurrently');
+      }
+      return this.deliver(accountId, row.id, msg, funding, origin);
+    }
+    return this.result(row.id, msg, row.status, Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);
+  }
+
+  private async deliver(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, origin: LogOrigin): Promise<SendResult> {
+    let outcome;
+    try {
+      outcome = await this.gateway.send(toOutbound(id, accountId, msg, origin));
+    } catch (err) {
+      const apiErr = err instanceof ApiError ? err : new ApiError('PROVIDER_ERROR', String(err));
+      await this.fail(accountId, id, msg, funding, apiErr);
+      throw apiErr;
+    }
+    return this.settle(accountId, id, msg, funding, outcome);
+  }
+
+  private async settle(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, outcome: Awaited<ReturnType<ProviderGateway['send']>>): Promise<SendResult> {
+    if (outcome.status === 'sent') {
+      await this.log.markSent(id, outcome.providerMessageId, this.clock.now());
+      return this.result(id, msg, 'sent', funding.amount, null, outcome.providerMessageId);
+    }
+    return this.fail(accountId, id, msg, funding, new ApiError('PROVIDER_ERROR', outcome.message), 'PROVIDER_REJECTED');
+  }
+
+  private async fail(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, err: ApiError, code: string = err.code): Promise<SendResult> {
+    await this.ledger.refund(accountId, funding);
+    await this.log.markFailed(id, code, err.message, this.clock.now());
+    return this.result(id, msg, 'failed', 0, code, null);
+  }
+
+  private async record(accountId: string, items: { id: string; msg: ValidatedMessage; funding: Funding }[], origin: LogOrigin): Promise<void> {
+    try {
+      const rows = items.map((it) => ({ ...it, accountId, origin, status: it.msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const) }));
+      await this.log.insert(rows, this.clock.now());
+    } catch (err) {
+      // Could not record: give the money back, nothing was sent.
+      await this.ledger.refundMany(accountId, items.map((i) => i.funding));
+      throw err;
+    }
+  }
+
+  private scheduledResult(id: string, msg: ValidatedMessage, funding: Funding): SendResult {
+    return this.result(id, msg, 'scheduled', funding.amount, null, null, msg.scheduleAt);
+  }
+
+  private result(id: string, msg: ValidatedMessage, status: SendResult['status'], cost: number, errorCode: string | null, providerMessageId: string | null, scheduledAt?: number | null): SendResult {
+    const r: SendResult = { id, to: msg.to, channel: msg.channel, status, cost, errorCode, providerMessageId };
+    if (scheduledAt !== undefined && scheduledAt !== null) r.scheduledAt = iso(scheduledAt) as string;
+    return r;
+  }
+}

@@ -1,0 +1,168 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig, ChannelName, CHANNELS } from '../../config/app-config';
+import { Clock } from '../../common/clock';
+import type { TemplateForSend } from '../../templates/template.types';
+import { SENDER_LOOKUP, SenderLookup, SESSION_LOOKUP, SessionLookup, TEMPLATE_LOOKUP, TemplateLookup } from './lookups';
+import { fail, httpUrl, isObject, normaliseEmail, optionalString, parseSchedule, toE164 } from './recipient-rules';
+import { resolveTemplate } from './template-rules';
+import { MESSAGE_TYPES, MessageType, ValidatedMessage } from './validated-message';
+
+const FIELDS = new Set(['to', 'channel', 'messageType', 'content', 'sender', 'template', 'attachment', 'chatId', 'conversationContext', 'scheduleAt']);
+const CHAT_CHANNELS: ReadonlySet<ChannelName> = new Set(['chatapp_web', 'messaging_bot']);
+const TEXT_MAX: Record<ChannelName, number> = { local_sms: 1600, chatapp: 4096, chatapp_web: 4096, messaging_bot: 4096, email: 100_000 };
+const CACHE_MAX = 100_000;
+
+/**
+ * Per-account memo of everything a row needs from the database (sender, templates, sessions) and of
+ * normalised recipients, so a bulk job validates thousands of rows per lookup. Short-lived: one per
+ * request or per bulk validation run.
+ */
+export class ValidationContext {
+  readonly senders = new Map<string, Promise<{ id: string; name: string } | null>>();
+  defaultSender: Promise<string> | null = null;
+  readonly templates = new Map<string, Promise<TemplateForSend | null>>();
+  readonly sessions = new Map<string, Promise<{ name: string; status: string }>>();
+  readonly phones = new Map<string, string | null>();
+  constructor(readonly accountId: string) {}
+}
+
+export interface ValidateOptions {
+  bulkRow?: boolean;
+}
+
+/** The one validator of a recipient object (single send, batch recipients, bulk rows). */
+@Injectable()
+export class MessageValidator {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    @Inject(SENDER_LOOKUP) private readonly senders: SenderLookup,
+    @Inject(TEMPLATE_LOOKUP) private readonly templates: TemplateLookup,
+    @Inject(SESSION_LOOKUP) private readonly sessions: SessionLookup,
+  ) {}
+
+  createContext(accountId: string): ValidationContext {
+    return new ValidationContext(accountId);
+  }
+
+  async validate(ctx: ValidationContext, input: unknown, opts: ValidateOptions = {}): Promise<ValidatedMessage> {
+    if (!isObject(input)) fail('VALIDATION_ERROR', 'message must be a JSON object');
+    for (const key of Object.keys(input)) if (!FIELDS.has(key)) fail('VALIDATION_ERROR', `${key} is not an allowed field`);
+    const channel = this.channel(input.channel);
+    const messageType = this.messageType(input.messageType);
+    const isChat = CHAT_CHANNELS.has(channel);
+    const chat = isChat ? this.chatContext(input, channel) : null;
+    const to = chat ? chat.chatId : this.recipient(ctx, input.to, channel, opts);
+
+    let text: string | null = null;
+    let subject: string | null = null;
+    let html: string | null = null;
+    let template: ValidatedMessage['template'] = null;
+    if (input.content !== undefined && input.content !== null && !isObject(input.content)) fail('INVALID_CONTENT', 'content must be an object');
+    const content = isObject(input.content) ? input.content : {};
+    if (messageType === 'free_text') {
+      text = optionalString(content, 'text', 'content.text', 'INVALID_CONTENT', TEXT_MAX[channel]);
+      if (channel === 'email') {
+        subject = optionalString(content, 'subject', 'content.subject', 'INVALID_CONTENT', 300);
+        html = optionalString(content, 'html', 'content.html', 'INVALID_CONTENT', 500_000);
+        if (!subject?.trim()) fail('INVALID_CONTENT', 'content.subject is required for email');
+        if (!text?.trim() && !html?.trim()) fail('INVALID_CONTENT', 'content.text or content.html is required for email');
+      } else if (!text?.trim()) {
+        fail('INVALID_CONTENT', 'content.text is required for free_text messages');
+      }
+    } else {
+      if (!isObject(input.template)) fail('TEMPLATE_NOT_FOUND', 'template.id is required for template messages');
+      if (typeof input.template.id !== 'string' || !input.template.id) fail('TEMPLATE_NOT_FOUND', 'template.id is required for template messages');
+      const found = await this.memo(ctx.templates, input.template.id, () => this.templates.findForSend(ctx.accountId, (input.template as { id: string }).id));
+      const rendered = resolveTemplate(found, input.template, channel);
+      ({ text, subject, html } = rendered);
+      template = rendered.template;
+    }
+    if (messageType === 'free_text' && input.template !== undefined && input.template !== null) {
+      fail('INVALID_MESSAGE_TYPE', 'template is only allowed with messageType "template"');
+    }
+
+    const sender = await this.sender(ctx, input.sender, channel);
+    const attachment = this.attachment(input.attachment, channel);
+    if (chat) await this.memo(ctx.sessions, chat.session, () => this.sessions.findForSend(ctx.accountId, chat.session));
+    let scheduleAt: number | null = null;
+    if (input.scheduleAt !== undefined && input.scheduleAt !== null) {
+      if (opts.bulkRow) fail('INVALID_SCHEDULE', 'scheduleAt is not allowed in bulk messages');
+      scheduleAt = parseSchedule(input.scheduleAt, this.clock.now());
+    }
+    return {
+      channel, messageType, to, sender, text, subject, html, template, attachment,
+      session: chat?.session ?? null, chatId: chat?.chatId ?? null, scheduleAt, price: this.config.prices[channel],
+    };
+  }
+
+  private channel(v: unknown): ChannelName {
+    if (typeof v !== 'string' || !(CHANNELS as readonly string[]).includes(v)) fail('INVALID_CHANNEL', `channel must be one of: ${CHANNELS.join(', ')}`);
+    return v as ChannelName;
+  }
+
+  private messageType(v: unknown): MessageType {
+    if (typeof v !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(v)) fail('INVALID_MESSAGE_TYPE', `messageType must be one of: ${MESSAGE_TYPES.join(', ')}`);
+    return v as MessageType;
+  }
+
+  private recipient(ctx: ValidationContext, v: unknown, channel: ChannelName, opts: ValidateOptions): string {
+    if (Array.isArray(v)) fail('INVALID_RECIPIENT', opts.bulkRow ? 'to must be a single recipient in bulk messages' : 'to must be a single recipient here');
+    if (typeof v !== 'string' || !v.trim()) fail('INVALID_RECIPIENT', 'to is required');
+    if (channel === 'email') return normaliseEmail(v) ?? fail('INVALID_RECIPIENT', `to is not a valid email address: ${v.slice(0, 60)}`);
+    let e164 = ctx.phones.get(v);
+    if (e164 === undefined) {
+      e164 = toE164(v, this.config.defaultRegion);
+      if (ctx.phones.size < CACHE_MAX) ctx.phones.set(v, e164);
+    }
+    if (e164 === null) fail('INVALID_RECIPIENT', `to is not a valid phone number: ${v.slice(0, 40)}`);
+    return e164;
+  }
+
+  private chatContext(input: Record<string, unknown>, channel: ChannelName): { chatId: string; session: string } {
+    const chatId = input.chatId;
+    if (typeof chatId !== 'string' || !chatId.trim() || chatId.length > 200) fail('INVALID_RECIPIENT', `chatId is required for ${channel} (copy it from the chat list)`);
+    const cc = input.conversationContext;
+    if (!isObject(cc)) fail('VALIDATION_ERROR', `conversationContext is required for ${channel} (copy it from the chat list)`);
+    if (cc.moduleType !== channel) fail('VALIDATION_ERROR', `conversationContext.moduleType must be "${channel}"`);
+    if (typeof cc.accountId !== 'string' || !cc.accountId) fail('VALIDATION_ERROR', 'conversationContext.accountId is required');
+    if (cc.chatId !== chatId) fail('VALIDATION_ERROR', 'conversationContext.chatId must equal chatId');
+    if (input.to !== undefined && input.to !== null && input.to !== chatId) fail('INVALID_RECIPIENT', `to must be omitted or equal chatId on ${channel}`);
+    return { chatId, session: cc.accountId };
+  }
+
+  private async sender(ctx: ValidationContext, v: unknown, channel: ChannelName): Promise<string | null> {
+    if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > 100)) fail('SENDER_NOT_APPROVED', 'sender must be a non-empty string');
+    if (channel !== 'local_sms') return (v as string | undefined) ?? null;
+    const platform = this.config.optional('DEFAULT_SMS_SENDER') ?? 'MsgService';
+    if (typeof v !== 'string') {
+      ctx.defaultSender ??= this.senders.findDefaultApproved(ctx.accountId).then((s) => s?.name ?? platform);
+      return ctx.defaultSender;
+    }
+    if (v === platform) return v;
+    const found = await this.memo(ctx.senders, v, () => this.senders.findApprovedByName(ctx.accountId, v));
+    if (!found) fail('SENDER_NOT_APPROVED', `sender "${v.slice(0, 40)}" is not an approved sender of this account`);
+    return found.name;
+  }
+
+  private attachment(v: unknown, channel: ChannelName): ValidatedMessage['attachment'] {
+    if (v === undefined || v === null) return null;
+    if (channel === 'local_sms') fail('INVALID_ATTACHMENT', 'attachment is not supported on local_sms');
+    if (!isObject(v)) fail('INVALID_ATTACHMENT', 'attachment must be an object with url');
+    const url = httpUrl(v.url, 'attachment.url', 'INVALID_ATTACHMENT');
+    return {
+      url,
+      mimeType: optionalString(v, 'mimeType', 'attachment.mimeType', 'INVALID_ATTACHMENT', 200),
+      fileName: optionalString(v, 'fileName', 'attachment.fileName', 'INVALID_ATTACHMENT', 255),
+    };
+  }
+
+  private memo<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    let p = cache.get(key);
+    if (!p) {
+      p = load();
+      cache.set(key, p);
+    }
+    return p;
+  }
+}

@@ -1,0 +1,64 @@
+import type { ChannelName } from '../../config/app-config';
+import type { TemplateCategory, TemplateForSend } from '../../templates/template.types';
+import { fail, httpUrl, renderPlaceholders } from './recipient-rules';
+import type { ValidatedTemplate } from './validated-message';
+
+const TEMPLATE_FIELDS = new Set(['id', 'variablesIndexed', 'buttonVariables', 'headerMediaUrl']);
+
+/** Which template categories each channel can send. */
+const CATEGORIES: Record<ChannelName, readonly TemplateCategory[]> = {
+  local_sms: ['sms', 'message'],
+  chatapp: ['chatapp'],
+  chatapp_web: ['chatapp', 'message', 'sms'],
+  messaging_bot: ['message', 'chatapp', 'sms'],
+  email: ['email'],
+};
+
+export interface RenderedTemplate {
+  template: ValidatedTemplate;
+  text: string | null;
+  subject: string | null;
+  html: string | null;
+}
+
+/** Checks a found template against the send's `template` object and renders it. */
+export function resolveTemplate(found: TemplateForSend | null, input: Record<string, unknown>, channel: ChannelName): RenderedTemplate {
+  for (const key of Object.keys(input)) if (!TEMPLATE_FIELDS.has(key)) fail('VALIDATION_ERROR', `template.${key} is not an allowed field`);
+  if (!found) fail('TEMPLATE_NOT_FOUND', `template.id: template ${String(input.id).slice(0, 40)} not found for this account`);
+  if (found.status !== 'approved' && found.status !== 'active') fail('TEMPLATE_NOT_USABLE', `template.id: template ${found.name} is ${found.status}, not approved or active`);
+  if (!CATEGORIES[channel].includes(found.category)) fail('TEMPLATE_NOT_USABLE', `template.id: a ${found.category} template cannot be sent on ${channel}`);
+
+  const variables = stringList(input.variablesIndexed, 'template.variablesIndexed');
+  if (variables.length !== found.variableCount) {
+    fail('TEMPLATE_VARIABLES_MISMATCH', `template.variablesIndexed must have ${found.variableCount} value(s), got ${variables.length}`);
+  }
+  const urlButtons = found.buttons.filter((b) => b.type === 'url' && /\{\{\s*1\s*\}\}/.test(b.url)).length;
+  const buttonVariables = stringList(input.buttonVariables, 'template.buttonVariables');
+  if (buttonVariables.length !== urlButtons) {
+    fail('TEMPLATE_VARIABLES_MISMATCH', `template.buttonVariables must have ${urlButtons} value(s), got ${buttonVariables.length}`);
+  }
+  let headerMediaUrl: string | null = null;
+  if (input.headerMediaUrl !== undefined && input.headerMediaUrl !== null) {
+    if (!found.allowsHeaderMediaOverride) fail('TEMPLATE_NOT_USABLE', 'template.headerMediaUrl: this template does not accept a header media override');
+    headerMediaUrl = httpUrl(input.headerMediaUrl, 'template.headerMediaUrl', 'INVALID_ATTACHMENT');
+  }
+  const source = found.body ?? found.content ?? '';
+  const rendered = renderPlaceholders(source, variables);
+  const isEmail = channel === 'email';
+  return {
+    template: { id: found.id, name: found.name, language: found.language, providerTemplateId: found.providerTemplateId, variables, buttonVariables, headerMediaUrl },
+    text: rendered,
+    subject: isEmail ? renderPlaceholders(found.emailSubject ?? found.name, variables) : null,
+    html: isEmail && /<[a-z][\s\S]*>/i.test(rendered) ? rendered : null,
+  };
+}
+
+function stringList(v: unknown, field: string): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) fail('TEMPLATE_VARIABLES_MISMATCH', `${field} must be an array`);
+  return v.map((x, i) => {
+    if (typeof x === 'number' && Number.isFinite(x)) return String(x);
+    if (typeof x !== 'string' || x.length > 1024) fail('TEMPLATE_VARIABLES_MISMATCH', `${field}[${i}] must be a string of at most 1024 characters`);
+    return x;
+  });
+}

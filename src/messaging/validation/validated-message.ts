@@ -1,0 +1,39 @@
+import type { ChannelName } from '../../config/app-config';
+
+export const MESSAGE_TYPES = ['free_text', 'template'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+/** A template resolved and rendered for one send. */
+export interface ValidatedTemplate {
+  id: string;
+  name: string;
+  language: string | null;
+  providerTemplateId: string | null;
+  variables: string[];
+  buttonVariables: string[];
+  headerMediaUrl: string | null;
+}
+
+/**
+ * One recipient, checked and normalised by MessageValidator: `to` is E.164 for phone channels, a
+ * lowercased address for email, the chat id for web-session / bot channels. `price` is what the
+ * message costs in minor units when the wallet pays it.
+ */
+export interface ValidatedMessage {
+  channel: ChannelName;
+  messageType: MessageType;
+  to: string;
+  sender: string | null;
+  /** Rendered text (template placeholders filled). */
+  text: string | null;
+  subject: string | null;
+  html: string | null;
+  template: ValidatedTemplate | null;
+  attachment: { url: string; mimeType: string | null; fileName: string | null } | null;
+  /** Web session name / bot id (conversationContext.accountId). */
+  session: string | null;
+  chatId: string | null;
+  /** Epoch ms when scheduled (single-send route only), else null. */
+  scheduleAt: number | null;
+  price: number;
+}

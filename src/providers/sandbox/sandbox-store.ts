@@ -1,0 +1,154 @@
+import { DataSource } from 'typeorm';
+import type { ChannelName } from '../../config/app-config';
+import { iso } from '../../database/columns';
+import { newId } from '../../common/ids';
+
+export const SANDBOX_FAULT_KINDS = ['rate_limit', 'unavailable', 'reject', 'timeout'] as const;
+export type SandboxFaultKind = (typeof SANDBOX_FAULT_KINDS)[number];
+
+export interface SandboxDeliveryInput {
+  messageId: string;
+  accountId: string;
+  channel: ChannelName;
+  to: string;
+  sender: string | null;
+  text: string | null;
+  subject: string | null;
+  bulkJobId: string | null;
+  rowIndex: number | null;
+  outcome: 'sent' | 'rejected';
+  providerMessageId: string;
+}
+
+export interface SandboxDeliveryView {
+  id: string;
+  messageId: string;
+  accountId: string;
+  channel: string;
+  to: string;
+  sender: string | null;
+  text: string | null;
+  subject: string | null;
+  bulkJobId: string | null;
+  rowIndex: number | null;
+  deliveredAt: string;
+}
+
+export interface SandboxDeliveryFilter {
+  accountId?: string;
+  channel?: string;
+  to?: string;
+  bulkJobId?: string;
+  limit: number;
+}
+
+type Row = Record<string, string | number | null>;
+
+/**
+ * The sandbox's memory, in the database so every replica (and a restarted one) sees the same
+ * deliveries and faults. Faults are consumed with a conditional decrement; while none exist a
+ * replica only re-checks every `refreshMs`, so the common no-fault send costs no fault query.
+ */
+export class SandboxStore {
+  private hasFaults = true;
+  private checkedUntil = 0;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly refreshMs: number,
+  ) {}
+
+  /** Records a delivery; false when this message id was already recorded (idempotent resend). */
+  async record(d: SandboxDeliveryInput, now: number): Promise<boolean> {
+    try {
+      await this.ds.query(
+        'INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [newId('sbx'), d.messageId, d.accountId, d.channel, d.to, d.sender, d.text, d.subject, d.bulkJobId, d.rowIndex, d.outcome, d.providerMessageId, now],
+      );
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  async find(messageId: string): Promise<{ outcome: 'sent' | 'rejected'; providerMessageId: string } | null> {
+    const rows: Row[] = await this.ds.query('SELECT outcome, provider_message_id FROM sandbox_deliveries WHERE message_id = ?', [messageId]);
+    const r = rows[0];
+    return r ? { outcome: r.outcome === 'sent' ? 'sent' : 'rejected', providerMessageId: String(r.provider_message_id) } : null;
+  }
+
+  /** Delivered (not rejected) messages, oldest first. */
+  async list(f: SandboxDeliveryFilter): Promise<SandboxDeliveryView[]> {
+    const where = ["outcome = 'sent'"];
+    const params: unknown[] = [];
+    const add = (sql: string, v: string | undefined) => {
+      if (v !== undefined && v !== '') {
+        where.push(sql);
+        params.push(v);
+      }
+    };
+    add('account_id = ?', f.accountId);
+    add('channel = ?', f.channel);
+    add('recipient = ?', f.to);
+    add('bulk_job_id = ?', f.bulkJobId);
+    const rows: Row[] = await this.ds.query(
+      `SELECT * FROM sandbox_deliveries WHERE ${where.join(' AND ')} ORDER BY delivered_at, id LIMIT ${Math.floor(f.limit)}`,
+      params,
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      messageId: String(r.message_id),
+      accountId: String(r.account_id),
+      channel: String(r.channel),
+      to: String(r.recipient),
+      sender: r.sender === null ? null : String(r.sender),
+      text: r.text === null ? null : String(r.text),
+      subject: r.subject === null ? null : String(r.subject),
+      bulkJobId: r.bulk_job_id === null ? null : String(r.bulk_job_id),
+      rowIndex: r.row_index === null ? null : Number(r.row_index),
+      deliveredAt: iso(Number(r.delivered_at)) as string,
+    }));
+  }
+
+  async addFault(f: { channel: string | null; accountId: string | null; kind: SandboxFaultKind; count: number }, now: number): Promise<string> {
+    const id = newId('flt');
+    await this.ds.query('INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, created_at) VALUES (?, ?, ?, ?, ?, ?)', [id, f.channel, f.accountId, f.kind, f.count, now]);
+    this.hasFaults = true;
+    return id;
+  }
+
+  async clearFaults(): Promise<number> {
+    const rows: Row[] = await this.ds.query('SELECT COUNT(*) AS n FROM sandbox_faults');
+    await this.ds.query('DELETE FROM sandbox_faults');
+    this.checkedUntil = 0;
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Consumes one matching fault (oldest first), or null. */
+  async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFaultKind | null> {
+    if (!this.hasFaults && now < this.checkedUntil) return null;
+    const rows: Row[] = await this.ds.query('SELECT id, channel, account_id, kind FROM sandbox_faults WHERE remaining > 0 ORDER BY id');
+    this.hasFaults = rows.length > 0;
+    this.checkedUntil = now + this.refreshMs;
+    for (const r of rows) {
+      if (r.channel !== null && r.channel !== channel) continue;
+      if (r.account_id !== null && r.account_id !== accountId) continue;
+      const qr = this.ds.createQueryRunner();
+      try {
+        const res = await qr.query('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', [r.id], true);
+        if (Number(res.affected) === 1) return r.kind as SandboxFaultKind;
+      } finally {
+        await qr.release();
+      }
+    }
+    return null;
+  }
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; errno?: number; driverError?: { code?: string; errno?: number } };
+  const code = e.driverError?.code ?? e.code;
+  const errno = e.driverError?.errno ?? e.errno;
+  return code === 'ER_DUP_ENTRY' || errno === 1062 || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
+}
