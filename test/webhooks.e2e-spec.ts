@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { WebhookDeliveryWorker } from '../src/webhooks/webhook-delivery.worker';
 import { WebhooksService } from '../src/webhooks/webhooks.service';
 import { SecretBox } from '../src/common/secret-box';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
@@ -306,8 +307,11 @@ describe('Webhooks across restarts and replicas (e2e)', () => {
   });
 
   it('two replicas on one database never deliver one attempt twice', async () => {
-    const a = await createTestApp({ env: FAST });
-    const b = await createTestApp({ env: FAST, databaseUrl: a.databaseUrl });
+    // Loops off: the test drives both replicas' ticks at the same moment, so both select the same due
+    // rows and only the conditional lease UPDATE keeps them apart.
+    const env = { ...FAST, SCHEDULERS_ENABLED: 'false', WEBHOOK_DELIVERY_BATCH: '50' };
+    const a = await createTestApp({ env });
+    const b = await createTestApp({ env, databaseUrl: a.databaseUrl });
     try {
       const acc = await a.createAccount();
       const put = await a.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url });
@@ -317,7 +321,14 @@ describe('Webhooks across restarts and replicas (e2e)', () => {
         const app = i % 2 ? a : b;
         ids.push((await app.http().post('/api/v2/webhooks/chatapp-web/test').set('X-API-Key', acc.key)).body.data.deliveryId);
       }
-      await waitFor(async () => (await deliveries(a, acc.key, '?status=delivered&limit=100')).length === 30, { what: '30 delivered', timeoutMs: 30000 });
+      const workers = [a, b].map((x) => x.app.get(WebhookDeliveryWorker));
+      await waitFor(
+        async () => {
+          await Promise.all([...workers, ...workers].map((w) => w.tick()));
+          return (await deliveries(a, acc.key, '?status=delivered&limit=100')).length === 30;
+        },
+        { what: '30 delivered', timeoutMs: 30000 },
+      );
       expect(receiver.calls.map(idOf).sort()).toEqual([...ids].sort());
       const attempts = await a.app.get(DataSource).query('SELECT COUNT(*) AS n FROM webhook_attempts');
       expect(Number(attempts[0].n)).toBe(30);
