@@ -1,5 +1,25 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { MessagingModule } from '../messaging/messaging.module';
+import { BulkController } from './bulk.controller';
+import { BulkDb } from './bulk-db';
+import { BulkDispatcher } from './bulk-dispatcher';
+import { BulkIntakeService } from './bulk-intake.service';
+import { BulkJobsService } from './bulk-jobs.service';
+import { bulkListAlias } from './bulk-list-alias.middleware';
+import { BulkReaper } from './bulk-reaper';
+import { BulkSettings } from './bulk-settings';
+import { BulkValidationLoop } from './bulk-validation.loop';
 
-// Owned by the bulk feature. Add entities (TypeOrmModule.forFeature), controllers and providers here.
-@Module({})
-export class BulkModule {}
+/** Bulk jobs: streamed intake, background validation, paced dispatch under leases, job routes. */
+@Module({
+  imports: [AccountsModule, MessagingModule],
+  controllers: [BulkController],
+  providers: [BulkDb, BulkSettings, BulkIntakeService, BulkJobsService, BulkReaper, BulkValidationLoop, BulkDispatcher],
+  exports: [BulkJobsService],
+})
+export class BulkModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(bulkListAlias).forRoutes({ path: 'api/v2/messages/bulk', method: RequestMethod.GET });
+  }
+}

@@ -1,0 +1,94 @@
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { Clock } from '../common/clock';
+import { SendPipeline } from '../messaging/send-pipeline';
+import { MessageValidator } from '../messaging/validation/message-validator';
+import { BulkDb, sql } from './bulk-db';
+import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
+import { SinglePeriodicJob } from './bulk-loop';
+import { BulkSettings } from './bulk-settings';
+
+/**
+ * Paced dispatch. Each tick: jobs paused for a provider rate limit whose backoff ended go back to
+ * `queued`; then, per account, the oldest job that holds the account's turn (queued / running, or
+ * paused by a provider rate limit, which keeps its turn) is leased by a conditional UPDATE and run by
+ * a BulkJobRunner in this replica. Jobs paused by the user or for money give the turn to the next.
+ */
+@Injectable()
+export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly loop = new SinglePeriodicJob('bulk-dispatch', () => this.tick());
+  private readonly runners = new Map<string, { runner: BulkJobRunner; done: Promise<unknown> }>();
+  private readonly deps: RunnerDeps;
+  private stopping = false;
+
+  constructor(
+    private readonly db: BulkDb,
+    private readonly clock: Clock,
+    private readonly settings: BulkSettings,
+    validator: MessageValidator,
+    pipeline: SendPipeline,
+    private readonly scheduler: SchedulerRegistry,
+  ) {
+    this.deps = { db, clock, settings, validator, pipeline };
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.dispatchTickMs);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    this.loop.stop(this.scheduler);
+    for (const { runner } of this.runners.values()) runner.stop();
+    await Promise.allSettled([...this.runners.values()].map((r) => r.done));
+  }
+
+  get activeJobs(): number {
+    return this.runners.size;
+  }
+
+  async tick(): Promise<void> {
+    if (this.stopping) return;
+    const now = this.clock.now();
+    await this.db.one(
+      sql(
+        `UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE status = 'paused' AND pause_reason = 'provider_rate_limit' AND resume_at <= ?`,
+        now, now,
+      ),
+    );
+    const jobs = await this.db.rows(
+      sql(`SELECT id, account_id, status, pause_reason, lease_owner, lease_expires_at FROM bulk_jobs WHERE status IN ('queued', 'running', 'paused') ORDER BY id LIMIT 5000`),
+    );
+    const turnTaken = new Set<string>();
+    for (const j of jobs) {
+      const accountId = String(j.account_id);
+      if (turnTaken.has(accountId)) continue;
+      if (j.status === 'paused' && j.pause_reason !== 'provider_rate_limit') continue;
+      turnTaken.add(accountId);
+      if (j.status === 'paused') continue;
+      const id = String(j.id);
+      if (this.runners.has(id) || this.runners.size >= this.settings.maxJobsPerReplica) continue;
+      const held = j.lease_owner !== null && j.lease_owner !== this.settings.instanceId && Number(j.lease_expires_at) >= now;
+      if (held) continue;
+      if (await this.claim(id)) this.start(id, accountId);
+    }
+  }
+
+  private async claim(jobId: string): Promise<boolean> {
+    const now = this.clock.now();
+    const me = this.settings.instanceId;
+    const r = await this.db.one(
+      sql(
+        `UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
+        me, now + this.settings.leaseMs, now, jobId, me, now,
+      ),
+    );
+    return r.affected === 1;
+  }
+
+  private start(jobId: string, accountId: string): void {
+    const runner = new BulkJobRunner(this.deps, jobId, accountId);
+    const done = runner.run().finally(() => this.runners.delete(jobId));
+    this.runners.set(jobId, { runner, done });
+  }
+}

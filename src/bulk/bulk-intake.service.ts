@@ -1,0 +1,254 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, Hash } from 'node:crypto';
+import type { Request } from 'express';
+import type { AuthContext } from '../auth/auth-context';
+import { ApiError } from '../common/errors';
+import { Clock } from '../common/clock';
+import { newId } from '../common/ids';
+import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
+import { readBulkBody } from './bulk-body-reader';
+import { BulkJobView, JobRow, toJobView } from './bulk-job.view';
+import { BulkSettings } from './bulk-settings';
+import { canonicalJson } from './canonical-json';
+
+const MAX_KEY = 200;
+
+interface PendingRow {
+  idx: number;
+  to: string | null;
+  channel: string | null;
+  payload: string;
+}
+
+/**
+ * POST /messages/bulk: streams the body into an `accepting` job in batches, checks the top-level
+ * fields once the body ended (they may come after `messages`), then settles idempotency in the
+ * database (unique (account, key) index) and moves the job to `validating`.
+ */
+@Injectable()
+export class BulkIntakeService {
+  constructor(
+    private readonly db: BulkDb,
+    private readonly clock: Clock,
+    private readonly settings: BulkSettings,
+  ) {}
+
+  async accept(auth: AuthContext, req: Request): Promise<BulkJobView> {
+    const header = req.headers['idempotency-key'];
+    const headerKey = Array.isArray(header) ? header[0] : header;
+    const early = this.earlyError(auth, headerKey);
+    if (early) {
+      req.resume();
+      throw early;
+    }
+    // A finished job already holds this key: only hash the body to compare, store nothing.
+    const existing = headerKey !== undefined ? await this.findByKey(auth.accountId, headerKey) : null;
+    const storeRows = existing === null;
+    const jobId = newId('bulk');
+    if (storeRows) await this.createAcceptingJob(jobId, auth.accountId);
+    const hash = createHash('sha256');
+    let firstBad: string | null = null;
+    let batch: PendingRow[] = [];
+    const outcome = await readBulkBody(req, (index, value) => {
+      const problem = elementProblem(value);
+      if (problem) {
+        firstBad ??= `messages[${index}] ${problem}`;
+        return;
+      }
+      if (firstBad) return;
+      const el = value as Record<string, unknown>;
+      hashElement(hash, el);
+      if (!storeRows) return;
+      batch.push(toPendingRow(index, el));
+      if (batch.length >= this.settings.intakeBatch) {
+        const rows = batch;
+        batch = [];
+        return this.insertRows(jobId, rows);
+      }
+    }).catch(async (err: unknown) => {
+      if (storeRows) await this.discard(jobId);
+      throw err;
+    });
+    if (outcome.aborted) {
+      if (storeRows) await this.markIncomplete(jobId);
+      throw new ApiError('INVALID_REQUEST_BODY', 'The request body ended before it was complete');
+    }
+    const fields = (() => {
+      try {
+        return checkFields(outcome, headerKey, firstBad);
+      } catch (err) {
+        return err as ApiError;
+      }
+    })();
+    if (fields instanceof ApiError) {
+      if (storeRows) await this.discard(jobId);
+      throw fields;
+    }
+    if (storeRows && batch.length) await this.insertRows(jobId, batch);
+    const requestHash = createHash('sha256')
+      .update(canonicalJson({ name: fields.name, messagesPerSecond: fields.mps }))
+      .update('|')
+      .update(hash.digest('hex'))
+      .digest('hex');
+    return this.finalize(auth.accountId, storeRows ? jobId : null, fields, requestHash, outcome.count);
+  }
+
+  private earlyError(auth: AuthContext, headerKey: string | undefined): ApiError | null {
+    if (!auth.account.subscriptionActive) return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+    if (headerKey !== undefined && !validKey(headerKey)) return new ApiError('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_KEY} characters`);
+    return null;
+  }
+
+  private async findByKey(accountId: string, key: string): Promise<JobRow | null> {
+    const rows = await this.db.rows(sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key = ?', accountId, key));
+    const row = rows[0];
+    if (!row || Number(row.created_at) < this.clock.now() - this.settings.idempotencyWindowMs) return null;
+    return row;
+  }
+
+  private async createAcceptingJob(jobId: string, accountId: string): Promise<void> {
+    const now = this.clock.now();
+    await this.db.one(
+      sql(
+        `INSERT INTO bulk_jobs (id, account_id, name, status, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
+         VALUES (?, ?, NULL, 'accepting', 0, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?)`,
+        jobId, accountId, this.settings.instanceId, now + this.settings.intakeLeaseMs, now, now,
+      ),
+    );
+  }
+
+  private async insertRows(jobId: string, rows: PendingRow[]): Promise<void> {
+    const params: SqlParam[] = [];
+    for (const r of rows) params.push(jobId, r.idx, r.to, r.channel, r.payload);
+    const insert: Stmt = { sql: `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ${rowPlaceholders(rows.length)}`, params };
+    const now = this.clock.now();
+    const renew = sql('UPDATE bulk_jobs SET total = total + ?, lease_expires_at = ?, updated_at = ? WHERE id = ?', rows.length, now + this.settings.intakeLeaseMs, now, jobId);
+    await this.db.run(function* (): Work<void> {
+      yield insert;
+      yield renew;
+    });
+  }
+
+  private async discard(jobId: string): Promise<void> {
+    await this.db.run(function* (): Work<void> {
+      yield sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId);
+      yield sql('DELETE FROM bulk_jobs WHERE id = ?', jobId);
+    });
+  }
+
+  private async markIncomplete(jobId: string): Promise<void> {
+    const now = this.clock.now();
+    await this.db.run(function* (): Work<void> {
+      yield sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId);
+      yield sql(
+        `UPDATE bulk_jobs SET status = 'rejected', error_code = 'INTAKE_INCOMPLETE', error_message = ?, total = 0, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
+        'The upload stopped before every row was stored', now, jobId,
+      );
+    });
+  }
+
+  /** Claims the key for `jobId` (or finds who holds it). Race-free: the unique index decides. */
+  private async finalize(accountId: string, jobId: string | null, f: CheckedFields, requestHash: string, count: number): Promise<BulkJobView> {
+    const windowStart = this.clock.now() - this.settings.idempotencyWindowMs;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const now = this.clock.now();
+      let result: { mine: boolean; row: JobRow } | null;
+      try {
+        result = await this.db.run(function* (): Work<{ mine: boolean; row: JobRow } | null> {
+          const found: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key = ?', accountId, f.key);
+          const holder = found.rows[0];
+          if (holder && Number(holder.created_at) >= windowStart) return { mine: false, row: holder };
+          // After the window the key may be reused: the old job lets go of it.
+          if (holder) yield sql('UPDATE bulk_jobs SET idempotency_key = NULL WHERE id = ?', String(holder.id));
+          if (jobId === null) return null;
+          yield sql(
+            `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, total = ?, pending_count = ?, idempotency_key = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
+            f.name, f.mps, count, count, f.key, requestHash, now, jobId,
+          );
+          const mine: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE id = ?', jobId);
+          return { mine: true, row: mine.rows[0] };
+        });
+      } catch (err) {
+        if (isDuplicate(err)) continue;
+        throw err;
+      }
+      if (result === null) {
+        // Only hashed (a holder existed when we started) but it expired meanwhile: rare; ask to resend.
+        throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key expired while the request was read; send it again');
+      }
+      if (result.mine) {
+        if (!result.row || result.row.status !== 'validating') throw new ApiError('INVALID_REQUEST_BODY', 'The job was abandoned before its upload completed');
+        return toJobView(result.row);
+      }
+      if (jobId !== null) await this.discard(jobId);
+      if (result.row.request_hash !== requestHash) throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with a different body');
+      return toJobView(result.row);
+    }
+    throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key is being used concurrently; retry');
+  }
+}
+
+interface CheckedFields {
+  key: string;
+  name: string | null;
+  mps: number;
+}
+
+function validKey(key: unknown): key is string {
+  return typeof key === 'string' && key.trim().length > 0 && key.length <= MAX_KEY;
+}
+
+/** Fixed order of checks, whatever the order of fields in the body. */
+function checkFields(o: Awaited<ReturnType<typeof readBulkBody>>, headerKey: string | undefined, firstBad: string | null): CheckedFields {
+  if (o.invalidBody) throw new ApiError('INVALID_REQUEST_BODY', o.invalidBody);
+  const bodyKey = o.top.idempotencyKey;
+  const key = headerKey ?? bodyKey;
+  if (key === undefined || key === null) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required');
+  if (!validKey(key)) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_KEY} characters`);
+  const name = o.top.name;
+  if (name !== undefined && name !== null && (typeof name !== 'string' || name.length > 200)) {
+    throw new ApiError('INVALID_REQUEST_BODY', 'name must be a string of at most 200 characters');
+  }
+  const mps = o.top.messagesPerSecond;
+  if (typeof mps !== 'number' || !Number.isInteger(mps) || mps < 1 || mps > 10) {
+    throw new ApiError('MESSAGES_PER_SECOND_INVALID', 'messagesPerSecond must be an integer from 1 to 10');
+  }
+  if (!o.messagesIsArray || o.count === 0) throw new ApiError('MESSAGES_REQUIRED', 'messages must be a non-empty array');
+  if (firstBad) throw new ApiError('INVALID_MESSAGE', firstBad);
+  return { key, name: (name as string | null | undefined) ?? null, mps };
+}
+
+function elementProblem(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'must be an object';
+  const el = value as Record<string, unknown>;
+  if (Array.isArray(el.to)) return 'to must not be an array (one recipient per element)';
+  if ('scheduleAt' in el) return 'must not use scheduleAt';
+  return null;
+}
+
+function hashElement(hash: Hash, el: Record<string, unknown>): void {
+  hash.update(canonicalJson(el));
+  hash.update('\n');
+}
+
+function toPendingRow(idx: number, el: Record<string, unknown>): PendingRow {
+  const to = el.to === undefined || el.to === null ? null : (typeof el.to === 'string' ? el.to : JSON.stringify(el.to)).slice(0, 320);
+  const channel = typeof el.channel === 'string' ? el.channel.slice(0, 32) : null;
+  return { idx, to, channel, payload: JSON.stringify(el) };
+}
+
+const placeholderCache = new Map<number, string>();
+function rowPlaceholders(n: number): string {
+  let s = placeholderCache.get(n);
+  if (!s) {
+    s = Array.from({ length: n }, () => "(?, ?, 'pending', ?, ?, ?, 0)").join(', ');
+    placeholderCache.set(n, s);
+  }
+  return s;
+}
+
+function isDuplicate(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string; errno?: number }; errno?: number; message?: string };
+  const code = e.driverError?.code ?? e.code;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || e.driverError?.errno === 1062 || /UNIQUE constraint failed|Duplicate entry/.test(e.message ?? '');
+}

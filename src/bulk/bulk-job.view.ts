@@ -1,0 +1,68 @@
+import { iso } from '../database/columns';
+
+export type JobStatus = 'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
+export type PauseReason = 'insufficient_balance' | 'provider_rate_limit' | 'user';
+
+/** A bulk_jobs row as read with `SELECT *` (numbers may come back as strings from mysql2). */
+export type JobRow = Record<string, unknown>;
+
+export interface BulkJobView {
+  id: string;
+  name: string | null;
+  status: JobStatus;
+  messagesPerSecond: number;
+  pauseReason: PauseReason | null;
+  total: number;
+  validatedCount: number;
+  counts: { pending: number; sent: number; failed: number; cancelled: number };
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: string;
+}
+
+const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+const s = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/** The spec's Bulk job object. */
+export function toJobView(r: JobRow): BulkJobView {
+  const status = String(r.status) as JobStatus;
+  return {
+    id: String(r.id),
+    name: s(r.name),
+    status,
+    messagesPerSecond: n(r.messages_per_second),
+    pauseReason: status === 'paused' ? (s(r.pause_reason) as PauseReason | null) : null,
+    total: n(r.total),
+    validatedCount: n(r.validated_count),
+    counts: { pending: n(r.pending_count), sent: n(r.sent_count), failed: n(r.failed_count), cancelled: n(r.cancelled_count) },
+    errorCode: s(r.error_code),
+    errorMessage: s(r.error_message),
+    createdAt: iso(n(r.created_at)) as string,
+  };
+}
+
+export interface BulkRowView {
+  index: number;
+  to: string | null;
+  channel: string | null;
+  status: string;
+  messageId: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  sentAt: string | null;
+}
+
+export function toRowView(r: Record<string, unknown>): BulkRowView {
+  const status = String(r.status);
+  return {
+    index: n(r.idx),
+    to: s(r.to_addr),
+    channel: s(r.channel),
+    // `sending` is an internal claim marker: outwardly the row is still pending.
+    status: status === 'sending' ? 'pending' : status,
+    messageId: status === 'sent' || status === 'failed' ? s(r.message_id) : null,
+    errorCode: s(r.error_code),
+    errorMessage: s(r.error_message),
+    sentAt: r.sent_at === null || r.sent_at === undefined ? null : iso(n(r.sent_at)),
+  };
+}

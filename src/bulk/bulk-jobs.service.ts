@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { LedgerService } from '../accounts/ledger.service';
+import { ApiError } from '../common/errors';
+import { Clock } from '../common/clock';
+import { CursorCodec } from '../common/cursor';
+import { ChannelName, CHANNELS } from '../config/app-config';
+import { BulkDb, sql, SqlParam, StmtResult, Work } from './bulk-db';
+import { BulkJobView, BulkRowView, JobRow, toJobView, toRowView } from './bulk-job.view';
+
+const ROW_FILTERS: Record<string, string[]> = {
+  pending: ['pending', 'sending'],
+  sent: ['sent'],
+  failed: ['failed'],
+  cancelled: ['cancelled'],
+  invalid: ['invalid'],
+};
+
+export interface JobPage {
+  jobs: BulkJobView[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+export interface RowPage {
+  jobId: string;
+  rows: BulkRowView[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** Reads and state moves of bulk jobs. Every query is scoped by the caller's account id. */
+@Injectable()
+export class BulkJobsService {
+  constructor(
+    private readonly db: BulkDb,
+    private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  async get(accountId: string, jobId: string): Promise<BulkJobView> {
+    return toJobView(await this.load(accountId, jobId));
+  }
+
+  async list(accountId: string, cursor: string | undefined, limitRaw: string | undefined): Promise<JobPage> {
+    const limit = parseLimit(limitRaw, 20, 100);
+    const after = this.cursors.decode<string>(`bulk-jobs:${accountId}`, cursor);
+    const params: SqlParam[] = [accountId];
+    let where = 'account_id = ?';
+    if (after !== null) {
+      where += ' AND id < ?';
+      params.push(String(after));
+    }
+    const rows = await this.db.rows(sql(`SELECT * FROM bulk_jobs WHERE ${where} ORDER BY id DESC LIMIT ${limit + 1}`, ...params));
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    return {
+      jobs: page.map(toJobView),
+      nextCursor: hasMore ? this.cursors.encode(`bulk-jobs:${accountId}`, String(page[page.length - 1].id)) : null,
+      hasMore,
+    };
+  }
+
+  async rows(accountId: string, jobId: string, q: { status?: string; cursor?: string; limit?: string }): Promise<RowPage> {
+    await this.load(accountId, jobId);
+    const status = q.status ?? '';
+    if (status !== '' && !ROW_FILTERS[status]) throw ApiError.validation(`status must be one of ${Object.keys(ROW_FILTERS).join(', ')}`);
+    const limit = parseLimit(q.limit, 100, 1000);
+    const scope = `bulk-rows:${jobId}:${status}`;
+    const after = this.cursors.decode<number>(scope, q.cursor);
+    const params: SqlParam[] = [jobId];
+    let where = 'job_id = ?';
+    if (status) {
+      where += ` AND status IN (${ROW_FILTERS[status].map(() => '?').join(', ')})`;
+      params.push(...ROW_FILTERS[status]);
+    }
+    if (after !== null) {
+      where += ' AND idx > ?';
+      params.push(Number(after));
+    }
+    const rows = await this.db.rows(
+      sql(`SELECT idx, status, to_addr, channel, message_id, error_code, error_message, sent_at FROM bulk_rows WHERE ${where} ORDER BY idx LIMIT ${limit + 1}`, ...params),
+    );
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    return { jobId, rows: page.map(toRowView), nextCursor: hasMore ? this.cursors.encode(scope, Number(page[page.length - 1].idx)) : null, hasMore };
+  }
+
+  async pause(accountId: string, jobId: string): Promise<BulkJobView> {
+    await this.load(accountId, jobId);
+    const now = this.clock.now();
+    const r = await this.db.one(
+      sql(
+        `UPDATE bulk_jobs SET status = 'paused', pause_reason = 'user', resume_at = NULL, updated_at = ?
+         WHERE id = ? AND (status IN ('queued', 'running') OR (status = 'paused' AND pause_reason <> 'user'))`,
+        now, jobId,
+      ),
+    );
+    return this.after(accountId, jobId, r.affected, 'paused');
+  }
+
+  async resume(accountId: string, jobId: string): Promise<BulkJobView> {
+    const job = await this.load(accountId, jobId);
+    if (job.status !== 'paused') throw invalidState(String(job.status), 'resumed');
+    if (job.pause_reason === 'insufficient_balance' && !(await this.canPayNext(accountId, jobId, 'pending'))) {
+      throw new ApiError('INSUFFICIENT_BALANCE', 'The account still cannot pay for one message');
+    }
+    const r = await this.db.one(
+      sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status = 'paused'`, this.clock.now(), jobId),
+    );
+    return this.after(accountId, jobId, r.affected, 'resumed');
+  }
+
+  async cancel(accountId: string, jobId: string): Promise<BulkJobView> {
+    await this.load(accountId, jobId);
+    const now = this.clock.now();
+    const moved = await this.db.run(function* (): Work<number> {
+      const r: StmtResult = yield sql(
+        `UPDATE bulk_jobs SET status = 'cancelled', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status IN ('validating', 'queued', 'running', 'paused')`,
+        now, jobId,
+      );
+      if (r.affected === 0) return 0;
+      const rows: StmtResult = yield sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId);
+      yield sql('UPDATE bulk_jobs SET pending_count = pending_count - ?, cancelled_count = cancelled_count + ? WHERE id = ?', rows.affected, rows.affected, jobId);
+      return 1;
+    });
+    return this.after(accountId, jobId, moved, 'cancelled');
+  }
+
+  /** Every failed row back to `pending`, job `queued`; 402 (rows untouched) when one message cannot be paid. */
+  async retryFailed(accountId: string, jobId: string): Promise<{ retried: number; job: BulkJobView }> {
+    const job = await this.load(accountId, jobId);
+    if (Number(job.failed_count) === 0) throw new ApiError('NOTHING_TO_RETRY', 'The job has no failed rows');
+    if (!(await this.canPayNext(accountId, jobId, 'failed'))) {
+      throw new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
+    }
+    const now = this.clock.now();
+    const retried = await this.db.run(function* (): Work<number> {
+      const rows: StmtResult = yield sql(
+        `UPDATE bulk_rows SET status = 'pending', attempt = attempt + 1, message_id = NULL, error_code = NULL, error_message = NULL, sent_at = NULL WHERE job_id = ? AND status = 'failed'`,
+        jobId,
+      );
+      if (rows.affected === 0) return 0;
+      yield sql(
+        `UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, pending_count = pending_count + ?, failed_count = failed_count - ?, updated_at = ? WHERE id = ?`,
+        rows.affected, rows.affected, now, jobId,
+      );
+      return rows.affected;
+    });
+    if (retried === 0) throw new ApiError('NOTHING_TO_RETRY', 'The job has no failed rows');
+    return { retried, job: await this.get(accountId, jobId) };
+  }
+
+  private async canPayNext(accountId: string, jobId: string, status: string): Promise<boolean> {
+    const rows = await this.db.rows(sql(`SELECT channel FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT 1`, jobId, status));
+    const channel = String(rows[0]?.channel ?? 'local_sms');
+    return this.ledger.canPay(accountId, (CHANNELS as readonly string[]).includes(channel) ? (channel as ChannelName) : 'local_sms');
+  }
+
+  private async after(accountId: string, jobId: string, affected: number, verb: string): Promise<BulkJobView> {
+    const job = await this.load(accountId, jobId);
+    if (affected === 0) throw invalidState(String(job.status), verb);
+    return toJobView(job);
+  }
+
+  private async load(accountId: string, jobId: string): Promise<JobRow> {
+    const rows = await this.db.rows(sql('SELECT * FROM bulk_jobs WHERE id = ? AND account_id = ?', String(jobId).slice(0, 40), accountId));
+    if (!rows[0]) throw new ApiError('JOB_NOT_FOUND', 'Bulk job not found');
+    return rows[0];
+  }
+}
+
+function invalidState(status: string, verb: string): ApiError {
+  return new ApiError('INVALID_JOB_STATE', `A ${status} job cannot be ${verb}`);
+}
+
+function parseLimit(raw: string | undefined, def: number, max: number): number {
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw ApiError.validation(`limit must be an integer from 1 to ${max}`);
+  return Number(raw);
+}

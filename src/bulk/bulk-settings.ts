@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { newId } from '../common/ids';
+
+/** Tunables of the bulk module (all from AppConfig, so tests can run the loops fast). */
+@Injectable()
+export class BulkSettings {
+  /** This process, as a lease owner. */
+  readonly instanceId = newId('rep');
+  readonly intakeBatch: number;
+  readonly intakeLeaseMs: number;
+  readonly reaperTickMs: number;
+  readonly validationTickMs: number;
+  readonly validationChunk: number;
+  readonly dispatchTickMs: number;
+  readonly leaseMs: number;
+  readonly rateLimitBackoffMs: number;
+  readonly maxJobsPerReplica: number;
+  readonly idempotencyWindowMs: number;
+  readonly schedulersEnabled: boolean;
+
+  constructor(config: AppConfig) {
+    this.intakeBatch = config.int('BULK_INTAKE_BATCH', 1000, 1, 5000);
+    this.intakeLeaseMs = config.int('BULK_INTAKE_LEASE_MS', 60_000, 100);
+    this.reaperTickMs = config.int('BULK_REAPER_TICK_MS', 30_000, 10);
+    this.validationTickMs = config.int('BULK_VALIDATION_TICK_MS', 200, 5);
+    this.validationChunk = config.int('BULK_VALIDATION_CHUNK', 2000, 1);
+    this.dispatchTickMs = config.int('BULK_DISPATCH_TICK_MS', 100, 5);
+    this.leaseMs = config.int('BULK_LEASE_MS', 15_000, 100);
+    this.rateLimitBackoffMs = config.int('BULK_RATE_LIMIT_BACKOFF_MS', 30_000, 1);
+    this.maxJobsPerReplica = config.int('BULK_MAX_JOBS_PER_REPLICA', 500, 1);
+    this.idempotencyWindowMs = config.idempotencyWindowHours * 3_600_000;
+    this.schedulersEnabled = config.schedulersEnabled;
+  }
+}

@@ -1,0 +1,155 @@
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { LedgerService } from '../accounts/ledger.service';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { ChannelName, CHANNELS } from '../config/app-config';
+import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
+import { BulkDb, sql, Stmt, StmtResult, Work } from './bulk-db';
+import { SinglePeriodicJob } from './bulk-loop';
+import { BulkSettings } from './bulk-settings';
+
+interface Invalid {
+  idx: number;
+  code: string;
+  message: string;
+}
+
+/**
+ * Background validation: a replica leases a `validating` job, runs every row through the messaging
+ * validator in chunks (validatedCount rises per chunk), then moves the job to `rejected`
+ * (VALIDATION_FAILED / INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
+ */
+@Injectable()
+export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly loop = new SinglePeriodicJob('bulk-validation', () => this.runOnce());
+
+  constructor(
+    private readonly db: BulkDb,
+    private readonly clock: Clock,
+    private readonly settings: BulkSettings,
+    private readonly validator: MessageValidator,
+    private readonly ledger: LedgerService,
+    private readonly scheduler: SchedulerRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.validationTickMs);
+  }
+
+  onModuleDestroy(): void {
+    this.loop.stop(this.scheduler);
+  }
+
+  /** Validates every job it can lease; returns how many it finished. */
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const candidates = await this.db.rows(
+      sql(`SELECT id FROM bulk_jobs WHERE status = 'validating' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT 10`, now),
+    );
+    let done = 0;
+    for (const c of candidates) {
+      const id = String(c.id);
+      if (await this.lease(id)) done += (await this.validateJob(id)) ? 1 : 0;
+    }
+    return done;
+  }
+
+  private async lease(jobId: string): Promise<boolean> {
+    const now = this.clock.now();
+    const r = await this.db.one(
+      sql(
+        `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ? WHERE id = ? AND status = 'validating' AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
+        this.settings.instanceId, now + this.settings.leaseMs, jobId, this.settings.instanceId, now,
+      ),
+    );
+    return r.affected === 1;
+  }
+
+  private async validateJob(jobId: string): Promise<boolean> {
+    const [job] = await this.db.rows(sql('SELECT account_id, validated_count, total FROM bulk_jobs WHERE id = ?', jobId));
+    if (!job) return false;
+    const accountId = String(job.account_id);
+    const ctx = this.validator.createContext(accountId);
+    let from = Number(job.validated_count);
+    const total = Number(job.total);
+    while (from < total) {
+      const rows = await this.db.rows(sql(`SELECT idx, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${this.settings.validationChunk}`, jobId, from));
+      if (!rows.length) break;
+      const invalid = await this.check(ctx, rows);
+      const next = Number(rows[rows.length - 1].idx) + 1;
+      if (!(await this.saveChunk(jobId, next, invalid))) return false; // cancelled or lease lost
+      from = next;
+    }
+    return this.conclude(jobId, accountId);
+  }
+
+  private async check(ctx: ValidationContext, rows: Record<string, unknown>[]): Promise<Invalid[]> {
+    const invalid: Invalid[] = [];
+    for (const row of rows) {
+      const idx = Number(row.idx);
+      try {
+        await this.validator.validate(ctx, JSON.parse(String(row.payload)), { bulkRow: true });
+      } catch (err) {
+        if (err instanceof ApiError) invalid.push({ idx, code: err.code, message: err.message.slice(0, 500) });
+        else invalid.push({ idx, code: 'VALIDATION_ERROR', message: 'The row could not be checked' });
+      }
+    }
+    return invalid;
+  }
+
+  private async saveChunk(jobId: string, next: number, invalid: Invalid[]): Promise<boolean> {
+    const now = this.clock.now();
+    const me = this.settings.instanceId;
+    const lease = now + this.settings.leaseMs;
+    return this.db.run(function* (): Work<boolean> {
+      const r: StmtResult = yield sql(
+        `UPDATE bulk_jobs SET validated_count = ?, invalid_count = invalid_count + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
+        next, invalid.length, lease, now, jobId, me,
+      );
+      if (r.affected !== 1) return false;
+      for (const bad of invalid) {
+        yield sql(`UPDATE bulk_rows SET status = 'invalid', error_code = ?, error_message = ? WHERE job_id = ? AND idx = ?`, bad.code, bad.message, jobId, bad.idx);
+      }
+      return true;
+    });
+  }
+
+  private async conclude(jobId: string, accountId: string): Promise<boolean> {
+    const [first] = await this.db.rows(sql(`SELECT idx, error_code, error_message FROM bulk_rows WHERE job_id = ? AND status = 'invalid' ORDER BY idx LIMIT 1`, jobId));
+    if (first) {
+      return this.reject(jobId, 'VALIDATION_FAILED', `messages[${Number(first.idx)}]: ${String(first.error_message)} (${String(first.error_code)})`);
+    }
+    const [row] = await this.db.rows(sql('SELECT channel FROM bulk_rows WHERE job_id = ? ORDER BY idx LIMIT 1', jobId));
+    const channel = String(row?.channel ?? '');
+    if (!(CHANNELS as readonly string[]).includes(channel) || !(await this.ledger.canPay(accountId, channel as ChannelName))) {
+      return this.reject(jobId, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
+    }
+    const r = await this.db.one(
+      sql(
+        `UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
+        this.clock.now(), jobId, this.settings.instanceId,
+      ),
+    );
+    return r.affected === 1;
+  }
+
+  /** Nothing is sent: every row not invalid becomes `cancelled`, counters say so. */
+  private async reject(jobId: string, code: string, message: string): Promise<boolean> {
+    const now = this.clock.now();
+    const me = this.settings.instanceId;
+    const stmts: Stmt[] = [
+      sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId),
+    ];
+    return this.db.run(function* (): Work<boolean> {
+      const r: StmtResult = yield sql(
+        `UPDATE bulk_jobs SET status = 'rejected', error_code = ?, error_message = ?, pending_count = 0, cancelled_count = total, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+         WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
+        code, message.slice(0, 1000), now, jobId, me,
+      );
+      if (r.affected !== 1) return false;
+      for (const s of stmts) yield s;
+      return true;
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import { DataSource } from 'typeorm';
+import request from 'supertest';
+import { TestApp, waitFor } from './support/app';
+
+export const BULK_TEST_ENV = {
+  BULK_VALIDATION_TICK_MS: '20',
+  BULK_DISPATCH_TICK_MS: '20',
+  BULK_REAPER_TICK_MS: '100',
+  BULK_RATE_LIMIT_BACKOFF_MS: '400',
+  BULK_LEASE_MS: '3000',
+  SANDBOX_FAULT_REFRESH_MS: '0',
+};
+
+let seq = 0;
+/** A valid Saudi mobile number, unique per call. */
+export function phone(): string {
+  seq++;
+  return `+96650${String(1_000_000 + ((Date.now() + seq * 7919) % 8_999_999)).slice(0, 7)}`;
+}
+
+export function sms(to: string = phone(), text = 'hello'): Record<string, unknown> {
+  return { to, channel: 'local_sms', messageType: 'free_text', content: { text } };
+}
+
+export function post(t: TestApp, key: string, body: unknown, idem: string | null = `k-${Math.random()}`): request.Test {
+  const req = t.http().post('/api/v2/messages/bulk').set('X-API-Key', key).set('Content-Type', 'application/json');
+  if (idem !== null) req.set('Idempotency-Key', idem);
+  return req.send(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+export async function getJob(t: TestApp, key: string, id: string): Promise<Record<string, any>> {
+  const res = await t.http().get(`/api/v2/messages/bulk/${id}`).set('X-API-Key', key);
+  if (res.status !== 200) throw new Error(`GET job ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.job;
+}
+
+export async function waitStatus(t: TestApp, key: string, id: string, statuses: string[], timeoutMs = 20000): Promise<Record<string, any>> {
+  return waitFor(
+    async () => {
+      const job = await getJob(t, key, id);
+      return statuses.includes(job.status) ? job : null;
+    },
+    { timeoutMs, what: `job ${id} in ${statuses.join('/')}` },
+  );
+}
+
+export function ds(t: TestApp): DataSource {
+  return t.app.get(DataSource);
+}
+
+export async function jobCount(t: TestApp, accountId: string): Promise<number> {
+  const rows = await ds(t).query('SELECT COUNT(*) AS n FROM bulk_jobs WHERE account_id = ?', [accountId]);
+  return Number(rows[0].n);
+}
+
+export async function rowCount(t: TestApp): Promise<number> {
+  const rows = await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows');
+  return Number(rows[0].n);
+}
+
+export async function deliveries(t: TestApp, jobId: string): Promise<{ deliveredAt: string; rowIndex: number; messageId: string }[]> {
+  const res = await t.admin('get', `/admin/v1/sandbox/messages?bulkJobId=${jobId}&limit=10000`);
+  if (res.status !== 200) throw new Error(`sandbox ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.messages;
+}
+
+/** Largest number of deliveries inside any one-second window [t, t+1000). */
+export function maxInAnySecond(times: number[]): number {
+  const s = [...times].sort((a, b) => a - b);
+  let best = 0;
+  let j = 0;
+  for (let i = 0; i < s.length; i++) {
+    while (s[i] - s[j] >= 1000) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}

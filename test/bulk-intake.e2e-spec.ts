@@ -1,0 +1,246 @@
+import { createTestApp, REQUEST_ID_RE, TestApp } from './support/app';
+import { BULK_TEST_ENV, ds, jobCount, phone, post, rowCount, sms } from './bulk-helpers';
+
+function expectError(res: { status: number; body: Record<string, unknown> }, status: number, code: string): void {
+  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+  expect(res.body.success).toBe(false);
+  expect(typeof res.body.error).toBe('string');
+  expect(res.body.requestId).toMatch(REQUEST_ID_RE);
+}
+
+describe('Bulk intake (e2e)', () => {
+  let t: TestApp;
+  // No background loops needed for the intake rules: jobs stay `validating`.
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('202 with exactly the spec body, status validating', async () => {
+    const acc = await t.createAccount();
+    const res = await post(t, acc.key, { name: 'Promo', messagesPerSecond: 3, messages: [sms(), sms()] });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      success: true,
+      id: expect.stringMatching(/^bulk_/),
+      name: 'Promo',
+      status: 'validating',
+      messagesPerSecond: 3,
+      pauseReason: null,
+      total: 2,
+      validatedCount: 0,
+      counts: { pending: 2, sent: 0, failed: 0, cancelled: 0 },
+      errorCode: null,
+      errorMessage: null,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const got = await t.http().get(`/api/v2/messages/bulk/${res.body.id}`).set('X-API-Key', acc.key);
+    expect(got.status).toBe(200);
+    const { success: _s, ...job } = res.body;
+    expect(got.body).toEqual({ success: true, job });
+  });
+
+  it('accepts top-level fields after messages, and name omitted -> null', async () => {
+    const acc = await t.createAccount();
+    const res = await post(t, acc.key, `{"messages":[${JSON.stringify(sms())}],"messagesPerSecond":10}`);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ name: null, messagesPerSecond: 10, total: 1 });
+  });
+
+  describe('Idempotency-Key', () => {
+    it('400 IDEMPOTENCY_KEY_REQUIRED without header or body key, and no job left', async () => {
+      const acc = await t.createAccount();
+      expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, null), 400, 'IDEMPOTENCY_KEY_REQUIRED');
+      expect(await jobCount(t, acc.id)).toBe(0);
+    });
+
+    it('a body idempotencyKey is used when the header is absent', async () => {
+      const acc = await t.createAccount();
+      const body = { messagesPerSecond: 1, messages: [sms()], idempotencyKey: 'body-key-1' };
+      const a = await post(t, acc.key, body, null);
+      const b = await post(t, acc.key, body, null);
+      expect([a.status, b.status]).toEqual([202, 202]);
+      expect(b.body.id).toBe(a.body.id);
+    });
+
+    it('the header wins over the body idempotencyKey', async () => {
+      const acc = await t.createAccount();
+      const msgs = [sms()];
+      const a = await post(t, acc.key, { messagesPerSecond: 1, messages: msgs, idempotencyKey: 'b1' }, 'h1');
+      const b = await post(t, acc.key, { messagesPerSecond: 1, messages: msgs, idempotencyKey: 'b2' }, 'h1');
+      expect(b.body.id).toBe(a.body.id);
+      const c = await post(t, acc.key, { messagesPerSecond: 1, messages: msgs, idempotencyKey: 'h1' }, 'h2');
+      expect(c.status).toBe(202);
+      expect(c.body.id).not.toBe(a.body.id);
+    });
+
+    it('400 IDEMPOTENCY_KEY_INVALID above 200 characters (header or body), 200 is fine', async () => {
+      const acc = await t.createAccount();
+      expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, 'x'.repeat(201)), 400, 'IDEMPOTENCY_KEY_INVALID');
+      expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()], idempotencyKey: 'y'.repeat(201) }, null), 400, 'IDEMPOTENCY_KEY_INVALID');
+      expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()], idempotencyKey: 5 }, null), 400, 'IDEMPOTENCY_KEY_INVALID');
+      expect((await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, 'z'.repeat(200))).status).toBe(202);
+      expect(await jobCount(t, acc.id)).toBe(1);
+    });
+
+    it('replay with reordered keys returns the same job; a different body is 409 IDEMPOTENCY_CONFLICT', async () => {
+      const acc = await t.createAccount();
+      const to = phone();
+      const first = `{"name":"n","messagesPerSecond":2,"messages":[{"to":"${to}","channel":"local_sms","messageType":"free_text","content":{"text":"a","x":1}}]}`;
+      const reordered = `{"messages":[{"content":{"x":1,"text":"a"},"messageType":"free_text","channel":"local_sms","to":"${to}"}],"messagesPerSecond":2,"name":"n","extra":true}`;
+      const a = await post(t, acc.key, first, 'same');
+      const b = await post(t, acc.key, reordered, 'same');
+      expect(a.status).toBe(202);
+      expect(b.status).toBe(202);
+      expect(b.body.id).toBe(a.body.id);
+      expectError(await post(t, acc.key, { name: 'n', messagesPerSecond: 3, messages: [sms(to, 'a')] }, 'same'), 409, 'IDEMPOTENCY_CONFLICT');
+      expectError(await post(t, acc.key, { name: 'other', messagesPerSecond: 2, messages: JSON.parse(first).messages }, 'same'), 409, 'IDEMPOTENCY_CONFLICT');
+      expect(await jobCount(t, acc.id)).toBe(1);
+      expect(Number((await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ?', [a.body.id]))[0].n)).toBe(1);
+    });
+
+    it('the same key is per account', async () => {
+      const a1 = await t.createAccount();
+      const a2 = await t.createAccount();
+      const body = { messagesPerSecond: 1, messages: [sms()] };
+      const x = await post(t, a1.key, body, 'shared');
+      const y = await post(t, a2.key, body, 'shared');
+      expect(y.status).toBe(202);
+      expect(y.body.id).not.toBe(x.body.id);
+    });
+
+    it('after the replay window the key may be reused for a new job', async () => {
+      const acc = await t.createAccount();
+      const a = await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, 'old');
+      await ds(t).query('UPDATE bulk_jobs SET created_at = created_at - ? WHERE id = ?', [25 * 3_600_000, a.body.id]);
+      const b = await post(t, acc.key, { messagesPerSecond: 2, messages: [sms()] }, 'old');
+      expect(b.status).toBe(202);
+      expect(b.body.id).not.toBe(a.body.id);
+      const c = await post(t, acc.key, { messagesPerSecond: 2, messages: [sms()] }, 'old');
+      expect(c.status).toBe(409);
+    });
+
+    it('20 concurrent identical requests create exactly one job', async () => {
+      const acc = await t.createAccount();
+      const body = { name: 'race', messagesPerSecond: 5, messages: Array.from({ length: 50 }, () => sms()) };
+      const results = await Promise.all(Array.from({ length: 20 }, () => post(t, acc.key, body, 'race-key')));
+      expect(results.map((r) => r.status)).toEqual(Array(20).fill(202));
+      expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+      expect(await jobCount(t, acc.id)).toBe(1);
+      const rows = await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ?', [results[0].body.id]);
+      expect(Number(rows[0].n)).toBe(50);
+    });
+  });
+
+  describe('body rules', () => {
+    it.each([[0], [11], [2.5], ['5'], [null], [undefined], [-1]])('400 MESSAGES_PER_SECOND_INVALID for %p', async (mps) => {
+      const acc = await t.createAccount();
+      expectError(await post(t, acc.key, { messagesPerSecond: mps, messages: [sms()] }), 400, 'MESSAGES_PER_SECOND_INVALID');
+      expect(await jobCount(t, acc.id)).toBe(0);
+    });
+
+    it.each([[[]], ['x'], [undefined], [{}], [null]])('400 MESSAGES_REQUIRED for messages=%p', async (messages) => {
+      const acc = await t.createAccount();
+      expectError(await post(t, acc.key, { messagesPerSecond: 1, messages }), 400, 'MESSAGES_REQUIRED');
+      expect(await jobCount(t, acc.id)).toBe(0);
+    });
+
+    it.each([['[]'], ['"text"'], ['{"messagesPerSecond":1,"messages":['], ['not json'], [''], ['42'], ['{"messages":[],}']])('400 INVALID_REQUEST_BODY for %p', async (raw) => {
+      const acc = await t.createAccount();
+      expectError(await post(t, acc.key, raw), 400, 'INVALID_REQUEST_BODY');
+      expect(await jobCount(t, acc.id)).toBe(0);
+    });
+
+    it('400 INVALID_REQUEST_BODY when name is not a string', async () => {
+      const acc = await t.createAccount();
+      expectError(await post(t, acc.key, { name: 5, messagesPerSecond: 1, messages: [sms()] }), 400, 'INVALID_REQUEST_BODY');
+    });
+
+    it.each([
+      ['a number', 5],
+      ['null', null],
+      ['an array', [sms()]],
+      ['a string', 'hi'],
+      ['an array to', { ...sms(), to: [phone(), phone()] }],
+      ['scheduleAt', { ...sms(), scheduleAt: '2030-01-01T00:00:00Z' }],
+    ])('400 INVALID_MESSAGE naming the index for %s, no job or rows left', async (_what, bad) => {
+      const acc = await t.createAccount();
+      const before = await rowCount(t);
+      const res = await post(t, acc.key, { messagesPerSecond: 1, messages: [sms(), sms(), bad, sms()] });
+      expectError(res, 400, 'INVALID_MESSAGE');
+      expect(res.body.error).toContain('messages[2]');
+      expect(await jobCount(t, acc.id)).toBe(0);
+      expect(await rowCount(t)).toBe(before);
+    });
+
+    it('a 400 after many stored batches leaves no job and no rows', async () => {
+      const acc = await t.createAccount();
+      const before = await rowCount(t);
+      const messages = Array.from({ length: 2500 }, () => sms());
+      // Invalid field after the rows: discovered only at the end.
+      const res = await post(t, acc.key, `{"messages":${JSON.stringify(messages)},"messagesPerSecond":0}`);
+      expectError(res, 400, 'MESSAGES_PER_SECOND_INVALID');
+      expect(await jobCount(t, acc.id)).toBe(0);
+      expect(await rowCount(t)).toBe(before);
+    });
+  });
+
+  describe('account rules', () => {
+    it('403 SUBSCRIPTION_INACTIVE before any job exists', async () => {
+      const acc = await t.createAccount({ subscriptionActive: false });
+      expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }), 403, 'SUBSCRIPTION_INACTIVE');
+      expect(await jobCount(t, acc.id)).toBe(0);
+    });
+
+    it('403 FORBIDDEN without messages:create or with an unverified phone; 401 without a key', async () => {
+      const acc = await t.createAccount();
+      const reader = await t.memberKey(acc.id, ['messages:read']);
+      expectError(await post(t, reader, { messagesPerSecond: 1, messages: [sms()] }), 403, 'FORBIDDEN');
+      const unverified = await t.createAccount({ phoneVerified: false });
+      expectError(await post(t, unverified.key, { messagesPerSecond: 1, messages: [sms()] }), 403, 'FORBIDDEN');
+      expectError(await t.http().post('/api/v2/messages/bulk').set('Idempotency-Key', 'x').send({}), 401, 'UNAUTHORIZED');
+      expect(await jobCount(t, acc.id)).toBe(0);
+    });
+
+    it('a member with messages:create may create; messages:read is needed to read', async () => {
+      const acc = await t.createAccount();
+      const creator = await t.memberKey(acc.id, ['messages:create']);
+      const res = await post(t, creator, { messagesPerSecond: 1, messages: [sms()] });
+      expect(res.status).toBe(202);
+      expectError(await t.http().get(`/api/v2/messages/bulk/${res.body.id}`).set('X-API-Key', creator), 403, 'FORBIDDEN');
+      const reader = await t.memberKey(acc.id, ['messages:read']);
+      expect((await t.http().get(`/api/v2/messages/bulk/${res.body.id}`).set('X-API-Key', reader)).status).toBe(200);
+    });
+
+    it('another account job is 404 JOB_NOT_FOUND on every route', async () => {
+      const owner = await t.createAccount();
+      const other = await t.createAccount();
+      const res = await post(t, owner.key, { messagesPerSecond: 1, messages: [sms()] });
+      const id = res.body.id;
+      expectError(await t.http().get(`/api/v2/messages/bulk/${id}`).set('X-API-Key', other.key), 404, 'JOB_NOT_FOUND');
+      expectError(await t.http().get(`/api/v2/messages/bulk/${id}/rows`).set('X-API-Key', other.key), 404, 'JOB_NOT_FOUND');
+      for (const op of ['retry-failed', 'pause', 'resume', 'cancel']) {
+        expectError(await t.http().post(`/api/v2/messages/bulk/${id}/${op}`).set('X-API-Key', other.key), 404, 'JOB_NOT_FOUND');
+      }
+      expectError(await t.http().get('/api/v2/messages/bulk/bulk_nope').set('X-API-Key', owner.key), 404, 'JOB_NOT_FOUND');
+      const list = await t.http().get('/api/v2/messages/bulk').set('X-API-Key', other.key);
+      expect(list.body.data.jobs).toEqual([]);
+    });
+  });
+
+  it('lists jobs newest first with a cursor', async () => {
+    const acc = await t.createAccount();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] })).body.id);
+    const p1 = await t.http().get('/api/v2/messages/bulk?limit=3').set('X-API-Key', acc.key);
+    expect(p1.status).toBe(200);
+    expect(p1.body.data.jobs.map((j: { id: string }) => j.id)).toEqual(ids.slice(2).reverse());
+    expect(p1.body.data.hasMore).toBe(true);
+    const p2 = await t.http().get(`/api/v2/messages/bulk?limit=3&cursor=${encodeURIComponent(p1.body.data.nextCursor)}`).set('X-API-Key', acc.key);
+    expect(p2.body.data.jobs.map((j: { id: string }) => j.id)).toEqual(ids.slice(0, 2).reverse());
+    expect(p2.body.data).toMatchObject({ hasMore: false, nextCursor: null });
+    expectError(await t.http().get('/api/v2/messages/bulk?cursor=forged.abc').set('X-API-Key', acc.key), 400, 'VALIDATION_ERROR');
+  });
+});
