@@ -3,7 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { iso } from '../database/columns';
 import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
 import { OfficialSendersService, PLATFORM_SENDER_ID } from './official/official-senders.service';
-import type { SmsTemplateCreatedView, TemplateForSend, TemplateView } from './template.types';
+import type { OfficialSenderView, SmsTemplateCreatedView, TemplateForSend, TemplateView } from './template.types';
 
 /** Entity -> API shapes. The only place a template row becomes a response. */
 @Injectable()
@@ -18,8 +18,24 @@ export class TemplateViewMapper {
   }
 
   async toView(t: TemplateEntity, viewerAccountId: string | null): Promise<TemplateView> {
+    return (await this.toViews([t], viewerAccountId))[0];
+  }
+
+  /** Many rows: each distinct official sender is read once. */
+  async toViews(rows: TemplateEntity[], viewerAccountId: string | null): Promise<TemplateView[]> {
+    const senders = new Map<string, Promise<OfficialSenderView | null>>();
+    const senderOf = (id: string | null) => {
+      if (id === null) return Promise.resolve(null);
+      if (!senders.has(id)) senders.set(id, this.senders.viewOf(viewerAccountId, id));
+      return senders.get(id) as Promise<OfficialSenderView | null>;
+    };
+    const out: TemplateView[] = [];
+    for (const t of rows) out.push(this.map(t, t.provider === 'official' ? await senderOf(t.officialSenderId) : null));
+    return out;
+  }
+
+  private map(t: TemplateEntity, officialSender: OfficialSenderView | null): TemplateView {
     const params = [...(t.bodyParameters ?? [])].sort((a, b) => a.index - b.index);
-    const officialSender = t.provider === 'official' ? await this.senders.viewOf(viewerAccountId, t.officialSenderId) : null;
     return {
       id: t.id,
       name: t.name,

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Brackets, In, Repository } from 'typeorm';
 import { Clock } from '../common/clock';
+import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
+import type { ListTemplatesQuery } from './dto/list-templates.query';
 import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { TemplateForSend, TemplateStatus, TemplateView } from './template.types';
@@ -14,6 +16,7 @@ export class TemplatesService {
     @InjectRepository(TemplateEntity) private readonly templates: Repository<TemplateEntity>,
     private readonly mapper: TemplateViewMapper,
     private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
   ) {}
 
   /**
@@ -29,6 +32,26 @@ export class TemplatesService {
     const t = await this.findVisible(accountId, templateId);
     if (!t) throw new ApiError('NOT_FOUND', 'Template not found');
     return this.mapper.toView(t, accountId);
+  }
+
+  /** Own and default templates, newest first; the cursor is the last id seen. */
+  async list(accountId: string, q: ListTemplatesQuery): Promise<Page<TemplateView>> {
+    const scopeKey = `templates:${accountId}`;
+    const after = this.cursors.decode<string>(scopeKey, q.cursor);
+    if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
+    const limit = q.limit ?? 50;
+    const qb = this.templates.createQueryBuilder('t').where('t.scope IN (:...scopes)', { scopes: [accountId, DEFAULT_SCOPE] });
+    if (q.category) qb.andWhere('t.category = :category', { category: q.category });
+    if (q.status) qb.andWhere('t.status = :status', { status: q.status });
+    if (q.provider) qb.andWhere('t.provider = :provider', { provider: q.provider });
+    const name = q.name;
+    if (name) qb.andWhere(new Brackets((b) => b.where("t.name LIKE :name ESCAPE '!'", { name: `${name.replace(/[!%_]/g, '!$&')}%` })));
+    if (after) qb.andWhere('t.id < :after', { after });
+    const rows = await qb.orderBy('t.id', 'DESC').limit(limit + 1).getMany();
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const items = await this.mapper.toViews(page, accountId);
+    return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scopeKey, page[page.length - 1].id) : null };
   }
 
   /** Operator move (admin route, provider callback, poll). */

@@ -1,0 +1,46 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AccountsService } from '../accounts/accounts.service';
+import { AdminOnly } from '../auth/decorators';
+import { ApiError } from '../common/errors';
+import { CreateOfficialSenderDto, SetTemplateStatusDto } from './dto/admin.dto';
+import { OfficialSendersService } from './official/official-senders.service';
+import { CreatedTemplate, TemplateCreationService } from './template-creation.service';
+import { parseCreateRequest } from './template-request.parser';
+import { TemplatesService } from './templates.service';
+import type { OfficialSenderView, TemplateView } from './template.types';
+
+@ApiTags('admin')
+@AdminOnly()
+@Controller('admin/v1')
+export class AdminTemplatesController {
+  constructor(
+    private readonly templates: TemplatesService,
+    private readonly creation: TemplateCreationService,
+    private readonly senders: OfficialSendersService,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  @Post('templates/:id/status')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Move a template to pending, approved, rejected or active' })
+  async setStatus(@Param('id') id: string, @Body() dto: SetTemplateStatusDto): Promise<{ success: true; data: { template: TemplateView } }> {
+    return { success: true, data: { template: await this.templates.setStatus(id, dto.status, dto.reason ?? null) } };
+  }
+
+  @Post('templates/defaults')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a default template visible to every account (same body as POST /api/v2/templates, JSON)' })
+  async createDefault(@Body() body: unknown): Promise<{ success: true } & CreatedTemplate> {
+    const { dto } = await parseCreateRequest(body, false, undefined);
+    return { success: true, ...(await this.creation.create(null, dto, null)) };
+  }
+
+  @Post('accounts/:id/official-senders')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Register an official chat-app sender (business number) for an account' })
+  async createSender(@Param('id') id: string, @Body() dto: CreateOfficialSenderDto): Promise<{ success: true; data: { officialSender: OfficialSenderView } }> {
+    if (!(await this.accounts.exists(id))) throw ApiError.notFound('Account');
+    return { success: true, data: { officialSender: await this.senders.create(id, dto) } };
+  }
+}

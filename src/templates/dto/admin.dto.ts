@@ -1,0 +1,34 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { TEMPLATE_STATUSES, TemplateStatus } from '../template.types';
+
+export class SetTemplateStatusDto {
+  @ApiProperty({ enum: TEMPLATE_STATUSES })
+  @IsIn(TEMPLATE_STATUSES, { message: `status must be one of: ${TEMPLATE_STATUSES.join(', ')}` })
+  status: TemplateStatus;
+
+  @ApiPropertyOptional({ description: 'Shown as rejectionReason when rejected' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+}
+
+export class CreateOfficialSenderDto {
+  @ApiProperty() @IsString() @Length(1, 200)
+  displayName: string;
+
+  @ApiPropertyOptional({ example: '+966511111111' })
+  @IsOptional()
+  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'phoneNumber must be an E.164 number' })
+  phoneNumber?: string;
+
+  @ApiPropertyOptional({ description: "Provider's phone-number id" }) @IsOptional() @IsString() @Length(1, 100)
+  phoneNumberId?: string;
+
+  @ApiPropertyOptional({ description: 'Business account id at the provider (default CHATAPP_CLOUD_WABA_ID)' }) @IsOptional() @IsString() @Length(1, 100)
+  wabaId?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsBoolean()
+  isDefault?: boolean;
+}

@@ -1,0 +1,23 @@
+import { Controller, Get, Param, Res, StreamableFile } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../../auth/decorators';
+import { ApiError } from '../../common/errors';
+import { TemplateMediaService } from './template-media.service';
+
+/** headerPreviewUrl: public (the provider fetches it), guarded by the 128-bit random asset id. */
+@ApiExcludeController()
+@Controller('media/template-headers')
+export class MediaPreviewController {
+  constructor(private readonly media: TemplateMediaService) {}
+
+  @Get(':assetId')
+  @Public()
+  async preview(@Param('assetId') assetId: string, @Res({ passthrough: true }) res: Response): Promise<StreamableFile> {
+    const file = await this.media.open(assetId);
+    if (!file) throw new ApiError('NOT_FOUND', 'Media not found');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    return new StreamableFile(file.stream, { type: file.mimeType, length: file.size, disposition: 'inline' });
+  }
+}

@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors';
+import { TemplateMediaEntity } from '../entities/template-media.entity';
+import { MediaIngest } from './media-ingest';
+import { MediaStorage } from './media-storage';
+import { IngestedFile, MEDIA_MAX_BYTES } from './media-types';
+import type { UploadedMedia } from './multer-ingest.storage';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** 128 random bits: the asset id is the only secret of the public preview link. */
+function newAssetId(): string {
+  const bytes = randomBytes(26);
+  let out = 'hma_';
+  for (const b of bytes) out += ALPHABET[b & 31];
+  return out;
+}
+
+export interface MediaAssetView {
+  headerAssetId: string;
+  headerType: TemplateMediaEntity['headerType'];
+  mimeType: string;
+  size: number;
+  previewUrl: string;
+}
+
+@Injectable()
+export class TemplateMediaService {
+  constructor(
+    @InjectRepository(TemplateMediaEntity) private readonly media: Repository<TemplateMediaEntity>,
+    private readonly storage: MediaStorage,
+    private readonly ingest: MediaIngest,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Moves a checked temp file into storage and records it for the account (null: default templates). */
+  async store(accountId: string | null, file: IngestedFile): Promise<TemplateMediaEntity> {
+    const id = newAssetId();
+    const entity = this.media.create({
+      id, accountId, headerType: file.headerType, mimeType: file.mimeType, size: file.size, storageKey: id, createdAt: this.clock.now(),
+    });
+    await this.storage.put(entity.storageKey, file.tmpPath);
+    try {
+      await this.media.insert(entity);
+    } catch (err) {
+      await this.storage.delete(entity.storageKey);
+      throw err;
+    }
+    return entity;
+  }
+
+  /** Compensation when a template creation fails after its media was stored. */
+  async remove(asset: TemplateMediaEntity): Promise<void> {
+    await this.media.delete({ id: asset.id });
+    await this.storage.delete(asset.storageKey);
+  }
+
+  async findOwned(accountId: string | null, assetId: string): Promise<TemplateMediaEntity | null> {
+    const asset = await this.media.findOne({ where: { id: assetId } });
+    return asset && asset.accountId === accountId ? asset : null;
+  }
+
+  async open(assetId: string): Promise<{ stream: Readable; mimeType: string; size: number } | null> {
+    if (!/^hma_[0-9a-z]{26}$/.test(assetId)) return null;
+    const asset = await this.media.findOne({ where: { id: assetId } });
+    const stream = asset ? await this.storage.open(asset.storageKey) : null;
+    return asset && stream ? { stream, mimeType: asset.mimeType, size: asset.size } : null;
+  }
+
+  discard(file: IngestedFile | null | undefined): Promise<void> {
+    return this.ingest.discard(file);
+  }
+
+  /** POST /api/v2/templates/media: the file was checked while it streamed in; store it. */
+  async upload(accountId: string | null, upload: UploadedMedia | null): Promise<MediaAssetView> {
+    if (!upload) throw ApiError.validation('file is required (multipart field "file")');
+    try {
+      return this.view(await this.store(accountId, upload.ingested));
+    } finally {
+      await this.discard(upload.ingested);
+    }
+  }
+
+  previewUrl(assetId: string): string {
+    return `${this.config.publicBaseUrl}/media/template-headers/${assetId}`;
+  }
+
+  view(asset: TemplateMediaEntity): MediaAssetView {
+    return { headerAssetId: asset.id, headerType: asset.headerType, mimeType: asset.mimeType, size: asset.size, previewUrl: this.previewUrl(asset.id) };
+  }
+
+  /** Downloads `headerMediaUrl` (https only unless WEBHOOK_ALLOW_INSECURE; capped; timed out). */
+  async fetch(url: string): Promise<IngestedFile> {
+    const field = 'headerMediaUrl';
+    const timeoutMs = this.config.int('MEDIA_FETCH_TIMEOUT_MS', 15000, 100, 600000);
+    const signal = AbortSignal.timeout(timeoutMs);
+    let current = this.checkUrl(url);
+    for (let hop = 0; hop < 4; hop++) {
+      let res: Response;
+      try {
+        res = await fetch(current, { signal, redirect: 'manual' });
+      } catch (err) {
+        const timedOut = (err as Error).name === 'TimeoutError' || signal.aborted;
+        throw ApiError.validation(timedOut ? `${field} did not answer within ${timeoutMs} ms` : `${field} could not be fetched`);
+      }
+      const location = res.headers.get('location');
+      if (res.status >= 300 && res.status < 400 && location) {
+        await res.body?.cancel();
+        current = this.checkUrl(new URL(location, current).toString());
+        continue;
+      }
+      if (!res.ok || !res.body) {
+        await res.body?.cancel();
+        throw ApiError.validation(`${field} could not be fetched (HTTP ${res.status})`);
+      }
+      const length = Number(res.headers.get('content-length') ?? '0');
+      if (length > MEDIA_MAX_BYTES) {
+        await res.body.cancel();
+        throw new ApiError('PAYLOAD_TOO_LARGE', `${field}: file is larger than 100 MB`);
+      }
+      const stream = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
+      try {
+        // A server's Content-Type is often generic or loose (image/jpg): only the bytes decide here.
+        return await this.ingest.ingest(stream, null, field);
+      } catch (err) {
+        stream.destroy();
+        if (err instanceof ApiError) throw err;
+        throw ApiError.validation(signal.aborted ? `${field} did not answer within ${timeoutMs} ms` : `${field} could not be fetched`);
+      }
+    }
+    throw ApiError.validation(`${field} redirected too many times`);
+  }
+
+  private checkUrl(raw: string): URL {
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      throw ApiError.validation('headerMediaUrl must be a valid URL');
+    }
+    const allowed = this.config.webhookAllowInsecure ? ['https:', 'http:'] : ['https:'];
+    if (!allowed.includes(u.protocol)) throw ApiError.validation('headerMediaUrl must be an https URL');
+    return u;
+  }
+}

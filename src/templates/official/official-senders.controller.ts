@@ -1,0 +1,19 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext, CurrentAuth } from '../../auth/auth-context';
+import { RequirePermissions } from '../../auth/decorators';
+import type { OfficialSenderView } from '../template.types';
+import { OfficialSendersService } from './official-senders.service';
+
+@ApiTags('templates')
+@Controller('api/v2/chatapp/official-senders')
+export class OfficialSendersController {
+  constructor(private readonly senders: OfficialSendersService) {}
+
+  @Get()
+  @RequirePermissions('messages:read')
+  @ApiOperation({ summary: 'The platform number and the account official chat-app senders (use `id` as officialSenderId)' })
+  async list(@CurrentAuth() auth: AuthContext): Promise<{ success: true; data: { officialSenders: OfficialSenderView[] } }> {
+    return { success: true, data: { officialSenders: await this.senders.list(auth.accountId) } };
+  }
+}

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { CountryCode } from 'libphonenumber-js';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { newId } from '../common/ids';
+import { ProviderError } from '../providers/provider.types';
+import type { CreateTemplateDto } from './dto/create-template.dto';
+import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
+import type { TemplateMediaEntity } from './entities/template-media.entity';
+import type { UploadedMedia } from './media/multer-ingest.storage';
+import { TemplateMediaService } from './media/template-media.service';
+import { OfficialSendersService, ResolvedOfficialSender } from './official/official-senders.service';
+import { OfficialTemplateClient, OfficialTemplateReceipt } from './official/official-template-client';
+import { planTemplate, TemplatePlan } from './template-rules';
+import { TemplateViewMapper } from './template-view.mapper';
+import type { SmsTemplateCreatedView, TemplateStatus, TemplateView } from './template.types';
+
+/** The 201 body minus `success`: `{ data: { template }, message? }`. */
+export interface CreatedTemplate {
+  data: { template: TemplateView | SmsTemplateCreatedView };
+  message?: string;
+}
+
+const PROVIDER_CODES = { unavailable: 'PROVIDER_UNAVAILABLE', rate_limited: 'PROVIDER_RATE_LIMITED', failed: 'PROVIDER_ERROR' } as const;
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string } };
+  const code = e?.driverError?.code ?? e?.code ?? '';
+  return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * POST /api/v2/templates (and the admin route for default templates, `accountId` null): checks every
+ * rule, stores header media, submits official templates, then stores the template. A failure at any
+ * step leaves nothing behind (media stored for this request is removed again).
+ */
+@Injectable()
+export class TemplateCreationService {
+  constructor(
+    @InjectRepository(TemplateEntity) private readonly templates: Repository<TemplateEntity>,
+    private readonly media: TemplateMediaService,
+    private readonly senders: OfficialSendersService,
+    private readonly official: OfficialTemplateClient,
+    private readonly mapper: TemplateViewMapper,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(accountId: string | null, dto: CreateTemplateDto, upload: UploadedMedia | null): Promise<CreatedTemplate> {
+    let stored: TemplateMediaEntity | null = null;
+    try {
+      const sources = (dto.headerAssetId ? 1 : 0) + (upload ? 1 : 0) + (dto.headerMediaUrl ? 1 : 0);
+      const plan = planTemplate(dto, sources, this.config.defaultRegion as CountryCode);
+      const scope = accountId ?? DEFAULT_SCOPE;
+      await this.assertNameFree(scope, dto, plan);
+      const sender = plan.provider === 'official' ? await this.senders.resolve(accountId, dto.officialSenderId) : null;
+      let asset: TemplateMediaEntity | null = null;
+      if (dto.headerAssetId) {
+        asset = await this.media.findOwned(accountId, dto.headerAssetId);
+        if (!asset) throw ApiError.validation('headerAssetId does not name header media uploaded by this account');
+      } else if (upload || dto.headerMediaUrl) {
+        const file = upload ? upload.ingested : await this.media.fetch(dto.headerMediaUrl as string);
+        if (plan.headerType && plan.headerType !== file.headerType) {
+          await this.media.discard(file);
+          throw ApiError.validation(`${upload ? upload.fieldname : 'headerMediaUrl'} is ${file.mimeType} (${file.headerType}) but headerType is ${plan.headerType}`);
+        }
+        asset = stored = await this.media.store(accountId, file);
+      }
+      if (asset && plan.headerType && asset.headerType !== plan.headerType) {
+        throw ApiError.validation(`headerAssetId is ${asset.mimeType} (${asset.headerType}) but headerType is ${plan.headerType}`);
+      }
+      const receipt = plan.submitToProvider ? await this.submit(dto, plan, sender as ResolvedOfficialSender, asset) : null;
+      const entity = this.build(accountId, dto, plan, sender, asset, receipt);
+      try {
+        await this.templates.insert(entity);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw this.exists(dto, plan);
+        throw err;
+      }
+      stored = null;
+      if (entity.category === 'sms') return { data: { template: this.mapper.toSmsCreated(entity) } };
+      const view = await this.mapper.toView(entity, accountId);
+      return { data: { template: view }, ...(receipt ? { message: 'Template submitted to the provider for review' } : {}) };
+    } finally {
+      if (stored) await this.media.remove(stored);
+      if (upload) await this.media.discard(upload.ingested);
+    }
+  }
+
+  private async assertNameFree(scope: string, dto: CreateTemplateDto, plan: TemplatePlan): Promise<void> {
+    const found = await this.templates.count({ where: { scope, category: dto.category, language: plan.language ?? '', name: dto.name } });
+    if (found > 0) throw this.exists(dto, plan);
+  }
+
+  private exists(dto: CreateTemplateDto, plan: TemplatePlan): ApiError {
+    const lang = plan.language ? ` and language ${plan.language}` : '';
+    return new ApiError('TEMPLATE_EXISTS', `A template named ${dto.name} already exists in category ${dto.category}${lang}`);
+  }
+
+  private async submit(dto: CreateTemplateDto, plan: TemplatePlan, sender: ResolvedOfficialSender, asset: TemplateMediaEntity | null): Promise<OfficialTemplateReceipt> {
+    const headerType = plan.headerType ?? asset?.headerType ?? null;
+    try {
+      return await this.official.submit({
+        name: dto.name,
+        language: plan.language ?? 'en',
+        subType: dto.subType,
+        body: plan.text,
+        bodyParameters: plan.bodyParameters,
+        header: headerType ? { type: headerType, text: dto.headerValue ?? null, mediaUrl: this.mapper.previewUrl(asset?.id ?? null) } : null,
+        footer: dto.footer ?? null,
+        buttons: plan.buttons,
+        otp: plan.otp,
+        wabaId: sender.wabaId,
+      });
+    } catch (err) {
+      if (err instanceof ProviderError) {
+        const code = PROVIDER_CODES[err.kind];
+        const retry = err.retryAfterMs ? { retryAfterSeconds: Math.ceil(err.retryAfterMs / 1000) } : {};
+        throw new ApiError(code, code === 'PROVIDER_UNAVAILABLE' ? 'The official provider is unavailable or timed out; nothing was stored' : `The official provider failed: ${err.message}`, retry);
+      }
+      throw err;
+    }
+  }
+
+  private build(
+    accountId: string | null, dto: CreateTemplateDto, plan: TemplatePlan, sender: ResolvedOfficialSender | null,
+    asset: TemplateMediaEntity | null, receipt: OfficialTemplateReceipt | null,
+  ): TemplateEntity {
+    const now = this.clock.now();
+    const headerType = plan.headerType ?? asset?.headerType ?? null;
+    const status: TemplateStatus = receipt ? receipt.status : plan.manual ? 'approved' : 'active';
+    return this.templates.create({
+      id: newId('tpl'),
+      scope: accountId ?? DEFAULT_SCOPE,
+      accountId,
+      name: dto.name,
+      category: dto.category,
+      subType: dto.subType,
+      status,
+      language: plan.language ?? '',
+      body: dto.category === 'chatapp' ? plan.text : null,
+      content: dto.category === 'chatapp' ? null : plan.text,
+      emailSubject: dto.emailSubject ?? null,
+      bodyParameters: plan.bodyParameters,
+      headerType,
+      headerValue: headerType === 'text' ? (dto.headerValue ?? null) : null,
+      headerAssetId: asset?.id ?? null,
+      allowsHeaderMediaOverride: plan.provider === 'official' && headerType !== null && headerType !== 'text',
+      footer: dto.footer ?? null,
+      buttons: plan.buttons,
+      urlButtonVariables: plan.urlButtonVariables,
+      variableCount: plan.variableCount,
+      provider: plan.provider,
+      providerTemplateId: receipt?.providerTemplateId ?? dto.providerTemplateId ?? null,
+      manualProvider: plan.manual ? this.config.providers.chatapp : null,
+      creationMode: plan.manual ? 'manual_external_id' : null,
+      officialSenderId: sender?.view.id ?? null,
+      otp: plan.otp,
+      rejectionReason: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+}

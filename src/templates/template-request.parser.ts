@@ -1,0 +1,44 @@
+import { unlink } from 'node:fs/promises';
+import { ApiError } from '../common/errors';
+import { createValidationPipe } from '../common/validation.pipe';
+import { CreateTemplateDto } from './dto/create-template.dto';
+import type { UploadedMedia } from './media/multer-ingest.storage';
+
+export type UploadedParts = Partial<Record<'headerMedia' | 'file', UploadedMedia[]>> | undefined;
+
+const pipe = createValidationPipe();
+
+/** The one uploaded file of a request (`headerMedia` or `file`), or null. */
+export function singleUpload(parts: UploadedParts): UploadedMedia | null {
+  const uploads = [...(parts?.headerMedia ?? []), ...(parts?.file ?? [])];
+  if (uploads.length > 1) {
+    for (const u of uploads) void unlink(u.ingested.tmpPath).catch(() => undefined);
+    throw ApiError.validation('send the header file once, as headerMedia or as file');
+  }
+  return uploads[0] ?? null;
+}
+
+/**
+ * A create request is JSON, or multipart with the binary in `headerMedia` or `file` and the other
+ * fields as a JSON string in `payload` (plain text parts are accepted too; `payload` wins).
+ */
+export async function parseCreateRequest(body: unknown, multipart: boolean, parts: UploadedParts): Promise<{ dto: CreateTemplateDto; upload: UploadedMedia | null }> {
+  const upload = singleUpload(parts);
+  let fields: unknown = body;
+  if (multipart) {
+    const { payload, ...rest } = { ...((body ?? {}) as Record<string, unknown>) };
+    let parsed: unknown = {};
+    if (payload !== undefined) {
+      try {
+        parsed = JSON.parse(String(payload));
+      } catch {
+        throw ApiError.validation('payload must be a JSON string holding the template fields');
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw ApiError.validation('payload must be a JSON object');
+    }
+    fields = { ...rest, ...(parsed as Record<string, unknown>) };
+  }
+  if (!fields || typeof fields !== 'object' || Array.isArray(fields)) throw new ApiError('INVALID_REQUEST_BODY', 'Request body must be a JSON object');
+  const dto = (await pipe.transform(fields, { type: 'body', metatype: CreateTemplateDto })) as CreateTemplateDto;
+  return { dto, upload };
+}
