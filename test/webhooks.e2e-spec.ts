@@ -230,6 +230,31 @@ describe('Webhooks (e2e)', () => {
       }
     });
 
+    it('a replica that died holding a lease: the row is retried after the lease expires, or failed if it was the last attempt', async () => {
+      const acc = await t.createAccount();
+      const svc = t.app.get(WebhooksService);
+      const sealedSecret = t.app.get(SecretBox).seal('k');
+      const ds = t.app.get(DataSource);
+      const expires = Date.now() + 400;
+      // Simulate the crash: written in one transaction with a lease held by a dead replica that had started an attempt.
+      const [leased, last] = await ds.transaction(async (em) => {
+        const out = [];
+        for (const [event, attempts] of [['x.leased', 1], ['x.last', 4]] as const) {
+          const r = await svc.enqueue(em, { accountId: acc.id, url: receiver.url, event, body: {}, sealedSecret, apiKeyHeader: false });
+          await em.query("UPDATE webhook_deliveries SET lease_owner = 'dead-replica', lease_expires_at = ?, attempt_count = ? WHERE id = ?", [expires, attempts, r.deliveryId]);
+          out.push(r);
+        }
+        return out;
+      });
+      const d = await settle(t, acc.key, leased.deliveryId);
+      expect(receiver.calls[0].at).toBeGreaterThanOrEqual(expires);
+      expect(d.status).toBe('delivered');
+      expect(d.attempts.map((x) => x.attempt)).toEqual([2]);
+      const f = await settle(t, acc.key, last.deliveryId);
+      expect(f).toMatchObject({ status: 'failed', lastError: 'attempt interrupted (lease expired)' });
+      expect(receiver.calls.map((c) => c.headers['x-service-event'])).toEqual(['x.leased']);
+    });
+
     it('enqueue inside a rolled-back transaction leaves no delivery', async () => {
       const acc = await t.createAccount();
       const svc = t.app.get(WebhooksService);
