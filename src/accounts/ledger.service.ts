@@ -60,26 +60,36 @@ export class LedgerService {
   async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }): Promise<Funding[]> {
     const price = this.price(channel);
     const out: Funding[] = [];
+    const first = await this.balance(accountId);
+    if (!first) throw ApiError.notFound('Account');
+    if (!truthy(first.subscription_active)) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+    if (opts.allOrNothing && this.payable(first, price) < count) throw this.short(channel, count);
+    let b: BalanceRow | null = first;
     for (const source of ['free', 'quota', 'wallet'] as FundingSource[]) {
       // Retry a few times: a concurrent debit may change the balance between our read and UPDATE.
-      for (let attempt = 0; attempt < 5 && out.length < count; attempt++) {
-        const b = await this.balance(accountId);
-        if (!b) throw ApiError.notFound('Account');
-        if (!truthy(b.subscription_active)) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+      for (let attempt = 0; attempt < 5 && out.length < count && b; attempt++) {
+        const missing = count - out.length;
         const available = this.availableFrom(b, source, price);
-        const n = Math.min(count - out.length, available);
-        if (n <= 0) break;
+        // The wallet is the last source: in all-or-nothing mode take everything still missing or
+        // nothing, so a batch that cannot be paid never holds money a concurrent one needed.
+        const n = opts.allOrNothing && source === 'wallet' ? missing : Math.min(missing, available);
+        if (n <= 0 || available < n) break;
         if (await this.take(accountId, source, n, price)) {
           for (let i = 0; i < n; i++) out.push({ source, amount: source === 'wallet' ? price : 0 });
           break;
         }
+        b = await this.balance(accountId);
       }
     }
     if (opts.allOrNothing && out.length < count) {
       await this.refundMany(accountId, out);
-      throw new ApiError('INSUFFICIENT_BALANCE', `Balance covers ${out.length} of ${count} messages on ${channel}`);
+      throw this.short(channel, count);
     }
     return out;
+  }
+
+  private short(channel: ChannelName, count: number): ApiError {
+    return new ApiError('INSUFFICIENT_BALANCE', `Free messages, plan quota and wallet balance cannot pay for ${count} message(s) on ${channel}`);
   }
 
   async refund(accountId: string, funding: Funding): Promise<void> {
