@@ -145,6 +145,26 @@ describe('Verification codes (e2e)', () => {
       expect((await rowsOf(acc.id))[0].attempts).toBe(1); // checks after expiry consume nothing
     });
 
+    it('sends by the official chat app channel', async () => {
+      const acc = await t.createAccount();
+      const to = nextPhone();
+      const res = await send(acc, { to, channel: 'chatapp' });
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ to, channel: 'chatapp', status: 'pending' });
+      expect((await deliveries(acc.id, to))[0].channel).toBe('chatapp');
+      expect(await wallet(acc)).toBe(100_000 - t.config.prices.chatapp);
+      expect((await check(acc, res.body.data.verificationId, await lastCode(acc.id, to))).body.data.valid).toBe(true);
+    });
+
+    it('a verification still being sent (crash between store and send) is 404 to checks', async () => {
+      const acc = await t.createAccount();
+      await db.query(
+        "INSERT INTO verifications (id, account_id, channel, recipient, code_hash, status, attempts, expires_at, created_at) VALUES (?, ?, 'local_sms', ?, ?, 'sending', 0, ?, ?)",
+        ['ver_sendingrow', acc.id, PHONE, 'a'.repeat(64), Date.now() + shiftMs + 600_000, Date.now() + shiftMs],
+      );
+      expectError(await check(acc, 'ver_sendingrow', '123456'), 404, 'NOT_FOUND');
+    });
+
     it("another account's verification is 404 NOT_FOUND (and an unknown id too)", async () => {
       const owner = await t.createAccount();
       const other = await t.createAccount();
@@ -154,6 +174,37 @@ describe('Verification codes (e2e)', () => {
       // The foreign attempt consumed nothing: the owner still approves.
       expect((await rowsOf(owner.id))[0].attempts).toBe(0);
       expect((await check(owner, id, code)).body.data.valid).toBe(true);
+    });
+  });
+
+  describe('templates', () => {
+    async function smsTemplate(acc: TestAccount, name: string, content: string): Promise<string> {
+      const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send({ name, category: 'sms', subType: 'otp', content });
+      expect(res.status).toBe(201);
+      return res.body.data.template.id;
+    }
+
+    it('sends through a template with the code as variable 1', async () => {
+      const acc = await t.createAccount();
+      const id = await smsTemplate(acc, 'login_code', 'Acme login: {{1}} (do not share)');
+      const to = nextPhone();
+      const res = await send(acc, { to, channel: 'local_sms', codeLength: 7, template: { id } });
+      expect(res.status).toBe(201);
+      const [msg] = await deliveries(acc.id, to);
+      const m = /^Acme login: (\d{7}) \(do not share\)$/.exec(msg.text);
+      expect(m).not.toBeNull();
+      expect((await check(acc, res.body.data.verificationId, (m as RegExpExecArray)[1])).body.data).toMatchObject({ status: 'approved', valid: true });
+      expect(await wallet(acc)).toBe(100_000 - t.config.prices.local_sms);
+    });
+
+    it('400 from the messaging validator for a template with two variables or an unknown one; nothing left', async () => {
+      const acc = await t.createAccount();
+      const id = await smsTemplate(acc, 'two_vars', 'Hi {{1}}, your code is {{2}}');
+      const to = nextPhone();
+      expectError(await send(acc, { to, channel: 'local_sms', template: { id } }), 400, 'TEMPLATE_VARIABLES_MISMATCH');
+      expectError(await send(acc, { to, channel: 'local_sms', template: { id: 'tpl_nope' } }), 400, 'TEMPLATE_NOT_FOUND');
+      expect(await rowsOf(acc.id)).toHaveLength(0);
+      expect(await deliveries(acc.id, to)).toHaveLength(0);
     });
   });
 
