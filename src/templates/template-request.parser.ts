@@ -9,10 +9,10 @@ export type UploadedParts = Partial<Record<'headerMedia' | 'file', UploadedMedia
 const pipe = createValidationPipe();
 
 /** The one uploaded file of a request (`headerMedia` or `file`), or null. */
-export function singleUpload(parts: UploadedParts): UploadedMedia | null {
+export async function singleUpload(parts: UploadedParts): Promise<UploadedMedia | null> {
   const uploads = [...(parts?.headerMedia ?? []), ...(parts?.file ?? [])];
   if (uploads.length > 1) {
-    for (const u of uploads) void unlink(u.ingested.tmpPath).catch(() => undefined);
+    await Promise.all(uploads.map((u) => unlink(u.ingested.tmpPath).catch(() => undefined)));
     throw ApiError.validation('send the header file once, as headerMedia or as file');
   }
   return uploads[0] ?? null;
@@ -23,22 +23,28 @@ export function singleUpload(parts: UploadedParts): UploadedMedia | null {
  * fields as a JSON string in `payload` (plain text parts are accepted too; `payload` wins).
  */
 export async function parseCreateRequest(body: unknown, multipart: boolean, parts: UploadedParts): Promise<{ dto: CreateTemplateDto; upload: UploadedMedia | null }> {
-  const upload = singleUpload(parts);
-  let fields: unknown = body;
-  if (multipart) {
-    const { payload, ...rest } = { ...((body ?? {}) as Record<string, unknown>) };
-    let parsed: unknown = {};
-    if (payload !== undefined) {
-      try {
-        parsed = JSON.parse(String(payload));
-      } catch {
-        throw ApiError.validation('payload must be a JSON string holding the template fields');
+  const upload = await singleUpload(parts);
+  try {
+    let fields: unknown = body;
+    if (multipart) {
+      const { payload, ...rest } = { ...((body ?? {}) as Record<string, unknown>) };
+      let parsed: unknown = {};
+      if (payload !== undefined) {
+        try {
+          parsed = JSON.parse(String(payload));
+        } catch {
+          throw ApiError.validation('payload must be a JSON string holding the template fields');
+        }
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw ApiError.validation('payload must be a JSON object');
       }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw ApiError.validation('payload must be a JSON object');
+      fields = { ...rest, ...(parsed as Record<string, unknown>) };
     }
-    fields = { ...rest, ...(parsed as Record<string, unknown>) };
+    if (!fields || typeof fields !== 'object' || Array.isArray(fields)) throw new ApiError('INVALID_REQUEST_BODY', 'Request body must be a JSON object');
+    const dto = (await pipe.transform(fields, { type: 'body', metatype: CreateTemplateDto })) as CreateTemplateDto;
+    return { dto, upload };
+  } catch (err) {
+    // The handler never gets this file: remove it from the incoming area now.
+    if (upload) await unlink(upload.ingested.tmpPath).catch(() => undefined);
+    throw err;
   }
-  if (!fields || typeof fields !== 'object' || Array.isArray(fields)) throw new ApiError('INVALID_REQUEST_BODY', 'Request body must be a JSON object');
-  const dto = (await pipe.transform(fields, { type: 'body', metatype: CreateTemplateDto })) as CreateTemplateDto;
-  return { dto, upload };
 }

@@ -62,6 +62,6 @@ export class TemplatesController {
   @ApiOperation({ summary: 'Upload header media (multipart `file`): JPEG/PNG up to 5 MB, MP4 up to 16 MB, PDF up to 100 MB' })
   @UseInterceptors(FileFieldsInterceptor([{ name: 'file', maxCount: 1 }, { name: 'headerMedia', maxCount: 1 }]))
   async upload(@CurrentAuth() auth: AuthContext, @UploadedFiles() parts: UploadedParts): Promise<{ success: true; data: MediaAssetView }> {
-    return { success: true, data: await this.media.upload(auth.accountId, singleUpload(parts)) };
+    return { success: true, data: await this.media.upload(auth.accountId, await singleUpload(parts)) };
   }
 }

@@ -1,0 +1,232 @@
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { createTestApp, TestAccount, TestApp } from './support/app';
+import { chatappBody, mediaDir } from './support/templates-helpers';
+
+type Mode = 'ok' | 'error500' | 'slow' | 'reset' | 'refuse' | 'duplicate';
+
+/** A local fake of the Cloud API template endpoints (POST /{v}/{waba}/message_templates). */
+class CloudFake {
+  server: Server;
+  url = '';
+  mode: Mode = 'ok';
+  requests: { method: string; path: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
+  private next = 9000;
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      void this.read(req).then((raw) => {
+        this.requests.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization, body: raw ? JSON.parse(raw) : {} });
+        const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+        switch (this.mode) {
+          case 'ok':
+            return json(200, { id: String(++this.next), status: 'PENDING', category: 'UTILITY' });
+          case 'error500':
+            return json(500, { error: { message: 'internal', code: 2 } });
+          case 'slow':
+            return void setTimeout(() => json(200, { id: '1', status: 'PENDING' }), 1500);
+          case 'reset':
+            return void req.socket.destroy();
+          case 'refuse':
+            return json(400, { error: { message: 'Invalid parameter', code: 100, error_subcode: 2388040, error_user_msg: 'Body has too many variables' } });
+          case 'duplicate':
+            return json(400, { error: { message: 'Invalid parameter', code: 100, error_subcode: 2388024 } });
+        }
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((r) => this.server.close(r));
+  }
+
+  private read(req: IncomingMessage): Promise<string> {
+    return new Promise((resolve) => {
+      let s = '';
+      req.on('data', (c) => (s += c));
+      req.on('end', () => resolve(s));
+    });
+  }
+}
+
+const cloudEnv = (baseUrl: string) => ({
+  MEDIA_DIR: mediaDir(),
+  PROVIDER_CHATAPP: 'cloud_api',
+  CHATAPP_CLOUD_BASE_URL: baseUrl,
+  CHATAPP_CLOUD_TOKEN: 'cloud-token-123',
+  CHATAPP_CLOUD_WABA_ID: 'waba_main',
+  CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_main',
+  CHATAPP_CLOUD_WEBHOOK_SECRET: 'hook-secret-123',
+  PROVIDER_TIMEOUT_MS: '400',
+});
+
+describe('Templates: official submission over the cloud API (e2e)', () => {
+  let t: TestApp;
+  let acc: TestAccount;
+  const fake = new CloudFake();
+
+  beforeAll(async () => {
+    await fake.start();
+    t = await createTestApp({ env: cloudEnv(fake.url) });
+    acc = await t.createAccount();
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.stop();
+  });
+  beforeEach(() => {
+    fake.mode = 'ok';
+    fake.requests = [];
+  });
+
+  const post = (body: unknown) => t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(body as object);
+  const names = async (name: string) =>
+    (await t.http().get(`/api/v2/templates?name=${name}`).set('X-API-Key', acc.key)).body.data.templates.map((x: { name: string }) => x.name);
+
+  it('submits to POST /{version}/{waba}/message_templates with the bearer token; template starts pending', async () => {
+    const res = await post(chatappBody({
+      name: 'cloud_order', headerType: 'text', headerValue: 'Your order', footer: 'Reply STOP to opt out',
+      buttons: [{ type: 'url', text: 'Track', url: 'https://shop.example/t/{{1}}', urlExample: 'https://shop.example/t/AB12' }, { type: 'phone', text: 'Call', url: '+966500000002' }],
+    }));
+    expect(res.status).toBe(201);
+    expect(res.body.data.template).toMatchObject({ status: 'pending', providerTemplateId: '9001', provider: 'official', officialSenderId: 'platform' });
+    expect(fake.requests).toHaveLength(1);
+    const call = fake.requests[0];
+    expect(call).toMatchObject({ method: 'POST', path: '/v21.0/waba_main/message_templates', auth: 'Bearer cloud-token-123' });
+    expect(call.body).toEqual({
+      name: 'cloud_order',
+      language: 'en',
+      category: 'UTILITY',
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Your order' },
+        { type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped', example: { body_text: [['Sara', 'A-100']] } },
+        { type: 'FOOTER', text: 'Reply STOP to opt out' },
+        { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example/t/{{1}}', example: ['https://shop.example/t/AB12'] }, { type: 'PHONE_NUMBER', text: 'Call', phone_number: '+966500000002' }] },
+      ],
+    });
+  });
+
+  it('OTP templates go as AUTHENTICATION with the OTP button', async () => {
+    const res = await post({ name: 'cloud_otp', category: 'chatapp', subType: 'otp', language: 'ar', body: 'Code {{1}}', bodyParameters: [{ index: 1, label: '123456' }], otpType: 'one_tap', packageName: 'com.example.app', signatureHash: 'K8a/AINcGX7', codeExpirationMinutes: 10, addSecurityRecommendation: true, otpButtonText: 'Copy code' });
+    expect(res.status).toBe(201);
+    expect(fake.requests[0].body).toMatchObject({
+      name: 'cloud_otp', language: 'ar', category: 'AUTHENTICATION',
+      components: [
+        { type: 'BODY', add_security_recommendation: true },
+        { type: 'FOOTER', code_expiration_minutes: 10 },
+        { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'ONE_TAP', text: 'Copy code', supported_apps: [{ package_name: 'com.example.app', signature_hash: 'K8a/AINcGX7' }] }] },
+      ],
+    });
+  });
+
+  it("an account sender with its own business account id files the template there", async () => {
+    const owner = await t.createAccount();
+    const s = await t.admin('post', `/admin/v1/accounts/${owner.id}/official-senders`).send({ displayName: 'Own', phoneNumber: '+966522222222', wabaId: 'waba_own' });
+    const res = await t.http().post('/api/v2/templates').set('X-API-Key', owner.key).send(chatappBody({ name: 'own_waba', officialSenderId: s.body.data.officialSender.id }));
+    expect(res.status).toBe(201);
+    expect(fake.requests[0].path).toBe('/v21.0/waba_own/message_templates');
+  });
+
+  it.each<[Mode, string]>([
+    ['error500', 'HTTP 500'],
+    ['slow', 'timeout'],
+    ['reset', 'connection reset'],
+  ])('503 PROVIDER_UNAVAILABLE and nothing stored when the provider answers %s (%s)', async (mode) => {
+    fake.mode = mode;
+    const name = `down_${mode.replace(/\d+/g, '')}`;
+    const res = await post(chatappBody({ name }));
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, code: 'PROVIDER_UNAVAILABLE' });
+    expect(await names(name)).toEqual([]);
+    fake.mode = 'ok';
+    expect((await post(chatappBody({ name }))).status).toBe(201);
+  });
+
+  it('a template the provider refuses is 400 with its message; a provider duplicate is 409', async () => {
+    fake.mode = 'refuse';
+    const refused = await post(chatappBody({ name: 'refused_one' }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(refused.body.error).toContain('Body has too many variables');
+    fake.mode = 'duplicate';
+    const dup = await post(chatappBody({ name: 'dup_at_provider' }));
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('TEMPLATE_EXISTS');
+    expect(await names('refused_one')).toEqual([]);
+  });
+
+  it('manual links, SMS and web-session templates never call the provider', async () => {
+    const manual = await post({ name: 'cloud_manual', category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', providerTemplateId: '777', manualVariableCount: 0 });
+    expect(manual.body.data.template).toMatchObject({ status: 'approved', manualProvider: 'cloud_api', providerTemplateId: '777' });
+    expect((await post({ name: 'cloud_sms', category: 'sms', subType: 'utility', content: 'hi' })).status).toBe(201);
+    expect((await post(chatappBody({ name: 'cloud_session', templateTarget: 'user_session' }))).status).toBe(201);
+    expect(fake.requests).toEqual([]);
+  });
+
+  describe('status callback', () => {
+    const event = (id: string, ev: string, reason: string | null = null) => ({
+      object: 'whatsapp_business_account',
+      entry: [{ id: 'waba_main', time: 1, changes: [{ field: 'message_template_status_update', value: { event: ev, message_template_id: Number(id), message_template_name: 'x', message_template_language: 'en', reason } }] }],
+    });
+
+    it('approves and rejects through the provider callback (secret as ?token or bearer)', async () => {
+      const created = await post(chatappBody({ name: 'hook_target' }));
+      const { id, providerTemplateId } = created.body.data.template;
+      const ok = await t.http().post('/hooks/chatapp/template-status?token=hook-secret-123').send(event(providerTemplateId, 'APPROVED'));
+      expect(ok.status).toBe(200);
+      expect(ok.body).toEqual({ ok: true, updated: 1 });
+      expect((await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data.status).toBe('approved');
+      const rej = await t.http().post('/hooks/chatapp/template-status').set('Authorization', 'Bearer hook-secret-123').send(event(providerTemplateId, 'REJECTED', 'INVALID_FORMAT'));
+      expect(rej.body.updated).toBe(1);
+      expect((await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data).toMatchObject({ status: 'rejected', rejectionReason: 'INVALID_FORMAT' });
+    });
+
+    it('401 without or with a wrong secret, and nothing changes', async () => {
+      const created = await post(chatappBody({ name: 'hook_guarded' }));
+      const { id, providerTemplateId } = created.body.data.template;
+      expect((await t.http().post('/hooks/chatapp/template-status').send(event(providerTemplateId, 'APPROVED'))).status).toBe(401);
+      expect((await t.http().post('/hooks/chatapp/template-status?token=nope').send(event(providerTemplateId, 'APPROVED'))).status).toBe(401);
+      expect((await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data.status).toBe('pending');
+    });
+
+    it('subscription check echoes hub.challenge for the right verify token only', async () => {
+      const ok = await t.http().get('/hooks/chatapp/template-status?hub.mode=subscribe&hub.verify_token=hook-secret-123&hub.challenge=12345');
+      expect(ok.status).toBe(200);
+      expect(ok.text).toBe('12345');
+      expect((await t.http().get('/hooks/chatapp/template-status?hub.mode=subscribe&hub.verify_token=bad&hub.challenge=1')).status).toBe(401);
+    });
+  });
+});
+
+describe('Templates: official provider down (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // A port that was just freed: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    t = await createTestApp({ env: cloudEnv(`http://127.0.0.1:${port}`) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('503 PROVIDER_UNAVAILABLE and nothing stored (no template, no header media)', async () => {
+    const acc = await t.createAccount();
+    const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
+      .field('payload', JSON.stringify(chatappBody({ name: 'provider_down' })))
+      .attach('file', Buffer.from('%PDF-1.4\n%%EOF\n'), { filename: 'x.pdf', contentType: 'application/pdf' });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, code: 'PROVIDER_UNAVAILABLE' });
+    const list = await t.http().get('/api/v2/templates').set('X-API-Key', acc.key);
+    expect(list.body.data.templates).toEqual([]);
+    const { DataSource } = await import('typeorm');
+    const rows = await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM template_media');
+    expect(Number(rows[0].n)).toBe(0);
+  });
+});
