@@ -237,6 +237,17 @@ describe('Verification codes (e2e)', () => {
       expect((await rowsOf(acc.id))[0].attempts).toBe(5);
     });
 
+    it('10 concurrent checks with the right code: exactly one is valid', async () => {
+      const acc = await t.createAccount();
+      const { id, code } = await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
+      const results = await Promise.all(Array.from({ length: 10 }, () => check(acc, id, code)));
+      const bodies = results.filter((r) => r.status === 200).map((r) => r.body.data);
+      expect(bodies.filter((b) => b.valid)).toHaveLength(1);
+      // The others saw it approved, or (past 5 attempts) were refused; none was valid.
+      expect(results.every((r) => r.status === 200 || (r.status === 429 && r.body.code === 'VERIFICATION_ATTEMPTS_EXCEEDED'))).toBe(true);
+      expect((await rowsOf(acc.id))[0].status).toBe('approved');
+    });
+
     it('too many sends to one recipient: the 6th in the window is 429 until the window ends', async () => {
       const acc = await t.createAccount();
       const to = nextPhone();
@@ -344,7 +355,23 @@ describe('Verification codes (e2e)', () => {
       const acc = await t.createAccount();
       const res = await send(acc, { to: '+966500000000', channel: 'local_sms' });
       expectError(res, 400, 'INVALID_RECIPIENT');
+      expect(res.body.error).toContain('to');
       expect(await rowsOf(acc.id)).toHaveLength(0);
+      expect(await wallet(acc)).toBe(100_000); // the pipeline refunds rejected messages
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('documents both routes with their request bodies', async () => {
+      const res = await t.http().get('/docs-json');
+      expect(res.status).toBe(200);
+      expect(res.body.paths['/api/v2/verification/send'].post).toBeDefined();
+      expect(res.body.paths['/api/v2/verification/check'].post).toBeDefined();
+      const send = res.body.components.schemas.SendVerificationDto;
+      expect(send.required).toEqual(expect.arrayContaining(['to', 'channel']));
+      expect(send.properties.codeLength).toMatchObject({ minimum: 4, maximum: 8, default: 6 });
+      expect(send.properties.expiresInMinutes).toMatchObject({ minimum: 1, maximum: 90, default: 10 });
+      expect(res.body.components.schemas.CheckVerificationDto.required).toEqual(expect.arrayContaining(['verificationId', 'code']));
     });
   });
 

@@ -1,39 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 
 export class VerificationTemplateDto {
-  /** An approved/active template of the account (or a default one) with exactly one variable: the code. */
+  @ApiProperty({ description: 'A usable template of the account (or a default one) with exactly one variable: the code', example: 'tpl_01m7y90kewyw5pyx06wnaqb2' })
   @IsString() @IsNotEmpty() @MaxLength(40)
   id: string;
 }
 
 export class SendVerificationDto {
-  /** Phone number (any format libphonenumber understands; E.164 recommended), or email address. */
+  @ApiProperty({ description: 'Phone number (normalised to E.164 with the default region) or email address', example: '+966501234567' })
   @IsString() @IsNotEmpty() @MaxLength(320)
   to: string;
 
-  /** `local_sms`, `chatapp` or `email`. */
+  @ApiProperty({ enum: ['local_sms', 'chatapp', 'email'], example: 'local_sms' })
   @IsString() @IsNotEmpty() @MaxLength(20)
   channel: string;
 
-  /** Digits in the code, 4 to 8 (default 6). */
+  @ApiPropertyOptional({ minimum: 4, maximum: 8, default: 6, description: 'Digits in the code' })
   @IsOptional() @IsInt() @Min(4) @Max(8)
   codeLength?: number;
 
-  /** Minutes the code stays valid, 1 to 90 (default 10). */
+  @ApiPropertyOptional({ minimum: 1, maximum: 90, default: 10, description: 'Minutes the code stays valid' })
   @IsOptional() @IsInt() @Min(1) @Max(90)
   expiresInMinutes?: number;
 
-  /** Send through this template with the code as variable 1 instead of the built-in text. */
+  @ApiPropertyOptional({ type: VerificationTemplateDto, description: 'Send through this template, the code as variable 1, instead of the built-in text' })
   @IsOptional() @IsObject() @ValidateNested() @Type(() => VerificationTemplateDto)
   template?: VerificationTemplateDto;
 }
 
 export class CheckVerificationDto {
+  @ApiProperty({ example: 'ver_01m7y90kewyw5pyx06wnaqb2' })
   @IsString() @IsNotEmpty() @MaxLength(40)
   verificationId: string;
 
-  /** The digits the user typed, as a string (leading zeros matter). */
+  @ApiProperty({ description: 'The digits the user typed, as a string (leading zeros matter)', example: '004211', pattern: '^\\d{4,8}$' })
   @IsString() @Matches(/^\d{4,8}$/, { message: 'code must be a string of 4 to 8 digits' })
   code: string;
 }
