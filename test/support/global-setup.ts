@@ -1,7 +1,16 @@
 import { createConnection } from 'mysql2/promise';
 import { TEST_DB_PREFIX, TEST_MYSQL_URL } from './database';
 
-/** MySQL run: drop databases left by an earlier, interrupted run. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** MySQL run: drop databases left by earlier, interrupted runs (never those of a run still going). */
 export default async function globalSetup(): Promise<void> {
   if (!TEST_MYSQL_URL) return;
   const u = new URL(TEST_MYSQL_URL);
@@ -9,7 +18,10 @@ export default async function globalSetup(): Promise<void> {
   try {
     const [rows] = await conn.query(`SHOW DATABASES LIKE '${TEST_DB_PREFIX}%'`);
     for (const row of rows as Record<string, string>[]) {
-      await conn.query(`DROP DATABASE IF EXISTS \`${Object.values(row)[0]}\``);
+      const name = Object.values(row)[0];
+      const pid = Number(name.slice(TEST_DB_PREFIX.length).split('_')[0]);
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) continue;
+      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
     }
   } finally {
     await conn.end();
