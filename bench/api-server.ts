@@ -4,6 +4,8 @@ import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
   await app.listen(0, '127.0.0.1');
   const { AccountsService } = await import('../src/accounts/accounts.service');
   const { apiKey } = await app.get(AccountsService).create({ name: 'Bench', walletBalance: 1000 });
-  const port = (a: { getHttpServer(): { address(): { port: number } } }) => a.getHttpServer().address().port;
+  const port = (a: { getHttpServer(): Server }) => (a.getHttpServer().address() as AddressInfo).port;
   process.send?.({ barePort: port(bare), appPort: port(app), key: apiKey.key });
 }
 
