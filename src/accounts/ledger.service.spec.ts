@@ -1,0 +1,81 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../config/app-config';
+import { buildDataSourceOptions } from '../database/data-source-options';
+import { LedgerService } from './ledger.service';
+
+describe(LedgerService.name, () => {
+  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', NODE_ENV: 'test' });
+  let ds: DataSource;
+  let sut: LedgerService;
+
+  beforeAll(async () => {
+    ds = new DataSource(buildDataSourceOptions(config));
+    await ds.initialize();
+    sut = new LedgerService(ds, config);
+  });
+  afterAll(async () => {
+    await ds.destroy();
+  });
+
+  let n = 0;
+  async function account(f: { wallet?: number; free?: number; quota?: number; used?: number; active?: boolean } = {}): Promise<string> {
+    const id = `acc_test_${++n}`;
+    await ds.query(
+      'INSERT INTO accounts (id, name, phone_verified, subscription_active, wallet_balance, currency, plan_name, message_quota, messages_used, free_messages, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?, NULL, ?, ?, ?, 0, 0)',
+      [id, 'x', f.active === false ? 0 : 1, f.wallet ?? 0, 'SAR', f.quota ?? 0, f.used ?? 0, f.free ?? 0],
+    );
+    return id;
+  }
+  async function balances(id: string) {
+    const [r] = await ds.query('SELECT wallet_balance AS w, free_messages AS f, messages_used AS u FROM accounts WHERE id = ?', [id]);
+    return { wallet: Number(r.w), free: Number(r.f), used: Number(r.u) };
+  }
+
+  it('pays from free messages, then quota, then wallet, then refuses with 402', async () => {
+    const id = await account({ wallet: 5, free: 1, quota: 1 });
+    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'free', amount: 0 });
+    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'quota', amount: 0 });
+    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'wallet', amount: 5 });
+    await expect(sut.debit(id, 'local_sms')).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(await balances(id)).toEqual({ wallet: 0, free: 0, used: 1 });
+  });
+
+  it('refuses an inactive subscription with SUBSCRIPTION_INACTIVE and takes nothing', async () => {
+    const id = await account({ wallet: 100, active: false });
+    await expect(sut.debit(id, 'local_sms')).rejects.toMatchObject({ code: 'SUBSCRIPTION_INACTIVE' });
+    await expect(sut.debitMany(id, 'local_sms', 2, { allOrNothing: false })).rejects.toMatchObject({ code: 'SUBSCRIPTION_INACTIVE' });
+    expect((await balances(id)).wallet).toBe(100);
+  });
+
+  it('refund returns each payment to its source', async () => {
+    const id = await account({ wallet: 10, free: 1, quota: 1 });
+    const paid = [await sut.debit(id, 'local_sms'), await sut.debit(id, 'local_sms'), await sut.debit(id, 'local_sms')];
+    await sut.refundMany(id, paid);
+    expect(await balances(id)).toEqual({ wallet: 10, free: 1, used: 0 });
+  });
+
+  it('debitMany: all-or-nothing refuses a batch it cannot fully pay; partial mode pays what it can', async () => {
+    const id = await account({ wallet: 12, free: 2 });
+    await expect(sut.debitMany(id, 'local_sms', 5, { allOrNothing: true })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(await balances(id)).toEqual({ wallet: 12, free: 2, used: 0 });
+    const got = await sut.debitMany(id, 'local_sms', 5, { allOrNothing: false });
+    expect(got.map((f) => f.source)).toEqual(['free', 'free', 'wallet', 'wallet']);
+    expect(await balances(id)).toEqual({ wallet: 2, free: 0, used: 0 });
+  });
+
+  it('canPay reflects every source', async () => {
+    expect(await sut.canPay(await account({ wallet: 4 }), 'local_sms')).toBe(false);
+    expect(await sut.canPay(await account({ wallet: 5 }), 'local_sms')).toBe(true);
+    expect(await sut.canPay(await account({ free: 1 }), 'local_sms')).toBe(true);
+    expect(await sut.canPay(await account({ quota: 2, used: 1 }), 'local_sms')).toBe(true);
+    expect(await sut.canPay('acc_missing', 'local_sms')).toBe(false);
+  });
+
+  it('never goes below zero under concurrency (50 debits, balances for exactly 11)', async () => {
+    const id = await account({ wallet: 30, free: 2, quota: 3, used: 0 });
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => sut.debit(id, 'local_sms')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(11);
+    expect(await balances(id)).toEqual({ wallet: 0, free: 0, used: 3 });
+  });
+});
