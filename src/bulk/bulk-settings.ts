@@ -5,8 +5,8 @@ import { newId } from '../common/ids';
 /** Tunables of the bulk module (all from AppConfig, so tests can run the loops fast). */
 @Injectable()
 export class BulkSettings {
-  /** This process, as a lease owner. */
-  readonly instanceId = newId('rep');
+  /** This process, as a lease owner (BULK_INSTANCE_ID when set: must be unique per replica). */
+  readonly instanceId: string;
   readonly intakeBatch: number;
   readonly intakeLeaseMs: number;
   readonly reaperTickMs: number;
@@ -20,6 +20,7 @@ export class BulkSettings {
   readonly schedulersEnabled: boolean;
 
   constructor(config: AppConfig) {
+    this.instanceId = (config.optional('BULK_INSTANCE_ID') ?? newId('rep')).slice(0, 40);
     this.intakeBatch = config.int('BULK_INTAKE_BATCH', 1000, 1, 5000);
     this.intakeLeaseMs = config.int('BULK_INTAKE_LEASE_MS', 60_000, 100);
     this.reaperTickMs = config.int('BULK_REAPER_TICK_MS', 30_000, 10);
