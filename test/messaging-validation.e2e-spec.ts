@@ -124,6 +124,21 @@ describe('MessageValidator via POST /api/v2/messages/send (e2e)', () => {
     await expectCode(tpl({ template: { id, variablesIndexed: ['a', 'b'] } }), 'TEMPLATE_NOT_USABLE', /template\.id/);
   });
 
+  it('web-session template with a URL button: body from variablesIndexed, one buttonVariables value per URL button', async () => {
+    const id = await templateOf({
+      name: 'track_order', category: 'chatapp', subType: 'utility', provider: 'user_session', body: 'Track {{1}}',
+      bodyParameters: [{ index: 1, label: 'A1' }], buttons: [{ type: 'url', text: 'Track', url: 'https://x.co/t/{{1}}' }],
+    });
+    await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'shop', status: 'ready', chats: [{ chatId: 'c9@c.us', kind: 'direct', title: 'C9' }] }).expect(201);
+    const base = { channel: 'chatapp_web', messageType: 'template', chatId: 'c9@c.us', conversationContext: { moduleType: 'chatapp_web', accountId: 'shop', chatId: 'c9@c.us' } };
+    await expectCode({ ...base, template: { id, variablesIndexed: ['A17'] } }, 'TEMPLATE_VARIABLES_MISMATCH', /template\.buttonVariables/);
+    const ok = await send({ ...base, template: { id, variablesIndexed: ['A17'], buttonVariables: ['A17'] } });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.messages[0]).toMatchObject({ channel: 'chatapp_web', to: 'c9@c.us', status: 'sent', cost: 3 });
+    const d = (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}&channel=chatapp_web`)).body.data.messages;
+    expect(d).toEqual([expect.objectContaining({ to: 'c9@c.us', text: 'Track A17' })]);
+  });
+
   it('email templates render subject and body', async () => {
     const id = await templateOf({ name: 'welcome_mail', category: 'email', subType: 'marketing', emailSubject: 'Welcome {{1}}', content: '<p>Hello {{1}}</p>' });
     const res = await send({ to: 'new@user.io', channel: 'email', messageType: 'template', template: { id, variablesIndexed: ['Sam'] } });

@@ -1,4 +1,6 @@
-import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+import { SendPipeline } from '../src/messaging/send-pipeline';
+import { MessageValidator } from '../src/messaging/validation/message-validator';
+import { createTestApp, TestAccount, TestApp } from './support/app';
 
 const PHONE = '+966501234567';
 
@@ -210,12 +212,31 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       }
     });
 
-    it('a batch stopped by a provider error: earlier messages sent, the rest failed and refunded', async () => {
-      await send(sms()); // warm: one delivered
+    it('a batch whose first message hits a provider error answers with that error; the rest are failed and refunded', async () => {
       await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
-      const all = await send(sms([PHONE, '+966501111111']));
+      const all = await send(sms([PHONE, '+966501111111', '+966502222222']));
       expect(all.status).toBe(503);
-      expect((await account()).walletBalance).toBe(100_000 - 5);
+      expect(all.body.code).toBe('PROVIDER_UNAVAILABLE');
+      expect((await account()).walletBalance).toBe(100_000);
+      const log = (await t.http().get('/api/v2/messages').set('X-API-Key', acc.key)).body.data.messages;
+      expect(log).toHaveLength(3);
+      expect(log.every((m: { status: string; errorCode: string; cost: number }) => m.status === 'failed' && m.errorCode === 'PROVIDER_UNAVAILABLE' && m.cost === 0)).toBe(true);
+      expect(await delivered('')).toEqual([]);
+    });
+
+    it('a global fault hits the next `count` calls of any account and channel; DELETE clears what is left', async () => {
+      const other = await t.createAccount();
+      const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'rate_limit', count: 2 });
+      expect(fault.status).toBe(201);
+      expect(fault.body.data.fault).toEqual({ id: expect.any(String), channel: null, accountId: null, kind: 'rate_limit', count: 2 });
+      expect((await send(sms())).status).toBe(429);
+      expect((await send({ to: 'a@b.co', channel: 'email', messageType: 'free_text', content: { subject: 's', text: 't' } }, other.key)).status).toBe(429);
+      expect((await send(sms())).status).toBe(201);
+      await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 5 }).expect(201);
+      const cleared = await t.admin('delete', '/admin/v1/sandbox/faults');
+      expect(cleared.status).toBe(200);
+      expect(cleared.body).toEqual({ success: true, data: { cleared: 1 } });
+      expect((await send(sms())).status).toBe(201);
     });
 
     it('admin API validates its input', async () => {
@@ -263,7 +284,55 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
     });
   });
 
-  it('waitFor helper is available for polling tests', async () => {
-    await waitFor(async () => true);
+  describe('pipeline contract used by bulk (origin.messageId)', () => {
+    const validated = async (accountId: string) => {
+      const v = t.app.get(MessageValidator);
+      return v.validate(v.createContext(accountId), sms(), { bulkRow: true });
+    };
+
+    it('the same messageId is sent and paid once; bulkJobId and rowIndex reach the log and the sandbox', async () => {
+      const pipeline = t.app.get(SendPipeline);
+      const msg = await validated(acc.id);
+      const origin = { bulkJobId: 'job_test', rowIndex: 7, messageId: 'msg_fixed_for_row_7' };
+      const first = await pipeline.send(acc.id, msg, origin);
+      const again = await pipeline.send(acc.id, msg, origin);
+      expect(first).toEqual({ id: 'msg_fixed_for_row_7', to: PHONE, channel: 'local_sms', status: 'sent', cost: 5, errorCode: null, providerMessageId: 'sbx_msg_fixed_for_row_7' });
+      expect(again).toEqual(first);
+      expect((await account()).walletBalance).toBe(100_000 - 5);
+      expect(await delivered('&bulkJobId=job_test')).toEqual([expect.objectContaining({ messageId: 'msg_fixed_for_row_7', bulkJobId: 'job_test', rowIndex: 7 })]);
+      const log = await t.http().get('/api/v2/messages?bulkJobId=job_test').set('X-API-Key', acc.key);
+      expect(log.body.data.messages).toEqual([expect.objectContaining({ id: 'msg_fixed_for_row_7', bulkJobId: 'job_test', rowIndex: 7, status: 'sent' })]);
+    });
+
+    it('a messageId whose send hit a provider error is paid and sent again on retry', async () => {
+      const pipeline = t.app.get(SendPipeline);
+      const msg = await validated(acc.id);
+      await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
+      await expect(pipeline.send(acc.id, msg, { messageId: 'msg_retry_row' })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+      expect((await account()).walletBalance).toBe(100_000);
+      const retried = await pipeline.send(acc.id, msg, { messageId: 'msg_retry_row' });
+      expect(retried).toMatchObject({ id: 'msg_retry_row', status: 'sent', cost: 5 });
+      expect((await account()).walletBalance).toBe(100_000 - 5);
+      expect(await delivered('')).toHaveLength(1);
+    });
+
+    it('SendPipeline throws INSUFFICIENT_BALANCE and SUBSCRIPTION_INACTIVE with nothing sent', async () => {
+      const pipeline = t.app.get(SendPipeline);
+      const poor = await t.createAccount({ walletBalance: 0 });
+      await expect(pipeline.send(poor.id, await validated(poor.id))).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+      const inactive = await t.createAccount({ subscriptionActive: false });
+      await expect(pipeline.send(inactive.id, await validated(inactive.id))).rejects.toMatchObject({ code: 'SUBSCRIPTION_INACTIVE' });
+      expect((await t.admin('get', `/admin/v1/sandbox/messages?accountId=${poor.id}`)).body.data.messages).toEqual([]);
+    });
+  });
+
+  it('OpenAPI documents the messaging and sandbox routes', async () => {
+    const doc = (await t.http().get('/docs-json')).body;
+    expect(doc.paths['/api/v2/messages/send'].post).toBeDefined();
+    expect(doc.paths['/api/v2/messages'].get).toBeDefined();
+    expect(doc.paths['/api/v2/messages/{id}'].get).toBeDefined();
+    expect(doc.paths['/admin/v1/sandbox/messages'].get).toBeDefined();
+    expect(doc.paths['/admin/v1/sandbox/faults'].post).toBeDefined();
+    expect(doc.paths['/admin/v1/sandbox/faults'].delete).toBeDefined();
   });
 });

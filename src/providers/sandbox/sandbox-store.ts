@@ -119,7 +119,7 @@ export class SandboxStore {
   }
 
   async clearFaults(): Promise<number> {
-    const rows: Row[] = await this.ds.query('SELECT COUNT(*) AS n FROM sandbox_faults');
+    const rows: Row[] = await this.ds.query('SELECT COUNT(*) AS n FROM sandbox_faults WHERE remaining > 0');
     await this.ds.query('DELETE FROM sandbox_faults');
     this.checkedUntil = 0;
     return Number(rows[0]?.n ?? 0);
