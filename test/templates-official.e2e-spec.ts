@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { createTestApp, TestAccount, TestApp } from './support/app';
+import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
 import { chatappBody, mediaDir } from './support/templates-helpers';
 
 type Mode = 'ok' | 'error500' | 'slow' | 'reset' | 'refuse' | 'duplicate';
@@ -10,6 +10,8 @@ class CloudFake {
   server: Server;
   url = '';
   mode: Mode = 'ok';
+  /** Review status the fake reports for GET /{v}/{template-id} (status poll). */
+  statuses: Record<string, { status: string; rejected_reason?: string }> = {};
   requests: { method: string; path: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
   private next = 9000;
 
@@ -18,6 +20,10 @@ class CloudFake {
       void this.read(req).then((raw) => {
         this.requests.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization, body: raw ? JSON.parse(raw) : {} });
         const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+        if (req.method === 'GET') {
+          const id = (req.url ?? '').split('?')[0].split('/').pop() ?? '';
+          return json(200, { id, ...(this.statuses[id] ?? { status: 'PENDING' }) });
+        }
         switch (this.mode) {
           case 'ok':
             return json(200, { id: String(++this.next), status: 'PENDING', category: 'UTILITY' });
@@ -228,5 +234,38 @@ describe('Templates: official provider down (e2e)', () => {
     const { DataSource } = await import('typeorm');
     const rows = await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM template_media');
     expect(Number(rows[0].n)).toBe(0);
+  });
+});
+
+describe('Templates: scheduled status poll (e2e)', () => {
+  let t: TestApp;
+  const fake = new CloudFake();
+
+  beforeAll(async () => {
+    await fake.start();
+    t = await createTestApp({ env: { ...cloudEnv(fake.url), TEMPLATE_STATUS_POLL_MS: '100' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.stop();
+  });
+
+  it('pending templates move to approved / rejected as the provider reports; manual links are not polled', async () => {
+    const acc = await t.createAccount();
+    const post = (body: Record<string, unknown>) => t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(body);
+    const a = (await post(chatappBody({ name: 'poll_approve' }))).body.data.template;
+    const r = (await post(chatappBody({ name: 'poll_reject' }))).body.data.template;
+    const s = (await post(chatappBody({ name: 'poll_stays' }))).body.data.template;
+    await post({ name: 'poll_manual', category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', providerTemplateId: 'manual_1', manualVariableCount: 0 });
+    fake.statuses[a.providerTemplateId] = { status: 'APPROVED' };
+    fake.statuses[r.providerTemplateId] = { status: 'REJECTED', rejected_reason: 'PROMOTIONAL' };
+    const read = async (id: string) => (await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data;
+    await waitFor(async () => (await read(a.id)).status === 'approved', { what: 'approved by poll' });
+    await waitFor(async () => (await read(r.id)).status === 'rejected', { what: 'rejected by poll' });
+    expect(await read(r.id)).toMatchObject({ rejectionReason: 'PROMOTIONAL' });
+    expect((await read(s.id)).status).toBe('pending');
+    const polled = fake.requests.filter((x) => x.method === 'GET').map((x) => x.path.split('?')[0]);
+    expect(polled).toContain(`/v21.0/${s.providerTemplateId}`);
+    expect(polled).not.toContain('/v21.0/manual_1');
   });
 });

@@ -19,6 +19,7 @@ import { OfficialSendersService } from './official/official-senders.service';
 import { OfficialTemplateClient } from './official/official-template-client';
 import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { TemplateStatusHookController } from './official/template-status-hook.controller';
+import { TemplateStatusPoller } from './official/template-status.poller';
 import { TemplateCreationService } from './template-creation.service';
 import { TemplateViewMapper } from './template-view.mapper';
 import { TemplatesController } from './templates.controller';
@@ -47,6 +48,7 @@ import { TemplatesService } from './templates.service';
     OfficialSendersService,
     TemplateMediaService,
     MediaIngest,
+    TemplateStatusPoller,
     { provide: MediaStorage, useClass: LocalDiskMediaStorage },
     {
       provide: OfficialTemplateClient,

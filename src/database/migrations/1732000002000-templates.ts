@@ -69,6 +69,9 @@ export class Templates1732000002000 implements MigrationInterface {
         col.ref('official_sender_id', true),
         col.text('otp'),
         col.str('rejection_reason', 500, true),
+        // Status poll of pending official templates: a replica claims a row until the lease expires.
+        col.str('poll_lease_owner', 40, true),
+        col.ms('poll_lease_expires_at', true),
         col.ms('created_at'),
         col.ms('updated_at'),
       ],
@@ -77,6 +80,7 @@ export class Templates1732000002000 implements MigrationInterface {
     await createIndex(qr, 'templates', { name: 'uq_templates_scope_name', columnNames: ['scope', 'category', 'language', 'name'], isUnique: true });
     await createIndex(qr, 'templates', { name: 'ix_templates_scope_id', columnNames: ['scope', 'id'] });
     await createIndex(qr, 'templates', { name: 'ix_templates_provider_tpl', columnNames: ['provider_template_id'] });
+    await createIndex(qr, 'templates', { name: 'ix_templates_status_poll', columnNames: ['status', 'provider', 'poll_lease_expires_at'] });
   }
 
   async down(qr: QueryRunner): Promise<void> {

@@ -98,6 +98,12 @@ export class TemplateEntity {
   @Column({ type: 'varchar', length: 500, nullable: true })
   rejectionReason: string | null;
 
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  pollLeaseOwner: string | null;
+
+  @EpochMsColumn({ nullable: true })
+  pollLeaseExpiresAt: number | null;
+
   @EpochMsColumn()
   createdAt: number;
 

@@ -1,0 +1,95 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { IsNull, LessThan, Repository } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../common/clock';
+import { TemplateEntity } from '../entities/template.entity';
+import { TemplatesService } from '../templates.service';
+import { OfficialTemplateClient } from './official-template-client';
+
+const INTERVAL_NAME = 'templates-status-poll';
+
+/**
+ * Asks the official provider for the review status of pending templates (for deployments where the
+ * status callback is not configured). Every TEMPLATE_STATUS_POLL_MS: up to
+ * TEMPLATE_STATUS_POLL_BATCH rows, each claimed first with a conditional UPDATE (lease), so replicas
+ * never poll the same template twice in one interval. Skips a tick while the previous one runs.
+ */
+@Injectable()
+export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(TemplateStatusPoller.name);
+  private readonly owner = `tsp_${randomBytes(6).toString('hex')}`;
+  private readonly everyMs: number;
+  private readonly batch: number;
+  private running = false;
+
+  constructor(
+    @InjectRepository(TemplateEntity) private readonly templates: Repository<TemplateEntity>,
+    private readonly service: TemplatesService,
+    private readonly client: OfficialTemplateClient,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {
+    this.everyMs = config.int('TEMPLATE_STATUS_POLL_MS', 5 * 60_000, 50);
+    this.batch = config.int('TEMPLATE_STATUS_POLL_BATCH', 20, 1, 1000);
+  }
+
+  onApplicationBootstrap(): void {
+    // The sandbox keeps no review state: nothing to poll.
+    if (!this.config.schedulersEnabled || this.client.name === 'sandbox') return;
+    this.scheduler.addInterval(INTERVAL_NAME, setInterval(() => void this.tick(), this.everyMs));
+  }
+
+  onModuleDestroy(): void {
+    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+  }
+
+  /** One bounded pass; returns how many templates changed status. */
+  async tick(): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    try {
+      return await this.pass();
+    } catch (err) {
+      this.logger.error({ err }, 'template status poll failed');
+      return 0;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async pass(): Promise<number> {
+    const now = this.clock.now();
+    const due = [{ pollLeaseExpiresAt: IsNull() }, { pollLeaseExpiresAt: LessThan(now) }].map((lease) => ({
+      status: 'pending' as const, provider: 'official' as const, creationMode: IsNull(), ...lease,
+    }));
+    const candidates = await this.templates.find({ where: due, order: { id: 'ASC' }, take: this.batch, select: { id: true, providerTemplateId: true, pollLeaseExpiresAt: true } });
+    let changed = 0;
+    for (const c of candidates) {
+      if (!c.providerTemplateId || !(await this.claim(c.id, c.pollLeaseExpiresAt, now))) continue;
+      const found = await this.client.fetchStatus(c.providerTemplateId).catch((err: unknown) => {
+        this.logger.warn({ err, templateId: c.id }, 'provider status lookup failed; will retry next interval');
+        return null;
+      });
+      if (found && found.status !== 'pending') {
+        await this.service.setStatus(c.id, found.status, found.reason);
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  /** Conditional UPDATE: only one replica wins a row until its lease (one interval) expires. */
+  private async claim(id: string, seen: number | null, now: number): Promise<boolean> {
+    const qb = this.templates.createQueryBuilder().update(TemplateEntity)
+      .set({ pollLeaseOwner: this.owner, pollLeaseExpiresAt: now + this.everyMs })
+      .where('id = :id AND status = :status', { id, status: 'pending' });
+    if (seen === null) qb.andWhere('poll_lease_expires_at IS NULL');
+    else qb.andWhere('poll_lease_expires_at = :seen', { seen });
+    const res = await qb.execute();
+    return (res.affected ?? 0) === 1;
+  }
+}
