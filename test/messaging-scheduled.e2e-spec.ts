@@ -92,6 +92,29 @@ describe('Scheduled sends (e2e)', () => {
     expect((await delivered(b, acc.id)).map((d) => d.messageId)).toEqual([id]);
   });
 
+  it('single sends left queued by a crash are settled: provider verdict if any, else failed and refunded', async () => {
+    const a = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await a.createAccount({ walletBalance: 100 });
+    const ok = (await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(undefined))).body.data.messages[0].id as string;
+    await a.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
+    const failed = await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(undefined));
+    expect(failed.status).toBe(503);
+    const [{ id: interrupted }] = (await a.http().get('/api/v2/messages?status=failed').set('X-API-Key', acc.key)).body.data.messages;
+    // Crash simulation: both rows paid and `queued` long ago, as if the process died mid-send.
+    const db = a.app.get(DataSource);
+    await db.query("UPDATE messages SET status = 'queued', error_code = NULL, refunded_at = NULL, cost = 5, updated_at = 0 WHERE id IN (?, ?)", [ok, interrupted]);
+    await db.query('UPDATE accounts SET wallet_balance = wallet_balance - 5 WHERE id = ?', [acc.id]);
+    expect((await a.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance).toBe(90);
+    await a.close({ keepDatabase: true });
+    apps.splice(apps.indexOf(a), 1);
+    const b = await start(FAST, a.databaseUrl);
+    await waitFor(async () => (await message(b, acc.key, interrupted)).status === 'failed', { what: 'reconciled' });
+    expect(await message(b, acc.key, interrupted)).toMatchObject({ status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', cost: 0 });
+    await waitFor(async () => (await message(b, acc.key, ok)).status === 'sent', { what: 'reconciled ok' });
+    expect((await b.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance).toBe(95);
+    expect((await delivered(b, acc.id)).map((d) => d.messageId)).toEqual([ok]);
+  });
+
   it('INVALID_SCHEDULE for a past, malformed or too distant scheduleAt', async () => {
     const t = await start({ SCHEDULERS_ENABLED: 'false' });
     const acc = await t.createAccount();

@@ -97,6 +97,19 @@ export class SendPipeline {
     return this.deliver(row.accountId, row.id, msg, funding, origin);
   }
 
+  /**
+   * A message left `queued` by a crashed request (no bulk job owns it): the provider's verdict if it
+   * has one, otherwise `failed` (PROVIDER_UNAVAILABLE) and refunded. Never re-sent: its caller got
+   * no answer and may have retried on its own.
+   */
+  async reconcile(row: MessageEntity): Promise<SendResult> {
+    const funding: Funding = { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost) };
+    const msg = { to: row.recipient, channel: row.channel } as ValidatedMessage;
+    const seen = await this.gateway.lookup(msg.channel, row.id).catch(() => null);
+    if (seen) return this.settle(row.accountId, row.id, msg, funding, seen);
+    return this.fail(row.accountId, row.id, msg, funding, new ApiError('PROVIDER_UNAVAILABLE', 'The send was interrupted before the provider answered'));
+  }
+
   private async resume(accountId: string, row: MessageEntity, msg: ValidatedMessage, origin: SendOrigin): Promise<SendResult> {
     if (row.accountId !== accountId) throw new ApiError('CONFLICT', 'messageId belongs to another account');
     if (row.status === 'queued') return this.sendRecorded(row, msg, origin);

@@ -14,7 +14,8 @@ const INTERVAL_NAME = 'messaging.scheduled-sender';
 /**
  * Sends scheduled messages when due. Safe with several replicas and across restarts: a row is taken
  * with a conditional UPDATE (lease); a row whose lease expired after a crash is taken again and
- * settled through the provider's lookup of our message id before anything is re-sent.
+ * settled through the provider's lookup of our message id before anything is re-sent. It also
+ * settles single sends a crash left `queued`.
  */
 @Injectable()
 export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy {
@@ -63,7 +64,7 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
       `SELECT id FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${this.batch}`,
       [now, now],
     );
-    let handled = 0;
+    let handled = await this.reconcileStale(now);
     for (const { id } of due) {
       if (!(await this.claim(id, now))) continue;
       const row = await this.log.findById(id);
@@ -80,12 +81,29 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
     return handled;
   }
 
-  private async claim(id: string, now: number): Promise<boolean> {
+  /** Single sends left `queued` by a crash (older than a lease): settle them through the provider. */
+  private async reconcileStale(now: number): Promise<number> {
+    const stale: { id: string }[] = await this.ds.query(
+      `SELECT id FROM messages WHERE status = 'queued' AND bulk_job_id IS NULL AND updated_at < ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) LIMIT ${this.batch}`,
+      [now - this.leaseMs, now],
+    );
+    let handled = 0;
+    for (const { id } of stale) {
+      if (!(await this.claim(id, now, 'queued'))) continue;
+      const row = await this.log.findById(id);
+      if (!row || row.status !== 'queued') continue;
+      await this.pipeline.reconcile(row).catch((err: unknown) => this.logger.warn(`reconcile ${id} failed: ${String(err)}`));
+      handled++;
+    }
+    return handled;
+  }
+
+  private async claim(id: string, now: number, status: 'scheduled' | 'queued' = 'scheduled'): Promise<boolean> {
     const qr = this.ds.createQueryRunner();
     try {
       const res = await qr.query(
-        "UPDATE messages SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'scheduled' AND (lease_expires_at IS NULL OR lease_expires_at < ?)",
-        [this.owner, now + this.leaseMs, now, id, now],
+        "UPDATE messages SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)",
+        [this.owner, now + this.leaseMs, now, id, status, now],
         true,
       );
       return Number(res.affected) === 1;
