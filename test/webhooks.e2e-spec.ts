@@ -5,7 +5,7 @@ import { SecretBox } from '../src/common/secret-box';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
 import { ReceivedCall, startReceiver, WebhookReceiver } from './support/webhook-receiver';
 
-const FAST = { WEBHOOK_DELIVERY_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '400' };
+const FAST = { WEBHOOK_DELIVERY_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '400', WEBHOOK_PRUNE_INTERVAL_MS: '50' };
 
 interface DeliveryView {
   id: string;
@@ -255,6 +255,19 @@ describe('Webhooks (e2e)', () => {
       expect(receiver.calls.map((c) => c.headers['x-service-event'])).toEqual(['x.leased']);
     });
 
+    it('finished deliveries older than the retention period are pruned with their attempts; recent ones stay', async () => {
+      const acc = await t.createAccount();
+      const oldOne = (await queueTest(t, acc, receiver.url)).deliveryId;
+      const recent = (await queueTest(t, acc, receiver.url)).deliveryId;
+      await settle(t, acc.key, oldOne);
+      await settle(t, acc.key, recent);
+      const ds = t.app.get(DataSource);
+      await ds.query('UPDATE webhook_deliveries SET completed_at = ? WHERE id = ?', [Date.now() - 31 * 86_400_000, oldOne]);
+      await waitFor(async () => (await deliveries(t, acc.key)).every((d) => d.id !== oldOne), { what: 'old delivery pruned' });
+      expect((await deliveries(t, acc.key)).map((d) => d.id)).toEqual([recent]);
+      expect(await ds.query('SELECT id FROM webhook_attempts WHERE delivery_id = ?', [oldOne])).toEqual([]);
+    });
+
     it('enqueue inside a rolled-back transaction leaves no delivery', async () => {
       const acc = await t.createAccount();
       const svc = t.app.get(WebhooksService);
@@ -401,10 +414,10 @@ describe('Webhooks with WEBHOOK_ALLOW_INSECURE=false (e2e)', () => {
     const sealedSecret = t.app.get(SecretBox).seal('k');
     const port = new URL(receiver.url).port;
     const ids = [];
-    for (const url of [`https://127.0.0.1:${port}/hook`, `https://localhost:${port}/hook`]) {
+    // A URL stored while insecure targets were allowed, or one whose DNS now points inside.
+    for (const url of [`https://127.0.0.1:${port}/hook`, `https://localhost:${port}/hook`, receiver.url]) {
       ids.push((await svc.enqueue(null, { accountId: acc.id, url, event: 'x.private', body: {}, sealedSecret, apiKeyHeader: false })).deliveryId);
     }
-    await expect(svc.enqueue(null, { accountId: acc.id, url: receiver.url, event: 'x', body: {}, sealedSecret, apiKeyHeader: false })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     for (const id of ids) {
       const d = await settle(t, acc.key, id);
       expect(d.status).toBe('failed');

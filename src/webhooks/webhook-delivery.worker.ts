@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Brackets, DataSource } from 'typeorm';
+import { Brackets, DataSource, In } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
@@ -28,6 +28,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
   private readonly batch: number;
+  private readonly retentionMs: number;
+  private readonly pruneEveryMs: number;
+  private nextPruneAt = 0;
   private running: Promise<void> | null = null;
   private stopped = false;
 
@@ -43,6 +46,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     this.timeoutMs = config.int('WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000);
     this.leaseMs = config.int('WEBHOOK_LEASE_MS', this.timeoutMs + 30_000, this.timeoutMs + 1000);
     this.batch = config.int('WEBHOOK_DELIVERY_BATCH', 20, 1, 500);
+    this.retentionMs = config.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650) * 86_400_000;
+    this.pruneEveryMs = config.int('WEBHOOK_PRUNE_INTERVAL_MS', 300_000, 10);
   }
 
   onApplicationBootstrap(): void {
@@ -70,6 +75,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   private async runOnce(): Promise<void> {
     const now = this.clock.now();
     await this.failAbandoned(now);
+    await this.pruneOld(now);
     const due = await this.dataSource.manager
       .createQueryBuilder(WebhookDeliveryEntity, 'd')
       .select('d.id', 'id')
@@ -123,43 +129,61 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     await this.record(row, startedAt, outcome);
   }
 
-  /** Records the attempt and moves the delivery on, only while this replica still holds the lease. */
+  /**
+   * Logs the attempt (it happened, whatever follows), then moves the delivery on, fenced by the lease.
+   * Two statements, not a transaction: on SQLite every caller shares one connection, and concurrent
+   * TypeORM transactions there collide ("cannot start a transaction within a transaction").
+   */
   private async record(row: WebhookDeliveryEntity, startedAt: number, o: PostOutcome): Promise<void> {
     const now = this.clock.now();
     const exhausted = !o.ok && row.attemptCount >= MAX_ATTEMPTS;
     const refused = !o.ok && o.error?.startsWith('target refused') === true;
     const status = o.ok ? 'delivered' : exhausted || refused ? 'failed' : 'pending';
-    await this.dataSource.transaction(async (em) => {
-      const res = await em
-        .createQueryBuilder()
-        .update(WebhookDeliveryEntity)
-        .set({
-          status,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          lastHttpStatus: o.httpStatus,
-          lastError: o.error,
-          updatedAt: now,
-          completedAt: status === 'pending' ? null : now,
-          ...(status === 'pending' ? { nextAttemptAt: now + retryDelayMs(row.attemptCount, this.config.webhookRetryBaseMs) } : {}),
-        })
-        .where('id = :id AND lease_owner = :owner', { id: row.id, owner: this.owner })
-        .execute();
-      if (res.affected !== 1) {
-        this.logger.warn({ deliveryId: row.id }, 'webhook lease lost before the attempt was recorded');
-        return;
-      }
-      await em.insert(WebhookAttemptEntity, {
-        id: newId('wha'),
-        deliveryId: row.id,
-        attemptNo: row.attemptCount,
-        startedAt,
-        durationMs: Math.max(0, o.durationMs),
-        httpStatus: o.httpStatus,
-        error: o.error,
-        success: o.ok,
-      });
+    const em = this.dataSource.manager;
+    await em.insert(WebhookAttemptEntity, {
+      id: newId('wha'),
+      deliveryId: row.id,
+      attemptNo: row.attemptCount,
+      startedAt,
+      durationMs: Math.max(0, o.durationMs),
+      httpStatus: o.httpStatus,
+      error: o.error,
+      success: o.ok,
     });
+    const res = await em
+      .createQueryBuilder()
+      .update(WebhookDeliveryEntity)
+      .set({
+        status,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        lastHttpStatus: o.httpStatus,
+        lastError: o.error,
+        updatedAt: now,
+        completedAt: status === 'pending' ? null : now,
+        ...(status === 'pending' ? { nextAttemptAt: now + retryDelayMs(row.attemptCount, this.config.webhookRetryBaseMs) } : {}),
+      })
+      .where('id = :id AND lease_owner = :owner', { id: row.id, owner: this.owner })
+      .execute();
+    // Lost lease (we outlived WEBHOOK_LEASE_MS): another replica owns the row now and decides its fate.
+    if (res.affected !== 1) this.logger.warn({ deliveryId: row.id }, 'webhook lease lost before the attempt was recorded');
+  }
+
+  /** Finished deliveries older than WEBHOOK_RETENTION_DAYS go (with their attempts), a bounded chunk per WEBHOOK_PRUNE_INTERVAL_MS. */
+  private async pruneOld(now: number): Promise<void> {
+    if (now < this.nextPruneAt) return;
+    this.nextPruneAt = now + this.pruneEveryMs;
+    const old = await this.dataSource.manager
+      .createQueryBuilder(WebhookDeliveryEntity, 'd')
+      .select('d.id', 'id')
+      .where('d.status IN (:...done)', { done: ['delivered', 'failed'] })
+      .andWhere('d.completedAt < :cutoff', { cutoff: now - this.retentionMs })
+      .limit(1000)
+      .getRawMany<{ id: string }>();
+    if (old.length === 0) return;
+    const ids = old.map((r) => r.id);
+    await this.dataSource.manager.delete(WebhookAttemptEntity, { deliveryId: In(ids) });
+    await this.dataSource.manager.delete(WebhookDeliveryEntity, { id: In(ids) });
   }
 
   /** A replica died holding the last attempt: once its lease expires the delivery is failed. */

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
-import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
@@ -33,9 +32,9 @@ export class WebhooksService {
    * the change that caused it commits. The delivery loop sends it (first attempt right away).
    */
   async enqueue(em: EntityManager | null, input: EnqueueWebhookInput): Promise<{ deliveryId: string }> {
-    // DNS is not resolved here (we may be inside a transaction); the send-time check covers addresses.
-    const syntax = this.policy.checkSyntax(input.url);
-    if (!syntax.ok) throw ApiError.validation(`webhook url ${syntax.reason}`);
+    // No target check here: URLs were checked when configured, and the send-time check (scheme and
+    // resolved address) fails a delivery whose target is no longer allowed, visibly in the log,
+    // instead of failing the caller's transaction (e.g. an inbound provider event).
     const now = this.clock.now();
     const row: WebhookDeliveryEntity = {
       id: newId('whd'),

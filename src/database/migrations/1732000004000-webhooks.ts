@@ -31,7 +31,8 @@ export class Webhooks1732000004000 implements MigrationInterface {
       foreignKeys: [account],
     });
     await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_due', columnNames: ['status', 'next_attempt_at'] });
-    await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_account', columnNames: ['account_id', 'status', 'id'] });
+    await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_account', columnNames: ['account_id', 'id'] });
+    await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_account_status', columnNames: ['account_id', 'status', 'id'] });
 
     await createTable(qr, {
       name: 'webhook_attempts',
