@@ -109,6 +109,14 @@ describe('Webhooks (e2e)', () => {
       expect(d.attempts).toEqual([{ attempt: 1, at: expect.any(String), httpStatus: 200, durationMs: expect.any(Number), success: true, error: null }]);
     });
 
+    it('a hostname target goes through the guarded DNS lookup (localhost allowed only because insecure targets are on here)', async () => {
+      const acc = await t.createAccount();
+      const { deliveryId } = await queueTest(t, acc, receiver.url.replace('127.0.0.1', 'localhost'));
+      const d = await settle(t, acc.key, deliveryId);
+      expect(d).toMatchObject({ status: 'delivered', attemptCount: 1 });
+      expect(receiver.calls.map(idOf)).toEqual([deliveryId]);
+    });
+
     it('owner only for settings; 400 for a bad url; deliveries need messages:read', async () => {
       const acc = await t.createAccount();
       const member = await t.memberKey(acc.id, ['messages:create', 'messages:read', 'api_keys:read']);
