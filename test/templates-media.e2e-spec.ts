@@ -31,7 +31,7 @@ describe('Templates: header media (e2e)', () => {
       const f = served[req.url ?? ''];
       if (!f) return void res.writeHead(404).end();
       const send = () => res.writeHead(200, { 'Content-Type': f.type, 'Content-Length': f.body.length }).end(f.body);
-      if (f.delayMs) setTimeout(send, f.delayMs);
+      if (f.delayMs) setTimeout(send, f.delayMs).unref();
       else send();
     });
     await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
@@ -208,5 +208,12 @@ describe('Templates: headerMediaUrl must be https when insecure URLs are not all
     const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'insecure_url', headerMediaUrl: 'http://127.0.0.1:9/x.png' }));
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('headerMediaUrl must be an https URL');
+  });
+
+  it('an https URL to a private address is refused (SSRF rules of webhook targets)', async () => {
+    const acc = await t.createAccount();
+    const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'private_url', headerMediaUrl: 'https://127.0.0.1/x.png' }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('headerMediaUrl must point to a public address');
   });
 });

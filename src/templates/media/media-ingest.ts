@@ -40,11 +40,15 @@ export class MediaIngest {
       const fail = (err: unknown) => {
         if (failed) return;
         failed = true;
+        // Stop reading: the rest is never written. (multer drains the request itself; a fetched body
+        // is destroyed by the caller.)
         source.removeAllListeners('data');
-        source.resume(); // drain what is left so the request can be answered
+        source.pause();
+        // The temp file may still be opening: remove it only once the write stream has closed.
+        const cleanup = () => void unlink(tmpPath).catch(() => undefined).then(() => reject(err));
+        if (out.closed) cleanup();
+        else out.once('close', cleanup);
         out.destroy();
-        unlink(tmpPath).catch(() => undefined);
-        reject(err);
       };
       const detect = async () => {
         const buf = Buffer.concat(head);

@@ -7,6 +7,7 @@ import { Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
+import { WebhooksService } from '../../webhooks/webhooks.service';
 import { TemplateMediaEntity } from '../entities/template-media.entity';
 import { MediaIngest } from './media-ingest';
 import { MediaStorage } from './media-storage';
@@ -39,6 +40,7 @@ export class TemplateMediaService {
     private readonly ingest: MediaIngest,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly targets: WebhooksService,
   ) {}
 
   /** Moves a checked temp file into storage and records it for the account (null: default templates). */
@@ -104,6 +106,8 @@ export class TemplateMediaService {
     const signal = AbortSignal.timeout(timeoutMs);
     let current = this.checkUrl(url);
     for (let hop = 0; hop < 4; hop++) {
+      // Same SSRF rules as webhook targets (public addresses only, unless WEBHOOK_ALLOW_INSECURE).
+      await this.targets.assertAllowedTarget(current.toString(), field);
       let res: Response;
       try {
         res = await fetch(current, { signal, redirect: 'manual' });
