@@ -2,6 +2,9 @@ import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../auth/decorators';
 import { CreateWebSessionDto, UpdateWebSessionDto } from './dto/create-web-session.dto';
+import { SandboxInboundDto } from './dto/sandbox-inbound.dto';
+import { InboundMessagesService } from './inbound/inbound-messages.service';
+import { InboundResult } from './inbound/inbound.types';
 import { WebSessionsService } from './web-sessions.service';
 import { WebSessionView } from './web-session.types';
 
@@ -9,7 +12,10 @@ import { WebSessionView } from './web-session.types';
 @AdminOnly()
 @Controller('admin/v1/accounts/:id/web-sessions')
 export class AdminWebSessionsController {
-  constructor(private readonly sessions: WebSessionsService) {}
+  constructor(
+    private readonly sessions: WebSessionsService,
+    private readonly inbound: InboundMessagesService,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -22,5 +28,12 @@ export class AdminWebSessionsController {
   @ApiOperation({ summary: 'Set the status of a web session (sandbox control)' })
   async update(@Param('id') id: string, @Param('name') name: string, @Body() dto: UpdateWebSessionDto): Promise<{ success: true; data: { webSession: WebSessionView } }> {
     return { success: true, data: { webSession: await this.sessions.updateStatus(id, name, dto.status) } };
+  }
+
+  @Post(':name/inbound')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Simulate an inbound message on a session (becomes chatapp_web.message.received unless dropped)' })
+  async receive(@Param('id') id: string, @Param('name') name: string, @Body() dto: SandboxInboundDto): Promise<{ success: true; data: InboundResult }> {
+    return { success: true, data: await this.inbound.receive(await this.sessions.findOwned(id, name), dto) };
   }
 }

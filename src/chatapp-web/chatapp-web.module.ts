@@ -1,9 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminWebSessionsController } from './admin-web-sessions.controller';
 import { ChatsController } from './chats.controller';
 import { ChatsService } from './chats.service';
+import { InboundMessagesService } from './inbound/inbound-messages.service';
+import { WahaHookController } from './inbound/waha-hook.controller';
+import { WahaHookService } from './inbound/waha-hook.service';
 import { InboundMessageEntity } from './entities/inbound-message.entity';
 import { WebSessionChatEntity } from './entities/web-session-chat.entity';
 import { WebSessionEntity } from './entities/web-session.entity';
@@ -16,8 +20,8 @@ import { WebSessionsService } from './web-sessions.service';
 
 /** Web sessions and messaging-bot ids: chat listing (sandbox or WAHA) and inbound messages. */
 @Module({
-  imports: [AccountsModule, TypeOrmModule.forFeature([WebSessionEntity, WebSessionChatEntity, InboundMessageEntity])],
-  controllers: [AdminWebSessionsController, ChatsController],
+  imports: [AccountsModule, WebhooksModule, TypeOrmModule.forFeature([WebSessionEntity, WebSessionChatEntity, InboundMessageEntity])],
+  controllers: [AdminWebSessionsController, ChatsController, WahaHookController],
   providers: [
     WebSessionSettings,
     WebSessionsService,
@@ -26,6 +30,8 @@ import { WebSessionsService } from './web-sessions.service';
     WahaWebSessionProvider,
     WebSessionProviders,
     ChatsService,
+    InboundMessagesService,
+    WahaHookService,
   ],
   exports: [WebSessionsService],
 })

@@ -1,0 +1,59 @@
+import { ApiError } from '../../common/errors';
+import type { WebSessionEntity } from '../entities/web-session.entity';
+import { statusFromWaha } from '../providers/waha.mapping';
+import type { WebSessionStatus } from '../web-session.types';
+import type { InboundMessageInput } from './inbound.types';
+
+export type WahaHookAction =
+  | { kind: 'message'; input: InboundMessageInput }
+  | { kind: 'status'; status: WebSessionStatus }
+  | { kind: 'ignored'; event: string };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * Reads one WAHA webhook event. `message` / `message.any` become an inbound message (the service
+ * drops own and history ones), `session.status` a status change; every other event is ignored.
+ */
+export function parseWahaEvent(body: unknown, session: WebSessionEntity): WahaHookAction {
+  if (!isObj(body) || !str(body.event)) throw ApiError.validation('event is required');
+  const event = body.event as string;
+  if (event === 'session.status') return { kind: 'status', status: statusFromWaha(body.payload) };
+  if (event !== 'message' && event !== 'message.any') return { kind: 'ignored', event };
+  const p = body.payload;
+  if (!isObj(p)) throw ApiError.validation('payload is required');
+  const id = str(p.id) ?? (isObj(p.id) ? str(p.id._serialized) : null);
+  const chat = str(p.from);
+  if (!id || !chat) throw ApiError.validation('payload.id and payload.from are required');
+  const data = isObj(p._data) ? p._data : {};
+  const isGroup = chat.endsWith('@g.us');
+  const author = (isGroup ? str(p.participant) ?? str(p.author) : null) ?? chat;
+  const timestampMs = typeof p.timestamp === 'number' ? p.timestamp * 1000 : undefined;
+  // History sync: flagged by the engine, or a message older than our registration of the session.
+  const history = p.isHistory === true || data.isHistory === true || p.source === 'history' ||
+    (timestampMs !== undefined && timestampMs < session.createdAt - 60_000);
+  const media = isObj(p.media) ? p.media : {};
+  const mimetype = str(media.mimetype) ?? str(data.mimetype);
+  return {
+    kind: 'message',
+    input: {
+      from: { jid: author, displayName: str(data.notifyName) ?? str(data.pushName) ?? str(p.notifyName) ?? author.split('@')[0] },
+      text: str(p.body) ?? str(p.caption) ?? '',
+      isGroup,
+      remoteChatId: chat,
+      remoteMessageId: id,
+      fromMe: p.fromMe === true,
+      historySync: history,
+      media: p.hasMedia === true ? { mediaType: mediaTypeOf(mimetype, str(data.type)), mimetype, fileName: str(media.filename) ?? str(data.filename) } : null,
+      timestamp: timestampMs,
+    },
+  };
+}
+
+function mediaTypeOf(mimetype: string | null, engineType: string | null): string {
+  if (engineType && ['image', 'video', 'audio', 'ptt', 'document', 'sticker'].includes(engineType)) return engineType === 'ptt' ? 'audio' : engineType;
+  const top = mimetype?.split('/')[0];
+  return top === 'image' || top === 'video' || top === 'audio' ? top : 'document';
+}
