@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, Hash } from 'node:crypto';
 import type { Request } from 'express';
 import type { AuthContext } from '../auth/auth-context';
 import { ApiError } from '../common/errors';
@@ -9,7 +8,7 @@ import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { readBulkBody } from './bulk-body-reader';
 import { BulkJobView, JobRow, toJobView } from './bulk-job.view';
 import { BulkSettings } from './bulk-settings';
-import { canonicalJson } from './canonical-json';
+import { canonicalOfStoredJob, RequestFingerprint } from './request-hash';
 
 const MAX_KEY = 200;
 
@@ -46,10 +45,18 @@ export class BulkIntakeService {
     const storeRows = existing === null;
     const jobId = newId('bulk');
     if (storeRows) await this.createAcceptingJob(jobId, auth.accountId);
-    const hash = createHash('sha256');
+    // A replay (nothing stored) computes the canonical fingerprint as it streams.
+    const print = new RequestFingerprint(!storeRows);
     let firstBad: string | null = null;
     let batch: PendingRow[] = [];
-    const outcome = await readBulkBody(req, (index, value) => {
+    // MySQL: one batch may be inserting while the next is parsed (SQLite inserts synchronously).
+    let inflight: Promise<void> | null = null;
+    const settleInflight = async () => {
+      const p = inflight;
+      inflight = null;
+      if (p) await p;
+    };
+    const outcome = await readBulkBody(req, (index, value, text) => {
       const problem = elementProblem(value);
       if (problem) {
         firstBad ??= `messages[${index}] ${problem}`;
@@ -57,18 +64,29 @@ export class BulkIntakeService {
       }
       if (firstBad) return;
       const el = value as Record<string, unknown>;
-      hashElement(hash, el);
+      print.add(text, el);
       if (!storeRows) return;
-      batch.push(toPendingRow(index, el));
+      batch.push(toPendingRow(index, el, text));
       if (batch.length >= this.settings.intakeBatch) {
         const rows = batch;
         batch = [];
-        return this.insertRows(jobId, rows);
+        if (!this.db.mysql) return this.insertRows(jobId, rows);
+        return settleInflight().then(() => {
+          inflight = this.insertRows(jobId, rows);
+          inflight.catch(() => undefined);
+        });
       }
     }).catch(async (err: unknown) => {
+      await settleInflight().catch(() => undefined);
       if (storeRows) await this.discard(jobId);
       throw err;
     });
+    try {
+      await settleInflight();
+    } catch (err) {
+      if (storeRows) await this.discard(jobId);
+      throw err;
+    }
     if (outcome.aborted) {
       if (storeRows) await this.markIncomplete(jobId);
       throw new ApiError('INVALID_REQUEST_BODY', 'The request body ended before it was complete');
@@ -85,12 +103,7 @@ export class BulkIntakeService {
       throw fields;
     }
     if (storeRows && batch.length) await this.insertRows(jobId, batch);
-    const requestHash = createHash('sha256')
-      .update(canonicalJson({ name: fields.name, messagesPerSecond: fields.mps }))
-      .update('|')
-      .update(hash.digest('hex'))
-      .digest('hex');
-    return this.finalize(auth.accountId, storeRows ? jobId : null, fields, requestHash, outcome.count);
+    return this.finalize(auth.accountId, storeRows ? jobId : null, fields, print.finish(fields.name, fields.mps), outcome.count);
   }
 
   private earlyError(auth: AuthContext, headerKey: string | undefined): ApiError | null {
@@ -147,8 +160,23 @@ export class BulkIntakeService {
     });
   }
 
+  /** Same name, rate and messages as the job holding the key? Raw bytes first, canonical JSON if they differ. */
+  private async sameRequest(holder: JobRow, ownJobId: string | null, f: CheckedFields, print: Fingerprint): Promise<boolean> {
+    if (holder.raw_hash === print.raw) return true;
+    const holderName = holder.name === null ? null : String(holder.name);
+    const holderMps = Number(holder.messages_per_second);
+    if (holderName !== f.name || holderMps !== f.mps) return false;
+    let theirs = holder.request_hash === null || holder.request_hash === undefined ? null : String(holder.request_hash);
+    if (theirs === null) {
+      theirs = await canonicalOfStoredJob(this.db, String(holder.id), holderName, holderMps);
+      await this.db.one(sql('UPDATE bulk_jobs SET request_hash = ? WHERE id = ?', theirs, String(holder.id)));
+    }
+    const mine = print.canonical ?? (ownJobId ? await canonicalOfStoredJob(this.db, ownJobId, f.name, f.mps) : null);
+    return mine === theirs;
+  }
+
   /** Claims the key for `jobId` (or finds who holds it). Race-free: the unique index decides. */
-  private async finalize(accountId: string, jobId: string | null, f: CheckedFields, requestHash: string, count: number): Promise<BulkJobView> {
+  private async finalize(accountId: string, jobId: string | null, f: CheckedFields, print: Fingerprint, count: number): Promise<BulkJobView> {
     const windowStart = this.clock.now() - this.settings.idempotencyWindowMs;
     for (let attempt = 0; attempt < 5; attempt++) {
       const now = this.clock.now();
@@ -162,8 +190,8 @@ export class BulkIntakeService {
           if (holder) yield sql('UPDATE bulk_jobs SET idempotency_key = NULL WHERE id = ?', String(holder.id));
           if (jobId === null) return null;
           yield sql(
-            `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, total = ?, pending_count = ?, idempotency_key = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
-            f.name, f.mps, count, count, f.key, requestHash, now, jobId,
+            `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, total = ?, pending_count = ?, idempotency_key = ?, raw_hash = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
+            f.name, f.mps, count, count, f.key, print.raw, print.canonical, now, jobId,
           );
           const mine: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE id = ?', jobId);
           return { mine: true, row: mine.rows[0] };
@@ -180,13 +208,16 @@ export class BulkIntakeService {
         if (!result.row || result.row.status !== 'validating') throw new ApiError('INVALID_REQUEST_BODY', 'The job was abandoned before its upload completed');
         return toJobView(result.row);
       }
+      const same = await this.sameRequest(result.row, jobId, f, print);
       if (jobId !== null) await this.discard(jobId);
-      if (result.row.request_hash !== requestHash) throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with a different body');
+      if (!same) throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with a different body');
       return toJobView(result.row);
     }
     throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key is being used concurrently; retry');
   }
 }
+
+type Fingerprint = { raw: string; canonical: string | null };
 
 interface CheckedFields {
   key: string;
@@ -226,15 +257,11 @@ function elementProblem(value: unknown): string | null {
   return null;
 }
 
-function hashElement(hash: Hash, el: Record<string, unknown>): void {
-  hash.update(canonicalJson(el));
-  hash.update('\n');
-}
 
-function toPendingRow(idx: number, el: Record<string, unknown>): PendingRow {
+function toPendingRow(idx: number, el: Record<string, unknown>, text: string): PendingRow {
   const to = el.to === undefined || el.to === null ? null : (typeof el.to === 'string' ? el.to : JSON.stringify(el.to)).slice(0, 320);
   const channel = typeof el.channel === 'string' ? el.channel.slice(0, 32) : null;
-  return { idx, to, channel, payload: JSON.stringify(el) };
+  return { idx, to, channel, payload: text };
 }
 
 const placeholderCache = new Map<number, string>();

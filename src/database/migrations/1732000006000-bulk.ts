@@ -26,6 +26,8 @@ export class Bulk1732000006000 implements MigrationInterface {
         col.text('error_message'),
         // Set only once intake completed; NULLs never collide in the unique index.
         col.str('idempotency_key', 200, true),
+        // Fingerprints of name + messagesPerSecond + messages: as sent, and canonical (computed lazily).
+        col.str('raw_hash', 64, true),
         col.str('request_hash', 64, true),
         col.ms('resume_at', true),
         col.str('lease_owner', 40, true),

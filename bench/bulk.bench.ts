@@ -1,0 +1,276 @@
+// npm run bench:bulk [-- --dialect=sqlite|mysql|both --rows=100000,1000000 --accounts=200 --seconds=10]
+// Each dialect runs in its own child process (clean RSS figures): intake over HTTP (streamed body) with
+// peak RSS, the raw multi-row INSERT rate measured in the same run, validation rows/s, and paced
+// dispatch of N accounts x 10 msg/s on the sandbox with per-job one-second-window maxima.
+import 'reflect-metadata';
+import { fork } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createConnection } from 'mysql2/promise';
+import type { DataSource } from 'typeorm';
+
+const args = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=') as [string, string]));
+const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/x';
+
+async function parent(): Promise<void> {
+  const dialects = (args.dialect ?? 'both') === 'both' ? ['sqlite', 'mysql'] : [args.dialect];
+  for (const d of dialects) {
+    await new Promise<void>((resolve, reject) => {
+      const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], { execArgv: ['-r', 'ts-node/register/transpile-only', '--max-old-space-size=1024'], stdio: 'inherit' });
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${d} bench exited with ${code}`))));
+    });
+  }
+}
+
+// ---------------------------------------------------------------- child
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+
+class RssSampler {
+  peak = 0;
+  private timer: NodeJS.Timeout;
+  constructor() {
+    this.peak = process.memoryUsage().rss;
+    this.timer = setInterval(() => (this.peak = Math.max(this.peak, process.memoryUsage().rss)), 20);
+  }
+  stop(): number {
+    clearInterval(this.timer);
+    return Math.max(this.peak, process.memoryUsage().rss);
+  }
+}
+
+function element(i: number): string {
+  // (stringified into the client worker: plain JavaScript only)
+  const n = String(1_000_001 + (i % 8_999_997)).slice(0, 7);
+  return `{"to":"+96650${n}","channel":"local_sms","messageType":"free_text","content":{"text":"Hello customer ${i}, your code is ${i % 10000}"}}`;
+}
+
+// The client runs in a worker thread (own event loop, like a real client), so the app's thread only
+// does the app's work; the worker shares the process, so peak RSS includes it (it is small: streamed).
+const CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const { port, key, rows, mps, idem } = workerData;
+const element = ${element.toString()};
+const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v2/messages/bulk', headers: { 'X-API-Key': key, 'Idempotency-Key': idem, 'Content-Type': 'application/json' } }, (res) => {
+  let data = '';
+  res.on('data', (c) => (data += c));
+  res.on('end', () => parentPort.postMessage({ status: res.statusCode, body: JSON.parse(data) }));
+});
+req.on('error', (e) => parentPort.postMessage({ status: 0, body: { error: String(e) } }));
+let i = 0;
+const write = () => {
+  if (i === 0) req.write('{"name":"bench","messagesPerSecond":' + mps + ',"messages":[');
+  while (i < rows) {
+    const parts = [];
+    const end = Math.min(rows, i + 500);
+    for (; i < end; i++) parts.push(element(i));
+    const ok = req.write((i - parts.length > 0 ? ',' : '') + parts.join(','));
+    if (!ok) return void req.once('drain', write);
+  }
+  req.end(']}');
+};
+write();
+`;
+
+/** Streams a bulk body of `rows` generated elements from a worker thread; resolves with the response. */
+function postBulk(port: number, key: string, rows: number, mps = 10, idem = `bench-${Date.now()}-${Math.random()}`): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(CLIENT, { eval: true, workerData: { port, key, rows, mps, idem } });
+    w.once('message', (m: { status: number; body: Record<string, unknown> }) => {
+      resolve(m);
+      void w.terminate();
+    });
+    w.once('error', reject);
+  });
+}
+
+async function rawInsertRate(ds: DataSource, mysql: boolean, rows: number): Promise<number> {
+  await ds.query('DROP TABLE IF EXISTS bench_raw');
+  await ds.query(`CREATE TABLE bench_raw (job_id varchar(40) NOT NULL, idx int NOT NULL, status varchar(10) NOT NULL, to_addr varchar(320), channel varchar(32), payload ${mysql ? 'mediumtext' : 'text'} NOT NULL, attempt int NOT NULL, PRIMARY KEY (job_id, idx))`);
+  const batch = 1000;
+  const t0 = performance.now();
+  if (mysql) {
+    for (let i = 0; i < rows; i += batch) {
+      const params: unknown[] = [];
+      const n = Math.min(batch, rows - i);
+      for (let k = 0; k < n; k++) params.push('bulk_raw', i + k, 'pending', '+966501234567', 'local_sms', element(i + k), 0);
+      await ds.query(`INSERT INTO bench_raw VALUES ${Array(n).fill('(?,?,?,?,?,?,?)').join(',')}`, params);
+    }
+  } else {
+    const db = (ds.driver as unknown as { databaseConnection: { prepare(s: string): { run(...p: unknown[]): void }; transaction(f: () => void): () => void } }).databaseConnection;
+    const stmt = db.prepare('INSERT INTO bench_raw VALUES (?,?,?,?,?,?,?)');
+    db.transaction(() => {
+      for (let i = 0; i < rows; i++) stmt.run('bulk_raw', i, 'pending', '+966501234567', 'local_sms', element(i), 0);
+    })();
+  }
+  const rate = rows / ((performance.now() - t0) / 1000);
+  await ds.query('DROP TABLE bench_raw');
+  return rate;
+}
+
+async function child(dialect: string): Promise<void> {
+  const mysql = dialect === 'mysql';
+  let databaseUrl: string;
+  let dropDb: (() => Promise<void>) | null = null;
+  if (mysql) {
+    const u = new URL(MYSQL_URL);
+    const name = `bench_bulk_${process.pid}`;
+    const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
+    await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
+    dropDb = async () => {
+      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await conn.end();
+    };
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+  } else {
+    databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-bulk-')), 'bench.sqlite')}`;
+  }
+  Object.assign(process.env, {
+    DATABASE_URL: databaseUrl,
+    ADMIN_TOKEN: 'bench-admin-token-0123456789',
+    LOG_LEVEL: 'silent',
+    DEMO_ACCOUNT: 'false',
+    THROTTLE_LIMIT: '100000000',
+    SCHEDULERS_ENABLED: 'false',
+    DB_POOL_SIZE: '40',
+    PORT: '0',
+  });
+  const { createApp } = await import('../src/bootstrap');
+  const app: NestExpressApplication = await createApp();
+  app.useLogger(false);
+  await app.listen(0, '127.0.0.1');
+  const port = (app.getHttpServer().address() as AddressInfo).port;
+  const { AccountsService } = await import('../src/accounts/accounts.service');
+  const { BulkValidationLoop } = await import('../src/bulk/bulk-validation.loop');
+  const { BulkDispatcher } = await import('../src/bulk/bulk-dispatcher');
+  const { BulkDb } = await import('../src/bulk/bulk-db');
+  const { DataSource: DS } = await import('typeorm');
+  const ds = app.get(DS);
+  const accounts = app.get(AccountsService);
+  const label = mysql ? 'MariaDB' : 'SQLite';
+  console.log(`\n=== ${label} ===`);
+
+  try {
+    // --- intake
+    const sizes = (args.rows ?? '100000,1000000').split(',').map(Number);
+    const { apiKey } = await accounts.create({ name: 'Bench intake', walletBalance: 1_000_000_000 });
+    let validationJob: string | null = null;
+    for (const rows of sizes) {
+      global.gc?.();
+      const raw = await rawInsertRate(ds, mysql, Math.min(rows, 200_000));
+      const before = process.memoryUsage().rss;
+      const sampler = new RssSampler();
+      const t0 = performance.now();
+      const res = await postBulk(port, apiKey.key, rows);
+      const secs = (performance.now() - t0) / 1000;
+      const peak = sampler.stop();
+      if (res.status !== 202) throw new Error(`intake ${res.status} ${JSON.stringify(res.body)}`);
+      console.log(
+        `intake ${fmt(rows)} rows: ${secs.toFixed(2)} s, ${fmt(rows / secs)} rows/s (raw ${mysql ? 'multi-row INSERT' : 'prepared INSERT'} here: ${fmt(raw)} rows/s, ${((rows / secs / raw) * 100).toFixed(0)}%), peak RSS ${mb(peak)} (before ${mb(before)})`,
+      );
+      validationJob ??= String(res.body.id);
+    }
+
+    // --- validation of the first (smallest) job
+    if (validationJob) {
+      const loop = app.get(BulkValidationLoop);
+      const [job] = await ds.query('SELECT total FROM bulk_jobs WHERE id = ?', [validationJob]);
+      await ds.query("UPDATE bulk_jobs SET status = 'cancelled' WHERE status = 'validating' AND id <> ?", [validationJob]);
+      const t0 = performance.now();
+      await loop.runOnce();
+      const secs = (performance.now() - t0) / 1000;
+      const [after] = await ds.query('SELECT status, validated_count FROM bulk_jobs WHERE id = ?', [validationJob]);
+      console.log(`validation ${fmt(Number(job.total))} rows: ${secs.toFixed(2)} s, ${fmt(Number(job.total) / secs)} rows/s (job ${after.status}, validatedCount ${after.validated_count})`);
+      await ds.query("UPDATE bulk_jobs SET status = 'cancelled' WHERE id = ?", [validationJob]);
+    }
+
+    // --- dispatch: N accounts x 10/s
+    const nAcc = Number(args.accounts ?? 200);
+    const seconds = Number(args.seconds ?? 10);
+    const perJob = 10 * seconds;
+    const jobIds: string[] = [];
+    for (let a = 0; a < nAcc; a++) {
+      const acc = await accounts.create({ name: `Bench ${a}`, walletBalance: 1_000_000 });
+      const res = await postBulk(port, acc.apiKey.key, perJob, 10);
+      jobIds.push(String(res.body.id));
+    }
+    const loop = app.get(BulkValidationLoop);
+    while (Number((await ds.query("SELECT COUNT(*) AS n FROM bulk_jobs WHERE status = 'validating'"))[0].n) > 0) await loop.runOnce();
+    const dispatcher = app.get(BulkDispatcher);
+    const bulkDb = app.get(BulkDb);
+    let queries = 0;
+    const logger = ds.logger as unknown as { logQuery: (...a: unknown[]) => void };
+    const orig = logger.logQuery.bind(logger);
+    logger.logQuery = (...a: unknown[]) => {
+      queries++;
+      orig(...a);
+    };
+    const bulkBefore = bulkDb.statements;
+    const t0 = Date.now();
+    const timer = setInterval(() => void dispatcher.tick(), 50);
+    await dispatcher.tick();
+    const placeholders = jobIds.map(() => '?').join(',');
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 250));
+      const [{ n }] = await ds.query(`SELECT COUNT(*) AS n FROM bulk_jobs WHERE id IN (${placeholders}) AND status NOT IN ('completed', 'cancelled')`, jobIds);
+      if (Number(n) === 0 || Date.now() - t0 > seconds * 4000 + 30000) break;
+    }
+    clearInterval(timer);
+    logger.logQuery = orig;
+    const rows: { bulk_job_id: string; delivered_at: number | string }[] = await ds.query(
+      `SELECT bulk_job_id, delivered_at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${placeholders})`,
+      jobIds,
+    );
+    const byJob = new Map<string, number[]>();
+    for (const r of rows) {
+      const list = byJob.get(r.bulk_job_id) ?? [];
+      list.push(Number(r.delivered_at));
+      byJob.set(r.bulk_job_id, list);
+    }
+    const all = rows.map((r) => Number(r.delivered_at)).sort((a, b) => a - b);
+    const span = (all[all.length - 1] - all[0]) / 1000;
+    let worstRate = Infinity;
+    let worstWindow = 0;
+    for (const times of byJob.values()) {
+      times.sort((a, b) => a - b);
+      const rate = times.length > 1 ? (times.length - 1) / ((times[times.length - 1] - times[0]) / 1000) : 0;
+      worstRate = Math.min(worstRate, rate);
+      let j = 0;
+      for (let i = 0; i < times.length; i++) {
+        while (times[i] - times[j] >= 1000) j++;
+        worstWindow = Math.max(worstWindow, i - j + 1);
+      }
+    }
+    const sent = rows.length;
+    const ceiling = nAcc * 10;
+    const statements = mysql ? queries : queries + (bulkDb.statements - bulkBefore);
+    console.log(
+      `dispatch ${nAcc} accounts x 10/s, ${fmt(sent)} messages in ${span.toFixed(2)} s: aggregate ${fmt(sent / span)}/s = ${((sent / span / ceiling) * 100).toFixed(1)}% of ${fmt(ceiling)}/s; ` +
+        `worst job ${(worstRate).toFixed(2)}/s; max sends of one job in any 1 s window: ${worstWindow} (ceiling 10)${worstWindow > 10 ? '  <-- OVER' : ''}`,
+    );
+    console.log(`dispatch database cost: ${(statements / sent).toFixed(2)} statements/message (bulk module: ${((bulkDb.statements - bulkBefore) / sent).toFixed(2)})`);
+  } finally {
+    await app.close();
+    if (dropDb) await dropDb();
+  }
+}
+
+if (args.child) {
+  child(args.child)
+    .then(() => process.exit(0))
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+} else {
+  parent().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
