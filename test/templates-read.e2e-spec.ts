@@ -17,6 +17,14 @@ describe('Templates read (e2e)', () => {
     expect(res.body).toMatchObject({ success: false, code: 'NOT_FOUND', error: 'Template not found' });
   });
 
+  it('the OpenAPI document lists the template routes', async () => {
+    const res = await t.http().get('/docs-json');
+    expect(res.status).toBe(200);
+    for (const path of ['/api/v2/templates', '/api/v2/templates/{id}', '/api/v2/templates/media', '/api/v2/chatapp/official-senders']) {
+      expect(Object.keys(res.body.paths)).toContain(path);
+    }
+  });
+
   it('findForSend returns null for an unknown id', async () => {
     const acc = await t.createAccount();
     await expect(t.app.get(TemplatesService).findForSend(acc.id, 'tpl_nope')).resolves.toBeNull();

@@ -143,6 +143,13 @@ describe('Templates: create, read, list (e2e)', () => {
     it('language must be a language code', () => expect400(chatappBody({ language: 'English' }), 'language'));
     it('officialSenderId must be a sender of the account', () => expect400(chatappBody({ officialSenderId: 'osn_someone_else' }), 'officialSenderId'));
     it('OTP fields only with subType otp', () => expect400(chatappBody({ otpType: 'copy_code' }), 'subType otp'));
+    it('headerValue cannot carry placeholders', () => expect400(chatappBody({ headerType: 'text', headerValue: 'Hi {{1}}' }), 'headerValue'));
+    it('footer cannot carry placeholders', () => expect400(chatappBody({ footer: 'Bye {{1}}' }), 'footer'));
+    it('providerTemplateId only with manual_external_id', () => expect400(chatappBody({ providerTemplateId: '123' }), 'providerTemplateId'));
+    it('emailSubject only for email', () => expect400(smsBody({ emailSubject: 'Hi' }), 'emailSubject'));
+    it('buttons only on chatapp templates', () => expect400(smsBody({ buttons: [{ type: 'phone', text: 'Call', url: '+966500000002' }] }), 'buttons'));
+    it('manualVariableCount must agree with a given body', () =>
+      expect400({ category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', providerTemplateId: '1', manualVariableCount: 2, body: 'Hi {{1}}' }, 'manualVariableCount'));
     it('chatapp provider cannot be internal', () => expect400(chatappBody({ provider: 'internal' }), 'provider'));
     it('nothing is stored by a rejected request', async () => {
       await post(chatappBody({ name: 'never_stored', language: 'English' }));

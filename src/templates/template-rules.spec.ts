@@ -49,6 +49,10 @@ describe('template rules', () => {
       const plan = planTemplate(dto({ body: 'x', buttons: [{ type: 'url', text: 'Go', url: 'https://a.example/p/{{1}}', urlExample: 'https://a.example/p/XYZ' }] }), 0, 'SA');
       expect(plan.urlButtonVariables).toEqual(['XYZ']);
     });
+    it('header text and footer cannot carry placeholders (sends fill body variables only)', () => {
+      expect(messageOf(() => planTemplate(dto({ body: 'x', headerType: 'text', headerValue: 'Hi {{1}}' }), 0, 'SA'))).toContain('headerValue');
+      expect(messageOf(() => planTemplate(dto({ body: 'x', footer: 'Bye {{1}}' }), 0, 'SA'))).toContain('footer');
+    });
     it('non-chat categories refuse chat-only fields', () => {
       expect(messageOf(() => planTemplate(dto({ category: 'sms', content: 'x', footer: 'f' }), 0, 'SA'))).toContain('only used for chatapp');
       expect(messageOf(() => planTemplate(dto({ category: 'sms', content: 'x', provider: 'official' }), 0, 'SA'))).toContain('provider');

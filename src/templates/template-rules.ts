@@ -155,7 +155,9 @@ export function planTemplate(dto: CreateTemplateDto, mediaSources: number, regio
   if (mediaHeader && mediaSources === 0 && !manual) {
     throw bad(`headerType ${dto.headerType} needs the header file: headerAssetId, headerMedia/file or headerMediaUrl`);
   }
-  if (dto.headerValue) countPlaceholders(dto.headerValue, 'headerValue', true);
+  // Sends fill only body variables, so header and footer text must be fixed.
+  if (dto.headerValue && /\{\{/.test(dto.headerValue)) throw bad('headerValue cannot contain {{n}} placeholders');
+  if (dto.footer && /\{\{/.test(dto.footer)) throw bad('footer cannot contain {{n}} placeholders');
   if (provider === 'user_session' && dto.footer !== undefined) throw bad('footer is not used in web-session (user_session) templates');
 
   const { buttons, urlButtonVariables } = checkButtons(dto, region);
