@@ -172,6 +172,23 @@ describe('Webhooks (e2e)', () => {
       expect(await deliveries(t, acc.key, '?status=delivered')).toEqual([]);
     });
 
+    it('a slow receiver does not hold up other deliveries', async () => {
+      const slow = await startReceiver(() => ({ status: 200, delayMs: 350 }));
+      try {
+        const acc = await t.createAccount();
+        const svc = t.app.get(WebhooksService);
+        const sealedSecret = t.app.get(SecretBox).seal('k');
+        const slowId = (await svc.enqueue(null, { accountId: acc.id, url: slow.url, event: 'x.slow', body: {}, sealedSecret, apiKeyHeader: false })).deliveryId;
+        const slowCall = await waitFor(async () => slow.calls[0], { what: 'slow call started' });
+        await svc.enqueue(null, { accountId: acc.id, url: receiver.url, event: 'x.fast', body: {}, sealedSecret, apiKeyHeader: false });
+        const fastCall = await waitFor(async () => receiver.calls[0], { what: 'fast call' });
+        expect(fastCall.at).toBeLessThan(slowCall.at + 350);
+        expect((await settle(t, acc.key, slowId)).status).toBe('delivered');
+      } finally {
+        await slow.close();
+      }
+    });
+
     it('a timeout counts as a failed attempt and is retried', async () => {
       receiver.respond((_c, n) => (n === 1 ? { status: 200, delayMs: 1500 } : 200));
       const acc = await t.createAccount();

@@ -32,6 +32,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   private readonly pruneEveryMs: number;
   private nextPruneAt = 0;
   private running: Promise<void> | null = null;
+  /** Sends in flight; a slow receiver holds one slot, not the whole loop. */
+  private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -45,6 +47,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     this.intervalMs = config.int('WEBHOOK_DELIVERY_INTERVAL_MS', 500, 10, 60_000);
     this.timeoutMs = config.int('WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000);
     this.leaseMs = config.int('WEBHOOK_LEASE_MS', this.timeoutMs + 30_000, this.timeoutMs + 1000);
+    // Also the cap on concurrent sends per replica.
     this.batch = config.int('WEBHOOK_DELIVERY_BATCH', 20, 1, 500);
     this.retentionMs = config.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650) * 86_400_000;
     this.pruneEveryMs = config.int('WEBHOOK_PRUNE_INTERVAL_MS', 300_000, 10);
@@ -59,9 +62,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     this.stopped = true;
     if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
     await this.running;
+    await Promise.all([...this.inFlight]);
   }
 
-  /** One pass; skipped while the previous pass still runs. Public so tests can drive it. */
+  /** One claiming pass (skipped while the previous one runs); sends continue in the background. Public so tests can drive it. */
   tick(): Promise<void> {
     if (this.running || this.stopped) return this.running ?? Promise.resolve();
     this.running = this.runOnce()
@@ -76,6 +80,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     const now = this.clock.now();
     await this.failAbandoned(now);
     await this.pruneOld(now);
+    if (this.inFlight.size >= this.batch) return;
     const due = await this.dataSource.manager
       .createQueryBuilder(WebhookDeliveryEntity, 'd')
       .select('d.id', 'id')
@@ -84,15 +89,17 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       .andWhere('d.attemptCount < :max', { max: MAX_ATTEMPTS })
       .andWhere(new Brackets((q) => q.where('d.leaseExpiresAt IS NULL').orWhere('d.leaseExpiresAt < :now', { now })))
       .orderBy('d.nextAttemptAt', 'ASC')
-      .limit(this.batch)
+      .limit(this.batch - this.inFlight.size)
       .getRawMany<{ id: string }>();
-    const claimed: WebhookDeliveryEntity[] = [];
     for (const { id } of due) {
-      if (this.stopped) break;
+      if (this.stopped || this.inFlight.size >= this.batch) break;
       const row = await this.claim(id, now);
-      if (row) claimed.push(row);
+      if (!row) continue;
+      const send: Promise<void> = this.deliver(row)
+        .catch((err: unknown) => this.logger.error({ err, deliveryId: row.id }, 'webhook delivery failed unexpectedly'))
+        .finally(() => this.inFlight.delete(send));
+      this.inFlight.add(send);
     }
-    await Promise.all(claimed.map((row) => this.deliver(row)));
   }
 
   /** Conditional UPDATE: only one replica can move a free (or expired) lease to itself. */
