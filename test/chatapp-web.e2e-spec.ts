@@ -175,7 +175,7 @@ describe('Chatapp web sessions and chats (e2e)', () => {
       expect(res.status).toBe(200);
       expect(res.body.data.chats).toEqual([{
         accountId: 'bot-777', chatId: '900100', kind: 'direct', title: 'Bot user', phoneNumber: null, conversationKey: 'bot-777:900100',
-        conversationContext: { moduleType: 'chatapp_web', accountId: 'bot-777', chatId: '900100' },
+        conversationContext: { moduleType: 'messaging_bot', accountId: 'bot-777', chatId: '900100' },
       }]);
     });
 
@@ -219,6 +219,30 @@ describe('Chatapp web sessions and chats (e2e)', () => {
       expectError(await chats(noRead, { accountId: 'main' }), 403, 'FORBIDDEN');
       const reader = await t.memberKey(acc.id, ['messages:read']);
       expect((await chats(reader, { accountId: 'main' })).status).toBe(200);
+    });
+  });
+
+  describe('listing -> send route', () => {
+    it('a listed chatId and conversationContext are accepted by POST /api/v2/messages/send (web session and bot)', async () => {
+      const list = await chats(acc.key, { accountId: 'main', type: 'group', limit: 1 });
+      const chat: ChatItem = list.body.data.chats[0];
+      const sent = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key)
+        .send({ channel: 'chatapp_web', messageType: 'free_text', content: { text: 'hi group' }, chatId: chat.chatId, conversationContext: chat.conversationContext });
+      expect(sent.status).toBe(201);
+      expect(sent.body.data.messages[0]).toMatchObject({ to: chat.chatId, channel: 'chatapp_web', status: 'sent' });
+      const bot = (await chats(acc.key, { accountId: 'bot-777' })).body.data.chats[0] as ChatItem;
+      const botSent = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key)
+        .send({ channel: 'messaging_bot', messageType: 'free_text', content: { text: 'hi bot user' }, chatId: bot.chatId, conversationContext: bot.conversationContext });
+      expect(botSent.status).toBe(201);
+      expect(botSent.body.data.messages[0]).toMatchObject({ channel: 'messaging_bot', status: 'sent' });
+    });
+
+    it('the send route answers 409 SESSION_NOT_READY for a session that is not ready, 404 for another account\'s', async () => {
+      await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'cold', status: 'starting', chats: [] }).expect(201);
+      const body = { channel: 'chatapp_web', messageType: 'free_text', content: { text: 'x' }, chatId: '1@c.us', conversationContext: { moduleType: 'chatapp_web', accountId: 'cold', chatId: '1@c.us' } };
+      expectError(await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body), 409, 'SESSION_NOT_READY');
+      const other = await t.createAccount();
+      expectError(await t.http().post('/api/v2/messages/send').set('X-API-Key', other.key).send(body), 404, 'NOT_FOUND');
     });
   });
 
