@@ -171,6 +171,13 @@ describe('Templates: create, read, list (e2e)', () => {
       expect((await post(chatappBody({ name }), other.key)).status).toBe(201);
     });
 
+    it('concurrent creates of one name: exactly one 201, the others 409', async () => {
+      const name = uniq('race_name');
+      const results = await Promise.all(Array.from({ length: 5 }, () => post(smsBody({ name }))));
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+      for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe('TEMPLATE_EXISTS');
+    });
+
     it('403 FORBIDDEN when the phone is not verified', async () => {
       const unverified = await t.createAccount({ phoneVerified: false });
       const res = await post(smsBody(), unverified.key);
