@@ -1,0 +1,64 @@
+import type { WebSessionEntity } from '../entities/web-session.entity';
+import { chatFromWaha, phoneFromJid, statusFromWaha } from '../providers/waha.mapping';
+import { parseWahaEvent } from './waha-events';
+
+const session = { id: 'wss_1', name: 'wa', createdAt: Date.UTC(2026, 0, 1) } as WebSessionEntity;
+const nowS = Math.floor(Date.UTC(2026, 0, 2) / 1000);
+
+describe('WAHA mapping', () => {
+  it('reads phone JIDs only', () => {
+    expect(phoneFromJid('966501234567@c.us')).toBe('+966501234567');
+    expect(phoneFromJid('966501234567:12@s.whatsapp.net')).toBe('+966501234567');
+    expect(phoneFromJid('123@g.us')).toBeNull();
+    expect(phoneFromJid('1234567890@lid')).toBeNull();
+  });
+
+  it('maps chats and skips what is not a conversation', () => {
+    expect(chatFromWaha({ id: { _serialized: '1@g.us' }, name: 'G' })).toEqual({ chatId: '1@g.us', kind: 'group', title: 'G', phoneNumber: null });
+    expect(chatFromWaha({ id: '966500000001@c.us' })).toEqual({ chatId: '966500000001@c.us', kind: 'direct', title: '966500000001', phoneNumber: '+966500000001' });
+    expect(chatFromWaha({ id: 'status@broadcast' })).toBeNull();
+    expect(chatFromWaha({ id: '123@newsletter' })).toBeNull();
+    expect(chatFromWaha('nope')).toBeNull();
+  });
+
+  it('maps session statuses and refuses unknown ones', () => {
+    expect(statusFromWaha({ status: 'WORKING' })).toBe('ready');
+    expect(statusFromWaha({ status: 'SCAN_QR_CODE' })).toBe('starting');
+    expect(statusFromWaha({ status: 'FAILED' })).toBe('failed');
+    expect(() => statusFromWaha({ status: 'DANCING' })).toThrow(/unknown session status/);
+  });
+});
+
+describe('parseWahaEvent', () => {
+  const msg = (payload: Record<string, unknown>, event = 'message') => ({ event, session: 'default', payload: { id: 'm1', from: '966500000002@c.us', body: 'hi', timestamp: nowS, ...payload } });
+
+  it('maps a live direct message', () => {
+    expect(parseWahaEvent(msg({ _data: { notifyName: 'Ann' } }), session)).toEqual({
+      kind: 'message',
+      input: {
+        from: { jid: '966500000002@c.us', displayName: 'Ann' }, text: 'hi', isGroup: false, remoteChatId: '966500000002@c.us', remoteMessageId: 'm1',
+        fromMe: false, historySync: false, media: null, timestamp: nowS * 1000,
+      },
+    });
+  });
+
+  it('flags history: engine flag or older than the session', () => {
+    const flagged = parseWahaEvent(msg({ _data: { isHistory: true } }), session);
+    const old = parseWahaEvent(msg({ timestamp: Math.floor(session.createdAt / 1000) - 3600 }), session);
+    expect(flagged.kind === 'message' && flagged.input.historySync).toBe(true);
+    expect(old.kind === 'message' && old.input.historySync).toBe(true);
+  });
+
+  it('describes media by type', () => {
+    const doc = parseWahaEvent(msg({ hasMedia: true, media: { url: 'http://x/f', mimetype: 'application/pdf', filename: 'a.pdf' } }), session);
+    expect(doc.kind === 'message' && doc.input.media).toEqual({ mediaType: 'document', mimetype: 'application/pdf', fileName: 'a.pdf' });
+    const voice = parseWahaEvent(msg({ hasMedia: true, _data: { type: 'ptt' } }), session);
+    expect(voice.kind === 'message' && voice.input.media).toEqual({ mediaType: 'audio', mimetype: null, fileName: null });
+  });
+
+  it('ignores other events and refuses malformed messages', () => {
+    expect(parseWahaEvent({ event: 'message.ack', payload: {} }, session)).toEqual({ kind: 'ignored', event: 'message.ack' });
+    expect(() => parseWahaEvent({ payload: {} }, session)).toThrow('event is required');
+    expect(() => parseWahaEvent({ event: 'message', payload: { body: 'x' } }, session)).toThrow(/payload.id/);
+  });
+});
