@@ -25,6 +25,11 @@ export class SenderReviewService {
   ) {}
 
   async review(id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
+    // The usual refusals are decided before any transaction opens: on SQLite TypeORM shares one
+    // connection, so a rollback here could take a concurrent request's work with it.
+    const current = await this.dataSource.manager.findOneBy(SmsSenderEntity, { id });
+    if (!current) throw ApiError.notFound('SMS sender');
+    if (current.status !== 'pending') throw notPending(current.status);
     try {
       return await this.dataSource.transaction((em) => this.reviewIn(em, id, decision, reason));
     } catch (err) {
