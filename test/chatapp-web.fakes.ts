@@ -11,11 +11,17 @@ export class WahaFake {
   sessions = new Map<string, string>();
   chats = new Map<string, Record<string, unknown>[]>();
   requests: { path: string; query: URLSearchParams; apiKey: string | undefined }[] = [];
+  /** Messages received on the send routes; chat `rejected@c.us` answers 422. */
+  sent: { path: string; body: Record<string, unknown>; apiKey: string | undefined }[] = [];
   private server!: Server;
   baseUrl = '';
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => this.handle(req, res));
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => this.handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
@@ -26,7 +32,7 @@ export class WahaFake {
     await new Promise<void>((r) => this.server.close(() => r()));
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  private handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
     const url = new URL(req.url ?? '/', 'http://x');
     const apiKey = req.headers['x-api-key'] as string | undefined;
     this.requests.push({ path: url.pathname, query: url.searchParams, apiKey });
@@ -36,6 +42,12 @@ export class WahaFake {
     if (this.mode === 'unavailable503') return json(503, { message: 'restarting' });
     if (this.mode === 'garbage') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy</html>');
     if (apiKey !== this.apiKey) return json(401, { message: 'Unauthorized' });
+    if (req.method === 'POST' && /^\/api\/send(Text|Image|Video|File)$/.test(url.pathname)) {
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      this.sent.push({ path: url.pathname, body, apiKey });
+      if (body.chatId === 'rejected@c.us') return json(422, { message: 'chat not found' });
+      return json(201, { id: { fromMe: true, remote: body.chatId, id: `MSG${this.sent.length}`, _serialized: `true_${String(body.chatId)}_MSG${this.sent.length}` }, body: body.text });
+    }
     let m = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
     if (m) {
       const status = this.sessions.get(decodeURIComponent(m[1]));

@@ -12,6 +12,7 @@ import { InboundMessageEntity } from './entities/inbound-message.entity';
 import { WebSessionChatEntity } from './entities/web-session-chat.entity';
 import { WebSessionEntity } from './entities/web-session.entity';
 import { SandboxWebSessionProvider } from './providers/sandbox-web-session.provider';
+import { WahaSendProvider } from './providers/waha-send.provider';
 import { WahaWebSessionProvider } from './providers/waha-web-session.provider';
 import { WahaClient } from './providers/waha.client';
 import { WebSessionProviders } from './providers/web-session-providers';
@@ -28,6 +29,7 @@ import { WebSessionsService } from './web-sessions.service';
     WahaClient,
     SandboxWebSessionProvider,
     WahaWebSessionProvider,
+    WahaSendProvider,
     WebSessionProviders,
     ChatsService,
     InboundMessagesService,
