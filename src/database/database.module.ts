@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
+import { serializeSqliteTransactions } from './sqlite-serializer';
 
 @Module({
   imports: [
@@ -14,6 +16,8 @@ import { buildDataSourceOptions } from './data-source-options';
         retryAttempts: config.int('DB_CONNECT_RETRIES', config.isProduction ? 10 : 0, 0, 100),
         retryDelay: 2000,
       }),
+      // SQLite: one shared connection, so transactions are serialised (see sqlite-serializer.ts).
+      dataSourceFactory: async (options) => serializeSqliteTransactions(await new DataSource(options!).initialize()),
     }),
   ],
 })
