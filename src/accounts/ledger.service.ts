@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
 
@@ -43,13 +43,16 @@ export class LedgerService {
     return b !== null && this.payable(b, this.price(channel)) > 0;
   }
 
-  /** Pays for one message or throws SUBSCRIPTION_INACTIVE / INSUFFICIENT_BALANCE (nothing taken). */
-  async debit(accountId: string, channel: ChannelName): Promise<Funding> {
+  /**
+   * Pays for one message or throws SUBSCRIPTION_INACTIVE / INSUFFICIENT_BALANCE (nothing taken).
+   * `runner`: run inside the caller's transaction (the pipeline records the message in the same one).
+   */
+  async debit(accountId: string, channel: ChannelName, runner?: QueryRunner): Promise<Funding> {
     const price = this.price(channel);
-    if (await this.take(accountId, 'free', 1, price)) return { source: 'free', amount: 0 };
-    if (await this.take(accountId, 'quota', 1, price)) return { source: 'quota', amount: 0 };
-    if (await this.take(accountId, 'wallet', 1, price)) return { source: 'wallet', amount: price };
-    throw await this.refusal(accountId);
+    if (await this.take(accountId, 'free', 1, price, runner)) return { source: 'free', amount: 0 };
+    if (await this.take(accountId, 'quota', 1, price, runner)) return { source: 'quota', amount: 0 };
+    if (await this.take(accountId, 'wallet', 1, price, runner)) return { source: 'wallet', amount: price };
+    throw await this.refusal(accountId, runner);
   }
 
   /**
@@ -106,20 +109,20 @@ export class LedgerService {
     if (wallet) await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
   }
 
-  private async take(accountId: string, source: FundingSource, n: number, price: number): Promise<boolean> {
+  private async take(accountId: string, source: FundingSource, n: number, price: number, runner?: QueryRunner): Promise<boolean> {
     const active = 'AND subscription_active = ?';
     switch (source) {
       case 'free':
-        return (await this.exec(`UPDATE accounts SET free_messages = free_messages - ? WHERE id = ? AND free_messages >= ? ${active}`, [n, accountId, n, 1])) === 1;
+        return (await this.exec(`UPDATE accounts SET free_messages = free_messages - ? WHERE id = ? AND free_messages >= ? ${active}`, [n, accountId, n, 1], runner)) === 1;
       case 'quota':
-        return (await this.exec(`UPDATE accounts SET messages_used = messages_used + ? WHERE id = ? AND messages_used + ? <= message_quota ${active}`, [n, accountId, n, 1])) === 1;
+        return (await this.exec(`UPDATE accounts SET messages_used = messages_used + ? WHERE id = ? AND messages_used + ? <= message_quota ${active}`, [n, accountId, n, 1], runner)) === 1;
       case 'wallet':
-        return (await this.exec(`UPDATE accounts SET wallet_balance = wallet_balance - ? WHERE id = ? AND wallet_balance >= ? ${active}`, [n * price, accountId, n * price, 1])) === 1;
+        return (await this.exec(`UPDATE accounts SET wallet_balance = wallet_balance - ? WHERE id = ? AND wallet_balance >= ? ${active}`, [n * price, accountId, n * price, 1], runner)) === 1;
     }
   }
 
-  private async refusal(accountId: string): Promise<ApiError> {
-    const b = await this.balance(accountId);
+  private async refusal(accountId: string, runner?: QueryRunner): Promise<ApiError> {
+    const b = await this.balance(accountId, runner);
     if (!b) return ApiError.notFound('Account');
     if (!truthy(b.subscription_active)) return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
     return new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message');
@@ -135,8 +138,9 @@ export class LedgerService {
     return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + this.availableFrom(b, src, price), 0);
   }
 
-  private async balance(accountId: string): Promise<BalanceRow | null> {
-    const rows: BalanceRow[] = await this.ds.query(
+  // Inside a transaction the read must use the same connection (a second one could exhaust the pool).
+  private async balance(accountId: string, runner?: QueryRunner): Promise<BalanceRow | null> {
+    const rows: BalanceRow[] = await (runner ?? this.ds).query(
       'SELECT free_messages, message_quota, messages_used, wallet_balance, subscription_active FROM accounts WHERE id = ?',
       [accountId],
     );
@@ -144,7 +148,8 @@ export class LedgerService {
   }
 
   /** Runs a write and returns the affected row count on both dialects. */
-  private async exec(sql: string, params: unknown[]): Promise<number> {
+  private async exec(sql: string, params: unknown[], runner?: QueryRunner): Promise<number> {
+    if (runner) return Number((await runner.query(sql, params, true)).affected ?? 0);
     const qr = this.ds.createQueryRunner();
     try {
       const res = await qr.query(sql, params, true);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, QueryRunner, Repository } from 'typeorm';
 import type { Funding } from '../accounts/ledger.service';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
 import type { ValidatedMessage } from './validation/validated-message';
@@ -29,37 +29,19 @@ export class MessageLog {
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
-  /** One multi-row INSERT for a batch of paid messages. */
-  async insert(rows: { id: string; accountId: string; msg: ValidatedMessage; funding: Funding; status: MessageStatus; origin: LogOrigin }[], now: number): Promise<void> {
+  /** One multi-row INSERT for a batch of paid messages (raw SQL: this is the hot path of bulk). */
+  async insert(rows: { id: string; accountId: string; msg: ValidatedMessage; funding: Funding; status: MessageStatus; origin: LogOrigin }[], now: number, runner?: QueryRunner): Promise<void> {
     if (!rows.length) return;
-    await this.repo.insert(
-      rows.map(({ id, accountId, msg, funding, status, origin }) => ({
-        id,
-        accountId,
-        channel: msg.channel,
-        messageType: msg.messageType,
-        recipient: msg.to,
-        sender: msg.sender,
-        templateId: msg.template?.id ?? null,
-        status,
-        cost: funding.amount,
-        paidFrom: funding.source,
-        refundedAt: null,
-        providerMessageId: null,
-        errorCode: null,
-        errorMessage: null,
-        bulkJobId: origin.bulkJobId ?? null,
-        rowIndex: origin.rowIndex ?? null,
-        payload: status === 'scheduled' ? JSON.stringify(msg) : null,
-        scheduledAt: msg.scheduleAt,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        attempts: 0,
-        createdAt: now,
-        updatedAt: now,
-        sentAt: null,
-      })),
-    );
+    const params: unknown[] = [];
+    for (const { id, accountId, msg, funding, status, origin } of rows) {
+      params.push(
+        id, accountId, msg.channel, msg.messageType, msg.to, msg.sender, msg.template?.id ?? null, status, funding.amount, funding.source,
+        origin.bulkJobId ?? null, origin.rowIndex ?? null, status === 'scheduled' ? JSON.stringify(msg) : null, msg.scheduleAt, now, now,
+      );
+    }
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ');
+    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, bulk_job_id, row_index, payload, scheduled_at, attempts, created_at, updated_at) VALUES ${values}`;
+    await (runner ?? this.ds).query(sql, params);
   }
 
   async markSent(id: string, providerMessageId: string, now: number): Promise<void> {
@@ -94,6 +76,29 @@ export class MessageLog {
 
   async findById(id: string): Promise<MessageEntity | null> {
     return this.repo.findOneBy({ id });
+  }
+
+  /**
+   * Runs `work` atomically where the dialect allows it: a transaction on its own connection on
+   * MySQL/MariaDB. On SQLite all statements share one connection, and TypeORM would nest a
+   * concurrent request's transaction inside ours, so there `work` runs statement by statement and
+   * the caller compensates on failure.
+   */
+  async atomically<T>(work: (runner: QueryRunner | undefined) => Promise<T>): Promise<T> {
+    const type = this.ds.options.type;
+    if (type !== 'mysql' && type !== 'mariadb') return work(undefined);
+    const qr = this.ds.createQueryRunner();
+    try {
+      await qr.startTransaction();
+      const out = await work(qr);
+      await qr.commitTransaction();
+      return out;
+    } catch (err) {
+      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
+      throw err;
+    } finally {
+      await qr.release();
+    }
   }
 
   async findOwned(accountId: string, id: string): Promise<MessageEntity | null> {

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { iso } from '../database/columns';
+import { isUniqueViolation } from '../providers/sandbox/sandbox-store';
 import { MessageEntity } from './entities/message.entity';
 import { LogOrigin, MessageLog } from './message-log';
 import { ProviderGateway, toOutbound } from './provider-gateway';
@@ -45,15 +46,33 @@ export class SendPipeline {
   ) {}
 
   async send(accountId: string, msg: ValidatedMessage, origin: SendOrigin = {}): Promise<SendResult> {
-    if (origin.messageId) {
-      const existing = await this.log.findById(origin.messageId);
-      if (existing) return this.resume(accountId, existing, msg, origin);
-    }
     const id = origin.messageId ?? newId('msg');
-    const funding = await this.ledger.debit(accountId, msg.channel);
-    await this.record(accountId, [{ id, msg, funding }], origin);
+    let funding: Funding;
+    try {
+      funding = await this.payAndRecord(accountId, id, msg, origin);
+    } catch (err) {
+      // A deterministic id seen before (bulk retry): continue from what the log says.
+      const existing = origin.messageId && isUniqueViolation(err) ? await this.log.findById(id) : null;
+      if (existing) return this.resume(accountId, existing, msg, origin);
+      throw err;
+    }
     if (msg.scheduleAt !== null) return this.scheduledResult(id, msg, funding);
     return this.deliver(accountId, id, msg, funding, origin);
+  }
+
+  /** Debit and the `queued`/`scheduled` log row together (one transaction where the dialect allows). */
+  private async payAndRecord(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<Funding> {
+    const status = msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const);
+    return this.log.atomically(async (runner) => {
+      const funding = await this.ledger.debit(accountId, msg.channel, runner);
+      try {
+        await this.log.insert([{ id, accountId, msg, funding, status, origin }], this.clock.now(), runner);
+      } catch (err) {
+        if (!runner) await this.ledger.refund(accountId, funding); // no transaction to roll back
+        throw err;
+      }
+      return funding;
+    });
   }
 
   /**
