@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
-import { BulkDb, sql, Work } from './bulk-db';
+import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { BulkSettings } from './bulk-settings';
 import { SendWindow } from './send-window';
 
@@ -16,26 +16,39 @@ export interface RunnerDeps {
   pipeline: SendPipeline;
 }
 
-interface RowToSend {
+interface Claimed {
   idx: number;
   payload: string;
-  messageId: string | null;
+  messageId: string;
 }
-
+interface Outcome {
+  idx: number;
+  status: 'sent' | 'failed';
+  code: string | null;
+  message: string | null;
+  at: number;
+}
+interface Pause {
+  reason: 'insufficient_balance' | 'provider_rate_limit';
+  resumeAt: number | null;
+}
 type Stop = 'done' | 'stopped' | 'lost';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const inList = (n: number) => Array(n).fill('?').join(', ');
 
 /**
  * Sends one leased job's rows, paced by a sliding window, until the job completes, is paused or
- * cancelled, or the lease is lost. Each row is marked `sending` with its message id before the
- * pipeline runs; a row found `sending` later (crash, lost lease) is sent again with the SAME id, which
+ * cancelled, or the lease is lost. Per batch (at most messagesPerSecond rows): one transaction renews
+ * the lease, reads the job and marks the rows `sending` with their message ids (before any provider
+ * call); the rows are sent one by one through the pipeline; one transaction records the outcomes and
+ * the counters. A row found `sending` later (crash, lost lease) is sent again with the SAME id, which
  * the pipeline settles through its message log and the provider's lookup instead of sending twice.
  */
 export class BulkJobRunner {
   private readonly log = new Logger(BulkJobRunner.name);
   private readonly window = new SendWindow();
-  private ctx: ValidationContext;
+  private readonly ctx: ValidationContext;
   private stopRequested = false;
 
   constructor(
@@ -55,16 +68,28 @@ export class BulkJobRunner {
       await this.loadWindow();
       for (;;) {
         if (this.stopRequested) return this.release('stopped');
-        const mps = await this.renew();
-        if (mps === null) return 'lost';
-        if (mps === 0) return this.release('stopped');
-        const rows = await this.nextRows(mps);
-        if (!rows.length) return (await this.complete()) ? 'done' : this.release('stopped');
-        for (const row of rows) {
-          const wait = this.window.waitMs(this.d.clock.now(), mps);
-          if (wait > 0) await sleep(wait);
-          if (!(await this.sendRow(row))) return this.release('stopped');
+        const batch = await this.startBatch();
+        if (batch === null) return 'lost';
+        if (batch.mps === 0) return this.release('stopped');
+        if (!batch.rows.length) {
+          if (batch.remaining) continue; // rows raced with a cancel: look again
+          return (await this.complete()) ? 'done' : this.release('stopped');
         }
+        const outcomes: Outcome[] = [];
+        let pause: Pause | null = null;
+        for (const row of batch.rows) {
+          const wait = this.window.waitMs(this.d.clock.now(), batch.mps);
+          if (wait > 0) await sleep(wait);
+          const r = await this.sendRow(row);
+          if ('reason' in r) {
+            pause = r;
+            break;
+          }
+          outcomes.push(r);
+        }
+        const unsent = batch.rows.slice(outcomes.length).map((r) => r.idx);
+        await this.finishBatch(outcomes, unsent, pause);
+        if (pause) return 'stopped';
       }
     } catch (err) {
       this.log.error({ err, jobId: this.jobId }, 'bulk job runner failed; the lease will expire and the job resume');
@@ -74,103 +99,117 @@ export class BulkJobRunner {
 
   private async loadWindow(): Promise<void> {
     const since = this.d.clock.now() - 1000;
-    const rows = await this.d.db.rows(sql(`SELECT sent_at FROM bulk_rows WHERE job_id = ? AND status = 'sent' AND sent_at >= ? ORDER BY sent_at`, this.jobId, since));
+    const rows = await this.d.db.rows(sql(`SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at`, this.jobId, since));
     for (const r of rows) this.window.record(Number(r.sent_at));
   }
 
-  /** Extends the lease and returns the job's rate, 0 when it should stop, null when the lease is gone. */
-  private async renew(): Promise<number | null> {
+  /** null: lease lost; mps 0: the job is no longer running (paused, cancelled...). */
+  private async startBatch(): Promise<{ mps: number; rows: Claimed[]; remaining: boolean } | null> {
     const now = this.d.clock.now();
     const { jobId } = this;
     const me = this.d.settings.instanceId;
     const lease = now + this.d.settings.leaseMs;
-    return this.d.db.run(function* (): Work<number | null> {
+    return this.d.db.run(function* (): Work<{ mps: number; rows: Claimed[]; remaining: boolean } | null> {
       // A retry-failed or resume may have set the job back to `queued` while we hold it.
-      const r = yield sql(
+      const r: StmtResult = yield sql(
         `UPDATE bulk_jobs SET lease_expires_at = ?, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END WHERE id = ? AND lease_owner = ?`,
         lease, jobId, me,
       );
       if (r.affected !== 1) return null;
-      const j = yield sql('SELECT status, messages_per_second FROM bulk_jobs WHERE id = ?', jobId);
+      const j: StmtResult = yield sql('SELECT status, messages_per_second FROM bulk_jobs WHERE id = ?', jobId);
       const job = j.rows[0];
-      return job && job.status === 'running' ? Number(job.messages_per_second) : 0;
+      if (!job || job.status !== 'running') return { mps: 0, rows: [], remaining: false };
+      const mps = Number(job.messages_per_second);
+      // Rows left `sending` first: their outcome must be settled before anything new goes out.
+      const found: StmtResult = yield sql(
+        `SELECT idx, payload, message_id, status FROM bulk_rows WHERE job_id = ? AND status IN ('sending', 'pending') ORDER BY status DESC, idx LIMIT ${mps}`,
+        jobId,
+      );
+      const rows: Claimed[] = found.rows.map((x) => ({ idx: Number(x.idx), payload: String(x.payload), messageId: x.message_id === null ? newId('msg') : String(x.message_id) }));
+      if (!rows.length) return { mps, rows, remaining: false };
+      const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
+      const params: SqlParam[] = [];
+      for (const x of rows) params.push(x.idx, x.messageId);
+      const claim: StmtResult = yield {
+        sql: `UPDATE bulk_rows SET status = 'sending', message_id = CASE idx ${cases} END WHERE job_id = ? AND status IN ('pending', 'sending') AND idx IN (${inList(rows.length)})`,
+        params: [...params, jobId, ...rows.map((x) => x.idx)],
+      };
+      if (claim.affected === rows.length) return { mps, rows, remaining: true };
+      // A cancel took some rows between our read and claim (other connection): keep what is ours.
+      const mine: StmtResult = yield sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, jobId, ...rows.map((x) => x.idx));
+      const keep = new Set(mine.rows.map((x) => Number(x.idx)));
+      return { mps, rows: rows.filter((x) => keep.has(x.idx)), remaining: true };
     });
   }
 
-  private async nextRows(n: number): Promise<RowToSend[]> {
-    // Rows left `sending` first: their outcome must be settled before anything new goes out.
-    const rows = await this.d.db.rows(
-      sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status IN ('sending', 'pending') ORDER BY status DESC, idx LIMIT ${n}`, this.jobId),
-    );
-    return rows.map((r) => ({ idx: Number(r.idx), payload: String(r.payload), messageId: r.message_id === null ? null : String(r.message_id) }));
-  }
-
-  /** Returns false when the job must stop (paused). */
-  private async sendRow(row: RowToSend): Promise<boolean> {
-    const messageId = row.messageId ?? newId('msg');
-    if (!(await this.claim(row, messageId))) return true; // cancelled meanwhile
+  private async sendRow(row: Claimed): Promise<Outcome | Pause> {
     let msg;
     try {
       msg = await this.d.validator.validate(this.ctx, JSON.parse(row.payload), { bulkRow: true });
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
-      await this.settle(row.idx, 'failed', e.code, e.message, null);
-      return true;
+      return { idx: row.idx, status: 'failed', code: e.code, message: e.message, at: this.d.clock.now() };
     }
     try {
-      const result = await this.d.pipeline.send(this.accountId, msg, { bulkJobId: this.jobId, rowIndex: row.idx, messageId });
+      const result = await this.d.pipeline.send(this.accountId, msg, { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId });
       const at = this.d.clock.now();
       this.window.record(at);
-      if (result.status === 'failed') await this.settle(row.idx, 'failed', result.errorCode ?? 'PROVIDER_REJECTED', 'The provider rejected the message', at);
-      else await this.settle(row.idx, 'sent', null, null, at);
-      return true;
+      if (result.status === 'failed') return { idx: row.idx, status: 'failed', code: result.errorCode ?? 'PROVIDER_REJECTED', message: 'The provider rejected the message', at };
+      return { idx: row.idx, status: 'sent', code: null, message: null, at };
     } catch (err) {
-      this.window.record(this.d.clock.now());
+      const at = this.d.clock.now();
+      this.window.record(at);
       if (!(err instanceof ApiError)) throw err;
-      if (err.code === 'INSUFFICIENT_BALANCE' || err.code === 'SUBSCRIPTION_INACTIVE') {
-        await this.pause(row.idx, 'insufficient_balance', null);
-        return false;
-      }
+      if (err.code === 'INSUFFICIENT_BALANCE' || err.code === 'SUBSCRIPTION_INACTIVE') return { reason: 'insufficient_balance', resumeAt: null };
       if (err.code === 'PROVIDER_RATE_LIMITED') {
         const retryMs = (err.extra.retryAfterSeconds ?? 0) * 1000;
-        await this.pause(row.idx, 'provider_rate_limit', this.d.clock.now() + Math.max(this.d.settings.rateLimitBackoffMs, retryMs));
-        return false;
+        return { reason: 'provider_rate_limit', resumeAt: at + Math.max(this.d.settings.rateLimitBackoffMs, retryMs) };
       }
-      await this.settle(row.idx, 'failed', err.code, err.message, this.d.clock.now());
-      return true;
+      return { idx: row.idx, status: 'failed', code: err.code, message: err.message, at };
     }
   }
 
-  private async claim(row: RowToSend, messageId: string): Promise<boolean> {
-    const r = await this.d.db.one(
-      sql(`UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = ? AND status IN ('pending', 'sending')`, messageId, this.jobId, row.idx),
-    );
-    return r.affected === 1;
-  }
-
-  private async settle(idx: number, status: 'sent' | 'failed', code: string | null, message: string | null, at: number | null): Promise<void> {
+  /** Outcomes and counters in one transaction; unsent rows go back to `pending` (keeping their ids). */
+  private async finishBatch(outcomes: Outcome[], unsent: number[], pause: Pause | null): Promise<void> {
     const { jobId } = this;
-    const counter = status === 'sent' ? 'sent_count' : 'failed_count';
-    await this.d.db.run(function* (): Work<void> {
-      const r = yield sql(
-        `UPDATE bulk_rows SET status = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND status = 'sending'`,
-        status, code, message === null ? null : message.slice(0, 500), at, jobId, idx,
-      );
-      if (r.affected === 1) yield sql(`UPDATE bulk_jobs SET pending_count = pending_count - 1, ${counter} = ${counter} + 1 WHERE id = ?`, jobId);
-    });
-  }
-
-  /** The row goes back to `pending` (keeping its message id: the pipeline reuses the log entry). */
-  private async pause(idx: number, reason: 'insufficient_balance' | 'provider_rate_limit', resumeAt: number | null): Promise<void> {
-    const { jobId } = this;
-    const now = this.d.clock.now();
     const me = this.d.settings.instanceId;
-    await this.d.db.run(function* (): Work<void> {
-      yield sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND idx = ? AND status = 'sending'`, jobId, idx);
-      yield sql(
-        `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-        reason, resumeAt, now, jobId, me,
+    const now = this.d.clock.now();
+    const stmts: Stmt[] = [];
+    if (outcomes.length) {
+      const p: SqlParam[] = [];
+      const col = (f: (o: Outcome) => SqlParam) => {
+        for (const o of outcomes) p.push(o.idx, f(o));
+        return `CASE idx ${outcomes.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+      };
+      const setStatus = col((o) => o.status);
+      const setCode = col((o) => o.code);
+      const setMessage = col((o) => (o.message === null ? null : o.message.slice(0, 500)));
+      const setAt = col((o) => o.at);
+      stmts.push({
+        sql: `UPDATE bulk_rows SET status = ${setStatus}, error_code = ${setCode}, error_message = ${setMessage}, sent_at = ${setAt} WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(outcomes.length)})`,
+        params: [...p, jobId, ...outcomes.map((o) => o.idx)],
+      });
+    }
+    if (unsent.length) stmts.push(sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(unsent.length)})`, jobId, ...unsent));
+    const sent = outcomes.filter((o) => o.status === 'sent').length;
+    const failed = outcomes.length - sent;
+    stmts.push(
+      sql(
+        `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ?`,
+        outcomes.length, sent, failed, now, jobId,
+      ),
+    );
+    if (pause) {
+      stmts.push(
+        sql(
+          `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+          pause.reason, pause.resumeAt, jobId, me,
+        ),
+        sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', jobId, me),
       );
+    }
+    await this.d.db.run(function* (): Work<void> {
+      for (const s of stmts) yield s;
     });
   }
 
