@@ -79,26 +79,14 @@ export class MessageLog {
   }
 
   /**
-   * Runs `work` atomically where the dialect allows it: a transaction on its own connection on
-   * MySQL/MariaDB. On SQLite all statements share one connection, and TypeORM would nest a
-   * concurrent request's transaction inside ours, so there `work` runs statement by statement and
-   * the caller compensates on failure.
+   * Runs `work` in one transaction: its own connection on MySQL/MariaDB; on SQLite the database
+   * module serialises transactions on the shared connection, so nothing interleaves.
    */
-  async atomically<T>(work: (runner: QueryRunner | undefined) => Promise<T>): Promise<T> {
-    const type = this.ds.options.type;
-    if (type !== 'mysql' && type !== 'mariadb') return work(undefined);
-    const qr = this.ds.createQueryRunner();
-    try {
-      await qr.startTransaction();
-      const out = await work(qr);
-      await qr.commitTransaction();
-      return out;
-    } catch (err) {
-      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
-      throw err;
-    } finally {
-      await qr.release();
-    }
+  async atomically<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    return this.ds.transaction(async (em) => {
+      if (!em.queryRunner) throw new Error('transaction without a query runner');
+      return work(em.queryRunner);
+    });
   }
 
   async findOwned(accountId: string, id: string): Promise<MessageEntity | null> {

@@ -60,17 +60,12 @@ export class SendPipeline {
     return this.deliver(accountId, id, msg, funding, origin);
   }
 
-  /** Debit and the `queued`/`scheduled` log row together (one transaction where the dialect allows). */
+  /** Debit and the `queued`/`scheduled` log row together, in one transaction (a failed insert takes nothing). */
   private async payAndRecord(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<Funding> {
     const status = msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const);
     return this.log.atomically(async (runner) => {
       const funding = await this.ledger.debit(accountId, msg.channel, runner);
-      try {
-        await this.log.insert([{ id, accountId, msg, funding, status, origin }], this.clock.now(), runner);
-      } catch (err) {
-        if (!runner) await this.ledger.refund(accountId, funding); // no transaction to roll back
-        throw err;
-      }
+      await this.log.insert([{ id, accountId, msg, funding, status, origin }], this.clock.now(), runner);
       return funding;
     });
   }
