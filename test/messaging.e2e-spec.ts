@@ -239,6 +239,24 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       expect((await send(sms())).status).toBe(201);
     });
 
+    it('faults and deliveries are shared by replicas: a fault posted to one is consumed once by another', async () => {
+      const replica = await createTestApp({ databaseUrl: t.databaseUrl, env: { SCHEDULERS_ENABLED: 'false', SANDBOX_FAULT_REFRESH_MS: '0' } });
+      try {
+        await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
+        const viaReplica = await replica.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(sms());
+        expect(viaReplica.status).toBe(503);
+        const again = await replica.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(sms());
+        expect(again.status).toBe(201);
+        expect((await send(sms())).status).toBe(201);
+        // Each replica's admin API sees every delivery.
+        const seen = (await replica.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}`)).body.data.messages;
+        expect(seen).toHaveLength(2);
+        expect(await delivered('')).toEqual(seen);
+      } finally {
+        await replica.close({ keepDatabase: true });
+      }
+    });
+
     it('admin API validates its input', async () => {
       const bad = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'explode', count: 1 });
       expect(bad.status).toBe(400);
