@@ -35,3 +35,22 @@ export class ListMessagesQuery {
   @IsOptional() @IsString() @MaxLength(500)
   cursor?: string;
 }
+
+export class SentMessageDoc {
+  @ApiProperty() id: string;
+  @ApiProperty({ description: 'E.164 phone, lowercased email, or chat id' }) to: string;
+  @ApiProperty({ enum: CHANNELS }) channel: string;
+  @ApiProperty({ enum: ['sent', 'queued', 'scheduled', 'failed'] }) status: string;
+  @ApiProperty({ description: 'Minor units taken from the wallet (0 when a free message or the plan quota paid, or refunded)' }) cost: number;
+  @ApiPropertyOptional({ description: 'ISO 8601, scheduled messages only' }) scheduledAt?: string;
+  @ApiPropertyOptional({ description: 'Failed messages only, e.g. PROVIDER_REJECTED' }) errorCode?: string;
+}
+
+class SentMessagesDoc {
+  @ApiProperty({ type: [SentMessageDoc] }) messages: SentMessageDoc[];
+}
+
+export class SendMessageResponseDoc {
+  @ApiProperty({ enum: [true] }) success: boolean;
+  @ApiProperty({ type: SentMessagesDoc }) data: SentMessagesDoc;
+}
