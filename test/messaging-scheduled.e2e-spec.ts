@@ -28,7 +28,7 @@ describe('Scheduled sends (e2e)', () => {
   it('stores the message as scheduled, pays at schedule time, sends it once when due', async () => {
     const t = await start(FAST);
     const acc = await t.createAccount({ walletBalance: 100 });
-    const at = inMs(700);
+    const at = inMs(2000);
     const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(at));
     expect(res.status).toBe(201);
     const m = res.body.data.messages[0];
