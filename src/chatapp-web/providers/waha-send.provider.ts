@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { AppConfig, ConfigError } from '../../config/app-config';
 import { ApiError } from '../../common/errors';
 import { mediaKind } from '../../providers/media-kind';
 import { classifyHttpStatus, postJson } from '../../providers/http/provider-http';
@@ -25,10 +26,14 @@ export class WahaSendProvider implements ChannelProvider, OnModuleInit {
     private readonly registry: ProvidersRegistry,
     private readonly settings: WebSessionSettings,
     private readonly sessions: WebSessionsService,
+    private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
     this.registry.register('chatapp_web', this.name, this);
+    if (this.config.providers.chatapp_web === this.name && !this.settings.wahaBaseUrl) {
+      throw new ConfigError('WAHA_BASE_URL is required by PROVIDER_CHATAPP_WEB=waha');
+    }
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
