@@ -89,6 +89,26 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
     expect(smsc.binds).toBe(1);
   });
 
+  it('keeps at most SMPP_WINDOW submissions outstanding', async () => {
+    smsc.responseDelayMs = 60;
+    const sut = adapter({ SMPP_WINDOW: '2' });
+    const outcomes = await Promise.all([1, 2, 3, 4, 5].map((i) => sut.send(message({ messageId: `msg_w${i}`, to: `+96650123400${i}` }))));
+    expect(outcomes.every((o) => o.status === 'sent')).toBe(true);
+    expect(smsc.submits.map((s) => s.clientRef).sort()).toEqual(['msg_w1', 'msg_w2', 'msg_w3', 'msg_w4', 'msg_w5']);
+    expect(smsc.maxOutstanding).toBe(2);
+  });
+
+  it('a send that cannot get a window slot in time is unavailable and never submitted later', async () => {
+    const sut = adapter({ SMPP_WINDOW: '1' });
+    const stuck = providerError(sut.send(message({ to: '+966501233333' })));
+    const waiting = await providerError(sut.send(message({ messageId: 'msg_late' })));
+    expect(waiting.kind).toBe('unavailable');
+    expect(waiting.message).toMatch(/window of 1|not attempted/);
+    expect((await stuck).kind).toBe('unavailable');
+    await expect(sut.send(message({ messageId: 'msg_after' }))).resolves.toMatchObject({ status: 'sent' });
+    expect(smsc.submits.map((s) => s.clientRef)).toEqual(['msg_sms_1', 'msg_after']);
+  });
+
   it('an unanswered bind is unavailable', async () => {
     smsc.silentBind = true;
     const err = await providerError(adapter().send(message()));

@@ -20,6 +20,10 @@ export class SmppFake {
   readonly submits: ReceivedSubmit[] = [];
   binds = 0;
   silentBind = false;
+  /** Delay before each submit_sm_resp; `maxOutstanding` records the client's window use. */
+  responseDelayMs = 0;
+  maxOutstanding = 0;
+  private outstanding = 0;
   private server: smpp.Server | null = null;
   private readonly sessions = new Set<smpp.Session>();
 
@@ -77,10 +81,15 @@ export class SmppFake {
         session: sessionNo,
       });
       const suffix = destination.slice(-4);
-      if (suffix === '3333') return;
+      if (suffix === '3333') return void this.maxOutstanding++;
       if (suffix === '5555') return session.destroy();
       const status = { '1111': smpp.ESME_RINVDSTADR, '2222': smpp.ESME_RTHROTTLED, '4444': smpp.ESME_RSYSERR }[suffix];
-      session.send(pdu.response(status ? { command_status: status } : { message_id: `smsc-${this.submits.length}` }));
+      const response = pdu.response(status ? { command_status: status } : { message_id: `smsc-${this.submits.length}` });
+      this.maxOutstanding = Math.max(this.maxOutstanding, ++this.outstanding);
+      setTimeout(() => {
+        this.outstanding--;
+        session.send(response);
+      }, this.responseDelayMs);
     });
   }
 }

@@ -11,6 +11,8 @@ export interface SmppLinkOptions {
   timeoutMs: number;
   enquireLinkMs: number;
   reconnectMaxMs: number;
+  /** Outstanding requests allowed on the session (SMPP window). */
+  window: number;
 }
 
 /**
@@ -25,6 +27,8 @@ export class SmppLink {
   private readonly inflight = new Set<(err: ProviderError) => void>();
   private reconnectTimer: NodeJS.Timeout | null = null;
   private backoffMs: number;
+  private active = 0;
+  private readonly waiting: { resolve: () => void; timer: NodeJS.Timeout }[] = [];
   private stopped = false;
 
   constructor(private readonly opts: SmppLinkOptions) {
@@ -44,21 +48,64 @@ export class SmppLink {
     return this.bound;
   }
 
-  /** Sends a request PDU and waits for its response (or a timeout / the session dropping). */
+  /**
+   * Sends a request PDU and waits for its response. The whole call (window slot, bind, response)
+   * shares one deadline, so nothing is written to the SMSC after the caller has been told it timed out.
+   */
   async request(command: 'submit_sm', params: Record<string, unknown>): Promise<smpp.PDU> {
-    const session = await this.acquire();
+    const deadline = Date.now() + this.opts.timeoutMs;
+    await this.takeSlot(deadline);
+    try {
+      const session = await beforeDeadline(this.acquire(), deadline, 'SMPP bind');
+      return await this.exchange(session, command, params, deadline);
+    } finally {
+      this.releaseSlot();
+    }
+  }
+
+  private exchange(session: smpp.Session, command: 'submit_sm', params: Record<string, unknown>, deadline: number): Promise<smpp.PDU> {
     return new Promise<smpp.PDU>((resolve, reject) => {
+      if (Date.now() >= deadline) {
+        return reject(new ProviderError('unavailable', `SMPP ${command} not attempted: the ${this.opts.timeoutMs} ms budget ran out waiting for the window or the bind`));
+      }
       const settle = (fn: () => void) => {
         clearTimeout(timer);
         this.inflight.delete(fail);
         fn();
       };
       const fail = (err: ProviderError) => settle(() => reject(err));
-      const timer = setTimeout(() => fail(new ProviderError('unavailable', `SMSC did not answer ${command} within ${this.opts.timeoutMs} ms`)), this.opts.timeoutMs);
+      const timer = setTimeout(() => fail(new ProviderError('unavailable', `SMSC did not answer ${command} within ${this.opts.timeoutMs} ms`)), Math.max(0, deadline - Date.now()));
       this.inflight.add(fail);
       const written = session[command](params, (pdu) => settle(() => resolve(pdu)));
       if (!written) fail(new ProviderError('unavailable', 'SMPP session is not writable'));
     });
+  }
+
+  /** At most `window` requests await their response at once (SMSCs refuse or throttle more). */
+  private takeSlot(deadline: number): Promise<void> {
+    if (this.active < this.opts.window) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        resolve: () => {
+          clearTimeout(waiter.timer);
+          resolve();
+        },
+        timer: setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(waiter), 1);
+          reject(new ProviderError('unavailable', `SMPP window of ${this.opts.window} stayed full for ${this.opts.timeoutMs} ms`));
+        }, Math.max(0, deadline - Date.now())),
+      };
+      this.waiting.push(waiter);
+    });
+  }
+
+  private releaseSlot(): void {
+    const next = this.waiting.shift();
+    if (next) next.resolve();
+    else this.active--;
   }
 
   /** Unbinds politely (bounded wait) and stops reconnecting. */
@@ -145,4 +192,12 @@ export class SmppLink {
     }, delay);
     this.reconnectTimer.unref();
   }
+}
+
+function beforeDeadline<T>(p: Promise<T>, deadline: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProviderError('unavailable', `${what} did not complete in time`)), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

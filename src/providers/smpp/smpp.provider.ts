@@ -51,6 +51,7 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnModuleDest
       timeoutMs: c.providerTimeoutMs,
       enquireLinkMs: c.int('SMPP_ENQUIRE_LINK_MS', 30000, 1000),
       reconnectMaxMs: c.int('SMPP_RECONNECT_MAX_MS', 30000, 100),
+      window: c.int('SMPP_WINDOW', 10, 1, 1000),
     });
   }
 
