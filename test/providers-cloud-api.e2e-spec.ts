@@ -57,7 +57,7 @@ describe('CloudApiProvider against a local Cloud-API fake', () => {
   });
 
   it('sends a template with language, body parameters, URL button suffixes and a header media link', async () => {
-    const template = { id: 'tpl_1', name: 'order_update', language: 'ar', providerTemplateId: null, variables: ['Sara', '#42'], buttonVariables: ['track/42'], headerMediaUrl: 'https://cdn.example.com/banner.png' };
+    const template = { id: 'tpl_1', name: 'order_update', language: 'ar', providerTemplateId: '1234567890', variables: ['Sara', '#42'], buttonVariables: ['track/42'], headerMediaUrl: 'https://cdn.example.com/banner.png' };
     await expect(sut.send(message({ text: null, template }))).resolves.toEqual({ status: 'sent', providerMessageId: 'wamid.OK1' });
     expect(fake.requests[0].body).toEqual({
       messaging_product: 'whatsapp',

@@ -34,5 +34,6 @@ function templateObject(t: NonNullable<OutboundMessage['template']>): Record<str
   t.buttonVariables.forEach((suffix, index) => {
     components.push({ type: 'button', sub_type: 'url', index: String(index), parameters: [{ type: 'text', text: suffix }] });
   });
-  return { name: t.providerTemplateId ?? t.name, language: { code: t.language ?? 'en' }, ...(components.length ? { components } : {}) };
+  // The Cloud API addresses a template by name + language (as submitted), not by its Graph id.
+  return { name: t.name, language: { code: t.language ?? 'en' }, ...(components.length ? { components } : {}) };
 }
