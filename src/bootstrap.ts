@@ -21,7 +21,14 @@ export function configureApp(app: NestExpressApplication): void {
   app.disable('x-powered-by');
   if (config.optional('TRUST_PROXY')) app.set('trust proxy', config.optional('TRUST_PROXY'));
   app.use(requestIdMiddleware);
-  const json = express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] });
+  const json = express.json({
+    limit: config.bodyLimitBytes,
+    type: ['application/json', 'application/*+json'],
+    // Inbound provider hooks verify signatures over the exact bytes they were sent.
+    verify: (req: Request & { rawBody?: Buffer }, _res, buf) => {
+      if (req.originalUrl.startsWith('/hooks/')) req.rawBody = buf;
+    },
+  });
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     if (STREAMED_ROUTES.some((r) => r.method === req.method && r.path.test(req.originalUrl))) return next();
