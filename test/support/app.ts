@@ -59,7 +59,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: opts.controllers ?? [] }).overrideProvider(AppConfig).useValue(config).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
   configureApp(app);
-  await app.listen(0, '127.0.0.1');
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (err) {
+    // A failed start must not leave the pool open (Jest would hang on MySQL) or the database behind.
+    await app.close().catch(() => undefined);
+    if (!opts.databaseUrl) await dropDatabase(databaseUrl).catch(() => undefined);
+    throw err;
+  }
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const http = () => request(app.getHttpServer());
