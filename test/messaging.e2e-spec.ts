@@ -334,6 +334,39 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       expect(await delivered('')).toHaveLength(1);
     });
 
+    it('sendMany: pays what the balance covers in order, the rest INSUFFICIENT_BALANCE; a retry with the same ids sends nothing twice', async () => {
+      const pipeline = t.app.get(SendPipeline);
+      const a = await t.createAccount({ walletBalance: 10, freeMessages: 1 });
+      const msg = await validated(a.id);
+      const items = [0, 1, 2, 3, 4].map((i) => ({ msg, origin: { bulkJobId: 'job_many', rowIndex: i, messageId: `msg_many_${a.id}_${i}` } }));
+      const first = await pipeline.sendMany(a.id, items);
+      expect(first.map((o) => (o.ok ? o.result.status : o.error.code))).toEqual(['sent', 'sent', 'sent', 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE']);
+      expect(first.map((o) => (o.ok ? o.result.cost : null))).toEqual([0, 5, 5, null, null]);
+      await t.admin('patch', `/admin/v1/accounts/${a.id}`).send({ walletBalance: 100 }).expect(200);
+      const again = await pipeline.sendMany(a.id, items);
+      expect(again.map((o) => (o.ok ? o.result.status : o.error.code))).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+      expect((await t.http().get('/api/v2/account').set('X-API-Key', a.key)).body.data.walletBalance).toBe(90);
+      const d = (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${a.id}`)).body.data.messages;
+      expect(d.map((x: { rowIndex: number }) => x.rowIndex)).toEqual([0, 1, 2, 3, 4]);
+      const log = (await t.http().get('/api/v2/messages?bulkJobId=job_many').set('X-API-Key', a.key)).body.data.messages;
+      expect(log.map((m: { status: string }) => m.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+    });
+
+    it('sendMany: a provider error fails that item and the rest, refunded; rejections are per item', async () => {
+      const pipeline = t.app.get(SendPipeline);
+      const v = t.app.get(MessageValidator);
+      const ctx = v.createContext(acc.id);
+      const ok = await validated(acc.id);
+      const rejected = await v.validate(ctx, sms('+966500000000'), { bulkRow: true });
+      const first = await pipeline.sendMany(acc.id, [{ msg: ok }, { msg: rejected }]);
+      expect(first.map((o) => (o.ok ? [o.result.status, o.result.errorCode] : o.error.code))).toEqual([['sent', null], ['failed', 'PROVIDER_REJECTED']]);
+      await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'rate_limit', count: 1, accountId: acc.id }).expect(201);
+      const second = await pipeline.sendMany(acc.id, [{ msg: ok }, { msg: ok }]);
+      expect(second.map((o) => (o.ok ? o.result.status : o.error.code))).toEqual(['PROVIDER_RATE_LIMITED', 'PROVIDER_RATE_LIMITED']);
+      expect((await account()).walletBalance).toBe(100_000 - 5);
+      await t.admin('delete', '/admin/v1/sandbox/faults').expect(200);
+    });
+
     it('SendPipeline throws INSUFFICIENT_BALANCE and SUBSCRIPTION_INACTIVE with nothing sent', async () => {
       const pipeline = t.app.get(SendPipeline);
       const poor = await t.createAccount({ walletBalance: 0 });

@@ -60,10 +60,10 @@ export class LedgerService {
    * `allOrNothing`: fewer than `count` payable -> everything taken is given back and 402 thrown.
    * Otherwise returns as many fundings as could be paid (possibly none).
    */
-  async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }): Promise<Funding[]> {
+  async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }, runner?: QueryRunner): Promise<Funding[]> {
     const price = this.price(channel);
     const out: Funding[] = [];
-    const first = await this.balance(accountId);
+    const first = await this.balance(accountId, runner);
     if (!first) throw ApiError.notFound('Account');
     if (!truthy(first.subscription_active)) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
     if (opts.allOrNothing && this.payable(first, price) < count) throw this.short(channel, count);
@@ -77,15 +77,15 @@ export class LedgerService {
         // nothing, so a batch that cannot be paid never holds money a concurrent one needed.
         const n = opts.allOrNothing && source === 'wallet' ? missing : Math.min(missing, available);
         if (n <= 0 || available < n) break;
-        if (await this.take(accountId, source, n, price)) {
+        if (await this.take(accountId, source, n, price, runner)) {
           for (let i = 0; i < n; i++) out.push({ source, amount: source === 'wallet' ? price : 0 });
           break;
         }
-        b = await this.balance(accountId);
+        b = await this.balance(accountId, runner);
       }
     }
     if (opts.allOrNothing && out.length < count) {
-      await this.refundMany(accountId, out);
+      await this.refundMany(accountId, out, runner);
       throw this.short(channel, count);
     }
     return out;
@@ -100,13 +100,13 @@ export class LedgerService {
   }
 
   /** Gives payments back to where they came from (one UPDATE per source). */
-  async refundMany(accountId: string, fundings: Funding[]): Promise<void> {
+  async refundMany(accountId: string, fundings: Funding[], runner?: QueryRunner): Promise<void> {
     const free = fundings.filter((f) => f.source === 'free').length;
     const quota = fundings.filter((f) => f.source === 'quota').length;
     const wallet = fundings.filter((f) => f.source === 'wallet').reduce((s, f) => s + f.amount, 0);
-    if (free) await this.exec('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId]);
-    if (quota) await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [quota, accountId, quota]);
-    if (wallet) await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
+    if (free) await this.exec('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId], runner);
+    if (quota) await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [quota, accountId, quota], runner);
+    if (wallet) await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId], runner);
   }
 
   private async take(accountId: string, source: FundingSource, n: number, price: number, runner?: QueryRunner): Promise<boolean> {

@@ -51,6 +51,26 @@ export class MessageLog {
     );
   }
 
+  /** Many sent messages in one transaction (one commit on MySQL instead of one per message). */
+  async markSentMany(sent: { id: string; providerMessageId: string }[], now: number): Promise<void> {
+    if (!sent.length) return;
+    await this.atomically(async (runner) => {
+      for (const s of sent) {
+        await runner.query(
+          "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ?",
+          [s.providerMessageId.slice(0, 200), now, now, s.id],
+        );
+      }
+    });
+  }
+
+  /** Which of these ids are already in the log. */
+  async existingIds(ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows: { id: string }[] = await this.ds.query(`SELECT id FROM messages WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    return new Set(rows.map((r) => String(r.id)));
+  }
+
   /** Failed and refunded: cost becomes 0, refunded_at records when the money went back. */
   async markFailed(id: string, code: string, message: string, now: number): Promise<void> {
     await this.ds.query(

@@ -31,6 +31,14 @@ export interface SendResult {
 /** A batch member's outcome: a result, or the provider error that stopped it (already refunded). */
 export type BatchOutcome = { ok: true; result: SendResult } | { ok: false; error: ApiError; result: SendResult };
 
+export interface ManyItem {
+  msg: ValidatedMessage;
+  origin?: SendOrigin;
+}
+
+/** sendMany: a result, or the error this item would have thrown from send() (nothing kept paid). */
+export type ManyOutcome = { ok: true; result: SendResult } | { ok: false; error: ApiError };
+
 /**
  * The one send pipeline: debit atomically -> record (queued) -> provider -> record the outcome.
  * Provider errors refund the debit and leave the message `failed` with the error code; a provider
@@ -97,6 +105,70 @@ export class SendPipeline {
         }
       }
     }
+    return out;
+  }
+
+  /**
+   * send() for many messages of one account with fewer commits (bulk dispatch): items whose
+   * messageId is already logged go through send() one by one; the others are paid in order with one
+   * debitMany per channel and recorded in one multi-row INSERT, in one transaction (items past what
+   * the balance covers get INSUFFICIENT_BALANCE, unpaid and unrecorded); then sent in order, and
+   * the sent ones marked in one transaction. A provider error fails that item and every later one
+   * (refunded, logged failed with the code), exactly like a batch.
+   */
+  async sendMany(accountId: string, items: ManyItem[]): Promise<ManyOutcome[]> {
+    const out: ManyOutcome[] = new Array(items.length);
+    const ids = items.map((it) => it.origin?.messageId ?? newId('msg'));
+    const known = await this.log.existingIds(items.flatMap((it) => (it.origin?.messageId ? [it.origin.messageId] : [])));
+    const fresh: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      if (!known.has(ids[i])) fresh.push(i);
+      else out[i] = await this.send(accountId, items[i].msg, items[i].origin).then((result) => ({ ok: true as const, result }), (err: unknown) => failure(err));
+    }
+    const paid = new Map<number, Funding>();
+    try {
+      await this.log.atomically(async (runner) => {
+        for (const channel of new Set(fresh.map((i) => items[i].msg.channel))) {
+          const group = fresh.filter((i) => items[i].msg.channel === channel);
+          const fundings = await this.ledger.debitMany(accountId, channel, group.length, { allOrNothing: false }, runner);
+          fundings.forEach((f, k) => paid.set(group[k], f));
+        }
+        const rows = [...paid].map(([i, funding]) => ({ id: ids[i], accountId, msg: items[i].msg, funding, origin: items[i].origin ?? {}, status: items[i].msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const) }));
+        await this.log.insert(rows, this.clock.now(), runner);
+      });
+    } catch (err) {
+      for (const i of fresh) out[i] = failure(err);
+      return out;
+    }
+    const sent: { id: string; providerMessageId: string }[] = [];
+    let stop: ApiError | null = null;
+    for (const i of fresh) {
+      const { msg, origin = {} } = items[i];
+      const funding = paid.get(i);
+      if (!funding) {
+        out[i] = { ok: false, error: new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message') };
+      } else if (msg.scheduleAt !== null) {
+        out[i] = { ok: true, result: this.scheduledResult(ids[i], msg, funding) };
+      } else if (stop) {
+        await this.fail(accountId, ids[i], msg, funding, stop);
+        out[i] = { ok: false, error: stop };
+      } else {
+        try {
+          const outcome = await this.gateway.send(toOutbound(ids[i], accountId, msg, origin));
+          if (outcome.status === 'sent') {
+            sent.push({ id: ids[i], providerMessageId: outcome.providerMessageId });
+            out[i] = { ok: true, result: this.result(ids[i], msg, 'sent', funding.amount, null, outcome.providerMessageId) };
+          } else {
+            out[i] = { ok: true, result: await this.settle(accountId, ids[i], msg, funding, outcome) };
+          }
+        } catch (err) {
+          stop = failure(err).error;
+          await this.fail(accountId, ids[i], msg, funding, stop);
+          out[i] = { ok: false, error: stop };
+        }
+      }
+    }
+    await this.log.markSentMany(sent, this.clock.now());
     return out;
   }
 
@@ -184,4 +256,9 @@ export class SendPipeline {
     if (scheduledAt !== undefined && scheduledAt !== null) r.scheduledAt = iso(scheduledAt) as string;
     return r;
   }
+}
+
+function failure(err: unknown): { ok: false; error: ApiError } {
+  if (err instanceof ApiError) return { ok: false, error: err };
+  throw err;
 }

@@ -44,6 +44,14 @@ export interface SandboxDeliveryFilter {
 
 type Row = Record<string, string | number | null>;
 
+let sequence = 0;
+/** Time-sortable like newId(), plus a process counter so deliveries of one millisecond keep their order. */
+function deliveryId(): string {
+  const base = newId('sbx');
+  sequence = (sequence + 1) % 32 ** 4;
+  return `${base.slice(0, 14)}${sequence.toString(32).padStart(4, '0')}${base.slice(14, 24)}`;
+}
+
 /**
  * The sandbox's memory, in the database so every replica (and a restarted one) sees the same
  * deliveries and faults. Faults are consumed with a conditional decrement; while none exist a
@@ -63,7 +71,7 @@ export class SandboxStore {
     try {
       await this.ds.query(
         'INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [newId('sbx'), d.messageId, d.accountId, d.channel, d.to, d.sender, d.text, d.subject, d.bulkJobId, d.rowIndex, d.outcome, d.providerMessageId, now],
+        [deliveryId(), d.messageId, d.accountId, d.channel, d.to, d.sender, d.text, d.subject, d.bulkJobId, d.rowIndex, d.outcome, d.providerMessageId, now],
       );
       return true;
     } catch (err) {
