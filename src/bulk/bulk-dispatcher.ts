@@ -16,7 +16,7 @@ import { BulkSettings } from './bulk-settings';
  */
 @Injectable()
 export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly loop = new SinglePeriodicJob('bulk-dispatch', () => this.tick());
+  private readonly loop = new SinglePeriodicJob('bulk-dispatch', () => this.dispatchOnce());
   private readonly runners = new Map<string, { runner: BulkJobRunner; done: Promise<unknown> }>();
   private readonly deps: RunnerDeps;
   private stopping = false;
@@ -47,7 +47,12 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     return this.runners.size;
   }
 
+  /** One dispatch pass; overlapping calls are skipped (safe to call from a timer). */
   async tick(): Promise<void> {
+    await this.loop.tick();
+  }
+
+  private async dispatchOnce(): Promise<void> {
     if (this.stopping) return;
     const now = this.clock.now();
     await this.db.one(
