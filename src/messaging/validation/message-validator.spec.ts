@@ -35,19 +35,17 @@ describe(MessageValidator.name, () => {
     expect(m).toMatchObject({ to: '+966501234567', sender: 'MsgService', text: 'Order 7 at noon', price: 5, template: { id: 'tpl_1', variables: ['7', 'noon'] } });
   });
 
-  it('validates more than 50,000 bulk rows per second once the context has cached its lookups', async () => {
+  // Throughput itself is measured by `npm run bench:bulk`; here only the deterministic part:
+  // once the context has cached its lookups, rows cost no directory (database) calls.
+  it('memoises sender and template lookups across many bulk rows', async () => {
     const ctx = sut.createContext('acc_1');
-    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({
       to: `+9665${String(10_000_000 + (i % 5000) * 7)}`, channel: 'local_sms', messageType: i % 2 ? 'free_text' : 'template',
       ...(i % 2 ? { content: { text: `Hello ${i}` }, sender: 'Acme' } : { template: { id: 'tpl_1', variablesIndexed: [String(i), 'x'] } }),
     }));
     dirs.calls = 0;
-    for (const row of rows.slice(0, 2000)) await sut.validate(ctx, row, { bulkRow: true }); // warm-up (JIT)
-    const started = process.hrtime.bigint();
     for (const row of rows) await sut.validate(ctx, row, { bulkRow: true });
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     expect(dirs.calls).toBeLessThanOrEqual(3);
-    expect(rows.length / seconds).toBeGreaterThan(50_000);
   });
 
   it('refuses scheduleAt and arrays in bulk rows', async () => {
