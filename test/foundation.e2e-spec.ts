@@ -66,6 +66,21 @@ describe('Foundation (e2e)', () => {
       expect(res.body.data.id).toBe(acc.id);
     });
 
+    it('403 FORBIDDEN on creating routes when the account phone is not verified; reads still work', async () => {
+      const acc = await t.createAccount({ phoneVerified: false });
+      const send = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key)
+        .send({ to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } });
+      expectEnvelope(send, 403, 'FORBIDDEN');
+      expect(send.body.error).toMatch(/phone/i);
+      const template = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
+        .send({ name: 'welcome', category: 'sms', subType: 'utility', content: 'Hi' });
+      expectEnvelope(template, 403, 'FORBIDDEN');
+      expect((await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).status).toBe(200);
+      const log = await t.http().get('/api/v2/messages').set('X-API-Key', acc.key);
+      expect(log.status).toBe(200);
+      expect(log.body.data.messages).toEqual([]);
+    });
+
     it('a route with no access policy is refused even with an owner key', async () => {
       const acc = await t.createAccount();
       expectEnvelope(await t.http().get('/test-only/no-policy').set('X-API-Key', acc.key), 403, 'FORBIDDEN');
