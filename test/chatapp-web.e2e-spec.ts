@@ -175,7 +175,7 @@ describe('Chatapp web sessions and chats (e2e)', () => {
       expect(res.status).toBe(200);
       expect(res.body.data.chats).toEqual([{
         accountId: 'bot-777', chatId: '900100', kind: 'direct', title: 'Bot user', phoneNumber: null, conversationKey: 'bot-777:900100',
-        conversationContext: { moduleType: 'messaging_bot', accountId: 'bot-777', chatId: '900100' },
+        conversationContext: { moduleType: 'chatapp_web', accountId: 'bot-777', chatId: '900100' },
       }]);
     });
 
@@ -235,6 +235,23 @@ describe('Chatapp web sessions and chats (e2e)', () => {
         .send({ channel: 'messaging_bot', messageType: 'free_text', content: { text: 'hi bot user' }, chatId: bot.chatId, conversationContext: bot.conversationContext });
       expect(botSent.status).toBe(201);
       expect(botSent.body.data.messages[0]).toMatchObject({ channel: 'messaging_bot', status: 'sent' });
+    });
+
+    it('the session kind must fit the channel: 400 naming conversationContext.accountId; moduleType messaging_bot only on bots', async () => {
+      const send = (body: Record<string, unknown>) => t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body);
+      const web = ((await chats(acc.key, { accountId: 'main', limit: 1 })).body.data.chats as ChatItem[])[0];
+      const bot = ((await chats(acc.key, { accountId: 'bot-777' })).body.data.chats as ChatItem[])[0];
+      const text = { messageType: 'free_text', content: { text: 'x' } };
+      expectError(await send({ ...text, channel: 'chatapp_web', chatId: bot.chatId, conversationContext: bot.conversationContext }), 400, 'VALIDATION_ERROR',
+        'conversationContext.accountId: bot-777 is a messaging bot id (channel messaging_bot), not usable on chatapp_web');
+      expectError(await send({ ...text, channel: 'messaging_bot', chatId: web.chatId, conversationContext: web.conversationContext }), 400, 'VALIDATION_ERROR',
+        'conversationContext.accountId: main is a web session (channel chatapp_web), not usable on messaging_bot');
+      const botCtx = { ...bot.conversationContext, moduleType: 'messaging_bot' };
+      const named = await send({ ...text, channel: 'messaging_bot', chatId: bot.chatId, conversationContext: botCtx });
+      expect(named.status).toBe(201);
+      expect(named.body.data.messages[0]).toMatchObject({ to: bot.chatId, channel: 'messaging_bot', status: 'sent' });
+      expectError(await send({ ...text, channel: 'chatapp_web', chatId: web.chatId, conversationContext: { ...web.conversationContext, moduleType: 'messaging_bot' } }), 400, 'VALIDATION_ERROR',
+        'conversationContext.moduleType must be "chatapp_web"');
     });
 
     it('the send route answers 409 SESSION_NOT_READY for a session that is not ready, 404 for another account\'s', async () => {

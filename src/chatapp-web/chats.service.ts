@@ -15,7 +15,7 @@ export interface ChatView {
   title: string;
   phoneNumber: string | null;
   conversationKey: string;
-  conversationContext: { moduleType: 'chatapp_web' | 'messaging_bot'; accountId: string; chatId: string };
+  conversationContext: { moduleType: 'chatapp_web'; accountId: string; chatId: string };
 }
 
 export interface ChatPageView {
@@ -51,7 +51,7 @@ export class ChatsService {
     });
     return {
       accountId: session.name,
-      chats: page.chats.map((c) => this.map(session.name, session.kind === 'bot' ? 'messaging_bot' : 'chatapp_web', c)),
+      chats: page.chats.map((c) => this.map(session.name, c)),
       nextCursor: page.next === null ? null : this.cursors.encode(scope, { f: page.next }),
       hasMore: page.next !== null,
     };
@@ -67,8 +67,9 @@ export class ChatsService {
     }
   }
 
-  // The context is copied into the send route, whose moduleType must name the channel: bots say messaging_bot.
-  private map(sessionName: string, moduleType: ChatView['conversationContext']['moduleType'], c: ProviderChat): ChatView {
+  // The spec's context is always moduleType "chatapp_web", bot ids included; the send route accepts it
+  // on both chat channels and checks the session's kind against the channel.
+  private map(sessionName: string, c: ProviderChat): ChatView {
     return {
       accountId: sessionName,
       chatId: c.chatId,
@@ -76,7 +77,7 @@ export class ChatsService {
       title: c.title,
       phoneNumber: c.phoneNumber,
       conversationKey: conversationKey(sessionName, c.chatId),
-      conversationContext: { moduleType, accountId: sessionName, chatId: c.chatId },
+      conversationContext: { moduleType: 'chatapp_web', accountId: sessionName, chatId: c.chatId },
     };
   }
 }

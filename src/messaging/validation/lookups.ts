@@ -11,8 +11,8 @@ export interface TemplateLookup {
 }
 
 export interface SessionLookup {
-  /** Throws ApiError NOT_FOUND / SESSION_NOT_READY. */
-  findForSend(accountId: string, sessionName: string): Promise<{ name: string; status: string }>;
+  /** Throws ApiError NOT_FOUND / SESSION_NOT_READY. `kind`: `web` session or messaging `bot` id. */
+  findForSend(accountId: string, sessionName: string): Promise<{ name: string; status: string; kind: string }>;
 }
 
 export const SENDER_LOOKUP = Symbol('SENDER_LOOKUP');

@@ -16,11 +16,11 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
     this.calls++;
     return null;
   }
-  async findForSend(_a: string, id: string): Promise<TemplateForSend & { name: string; status: string }> {
+  async findForSend(_a: string, id: string): Promise<TemplateForSend & { name: string; status: string; kind: string }> {
     this.calls++;
     return {
       id, name: 'order_ready', category: 'sms', status: 'active', provider: 'internal', language: null, body: null,
-      content: 'Order {{1}} at {{2}}', emailSubject: null, variableCount: 2, buttons: [], allowsHeaderMediaOverride: false, providerTemplateId: null,
+      content: 'Order {{1}} at {{2}}', emailSubject: null, variableCount: 2, buttons: [], allowsHeaderMediaOverride: false, providerTemplateId: null, kind: 'web',
     };
   }
 }

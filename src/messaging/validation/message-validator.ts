@@ -9,6 +9,8 @@ import { MESSAGE_TYPES, MessageType, ValidatedMessage } from './validated-messag
 
 const FIELDS = new Set(['to', 'channel', 'messageType', 'content', 'sender', 'template', 'attachment', 'chatId', 'conversationContext', 'scheduleAt']);
 const CHAT_CHANNELS: ReadonlySet<ChannelName> = new Set(['chatapp_web', 'messaging_bot']);
+/** The session kind each chat channel sends through (a web session or a messaging-bot id). */
+const SESSION_KIND: Partial<Record<ChannelName, string>> = { chatapp_web: 'web', messaging_bot: 'bot' };
 const TEXT_MAX: Record<ChannelName, number> = { local_sms: 1600, chatapp: 4096, chatapp_web: 4096, messaging_bot: 4096, email: 100_000 };
 const CACHE_MAX = 100_000;
 
@@ -21,7 +23,7 @@ export class ValidationContext {
   readonly senders = new Map<string, Promise<{ id: string; name: string } | null>>();
   defaultSender: Promise<string> | null = null;
   readonly templates = new Map<string, Promise<TemplateForSend | null>>();
-  readonly sessions = new Map<string, Promise<{ name: string; status: string }>>();
+  readonly sessions = new Map<string, Promise<{ name: string; status: string; kind: string }>>();
   readonly phones = new Map<string, string | null>();
   constructor(readonly accountId: string) {}
 }
@@ -84,7 +86,13 @@ export class MessageValidator {
 
     const sender = await this.sender(ctx, input.sender, channel);
     const attachment = this.attachment(input.attachment, channel);
-    if (chat) await this.memo(ctx.sessions, chat.session, () => this.sessions.findForSend(ctx.accountId, chat.session));
+    if (chat) {
+      const session = await this.memo(ctx.sessions, chat.session, () => this.sessions.findForSend(ctx.accountId, chat.session));
+      if (session.kind !== SESSION_KIND[channel]) {
+        const what = session.kind === 'bot' ? 'a messaging bot id (channel messaging_bot)' : 'a web session (channel chatapp_web)';
+        fail('VALIDATION_ERROR', `conversationContext.accountId: ${chat.session.slice(0, 100)} is ${what}, not usable on ${channel}`);
+      }
+    }
     let scheduleAt: number | null = null;
     if (input.scheduleAt !== undefined && input.scheduleAt !== null) {
       if (opts.bulkRow) fail('INVALID_SCHEDULE', 'scheduleAt is not allowed in bulk messages');
@@ -124,7 +132,9 @@ export class MessageValidator {
     if (typeof chatId !== 'string' || !chatId.trim() || chatId.length > 200) fail('INVALID_RECIPIENT', `chatId is required for ${channel} (copy it from the chat list)`);
     const cc = input.conversationContext;
     if (!isObject(cc)) fail('VALIDATION_ERROR', `conversationContext is required for ${channel} (copy it from the chat list)`);
-    if (cc.moduleType !== channel) fail('VALIDATION_ERROR', `conversationContext.moduleType must be "${channel}"`);
+    // The chat listing always says "chatapp_web" (spec), bot ids included; a bot send may also name its channel.
+    const moduleTypes = channel === 'messaging_bot' ? ['chatapp_web', 'messaging_bot'] : ['chatapp_web'];
+    if (!moduleTypes.includes(cc.moduleType as string)) fail('VALIDATION_ERROR', `conversationContext.moduleType must be ${moduleTypes.map((m) => `"${m}"`).join(' or ')}`);
     if (typeof cc.accountId !== 'string' || !cc.accountId) fail('VALIDATION_ERROR', 'conversationContext.accountId is required');
     if (cc.chatId !== chatId) fail('VALIDATION_ERROR', 'conversationContext.chatId must equal chatId');
     if (input.to !== undefined && input.to !== null && input.to !== chatId) fail('INVALID_RECIPIENT', `to must be omitted or equal chatId on ${channel}`);
