@@ -28,13 +28,25 @@ export function post(t: TestApp, key: string, body: unknown, idem: string | null
   return req.send(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-export async function getJob(t: TestApp, key: string, id: string): Promise<Record<string, any>> {
+export interface JobJson {
+  id: string;
+  status: string;
+  pauseReason: string | null;
+  total: number;
+  validatedCount: number;
+  counts: { pending: number; sent: number; failed: number; cancelled: number };
+  errorCode: string | null;
+  errorMessage: string | null;
+  [field: string]: unknown;
+}
+
+export async function getJob(t: TestApp, key: string, id: string): Promise<JobJson> {
   const res = await t.http().get(`/api/v2/messages/bulk/${id}`).set('X-API-Key', key);
   if (res.status !== 200) throw new Error(`GET job ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.job;
 }
 
-export async function waitStatus(t: TestApp, key: string, id: string, statuses: string[], timeoutMs = 20000): Promise<Record<string, any>> {
+export async function waitStatus(t: TestApp, key: string, id: string, statuses: string[], timeoutMs = 20000): Promise<JobJson> {
   return waitFor(
     async () => {
       const job = await getJob(t, key, id);

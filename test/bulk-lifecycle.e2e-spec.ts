@@ -1,5 +1,6 @@
+import { request } from 'node:http';
 import { createTestApp, TestApp, waitFor } from './support/app';
-import { BULK_TEST_ENV, deliveries, ds, getJob, maxInAnySecond, phone, post, sms, waitStatus } from './bulk-helpers';
+import { BULK_TEST_ENV, deliveries, ds, getJob, maxInAnySecond, post, sms, waitStatus } from './bulk-helpers';
 
 const rejectedPhone = () => `+96650${String(100 + Math.floor(Math.random() * 899))}0000`;
 
@@ -223,5 +224,63 @@ describe('Bulk restart (e2e)', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('Bulk intake interrupted (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: BULK_TEST_ENV });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a client that disconnects mid-upload leaves a rejected INTAKE_INCOMPLETE job without rows', async () => {
+    const acc = await t.createAccount();
+    const url = new URL(t.baseUrl);
+    const req = request({ host: url.hostname, port: Number(url.port), method: 'POST', path: '/api/v2/messages/bulk', headers: { 'X-API-Key': acc.key, 'Idempotency-Key': 'cut', 'Content-Type': 'application/json' } });
+    req.on('error', () => undefined);
+    req.write(`{"messagesPerSecond":1,"messages":[${Array.from({ length: 3000 }, () => JSON.stringify(sms())).join(',')},`);
+    const stored = await waitFor(async () => {
+      const rows = await ds(t).query('SELECT id, status, total FROM bulk_jobs WHERE account_id = ?', [acc.id]);
+      return rows[0] && Number(rows[0].total) >= 1000 ? rows[0] : null;
+    });
+    req.destroy();
+    const job = await waitStatus(t, acc.key, stored.id, ['rejected']);
+    expect(job).toMatchObject({ errorCode: 'INTAKE_INCOMPLETE', total: 0 });
+    const left = await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ?', [stored.id]);
+    expect(Number(left[0].n)).toBe(0);
+  });
+
+  it('the scheduled reaper rejects a job whose intake lease expired while the app runs', async () => {
+    const acc = await t.createAccount();
+    const now = Date.now();
+    await ds(t).query(
+      `INSERT INTO bulk_jobs (id, account_id, name, status, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
+       VALUES ('bulk_stale00000000000000000001', ?, NULL, 'accepting', 0, 0, 0, 0, 0, 0, 0, 0, 'rep_gone', ?, ?, ?)`,
+      [acc.id, now + 300, now, now],
+    );
+    expect((await getJob(t, acc.key, 'bulk_stale00000000000000000001')).status).toBe('accepting');
+    const job = await waitStatus(t, acc.key, 'bulk_stale00000000000000000001', ['rejected']);
+    expect(job.errorCode).toBe('INTAKE_INCOMPLETE');
+  });
+
+  it('cancel right after creation: pending rows become cancelled, counters still sum to total', async () => {
+    const acc = await t.createAccount();
+    const res = await post(t, acc.key, { messagesPerSecond: 1, messages: Array.from({ length: 5 }, () => sms()) });
+    const c = await t.http().post(`/api/v2/messages/bulk/${res.body.id}/cancel`).set('X-API-Key', acc.key);
+    expect(c.status).toBe(200);
+    expect(c.body.job.status).toBe('cancelled');
+    const k = c.body.job.counts;
+    expect(k.pending + k.sent + k.failed + k.cancelled).toBe(5);
+    expect(k.pending).toBeLessThanOrEqual(1); // at most the row in the provider's hands
+    const later = await waitFor(async () => {
+      const j = await getJob(t, acc.key, res.body.id);
+      return j.counts.pending === 0 ? j : null;
+    });
+    expect(later.status).toBe('cancelled');
+    expect(later.counts.sent + later.counts.cancelled).toBe(5);
+    expect((await deliveries(t, res.body.id)).length).toBe(later.counts.sent);
   });
 });

@@ -50,7 +50,7 @@ export class JsonBodyScanner {
   }
 
   end(): void {
-    if (this.mode === 'value' || this.mode === 'elem') this.pump(true);
+    if (this.mode === 'value' || this.mode === 'elem') void this.pump(true);
     this.skipWs();
     if (this.mode !== 'end' || this.pos < this.buf.length) throw new ScanError(this.mode === 'start' ? 'The body must be a JSON object' : 'The body is not valid JSON (unexpected end)');
   }
