@@ -77,12 +77,12 @@ export function readBulkBody(req: Readable, onMessage: (index: number, value: un
         while (queue.length && !busy) feed(queue.shift() as string);
         if (busy) return;
         req.resume();
-        if (ended) finishEnd();
+        if (ended || out.aborted) finishEnd();
       }, fail);
     };
     const finishEnd = () => {
       if (settled || busy) return;
-      if (!out.invalidBody) {
+      if (!out.invalidBody && !out.aborted) {
         try {
           scanner.end();
         } catch (err) {
@@ -106,10 +106,7 @@ export function readBulkBody(req: Readable, onMessage: (index: number, value: un
     req.on('close', () => {
       if (!ended && !settled) {
         out.aborted = true;
-        if (!busy) {
-          settled = true;
-          resolve(out);
-        }
+        finishEnd();
       }
     });
   });

@@ -9,7 +9,7 @@ function scan(chunks: string[]): { elements: unknown[]; fields: Record<string, u
     field: (key, text) => (fields[key] = JSON.parse(text)),
     messagesArray: () => (isArray = true),
   });
-  for (const c of chunks) sut.write(c);
+  for (const c of chunks) void sut.write(c);
   sut.end();
   return { elements, fields, isArray };
 }
