@@ -42,6 +42,7 @@ async function main(): Promise<void> {
   process.send?.({ barePort: port(bare), appPort: port(app), key: apiKey.key });
 }
 
+process.on('SIGINT', () => process.exit(0));
 main().catch((err) => {
   console.error(err);
   process.exit(1);
