@@ -57,7 +57,7 @@ describe('CloudApiProvider against a local Cloud-API fake', () => {
   });
 
   it('sends a template with language, body parameters, URL button suffixes and a header media link', async () => {
-    const template = { id: 'tpl_1', name: 'order_update', language: 'ar', providerTemplateId: '1234567890', variables: ['Sara', '#42'], buttonVariables: ['track/42'], headerMediaUrl: 'https://cdn.example.com/banner.png' };
+    const template = { id: 'tpl_1', name: 'order_update', language: 'ar', providerTemplateId: '1234567890', variables: ['Sara', '#42'], buttonVariables: ['track/42', 'ret/42'], buttonIndexes: [1, 2], headerMediaUrl: 'https://cdn.example.com/banner.png' };
     await expect(sut.send(message({ text: null, template }))).resolves.toEqual({ status: 'sent', providerMessageId: 'wamid.OK1' });
     expect(fake.requests[0].body).toEqual({
       messaging_product: 'whatsapp',
@@ -71,7 +71,9 @@ describe('CloudApiProvider against a local Cloud-API fake', () => {
         components: [
           { type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example.com/banner.png' } }] },
           { type: 'body', parameters: [{ type: 'text', text: 'Sara' }, { type: 'text', text: '#42' }] },
-          { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'track/42' }] },
+          // Template buttons [phone, url, url]: the Cloud API wants each URL button's position among all of them.
+          { type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: 'track/42' }] },
+          { type: 'button', sub_type: 'url', index: '2', parameters: [{ type: 'text', text: 'ret/42' }] },
         ],
       },
     });

@@ -152,6 +152,30 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
       expect(await logged(m.id)).toMatchObject({ status: 'sent', providerMessageId: 'wamid.966501234567' });
     });
 
+    it('a template URL button is addressed by its position among ALL the template buttons ([phone, url] -> index 1)', async () => {
+      const created = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send({
+        name: 'call_or_track', category: 'chatapp', subType: 'utility', language: 'en', body: 'Hi {{1}}', bodyParameters: [{ index: 1, label: 'Sara' }],
+        creationMode: 'manual_external_id', providerTemplateId: '77001', manualVariableCount: 1,
+        buttons: [{ type: 'phone', text: 'Call', url: '+966500000002' }, { type: 'url', text: 'Track', url: 'https://shop.example/t/{{1}}', urlExample: 'https://shop.example/t/AB12' }],
+      });
+      expect(created.status).toBe(201);
+      const id = created.body.data.template.id as string;
+      if (created.body.data.template.status === 'pending') await t.admin('post', `/admin/v1/templates/${id}/status`).send({ status: 'approved' }).expect(200);
+      const res = await send({ to: '+966501234567', channel: 'chatapp', messageType: 'template', template: { id, variablesIndexed: ['Sara'], buttonVariables: ['AB12'] } });
+      expect(res.status).toBe(201);
+      expect(res.body.data.messages[0].status).toBe('sent');
+      expect(cloud.requests.at(-1)!.body).toMatchObject({
+        type: 'template',
+        template: {
+          name: 'call_or_track',
+          components: [
+            { type: 'body', parameters: [{ type: 'text', text: 'Sara' }] },
+            { type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: 'AB12' }] },
+          ],
+        },
+      });
+    });
+
     it('an undeliverable recipient (131026) -> failed PROVIDER_REJECTED', async () => {
       const res = await send({ to: '+966501239999', channel: 'chatapp', messageType: 'free_text', content: { text: 'x' } });
       expect(res.status).toBe(201);

@@ -25,6 +25,8 @@ export interface OutboundMessage {
     providerTemplateId: string | null;
     variables: string[];
     buttonVariables: string[];
+    /** Position of each `buttonVariables` entry's URL button among ALL the template's buttons (aligned). */
+    buttonIndexes: number[];
     headerMediaUrl?: string | null;
   } | null;
   attachment?: { url: string; mimeType?: string | null; fileName?: string | null } | null;

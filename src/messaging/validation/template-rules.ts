@@ -32,10 +32,11 @@ export function resolveTemplate(found: TemplateForSend | null, input: Record<str
   if (variables.length !== found.variableCount) {
     fail('TEMPLATE_VARIABLES_MISMATCH', `template.variablesIndexed must have ${found.variableCount} value(s), got ${variables.length}`);
   }
-  const urlButtons = found.buttons.filter((b) => b.type === 'url' && /\{\{\s*1\s*\}\}/.test(b.url)).length;
+  // Dynamic URL buttons, by their position among ALL the template's buttons (what the Cloud API indexes).
+  const buttonIndexes = found.buttons.flatMap((b, i) => (b.type === 'url' && /\{\{\s*1\s*\}\}/.test(b.url) ? [i] : []));
   const buttonVariables = stringList(input.buttonVariables, 'template.buttonVariables');
-  if (buttonVariables.length !== urlButtons) {
-    fail('TEMPLATE_VARIABLES_MISMATCH', `template.buttonVariables must have ${urlButtons} value(s), got ${buttonVariables.length}`);
+  if (buttonVariables.length !== buttonIndexes.length) {
+    fail('TEMPLATE_VARIABLES_MISMATCH', `template.buttonVariables must have ${buttonIndexes.length} value(s), got ${buttonVariables.length}`);
   }
   let headerMediaUrl: string | null = null;
   if (input.headerMediaUrl !== undefined && input.headerMediaUrl !== null) {
@@ -46,7 +47,7 @@ export function resolveTemplate(found: TemplateForSend | null, input: Record<str
   const rendered = renderPlaceholders(source, variables);
   const isEmail = channel === 'email';
   return {
-    template: { id: found.id, name: found.name, language: found.language, providerTemplateId: found.providerTemplateId, variables, buttonVariables, headerMediaUrl },
+    template: { id: found.id, name: found.name, language: found.language, providerTemplateId: found.providerTemplateId, variables, buttonVariables, buttonIndexes, headerMediaUrl },
     text: rendered,
     subject: isEmail ? renderPlaceholders(found.emailSubject ?? found.name, variables) : null,
     html: isEmail && /<[a-z][\s\S]*>/i.test(rendered) ? rendered : null,

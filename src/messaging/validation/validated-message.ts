@@ -11,6 +11,8 @@ export interface ValidatedTemplate {
   providerTemplateId: string | null;
   variables: string[];
   buttonVariables: string[];
+  /** For each buttonVariables entry, its URL button's position among all the template's buttons. */
+  buttonIndexes: number[];
   headerMediaUrl: string | null;
 }
 

@@ -30,9 +30,11 @@ function templateObject(t: NonNullable<OutboundMessage['template']>): Record<str
   if (t.variables.length > 0) {
     components.push({ type: 'body', parameters: t.variables.map((text) => ({ type: 'text', text })) });
   }
-  // One dynamic URL suffix per URL button, in the template's button order (index = position).
-  t.buttonVariables.forEach((suffix, index) => {
-    components.push({ type: 'button', sub_type: 'url', index: String(index), parameters: [{ type: 'text', text: suffix }] });
+  // One dynamic URL suffix per URL button; `index` is the button's position among ALL the template's
+  // buttons ([phone, url] -> 1). Scheduled payloads stored before buttonIndexes existed fall back to i.
+  const indexes: readonly number[] | undefined = t.buttonIndexes;
+  t.buttonVariables.forEach((suffix, i) => {
+    components.push({ type: 'button', sub_type: 'url', index: String(indexes?.[i] ?? i), parameters: [{ type: 'text', text: suffix }] });
   });
   // The Cloud API addresses a template by name + language (as submitted), not by its Graph id.
   return { name: t.name, language: { code: t.language ?? 'en' }, ...(components.length ? { components } : {}) };
