@@ -1,7 +1,8 @@
 import { loadConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import type { TemplateForSend } from '../../templates/template.types';
-import type { SenderLookup, SessionLookup, TemplateLookup } from './lookups';
+import { ApiError } from '../../common/errors';
+import type { SenderLookup, SessionLookup, TargetPolicy, TemplateLookup } from './lookups';
 import { MessageValidator } from './message-validator';
 
 // In-memory directories stand in for the senders/templates/chatapp-web modules; they count calls
@@ -25,9 +26,19 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
   }
 }
 
+// Stands in for the webhooks module's SSRF check (DNS); counts calls to prove one check per host.
+class Targets implements TargetPolicy {
+  calls: string[] = [];
+  async assertAllowedTarget(url: unknown, field = 'url') {
+    this.calls.push(String(url));
+    if (new URL(String(url)).hostname === 'internal.example') throw ApiError.validation(`${field} must point to a public address`);
+  }
+}
+
 describe(MessageValidator.name, () => {
   const dirs = new Directories();
-  const sut = new MessageValidator(loadConfig({ NODE_ENV: 'test' }), new Clock(), dirs, dirs, dirs);
+  const targets = new Targets();
+  const sut = new MessageValidator(loadConfig({ NODE_ENV: 'test' }), new Clock(), dirs, dirs, dirs, targets);
 
   it('normalises, renders templates and attaches the price', async () => {
     const ctx = sut.createContext('acc_1');
@@ -53,5 +64,17 @@ describe(MessageValidator.name, () => {
     const base = { channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } };
     await expect(sut.validate(ctx, { ...base, to: ['+966501234567'] }, { bulkRow: true })).rejects.toMatchObject({ code: 'INVALID_RECIPIENT' });
     await expect(sut.validate(ctx, { ...base, to: '+966501234567', scheduleAt: '2999-01-01T00:00:00Z' }, { bulkRow: true })).rejects.toMatchObject({ code: 'INVALID_SCHEDULE' });
+  });
+
+  it('checks attachment URLs once per host per context; a refused host is INVALID_ATTACHMENT on attachment.url', async () => {
+    const ctx = sut.createContext('acc_1');
+    targets.calls = [];
+    const row = (url: string) => ({ to: `a@b.co`, channel: 'email', messageType: 'free_text', content: { subject: 'S', text: 'T' }, attachment: { url } });
+    for (let i = 0; i < 500; i++) {
+      await expect(sut.validate(ctx, row(`https://cdn.example/f/${i}.pdf`), { bulkRow: true })).resolves.toMatchObject({ attachment: { url: `https://cdn.example/f/${i}.pdf` } });
+      await expect(sut.validate(ctx, row(`https://internal.example/f/${i}.pdf`), { bulkRow: true }))
+        .rejects.toMatchObject({ code: 'INVALID_ATTACHMENT', message: 'attachment.url must point to a public address' });
+    }
+    expect(targets.calls).toEqual(['https://cdn.example/f/0.pdf', 'https://internal.example/f/0.pdf']);
   });
 });

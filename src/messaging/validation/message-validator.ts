@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, ChannelName, CHANNELS } from '../../config/app-config';
 import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors';
 import type { TemplateForSend } from '../../templates/template.types';
-import { SENDER_LOOKUP, SenderLookup, SESSION_LOOKUP, SessionLookup, TEMPLATE_LOOKUP, TemplateLookup } from './lookups';
+import { SENDER_LOOKUP, SenderLookup, SESSION_LOOKUP, SessionLookup, TARGET_POLICY, TargetPolicy, TEMPLATE_LOOKUP, TemplateLookup } from './lookups';
 import { fail, httpUrl, isObject, normaliseEmail, optionalString, parseSchedule, toE164 } from './recipient-rules';
 import { resolveTemplate } from './template-rules';
 import { MESSAGE_TYPES, MessageType, ValidatedMessage } from './validated-message';
@@ -25,6 +26,8 @@ export class ValidationContext {
   readonly templates = new Map<string, Promise<TemplateForSend | null>>();
   readonly sessions = new Map<string, Promise<{ name: string; status: string; kind: string }>>();
   readonly phones = new Map<string, string | null>();
+  /** Attachment SSRF verdict per scheme + host (null = allowed, else the refusal), so DNS runs once per host. */
+  readonly attachmentHosts = new Map<string, Promise<string | null>>();
   constructor(readonly accountId: string) {}
 }
 
@@ -41,6 +44,7 @@ export class MessageValidator {
     @Inject(SENDER_LOOKUP) private readonly senders: SenderLookup,
     @Inject(TEMPLATE_LOOKUP) private readonly templates: TemplateLookup,
     @Inject(SESSION_LOOKUP) private readonly sessions: SessionLookup,
+    @Inject(TARGET_POLICY) private readonly targets: TargetPolicy,
   ) {}
 
   createContext(accountId: string): ValidationContext {
@@ -85,7 +89,7 @@ export class MessageValidator {
     }
 
     const sender = await this.sender(ctx, input.sender, channel);
-    const attachment = this.attachment(input.attachment, channel);
+    const attachment = await this.attachment(ctx, input.attachment, channel);
     if (chat) {
       const session = await this.memo(ctx.sessions, chat.session, () => this.sessions.findForSend(ctx.accountId, chat.session));
       if (session.kind !== SESSION_KIND[channel]) {
@@ -155,16 +159,36 @@ export class MessageValidator {
     return found.name;
   }
 
-  private attachment(v: unknown, channel: ChannelName): ValidatedMessage['attachment'] {
+  private async attachment(ctx: ValidationContext, v: unknown, channel: ChannelName): Promise<ValidatedMessage['attachment']> {
     if (v === undefined || v === null) return null;
     if (channel === 'local_sms') fail('INVALID_ATTACHMENT', 'attachment is not supported on local_sms');
     if (!isObject(v)) fail('INVALID_ATTACHMENT', 'attachment must be an object with url');
     const url = httpUrl(v.url, 'attachment.url', 'INVALID_ATTACHMENT');
+    // Providers (SMTP, bot API) fetch it from our server: same SSRF rules as webhook targets.
+    const refused = await this.attachmentVerdict(ctx, url);
+    if (refused !== null) fail('INVALID_ATTACHMENT', refused);
     return {
       url,
       mimeType: optionalString(v, 'mimeType', 'attachment.mimeType', 'INVALID_ATTACHMENT', 200),
       fileName: optionalString(v, 'fileName', 'attachment.fileName', 'INVALID_ATTACHMENT', 255),
     };
+  }
+
+  /** The verdict depends on scheme, credentials and host only (httpUrl already bounded the length). */
+  private attachmentVerdict(ctx: ValidationContext, url: string): Promise<string | null> {
+    const u = new URL(url);
+    const key = `${u.protocol}//${u.username || u.password ? 'userinfo@' : ''}${u.hostname}`;
+    const cached = ctx.attachmentHosts.get(key);
+    if (cached) return cached;
+    const verdict = this.targets.assertAllowedTarget(url, 'attachment.url').then(
+      () => null,
+      (err: unknown) => {
+        if (err instanceof ApiError) return err.message;
+        throw err;
+      },
+    );
+    if (ctx.attachmentHosts.size < CACHE_MAX) ctx.attachmentHosts.set(key, verdict);
+    return verdict;
   }
 
   private memo<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
