@@ -17,12 +17,23 @@ export async function postJson(
   payload: unknown,
   opts: { timeoutMs: number; headers?: Record<string, string>; redact?: string },
 ): Promise<ProviderHttpResponse> {
+  return requestJson('POST', url, payload, opts);
+}
+
+/** Like postJson for any method; a GET (payload undefined) sends no body and no Content-Type. */
+export async function requestJson(
+  method: 'GET' | 'POST',
+  url: string,
+  payload: unknown,
+  opts: { timeoutMs: number; headers?: Record<string, string>; redact?: string },
+): Promise<ProviderHttpResponse> {
   let res: Response;
   try {
+    const hasBody = payload !== undefined;
     res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...opts.headers },
-      body: JSON.stringify(payload),
+      method,
+      headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), Accept: 'application/json', ...opts.headers },
+      body: hasBody ? JSON.stringify(payload) : undefined,
       signal: AbortSignal.timeout(opts.timeoutMs),
     });
   } catch (err) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, ConfigError } from '../../config/app-config';
 import { ApiError } from '../../common/errors';
+import { classifyHttpStatus, ProviderHttpResponse, requestJson } from '../../providers/http/provider-http';
 import { ProviderError } from '../../providers/provider.types';
 import { cloudTemplatePayload } from './cloud-api-template.payload';
 import { OfficialTemplateClient, OfficialTemplateReceipt, OfficialTemplateSubmission } from './official-template-client';
@@ -39,61 +40,58 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
 
   async submit(s: OfficialTemplateSubmission): Promise<OfficialTemplateReceipt> {
     const waba = s.wabaId ?? this.config.required('CHATAPP_CLOUD_WABA_ID');
-    const { status, body } = await this.call('POST', `/${encodeURIComponent(waba)}/message_templates`, cloudTemplatePayload(s));
-    if (status >= 200 && status < 300) {
+    const res = await this.call('POST', `/${encodeURIComponent(waba)}/message_templates`, cloudTemplatePayload(s));
+    const body = record(res.body);
+    if (res.status >= 200 && res.status < 300) {
       const id = typeof body.id === 'string' || typeof body.id === 'number' ? String(body.id) : null;
       if (!id) throw new ProviderError('failed', 'provider answered without a template id');
       return { providerTemplateId: id, status: STATUS[String(body.status ?? 'PENDING').toUpperCase()] ?? 'pending' };
     }
-    const err = (body.error ?? {}) as GraphError;
+    const err = record(body.error) as GraphError;
     if (err.error_subcode !== undefined && DUPLICATE_SUBCODES.has(err.error_subcode)) {
       throw new ApiError('TEMPLATE_EXISTS', 'The provider already has a template with this name and language');
     }
-    if (status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429 && err.code !== 4 && err.code !== 80008) {
-      throw ApiError.validation(`The provider refused the template: ${err.error_user_msg ?? err.message ?? `HTTP ${status}`}`);
+    const shared = this.classify(res, err);
+    if (shared) throw shared;
+    if (res.status >= 400 && res.status < 500 && res.status !== 401 && res.status !== 403) {
+      throw ApiError.validation(`The provider refused the template: ${err.error_user_msg ?? err.message ?? `HTTP ${res.status}`}`);
     }
-    throw this.failure(status, err);
+    throw this.failed(res.status, err);
   }
 
   async fetchStatus(providerTemplateId: string): Promise<{ status: 'pending' | 'approved' | 'rejected'; reason: string | null } | null> {
-    const { status, body } = await this.call('GET', `/${encodeURIComponent(providerTemplateId)}?fields=status,rejected_reason`);
-    if (status === 404) return null;
-    if (status < 200 || status >= 300) throw this.failure(status, (body.error ?? {}) as GraphError);
+    const res = await this.call('GET', `/${encodeURIComponent(providerTemplateId)}?fields=status,rejected_reason`);
+    const body = record(res.body);
+    if (res.status === 404) return null;
+    if (res.status < 200 || res.status >= 300) {
+      const err = record(body.error) as GraphError;
+      throw this.classify(res, err) ?? this.failed(res.status, err);
+    }
     const mapped = STATUS[String(body.status ?? '').toUpperCase()];
     if (!mapped) return null;
     const reason = typeof body.rejected_reason === 'string' && body.rejected_reason !== 'NONE' ? body.rejected_reason : null;
     return { status: mapped, reason };
   }
 
-  private failure(status: number, err: GraphError): ProviderError {
-    if (status === 429 || err.code === 4 || err.code === 80008) return new ProviderError('rate_limited', 'provider rate limit');
-    if (status >= 500) return new ProviderError('unavailable', `provider answered HTTP ${status}`);
+  /** Shared HTTP classification: 429 / Graph rate-limit codes (4, 80008) -> rate_limited, 408 / 5xx -> unavailable. */
+  private classify(res: ProviderHttpResponse, err: GraphError): ProviderError | null {
+    return classifyHttpStatus(res, err.message ?? `HTTP ${res.status}`, err.code === 4 || err.code === 80008);
+  }
+
+  private failed(status: number, err: GraphError): ProviderError {
     return new ProviderError('failed', `provider answered HTTP ${status}: ${err.message ?? ''}`.trim());
   }
 
-  private async call(method: 'GET' | 'POST', path: string, payload?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.base}/${this.version}${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${this.config.required('CHATAPP_CLOUD_TOKEN')}`, ...(payload ? { 'Content-Type': 'application/json' } : {}) },
-        body: payload ? JSON.stringify(payload) : undefined,
-        signal: AbortSignal.timeout(this.config.providerTimeoutMs),
-      });
-    } catch (e) {
-      const timeout = (e as Error).name === 'TimeoutError';
-      throw new ProviderError('unavailable', timeout ? 'provider timed out' : 'provider unreachable');
-    }
-    let body: Record<string, unknown> = {};
-    try {
-      const text = await res.text();
-      const parsed: unknown = text ? JSON.parse(text) : {};
-      if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
-    } catch (e) {
-      if ((e as Error).name === 'TimeoutError') throw new ProviderError('unavailable', 'provider timed out');
-      if (res.status >= 500) return { status: res.status, body };
-      if (res.ok) throw new ProviderError('failed', 'provider answered with invalid JSON');
-    }
-    return { status: res.status, body };
+  /** Timeouts and transport failures become ProviderError('unavailable') in the shared helper. */
+  private call(method: 'GET' | 'POST', path: string, payload?: unknown): Promise<ProviderHttpResponse> {
+    const token = this.config.required('CHATAPP_CLOUD_TOKEN');
+    return requestJson(method, `${this.base}/${this.version}${path}`, payload, {
+      timeoutMs: this.config.providerTimeoutMs,
+      headers: { Authorization: `Bearer ${token}` },
+    });
   }
+}
+
+function record(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
