@@ -9,15 +9,8 @@ import { readBulkBody } from './bulk-body-reader';
 import { BulkJobView, JobRow, toJobView } from './bulk-job.view';
 import { BulkSettings } from './bulk-settings';
 import { canonicalOfStoredJob, RequestFingerprint } from './request-hash';
+import { checkFields, CheckedFields, elementProblem, Fingerprint, isDuplicate, PendingRow, rowPlaceholders, toPendingRow, validKey, MAX_KEY } from './bulk-request-rules';
 
-const MAX_KEY = 200;
-
-interface PendingRow {
-  idx: number;
-  to: string | null;
-  channel: string | null;
-  payload: string;
-}
 
 /**
  * POST /messages/bulk: streams the body into an `accepting` job in batches, checks the top-level
@@ -49,12 +42,13 @@ export class BulkIntakeService {
     const print = new RequestFingerprint(!storeRows);
     let firstBad: string | null = null;
     let batch: PendingRow[] = [];
-    // MySQL: one batch may be inserting while the next is parsed (SQLite inserts synchronously).
-    let inflight: Promise<void> | null = null;
+    // MySQL: up to two batches insert (on two pooled connections) while the next is parsed;
+    // SQLite inserts synchronously.
+    const inflight: Promise<void>[] = [];
     const settleInflight = async () => {
-      const p = inflight;
-      inflight = null;
-      if (p) await p;
+      const results = await Promise.allSettled(inflight.splice(0));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     };
     const outcome = await readBulkBody(req, (index, value, text) => {
       const problem = elementProblem(value);
@@ -71,10 +65,13 @@ export class BulkIntakeService {
         const rows = batch;
         batch = [];
         if (!this.db.mysql) return this.insertRows(jobId, rows);
-        return settleInflight().then(() => {
-          inflight = this.insertRows(jobId, rows);
-          inflight.catch(() => undefined);
-        });
+        const start = () => {
+          const p = this.insertRows(jobId, rows);
+          p.catch(() => undefined);
+          inflight.push(p);
+        };
+        if (inflight.length < 2) return start();
+        return (inflight.shift() as Promise<void>).then(start);
       }
     }).catch(async (err: unknown) => {
       await settleInflight().catch(() => undefined);
@@ -217,65 +214,3 @@ export class BulkIntakeService {
   }
 }
 
-type Fingerprint = { raw: string; canonical: string | null };
-
-interface CheckedFields {
-  key: string;
-  name: string | null;
-  mps: number;
-}
-
-function validKey(key: unknown): key is string {
-  return typeof key === 'string' && key.trim().length > 0 && key.length <= MAX_KEY;
-}
-
-/** Fixed order of checks, whatever the order of fields in the body. */
-function checkFields(o: Awaited<ReturnType<typeof readBulkBody>>, headerKey: string | undefined, firstBad: string | null): CheckedFields {
-  if (o.invalidBody) throw new ApiError('INVALID_REQUEST_BODY', o.invalidBody);
-  const bodyKey = o.top.idempotencyKey;
-  const key = headerKey ?? bodyKey;
-  if (key === undefined || key === null) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required');
-  if (!validKey(key)) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_KEY} characters`);
-  const name = o.top.name;
-  if (name !== undefined && name !== null && (typeof name !== 'string' || name.length > 200)) {
-    throw new ApiError('INVALID_REQUEST_BODY', 'name must be a string of at most 200 characters');
-  }
-  const mps = o.top.messagesPerSecond;
-  if (typeof mps !== 'number' || !Number.isInteger(mps) || mps < 1 || mps > 10) {
-    throw new ApiError('MESSAGES_PER_SECOND_INVALID', 'messagesPerSecond must be an integer from 1 to 10');
-  }
-  if (!o.messagesIsArray || o.count === 0) throw new ApiError('MESSAGES_REQUIRED', 'messages must be a non-empty array');
-  if (firstBad) throw new ApiError('INVALID_MESSAGE', firstBad);
-  return { key, name: (name as string | null | undefined) ?? null, mps };
-}
-
-function elementProblem(value: unknown): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'must be an object';
-  const el = value as Record<string, unknown>;
-  if (Array.isArray(el.to)) return 'to must not be an array (one recipient per element)';
-  if ('scheduleAt' in el) return 'must not use scheduleAt';
-  return null;
-}
-
-
-function toPendingRow(idx: number, el: Record<string, unknown>, text: string): PendingRow {
-  const to = el.to === undefined || el.to === null ? null : (typeof el.to === 'string' ? el.to : JSON.stringify(el.to)).slice(0, 320);
-  const channel = typeof el.channel === 'string' ? el.channel.slice(0, 32) : null;
-  return { idx, to, channel, payload: text };
-}
-
-const placeholderCache = new Map<number, string>();
-function rowPlaceholders(n: number): string {
-  let s = placeholderCache.get(n);
-  if (!s) {
-    s = Array.from({ length: n }, () => "(?, ?, 'pending', ?, ?, ?, 0)").join(', ');
-    placeholderCache.set(n, s);
-  }
-  return s;
-}
-
-function isDuplicate(err: unknown): boolean {
-  const e = err as { code?: string; driverError?: { code?: string; errno?: number }; errno?: number; message?: string };
-  const code = e.driverError?.code ?? e.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || e.driverError?.errno === 1062 || /UNIQUE constraint failed|Duplicate entry/.test(e.message ?? '');
-}
