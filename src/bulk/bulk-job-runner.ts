@@ -50,6 +50,8 @@ export class BulkJobRunner {
   private readonly window = new SendWindow();
   private readonly ctx: ValidationContext;
   private stopRequested = false;
+  /** Rows left `sending` (crash, lost lease) are looked for once, when the lease is taken. */
+  private recovered = false;
 
   constructor(
     private readonly d: RunnerDeps,
@@ -109,6 +111,8 @@ export class BulkJobRunner {
     const { jobId } = this;
     const me = this.d.settings.instanceId;
     const lease = now + this.d.settings.leaseMs;
+    const recover = !this.recovered;
+    this.recovered = true;
     return this.d.db.run(function* (): Work<{ mps: number; rows: Claimed[]; remaining: boolean } | null> {
       // A retry-failed or resume may have set the job back to `queued` while we hold it.
       const r: StmtResult = yield sql(
@@ -120,11 +124,11 @@ export class BulkJobRunner {
       const job = j.rows[0];
       if (!job || job.status !== 'running') return { mps: 0, rows: [], remaining: false };
       const mps = Number(job.messages_per_second);
-      // Rows left `sending` first: their outcome must be settled before anything new goes out.
-      const found: StmtResult = yield sql(
-        `SELECT idx, payload, message_id, status FROM bulk_rows WHERE job_id = ? AND status IN ('sending', 'pending') ORDER BY status DESC, idx LIMIT ${mps}`,
-        jobId,
-      );
+      // Rows left `sending` first: their outcome must be settled before anything new goes out. One
+      // status per query, so (job_id, status, idx) serves it without sorting.
+      let found: StmtResult = { affected: 0, rows: [] };
+      if (recover) found = yield sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT ${mps}`, jobId);
+      if (!found.rows.length) found = yield sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = 'pending' ORDER BY idx LIMIT ${mps}`, jobId);
       const rows: Claimed[] = found.rows.map((x) => ({ idx: Number(x.idx), payload: String(x.payload), messageId: x.message_id === null ? newId('msg') : String(x.message_id) }));
       if (!rows.length) return { mps, rows, remaining: false };
       const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
