@@ -101,6 +101,16 @@ describe('Bulk intake (e2e)', () => {
       expect(Number((await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ?', [a.body.id]))[0].n)).toBe(1);
     });
 
+    it('keys are compared exactly: case and trailing spaces make different keys', async () => {
+      const acc = await t.createAccount();
+      const a = await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, 'Key-A');
+      const b = await post(t, acc.key, { messagesPerSecond: 2, messages: [sms()] }, 'key-a');
+      // (HTTP trims header values: the trailing space goes in the body key)
+      const c = await post(t, acc.key, { messagesPerSecond: 3, messages: [sms()], idempotencyKey: 'Key-A ' }, null);
+      expect([a.status, b.status, c.status]).toEqual([202, 202, 202]);
+      expect(new Set([a.body.id, b.body.id, c.body.id]).size).toBe(3);
+    });
+
     it('the same key is per account', async () => {
       const a1 = await t.createAccount();
       const a2 = await t.createAccount();

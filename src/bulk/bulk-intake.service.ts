@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { AuthContext } from '../auth/auth-context';
 import { ApiError } from '../common/errors';
@@ -110,7 +111,7 @@ export class BulkIntakeService {
   }
 
   private async findByKey(accountId: string, key: string): Promise<JobRow | null> {
-    const rows = await this.db.rows(sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key = ?', accountId, key));
+    const rows = await this.db.rows(sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash(key)));
     const row = rows[0];
     if (!row || Number(row.created_at) < this.clock.now() - this.settings.idempotencyWindowMs) return null;
     return row;
@@ -180,15 +181,15 @@ export class BulkIntakeService {
       let result: { mine: boolean; row: JobRow } | null;
       try {
         result = await this.db.run(function* (): Work<{ mine: boolean; row: JobRow } | null> {
-          const found: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key = ?', accountId, f.key);
+          const found: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash(f.key));
           const holder = found.rows[0];
           if (holder && Number(holder.created_at) >= windowStart) return { mine: false, row: holder };
           // After the window the key may be reused: the old job lets go of it.
-          if (holder) yield sql('UPDATE bulk_jobs SET idempotency_key = NULL WHERE id = ?', String(holder.id));
+          if (holder) yield sql('UPDATE bulk_jobs SET idempotency_key_hash = NULL WHERE id = ?', String(holder.id));
           if (jobId === null) return null;
           yield sql(
-            `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, total = ?, pending_count = ?, idempotency_key = ?, raw_hash = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
-            f.name, f.mps, count, count, f.key, print.raw, print.canonical, now, jobId,
+            `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, total = ?, pending_count = ?, idempotency_key = ?, idempotency_key_hash = ?, raw_hash = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
+            f.name, f.mps, count, count, f.key, keyHash(f.key), print.raw, print.canonical, now, jobId,
           );
           const mine: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE id = ?', jobId);
           return { mine: true, row: mine.rows[0] };
@@ -214,3 +215,6 @@ export class BulkIntakeService {
   }
 }
 
+function keyHash(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}

@@ -24,8 +24,11 @@ export class Bulk1732000006000 implements MigrationInterface {
         col.int('invalid_count'),
         col.str('error_code', 40, true),
         col.text('error_message'),
-        // Set only once intake completed; NULLs never collide in the unique index.
+        // Set only once intake completed; NULLs never collide in the unique index. The index is on the
+        // SHA-256 of the key so keys compare byte for byte on every dialect (MySQL collations ignore
+        // case and trailing spaces).
         col.str('idempotency_key', 200, true),
+        col.str('idempotency_key_hash', 64, true),
         // Fingerprints of name + messagesPerSecond + messages: as sent, and canonical (computed lazily).
         col.str('raw_hash', 64, true),
         col.str('request_hash', 64, true),
@@ -37,7 +40,7 @@ export class Bulk1732000006000 implements MigrationInterface {
       ],
       foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
     });
-    await createIndex(qr, 'bulk_jobs', { name: 'uq_bulk_jobs_idem', columnNames: ['account_id', 'idempotency_key'], isUnique: true });
+    await createIndex(qr, 'bulk_jobs', { name: 'uq_bulk_jobs_idem', columnNames: ['account_id', 'idempotency_key_hash'], isUnique: true });
     await createIndex(qr, 'bulk_jobs', { name: 'ix_bulk_jobs_status', columnNames: ['status', 'id'] });
     await createIndex(qr, 'bulk_jobs', { name: 'ix_bulk_jobs_account', columnNames: ['account_id', 'id'] });
     await createTable(qr, {
