@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
@@ -22,7 +22,19 @@ export class BulkController {
   @HttpCode(202)
   @RequirePermissions('messages:create')
   @RequireVerifiedPhone()
-  @ApiHeader({ name: 'Idempotency-Key', required: true })
+  @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'At most 200 characters; wins over a body idempotencyKey' })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['messagesPerSecond', 'messages'],
+      properties: {
+        name: { type: 'string', maxLength: 200 },
+        messagesPerSecond: { type: 'integer', minimum: 1, maximum: 10 },
+        messages: { type: 'array', minItems: 1, items: { type: 'object', description: 'One recipient object of the send route; `to` a single recipient, no scheduleAt' } },
+        idempotencyKey: { type: 'string', maxLength: 200 },
+      },
+    },
+  })
   @ApiOperation({ summary: 'Queue a bulk job (body streamed, no size limit)' })
   async create(@CurrentAuth() auth: AuthContext, @Req() req: Request): Promise<{ success: true } & BulkJobView> {
     return { success: true, ...(await this.intake.accept(auth, req)) };
