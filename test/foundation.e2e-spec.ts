@@ -236,4 +236,17 @@ describe('Throttling (e2e)', () => {
     // Another key has its own budget.
     expect((await t.http().get('/api/v2/account').set('X-API-Key', b.key)).status).toBe(200);
   });
+
+  it('the budget is per key across all routes, not per route', async () => {
+    const a = await t.createAccount();
+    expect((await t.http().get('/api/v2/account').set('X-API-Key', a.key)).status).toBe(200);
+    expect((await t.http().get('/api/v2/messages').set('X-API-Key', a.key)).status).toBe(200);
+    expect((await t.http().get('/api/v2/templates').set('X-API-Key', a.key)).status).toBe(200);
+    expectEnvelope(await t.http().get('/api/v2/sms-senders').set('X-API-Key', a.key), 429, 'RATE_LIMITED');
+  });
+
+  it('unauthenticated callers are limited per IP', async () => {
+    for (let i = 0; i < 3; i++) expect((await t.http().get('/api/v2/account').set('X-API-Key', `msk_bad_${i}`)).status).toBe(401);
+    expectEnvelope(await t.http().get('/api/v2/templates'), 429, 'RATE_LIMITED');
+  });
 });

@@ -11,6 +11,14 @@ export class ApiThrottlerGuard extends ThrottlerGuard {
     return r.auth ? `key:${r.auth.keyId}` : `ip:${r.ip ?? 'unknown'}`;
   }
 
+  /**
+   * One budget per caller across all routes (the library default keys by route + handler, which
+   * would multiply a key's allowance by the number of routes).
+   */
+  protected override generateKey(_ctx: ExecutionContext, tracker: string, throttlerName: string): string {
+    return `rl:${throttlerName}:${tracker}`;
+  }
+
   protected override async throwThrottlingException(_ctx: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const retryAfterSeconds = Math.max(1, Math.ceil(detail.timeToBlockExpire || detail.timeToExpire || 1));
     throw new ApiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfterSeconds} s`, { retryAfterSeconds });
