@@ -48,6 +48,8 @@ export function testEnv(extra: Env = {}): Env {
     WEBHOOK_ALLOW_INSECURE: 'true',
     WEBHOOK_RETRY_BASE_MS: '50',
     APP_SECRET: 'test-app-secret-0123456789',
+    // Suites poll a lot with one key; throttling is tested with its own low limit.
+    THROTTLE_LIMIT: '1000000',
     ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...extra,
   };
