@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
+import type { ValidatedMessage } from '../messaging/validation/validated-message';
 import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { BulkSettings } from './bulk-settings';
 import { SendWindow } from './send-window';
@@ -77,19 +78,9 @@ export class BulkJobRunner {
           if (batch.remaining) continue; // rows raced with a cancel: look again
           return (await this.complete()) ? 'done' : this.release('stopped');
         }
-        const outcomes: Outcome[] = [];
-        let pause: Pause | null = null;
-        for (const row of batch.rows) {
-          const wait = this.window.waitMs(this.d.clock.now(), batch.mps);
-          if (wait > 0) await sleep(wait);
-          const r = await this.sendRow(row);
-          if ('reason' in r) {
-            pause = r;
-            break;
-          }
-          outcomes.push(r);
-        }
-        const unsent = batch.rows.slice(outcomes.length).map((r) => r.idx);
+        const wait = this.window.waitMs(this.d.clock.now(), Math.max(1, batch.mps - batch.rows.length + 1));
+        if (wait > 0) await sleep(wait);
+        const { outcomes, unsent, pause } = await this.sendRows(batch.rows);
         await this.finishBatch(outcomes, unsent, pause);
         if (pause) return 'stopped';
       }
@@ -146,31 +137,58 @@ export class BulkJobRunner {
     });
   }
 
-  private async sendRow(row: Claimed): Promise<Outcome | Pause> {
-    let msg;
-    try {
-      msg = await this.d.validator.validate(this.ctx, JSON.parse(row.payload), { bulkRow: true });
-    } catch (err) {
-      const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
-      return { idx: row.idx, status: 'failed', code: e.code, message: e.message, at: this.d.clock.now() };
-    }
-    try {
-      const result = await this.d.pipeline.send(this.accountId, msg, { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId });
-      const at = this.d.clock.now();
-      this.window.record(at);
-      if (result.status === 'failed') return { idx: row.idx, status: 'failed', code: result.errorCode ?? 'PROVIDER_REJECTED', message: 'The provider rejected the message', at };
-      return { idx: row.idx, status: 'sent', code: null, message: null, at };
-    } catch (err) {
-      const at = this.d.clock.now();
-      this.window.record(at);
-      if (!(err instanceof ApiError)) throw err;
-      if (err.code === 'INSUFFICIENT_BALANCE' || err.code === 'SUBSCRIPTION_INACTIVE') return { reason: 'insufficient_balance', resumeAt: null };
-      if (err.code === 'PROVIDER_RATE_LIMITED') {
-        const retryMs = (err.extra.retryAfterSeconds ?? 0) * 1000;
-        return { reason: 'provider_rate_limit', resumeAt: at + Math.max(this.d.settings.rateLimitBackoffMs, retryMs) };
+  /**
+   * One window's rows through one SendPipeline.sendMany (the window allows them all: counted at
+   * completion, none of this window's sends can make a one-second window exceed the ceiling).
+   * Outcomes map to rows as send() errors did: INSUFFICIENT_BALANCE / SUBSCRIPTION_INACTIVE and
+   * PROVIDER_RATE_LIMITED pause the job and leave the row pending; another provider error fails its
+   * row, and the rows sendMany stopped after it (same error, never tried) go back to pending.
+   */
+  private async sendRows(rows: Claimed[]): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: Pause | null }> {
+    const outcomes: Outcome[] = [];
+    const unsent: number[] = [];
+    const toSend: { row: Claimed; msg: ValidatedMessage }[] = [];
+    for (const row of rows) {
+      try {
+        toSend.push({ row, msg: await this.d.validator.validate(this.ctx, JSON.parse(row.payload), { bulkRow: true }) });
+      } catch (err) {
+        const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
+        outcomes.push({ idx: row.idx, status: 'failed', code: e.code, message: e.message, at: this.d.clock.now() });
       }
-      return { idx: row.idx, status: 'failed', code: err.code, message: err.message, at };
     }
+    if (!toSend.length) return { outcomes, unsent, pause: null };
+    const results = await this.d.pipeline.sendMany(
+      this.accountId,
+      toSend.map(({ row, msg }) => ({ msg, origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } })),
+    );
+    const at = this.d.clock.now();
+    for (let i = 0; i < toSend.length; i++) this.window.record(at);
+    let pause: Pause | null = null;
+    const stoppers = new Set<ApiError>();
+    toSend.forEach(({ row }, i) => {
+      const r = results[i];
+      if (r.ok) {
+        const { result } = r;
+        if (result.status === 'failed') outcomes.push({ idx: row.idx, status: 'failed', code: result.errorCode ?? 'PROVIDER_REJECTED', message: 'The provider rejected the message', at });
+        else outcomes.push({ idx: row.idx, status: 'sent', code: null, message: null, at });
+        return;
+      }
+      const err = r.error;
+      if (err.code === 'INSUFFICIENT_BALANCE' || err.code === 'SUBSCRIPTION_INACTIVE') {
+        pause ??= { reason: 'insufficient_balance', resumeAt: null };
+        unsent.push(row.idx);
+      } else if (err.code === 'PROVIDER_RATE_LIMITED') {
+        const retryMs = (err.extra.retryAfterSeconds ?? 0) * 1000;
+        pause ??= { reason: 'provider_rate_limit', resumeAt: at + Math.max(this.d.settings.rateLimitBackoffMs, retryMs) };
+        unsent.push(row.idx);
+      } else if (stoppers.has(err)) {
+        unsent.push(row.idx);
+      } else {
+        stoppers.add(err);
+        outcomes.push({ idx: row.idx, status: 'failed', code: err.code, message: err.message, at });
+      }
+    });
+    return { outcomes, unsent, pause };
   }
 
   /** Outcomes and counters in one transaction; unsent rows go back to `pending` (keeping their ids). */
