@@ -37,9 +37,10 @@ import { LoggingModule } from './logging/logging.module';
     SendersModule,
     TemplatesModule,
     ChatappWebModule,
+    // Before MessagingModule: GET /api/v2/messages/bulk must be matched before GET /api/v2/messages/:id.
+    BulkModule,
     MessagingModule,
     VerificationModule,
-    BulkModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -45,6 +45,20 @@ describe('Bulk lifecycle (e2e)', () => {
     expect(JSON.stringify(acct.body)).toContain(String(100_000 - 14 * 5));
   });
 
+  it('GET /api/v2/messages/bulk lists jobs while GET /api/v2/messages/{id} still serves a message', async () => {
+    const acc = await t.createAccount();
+    const res = await post(t, acc.key, { name: 'routes', messagesPerSecond: 10, messages: [sms()] });
+    await waitStatus(t, acc.key, res.body.id, ['completed']);
+    const list = await t.http().get('/api/v2/messages/bulk').set('X-API-Key', acc.key);
+    expect(list.status).toBe(200);
+    expect(list.body.data.jobs.map((j: { id: string }) => j.id)).toEqual([res.body.id]);
+    const messageId = (await rows(acc.key, res.body.id)).rows[0].messageId as string;
+    const msg = await t.http().get(`/api/v2/messages/${messageId}`).set('X-API-Key', acc.key);
+    expect(msg.status).toBe(200);
+    expect(JSON.stringify(msg.body)).toContain(messageId);
+    expect(JSON.stringify(msg.body)).toContain('"sent"');
+  });
+
   it('one invalid row rejects the job with VALIDATION_FAILED; nothing sent; the report lists every invalid row', async () => {
     const acc = await t.createAccount();
     const msgs = [sms(), { ...sms(), to: 'not-a-phone' }, sms(), { ...sms(), channel: 'pigeon' }, sms()];

@@ -6,7 +6,6 @@ import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService, JobPage, RowPage } from './bulk-jobs.service';
 import { BulkJobView } from './bulk-job.view';
-import { BULK_LIST_ALIAS } from './bulk-list-alias.middleware';
 
 type JobBody = { success: true; job: BulkJobView };
 
@@ -40,8 +39,8 @@ export class BulkController {
     return { success: true, ...(await this.intake.accept(auth, req)) };
   }
 
-  // Served at GET /api/v2/messages/bulk through bulkListAlias (see there).
-  @Get(BULK_LIST_ALIAS)
+  // BulkModule is imported before MessagingModule, so this route precedes GET /api/v2/messages/:id.
+  @Get()
   @RequirePermissions('messages:read')
   @ApiOperation({ summary: 'List bulk jobs, newest first' })
   async list(@CurrentAuth() auth: AuthContext, @Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<{ success: true; data: JobPage }> {

@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { BulkController } from './bulk.controller';
@@ -6,7 +6,6 @@ import { BulkDb } from './bulk-db';
 import { BulkDispatcher } from './bulk-dispatcher';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService } from './bulk-jobs.service';
-import { bulkListAlias } from './bulk-list-alias.middleware';
 import { BulkReaper } from './bulk-reaper';
 import { BulkSettings } from './bulk-settings';
 import { BulkValidationLoop } from './bulk-validation.loop';
@@ -18,8 +17,4 @@ import { BulkValidationLoop } from './bulk-validation.loop';
   providers: [BulkDb, BulkSettings, BulkIntakeService, BulkJobsService, BulkReaper, BulkValidationLoop, BulkDispatcher],
   exports: [BulkJobsService],
 })
-export class BulkModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(bulkListAlias).forRoutes({ path: 'api/v2/messages/bulk', method: RequestMethod.GET });
-  }
-}
+export class BulkModule {}
