@@ -51,17 +51,16 @@ export class MessageLog {
     );
   }
 
-  /** Many sent messages in one transaction (one commit on MySQL instead of one per message). */
+  /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window). */
   async markSentMany(sent: { id: string; providerMessageId: string }[], now: number): Promise<void> {
     if (!sent.length) return;
-    await this.atomically(async (runner) => {
-      for (const s of sent) {
-        await runner.query(
-          "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ?",
-          [s.providerMessageId.slice(0, 200), now, now, s.id],
-        );
-      }
-    });
+    const params: unknown[] = [];
+    for (const s of sent) params.push(s.id, s.providerMessageId.slice(0, 200));
+    const marks = sent.map(() => '?').join(', ');
+    await this.ds.query(
+      `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${marks})`,
+      [...params, now, now, ...sent.map((s) => s.id)],
+    );
   }
 
   /** Which of these ids are already in the log. */

@@ -44,6 +44,18 @@ export interface SandboxDeliveryFilter {
 
 type Row = Record<string, string | number | null>;
 
+/** Concurrent group inserts of deliveries (MySQL overlaps their commits; SQLite serialises them). */
+const MAX_FLUSHES = 4;
+interface QueuedDelivery {
+  values: unknown[];
+  resolve: (fresh: boolean) => void;
+  reject: (err: unknown) => void;
+}
+function settleOne(b: QueuedDelivery, err: unknown): void {
+  if (isUniqueViolation(err)) b.resolve(false);
+  else b.reject(err);
+}
+
 let sequence = 0;
 /** Time-sortable like newId(), plus a process counter so deliveries of one millisecond keep their order. */
 function deliveryId(): string {
@@ -60,24 +72,52 @@ function deliveryId(): string {
 export class SandboxStore {
   private hasFaults = true;
   private checkedUntil = 0;
+  private readonly queue: QueuedDelivery[] = [];
+  private flushes = 0;
 
   constructor(
     private readonly ds: DataSource,
     private readonly refreshMs: number,
   ) {}
 
-  /** Records a delivery; false when this message id was already recorded (idempotent resend). */
-  async record(d: SandboxDeliveryInput, now: number): Promise<boolean> {
+  /**
+   * Records a delivery; false when this message id was already recorded (idempotent resend).
+   * Group insert: deliveries arriving while `MAX_FLUSHES` inserts are in flight (many bulk jobs at
+   * once) are written together by one multi-row INSERT; if that one hits a duplicate, each of its
+   * deliveries is inserted alone so only the duplicate answers false.
+   */
+  record(d: SandboxDeliveryInput, now: number): Promise<boolean> {
+    const values = [deliveryId(), d.messageId, d.accountId, d.channel, d.to, d.sender, d.text, d.subject, d.bulkJobId, d.rowIndex, d.outcome, d.providerMessageId, now];
+    return new Promise<boolean>((resolve, reject) => {
+      this.queue.push({ values, resolve, reject });
+      if (this.flushes < MAX_FLUSHES) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushes++;
     try {
-      await this.ds.query(
-        'INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [deliveryId(), d.messageId, d.accountId, d.channel, d.to, d.sender, d.text, d.subject, d.bulkJobId, d.rowIndex, d.outcome, d.providerMessageId, now],
-      );
-      return true;
-    } catch (err) {
-      if (isUniqueViolation(err)) return false;
-      throw err;
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, 500);
+        try {
+          await this.insert(batch.map((b) => b.values));
+          for (const b of batch) b.resolve(true);
+        } catch (err) {
+          if (batch.length === 1 || !isUniqueViolation(err)) for (const b of batch) settleOne(b, err);
+          else for (const b of batch) await this.insert([b.values]).then(() => b.resolve(true), (e: unknown) => settleOne(b, e));
+        }
+      }
+    } finally {
+      this.flushes--;
     }
+  }
+
+  private async insert(rows: unknown[][]): Promise<void> {
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    await this.ds.query(
+      `INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at) VALUES ${values}`,
+      rows.flat(),
+    );
   }
 
   async find(messageId: string): Promise<{ outcome: 'sent' | 'rejected'; providerMessageId: string } | null> {
