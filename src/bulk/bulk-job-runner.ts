@@ -78,9 +78,7 @@ export class BulkJobRunner {
           if (batch.remaining) continue; // rows raced with a cancel: look again
           return (await this.complete()) ? 'done' : this.release('stopped');
         }
-        const wait = this.window.waitMs(this.d.clock.now(), Math.max(1, batch.mps - batch.rows.length + 1));
-        if (wait > 0) await sleep(wait);
-        const { outcomes, unsent, pause } = await this.sendRows(batch.rows);
+        const { outcomes, unsent, pause } = await this.sendRows(batch.rows, batch.mps);
         await this.finishBatch(outcomes, unsent, pause);
         if (pause) return 'stopped';
       }
@@ -138,13 +136,14 @@ export class BulkJobRunner {
   }
 
   /**
-   * One window's rows through one SendPipeline.sendMany (the window allows them all: counted at
-   * completion, none of this window's sends can make a one-second window exceed the ceiling).
+   * One window's rows through one SendPipeline.sendMany (paid and recorded in one transaction), each
+   * provider call paced by the sliding window: it starts only when fewer than `mps` sends completed
+   * in the last second, and is counted when it returns, so no one-second window exceeds the ceiling.
    * Outcomes map to rows as send() errors did: INSUFFICIENT_BALANCE / SUBSCRIPTION_INACTIVE and
    * PROVIDER_RATE_LIMITED pause the job and leave the row pending; another provider error fails its
    * row, and the rows sendMany stopped after it (same error, never tried) go back to pending.
    */
-  private async sendRows(rows: Claimed[]): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: Pause | null }> {
+  private async sendRows(rows: Claimed[], mps: number): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: Pause | null }> {
     const outcomes: Outcome[] = [];
     const unsent: number[] = [];
     const toSend: { row: Claimed; msg: ValidatedMessage }[] = [];
@@ -157,12 +156,19 @@ export class BulkJobRunner {
       }
     }
     if (!toSend.length) return { outcomes, unsent, pause: null };
+    const pacer = {
+      before: async () => {
+        const wait = this.window.waitMs(this.d.clock.now(), mps);
+        if (wait > 0) await sleep(wait);
+      },
+      after: () => this.window.record(this.d.clock.now()),
+    };
     const results = await this.d.pipeline.sendMany(
       this.accountId,
       toSend.map(({ row, msg }) => ({ msg, origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } })),
+      pacer,
     );
     const at = this.d.clock.now();
-    for (let i = 0; i < toSend.length; i++) this.window.record(at);
     let pause: Pause | null = null;
     const stoppers = new Set<ApiError>();
     toSend.forEach(({ row }, i) => {

@@ -36,6 +36,16 @@ export interface ManyItem {
   origin?: SendOrigin;
 }
 
+/**
+ * Optional pacing around each provider call of sendMany (bulk dispatch): `before` resolves when the
+ * next call may start, `after` is told when it returned, so a caller can keep a per-second ceiling
+ * per message while paying and recording the whole window in one transaction.
+ */
+export interface SendPacer {
+  before(): Promise<void>;
+  after(): void;
+}
+
 /** sendMany: a result, or the error this item would have thrown from send() (nothing kept paid). */
 export type ManyOutcome = { ok: true; result: SendResult } | { ok: false; error: ApiError };
 
@@ -116,14 +126,21 @@ export class SendPipeline {
    * the sent ones marked in one transaction. A provider error fails that item and every later one
    * (refunded, logged failed with the code), exactly like a batch.
    */
-  async sendMany(accountId: string, items: ManyItem[]): Promise<ManyOutcome[]> {
+  async sendMany(accountId: string, items: ManyItem[], pacer?: SendPacer): Promise<ManyOutcome[]> {
     const out: ManyOutcome[] = new Array(items.length);
     const ids = items.map((it) => it.origin?.messageId ?? newId('msg'));
     const known = await this.log.existingIds(items.flatMap((it) => (it.origin?.messageId ? [it.origin.messageId] : [])));
     const fresh: number[] = [];
     for (let i = 0; i < items.length; i++) {
       if (!known.has(ids[i])) fresh.push(i);
-      else out[i] = await this.send(accountId, items[i].msg, items[i].origin).then((result) => ({ ok: true as const, result }), (err: unknown) => failure(err));
+      else {
+        await pacer?.before();
+        out[i] = await this.send(accountId, items[i].msg, items[i].origin).then(
+          (result) => ({ ok: true as const, result }),
+          (err: unknown) => failure(err),
+        );
+        pacer?.after();
+      }
     }
     const paid = new Map<number, Funding>();
     try {
@@ -153,8 +170,9 @@ export class SendPipeline {
         await this.fail(accountId, ids[i], msg, funding, stop);
         out[i] = { ok: false, error: stop };
       } else {
+        await pacer?.before();
         try {
-          const outcome = await this.gateway.send(toOutbound(ids[i], accountId, msg, origin));
+          const outcome = await this.gateway.send(toOutbound(ids[i], accountId, msg, origin)).finally(() => pacer?.after());
           if (outcome.status === 'sent') {
             sent.push({ id: ids[i], providerMessageId: outcome.providerMessageId });
             out[i] = { ok: true, result: this.result(ids[i], msg, 'sent', funding.amount, null, outcome.providerMessageId) };
