@@ -5,6 +5,23 @@ import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { serializeSqliteTransactions } from './sqlite-serializer';
 
+const OPEN = new Set<DataSource>();
+
+function trackDataSource(ds: DataSource): DataSource {
+  OPEN.add(ds);
+  return ds;
+}
+
+/**
+ * DataSources this process opened and has not closed. A module whose compilation fails after the
+ * database connected (a provider refusing its configuration) never gets an app to close; callers
+ * that build modules (the e2e factory) use this to release such connections.
+ */
+export function openDataSources(): DataSource[] {
+  for (const ds of OPEN) if (!ds.isInitialized) OPEN.delete(ds);
+  return [...OPEN];
+}
+
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -17,7 +34,7 @@ import { serializeSqliteTransactions } from './sqlite-serializer';
         retryDelay: 2000,
       }),
       // SQLite: one shared connection, so transactions are serialised (see sqlite-serializer.ts).
-      dataSourceFactory: async (options) => serializeSqliteTransactions(await new DataSource(options!).initialize()),
+      dataSourceFactory: async (options) => trackDataSource(serializeSqliteTransactions(await new DataSource(options!).initialize())),
     }),
   ],
 })

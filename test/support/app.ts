@@ -1,9 +1,10 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModule } from '@nestjs/testing';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap';
+import { openDataSources } from '../../src/database/database.module';
 import { AppConfig, Env, loadConfig } from '../../src/config/app-config';
 import { dropDatabase, freshDatabaseUrl } from './database';
 
@@ -58,7 +59,16 @@ export function testEnv(extra: Env = {}): Env {
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl());
   const config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...opts.env }));
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: opts.controllers ?? [] }).overrideProvider(AppConfig).useValue(config).compile();
+  const before = new Set(openDataSources());
+  let moduleRef: TestingModule;
+  try {
+    moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: opts.controllers ?? [] }).overrideProvider(AppConfig).useValue(config).compile();
+  } catch (err) {
+    // Compilation failed after the database connected (a provider refused its configuration).
+    await Promise.all(openDataSources().filter((ds) => !before.has(ds)).map((ds) => ds.destroy().catch(() => undefined)));
+    if (!opts.databaseUrl) await dropDatabase(databaseUrl).catch(() => undefined);
+    throw err;
+  }
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
   configureApp(app);
   try {
