@@ -1,4 +1,6 @@
 import { SendPipeline } from '../src/messaging/send-pipeline';
+import type { OutboundMessage } from '../src/providers/provider.types';
+import { SandboxProvider } from '../src/providers/sandbox/sandbox.provider';
 import { MessageValidator } from '../src/messaging/validation/message-validator';
 import { createTestApp, TestAccount, TestApp } from './support/app';
 
@@ -365,6 +367,17 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       expect(second.map((o) => (o.ok ? o.result.status : o.error.code))).toEqual(['PROVIDER_RATE_LIMITED', 'PROVIDER_RATE_LIMITED']);
       expect((await account()).walletBalance).toBe(100_000 - 5);
       await t.admin('delete', '/admin/v1/sandbox/faults').expect(200);
+    });
+
+    it('sandbox: concurrent deliveries are grouped, and a duplicate id among them is delivered once', async () => {
+      const sandbox = t.app.get(SandboxProvider);
+      const out = (i: number) => ({ messageId: `msg_group_${acc.id}_${i}`, accountId: acc.id, channel: 'local_sms' as const, to: '+966501234567', text: 'hi', bulkJobId: 'job_group', rowIndex: i });
+      const sends = [0, 1, 2, 3, 4, 5, 6, 7, 2, 3].map((i) => sandbox.send(out(i) as OutboundMessage));
+      const outcomes = await Promise.all(sends);
+      expect(outcomes.map((o) => o.status)).toEqual(Array(10).fill('sent'));
+      expect(outcomes[8]).toEqual(outcomes[2]);
+      const d = (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}&bulkJobId=job_group`)).body.data.messages;
+      expect(d.map((x: { rowIndex: number }) => x.rowIndex).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     });
 
     it('SendPipeline throws INSUFFICIENT_BALANCE and SUBSCRIPTION_INACTIVE with nothing sent', async () => {
