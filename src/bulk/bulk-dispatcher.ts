@@ -8,7 +8,8 @@ import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { SinglePeriodicJob } from './bulk-loop';
 import { BulkSettings } from './bulk-settings';
 
-const CLAIM_CONCURRENCY = 16;
+/** Jobs leased per claim statement. */
+const CLAIM_CHUNK = 500;
 
 /**
  * Paced dispatch. Each tick: jobs paused for a provider rate limit whose backoff ended go back to
@@ -79,27 +80,31 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
       const held = j.lease_owner !== null && j.lease_owner !== this.settings.instanceId && Number(j.lease_expires_at) >= now;
       if (!held) toClaim.push({ id, accountId });
     }
-    // Claims run CLAIM_CONCURRENCY at a time so their commits overlap (MySQL: ~2 ms each); every
-    // job starts as soon as its own claim succeeded.
-    for (let i = 0; i < toClaim.length && !this.stopping; i += CLAIM_CONCURRENCY) {
-      await Promise.all(
-        toClaim.slice(i, i + CLAIM_CONCURRENCY).map(async ({ id, accountId }) => {
-          if (!this.stopping && (await this.claim(id))) this.start(id, accountId);
-        }),
-      );
+    for (let i = 0; i < toClaim.length && !this.stopping; i += CLAIM_CHUNK) {
+      const chunk = toClaim.slice(i, i + CLAIM_CHUNK);
+      const won = await this.claim(chunk.map((c) => c.id));
+      for (const c of chunk) if (won.has(c.id) && !this.stopping) this.start(c.id, c.accountId);
     }
   }
 
-  private async claim(jobId: string): Promise<boolean> {
+  /**
+   * Leases many jobs with one conditional UPDATE; the lease expiry written is this claim's token, so
+   * the SELECT after it finds exactly the jobs this claim won (no runner of ours renews them yet).
+   */
+  private async claim(jobIds: string[]): Promise<Set<string>> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
+    const token = now + this.settings.leaseMs;
+    const ids = jobIds.map(() => '?').join(', ');
     const r = await this.db.one(
       sql(
-        `UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
-        me, now + this.settings.leaseMs, now, jobId, me, now,
+        `UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${ids}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
+        me, token, now, ...jobIds, me, now,
       ),
     );
-    return r.affected === 1;
+    if (r.affected === 0) return new Set();
+    const rows = await this.db.rows(sql(`SELECT id FROM bulk_jobs WHERE id IN (${ids}) AND status = 'running' AND lease_owner = ? AND lease_expires_at = ?`, ...jobIds, me, token));
+    return new Set(rows.map((x) => String(x.id)));
   }
 
   private start(jobId: string, accountId: string): void {
