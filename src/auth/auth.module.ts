@@ -16,7 +16,8 @@ import { AuthorizationGuard } from './authorization.guard';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         throttlers: [{ name: 'default', ttl: config.throttleTtlSeconds * 1000, limit: config.throttleLimit }],
-        storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl) : undefined,
+        // lazyConnect: no socket until the first request, so an app that fails to start leaves none open.
+        storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl, { lazyConnect: true }) : undefined,
       }),
     }),
   ],
