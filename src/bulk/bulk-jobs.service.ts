@@ -134,20 +134,23 @@ export class BulkJobsService {
       throw new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
     }
     const now = this.clock.now();
-    const retried = await this.db.run(function* (): Work<number> {
+    // The job is read back inside the same transaction: the response shows the state this retry made
+    // (`queued`), not whatever a dispatcher did a moment later.
+    const result = await this.db.run(function* (): Work<{ retried: number; job: JobRow | null }> {
       const rows: StmtResult = yield sql(
         `UPDATE bulk_rows SET status = 'pending', attempt = attempt + 1, message_id = NULL, error_code = NULL, error_message = NULL, sent_at = NULL WHERE job_id = ? AND status = 'failed'`,
         jobId,
       );
-      if (rows.affected === 0) return 0;
+      if (rows.affected === 0) return { retried: 0, job: null };
       yield sql(
         `UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, pending_count = pending_count + ?, failed_count = failed_count - ?, updated_at = ? WHERE id = ?`,
         rows.affected, rows.affected, now, jobId,
       );
-      return rows.affected;
+      const after: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE id = ?', jobId);
+      return { retried: rows.affected, job: (after.rows[0] as JobRow | undefined) ?? null };
     });
-    if (retried === 0) throw new ApiError('NOTHING_TO_RETRY', 'The job has no failed rows');
-    return { retried, job: await this.get(accountId, jobId) };
+    if (result.retried === 0 || !result.job) throw new ApiError('NOTHING_TO_RETRY', 'The job has no failed rows');
+    return { retried: result.retried, job: toJobView(result.job) };
   }
 
   private async canPayNext(accountId: string, jobId: string, status: string): Promise<boolean> {
