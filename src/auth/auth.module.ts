@@ -7,6 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiThrottlerGuard } from './api-throttler.guard';
 import { AuthenticationGuard } from './authentication.guard';
 import { AuthorizationGuard } from './authorization.guard';
+import { FixedWindowThrottlerStorage } from './fixed-window-throttler.storage';
 
 /** Guards run in this order on every route: authenticate -> throttle -> authorize. */
 @Module({
@@ -17,7 +18,7 @@ import { AuthorizationGuard } from './authorization.guard';
       useFactory: (config: AppConfig) => ({
         throttlers: [{ name: 'default', ttl: config.throttleTtlSeconds * 1000, limit: config.throttleLimit }],
         // lazyConnect: no socket until the first request, so an app that fails to start leaves none open.
-        storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl, { lazyConnect: true }) : undefined,
+        storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl, { lazyConnect: true }) : new FixedWindowThrottlerStorage(),
       }),
     }),
   ],
