@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { runExclusiveOnSqlite } from '../database/sqlite-serializer';
 
 export type SqlParam = string | number | null;
 export interface Stmt {
@@ -63,7 +64,8 @@ export class BulkDb {
 
   /** Runs `work` atomically. */
   async run<T>(work: () => Work<T>): Promise<T> {
-    if (!this.mysql) return this.runSqlite(work);
+    // Never inside (or interleaved with) another request's open TypeORM transaction on the shared connection.
+    if (!this.mysql) return runExclusiveOnSqlite(this.ds, () => this.runSqlite(work));
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.runMysql(work);
