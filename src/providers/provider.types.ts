@@ -18,22 +18,25 @@ export interface OutboundMessage {
   subject?: string | null;
   html?: string | null;
   /** Template sends: what the provider needs to render an approved template. */
-  template?: {
-    id: string;
-    name: string;
-    language: string | null;
-    providerTemplateId: string | null;
-    variables: string[];
-    buttonVariables: string[];
-    /** Position of each `buttonVariables` entry's URL button among ALL the template's buttons (aligned). */
-    buttonIndexes: number[];
-    headerMediaUrl?: string | null;
-  } | null;
+  template?: ProviderTemplate | null;
   attachment?: { url: string; mimeType?: string | null; fileName?: string | null } | null;
   /** Web session name or bot id (the spec's conversationContext.accountId). */
   session?: string | null;
   bulkJobId?: string | null;
   rowIndex?: number | null;
+}
+
+/** An approved template resolved for one send. */
+export interface ProviderTemplate {
+  id: string;
+  name: string;
+  language: string | null;
+  providerTemplateId: string | null;
+  variables: string[];
+  buttonVariables: string[];
+  /** Position of each `buttonVariables` entry's URL button among ALL the template's buttons (aligned). */
+  buttonIndexes: number[];
+  headerMediaUrl?: string | null;
 }
 
 export type ProviderOutcome =

@@ -1,20 +1,11 @@
 import type { ChannelName } from '../../config/app-config';
+import type { ProviderTemplate } from '../../providers/provider.types';
 
 export const MESSAGE_TYPES = ['free_text', 'template'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-/** A template resolved and rendered for one send. */
-export interface ValidatedTemplate {
-  id: string;
-  name: string;
-  language: string | null;
-  providerTemplateId: string | null;
-  variables: string[];
-  buttonVariables: string[];
-  /** For each buttonVariables entry, its URL button's position among all the template's buttons. */
-  buttonIndexes: number[];
-  headerMediaUrl: string | null;
-}
+/** A template resolved and rendered for one send (the provider's shape, header override explicit). */
+export type ValidatedTemplate = ProviderTemplate & { headerMediaUrl: string | null };
 
 /**
  * One recipient, checked and normalised by MessageValidator: `to` is E.164 for phone channels, a
