@@ -10,7 +10,8 @@ import { readBulkBody } from './bulk-body-reader';
 import { BulkJobView, JobRow, toJobView } from './bulk-job.view';
 import { BulkSettings } from './bulk-settings';
 import { canonicalOfStoredJob, RequestFingerprint } from './request-hash';
-import { checkFields, CheckedFields, elementProblem, Fingerprint, isDuplicate, PendingRow, rowPlaceholders, toPendingRow, validKey, MAX_KEY } from './bulk-request-rules';
+import { checkFields, CheckedFields, elementProblem, Fingerprint, PendingRow, rowPlaceholders, toPendingRow, validKey, MAX_KEY } from './bulk-request-rules';
+import { isUniqueViolation } from '../database/db-errors';
 
 
 /**
@@ -195,7 +196,7 @@ export class BulkIntakeService {
           return { mine: true, row: mine.rows[0] };
         });
       } catch (err) {
-        if (isDuplicate(err)) continue;
+        if (isUniqueViolation(err)) continue;
         throw err;
       }
       if (result === null) {

@@ -67,9 +67,3 @@ export function rowPlaceholders(n: number): string {
   }
   return s;
 }
-
-export function isDuplicate(err: unknown): boolean {
-  const e = err as { code?: string; driverError?: { code?: string; errno?: number }; errno?: number; message?: string };
-  const code = e.driverError?.code ?? e.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || e.driverError?.errno === 1062 || /UNIQUE constraint failed|Duplicate entry/.test(e.message ?? '');
-}

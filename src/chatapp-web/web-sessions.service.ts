@@ -12,7 +12,7 @@ import { iso } from '../database/columns';
 import { WebSessionChatEntity } from './entities/web-session-chat.entity';
 import { WebSessionEntity } from './entities/web-session.entity';
 import { generateSandboxChats } from './sandbox-chats';
-import { isUniqueViolation } from './unique-violation';
+import { isUniqueViolation } from '../database/db-errors';
 import { WebSessionSettings } from './web-session-settings';
 import { CreateWebSessionInput, WebSessionForSend, WebSessionStatus, WebSessionView } from './web-session.types';
 

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { iso } from '../database/columns';
-import { isUniqueViolation } from '../providers/sandbox/sandbox-store';
+import { isUniqueViolation } from '../database/db-errors';
 import { MessageEntity } from './entities/message.entity';
 import { LogOrigin, MessageLog } from './message-log';
 import { ProviderGateway, toOutbound } from './provider-gateway';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { iso } from '../database/columns';
-import { isUniqueViolation } from '../webhooks/db-errors';
+import { isUniqueViolation } from '../database/db-errors';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
 import { SmsSenderDetailView, toSenderDetailView } from './senders.service';

@@ -6,7 +6,7 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { SecretBox } from '../common/secret-box';
 import { iso } from '../database/columns';
-import { isUniqueViolation } from '../webhooks/db-errors';
+import { isUniqueViolation } from '../database/db-errors';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { CreateSmsSenderDto } from './dto/create-sms-sender.dto';
 import { SmsSenderEntity, SmsSenderStatus } from './entities/sms-sender.entity';

@@ -17,6 +17,7 @@ import { OfficialTemplateClient, OfficialTemplateReceipt } from './official/offi
 import { planTemplate, TemplatePlan } from './template-rules';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { SmsTemplateCreatedView, TemplateStatus, TemplateView } from './template.types';
+import { isUniqueViolation } from '../database/db-errors';
 
 /** The 201 body minus `success`: `{ data: { template }, message? }`. */
 export interface CreatedTemplate {
@@ -25,12 +26,6 @@ export interface CreatedTemplate {
 }
 
 const PROVIDER_CODES = { unavailable: 'PROVIDER_UNAVAILABLE', rate_limited: 'PROVIDER_RATE_LIMITED', failed: 'PROVIDER_ERROR' } as const;
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; driverError?: { code?: string } };
-  const code = e?.driverError?.code ?? e?.code ?? '';
-  return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
 
 /**
  * POST /api/v2/templates (and the admin route for default templates, `accountId` null): checks every

@@ -7,7 +7,7 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { iso } from '../database/columns';
 import { SecretBox } from '../common/secret-box';
-import { isUniqueViolation } from './db-errors';
+import { isUniqueViolation } from '../database/db-errors';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 import { WebhooksService } from './webhooks.service';
 

@@ -8,7 +8,7 @@ import { WebhooksService } from '../../webhooks/webhooks.service';
 import { InboundMessageEntity } from '../entities/inbound-message.entity';
 import type { WebSessionEntity } from '../entities/web-session.entity';
 import { phoneFromJid } from '../providers/waha.mapping';
-import { isUniqueViolation } from '../unique-violation';
+import { isUniqueViolation } from '../../database/db-errors';
 import { conversationKey } from '../web-session.types';
 import { INBOUND_EVENT, InboundMessageInput, InboundResult } from './inbound.types';
 

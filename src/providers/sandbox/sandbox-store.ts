@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../config/app-config';
 import { iso } from '../../database/columns';
 import { newId } from '../../common/ids';
+import { isUniqueViolation } from '../../database/db-errors';
 
 export const SANDBOX_FAULT_KINDS = ['rate_limit', 'unavailable', 'reject', 'timeout'] as const;
 export type SandboxFaultKind = (typeof SANDBOX_FAULT_KINDS)[number];
@@ -192,11 +193,4 @@ export class SandboxStore {
     }
     return null;
   }
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number; driverError?: { code?: string; errno?: number } };
-  const code = e.driverError?.code ?? e.code;
-  const errno = e.driverError?.errno ?? e.errno;
-  return code === 'ER_DUP_ENTRY' || errno === 1062 || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
 }

@@ -1,4 +1,8 @@
-/** True when a driver error is a unique-index violation (SQLite or MySQL/MariaDB). */
+/**
+ * True for a unique-index (or primary-key) violation, on SQLite (better-sqlite3, raw or wrapped in
+ * TypeORM's QueryFailedError) and MySQL/MariaDB (mysql2). Other constraint failures (NOT NULL,
+ * foreign keys) are not duplicates and return false.
+ */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; errno?: number; driverError?: { code?: string; errno?: number } } | null;
   const code = e?.driverError?.code ?? e?.code;

@@ -1,0 +1,17 @@
+import { isUniqueViolation } from './db-errors';
+
+describe('isUniqueViolation', () => {
+  it.each([
+    [{ code: 'SQLITE_CONSTRAINT_UNIQUE' }, true],
+    [{ driverError: { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' } }, true],
+    [{ driverError: { code: 'ER_DUP_ENTRY', errno: 1062 } }, true],
+    [{ errno: 1062 }, true],
+    [{ code: 'SQLITE_CONSTRAINT_NOTNULL' }, false],
+    [{ driverError: { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' } }, false],
+    [{ driverError: { code: 'ER_NO_REFERENCED_ROW_2', errno: 1452 } }, false],
+    [new Error('boom'), false],
+    [null, false],
+  ])('%j -> %s', (err, expected) => {
+    expect(isUniqueViolation(err)).toBe(expected);
+  });
+});
