@@ -5,7 +5,7 @@ import { SendPipeline } from '../messaging/send-pipeline';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { BulkDb, sql } from './bulk-db';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
-import { SinglePeriodicJob } from './bulk-loop';
+import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkSettings } from './bulk-settings';
 
 /** Jobs leased per claim statement. */
@@ -41,7 +41,7 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
-    this.loop.stop(this.scheduler);
+    await this.loop.stop(this.scheduler);
     for (const { runner } of this.runners.values()) runner.stop();
     await Promise.allSettled([...this.runners.values()].map((r) => r.done));
   }

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
-import { SinglePeriodicJob } from './bulk-loop';
+import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkDb, sql, StmtResult, Work } from './bulk-db';
 import { BulkSettings } from './bulk-settings';
 
@@ -25,8 +25,8 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.reaperTickMs);
   }
 
-  onModuleDestroy(): void {
-    this.loop.stop(this.scheduler);
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop(this.scheduler);
   }
 
   /** Returns how many jobs were rejected. */

@@ -6,7 +6,7 @@ import { ApiError } from '../common/errors';
 import { ChannelName, CHANNELS } from '../config/app-config';
 import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import { BulkDb, sql, Stmt, StmtResult, Work } from './bulk-db';
-import { SinglePeriodicJob } from './bulk-loop';
+import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkSettings } from './bulk-settings';
 
 interface Invalid {
@@ -37,8 +37,8 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
     if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.validationTickMs);
   }
 
-  onModuleDestroy(): void {
-    this.loop.stop(this.scheduler);
+  async onModuleDestroy(): Promise<void> {
+    await this.loop.stop(this.scheduler);
   }
 
   /** Validates every job it can lease; returns how many it finished. */

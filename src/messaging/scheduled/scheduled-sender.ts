@@ -8,6 +8,7 @@ import { newId } from '../../common/ids';
 import { MessageLog } from '../message-log';
 import { SendPipeline } from '../send-pipeline';
 import type { ValidatedMessage } from '../validation/validated-message';
+import { SinglePeriodicJob } from '../../common/single-periodic-job';
 
 const INTERVAL_NAME = 'messaging.scheduled-sender';
 
@@ -21,7 +22,7 @@ const INTERVAL_NAME = 'messaging.scheduled-sender';
 export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ScheduledSender.name);
   private readonly owner = newId('rep');
-  private running: Promise<void> | null = null;
+  private readonly job = new SinglePeriodicJob(INTERVAL_NAME, () => this.runOnce());
   private readonly batch: number;
   private readonly leaseMs: number;
 
@@ -40,22 +41,16 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
   onApplicationBootstrap(): void {
     if (!this.config.schedulersEnabled) return;
     const every = this.config.int('SCHEDULED_SEND_TICK_MS', 1000, 10, 3_600_000);
-    this.scheduler.addInterval(INTERVAL_NAME, setInterval(() => void this.tick(), every));
+    this.job.start(this.scheduler, every);
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
-    await this.running;
+    await this.job.stop(this.scheduler);
   }
 
-  /** One pass; skipped while the previous one still runs. Returns how many messages it handled. */
+  /** One pass; skipped while the previous one still runs. */
   async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = this.runOnce()
-      .then(() => undefined)
-      .catch((err: unknown) => this.logger.error(`scheduled send tick failed: ${String(err)}`))
-      .finally(() => (this.running = null));
-    await this.running;
+    await this.job.tick();
   }
 
   async runOnce(): Promise<number> {

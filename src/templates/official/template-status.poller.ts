@@ -8,6 +8,7 @@ import { Clock } from '../../common/clock';
 import { TemplateEntity } from '../entities/template.entity';
 import { TemplatesService } from '../templates.service';
 import { OfficialTemplateClient } from './official-template-client';
+import { SinglePeriodicJob } from '../../common/single-periodic-job';
 
 const INTERVAL_NAME = 'templates-status-poll';
 
@@ -23,7 +24,7 @@ export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDes
   private readonly owner = `tsp_${randomBytes(6).toString('hex')}`;
   private readonly everyMs: number;
   private readonly batch: number;
-  private running = false;
+  private readonly job = new SinglePeriodicJob(INTERVAL_NAME, () => this.pass());
 
   constructor(
     @InjectRepository(TemplateEntity) private readonly templates: Repository<TemplateEntity>,
@@ -40,25 +41,16 @@ export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDes
   onApplicationBootstrap(): void {
     // The sandbox keeps no review state: nothing to poll.
     if (!this.config.schedulersEnabled || this.client.name === 'sandbox') return;
-    this.scheduler.addInterval(INTERVAL_NAME, setInterval(() => void this.tick(), this.everyMs));
+    this.job.start(this.scheduler, this.everyMs);
   }
 
-  onModuleDestroy(): void {
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+  async onModuleDestroy(): Promise<void> {
+    await this.job.stop(this.scheduler);
   }
 
   /** One bounded pass; returns how many templates changed status. */
   async tick(): Promise<number> {
-    if (this.running) return 0;
-    this.running = true;
-    try {
-      return await this.pass();
-    } catch (err) {
-      this.logger.error({ err }, 'template status poll failed');
-      return 0;
-    } finally {
-      this.running = false;
-    }
+    return (await this.job.tick()) ?? 0;
   }
 
   private async pass(): Promise<number> {
