@@ -1,4 +1,5 @@
 // npm run bench:bulk [-- --dialect=sqlite|mysql|both --rows=100000,1000000 --accounts=200 --seconds=10]
+// (BENCH_CPU_PROF=dir writes a V8 CPU profile of each dialect's child there.)
 // Each dialect runs in its own child process (clean RSS figures): intake over HTTP (streamed body) with
 // peak RSS, the raw multi-row INSERT rate measured in the same run, validation rows/s, and paced
 // dispatch of N accounts x 10 msg/s on the sandbox with per-job one-second-window maxima.
@@ -20,7 +21,7 @@ async function parent(): Promise<void> {
   const dialects = (args.dialect ?? 'both') === 'both' ? ['sqlite', 'mysql'] : [args.dialect];
   for (const d of dialects) {
     await new Promise<void>((resolve, reject) => {
-      const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], { execArgv: ['-r', 'ts-node/register/transpile-only', '--max-old-space-size=1024'], stdio: 'inherit' });
+      const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], { execArgv: ['-r', 'ts-node/register/transpile-only', '--max-old-space-size=1024', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])], stdio: 'inherit' });
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${d} bench exited with ${code}`))));
     });
   }
@@ -56,12 +57,15 @@ const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');
 const { port, key, rows, mps, idem } = workerData;
 const element = ${element.toString()};
+// Started ahead and told when to go, so the clock measures the request, not this thread's start-up.
+parentPort.once('message', () => {
+const t0 = performance.now();
 const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v2/messages/bulk', headers: { 'X-API-Key': key, 'Idempotency-Key': idem, 'Content-Type': 'application/json' } }, (res) => {
   let data = '';
   res.on('data', (c) => (data += c));
-  res.on('end', () => parentPort.postMessage({ status: res.statusCode, body: JSON.parse(data) }));
+  res.on('end', () => parentPort.postMessage({ status: res.statusCode, body: JSON.parse(data), secs: (performance.now() - t0) / 1000 }));
 });
-req.on('error', (e) => parentPort.postMessage({ status: 0, body: { error: String(e) } }));
+req.on('error', (e) => parentPort.postMessage({ status: 0, body: { error: String(e) }, secs: 0 }));
 let i = 0;
 const write = () => {
   if (i === 0) req.write('{"name":"bench","messagesPerSecond":' + mps + ',"messages":[');
@@ -75,13 +79,19 @@ const write = () => {
   req.end(']}');
 };
 write();
+});
+parentPort.postMessage('ready');
 `;
 
-/** Streams a bulk body of `rows` generated elements from a worker thread; resolves with the response. */
-function postBulk(port: number, key: string, rows: number, mps = 10, idem = `bench-${Date.now()}-${Math.random()}`): Promise<{ status: number; body: Record<string, unknown> }> {
+/**
+ * Streams a bulk body of `rows` generated elements from a worker thread (plain JavaScript: no ts-node
+ * hooks); resolves with the response and the seconds from the first byte sent to the response.
+ */
+function postBulk(port: number, key: string, rows: number, mps = 10, idem = `bench-${Date.now()}-${Math.random()}`): Promise<{ status: number; body: Record<string, unknown>; secs: number }> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(CLIENT, { eval: true, workerData: { port, key, rows, mps, idem } });
-    w.once('message', (m: { status: number; body: Record<string, unknown> }) => {
+    const w = new Worker(CLIENT, { eval: true, execArgv: [], workerData: { port, key, rows, mps, idem } });
+    w.on('message', (m: 'ready' | { status: number; body: Record<string, unknown>; secs: number }) => {
+      if (m === 'ready') return w.postMessage('go');
       resolve(m);
       void w.terminate();
     });
@@ -166,9 +176,8 @@ async function child(dialect: string): Promise<void> {
       const raw = await rawInsertRate(ds, mysql, Math.min(rows, 200_000));
       const before = process.memoryUsage().rss;
       const sampler = new RssSampler();
-      const t0 = performance.now();
       const res = await postBulk(port, apiKey.key, rows);
-      const secs = (performance.now() - t0) / 1000;
+      const secs = res.secs;
       const peak = sampler.stop();
       if (res.status !== 202) throw new Error(`intake ${res.status} ${JSON.stringify(res.body)}`);
       console.log(
