@@ -15,9 +15,9 @@ function scan(chunks: string[]): { elements: unknown[]; fields: Record<string, u
 }
 
 describe(JsonBodyScanner.name, () => {
-  const body = ' { "name" : "a\\"}[,b" , "messages" : [ {"to":"+9665","content":{"text":"x]}\\\\"}} , 5 , "s" , null , [1,{"a":[]}] ] , "messagesPerSecond" : 10 , "other":{"k":[1,2]} } ';
+  const body = ' { "name" : "a\\"}[,b" , "messages" : [ {"to":"+9665","content":{"text":"x]}\\\\"}} , 5 , "s" , null , [1,{"a":[]}] , {"q":"say \\"hi\\" \\\\\\"]"} ] , "messagesPerSecond" : 10 , "other":{"k":[1,2]} } ';
   const expected = {
-    elements: [{ to: '+9665', content: { text: 'x]}\\' } }, 5, 's', null, [1, { a: [] }]],
+    elements: [{ to: '+9665', content: { text: 'x]}\\' } }, 5, 's', null, [1, { a: [] }], { q: 'say "hi" \\"]' }],
     fields: { name: 'a"}[,b', messagesPerSecond: 10, other: { k: [1, 2] } },
     isArray: true,
   };

@@ -28,7 +28,6 @@ export class JsonBodyScanner {
   private vStart = -1;
   private depth = 0;
   private inStr = false;
-  private esc = false;
   private scalar = false;
 
   constructor(private readonly sink: ScanSink) {}
@@ -167,7 +166,6 @@ export class JsonBodyScanner {
       this.vStart = this.pos;
       this.depth = 0;
       this.inStr = false;
-      this.esc = false;
       const c = b.charCodeAt(this.pos);
       this.scalar = c !== 0x7b && c !== 0x5b && c !== 0x22;
     }
@@ -185,15 +183,20 @@ export class JsonBodyScanner {
       return this.take(i);
     }
     for (; i < b.length; i++) {
-      const c = b.charCodeAt(i);
       if (this.inStr) {
-        if (this.esc) this.esc = false;
-        else if (c === 0x5c) this.esc = true;
-        else if (c === 0x22) {
-          this.inStr = false;
-          if (this.depth === 0) return this.take(i + 1);
+        // Jump to the closing quote (most of an element is string content).
+        const q = this.unescapedQuote(i);
+        if (q === -1) {
+          i = b.length;
+          break;
         }
-      } else if (c === 0x22) this.inStr = true;
+        i = q;
+        this.inStr = false;
+        if (this.depth === 0) return this.take(i + 1);
+        continue;
+      }
+      const c = b.charCodeAt(i);
+      if (c === 0x22) this.inStr = true;
       else if (c === 0x7b || c === 0x5b) this.depth++;
       else if (c === 0x7d || c === 0x5d) {
         if (--this.depth === 0) return this.take(i + 1);
@@ -203,6 +206,23 @@ export class JsonBodyScanner {
     this.pos = i;
     if (final) throw new ScanError('The body is not valid JSON (unexpected end)');
     return null;
+  }
+
+  /**
+   * Index of the next quote at or after `from` that is not escaped, or -1 (need more). The
+   * backslashes before a quote are counted back to the string's opening quote, which is still in
+   * the buffer, so a chunk boundary inside an escape is safe.
+   */
+  private unescapedQuote(from: number): number {
+    const b = this.buf;
+    for (let i = from; ; ) {
+      const q = b.indexOf('"', i);
+      if (q === -1) return -1;
+      let bs = 0;
+      for (let k = q - 1; b.charCodeAt(k) === 0x5c; k--) bs++;
+      if (bs % 2 === 0) return q;
+      i = q + 1;
+    }
   }
 
   private take(end: number): string {
