@@ -8,6 +8,8 @@ export const BULK_TEST_ENV = {
   BULK_REAPER_TICK_MS: '100',
   BULK_RATE_LIMIT_BACKOFF_MS: '400',
   BULK_LEASE_MS: '3000',
+  // (The dispatch lease is at least two provider timeouts.)
+  PROVIDER_TIMEOUT_MS: '1000',
   SANDBOX_FAULT_REFRESH_MS: '0',
 };
 

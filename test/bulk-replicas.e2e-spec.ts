@@ -25,6 +25,7 @@ function startReplica(id: string, databaseUrl: string): Replica {
       LOG_LEVEL: 'silent',
       ...BULK_TEST_ENV,
       BULK_LEASE_MS: '1500',
+      PROVIDER_TIMEOUT_MS: '500',
       BULK_INSTANCE_ID: id,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -94,7 +94,7 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private async claim(jobIds: string[]): Promise<Set<string>> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
-    const token = now + this.settings.leaseMs;
+    const token = now + this.settings.dispatchLeaseMs;
     const ids = jobIds.map(() => '?').join(', ');
     const r = await this.db.one(
       sql(

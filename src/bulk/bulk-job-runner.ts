@@ -36,6 +36,14 @@ interface Pause {
 type Stop = 'done' | 'stopped' | 'lost';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Why a row failed, for a pipeline result that says `failed` (a rejection, or an unconfirmed earlier attempt). */
+const FAILED_ROW_MESSAGES: Record<string, string> = {
+  DELIVERY_UNCONFIRMED: 'An earlier attempt reached the provider but its answer was lost; it may have been delivered, so it was not sent again (retry-failed sends it)',
+};
+
+/** The lease was taken over (this replica stalled past its expiry): stop before sending anything more. */
+class LeaseLost extends Error {}
 const inList = (n: number) => Array(n).fill('?').join(', ');
 
 /**
@@ -53,6 +61,8 @@ export class BulkJobRunner {
   private stopRequested = false;
   /** Rows left `sending` (crash, lost lease) are looked for once, when the lease is taken. */
   private recovered = false;
+  /** Expiry of our lease as last written (renewed per batch, and before a provider call if it runs short). */
+  private leaseUntil = 0;
 
   constructor(
     private readonly d: RunnerDeps,
@@ -83,6 +93,10 @@ export class BulkJobRunner {
         if (pause) return 'stopped';
       }
     } catch (err) {
+      if (err instanceof LeaseLost) {
+        this.log.warn({ jobId: this.jobId }, 'bulk job lease taken over by another replica; stopped');
+        return 'lost';
+      }
       this.log.error({ err, jobId: this.jobId }, 'bulk job runner failed; the lease will expire and the job resume');
       return 'lost';
     }
@@ -99,9 +113,10 @@ export class BulkJobRunner {
     const now = this.d.clock.now();
     const { jobId } = this;
     const me = this.d.settings.instanceId;
-    const lease = now + this.d.settings.leaseMs;
+    const lease = now + this.d.settings.dispatchLeaseMs;
     const recover = !this.recovered;
     this.recovered = true;
+    this.leaseUntil = lease;
     return this.d.db.run(function* (): Work<{ mps: number; rows: Claimed[]; remaining: boolean } | null> {
       // A retry-failed or resume may have set the job back to `queued` while we hold it.
       const r: StmtResult = yield sql(
@@ -160,6 +175,7 @@ export class BulkJobRunner {
       before: async () => {
         const wait = this.window.waitMs(this.d.clock.now(), mps);
         if (wait > 0) await sleep(wait);
+        await this.keepLease();
       },
       after: () => this.window.record(this.d.clock.now()),
     };
@@ -175,8 +191,12 @@ export class BulkJobRunner {
       const r = results[i];
       if (r.ok) {
         const { result } = r;
-        if (result.status === 'failed') outcomes.push({ idx: row.idx, status: 'failed', code: result.errorCode ?? 'PROVIDER_REJECTED', message: 'The provider rejected the message', at });
-        else outcomes.push({ idx: row.idx, status: 'sent', code: null, message: null, at });
+        if (result.status === 'failed') {
+          const code = result.errorCode ?? 'PROVIDER_REJECTED';
+          outcomes.push({ idx: row.idx, status: 'failed', code, message: FAILED_ROW_MESSAGES[code] ?? 'The provider rejected the message', at });
+        } else {
+          outcomes.push({ idx: row.idx, status: 'sent', code: null, message: null, at });
+        }
         return;
       }
       const err = r.error;
@@ -197,7 +217,24 @@ export class BulkJobRunner {
     return { outcomes, unsent, pause };
   }
 
-  /** Outcomes and counters in one transaction; unsent rows go back to `pending` (keeping their ids). */
+  /**
+   * Before a provider call: the lease must outlast the call (1.5 provider timeouts left), else it is
+   * renewed; if another replica took it meanwhile, LeaseLost stops the batch before the call.
+   */
+  private async keepLease(): Promise<void> {
+    const now = this.d.clock.now();
+    if (this.leaseUntil - now >= 1.5 * this.d.settings.providerTimeoutMs) return;
+    const lease = now + this.d.settings.dispatchLeaseMs;
+    const r = await this.d.db.one(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', lease, this.jobId, this.d.settings.instanceId));
+    if (r.affected !== 1) throw new LeaseLost();
+    this.leaseUntil = lease;
+  }
+
+  /**
+   * Outcomes and counters in one transaction; unsent rows go back to `pending` (keeping their ids).
+   * Written only while we still hold the lease: a replica that took it over recovers these rows
+   * from the message log instead (counting them twice would break sum = total).
+   */
   private async finishBatch(outcomes: Outcome[], unsent: number[], pause: Pause | null): Promise<void> {
     const { jobId } = this;
     const me = this.d.settings.instanceId;
@@ -221,11 +258,9 @@ export class BulkJobRunner {
     if (unsent.length) stmts.push(sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(unsent.length)})`, jobId, ...unsent));
     const sent = outcomes.filter((o) => o.status === 'sent').length;
     const failed = outcomes.length - sent;
-    stmts.push(
-      sql(
-        `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ?`,
-        outcomes.length, sent, failed, now, jobId,
-      ),
+    const counters = sql(
+      `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ? AND lease_owner = ?`,
+      outcomes.length, sent, failed, now, jobId, me,
     );
     if (pause) {
       stmts.push(
@@ -237,6 +272,8 @@ export class BulkJobRunner {
       );
     }
     await this.d.db.run(function* (): Work<void> {
+      const held: StmtResult = yield counters;
+      if (held.affected !== 1) return;
       for (const s of stmts) yield s;
     });
   }

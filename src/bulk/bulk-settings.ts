@@ -14,6 +14,9 @@ export class BulkSettings {
   readonly validationChunk: number;
   readonly dispatchTickMs: number;
   readonly leaseMs: number;
+  /** Dispatch lease: BULK_LEASE_MS, but at least two provider timeouts (a call never outlives the lease). */
+  readonly dispatchLeaseMs: number;
+  readonly providerTimeoutMs: number;
   readonly rateLimitBackoffMs: number;
   readonly maxJobsPerReplica: number;
   readonly idempotencyWindowMs: number;
@@ -28,6 +31,8 @@ export class BulkSettings {
     this.validationChunk = config.int('BULK_VALIDATION_CHUNK', 2000, 1);
     this.dispatchTickMs = config.int('BULK_DISPATCH_TICK_MS', 100, 5);
     this.leaseMs = config.int('BULK_LEASE_MS', 15_000, 100);
+    this.providerTimeoutMs = config.providerTimeoutMs;
+    this.dispatchLeaseMs = Math.max(this.leaseMs, 2 * this.providerTimeoutMs);
     this.rateLimitBackoffMs = config.int('BULK_RATE_LIMIT_BACKOFF_MS', 30_000, 1);
     this.maxJobsPerReplica = config.int('BULK_MAX_JOBS_PER_REPLICA', 500, 1);
     this.idempotencyWindowMs = config.idempotencyWindowHours * 3_600_000;

@@ -71,11 +71,22 @@ export class MessageLog {
   }
 
   /** Failed and refunded: cost becomes 0, refunded_at records when the money went back. */
-  async markFailed(id: string, code: string, message: string, now: number): Promise<void> {
-    await this.ds.query(
-      "UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ?",
+  /** queued/scheduled -> failed (cost 0, refunded now); false when the message was settled already. */
+  async markFailed(id: string, code: string, message: string, now: number, runner: QueryRunner): Promise<boolean> {
+    const res = await runner.query(
+      "UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')",
       [code, message.slice(0, 500), now, now, id],
+      true,
     );
+    return Number(res.affected) === 1;
+  }
+
+  /**
+   * Records that a queued (or due scheduled) message is being handed to a provider that cannot be asked about it later
+   * (no lookup): after a crash, a `queued` message with this mark may have been delivered.
+   */
+  async markHandedOff(id: string, now: number): Promise<void> {
+    await this.ds.query("UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'scheduled')", [now, now, id]);
   }
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
@@ -83,7 +94,7 @@ export class MessageLog {
     const qr = this.ds.createQueryRunner();
     try {
       const res = await qr.query(
-        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
+        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, handed_off_at = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
         [funding.amount, funding.source, now, id],
         true,
       );

@@ -23,6 +23,11 @@ export class ProviderGateway {
     return this.guard(() => provider.send(out));
   }
 
+  /** Can the channel's provider tell later whether it received a message id? */
+  canLookup(channel: OutboundMessage['channel']): boolean {
+    return typeof this.registry.forChannel(channel).lookup === 'function';
+  }
+
   /** The provider's verdict on a message id, null when it never saw it (or cannot tell). */
   async lookup(channel: OutboundMessage['channel'], messageId: string): Promise<ProviderOutcome | null> {
     const provider = this.registry.forChannel(channel);

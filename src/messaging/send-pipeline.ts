@@ -159,34 +159,40 @@ export class SendPipeline {
     }
     const sent: { id: string; providerMessageId: string }[] = [];
     let stop: ApiError | null = null;
-    for (const i of fresh) {
-      const { msg, origin = {} } = items[i];
-      const funding = paid.get(i);
-      if (!funding) {
-        out[i] = { ok: false, error: new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message') };
-      } else if (msg.scheduleAt !== null) {
-        out[i] = { ok: true, result: this.scheduledResult(ids[i], msg, funding) };
-      } else if (stop) {
-        await this.fail(accountId, ids[i], msg, funding, stop);
-        out[i] = { ok: false, error: stop };
-      } else {
-        await pacer?.before();
-        try {
-          const outcome = await this.gateway.send(toOutbound(ids[i], accountId, msg, origin)).finally(() => pacer?.after());
-          if (outcome.status === 'sent') {
-            sent.push({ id: ids[i], providerMessageId: outcome.providerMessageId });
-            out[i] = { ok: true, result: this.result(ids[i], msg, 'sent', funding.amount, null, outcome.providerMessageId) };
-          } else {
-            out[i] = { ok: true, result: await this.settle(accountId, ids[i], msg, funding, outcome) };
-          }
-        } catch (err) {
-          stop = failure(err).error;
+    // (If the pacer throws, e.g. the caller lost its lease, what was sent is still marked sent.)
+    try {
+      for (const i of fresh) {
+        const { msg, origin = {} } = items[i];
+        const funding = paid.get(i);
+        if (!funding) {
+          out[i] = { ok: false, error: new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message') };
+        } else if (msg.scheduleAt !== null) {
+          out[i] = { ok: true, result: this.scheduledResult(ids[i], msg, funding) };
+        } else if (stop) {
           await this.fail(accountId, ids[i], msg, funding, stop);
           out[i] = { ok: false, error: stop };
+        } else {
+          await pacer?.before();
+          try {
+            const outcome = await this.handOff(ids[i], msg)
+              .then(() => this.gateway.send(toOutbound(ids[i], accountId, msg, origin)))
+              .finally(() => pacer?.after());
+            if (outcome.status === 'sent') {
+              sent.push({ id: ids[i], providerMessageId: outcome.providerMessageId });
+              out[i] = { ok: true, result: this.result(ids[i], msg, 'sent', funding.amount, null, outcome.providerMessageId) };
+            } else {
+              out[i] = { ok: true, result: await this.settle(accountId, ids[i], msg, funding, outcome) };
+            }
+          } catch (err) {
+            stop = failure(err).error;
+            await this.fail(accountId, ids[i], msg, funding, stop);
+            out[i] = { ok: false, error: stop };
+          }
         }
       }
+    } finally {
+      await this.log.markSentMany(sent, this.clock.now());
     }
-    await this.log.markSentMany(sent, this.clock.now());
     return out;
   }
 
@@ -194,24 +200,54 @@ export class SendPipeline {
   async sendRecorded(row: MessageEntity, msg: ValidatedMessage, origin: LogOrigin = {}): Promise<SendResult> {
     const funding: Funding = { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost) };
     if (row.attempts > 1 || row.status === 'queued') {
-      // A previous attempt may have reached the provider: ask before sending again.
-      const seen = await this.gateway.lookup(msg.channel, row.id).catch(() => null);
-      if (seen) return this.settle(row.accountId, row.id, msg, funding, seen);
+      // A previous attempt may have reached the provider: settle it, never send blindly again.
+      const prior = await this.priorOutcome(row, msg, funding);
+      if (prior) return prior;
     }
     return this.deliver(row.accountId, row.id, msg, funding, origin);
   }
 
   /**
    * A message left `queued` by a crashed request (no bulk job owns it): the provider's verdict if it
-   * has one, otherwise `failed` (PROVIDER_UNAVAILABLE) and refunded. Never re-sent: its caller got
-   * no answer and may have retried on its own.
+   * has one, otherwise `failed` and refunded. Never re-sent: its caller got no answer and may have
+   * retried on its own.
    */
   async reconcile(row: MessageEntity): Promise<SendResult> {
     const funding: Funding = { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost) };
     const msg = { to: row.recipient, channel: row.channel } as ValidatedMessage;
-    const seen = await this.gateway.lookup(msg.channel, row.id).catch(() => null);
-    if (seen) return this.settle(row.accountId, row.id, msg, funding, seen);
+    // (A failed lookup has already failed and refunded it, and throws.)
+    const prior = await this.priorOutcome(row, msg, funding);
+    if (prior) return prior;
     return this.fail(row.accountId, row.id, msg, funding, new ApiError('PROVIDER_UNAVAILABLE', 'The send was interrupted before the provider answered'));
+  }
+
+  /**
+   * The outcome of an earlier attempt that may have reached the provider (crash, lost lease), or
+   * null when sending is safe. A provider with `lookup` is asked (a failed lookup fails the message,
+   * refunded, rather than risk a second delivery). Without lookup, a message handed off before
+   * (`handed_off_at`) may have been delivered: it ends `failed` with DELIVERY_UNCONFIRMED, refunded,
+   * and is not sent again automatically (a bulk retry-failed is the caller's explicit choice).
+   */
+  private async priorOutcome(row: MessageEntity, msg: ValidatedMessage, funding: Funding): Promise<SendResult | null> {
+    if (this.gateway.canLookup(msg.channel)) {
+      let seen;
+      try {
+        seen = await this.gateway.lookup(msg.channel, row.id);
+      } catch (err) {
+        const apiErr = err instanceof ApiError ? err : new ApiError('PROVIDER_ERROR', String(err));
+        await this.fail(row.accountId, row.id, msg, funding, apiErr);
+        throw apiErr;
+      }
+      return seen ? this.settle(row.accountId, row.id, msg, funding, seen) : null;
+    }
+    if (row.handedOffAt === null || row.handedOffAt === undefined) return null;
+    const unconfirmed = new ApiError('PROVIDER_UNAVAILABLE', 'The provider was called but its answer was lost (restart); it may have delivered the message, so it is not sent again automatically');
+    return this.fail(row.accountId, row.id, msg, funding, unconfirmed, 'DELIVERY_UNCONFIRMED');
+  }
+
+  /** Before a provider call: a provider that cannot be asked later gets a durable hand-off mark first. */
+  private async handOff(id: string, msg: ValidatedMessage): Promise<void> {
+    if (!this.gateway.canLookup(msg.channel)) await this.log.markHandedOff(id, this.clock.now());
   }
 
   private async resume(accountId: string, row: MessageEntity, msg: ValidatedMessage, origin: SendOrigin): Promise<SendResult> {
@@ -229,6 +265,7 @@ export class SendPipeline {
   }
 
   private async deliver(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, origin: LogOrigin): Promise<SendResult> {
+    await this.handOff(id, msg);
     let outcome;
     try {
       outcome = await this.gateway.send(toOutbound(id, accountId, msg, origin));
@@ -248,9 +285,12 @@ export class SendPipeline {
     return this.fail(accountId, id, msg, funding, new ApiError('PROVIDER_ERROR', outcome.message), 'PROVIDER_REJECTED');
   }
 
+  /** Marks the message failed and refunds it, once: a message already settled elsewhere is not refunded again. */
   private async fail(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, err: ApiError, code: string = err.code): Promise<SendResult> {
-    await this.ledger.refund(accountId, funding);
-    await this.log.markFailed(id, code, err.message, this.clock.now());
+    const now = this.clock.now();
+    await this.log.atomically(async (runner) => {
+      if (await this.log.markFailed(id, code, err.message, now, runner)) await this.ledger.refundMany(accountId, [funding], runner);
+    });
     return this.result(id, msg, 'failed', 0, code, null);
   }
 

@@ -14,11 +14,13 @@ function smtpError(responseCode: number, message: string): Error {
 /**
  * A real SMTP server (smtp-server package) whose answers depend on the recipient's local part:
  * `reject*` -> 550 at RCPT TO, `busy*` -> 451 at RCPT TO, `spam*` -> 554 after DATA, `hang*` -> DATA
- * never answered. `refuseConnections` answers every new connection with 421.
+ * never answered. `refuseConnections` answers every new connection with 421; `slowMs` delays every
+ * accepted message's final answer (a slow provider).
  */
 export class SmtpFake {
   readonly received: ReceivedMail[] = [];
   refuseConnections = false;
+  slowMs = 0;
   private server: SMTPServer | null = null;
 
   constructor(private readonly credentials: { user: string; pass: string }) {}
@@ -50,7 +52,9 @@ export class SmtpFake {
           if (to.some((a) => a.startsWith('spam'))) return cb(smtpError(554, 'Message rejected as spam'));
           const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
           this.received.push({ from, to, raw: Buffer.concat(chunks).toString('utf8') });
-          cb(null, `OK queued as Q${this.received.length}`);
+          const n = this.received.length;
+          if (this.slowMs > 0) setTimeout(() => cb(null, `OK queued as Q${n}`), this.slowMs);
+          else cb(null, `OK queued as Q${n}`);
         });
       },
     });

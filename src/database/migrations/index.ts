@@ -7,6 +7,7 @@ import { Senders1732000003000 } from './1732000003000-senders';
 import { Webhooks1732000004000 } from './1732000004000-webhooks';
 import { ChatappWeb1732000005000 } from './1732000005000-chatapp-web';
 import { Bulk1732000006000 } from './1732000006000-bulk';
+import { MessageHandoff1732000007000 } from './1732000007000-message-handoff';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Webhooks1732000004000,
   ChatappWeb1732000005000,
   Bulk1732000006000,
+  MessageHandoff1732000007000,
 ];

@@ -79,4 +79,8 @@ export class MessageEntity {
 
   @EpochMsColumn({ nullable: true })
   sentAt: number | null;
+
+  /** Last hand-off to a provider without lookup (an unknown outcome then cannot be asked about). */
+  @EpochMsColumn({ nullable: true })
+  handedOffAt: number | null;
 }

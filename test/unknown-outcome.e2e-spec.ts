@@ -1,0 +1,212 @@
+import { DataSource } from 'typeorm';
+import { LedgerService } from '../src/accounts/ledger.service';
+import { BulkDispatcher } from '../src/bulk/bulk-dispatcher';
+import { BulkValidationLoop } from '../src/bulk/bulk-validation.loop';
+import { MessageLog } from '../src/messaging/message-log';
+import { SendPipeline } from '../src/messaging/send-pipeline';
+import { ProviderGateway, toOutbound } from '../src/messaging/provider-gateway';
+import { MessageValidator } from '../src/messaging/validation/message-validator';
+import { BULK_TEST_ENV, getJob, post, waitStatus } from './bulk-helpers';
+import { SmtpFake } from './providers-fakes/smtp-fake';
+import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+
+// SMTP, like SMPP, the Cloud API and the Bot API, cannot be asked afterwards whether it received a
+// message: a send whose answer was lost (crash, lost lease) must never be sent again blindly.
+const CREDS = { user: 'mailer', pass: 's3cret' };
+
+describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
+  let smtp: SmtpFake;
+  const apps: TestApp[] = [];
+
+  const env = (extra: Record<string, string> = {}) => ({
+    ...BULK_TEST_ENV,
+    PROVIDER_EMAIL: 'smtp',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
+    SMTP_USER: CREDS.user,
+    SMTP_PASS: CREDS.pass,
+    SMTP_FROM: 'Shop <no-reply@shop.example.com>',
+    SCHEDULED_SEND_TICK_MS: '50',
+    ...extra,
+  });
+  const start = async (extra: Record<string, string>, databaseUrl?: string) => {
+    const app = await createTestApp({ env: env(extra), databaseUrl });
+    apps.push(app);
+    return app;
+  };
+  /** Closes `app` as a crash would leave the database: rows as they are. */
+  const stop = async (app: TestApp) => {
+    apps.splice(apps.indexOf(app), 1);
+    await app.close({ keepDatabase: true });
+  };
+
+  beforeAll(async () => {
+    smtp = await new SmtpFake(CREDS).start();
+  });
+  beforeEach(() => {
+    smtp.received.length = 0;
+    smtp.slowMs = 0;
+  });
+  afterEach(async () => {
+    while (apps.length > 1) await apps.shift()!.close({ keepDatabase: true });
+    if (apps.length) await apps.shift()!.close();
+  });
+  afterAll(() => smtp.stop());
+
+  const email = (to: string, extra: Record<string, unknown> = {}) => ({ to, channel: 'email', messageType: 'free_text', content: { subject: 'Hi', text: `For ${to}` }, ...extra });
+  /** How many times the SMTP server received each of our message ids. */
+  const receivedCounts = () => {
+    const counts: Record<string, number> = {};
+    for (const m of smtp.received) {
+      const ref = /X-Message-Ref: (\S+)/.exec(m.raw)?.[1] ?? '?';
+      counts[ref] = (counts[ref] ?? 0) + 1;
+    }
+    return counts;
+  };
+  const message = async (t: TestApp, key: string, id: string) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', key)).body.data;
+  const wallet = async (t: TestApp, key: string) => (await t.http().get('/api/v2/account').set('X-API-Key', key)).body.data.walletBalance as number;
+  const handedOff = async (t: TestApp, id: string) => (await t.app.get(DataSource).query('SELECT handed_off_at FROM messages WHERE id = ?', [id]))[0].handed_off_at;
+
+  it('a send through a provider without lookup is marked handed off before the call; the sandbox (lookup) is not', async () => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const mail = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(email('sara@example.org'));
+    expect(mail.status).toBe(201);
+    const sms = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } });
+    expect(sms.status).toBe(201);
+    expect(mail.body.data.messages[0].status).toBe('sent');
+    expect(Number(await handedOff(t, mail.body.data.messages[0].id))).toBeGreaterThan(0);
+    expect(await handedOff(t, sms.body.data.messages[0].id)).toBeNull();
+  });
+
+  it('a message settled twice (stale copies on two replicas) is failed and refunded once', async () => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(email('sara@example.org'));
+    const { id, cost } = res.body.data.messages[0];
+    expect(cost).toBeGreaterThan(0);
+    // As a crash leaves it: paid, queued, never handed off.
+    await t.app.get(DataSource).query("UPDATE messages SET status = 'queued', handed_off_at = NULL, updated_at = 0 WHERE id = ?", [id]);
+    const row = (await t.app.get(MessageLog).findById(id))!;
+    const pipeline = t.app.get(SendPipeline);
+    const results = await Promise.all([pipeline.reconcile(row), pipeline.reconcile(row)]);
+    expect(results.map((r) => [r.status, r.errorCode])).toEqual([
+      ['failed', 'PROVIDER_UNAVAILABLE'],
+      ['failed', 'PROVIDER_UNAVAILABLE'],
+    ]);
+    expect(await message(t, acc.key, id)).toMatchObject({ status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', cost: 0 });
+    expect(await wallet(t, acc.key)).toBe(1000);
+  });
+
+  it('scheduled: a claim that reached the provider ends DELIVERY_UNCONFIRMED (refunded, not resent); one that did not is sent once', async () => {
+    const a = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await a.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const at = new Date(Date.now() + 300).toISOString();
+    const ids: string[] = [];
+    for (const to of ['x@example.org', 'y@example.org']) {
+      const res = await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(email(to, { scheduleAt: at }));
+      expect(res.status).toBe(201);
+      ids.push(res.body.data.messages[0].id);
+    }
+    const [x, y] = ids;
+    const paid = await wallet(a, acc.key);
+    const price = (1000 - paid) / 2;
+    expect(price).toBeGreaterThan(0);
+    // A replica claimed both, handed x to the SMTP server (which took it), then died before recording;
+    // y was claimed but never handed off.
+    const row = (await a.app.get(MessageLog).findById(x))!;
+    await a.app.get(ProviderGateway).send(toOutbound(x, acc.id, JSON.parse(row.payload!), {}));
+    const db = a.app.get(DataSource);
+    await db.query("UPDATE messages SET attempts = 1, lease_owner = 'rep_dead', lease_expires_at = ?, handed_off_at = ? WHERE id = ?", [Date.now() - 1, Date.now(), x]);
+    await db.query("UPDATE messages SET attempts = 1, lease_owner = 'rep_dead', lease_expires_at = ? WHERE id = ?", [Date.now() - 1, y]);
+    await stop(a);
+
+    const b = await start({}, a.databaseUrl);
+    await waitFor(async () => (await message(b, acc.key, x)).status !== 'scheduled' && (await message(b, acc.key, y)).status !== 'scheduled', { what: 'both settled' });
+    expect(await message(b, acc.key, x)).toMatchObject({ status: 'failed', errorCode: 'DELIVERY_UNCONFIRMED', cost: 0 });
+    expect(await message(b, acc.key, y)).toMatchObject({ status: 'sent', cost: price });
+    expect(receivedCounts()).toEqual({ [x]: 1, [y]: 1 });
+    expect(await wallet(b, acc.key)).toBe(paid + price);
+  });
+
+  it('bulk: rows left sending by a crash are settled from the message log: handed off -> DELIVERY_UNCONFIRMED, others sent once; retry-failed resends on request', async () => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc: TestAccount = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const res = await post(t, acc.key, { messagesPerSecond: 10, messages: ['a@example.org', 'b@example.org', 'c@example.org'].map((to) => email(to)) });
+    expect(res.status).toBe(202);
+    const jobId = res.body.id as string;
+    await t.app.get(BulkValidationLoop).runOnce();
+    expect((await getJob(t, acc.key, jobId)).status).toBe('queued');
+
+    // A replica (rep_dead) leased the job, claimed all three rows, paid and recorded rows 0 and 1,
+    // handed row 0 to the SMTP server (which took it) and died before any outcome was written.
+    const db = t.app.get(DataSource);
+    const validator = t.app.get(MessageValidator);
+    const ctx = validator.createContext(acc.id);
+    const rows: { idx: number; payload: string }[] = await db.query('SELECT idx, payload FROM bulk_rows WHERE job_id = ? ORDER BY idx', [jobId]);
+    const mids = ['msg_crash_row0', 'msg_crash_row1', 'msg_crash_row2'];
+    for (const i of [0, 1]) {
+      const msg = await validator.validate(ctx, JSON.parse(rows[i].payload), { bulkRow: true });
+      const funding = await t.app.get(LedgerService).debit(acc.id, 'email');
+      const origin = { bulkJobId: jobId, rowIndex: i, messageId: mids[i] };
+      await t.app.get(MessageLog).insert([{ id: mids[i], accountId: acc.id, msg, funding, status: 'queued', origin }], Date.now());
+      if (i === 0) {
+        await t.app.get(MessageLog).markHandedOff(mids[0], Date.now());
+        await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
+      }
+    }
+    for (const i of [0, 1, 2]) await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = ?", [mids[i], jobId, i]);
+    await db.query("UPDATE bulk_jobs SET status = 'running', lease_owner = 'rep_dead', lease_expires_at = ? WHERE id = ?", [Date.now() - 1, jobId]);
+    const paidTwo = await wallet(t, acc.key);
+    const price = (1000 - paidTwo) / 2;
+    expect(receivedCounts()).toEqual({ [mids[0]]: 1 });
+
+    await stop(t);
+    const b = await start({}, t.databaseUrl);
+    const done = await waitStatus(b, acc.key, jobId, ['completed']);
+    expect(done.counts).toEqual({ pending: 0, sent: 2, failed: 1, cancelled: 0 });
+    const report = (await b.http().get(`/api/v2/messages/bulk/${jobId}/rows`).set('X-API-Key', acc.key)).body.data.rows;
+    expect(report.map((r: { index: number; status: string; errorCode: string | null; messageId: string }) => [r.index, r.status, r.errorCode, r.messageId])).toEqual([
+      [0, 'failed', 'DELIVERY_UNCONFIRMED', mids[0]],
+      [1, 'sent', null, mids[1]],
+      [2, 'sent', null, mids[2]],
+    ]);
+    expect(receivedCounts()).toEqual({ [mids[0]]: 1, [mids[1]]: 1, [mids[2]]: 1 });
+    expect(await message(b, acc.key, mids[0])).toMatchObject({ status: 'failed', errorCode: 'DELIVERY_UNCONFIRMED', cost: 0 });
+    // Rows 1 and 2 paid once each, row 0 refunded.
+    expect(await wallet(b, acc.key)).toBe(1000 - 2 * price);
+
+    // Sending it again is the caller's explicit choice.
+    const retry = await b.http().post(`/api/v2/messages/bulk/${jobId}/retry-failed`).set('X-API-Key', acc.key);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ success: true, retried: 1, job: { status: 'queued' } });
+    expect((await waitStatus(b, acc.key, jobId, ['completed'])).counts).toEqual({ pending: 0, sent: 3, failed: 0, cancelled: 0 });
+    const [row0] = (await b.http().get(`/api/v2/messages/bulk/${jobId}/rows`).set('X-API-Key', acc.key)).body.data.rows;
+    expect(row0).toMatchObject({ index: 0, status: 'sent', errorCode: null });
+    expect(row0.messageId).not.toBe(mids[0]);
+    expect(receivedCounts()).toEqual({ [mids[0]]: 1, [row0.messageId]: 1, [mids[1]]: 1, [mids[2]]: 1 });
+    expect(await wallet(b, acc.key)).toBe(1000 - 3 * price);
+  });
+
+  it('bulk: a batch slower than the lease keeps it (renewed before each call), so a second replica never sends the same rows', async () => {
+    // Dispatch lease = max(BULK_LEASE_MS, 2 x provider timeout) = 3 s; 10 rows at ~400 ms each take
+    // over 4 s in one batch, so without renewal the lease would lapse and replica b take the rows over.
+    smtp.slowMs = 400;
+    const extra = { BULK_LEASE_MS: '100', PROVIDER_TIMEOUT_MS: '1500' };
+    const a = await start({ ...extra, BULK_INSTANCE_ID: 'rep_a', SCHEDULERS_ENABLED: 'false' });
+    const acc = await a.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const res = await post(a, acc.key, { messagesPerSecond: 10, messages: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => email(`r${n}@example.org`)) });
+    expect(res.status).toBe(202);
+    const jobId = res.body.id as string;
+    await a.app.get(BulkValidationLoop).runOnce();
+    // Replica a leases the job and starts the batch; replica b (same database) polls for lapsed leases.
+    await a.app.get(BulkDispatcher).tick();
+    await waitFor(async () => smtp.received.length > 0, { what: 'first send of replica a' });
+    const b = await start({ ...extra, BULK_INSTANCE_ID: 'rep_b' }, a.databaseUrl);
+    const done = await waitStatus(b, acc.key, jobId, ['completed'], 30000);
+    expect(done.counts).toEqual({ pending: 0, sent: 10, failed: 0, cancelled: 0 });
+    expect(Object.values(receivedCounts())).toEqual(Array(10).fill(1));
+    const sent: { n: number }[] = await b.app.get(DataSource).query("SELECT COUNT(*) AS n FROM messages WHERE bulk_job_id = ? AND status = 'sent'", [jobId]);
+    expect(Number(sent[0].n)).toBe(10);
+  });
+});
