@@ -188,6 +188,47 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(await wallet(b, acc.key)).toBe(1000 - 3 * price);
   });
 
+  it('bulk: a row whose message was already settled unconfirmed (its settler died before writing the row) is not sent again', async () => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const res = await post(t, acc.key, { messagesPerSecond: 10, messages: [email('a@example.org')] });
+    const jobId = res.body.id as string;
+    await t.app.get(BulkValidationLoop).runOnce();
+    const db = t.app.get(DataSource);
+    const [{ payload }] = await db.query('SELECT payload FROM bulk_rows WHERE job_id = ? AND idx = 0', [jobId]);
+    const validator = t.app.get(MessageValidator);
+    const msg = await validator.validate(validator.createContext(acc.id), JSON.parse(payload), { bulkRow: true });
+    const funding = await t.app.get(LedgerService).debit(acc.id, 'email');
+    const mid = 'msg_settled_row0';
+    await t.app.get(MessageLog).insert([{ id: mid, accountId: acc.id, msg, funding, status: 'queued', origin: { bulkJobId: jobId, rowIndex: 0 } }], Date.now());
+    expect(await t.app.get(MessageLog).markHandedOff(mid, Date.now())).toBe(true);
+    // A recovering replica settled it DELIVERY_UNCONFIRMED and refunded it, then died before the row.
+    await db.query("UPDATE messages SET status = 'failed', error_code = 'DELIVERY_UNCONFIRMED', cost = 0, refunded_at = ? WHERE id = ?", [Date.now(), mid]);
+    await db.query('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [funding.amount, acc.id]);
+    await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = 0", [mid, jobId]);
+    await db.query("UPDATE bulk_jobs SET status = 'running', lease_owner = 'rep_dead', lease_expires_at = ? WHERE id = ?", [Date.now() - 1, jobId]);
+    await stop(t);
+
+    const b = await start({}, t.databaseUrl);
+    expect((await waitStatus(b, acc.key, jobId, ['completed'])).counts).toEqual({ pending: 0, sent: 0, failed: 1, cancelled: 0 });
+    const [row] = (await b.http().get(`/api/v2/messages/bulk/${jobId}/rows`).set('X-API-Key', acc.key)).body.data.rows;
+    expect(row).toMatchObject({ index: 0, status: 'failed', errorCode: 'DELIVERY_UNCONFIRMED', messageId: mid });
+    expect(smtp.received).toHaveLength(0);
+    expect(await wallet(b, acc.key)).toBe(1000);
+  });
+
+  it('a stale copy of a message that another replica has handed off meanwhile does not reach the provider', async () => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(email('late@example.org', { scheduleAt: new Date(Date.now() + 60_000).toISOString() }));
+    const id = res.body.data.messages[0].id as string;
+    const stale = (await t.app.get(MessageLog).findById(id))!;
+    await t.app.get(DataSource).query('UPDATE messages SET handed_off_at = ? WHERE id = ?', [Date.now(), id]);
+    const result = await t.app.get(SendPipeline).sendRecorded(stale, JSON.parse(stale.payload!));
+    expect(result).toMatchObject({ id, status: 'scheduled' });
+    expect(smtp.received).toHaveLength(0);
+  });
+
   it('bulk: a batch slower than the lease keeps it (renewed before each call), so a second replica never sends the same rows', async () => {
     // Dispatch lease = max(BULK_LEASE_MS, 2 x provider timeout) = 3 s; 10 rows at ~400 ms each take
     // over 4 s in one batch, so without renewal the lease would lapse and replica b take the rows over.

@@ -191,7 +191,10 @@ export class BulkJobRunner {
       const r = results[i];
       if (r.ok) {
         const { result } = r;
-        if (result.status === 'failed') {
+        if (result.status === 'queued' || result.status === 'scheduled') {
+          // Taken over by another replica mid-flight: left for whoever settles it from the log.
+          unsent.push(row.idx);
+        } else if (result.status === 'failed') {
           const code = result.errorCode ?? 'PROVIDER_REJECTED';
           outcomes.push({ idx: row.idx, status: 'failed', code, message: FAILED_ROW_MESSAGES[code] ?? 'The provider rejected the message', at });
         } else {
@@ -232,49 +235,51 @@ export class BulkJobRunner {
 
   /**
    * Outcomes and counters in one transaction; unsent rows go back to `pending` (keeping their ids).
-   * Written only while we still hold the lease: a replica that took it over recovers these rows
-   * from the message log instead (counting them twice would break sum = total).
+   * A row is counted by whoever moves it out of `sending` (the UPDATEs' affected counts), exactly
+   * once, so a stalled replica whose rows were settled by the next lease holder counts nothing, and
+   * rows it settles first are not counted again.
    */
   private async finishBatch(outcomes: Outcome[], unsent: number[], pause: Pause | null): Promise<void> {
     const { jobId } = this;
     const me = this.d.settings.instanceId;
     const now = this.d.clock.now();
-    const stmts: Stmt[] = [];
-    if (outcomes.length) {
+    const settle = (status: 'sent' | 'failed'): Stmt | null => {
+      const rows = outcomes.filter((o) => o.status === status);
+      if (!rows.length) return null;
       const p: SqlParam[] = [];
       const col = (f: (o: Outcome) => SqlParam) => {
-        for (const o of outcomes) p.push(o.idx, f(o));
-        return `CASE idx ${outcomes.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+        for (const o of rows) p.push(o.idx, f(o));
+        return `CASE idx ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END`;
       };
-      const setStatus = col((o) => o.status);
-      const setCode = col((o) => o.code);
-      const setMessage = col((o) => (o.message === null ? null : o.message.slice(0, 500)));
-      const setAt = col((o) => o.at);
-      stmts.push({
-        sql: `UPDATE bulk_rows SET status = ${setStatus}, error_code = ${setCode}, error_message = ${setMessage}, sent_at = ${setAt} WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(outcomes.length)})`,
-        params: [...p, jobId, ...outcomes.map((o) => o.idx)],
-      });
-    }
-    if (unsent.length) stmts.push(sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(unsent.length)})`, jobId, ...unsent));
-    const sent = outcomes.filter((o) => o.status === 'sent').length;
-    const failed = outcomes.length - sent;
-    const counters = sql(
-      `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ? AND lease_owner = ?`,
-      outcomes.length, sent, failed, now, jobId, me,
-    );
-    if (pause) {
-      stmts.push(
-        sql(
-          `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-          pause.reason, pause.resumeAt, jobId, me,
-        ),
-        sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', jobId, me),
-      );
-    }
+      const set =
+        status === 'sent'
+          ? `error_code = NULL, error_message = NULL, sent_at = ${col((o) => o.at)}`
+          : `error_code = ${col((o) => o.code)}, error_message = ${col((o) => (o.message === null ? null : o.message.slice(0, 500)))}, sent_at = ${col((o) => o.at)}`;
+      return { sql: `UPDATE bulk_rows SET status = '${status}', ${set} WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, params: [...p, jobId, ...rows.map((o) => o.idx)] };
+    };
+    const settleSent = settle('sent');
+    const settleFailed = settle('failed');
+    const back = unsent.length ? sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(unsent.length)})`, jobId, ...unsent) : null;
+    const pauseStmts = pause
+      ? [
+          sql(
+            `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+            pause.reason, pause.resumeAt, jobId, me,
+          ),
+          sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', jobId, me),
+        ]
+      : [];
     await this.d.db.run(function* (): Work<void> {
-      const held: StmtResult = yield counters;
-      if (held.affected !== 1) return;
-      for (const s of stmts) yield s;
+      const sent = settleSent ? (yield settleSent).affected : 0;
+      const failed = settleFailed ? (yield settleFailed).affected : 0;
+      if (back) yield back;
+      if (sent + failed > 0) {
+        yield sql(
+          `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ?`,
+          sent + failed, sent, failed, now, jobId,
+        );
+      }
+      for (const s of pauseStmts) yield s;
     });
   }
 

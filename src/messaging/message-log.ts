@@ -44,11 +44,19 @@ export class MessageLog {
     await (runner ?? this.ds).query(sql, params);
   }
 
-  async markSent(id: string, providerMessageId: string, now: number): Promise<void> {
-    await this.ds.query(
-      "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ?",
-      [providerMessageId.slice(0, 200), now, now, id],
-    );
+  /** queued/scheduled -> sent; false when the message was settled already (by another replica). */
+  async markSent(id: string, providerMessageId: string, now: number): Promise<boolean> {
+    const qr = this.ds.createQueryRunner();
+    try {
+      const res = await qr.query(
+        "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')",
+        [providerMessageId.slice(0, 200), now, now, id],
+        true,
+      );
+      return Number(res.affected) === 1;
+    } finally {
+      await qr.release();
+    }
   }
 
   /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window). */
@@ -58,7 +66,7 @@ export class MessageLog {
     for (const s of sent) params.push(s.id, s.providerMessageId.slice(0, 200));
     const marks = sent.map(() => '?').join(', ');
     await this.ds.query(
-      `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${marks})`,
+      `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${marks}) AND status IN ('queued', 'scheduled')`,
       [...params, now, now, ...sent.map((s) => s.id)],
     );
   }
@@ -70,8 +78,10 @@ export class MessageLog {
     return new Set(rows.map((r) => String(r.id)));
   }
 
-  /** Failed and refunded: cost becomes 0, refunded_at records when the money went back. */
-  /** queued/scheduled -> failed (cost 0, refunded now); false when the message was settled already. */
+  /**
+   * queued/scheduled -> failed and refunded (cost 0, refunded_at = now); false when the message was
+   * settled already.
+   */
   async markFailed(id: string, code: string, message: string, now: number, runner: QueryRunner): Promise<boolean> {
     const res = await runner.query(
       "UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')",
@@ -85,8 +95,18 @@ export class MessageLog {
    * Records that a queued (or due scheduled) message is being handed to a provider that cannot be asked about it later
    * (no lookup): after a crash, a `queued` message with this mark may have been delivered.
    */
-  async markHandedOff(id: string, now: number): Promise<void> {
-    await this.ds.query("UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'scheduled')", [now, now, id]);
+  async markHandedOff(id: string, now: number): Promise<boolean> {
+    const qr = this.ds.createQueryRunner();
+    try {
+      const res = await qr.query(
+        "UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'scheduled') AND handed_off_at IS NULL",
+        [now, now, id],
+        true,
+      );
+      return Number(res.affected) === 1;
+    } finally {
+      await qr.release();
+    }
   }
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */

@@ -175,9 +175,11 @@ export class SendPipeline {
           await pacer?.before();
           try {
             const outcome = await this.handOff(ids[i], msg)
-              .then(() => this.gateway.send(toOutbound(ids[i], accountId, msg, origin)))
+              .then((go) => (go ? this.gateway.send(toOutbound(ids[i], accountId, msg, origin)) : null))
               .finally(() => pacer?.after());
-            if (outcome.status === 'sent') {
+            if (outcome === null) {
+              out[i] = { ok: true, result: await this.recorded(ids[i], msg) };
+            } else if (outcome.status === 'sent') {
               sent.push({ id: ids[i], providerMessageId: outcome.providerMessageId });
               out[i] = { ok: true, result: this.result(ids[i], msg, 'sent', funding.amount, null, outcome.providerMessageId) };
             } else {
@@ -245,15 +247,30 @@ export class SendPipeline {
     return this.fail(row.accountId, row.id, msg, funding, unconfirmed, 'DELIVERY_UNCONFIRMED');
   }
 
-  /** Before a provider call: a provider that cannot be asked later gets a durable hand-off mark first. */
-  private async handOff(id: string, msg: ValidatedMessage): Promise<void> {
-    if (!this.gateway.canLookup(msg.channel)) await this.log.markHandedOff(id, this.clock.now());
+  /**
+   * Before a provider call: may it go ahead? A provider that cannot be asked later needs the durable
+   * hand-off mark first, set only on a still-open message that has none (compare-and-set); false: the
+   * message was settled or handed off by someone else meanwhile (a stalled replica): do not call.
+   */
+  private async handOff(id: string, msg: ValidatedMessage): Promise<boolean> {
+    if (this.gateway.canLookup(msg.channel)) return true;
+    return this.log.markHandedOff(id, this.clock.now());
+  }
+
+  /** The message as the log has it now (after another replica settled or took it). */
+  private async recorded(id: string, msg: ValidatedMessage): Promise<SendResult> {
+    const row = await this.log.findById(id);
+    if (!row) throw new Error(`message ${id} is not in the log`);
+    return this.result(id, msg, row.status as SendResult['status'], Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);
   }
 
   private async resume(accountId: string, row: MessageEntity, msg: ValidatedMessage, origin: SendOrigin): Promise<SendResult> {
     if (row.accountId !== accountId) throw new ApiError('CONFLICT', 'messageId belongs to another account');
     if (row.status === 'queued') return this.sendRecorded(row, msg, origin);
-    if (row.status === 'failed' && row.errorCode !== 'PROVIDER_REJECTED' && row.refundedAt !== null) {
+    // Failed before reaching the provider (a batch stopped before it): paid and sent again. Failed
+    // after a hand-off (unconfirmed, timed out) may have been delivered: kept as it is.
+    const handedOff = row.handedOffAt !== null && row.handedOffAt !== undefined;
+    if (row.status === 'failed' && row.errorCode !== 'PROVIDER_REJECTED' && row.refundedAt !== null && !handedOff) {
       const funding = await this.ledger.debit(accountId, msg.channel);
       if (!(await this.log.requeue(row.id, funding, this.clock.now()))) {
         await this.ledger.refund(accountId, funding);
@@ -265,7 +282,7 @@ export class SendPipeline {
   }
 
   private async deliver(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, origin: LogOrigin): Promise<SendResult> {
-    await this.handOff(id, msg);
+    if (!(await this.handOff(id, msg))) return this.recorded(id, msg);
     let outcome;
     try {
       outcome = await this.gateway.send(toOutbound(id, accountId, msg, origin));
@@ -279,19 +296,24 @@ export class SendPipeline {
 
   private async settle(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, outcome: Awaited<ReturnType<ProviderGateway['send']>>): Promise<SendResult> {
     if (outcome.status === 'sent') {
-      await this.log.markSent(id, outcome.providerMessageId, this.clock.now());
+      if (!(await this.log.markSent(id, outcome.providerMessageId, this.clock.now()))) return this.recorded(id, msg);
       return this.result(id, msg, 'sent', funding.amount, null, outcome.providerMessageId);
     }
     return this.fail(accountId, id, msg, funding, new ApiError('PROVIDER_ERROR', outcome.message), 'PROVIDER_REJECTED');
   }
 
-  /** Marks the message failed and refunds it, once: a message already settled elsewhere is not refunded again. */
+  /**
+   * Marks the message failed and refunds it, once: a message already settled elsewhere is neither
+   * refunded again nor reported failed (its recorded state is returned).
+   */
   private async fail(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, err: ApiError, code: string = err.code): Promise<SendResult> {
     const now = this.clock.now();
-    await this.log.atomically(async (runner) => {
-      if (await this.log.markFailed(id, code, err.message, now, runner)) await this.ledger.refundMany(accountId, [funding], runner);
+    const changed = await this.log.atomically(async (runner) => {
+      const marked = await this.log.markFailed(id, code, err.message, now, runner);
+      if (marked) await this.ledger.refundMany(accountId, [funding], runner);
+      return marked;
     });
-    return this.result(id, msg, 'failed', 0, code, null);
+    return changed ? this.result(id, msg, 'failed', 0, code, null) : this.recorded(id, msg);
   }
 
   private async record(accountId: string, items: { id: string; msg: ValidatedMessage; funding: Funding }[], origin: LogOrigin): Promise<void> {
