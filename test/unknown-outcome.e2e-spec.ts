@@ -217,6 +217,64 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(await wallet(b, acc.key)).toBe(1000);
   });
 
+  it('bulk: a job cancelled after its runner died mid-window gets its sending rows settled from the log, nothing sent, unsent ones refunded', async () => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const res = await post(t, acc.key, { messagesPerSecond: 10, messages: ['a', 'b', 'c', 'd', 'e'].map((x) => email(`${x}@example.org`)) });
+    const jobId = res.body.id as string;
+    await t.app.get(BulkValidationLoop).runOnce();
+    const db = t.app.get(DataSource);
+    const log = t.app.get(MessageLog);
+    const validator = t.app.get(MessageValidator);
+    const ctx = validator.createContext(acc.id);
+    const rows: { idx: number; payload: string }[] = await db.query('SELECT idx, payload FROM bulk_rows WHERE job_id = ? ORDER BY idx', [jobId]);
+    // The dead runner's window: row 0 sent and logged sent; row 1 paid, never handed off; row 2 paid
+    // and handed off (answer lost); row 3 claimed, never paid. Row 4 is still pending.
+    const mids = ['msg_orphan_0', 'msg_orphan_1', 'msg_orphan_2', 'msg_orphan_3'];
+    let price = 0;
+    for (const i of [0, 1, 2]) {
+      const msg = await validator.validate(ctx, JSON.parse(rows[i].payload), { bulkRow: true });
+      const funding = await t.app.get(LedgerService).debit(acc.id, 'email');
+      price = funding.amount;
+      const origin = { bulkJobId: jobId, rowIndex: i };
+      await log.insert([{ id: mids[i], accountId: acc.id, msg, funding, status: 'queued', origin }], Date.now());
+      if (i !== 1) expect(await log.markHandedOff(mids[i], Date.now())).toBe(true);
+      if (i === 0) {
+        await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
+        expect(await log.markSent(mids[0], 'smtp-id-0', Date.now())).toBe(true);
+      }
+    }
+    for (const i of [0, 1, 2, 3]) await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = ?", [mids[i], jobId, i]);
+    await db.query("UPDATE bulk_jobs SET status = 'running', lease_owner = 'rep_dead', lease_expires_at = ? WHERE id = ?", [Date.now() - 1, jobId]);
+    // The account cancels before any replica took the job over.
+    const cancel = await t.http().post(`/api/v2/messages/bulk/${jobId}/cancel`).set('X-API-Key', acc.key);
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.job).toMatchObject({ status: 'cancelled', counts: { pending: 4, sent: 0, failed: 0, cancelled: 1 } });
+    expect(await wallet(t, acc.key)).toBe(1000 - 3 * price);
+    await stop(t);
+
+    const b = await start({}, t.databaseUrl);
+    const job = await waitFor(async () => {
+      const j = await getJob(b, acc.key, jobId);
+      return j.counts.pending === 0 ? j : null;
+    }, { what: 'orphaned rows settled' });
+    expect(job).toMatchObject({ status: 'cancelled', total: 5, counts: { pending: 0, sent: 1, failed: 1, cancelled: 3 } });
+    const report = (await b.http().get(`/api/v2/messages/bulk/${jobId}/rows`).set('X-API-Key', acc.key)).body.data.rows;
+    expect(report.map((r: { index: number; status: string; errorCode: string | null }) => [r.index, r.status, r.errorCode])).toEqual([
+      [0, 'sent', null],
+      [1, 'cancelled', null],
+      [2, 'failed', 'DELIVERY_UNCONFIRMED'],
+      [3, 'cancelled', null],
+      [4, 'cancelled', null],
+    ]);
+    expect(await message(b, acc.key, mids[1])).toMatchObject({ status: 'failed', errorCode: 'CANCELLED', cost: 0 });
+    expect(smtp.received).toHaveLength(1);
+    // Only the delivered message stays paid.
+    expect(await wallet(b, acc.key)).toBe(1000 - price);
+    const lease: { lease_owner: string | null }[] = await b.app.get(DataSource).query('SELECT lease_owner FROM bulk_jobs WHERE id = ?', [jobId]);
+    expect(lease[0].lease_owner).toBeNull();
+  });
+
   it('a stale copy of a message that another replica has handed off meanwhile does not reach the provider', async () => {
     const t = await start({ SCHEDULERS_ENABLED: 'false' });
     const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });

@@ -28,6 +28,8 @@ export interface SendResult {
   scheduledAt?: string;
 }
 
+const INTERRUPTED = { code: 'PROVIDER_UNAVAILABLE', message: 'The send was interrupted before the provider answered' };
+
 /** A batch member's outcome: a result, or the provider error that stopped it (already refunded). */
 export type BatchOutcome = { ok: true; result: SendResult } | { ok: false; error: ApiError; result: SendResult };
 
@@ -210,17 +212,17 @@ export class SendPipeline {
   }
 
   /**
-   * A message left `queued` by a crashed request (no bulk job owns it): the provider's verdict if it
-   * has one, otherwise `failed` and refunded. Never re-sent: its caller got no answer and may have
-   * retried on its own.
+   * A message left `queued` by a crashed request (no bulk job owns it), or by a bulk job cancelled
+   * meanwhile: the earlier attempt's outcome if it may have reached the provider, otherwise `failed`
+   * with `notSent`'s code and refunded. Never re-sent: its caller got no answer and may have retried.
    */
-  async reconcile(row: MessageEntity): Promise<SendResult> {
+  async reconcile(row: MessageEntity, notSent: { code: string; message: string } = INTERRUPTED): Promise<SendResult> {
     const funding: Funding = { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost) };
     const msg = { to: row.recipient, channel: row.channel } as ValidatedMessage;
     // (A failed lookup has already failed and refunded it, and throws.)
     const prior = await this.priorOutcome(row, msg, funding);
     if (prior) return prior;
-    return this.fail(row.accountId, row.id, msg, funding, new ApiError('PROVIDER_UNAVAILABLE', 'The send was interrupted before the provider answered'));
+    return this.fail(row.accountId, row.id, msg, funding, new ApiError('PROVIDER_UNAVAILABLE', notSent.message), notSent.code);
   }
 
   /**
