@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Clock } from '../src/common/clock';
+import { VerificationPurger } from '../src/verification/verification-purger';
 import { createTestApp, REQUEST_ID_RE, TestAccount, TestApp } from './support/app';
 
 // Codes are read back from the sandbox deliveries, like a user reading their phone.
@@ -388,6 +389,35 @@ describe('Verification codes (e2e)', () => {
       expectError(await send(creator, { to: nextPhone(), channel: 'local_sms' }), 403, 'FORBIDDEN');
       expect((await check(creator, id, code)).body.data).toEqual({ verificationId: id, status: 'approved', valid: true });
       expectError(await t.http().post('/api/v2/verification/check').send({ verificationId: id, code }), 401, 'UNAUTHORIZED');
+    });
+  });
+
+  describe('purge (runs last: it moves the clock a day on)', () => {
+    it('deletes codes expired longer than VERIFICATION_RETENTION_HOURS and idle send windows; the recipient can be sent to again', async () => {
+      const acc = await t.createAccount();
+      const to = nextPhone();
+      const old = await sendOk(acc, { to, channel: 'local_sms', expiresInMinutes: 10 });
+      const count = async (table: string) => Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE account_id = ?`, [acc.id]))[0].n);
+      expect([await count('verifications'), await count('verification_send_windows')]).toEqual([1, 1]);
+      const purger = t.app.get(VerificationPurger);
+      // Expired, but not yet for 24 h (default retention): kept.
+      shiftMs += 23 * 3_600_000;
+      await purger.purge();
+      expect([await count('verifications'), await count('verification_send_windows')]).toEqual([1, 1]);
+      shiftMs += 2 * 3_600_000;
+      const fresh = await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
+      const purged = await purger.purge();
+      expect(purged.codes).toBeGreaterThanOrEqual(1);
+      expect(purged.windows).toBeGreaterThanOrEqual(1);
+      const left: { id: string }[] = await db.query('SELECT id FROM verifications WHERE account_id = ?', [acc.id]);
+      expect(left.map((r) => r.id)).toEqual([fresh.id]);
+      expect(await count('verification_send_windows')).toBe(1);
+      // A purged code is simply unknown now.
+      expect((await check(acc, old.id, old.code)).status).toBe(404);
+      // The purged window of `to` is opened again by the next send.
+      const again = await sendOk(acc, { to, channel: 'local_sms' });
+      expect((await check(acc, again.id, again.code)).body.data).toMatchObject({ status: 'approved', valid: true });
+      expect(await count('verification_send_windows')).toBe(2);
     });
   });
 });

@@ -35,10 +35,11 @@ export class VerificationSendLimiter {
   /** Takes one slot or throws 429 VERIFICATION_ATTEMPTS_EXCEEDED with the seconds until the window ends. */
   async claim(accountId: string, recipient: string): Promise<SendSlot> {
     const id = createHash('sha256').update(`${accountId}:${recipient}`).digest('hex');
-    await this.windows.createQueryBuilder().insert().values({ id, accountId, windowStartedAt: this.clock.now(), sends: 0 }).orIgnore().execute();
-    // A lost race between the two updates (another request opened a new window) just goes round again.
+    // A lost race between the two updates (another request opened a new window, or the purge removed
+    // an idle window) just goes round again; each round makes sure the window row exists.
     for (let round = 0; round < 5; round++) {
       const now = this.clock.now();
+      await this.windows.createQueryBuilder().insert().values({ id, accountId, windowStartedAt: now, sends: 0 }).orIgnore().execute();
       const cut = now - this.windowMs;
       const inWindow = await this.windows
         .createQueryBuilder()
@@ -54,8 +55,8 @@ export class VerificationSendLimiter {
         .where('id = :id AND window_started_at <= :cut', { id, cut })
         .execute();
       if (fresh.affected) return { id, windowStartedAt: now };
-      const row = await this.read(id);
-      if (row.windowStartedAt > cut && row.sends >= this.limit) {
+      const row = await this.windows.findOneBy({ id });
+      if (row && row.windowStartedAt > cut && row.sends >= this.limit) {
         const retryAfterSeconds = Math.max(1, Math.ceil((row.windowStartedAt + this.windowMs - now) / 1000));
         throw new ApiError(
           'VERIFICATION_ATTEMPTS_EXCEEDED',

@@ -4,6 +4,7 @@ import { MessagingModule } from '../messaging/messaging.module';
 import { VerificationSendWindowEntity } from './entities/verification-send-window.entity';
 import { VerificationEntity } from './entities/verification.entity';
 import { VerificationCodes } from './verification-codes';
+import { VerificationPurger } from './verification-purger';
 import { VerificationSendLimiter } from './verification-send-limiter';
 import { VerificationController } from './verification.controller';
 import { VerificationRepository } from './verification.repository';
@@ -13,6 +14,6 @@ import { VerificationService } from './verification.service';
 @Module({
   imports: [TypeOrmModule.forFeature([VerificationEntity, VerificationSendWindowEntity]), MessagingModule],
   controllers: [VerificationController],
-  providers: [VerificationService, VerificationRepository, VerificationCodes, VerificationSendLimiter],
+  providers: [VerificationService, VerificationRepository, VerificationCodes, VerificationSendLimiter, VerificationPurger],
 })
 export class VerificationModule {}

@@ -8,6 +8,7 @@ import { Webhooks1732000004000 } from './1732000004000-webhooks';
 import { ChatappWeb1732000005000 } from './1732000005000-chatapp-web';
 import { Bulk1732000006000 } from './1732000006000-bulk';
 import { MessageHandoff1732000007000 } from './1732000007000-message-handoff';
+import { VerificationPurge1732000008000 } from './1732000008000-verification-purge';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   ChatappWeb1732000005000,
   Bulk1732000006000,
   MessageHandoff1732000007000,
+  VerificationPurge1732000008000,
 ];

@@ -1,0 +1,71 @@
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
+import { SinglePeriodicJob } from '../common/single-periodic-job';
+import { AppConfig } from '../config/app-config';
+import { VerificationSendLimiter } from './verification-send-limiter';
+
+const CHUNK = 1000;
+
+/**
+ * Deletes what verification no longer needs, every VERIFICATION_PURGE_TICK_MS (and at start-up):
+ * codes whose expiry is older than VERIFICATION_RETENTION_HOURS, and per-recipient send windows
+ * idle for as long (a later send opens a new window anyway). In chunks, so no long lock.
+ */
+@Injectable()
+export class VerificationPurger implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly job = new SinglePeriodicJob('verification-purge', () => this.purge());
+  private readonly retentionMs: number;
+  private readonly tickMs: number;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly clock: Clock,
+    private readonly limiter: VerificationSendLimiter,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly config: AppConfig,
+  ) {
+    this.retentionMs = config.int('VERIFICATION_RETENTION_HOURS', 24, 0, 24 * 365) * 3_600_000;
+    this.tickMs = config.int('VERIFICATION_PURGE_TICK_MS', 3_600_000, 1000, 86_400_000);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.schedulersEnabled) return;
+    void this.job.tick();
+    this.job.start(this.scheduler, this.tickMs);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.job.stop(this.scheduler);
+  }
+
+  /** One pass: how many codes and windows were deleted. */
+  async purge(): Promise<{ codes: number; windows: number }> {
+    const now = this.clock.now();
+    const codes = await this.deleteOlder('verifications', 'expires_at', now - this.retentionMs);
+    const windows = await this.deleteOlder('verification_send_windows', 'window_started_at', now - this.limiter.windowMs - this.retentionMs);
+    return { codes, windows };
+  }
+
+  private async deleteOlder(table: string, column: string, before: number): Promise<number> {
+    let total = 0;
+    const qr = this.ds.createQueryRunner();
+    try {
+      for (;;) {
+        // (The derived table lets MySQL/MariaDB take a LIMIT inside IN; SQLite reads it alike.)
+        const res = await qr.query(
+          `DELETE FROM ${table} WHERE id IN (SELECT id FROM (SELECT id FROM ${table} WHERE ${column} < ? ORDER BY ${column} LIMIT ${CHUNK}) old)`,
+          [before],
+          true,
+        );
+        const affected = Number(res.affected ?? 0);
+        total += affected;
+        if (affected < CHUNK) return total;
+      }
+    } finally {
+      await qr.release();
+    }
+  }
+}
