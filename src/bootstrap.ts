@@ -19,7 +19,8 @@ export function configureApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
-  if (config.optional('TRUST_PROXY')) app.set('trust proxy', config.optional('TRUST_PROXY'));
+  const trustProxy = config.optional('TRUST_PROXY');
+  if (trustProxy) app.set('trust proxy', trustProxySetting(trustProxy));
   app.use(requestIdMiddleware);
   const json = express.json({
     limit: config.bodyLimitBytes,
@@ -43,4 +44,16 @@ export async function createApp(): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
   configureApp(app);
   return app;
+}
+
+/**
+ * TRUST_PROXY as Express wants it: `true`/`false`, a hop count (`1`: the load balancer in front), or
+ * addresses/subnets/`loopback` names (comma-separated), which Express checks itself at start-up.
+ */
+export function trustProxySetting(value: string): boolean | number | string {
+  const v = value.trim();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
 }

@@ -255,4 +255,17 @@ describe('Throttling (e2e)', () => {
     const other = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
     expectEnvelope(await t.http().get('/api/v2/templates').set('X-Forwarded-For', other), 401, 'UNAUTHORIZED');
   });
+
+  it.each(['1', 'true'])('TRUST_PROXY=%s (hop count or boolean) also takes the client IP from X-Forwarded-For', async (trust) => {
+    const app = await createTestApp({ env: { THROTTLE_LIMIT: '1', THROTTLE_TTL_SECONDS: '30', TRUST_PROXY: trust } });
+    try {
+      const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+      expectEnvelope(await app.http().get('/api/v2/templates').set('X-Forwarded-For', ip), 401, 'UNAUTHORIZED');
+      expectEnvelope(await app.http().get('/api/v2/templates').set('X-Forwarded-For', ip), 429, 'RATE_LIMITED');
+      const other = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+      expectEnvelope(await app.http().get('/api/v2/templates').set('X-Forwarded-For', other), 401, 'UNAUTHORIZED');
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -98,6 +98,20 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(await wallet(t, acc.key)).toBe(1000);
   });
 
+  it('a batch send slower than the stale-send window is not reconciled under its sender (its queued messages are leased)', async () => {
+    // Stale single sends are reconciled after PROVIDER_TIMEOUT_MS + SCHEDULED_SEND_LEASE_MS = 1.1 s;
+    // this batch of 4 takes ~2.4 s, so without the lease its last messages would be failed mid-batch.
+    smtp.slowMs = 600;
+    const t = await start({ PROVIDER_TIMEOUT_MS: '1000', SCHEDULED_SEND_LEASE_MS: '100' });
+    const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const to = ['p1@example.org', 'p2@example.org', 'p3@example.org', 'p4@example.org'];
+    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(email(to as unknown as string));
+    expect(res.status).toBe(201);
+    expect(res.body.data.messages.map((m: { status: string }) => m.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    for (const m of res.body.data.messages as { id: string }[]) expect(await message(t, acc.key, m.id)).toMatchObject({ status: 'sent', errorCode: null });
+    expect(smtp.received).toHaveLength(4);
+  });
+
   it('scheduled: a claim that reached the provider ends DELIVERY_UNCONFIRMED (refunded, not resent); one that did not is sent once', async () => {
     const a = await start({ SCHEDULERS_ENABLED: 'false' });
     const acc = await a.createAccount({ walletBalance: 1000, freeMessages: 0 });
@@ -229,7 +243,8 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const ctx = validator.createContext(acc.id);
     const rows: { idx: number; payload: string }[] = await db.query('SELECT idx, payload FROM bulk_rows WHERE job_id = ? ORDER BY idx', [jobId]);
     // The dead runner's window: row 0 sent and logged sent; row 1 paid, never handed off; row 2 paid
-    // and handed off (answer lost); row 3 claimed, never paid. Row 4 is still pending.
+    // and handed off (answer lost); row 3 claimed, never paid; row 4 claimed, then put back to pending
+    // after the cancel (a window cut short).
     const mids = ['msg_orphan_0', 'msg_orphan_1', 'msg_orphan_2', 'msg_orphan_3'];
     let price = 0;
     for (const i of [0, 1, 2]) {
@@ -245,11 +260,13 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
       }
     }
     for (const i of [0, 1, 2, 3]) await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = ?", [mids[i], jobId, i]);
+    await db.query("UPDATE bulk_rows SET status = 'sending' WHERE job_id = ? AND idx = 4", [jobId]);
     await db.query("UPDATE bulk_jobs SET status = 'running', lease_owner = 'rep_dead', lease_expires_at = ? WHERE id = ?", [Date.now() - 1, jobId]);
     // The account cancels before any replica took the job over.
     const cancel = await t.http().post(`/api/v2/messages/bulk/${jobId}/cancel`).set('X-API-Key', acc.key);
     expect(cancel.status).toBe(200);
-    expect(cancel.body.job).toMatchObject({ status: 'cancelled', counts: { pending: 4, sent: 0, failed: 0, cancelled: 1 } });
+    expect(cancel.body.job).toMatchObject({ status: 'cancelled', counts: { pending: 5, sent: 0, failed: 0, cancelled: 0 } });
+    await db.query("UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND idx = 4", [jobId]);
     expect(await wallet(t, acc.key)).toBe(1000 - 3 * price);
     await stop(t);
 
@@ -268,6 +285,10 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
       [4, 'cancelled', null],
     ]);
     expect(await message(b, acc.key, mids[1])).toMatchObject({ status: 'failed', errorCode: 'CANCELLED', cost: 0 });
+    // The never-paid row's id is taken, so a stalled runner's late insert of it fails (and rolls back).
+    expect(await message(b, acc.key, mids[3])).toMatchObject({ status: 'failed', errorCode: 'CANCELLED', cost: 0 });
+    const late = { id: mids[3], accountId: acc.id, msg: { channel: 'email', messageType: 'free_text', to: 'd@example.org', sender: null, scheduleAt: null } as never, funding: { source: 'wallet' as const, amount: price }, status: 'queued' as const, origin: { bulkJobId: jobId, rowIndex: 3 } };
+    await expect(b.app.get(MessageLog).insert([late], Date.now())).rejects.toThrow();
     expect(smtp.received).toHaveLength(1);
     // Only the delivered message stays paid.
     expect(await wallet(b, acc.key)).toBe(1000 - price);
@@ -285,6 +306,13 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const result = await t.app.get(SendPipeline).sendRecorded(stale, JSON.parse(stale.payload!));
     expect(result).toMatchObject({ id, status: 'scheduled' });
     expect(smtp.received).toHaveLength(0);
+    // Nor is it failed as "never sent" from that stale copy: it stays open for a settlement that sees the mark.
+    const kept = await t.app.get(SendPipeline).reconcile(stale);
+    expect(kept).toMatchObject({ id, status: 'scheduled', cost: expect.any(Number) });
+    expect(kept.cost).toBeGreaterThan(0);
+    const settled = await t.app.get(SendPipeline).reconcile((await t.app.get(MessageLog).findById(id))!);
+    expect(settled).toMatchObject({ id, status: 'failed', errorCode: 'DELIVERY_UNCONFIRMED', cost: 0 });
+    expect(await wallet(t, acc.key)).toBe(1000);
   });
 
   it('bulk: a batch slower than the lease keeps it (renewed before each call), so a second replica never sends the same rows', async () => {

@@ -21,15 +21,18 @@ const CANCELLED = { code: 'CANCELLED', message: 'The job was cancelled before th
  * At start-up and then every BULK_REAPER_TICK_MS:
  * - jobs left `accepting` (process killed mid-upload, client gone) whose intake lease expired become
  *   `rejected` / INTAKE_INCOMPLETE and lose their rows;
- * - cancelled jobs whose last window was cut off (crash or lost lease, then cancel) still have rows in
- *   `sending` that no runner will touch again: with no live lease on the job, each is settled from
- *   the message log, nothing is sent: sent -> sent; failed -> failed; paid but never handed to the
- *   provider -> `cancelled` (its message failed CANCELLED and refunded); handed off -> as the pipeline
- *   settles unknown outcomes; never paid -> `cancelled`.
+ * - cancelled jobs whose last window was cut off (crash or lost lease, then cancel) can still have rows
+ *   in `sending` (or put back to `pending` after the cancel) that no runner will touch again: with no
+ *   live lease on the job, each is settled from the message log, nothing is sent: sent -> sent;
+ *   failed -> failed; paid but never handed to the provider -> `cancelled` (its message failed
+ *   CANCELLED and refunded); handed off -> as the pipeline settles unknown outcomes; never paid ->
+ *   `cancelled`; pending -> `cancelled`.
  */
 @Injectable()
 export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(BulkReaper.name);
+  /** Lease owner of this replica's reaper: never the dispatcher's id, so neither takes or frees the other's lease. */
+  private readonly owner: string;
   private readonly loop = new SinglePeriodicJob('bulk-reaper', async () => {
     await this.reap();
     await this.settleOrphans();
@@ -42,7 +45,9 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly scheduler: SchedulerRegistry,
     private readonly log: MessageLog,
     private readonly pipeline: SendPipeline,
-  ) {}
+  ) {
+    this.owner = `${settings.instanceId.slice(0, 34)}:reap`;
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.reap();
@@ -76,80 +81,104 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     return n;
   }
 
-  /** Returns how many rows were settled. */
+  /** Returns how many rows were settled (sending and pending rows of cancelled jobs). */
   async settleOrphans(): Promise<number> {
     const now = this.clock.now();
+    // Cancelled jobs with unsettled rows and no live lease; the least recently tried first, so one
+    // that keeps failing cannot starve the others (the claim bumps updated_at).
     const jobs = await this.db.rows(
       sql(
-        `SELECT id FROM bulk_jobs WHERE status = 'cancelled' AND (lease_owner IS NULL OR lease_expires_at < ?)
-         AND EXISTS (SELECT 1 FROM bulk_rows WHERE bulk_rows.job_id = bulk_jobs.id AND bulk_rows.status = 'sending') ORDER BY id LIMIT 20`,
+        `SELECT id, account_id FROM bulk_jobs WHERE status = 'cancelled' AND pending_count > 0 AND (lease_owner IS NULL OR lease_expires_at < ?) ORDER BY updated_at LIMIT 20`,
         now,
       ),
     );
     let n = 0;
     for (const job of jobs) {
       const id = String(job.id);
-      const me = this.settings.instanceId;
       const claim = await this.db.one(
         sql(
-          `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ? WHERE id = ? AND status = 'cancelled' AND (lease_owner IS NULL OR lease_expires_at < ?)`,
-          me, now + this.settings.dispatchLeaseMs, id, now,
+          `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'cancelled' AND (lease_owner IS NULL OR lease_expires_at < ?)`,
+          this.owner, now + this.settings.dispatchLeaseMs, now, id, now,
         ),
       );
       if (claim.affected !== 1) continue;
       try {
-        n += await this.settleJob(id);
+        n += await this.settleJob(id, String(job.account_id));
       } catch (err) {
         this.logger.error({ err, jobId: id }, 'settling the rows of a cancelled job failed; will retry');
       } finally {
-        await this.db.one(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, me));
+        await this.db.one(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, this.owner));
       }
     }
     return n;
   }
 
-  private async settleJob(jobId: string): Promise<number> {
-    const rows = await this.db.rows(sql(`SELECT idx, message_id FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT 1000`, jobId));
-    const settled: Settled[] = [];
-    for (const r of rows) {
-      const s = await this.settleRow(Number(r.idx), r.message_id === null ? null : String(r.message_id));
-      if (s) settled.push(s);
-    }
-    if (!settled.length) return 0;
+  private async settleJob(jobId: string, accountId: string): Promise<number> {
     const now = this.clock.now();
-    return this.db.run(function* (): Work<number> {
-      const count = { sent: 0, failed: 0, cancelled: 0 };
-      for (const s of settled) {
-        const r: StmtResult = yield sql(
-          `UPDATE bulk_rows SET status = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND status = 'sending'`,
-          s.status, s.code, s.message, s.status === 'cancelled' ? null : s.at, jobId, s.idx,
-        );
-        count[s.status] += r.affected;
-      }
-      const total = count.sent + count.failed + count.cancelled;
-      if (total) {
-        yield sql(
-          `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, cancelled_count = cancelled_count + ?, updated_at = ? WHERE id = ?`,
-          total, count.sent, count.failed, count.cancelled, now, jobId,
-        );
-      }
-      return total;
+    // Rows put back to pending after the cancel (a window cut short by a pause, a rate limit or a
+    // provider error) are cancelled like the others.
+    let n = await this.db.run(function* (): Work<number> {
+      const r: StmtResult = yield sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId);
+      if (r.affected) yield sql('UPDATE bulk_jobs SET pending_count = pending_count - ?, cancelled_count = cancelled_count + ?, updated_at = ? WHERE id = ?', r.affected, r.affected, now, jobId);
+      return r.affected;
     });
+    const rows = await this.db.rows(sql(`SELECT idx, message_id, to_addr, channel, payload FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT 100`, jobId));
+    for (const r of rows) {
+      // Keep the lease while settling (a provider lookup may be slow); stop if it was taken.
+      const renewed = await this.db.one(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', this.clock.now() + this.settings.dispatchLeaseMs, jobId, this.owner));
+      if (renewed.affected !== 1) break;
+      const s = await this.settleRow(jobId, accountId, r);
+      if (!s) continue;
+      const at = this.clock.now();
+      n += await this.db.run(function* (): Work<number> {
+        const u: StmtResult = yield sql(
+          `UPDATE bulk_rows SET status = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND status = 'sending'`,
+          s.status, s.code, s.message === null ? null : s.message.slice(0, 500), s.status === 'cancelled' ? null : s.at, jobId, s.idx,
+        );
+        if (!u.affected) return 0;
+        yield sql(
+          `UPDATE bulk_jobs SET pending_count = pending_count - 1, ${s.status}_count = ${s.status}_count + 1, updated_at = ? WHERE id = ?`,
+          at, jobId,
+        );
+        return 1;
+      });
+    }
+    return n;
   }
 
-  /** One orphaned row's outcome, from the message log (paid and open messages settled, never sent). */
-  private async settleRow(idx: number, messageId: string | null): Promise<Settled | null> {
+  /** One orphaned row's outcome, from the message log; nothing is sent. null: still open, next pass. */
+  private async settleRow(jobId: string, accountId: string, r: Record<string, unknown>): Promise<Settled | null> {
     const now = this.clock.now();
-    let m = messageId ? await this.log.findById(messageId) : null;
-    if (!m) return { idx, status: 'cancelled', code: null, message: null, at: now };
+    const idx = Number(r.idx);
+    const cancelled: Settled = { idx, status: 'cancelled', code: null, message: null, at: now };
+    if (r.message_id === null) return cancelled;
+    const messageId = String(r.message_id);
+    let m = await this.log.findById(messageId);
+    if (!m) {
+      // Never paid: claim the id as a cancelled message, so a stalled runner's late payment and insert
+      // of it fail on the key (and roll back) instead of leaving a paid message nobody settles.
+      let messageType = 'free_text';
+      try {
+        messageType = String((JSON.parse(String(r.payload)) as { messageType?: unknown }).messageType ?? messageType);
+      } catch {
+        // (the row was validated; keep the default)
+      }
+      const claimed = await this.log.insertUnpaidFailure(
+        { id: messageId, accountId, channel: String(r.channel ?? ''), messageType, recipient: String(r.to_addr ?? ''), bulkJobId: jobId, rowIndex: idx, ...CANCELLED },
+        now,
+      );
+      if (claimed) return cancelled;
+      m = await this.log.findById(messageId);
+      if (!m) return null;
+    }
     if (m.status === 'queued' || m.status === 'scheduled') {
-      await this.pipeline.reconcile(m, CANCELLED).catch((err: unknown) => this.logger.warn(`settling message ${m!.id} failed: ${String(err)}`));
-      m = await this.log.findById(m.id);
+      await this.pipeline.reconcile(m, CANCELLED).catch((err: unknown) => this.logger.warn(`settling message ${messageId} failed: ${String(err)}`));
+      m = await this.log.findById(messageId);
       if (!m) return null;
     }
     if (m.status === 'sent') return { idx, status: 'sent', code: null, message: null, at: m.sentAt ?? now };
-    if (m.status !== 'failed') return null; // still open: the next pass
-    if (m.errorCode === CANCELLED.code) return { idx, status: 'cancelled', code: null, message: null, at: now };
+    if (m.status !== 'failed') return null;
+    if (m.errorCode === CANCELLED.code) return cancelled;
     return { idx, status: 'failed', code: m.errorCode, message: m.errorMessage, at: m.updatedAt };
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, QueryRunner, Repository } from 'typeorm';
 import type { Funding } from '../accounts/ledger.service';
+import { isUniqueViolation } from '../database/db-errors';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
 import type { ValidatedMessage } from './validation/validated-message';
 
@@ -30,17 +31,18 @@ export class MessageLog {
   ) {}
 
   /** One multi-row INSERT for a batch of paid messages (raw SQL: this is the hot path of bulk). */
-  async insert(rows: { id: string; accountId: string; msg: ValidatedMessage; funding: Funding; status: MessageStatus; origin: LogOrigin }[], now: number, runner?: QueryRunner): Promise<void> {
+  /** `leaseUntil`: a queued message its sender will still work on until then (a long batch send). */
+  async insert(rows: { id: string; accountId: string; msg: ValidatedMessage; funding: Funding; status: MessageStatus; origin: LogOrigin; leaseUntil?: number }[], now: number, runner?: QueryRunner): Promise<void> {
     if (!rows.length) return;
     const params: unknown[] = [];
-    for (const { id, accountId, msg, funding, status, origin } of rows) {
+    for (const { id, accountId, msg, funding, status, origin, leaseUntil } of rows) {
       params.push(
         id, accountId, msg.channel, msg.messageType, msg.to, msg.sender, msg.template?.id ?? null, status, funding.amount, funding.source,
-        origin.bulkJobId ?? null, origin.rowIndex ?? null, status === 'scheduled' ? JSON.stringify(msg) : null, msg.scheduleAt, now, now,
+        origin.bulkJobId ?? null, origin.rowIndex ?? null, status === 'scheduled' ? JSON.stringify(msg) : null, msg.scheduleAt, leaseUntil ?? null, now, now,
       );
     }
-    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ');
-    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, bulk_job_id, row_index, payload, scheduled_at, attempts, created_at, updated_at) VALUES ${values}`;
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ');
+    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, bulk_job_id, row_index, payload, scheduled_at, lease_expires_at, attempts, created_at, updated_at) VALUES ${values}`;
     await (runner ?? this.ds).query(sql, params);
   }
 
@@ -82,13 +84,32 @@ export class MessageLog {
    * queued/scheduled -> failed and refunded (cost 0, refunded_at = now); false when the message was
    * settled already.
    */
-  async markFailed(id: string, code: string, message: string, now: number, runner: QueryRunner): Promise<boolean> {
+  async markFailed(id: string, code: string, message: string, now: number, runner: QueryRunner, opts: { notHandedOff?: boolean } = {}): Promise<boolean> {
     const res = await runner.query(
-      "UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')",
+      `UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')${opts.notHandedOff ? ' AND handed_off_at IS NULL' : ''}`,
       [code, message.slice(0, 500), now, now, id],
       true,
     );
     return Number(res.affected) === 1;
+  }
+
+  /**
+   * Claims a message id that was never paid or recorded (a bulk row of a cancelled job) as `failed`
+   * with `code`, cost 0, so a late insert of the same id (a stalled runner) fails on the key and rolls
+   * its payment back. False when the id exists already.
+   */
+  async insertUnpaidFailure(m: { id: string; accountId: string; channel: string; messageType: string; recipient: string; bulkJobId: string; rowIndex: number; code: string; message: string }, now: number): Promise<boolean> {
+    try {
+      await this.ds.query(
+        `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, error_code, error_message, bulk_job_id, row_index, attempts, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'failed', 0, ?, ?, ?, ?, 0, ?, ?)`,
+        [m.id, m.accountId, m.channel.slice(0, 20), m.messageType.slice(0, 20), m.recipient.slice(0, 320), m.code, m.message.slice(0, 500), m.bulkJobId, m.rowIndex, now, now],
+      );
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
   }
 
   /**

@@ -18,6 +18,11 @@ export class ProviderGateway {
     private readonly config: AppConfig,
   ) {}
 
+  /** The longest a provider call may take (PROVIDER_TIMEOUT_MS). */
+  get timeoutMs(): number {
+    return this.config.providerTimeoutMs;
+  }
+
   async send(out: OutboundMessage): Promise<ProviderOutcome> {
     const provider = this.registry.forChannel(out.channel);
     return this.guard(() => provider.send(out));

@@ -222,7 +222,8 @@ export class SendPipeline {
     // (A failed lookup has already failed and refunded it, and throws.)
     const prior = await this.priorOutcome(row, msg, funding);
     if (prior) return prior;
-    return this.fail(row.accountId, row.id, msg, funding, new ApiError('PROVIDER_UNAVAILABLE', notSent.message), notSent.code);
+    // Only if still not handed off: a live send that got there first keeps the message open.
+    return this.fail(row.accountId, row.id, msg, funding, new ApiError('PROVIDER_UNAVAILABLE', notSent.message), notSent.code, { notHandedOff: true });
   }
 
   /**
@@ -270,9 +271,11 @@ export class SendPipeline {
     if (row.accountId !== accountId) throw new ApiError('CONFLICT', 'messageId belongs to another account');
     if (row.status === 'queued') return this.sendRecorded(row, msg, origin);
     // Failed before reaching the provider (a batch stopped before it): paid and sent again. Failed
-    // after a hand-off (unconfirmed, timed out) may have been delivered: kept as it is.
+    // after a hand-off (unconfirmed, timed out) may have been delivered, and a rejection or a
+    // cancellation is final: kept as it is.
     const handedOff = row.handedOffAt !== null && row.handedOffAt !== undefined;
-    if (row.status === 'failed' && row.errorCode !== 'PROVIDER_REJECTED' && row.refundedAt !== null && !handedOff) {
+    const final = row.errorCode === 'PROVIDER_REJECTED' || row.errorCode === 'CANCELLED';
+    if (row.status === 'failed' && !final && row.refundedAt !== null && !handedOff) {
       const funding = await this.ledger.debit(accountId, msg.channel);
       if (!(await this.log.requeue(row.id, funding, this.clock.now()))) {
         await this.ledger.refund(accountId, funding);
@@ -308,20 +311,29 @@ export class SendPipeline {
    * Marks the message failed and refunds it, once: a message already settled elsewhere is neither
    * refunded again nor reported failed (its recorded state is returned).
    */
-  private async fail(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, err: ApiError, code: string = err.code): Promise<SendResult> {
+  private async fail(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, err: ApiError, code: string = err.code, opts: { notHandedOff?: boolean } = {}): Promise<SendResult> {
     const now = this.clock.now();
     const changed = await this.log.atomically(async (runner) => {
-      const marked = await this.log.markFailed(id, code, err.message, now, runner);
+      const marked = await this.log.markFailed(id, code, err.message, now, runner, opts);
       if (marked) await this.ledger.refundMany(accountId, [funding], runner);
       return marked;
     });
     return changed ? this.result(id, msg, 'failed', 0, code, null) : this.recorded(id, msg);
   }
 
+  /**
+   * Records a batch as one INSERT. The queued ones are leased for as long as the batch may take (one
+   * provider timeout each, plus a second), so the stale-send reconciler leaves them to this request.
+   */
   private async record(accountId: string, items: { id: string; msg: ValidatedMessage; funding: Funding }[], origin: LogOrigin): Promise<void> {
+    const now = this.clock.now();
+    const leaseUntil = now + items.length * (this.gateway.timeoutMs + 1000);
     try {
-      const rows = items.map((it) => ({ ...it, accountId, origin, status: it.msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const) }));
-      await this.log.insert(rows, this.clock.now());
+      const rows = items.map((it) => {
+        const status = it.msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const);
+        return { ...it, accountId, origin, status, leaseUntil: status === 'queued' ? leaseUntil : undefined };
+      });
+      await this.log.insert(rows, now);
     } catch (err) {
       // Could not record: give the money back, nothing was sent.
       await this.ledger.refundMany(accountId, items.map((i) => i.funding));

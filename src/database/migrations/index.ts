@@ -9,6 +9,7 @@ import { ChatappWeb1732000005000 } from './1732000005000-chatapp-web';
 import { Bulk1732000006000 } from './1732000006000-bulk';
 import { MessageHandoff1732000007000 } from './1732000007000-message-handoff';
 import { VerificationPurge1732000008000 } from './1732000008000-verification-purge';
+import { BulkOrphans1732000009000 } from './1732000009000-bulk-orphans';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Bulk1732000006000,
   MessageHandoff1732000007000,
   VerificationPurge1732000008000,
+  BulkOrphans1732000009000,
 ];
