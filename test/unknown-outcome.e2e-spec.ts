@@ -296,6 +296,33 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(lease[0].lease_owner).toBeNull();
   });
 
+  it('bulk: a recovered row whose message was already sent completes without needing a balance', async () => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const res = await post(t, acc.key, { messagesPerSecond: 10, messages: [email('a@example.org')] });
+    const jobId = res.body.id as string;
+    await t.app.get(BulkValidationLoop).runOnce();
+    const db = t.app.get(DataSource);
+    const [{ payload }] = await db.query('SELECT payload FROM bulk_rows WHERE job_id = ? AND idx = 0', [jobId]);
+    const validator = t.app.get(MessageValidator);
+    const msg = await validator.validate(validator.createContext(acc.id), JSON.parse(payload), { bulkRow: true });
+    const mid = 'msg_sent_row0';
+    const funding = await t.app.get(LedgerService).debit(acc.id, 'email');
+    await t.app.get(MessageLog).insert([{ id: mid, accountId: acc.id, msg, funding, status: 'queued', origin: { bulkJobId: jobId, rowIndex: 0 } }], Date.now());
+    expect(await t.app.get(MessageLog).markSent(mid, 'smtp-1', Date.now())).toBe(true);
+    // Sent and logged, then the runner died before writing the row; the wallet is empty since.
+    await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = 0", [mid, jobId]);
+    await db.query("UPDATE bulk_jobs SET status = 'running', lease_owner = 'rep_dead', lease_expires_at = ? WHERE id = ?", [Date.now() - 1, jobId]);
+    await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 0 }).expect(200);
+    await stop(t);
+
+    const b = await start({}, t.databaseUrl);
+    const done = await waitStatus(b, acc.key, jobId, ['completed', 'paused']);
+    expect(done).toMatchObject({ status: 'completed', pauseReason: null, counts: { pending: 0, sent: 1, failed: 0, cancelled: 0 } });
+    expect(smtp.received).toHaveLength(0);
+    expect(await wallet(b, acc.key)).toBe(0);
+  });
+
   it('a stale copy of a message that another replica has handed off meanwhile does not reach the provider', async () => {
     const t = await start({ SCHEDULERS_ENABLED: 'false' });
     const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });

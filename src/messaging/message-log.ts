@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, QueryRunner, Repository } from 'typeorm';
+import { DataSource, In, QueryRunner, Repository } from 'typeorm';
 import type { Funding } from '../accounts/ledger.service';
 import { isUniqueViolation } from '../database/db-errors';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
@@ -48,17 +48,11 @@ export class MessageLog {
 
   /** queued/scheduled -> sent; false when the message was settled already (by another replica). */
   async markSent(id: string, providerMessageId: string, now: number): Promise<boolean> {
-    const qr = this.ds.createQueryRunner();
-    try {
-      const res = await qr.query(
-        "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')",
-        [providerMessageId.slice(0, 200), now, now, id],
-        true,
-      );
-      return Number(res.affected) === 1;
-    } finally {
-      await qr.release();
-    }
+    const changed = await this.exec(
+      "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')",
+      [providerMessageId.slice(0, 200), now, now, id],
+    );
+    return changed === 1;
   }
 
   /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window). */
@@ -73,11 +67,11 @@ export class MessageLog {
     );
   }
 
-  /** Which of these ids are already in the log. */
-  async existingIds(ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows: { id: string }[] = await this.ds.query(`SELECT id FROM messages WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
-    return new Set(rows.map((r) => String(r.id)));
+  /** Those of these ids already in the log, by id (one query). */
+  async findByIds(ids: string[]): Promise<Map<string, MessageEntity>> {
+    if (!ids.length) return new Map();
+    const rows = await this.repo.findBy({ id: In(ids) });
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /**
@@ -85,12 +79,12 @@ export class MessageLog {
    * settled already.
    */
   async markFailed(id: string, code: string, message: string, now: number, runner: QueryRunner, opts: { notHandedOff?: boolean } = {}): Promise<boolean> {
-    const res = await runner.query(
+    const changed = await this.exec(
       `UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')${opts.notHandedOff ? ' AND handed_off_at IS NULL' : ''}`,
       [code, message.slice(0, 500), now, now, id],
-      true,
+      runner,
     );
-    return Number(res.affected) === 1;
+    return changed === 1;
   }
 
   /**
@@ -117,29 +111,26 @@ export class MessageLog {
    * (no lookup): after a crash, a `queued` message with this mark may have been delivered.
    */
   async markHandedOff(id: string, now: number): Promise<boolean> {
-    const qr = this.ds.createQueryRunner();
-    try {
-      const res = await qr.query(
-        "UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'scheduled') AND handed_off_at IS NULL",
-        [now, now, id],
-        true,
-      );
-      return Number(res.affected) === 1;
-    } finally {
-      await qr.release();
-    }
+    const changed = await this.exec("UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'scheduled') AND handed_off_at IS NULL", [now, now, id]);
+    return changed === 1;
   }
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
-  async requeue(id: string, funding: Funding, now: number): Promise<boolean> {
+  async requeue(id: string, funding: Funding, now: number, runner?: QueryRunner): Promise<boolean> {
+    const changed = await this.exec(
+      "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, handed_off_at = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
+      [funding.amount, funding.source, now, id],
+      runner,
+    );
+    return changed === 1;
+  }
+
+  /** Runs one write; returns the rows it changed (on the caller's transaction when given). */
+  async exec(sql: string, params: unknown[], runner?: QueryRunner): Promise<number> {
+    if (runner) return Number((await runner.query(sql, params, true)).affected ?? 0);
     const qr = this.ds.createQueryRunner();
     try {
-      const res = await qr.query(
-        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, handed_off_at = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
-        [funding.amount, funding.source, now, id],
-        true,
-      );
-      return Number(res.affected) === 1;
+      return Number((await qr.query(sql, params, true)).affected ?? 0);
     } finally {
       await qr.release();
     }

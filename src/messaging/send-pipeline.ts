@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { Funding, FundingSource, LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
@@ -7,7 +8,7 @@ import { iso } from '../database/columns';
 import { isUniqueViolation } from '../database/db-errors';
 import { MessageEntity } from './entities/message.entity';
 import { LogOrigin, MessageLog } from './message-log';
-import { ProviderGateway, toOutbound } from './provider-gateway';
+import { ProviderGateway, toApiError, toOutbound } from './provider-gateway';
 import type { ValidatedMessage } from './validation/validated-message';
 
 export interface SendOrigin extends LogOrigin {
@@ -67,11 +68,15 @@ export class SendPipeline {
 
   async send(accountId: string, msg: ValidatedMessage, origin: SendOrigin = {}): Promise<SendResult> {
     const id = origin.messageId ?? newId('msg');
+    // A deterministic id seen before (bulk retry): continue from what the log says, before paying
+    // (a message already sent must not need a balance to be reported).
+    const seen = origin.messageId ? await this.log.findById(id) : null;
+    if (seen) return this.resume(accountId, seen, msg, origin);
     let funding: Funding;
     try {
       funding = await this.payAndRecord(accountId, id, msg, origin);
     } catch (err) {
-      // A deterministic id seen before (bulk retry): continue from what the log says.
+      // (Logged concurrently since the check above.)
       const existing = origin.messageId && isUniqueViolation(err) ? await this.log.findById(id) : null;
       if (existing) return this.resume(accountId, existing, msg, origin);
       throw err;
@@ -97,9 +102,12 @@ export class SendPipeline {
    */
   async sendBatch(accountId: string, msgs: ValidatedMessage[], origin: LogOrigin = {}): Promise<BatchOutcome[]> {
     if (!msgs.length) return [];
-    const fundings = await this.ledger.debitMany(accountId, msgs[0].channel, msgs.length, { allOrNothing: true });
-    const items = msgs.map((msg, i) => ({ id: newId('msg'), msg, funding: fundings[i] }));
-    await this.record(accountId, items, origin);
+    const items = await this.log.atomically(async (runner) => {
+      const fundings = await this.ledger.debitMany(accountId, msgs[0].channel, msgs.length, { allOrNothing: true }, runner);
+      const paid = msgs.map((msg, i) => ({ id: newId('msg'), msg, funding: fundings[i] }));
+      await this.record(accountId, paid, origin, runner);
+      return paid;
+    });
     const out: BatchOutcome[] = [];
     let stop: ApiError | null = null;
     for (const { id, msg, funding } of items) {
@@ -122,7 +130,7 @@ export class SendPipeline {
 
   /**
    * send() for many messages of one account with fewer commits (bulk dispatch): items whose
-   * messageId is already logged go through send() one by one; the others are paid in order with one
+   * messageId is already logged continue from the log one by one (as send() does); the others are paid in order with one
    * debitMany per channel and recorded in one multi-row INSERT, in one transaction (items past what
    * the balance covers get INSUFFICIENT_BALANCE, unpaid and unrecorded); then sent in order, and
    * the sent ones marked in one transaction. A provider error fails that item and every later one
@@ -131,13 +139,14 @@ export class SendPipeline {
   async sendMany(accountId: string, items: ManyItem[], pacer?: SendPacer): Promise<ManyOutcome[]> {
     const out: ManyOutcome[] = new Array(items.length);
     const ids = items.map((it) => it.origin?.messageId ?? newId('msg'));
-    const known = await this.log.existingIds(items.flatMap((it) => (it.origin?.messageId ? [it.origin.messageId] : [])));
+    const known = await this.log.findByIds(items.flatMap((it) => (it.origin?.messageId ? [it.origin.messageId] : [])));
     const fresh: number[] = [];
     for (let i = 0; i < items.length; i++) {
-      if (!known.has(ids[i])) fresh.push(i);
+      const row = known.get(ids[i]);
+      if (!row) fresh.push(i);
       else {
         await pacer?.before();
-        out[i] = await this.send(accountId, items[i].msg, items[i].origin).then(
+        out[i] = await this.resume(accountId, row, items[i].msg, items[i].origin ?? {}).then(
           (result) => ({ ok: true as const, result }),
           (err: unknown) => failure(err),
         );
@@ -239,9 +248,7 @@ export class SendPipeline {
       try {
         seen = await this.gateway.lookup(msg.channel, row.id);
       } catch (err) {
-        const apiErr = err instanceof ApiError ? err : new ApiError('PROVIDER_ERROR', String(err));
-        await this.fail(row.accountId, row.id, msg, funding, apiErr);
-        throw apiErr;
+        return this.failAndThrow(row.accountId, row.id, msg, funding, err);
       }
       return seen ? this.settle(row.accountId, row.id, msg, funding, seen) : null;
     }
@@ -276,11 +283,12 @@ export class SendPipeline {
     const handedOff = row.handedOffAt !== null && row.handedOffAt !== undefined;
     const final = row.errorCode === 'PROVIDER_REJECTED' || row.errorCode === 'CANCELLED';
     if (row.status === 'failed' && !final && row.refundedAt !== null && !handedOff) {
-      const funding = await this.ledger.debit(accountId, msg.channel);
-      if (!(await this.log.requeue(row.id, funding, this.clock.now()))) {
-        await this.ledger.refund(accountId, funding);
-        throw new ApiError('CONFLICT', 'The message is being retried concurrently');
-      }
+      // Paid and requeued together: a requeue that lost the race rolls the payment back.
+      const funding = await this.log.atomically(async (runner) => {
+        const paid = await this.ledger.debit(accountId, msg.channel, runner);
+        if (!(await this.log.requeue(row.id, paid, this.clock.now(), runner))) throw new ApiError('CONFLICT', 'The message is being retried concurrently');
+        return paid;
+      });
       return this.deliver(accountId, row.id, msg, funding, origin);
     }
     return this.result(row.id, msg, row.status, Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);
@@ -292,9 +300,7 @@ export class SendPipeline {
     try {
       outcome = await this.gateway.send(toOutbound(id, accountId, msg, origin));
     } catch (err) {
-      const apiErr = err instanceof ApiError ? err : new ApiError('PROVIDER_ERROR', String(err));
-      await this.fail(accountId, id, msg, funding, apiErr);
-      throw apiErr;
+      return this.failAndThrow(accountId, id, msg, funding, err);
     }
     return this.settle(accountId, id, msg, funding, outcome);
   }
@@ -305,6 +311,13 @@ export class SendPipeline {
       return this.result(id, msg, 'sent', funding.amount, null, outcome.providerMessageId);
     }
     return this.fail(accountId, id, msg, funding, new ApiError('PROVIDER_ERROR', outcome.message), 'PROVIDER_REJECTED');
+  }
+
+  /** A provider call (or lookup) threw: the message is failed and refunded, and the error rethrown as an ApiError. */
+  private async failAndThrow(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, err: unknown): Promise<never> {
+    const apiErr = toApiError(err);
+    await this.fail(accountId, id, msg, funding, apiErr);
+    throw apiErr;
   }
 
   /**
@@ -322,23 +335,18 @@ export class SendPipeline {
   }
 
   /**
-   * Records a batch as one INSERT. The queued ones are leased for as long as the batch may take (one
-   * provider timeout each, plus a second), so the stale-send reconciler leaves them to this request.
+   * Records a batch as one INSERT, in the caller's payment transaction. The queued ones are leased for
+   * as long as the batch may take (one provider timeout each, plus a second), so the stale-send
+   * reconciler leaves them to this request.
    */
-  private async record(accountId: string, items: { id: string; msg: ValidatedMessage; funding: Funding }[], origin: LogOrigin): Promise<void> {
+  private async record(accountId: string, items: { id: string; msg: ValidatedMessage; funding: Funding }[], origin: LogOrigin, runner: QueryRunner): Promise<void> {
     const now = this.clock.now();
     const leaseUntil = now + items.length * (this.gateway.timeoutMs + 1000);
-    try {
-      const rows = items.map((it) => {
-        const status = it.msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const);
-        return { ...it, accountId, origin, status, leaseUntil: status === 'queued' ? leaseUntil : undefined };
-      });
-      await this.log.insert(rows, now);
-    } catch (err) {
-      // Could not record: give the money back, nothing was sent.
-      await this.ledger.refundMany(accountId, items.map((i) => i.funding));
-      throw err;
-    }
+    const rows = items.map((it) => {
+      const status = it.msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const);
+      return { ...it, accountId, origin, status, leaseUntil: status === 'queued' ? leaseUntil : undefined };
+    });
+    await this.log.insert(rows, now, runner);
   }
 
   private scheduledResult(id: string, msg: ValidatedMessage, funding: Funding): SendResult {

@@ -11,6 +11,7 @@ import type { ValidatedMessage } from '../validation/validated-message';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
 
 const INTERVAL_NAME = 'messaging.scheduled-sender';
+const UNREADABLE = { code: 'PROVIDER_ERROR', message: 'The stored message could not be read; it was not sent' };
 
 /**
  * Sends scheduled messages when due. Safe with several replicas and across restarts: a row is taken
@@ -63,8 +64,16 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
     for (const { id } of due) {
       if (!(await this.claim(id, now))) continue;
       const row = await this.log.findById(id);
-      if (!row || row.status !== 'scheduled' || !row.payload) continue;
-      const msg = JSON.parse(row.payload) as ValidatedMessage;
+      if (!row || row.status !== 'scheduled') continue;
+      let msg: ValidatedMessage;
+      try {
+        msg = JSON.parse(row.payload ?? '') as ValidatedMessage;
+      } catch {
+        // Unreadable stored message: failed and refunded, never sent, the rest of the pass goes on.
+        await this.pipeline.reconcile(row, UNREADABLE).catch((err: unknown) => this.logger.warn(`scheduled message ${id}: ${String(err)}`));
+        handled++;
+        continue;
+      }
       try {
         await this.pipeline.sendRecorded(row, msg, { bulkJobId: row.bulkJobId ?? undefined, rowIndex: row.rowIndex ?? undefined });
       } catch (err) {
@@ -94,16 +103,10 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async claim(id: string, now: number, status: 'scheduled' | 'queued' = 'scheduled'): Promise<boolean> {
-    const qr = this.ds.createQueryRunner();
-    try {
-      const res = await qr.query(
-        "UPDATE messages SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)",
-        [this.owner, now + this.leaseMs, now, id, status, now],
-        true,
-      );
-      return Number(res.affected) === 1;
-    } finally {
-      await qr.release();
-    }
+    const changed = await this.log.exec(
+      'UPDATE messages SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)',
+      [this.owner, now + this.leaseMs, now, id, status, now],
+    );
+    return changed === 1;
   }
 }

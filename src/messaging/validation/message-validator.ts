@@ -191,11 +191,13 @@ export class MessageValidator {
     return verdict;
   }
 
+  /** Remembers a lookup for the context's life; a failed lookup (database error) is not remembered. */
   private memo<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
     let p = cache.get(key);
     if (!p) {
       p = load();
-      cache.set(key, p);
+      p.catch(() => cache.delete(key));
+      if (cache.size < CACHE_MAX) cache.set(key, p);
     }
     return p;
   }
