@@ -115,6 +115,37 @@ describe('Scheduled sends (e2e)', () => {
     expect((await delivered(b, acc.id)).map((d) => d.messageId)).toEqual([ok]);
   });
 
+  it('a scheduled email with a large html body (over 64 KB) is stored, sent and recorded by the sandbox', async () => {
+    const t = await start(FAST);
+    const acc = await t.createAccount();
+    const html = `<p>${'x'.repeat(150_000)}</p>`;
+    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key)
+      .send({ to: 'big@example.org', channel: 'email', messageType: 'free_text', content: { subject: 'Big', html }, scheduleAt: inMs(200) });
+    expect(res.status).toBe(201);
+    const id = res.body.data.messages[0].id as string;
+    await waitFor(async () => (await message(t, acc.key, id)).status === 'sent', { what: 'large scheduled email sent' });
+    const [d] = (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}`)).body.data.messages as { messageId: string; text: string }[];
+    expect(d.messageId).toBe(id);
+    expect(d.text).toHaveLength(html.length);
+  });
+
+  it('a scheduled message whose stored payload is unreadable is failed and refunded; the rest of the pass is sent', async () => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 100, freeMessages: 0 });
+    const ids: string[] = [];
+    for (const to of ['+966501111111', '+966502222222']) {
+      const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(inMs(50), to));
+      ids.push(res.body.data.messages[0].id);
+    }
+    await t.app.get(DataSource).query("UPDATE messages SET payload = '{' WHERE id = ?", [ids[0]]);
+    await waitFor(async () => Date.now() > Date.parse((await message(t, acc.key, ids[1])).scheduledAt), { what: 'due' });
+    expect(await t.app.get(ScheduledSender).runOnce()).toBe(2);
+    expect(await message(t, acc.key, ids[0])).toMatchObject({ status: 'failed', errorCode: 'PROVIDER_ERROR', cost: 0 });
+    expect(await message(t, acc.key, ids[1])).toMatchObject({ status: 'sent' });
+    expect((await delivered(t, acc.id)).map((d) => d.messageId)).toEqual([ids[1]]);
+    expect((await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance).toBe(95);
+  });
+
   it('INVALID_SCHEDULE for a past, malformed or too distant scheduleAt', async () => {
     const t = await start({ SCHEDULERS_ENABLED: 'false' });
     const acc = await t.createAccount();

@@ -10,6 +10,7 @@ import { Bulk1732000006000 } from './1732000006000-bulk';
 import { MessageHandoff1732000007000 } from './1732000007000-message-handoff';
 import { VerificationPurge1732000008000 } from './1732000008000-verification-purge';
 import { BulkOrphans1732000009000 } from './1732000009000-bulk-orphans';
+import { LongText1732000010000 } from './1732000010000-long-text';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   MessageHandoff1732000007000,
   VerificationPurge1732000008000,
   BulkOrphans1732000009000,
+  LongText1732000010000,
 ];
