@@ -36,10 +36,9 @@ export class VerificationSendLimiter {
   async claim(accountId: string, recipient: string): Promise<SendSlot> {
     const id = createHash('sha256').update(`${accountId}:${recipient}`).digest('hex');
     // A lost race between the two updates (another request opened a new window, or the purge removed
-    // an idle window) just goes round again; each round makes sure the window row exists.
+    // an idle window) just goes round again; the window row is created only when it does not exist.
     for (let round = 0; round < 5; round++) {
       const now = this.clock.now();
-      await this.windows.createQueryBuilder().insert().values({ id, accountId, windowStartedAt: now, sends: 0 }).orIgnore().execute();
       const cut = now - this.windowMs;
       const inWindow = await this.windows
         .createQueryBuilder()
@@ -56,7 +55,11 @@ export class VerificationSendLimiter {
         .execute();
       if (fresh.affected) return { id, windowStartedAt: now };
       const row = await this.windows.findOneBy({ id });
-      if (row && row.windowStartedAt > cut && row.sends >= this.limit) {
+      if (!row) {
+        await this.windows.createQueryBuilder().insert().values({ id, accountId, windowStartedAt: now, sends: 0 }).orIgnore().execute();
+        continue;
+      }
+      if (row.windowStartedAt > cut && row.sends >= this.limit) {
         const retryAfterSeconds = Math.max(1, Math.ceil((row.windowStartedAt + this.windowMs - now) / 1000));
         throw new ApiError(
           'VERIFICATION_ATTEMPTS_EXCEEDED',
