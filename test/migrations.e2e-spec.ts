@@ -2,7 +2,8 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/app-config';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { MIGRATIONS } from '../src/database/migrations';
-import { dropDatabase, freshDatabaseUrl } from './support/database';
+import { MYSQL_COLLATION } from '../src/database/collation';
+import { dropDatabase, freshDatabaseUrl, isMysqlRun } from './support/database';
 
 /** Every migration runs from empty, reverts completely, and runs again, on this run's dialect. */
 describe('Migrations (e2e)', () => {
@@ -40,15 +41,19 @@ describe('Migrations (e2e)', () => {
     expect(await tables()).toEqual(created);
   });
 
-  it('MySQL tables use the connection collation (claim queries must not sort every row)', async () => {
-    if (ds.options.type !== 'mysql') {
-      expect(ds.options.type).toBe('better-sqlite3');
-      return;
-    }
-    const rows: { TABLE_NAME: string; TABLE_COLLATION: string }[] = await ds.query(
-      'SELECT TABLE_NAME, TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
-    );
-    const wrong = rows.filter((r) => r.TABLE_NAME !== 'migrations' && r.TABLE_COLLATION !== 'utf8mb4_unicode_ci');
-    expect(wrong).toEqual([]);
-  });
+  // Only meaningful on MySQL/MariaDB (SQLite has no collations to drift), so defined only there.
+  if (isMysqlRun()) {
+    it('MySQL tables and text columns use the connection collation (claim queries must not sort every row)', async () => {
+      const tables: { TABLE_NAME: string; TABLE_COLLATION: string }[] = await ds.query(
+        'SELECT TABLE_NAME, TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+      );
+      expect(tables.length).toBeGreaterThan(10);
+      expect(tables.filter((r) => r.TABLE_NAME !== 'migrations' && r.TABLE_COLLATION !== MYSQL_COLLATION)).toEqual([]);
+      const columns: { TABLE_NAME: string; COLUMN_NAME: string; COLLATION_NAME: string }[] = await ds.query(
+        "SELECT TABLE_NAME, COLUMN_NAME, COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME <> 'migrations' AND COLLATION_NAME IS NOT NULL",
+      );
+      expect(columns.length).toBeGreaterThan(50);
+      expect(columns.filter((c) => c.COLLATION_NAME !== MYSQL_COLLATION)).toEqual([]);
+    });
+  }
 });
