@@ -1,8 +1,11 @@
 import { WebSessionsService } from '../src/chatapp-web/web-sessions.service';
-import { ReceivedCall, WebhookReceiver, wahaSignature } from './chatapp-web.fakes';
+import { wahaSignature } from './chatapp-web.fakes';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+import { ReceivedCall, startReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 const ISO_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** The `data` object of a delivered event. */
+const dataOf = (c: ReceivedCall): Record<string, unknown> => (c.body as { data?: Record<string, unknown> } | null)?.data ?? {};
 
 describe('Chatapp web inbound messages (e2e)', () => {
   let t: TestApp;
@@ -11,7 +14,7 @@ describe('Chatapp web inbound messages (e2e)', () => {
   let webhookApiKey: string;
 
   beforeAll(async () => {
-    receiver = await new WebhookReceiver().start();
+    receiver = await startReceiver();
     t = await createTestApp({ env: { WEBHOOK_DELIVERY_INTERVAL_MS: '30', WAHA_BASE_URL: 'http://127.0.0.1:9' } });
     acc = await t.createAccount();
     const put = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url });
@@ -22,13 +25,13 @@ describe('Chatapp web inbound messages (e2e)', () => {
   });
   afterAll(async () => {
     await t.close();
-    await receiver.stop();
+    await receiver.close();
   });
 
   const inbound = (accountId: string, session: string, body: Record<string, unknown>) =>
     t.admin('post', `/admin/v1/accounts/${accountId}/web-sessions/${session}/inbound`).send(body);
   const callsFor = (remoteMessageId: string): ReceivedCall[] =>
-    receiver.calls.filter((c) => (c.body.data as { remoteMessageId?: string } | undefined)?.remoteMessageId === remoteMessageId);
+    receiver.calls.filter((c) => dataOf(c).remoteMessageId === remoteMessageId);
   const delivered = (remoteMessageId: string): Promise<ReceivedCall> =>
     waitFor(async () => callsFor(remoteMessageId)[0], { what: `delivery of ${remoteMessageId}` });
   /** Sends a fresh message and waits for it: everything queued before it has had its chance to arrive. */
@@ -83,13 +86,13 @@ describe('Chatapp web inbound messages (e2e)', () => {
       media: { mediaType: 'image', mimetype: 'image/jpeg', fileName: 'photo.jpg' },
     });
     expect(res.status).toBe(202);
-    const { body, raw } = await delivered('wamid-media');
-    expect(body.data).toMatchObject({
+    const media = await delivered('wamid-media');
+    expect(dataOf(media)).toMatchObject({
       conversationKey: 'main:120363000000777@g.us', remoteChatId: '120363000000777@g.us', isGroup: true,
       from: { jid: '966507654321@c.us', phone: '+966507654321', displayName: 'Omar' },
       messageType: 'image', hasMedia: true, mediaType: 'image', mimetype: 'image/jpeg', fileName: 'photo.jpg',
     });
-    expect(raw.length).toBeLessThan(2000);
+    expect(media.raw.length).toBeLessThan(2000);
   });
 
   it('drops own messages and history sync: answered 202 with the reason, nothing delivered', async () => {
@@ -172,7 +175,7 @@ describe('Chatapp web inbound messages (e2e)', () => {
       expect(res.body).toMatchObject({ ok: true, event: 'message', accepted: true, status: 'queued' });
       const call = await delivered('false_966509998887@c.us_3EB0AAAA');
       expect(call.headers.authorization).toBe(`Bearer ${webhookApiKey}`);
-      expect(call.body.data).toMatchObject({
+      expect(dataOf(call)).toMatchObject({
         accountId: 'wa', conversationKey: 'wa:966509998887@c.us', remoteChatId: '966509998887@c.us',
         from: { jid: '966509998887@c.us', phone: '+966509998887', displayName: 'Khalid' }, isGroup: false, text: 'Salam ✓', messageType: 'text', hasMedia: false,
       });
@@ -186,7 +189,7 @@ describe('Chatapp web inbound messages (e2e)', () => {
       }));
       expect(group.body.accepted).toBe(true);
       const g = await delivered('false_120363111@g.us_GRP1');
-      expect(g.body.data).toMatchObject({ remoteChatId: '120363111@g.us', isGroup: true, from: { jid: '966501112223@c.us' }, hasMedia: true, mediaType: 'audio', messageType: 'audio', mimetype: 'audio/ogg; codecs=opus', fileName: null });
+      expect(dataOf(g)).toMatchObject({ remoteChatId: '120363111@g.us', isGroup: true, from: { jid: '966501112223@c.us' }, hasMedia: true, mediaType: 'audio', messageType: 'audio', mimetype: 'audio/ogg; codecs=opus', fileName: null });
       expect(g.raw).not.toContain('http://waha/files');
       const own = await post(message({ id: 'true_966509998887@c.us_OWN', fromMe: true }, 'message.any'));
       expect(own.body).toMatchObject({ ok: true, accepted: false, dropped: 'from_me' });
@@ -208,7 +211,36 @@ describe('Chatapp web inbound messages (e2e)', () => {
       await expect(t.app.get(WebSessionsService).findForSend(acc.id, 'wa')).resolves.toMatchObject({ status: 'ready', provider: 'waha' });
       expect((await post({ event: 'presence.update', payload: {} })).body).toEqual({ ok: true, event: 'presence.update', ignored: true });
       await barrier();
-      expect(receiver.calls.filter((c) => String((c.body.data as { remoteMessageId?: string })?.remoteMessageId).startsWith('forged'))).toHaveLength(0);
+      expect(receiver.calls.filter((c) => String(dataOf(c).remoteMessageId).startsWith('forged'))).toHaveLength(0);
+    });
+
+    it('400 VALIDATION_ERROR for a session.status without a known status; the session keeps its status', async () => {
+      for (const payload of [{ name: 'default', status: 'DANCING' }, { name: 'default' }, null]) {
+        const res = await post({ event: 'session.status', session: 'default', payload });
+        expect({ status: res.status, code: res.body.code, success: res.body.success }).toEqual({ status: 400, code: 'VALIDATION_ERROR', success: false });
+        expect(res.body.error).toContain('payload.status');
+      }
+      await expect(t.app.get(WebSessionsService).findForSend(acc.id, 'wa')).resolves.toMatchObject({ status: 'ready' });
+    });
+
+    it('a timestamp outside the Date range counts as absent (now), not a 500', async () => {
+      for (const [id, timestamp] of [['false_966509998887@c.us_TSHUGE', 1e300], ['false_966509998887@c.us_TSEDGE', 8.64e12 + 1]] as const) {
+        const res = await post(message({ id, timestamp }));
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ ok: true, accepted: true, status: 'queued' });
+        const call = await delivered(id);
+        expect(Math.abs(Date.parse(String(dataOf(call).timestamp)) - Date.now())).toBeLessThan(60_000);
+      }
+    });
+
+    it('400 VALIDATION_ERROR for a payload.id or payload.from longer than 200 characters; nothing stored', async () => {
+      for (const over of [{ id: `false_966509998887@c.us_${'L'.repeat(200)}` }, { id: 'false_long_from', from: `${'1'.repeat(200)}@g.us` }]) {
+        const res = await post(message(over));
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+        expect(res.body.error).toContain('200');
+      }
+      const ok = await post(message({ id: 'false_long_from' }));
+      expect(ok.body).toMatchObject({ ok: true, accepted: true });
     });
   });
 });

@@ -325,6 +325,15 @@ describe('Chatapp web sessions and chats (e2e)', () => {
       expectError(await chats(acc.key, { accountId: 'wa-main' }), 502, 'PROVIDER_ERROR');
     });
 
+    it('502 PROVIDER_ERROR when the provider reports a session status we do not know', async () => {
+      waha.sessions.set('wa-main', 'DANCING');
+      try {
+        expectError(await chats(acc.key, { accountId: 'wa-main' }), 502, 'PROVIDER_ERROR');
+      } finally {
+        waha.sessions.set('wa-main', 'WORKING');
+      }
+    });
+
     it('503 PROVIDER_UNAVAILABLE when the provider is unavailable or times out', async () => {
       waha.mode = 'unavailable503';
       expectError(await chats(acc.key, { accountId: 'wa-main' }), 503, 'PROVIDER_UNAVAILABLE');

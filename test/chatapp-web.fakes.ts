@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 export type WahaMode = 'ok' | 'error500' | 'unavailable503' | 'hang' | 'garbage';
@@ -61,47 +61,6 @@ export class WahaFake {
       return json(200, all.slice(offset, offset + limit));
     }
     json(404, { message: 'no route' });
-  }
-}
-
-export interface ReceivedCall {
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown>;
-  raw: string;
-}
-
-/** A real HTTP receiver for our outbound webhooks; answers with the queued statuses, then 200. */
-export class WebhookReceiver {
-  calls: ReceivedCall[] = [];
-  statuses: number[] = [];
-  private server!: Server;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let body: Record<string, unknown> = {};
-        try {
-          body = JSON.parse(raw) as Record<string, unknown>;
-        } catch {
-          body = {};
-        }
-        this.calls.push({ headers: req.headers, body, raw });
-        const status = this.statuses.shift() ?? 200;
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: status < 300 }));
-      });
-    });
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/inbound`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
   }
 }
 

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { CursorCodec } from '../common/cursor';
 import { ApiError } from '../common/errors';
+import { toApiError } from '../messaging/provider-gateway';
 import { ProviderError } from '../providers/provider.types';
 import { ChatsQuery } from './dto/chats-query';
-import { ProviderChat } from './providers/web-session-provider';
+import type { WebSessionEntity } from './entities/web-session.entity';
+import { ChatPage, ChatPageRequest, ProviderChat, WebSessionProvider } from './providers/web-session-provider';
 import { WebSessionProviders } from './providers/web-session-providers';
 import { WebSessionsService } from './web-sessions.service';
 import { conversationKey } from './web-session.types';
@@ -43,12 +45,7 @@ export class ChatsService {
     if (typeof from !== 'number' || !Number.isInteger(from) || from < 0) throw ApiError.validation('cursor is invalid');
 
     const provider = this.providers.get(session.provider);
-    const page = await this.call(async () => {
-      const status = await provider.status(session);
-      await this.sessions.setStatus(session, status);
-      if (status !== 'ready') throw new ApiError('SESSION_NOT_READY', `Web session ${session.name} is not ready (status ${status})`);
-      return provider.listChats(session, { type: q.type, limit: q.limit, from });
-    });
+    const page = await this.liveChats(session, provider, { type: q.type, limit: q.limit, from });
     return {
       accountId: session.name,
       chats: page.chats.map((c) => this.map(session.name, c)),
@@ -57,13 +54,16 @@ export class ChatsService {
     };
   }
 
-  private async call<T>(fn: () => Promise<T>): Promise<T> {
+  /** Live status first (stored as seen), then the page; provider faults become the gateway's API errors. */
+  private async liveChats(session: WebSessionEntity, provider: WebSessionProvider, page: ChatPageRequest): Promise<ChatPage> {
     try {
-      return await fn();
+      const status = await provider.status(session);
+      await this.sessions.setStatus(session, status);
+      if (status !== 'ready') throw new ApiError('SESSION_NOT_READY', `Web session ${session.name} is not ready (status ${status})`);
+      return await provider.listChats(session, page);
     } catch (err) {
-      if (!(err instanceof ProviderError)) throw err;
-      if (err.kind === 'failed') throw new ApiError('PROVIDER_ERROR', err.message);
-      throw new ApiError('PROVIDER_UNAVAILABLE', err.message);
+      // Only provider faults are mapped: anything else (a database error, a bug) stays a 500.
+      throw err instanceof ProviderError ? toApiError(err) : err;
     }
   }
 

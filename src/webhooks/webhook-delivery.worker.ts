@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { SecretBox } from '../common/secret-box';
+import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { WebhookAttemptEntity } from './entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { MAX_ATTEMPTS, retryDelayMs } from './webhook-backoff';
@@ -29,9 +30,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   private readonly leaseMs: number;
   private readonly batch: number;
   private readonly retentionMs: number;
-  private readonly pruneEveryMs: number;
-  private nextPruneAt = 0;
-  private running: Promise<void> | null = null;
+  private readonly housekeepingEveryMs: number;
+  private nextHousekeepingAt = 0;
+  private readonly loop = new SinglePeriodicJob(INTERVAL_NAME, () => this.runOnce());
   /** Sends in flight; a slow receiver holds one slot, not the whole loop. */
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
@@ -50,36 +51,28 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     // Also the cap on concurrent sends per replica.
     this.batch = config.int('WEBHOOK_DELIVERY_BATCH', 20, 1, 500);
     this.retentionMs = config.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650) * 86_400_000;
-    this.pruneEveryMs = config.int('WEBHOOK_PRUNE_INTERVAL_MS', 300_000, 10);
+    this.housekeepingEveryMs = config.int('WEBHOOK_PRUNE_INTERVAL_MS', 300_000, 10);
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.schedulersEnabled) return;
-    this.scheduler.addInterval(INTERVAL_NAME, setInterval(() => void this.tick(), this.intervalMs));
+    if (this.config.schedulersEnabled) this.loop.start(this.scheduler, this.intervalMs);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
-    await this.running;
+    await this.loop.stop(this.scheduler);
     await Promise.all([...this.inFlight]);
   }
 
   /** One claiming pass (skipped while the previous one runs); sends continue in the background. Public so tests can drive it. */
-  tick(): Promise<void> {
-    if (this.running || this.stopped) return this.running ?? Promise.resolve();
-    this.running = this.runOnce()
-      .catch((err: unknown) => this.logger.error({ err }, 'webhook delivery tick failed'))
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+  async tick(): Promise<void> {
+    await this.loop.tick();
   }
 
   private async runOnce(): Promise<void> {
+    if (this.stopped) return;
     const now = this.clock.now();
-    await this.failAbandoned(now);
-    await this.pruneOld(now);
+    await this.housekeeping(now);
     if (this.inFlight.size >= this.batch) return;
     const due = await this.dataSource.manager
       .createQueryBuilder(WebhookDeliveryEntity, 'd')
@@ -131,7 +124,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       outcome = await this.http.post(row.url, headers, row.body, this.timeoutMs);
     } catch (err) {
       // Never log the headers or the secret; the message of an unexpected failure is enough.
-      outcome = { ok: false, httpStatus: null, durationMs: this.clock.now() - startedAt, error: `internal: ${(err as Error).message}`.slice(0, 480) };
+      outcome = { ok: false, httpStatus: null, durationMs: this.clock.now() - startedAt, error: `internal: ${(err as Error).message}`.slice(0, 480), refused: false };
     }
     await this.record(row, startedAt, outcome);
   }
@@ -144,8 +137,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   private async record(row: WebhookDeliveryEntity, startedAt: number, o: PostOutcome): Promise<void> {
     const now = this.clock.now();
     const exhausted = !o.ok && row.attemptCount >= MAX_ATTEMPTS;
-    const refused = !o.ok && o.error?.startsWith('target refused') === true;
-    const status = o.ok ? 'delivered' : exhausted || refused ? 'failed' : 'pending';
+    const status = o.ok ? 'delivered' : exhausted || o.refused ? 'failed' : 'pending';
     const em = this.dataSource.manager;
     await em.insert(WebhookAttemptEntity, {
       id: newId('wha'),
@@ -176,10 +168,20 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     if (res.affected !== 1) this.logger.warn({ deliveryId: row.id }, 'webhook lease lost before the attempt was recorded');
   }
 
-  /** Finished deliveries older than WEBHOOK_RETENTION_DAYS go (with their attempts), a bounded chunk per WEBHOOK_PRUNE_INTERVAL_MS. */
+  /**
+   * Row sweeps that need not run every tick: once per WEBHOOK_PRUNE_INTERVAL_MS, abandoned last
+   * attempts are failed (they are never claimed again, so a late verdict only delays the status) and
+   * old deliveries pruned.
+   */
+  private async housekeeping(now: number): Promise<void> {
+    if (now < this.nextHousekeepingAt) return;
+    this.nextHousekeepingAt = now + this.housekeepingEveryMs;
+    await this.failAbandoned(now);
+    await this.pruneOld(now);
+  }
+
+  /** Finished deliveries older than WEBHOOK_RETENTION_DAYS go (with their attempts), a bounded chunk per pass. */
   private async pruneOld(now: number): Promise<void> {
-    if (now < this.nextPruneAt) return;
-    this.nextPruneAt = now + this.pruneEveryMs;
     const old = await this.dataSource.manager
       .createQueryBuilder(WebhookDeliveryEntity, 'd')
       .select('d.id', 'id')

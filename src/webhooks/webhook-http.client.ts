@@ -11,9 +11,13 @@ export interface PostOutcome {
   httpStatus: number | null;
   durationMs: number;
   error: string | null;
+  /** The SSRF policy refused the target (no request was made): retrying cannot help. */
+  refused: boolean;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Error code of our guarded DNS lookup when a name resolves to a non-public address. */
+const REFUSED_CODE = 'ETARGETREFUSED';
 
 /**
  * One POST, no redirects followed (a 3xx is a failure), a hard deadline, no pooled sockets, and the
@@ -25,12 +29,12 @@ export class WebhookHttpClient {
 
   post(rawUrl: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostOutcome> {
     const started = Date.now();
-    const done = (ok: boolean, httpStatus: number | null, error: string | null): PostOutcome => ({ ok, httpStatus, durationMs: Date.now() - started, error });
+    const done = (ok: boolean, httpStatus: number | null, error: string | null, refused = false): PostOutcome => ({ ok, httpStatus, durationMs: Date.now() - started, error, refused });
     const syntax = this.policy.checkSyntax(rawUrl);
-    if (!syntax.ok) return Promise.resolve(done(false, null, `target refused: url ${syntax.reason}`));
+    if (!syntax.ok) return Promise.resolve(done(false, null, `target refused: url ${syntax.reason}`, true));
     const url = syntax.url;
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !this.policy.addressAllowed(literal)) return Promise.resolve(done(false, null, 'target refused: not a public address'));
+    if (isIP(literal) && !this.policy.addressAllowed(literal)) return Promise.resolve(done(false, null, 'target refused: not a public address', true));
 
     return new Promise<PostOutcome>((resolve) => {
       let settled = false;
@@ -68,7 +72,7 @@ export class WebhookHttpClient {
         res.on('close', end);
         res.on('error', end);
       });
-      req.on('error', (err: NodeJS.ErrnoException) => finish(done(false, null, describe(err))));
+      req.on('error', (err: NodeJS.ErrnoException) => finish(done(false, null, describe(err), err.code === REFUSED_CODE)));
       req.end(body);
     });
   }
@@ -81,7 +85,7 @@ export class WebhookHttpClient {
         const refused = addresses.find((a) => !this.policy.addressAllowed(a.address));
         if (refused || addresses.length === 0) {
           const e: NodeJS.ErrnoException = new Error(`target refused: ${hostname} resolves to a non-public address`);
-          e.code = 'ETARGETREFUSED';
+          e.code = REFUSED_CODE;
           return callback(e, '', 0);
         }
         if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
@@ -92,7 +96,7 @@ export class WebhookHttpClient {
 }
 
 function describe(err: NodeJS.ErrnoException): string {
-  if (err.code === 'ETARGETREFUSED') return err.message;
+  if (err.code === REFUSED_CODE) return err.message;
   const text = err.code ? `${err.code}: ${err.message}` : err.message;
   return `connection error: ${text}`.slice(0, 480);
 }

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { REMOTE_ID_MAX_LENGTH } from '../inbound/inbound.types';
 
 export class InboundFromDto {
   @IsString() @IsNotEmpty() @MaxLength(200)
@@ -34,10 +35,10 @@ export class SandboxInboundDto {
   @IsOptional() @IsBoolean()
   isGroup?: boolean;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(REMOTE_ID_MAX_LENGTH)
   remoteChatId?: string;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(REMOTE_ID_MAX_LENGTH)
   remoteMessageId?: string;
 
   @IsOptional() @IsBoolean()

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import { REMOTE_ID_MAX_LENGTH } from '../inbound/inbound.types';
 
 /** `queued`: an outbox delivery was written; `skipped`: the account had no web-session webhook. */
 export type InboundStatus = 'queued' | 'skipped';
@@ -16,10 +17,10 @@ export class InboundMessageEntity {
   @Column({ type: 'varchar', length: 40 })
   sessionId: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'varchar', length: REMOTE_ID_MAX_LENGTH })
   remoteMessageId: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'varchar', length: REMOTE_ID_MAX_LENGTH })
   remoteChatId: string;
 
   @Column({ type: 'varchar', length: 20 })

@@ -1,3 +1,6 @@
+/** Length of the stored remote message and chat ids (web_inbound_messages columns). */
+export const REMOTE_ID_MAX_LENGTH = 200;
+
 /** An inbound message as a provider (sandbox route or WAHA hook) reports it, before filtering. */
 export interface InboundMessageInput {
   from: { jid: string; phone?: string | null; displayName: string };

@@ -21,11 +21,13 @@ describe('WAHA mapping', () => {
     expect(chatFromWaha('nope')).toBeNull();
   });
 
-  it('maps session statuses and refuses unknown ones', () => {
+  it('maps session statuses; null for a missing or unknown one', () => {
     expect(statusFromWaha({ status: 'WORKING' })).toBe('ready');
     expect(statusFromWaha({ status: 'SCAN_QR_CODE' })).toBe('starting');
     expect(statusFromWaha({ status: 'FAILED' })).toBe('failed');
-    expect(() => statusFromWaha({ status: 'DANCING' })).toThrow(/unknown session status/);
+    expect(statusFromWaha({ status: 'DANCING' })).toBeNull();
+    expect(statusFromWaha({})).toBeNull();
+    expect(statusFromWaha(null)).toBeNull();
   });
 });
 
@@ -54,6 +56,28 @@ describe('parseWahaEvent', () => {
     expect(doc.kind === 'message' && doc.input.media).toEqual({ mediaType: 'document', mimetype: 'application/pdf', fileName: 'a.pdf' });
     const voice = parseWahaEvent(msg({ hasMedia: true, _data: { type: 'ptt' } }), session);
     expect(voice.kind === 'message' && voice.input.media).toEqual({ mediaType: 'audio', mimetype: null, fileName: null });
+  });
+
+  it('refuses a session.status without a known status as a validation error', () => {
+    for (const payload of [{ status: 'DANCING' }, {}, undefined]) {
+      expect(() => parseWahaEvent({ event: 'session.status', payload }, session)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    }
+    expect(parseWahaEvent({ event: 'session.status', payload: { status: 'STOPPED' } }, session)).toEqual({ kind: 'status', status: 'stopped' });
+  });
+
+  it('treats a timestamp a Date cannot hold as absent', () => {
+    for (const timestamp of [1e300, 8.64e12 + 1, -8.64e12 - 1, 'soon']) {
+      const out = parseWahaEvent(msg({ timestamp }), session);
+      expect(out.kind === 'message' && [out.input.timestamp, out.input.historySync]).toEqual([undefined, false]);
+    }
+    const edge = parseWahaEvent(msg({ timestamp: 8.64e12 }), session);
+    expect(edge.kind === 'message' && edge.input.timestamp).toBe(8.64e15);
+  });
+
+  it('refuses ids and chats longer than the stored columns', () => {
+    expect(() => parseWahaEvent(msg({ id: 'x'.repeat(201) }), session)).toThrow(/at most 200/);
+    expect(() => parseWahaEvent(msg({ from: `${'1'.repeat(196)}@g.us` }), session)).toThrow(/at most 200/);
+    expect(parseWahaEvent(msg({ id: { _serialized: 'x'.repeat(200) } }), session).kind).toBe('message');
   });
 
   it('ignores other events and refuses malformed messages', () => {

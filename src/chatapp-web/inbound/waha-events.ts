@@ -1,17 +1,16 @@
 import { ApiError } from '../../common/errors';
 import type { WebSessionEntity } from '../entities/web-session.entity';
-import { statusFromWaha } from '../providers/waha.mapping';
+import { isObj, statusFromWaha, str, wahaId } from '../providers/waha.mapping';
 import type { WebSessionStatus } from '../web-session.types';
-import type { InboundMessageInput } from './inbound.types';
+import { REMOTE_ID_MAX_LENGTH, type InboundMessageInput } from './inbound.types';
 
 export type WahaHookAction =
   | { kind: 'message'; input: InboundMessageInput }
   | { kind: 'status'; status: WebSessionStatus }
   | { kind: 'ignored'; event: string };
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** The latest time a Date holds (ms); a later timestamp would make the event's ISO time throw. */
+const MAX_DATE_MS = 8.64e15;
 
 /**
  * Reads one WAHA webhook event. `message` / `message.any` become an inbound message (the service
@@ -20,17 +19,25 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export function parseWahaEvent(body: unknown, session: WebSessionEntity): WahaHookAction {
   if (!isObj(body) || !str(body.event)) throw ApiError.validation('event is required');
   const event = body.event as string;
-  if (event === 'session.status') return { kind: 'status', status: statusFromWaha(body.payload) };
+  if (event === 'session.status') {
+    const status = statusFromWaha(body.payload);
+    if (!status) throw ApiError.validation('payload.status must be a known WAHA session status');
+    return { kind: 'status', status };
+  }
   if (event !== 'message' && event !== 'message.any') return { kind: 'ignored', event };
   const p = body.payload;
   if (!isObj(p)) throw ApiError.validation('payload is required');
-  const id = str(p.id) ?? (isObj(p.id) ? str(p.id._serialized) : null);
+  const id = wahaId(p.id);
   const chat = str(p.from);
   if (!id || !chat) throw ApiError.validation('payload.id and payload.from are required');
+  // Both are stored in columns of this size; longer is a bad event, not a database error.
+  if (id.length > REMOTE_ID_MAX_LENGTH || chat.length > REMOTE_ID_MAX_LENGTH) {
+    throw ApiError.validation(`payload.id and payload.from must be at most ${REMOTE_ID_MAX_LENGTH} characters`);
+  }
   const data = isObj(p._data) ? p._data : {};
   const isGroup = chat.endsWith('@g.us');
   const author = (isGroup ? str(p.participant) ?? str(p.author) : null) ?? chat;
-  const timestampMs = typeof p.timestamp === 'number' ? p.timestamp * 1000 : undefined;
+  const timestampMs = epochSecondsToMs(p.timestamp);
   // History sync: flagged by the engine, or a message older than our registration of the session.
   const history = p.isHistory === true || data.isHistory === true || p.source === 'history' ||
     (timestampMs !== undefined && timestampMs < session.createdAt - 60_000);
@@ -50,6 +57,13 @@ export function parseWahaEvent(body: unknown, session: WebSessionEntity): WahaHo
       timestamp: timestampMs,
     },
   };
+}
+
+/** WAHA's epoch seconds as ms; absent (the event then says now) unless a Date can hold it. */
+function epochSecondsToMs(v: unknown): number | undefined {
+  if (typeof v !== 'number') return undefined;
+  const ms = v * 1000;
+  return Number.isFinite(ms) && Math.abs(ms) <= MAX_DATE_MS ? ms : undefined;
 }
 
 function mediaTypeOf(mimetype: string | null, engineType: string | null): string {

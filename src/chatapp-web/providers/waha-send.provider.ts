@@ -7,10 +7,7 @@ import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from
 import { ProvidersRegistry } from '../../providers/providers.registry';
 import { WebSessionSettings } from '../web-session-settings';
 import { WebSessionsService } from '../web-sessions.service';
-import { wahaId } from './waha.mapping';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, type Obj, wahaId } from './waha.mapping';
 
 /**
  * chatapp_web sends through WAHA (`PROVIDER_CHATAPP_WEB=waha`): POST /api/sendText, or sendImage /

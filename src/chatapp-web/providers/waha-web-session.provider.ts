@@ -4,7 +4,7 @@ import type { WebSessionEntity } from '../entities/web-session.entity';
 import type { WebSessionStatus } from '../web-session.types';
 import { WahaClient } from './waha.client';
 import { ChatPage, ChatPageRequest, ProviderChat, WebSessionProvider } from './web-session-provider';
-import { chatFromWaha, statusFromWaha } from './waha.mapping';
+import { chatFromWaha, isObj, statusFromWaha, str } from './waha.mapping';
 
 // A filtered page may need several provider pages; this bounds the provider calls of one request.
 const MAX_CALLS_PER_PAGE = 5;
@@ -21,7 +21,9 @@ export class WahaWebSessionProvider implements WebSessionProvider {
     const body = await this.client.getJson(`/api/sessions/${encodeURIComponent(session.providerSession)}`);
     // A session the provider does not know cannot serve chats: not ready rather than a provider fault.
     if (body === null) return 'stopped';
-    return statusFromWaha(body);
+    const status = statusFromWaha(body);
+    if (!status) throw new ProviderError('failed', `Web-session provider reported an unknown session status ${(isObj(body) && str(body.status)) || '(none)'}`);
+    return status;
   }
 
   async listChats(session: WebSessionEntity, page: ChatPageRequest): Promise<ChatPage> {

@@ -1,10 +1,11 @@
-import { ProviderError } from '../../providers/provider.types';
 import type { WebSessionStatus } from '../web-session.types';
 import type { ProviderChat } from './web-session-provider';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** Readers for WAHA's loosely typed JSON, shared by the session, send and hook code. */
+export type Obj = Record<string, unknown>;
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A non-empty string, else null. */
+export const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** WAHA chat ids are strings, or `{ _serialized }` objects on some engines. */
 export function wahaId(v: unknown): string | null {
@@ -30,9 +31,9 @@ export function chatFromWaha(raw: unknown): ProviderChat | null {
   return { chatId: id, kind, title, phoneNumber: kind === 'direct' ? phoneFromJid(id) : null };
 }
 
-export function statusFromWaha(body: unknown): WebSessionStatus {
-  const status = isObj(body) ? str(body.status) : null;
-  switch (status) {
+/** Our status for a WAHA session body (`{ status }`); null when it is missing or unknown, for the caller to refuse. */
+export function statusFromWaha(body: unknown): WebSessionStatus | null {
+  switch (isObj(body) ? str(body.status) : null) {
     case 'WORKING':
       return 'ready';
     case 'STARTING':
@@ -43,6 +44,6 @@ export function statusFromWaha(body: unknown): WebSessionStatus {
     case 'FAILED':
       return 'failed';
     default:
-      throw new ProviderError('failed', `Web-session provider reported an unknown session status ${status ?? '(none)'}`);
+      return null;
   }
 }
