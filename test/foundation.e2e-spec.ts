@@ -1,4 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccountEntity } from '../src/accounts/entities/account.entity';
 import { Public, RequirePermissions } from '../src/auth/decorators';
 import { ADMIN_TOKEN, createTestApp, REQUEST_ID_RE, TestApp } from './support/app';
 
@@ -166,6 +168,42 @@ describe('Foundation (e2e)', () => {
           createdAt: expect.any(String),
         },
       });
+    });
+
+    it('create without a name, or with null in a NOT NULL field, is 400 VALIDATION_ERROR and creates nothing', async () => {
+      const accounts = t.app.get(DataSource).getRepository(AccountEntity);
+      const before = await accounts.count();
+      for (const body of [{}, { name: null }, { name: 'x', walletBalance: null }, { name: 'x', phoneVerified: null }, { name: 'x', messageQuota: null }]) {
+        const res = await t.admin('post', '/admin/v1/accounts').send(body);
+        expectEnvelope(res, 400, 'VALIDATION_ERROR');
+        expect(res.body.error).toContain(Object.keys(body).pop() ?? 'name');
+      }
+      expect(await accounts.count()).toBe(before);
+    });
+
+    it('PATCH with null in a NOT NULL field is 400 VALIDATION_ERROR and changes nothing; planName null clears the plan', async () => {
+      const acc = await t.createAccount({ planName: 'Pro' });
+      for (const field of ['name', 'walletBalance', 'phoneVerified', 'subscriptionActive', 'freeMessages', 'messageQuota', 'messagesUsed']) {
+        const res = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ [field]: null });
+        expectEnvelope(res, 400, 'VALIDATION_ERROR');
+        expect(res.body.error).toContain(field);
+      }
+      const cleared = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ planName: null });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.data.account).toMatchObject({ name: 'Test account', walletBalance: 100_000, plan: { name: null } });
+    });
+
+    it('counters above their column range are 400 VALIDATION_ERROR; the largest values are accepted', async () => {
+      const acc = await t.createAccount();
+      for (const [field, max] of [['messageQuota', 2147483647], ['messagesUsed', 2147483647], ['freeMessages', 2147483647], ['walletBalance', Number.MAX_SAFE_INTEGER]] as const) {
+        const over = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ [field]: max + 1 });
+        expectEnvelope(over, 400, 'VALIDATION_ERROR');
+        expect(over.body.error).toContain(field);
+        const ok = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ [field]: max });
+        expect(ok.status).toBe(200);
+      }
+      const res = await t.admin('post', '/admin/v1/accounts').send({ name: 'x', messageQuota: 2147483648 });
+      expectEnvelope(res, 400, 'VALIDATION_ERROR');
     });
 
     it('PATCH of an unknown account is 404', async () => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Env } from '../src/config/app-config';
 import { BotApiProvider } from '../src/providers/bot-api/bot-api.provider';
 import { OutboundMessage, ProviderError } from '../src/providers/provider.types';
@@ -94,6 +95,29 @@ describe('BotApiProvider against a local Bot-API fake', () => {
     expect((await providerError(sut.send(message()))).kind).toBe('failed');
     fake.reply = () => ({ status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message is too long' } });
     expect((await providerError(sut.send(message()))).kind).toBe('failed');
+  });
+
+  it('logs one line per call with our message id, the method and the chat, never the token', async () => {
+    const lines: string[] = [];
+    const record = (line: unknown): void => void lines.push(String(line));
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(record);
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(record);
+    try {
+      await sut.send(message());
+      fake.reply = () => ({ status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' } });
+      await sut.send(message({ messageId: 'msg_bot_2' }));
+      fake.reply = () => ({ status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } });
+      await providerError(sut.send(message({ messageId: 'msg_bot_3' })));
+    } finally {
+      log.mockRestore();
+      warn.mockRestore();
+    }
+    expect(lines).toEqual([
+      'bot message msg_bot_1 sendMessage chat 987654321 delivered as 987654321:77',
+      'bot message msg_bot_2 sendMessage chat 987654321 rejected: 400: Bad Request: chat not found',
+      expect.stringMatching(/^bot message msg_bot_3 sendMessage chat 987654321 not settled: /),
+    ]);
+    expect(lines.join('\n')).not.toContain(TOKEN);
   });
 
   it('requires BOT_API_TOKEN only when selected and checks BOT_API_BASE_URL', () => {

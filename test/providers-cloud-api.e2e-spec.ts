@@ -98,7 +98,7 @@ describe('CloudApiProvider against a local Cloud-API fake', () => {
     expect(err.retryAfterMs).toBe(7000);
   });
 
-  it.each([130429, 131048])('maps error code %i to rate_limited even on HTTP 400', async (code) => {
+  it.each([80007, 80008, 130429, 131048, 131056])('maps error code %i to rate_limited even on HTTP 400', async (code) => {
     fake.reply = () => ({ status: 400, body: { error: { message: 'Rate limit hit', code } } });
     expect((await providerError(sut.send(message()))).kind).toBe('rate_limited');
   });
@@ -135,6 +135,13 @@ describe('CloudApiProvider against a local Cloud-API fake', () => {
     expect(() => adapter({ CHATAPP_CLOUD_PHONE_NUMBER_ID: '1055' })).toThrow(/CHATAPP_CLOUD_TOKEN/);
     expect(() => adapter({ CHATAPP_CLOUD_TOKEN: TOKEN })).toThrow(/CHATAPP_CLOUD_PHONE_NUMBER_ID/);
     expect(() => adapter({ CHATAPP_CLOUD_TOKEN: TOKEN, CHATAPP_CLOUD_PHONE_NUMBER_ID: '1', CHATAPP_CLOUD_BASE_URL: 'ftp://x' })).toThrow(/CHATAPP_CLOUD_BASE_URL/);
+    expect(() => adapter({ CHATAPP_CLOUD_TOKEN: TOKEN, CHATAPP_CLOUD_PHONE_NUMBER_ID: '1', CHATAPP_CLOUD_API_VERSION: '21' })).toThrow(/CHATAPP_CLOUD_API_VERSION/);
     expect(() => adapter({ PROVIDER_CHATAPP: 'sandbox' })).not.toThrow();
+  });
+
+  it('is not usable for sending unless selected', async () => {
+    const idle = adapter({ PROVIDER_CHATAPP: 'sandbox' });
+    await expect(idle.send(message())).rejects.toThrow(/cloud_api is not set up/);
+    expect(fake.requests).toHaveLength(0);
   });
 });

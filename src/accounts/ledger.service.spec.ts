@@ -64,6 +64,21 @@ describe(LedgerService.name, () => {
     expect(await balances(id)).toEqual({ wallet: 2, free: 0, used: 0 });
   });
 
+  it('debitMany without a transaction takes nothing when a later UPDATE fails', async () => {
+    const id = await account({ wallet: 100, free: 1, quota: 1 });
+    // A real database error on the third UPDATE (wallet), after free messages and quota were taken.
+    await ds.query(`CREATE TRIGGER wallet_down BEFORE UPDATE OF wallet_balance ON accounts WHEN NEW.id = '${id}' BEGIN SELECT RAISE(ABORT, 'wallet unavailable'); END`);
+    try {
+      for (const allOrNothing of [false, true]) {
+        await expect(sut.debitMany(id, 'local_sms', 3, { allOrNothing })).rejects.toThrow(/wallet unavailable/);
+        expect(await balances(id)).toEqual({ wallet: 100, free: 1, used: 0 });
+      }
+    } finally {
+      await ds.query('DROP TRIGGER wallet_down');
+    }
+    expect(await sut.debitMany(id, 'local_sms', 3, { allOrNothing: true })).toHaveLength(3);
+  });
+
   it('canPay reflects every source', async () => {
     expect(await sut.canPay(await account({ wallet: 4 }), 'local_sms')).toBe(false);
     expect(await sut.canPay(await account({ wallet: 5 }), 'local_sms')).toBe(true);

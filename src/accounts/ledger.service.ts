@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryRunner } from 'typeorm';
+import { inTransaction } from '../database/in-transaction';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
 
@@ -24,7 +25,8 @@ interface BalanceRow {
 /**
  * The one place that moves money. Every change is a single conditional UPDATE whose WHERE clause
  * guarantees the balance stays >= 0, so concurrent sends (any replica, any dialect) can never
- * overdraw: the database decides who wins, no read-modify-write, no transaction needed.
+ * overdraw: the database decides who wins, no read-modify-write. Only debitMany, which may need up
+ * to three UPDATEs, runs them in a transaction (the caller's, or its own).
  * Order of payment: free messages, then plan quota (messageQuota - messagesUsed), then wallet.
  */
 @Injectable()
@@ -59,8 +61,11 @@ export class LedgerService {
    * Pays for up to `count` messages with at most three UPDATEs (bulk dispatch, batch sends).
    * `allOrNothing`: fewer than `count` payable -> everything taken is given back and 402 thrown.
    * Otherwise returns as many fundings as could be paid (possibly none).
+   * `runner`: the caller's transaction; without one the UPDATEs run in their own, so a database error
+   * after the first one leaves nothing taken.
    */
   async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }, runner?: QueryRunner): Promise<Funding[]> {
+    if (!runner) return this.atomically((own) => this.debitMany(accountId, channel, count, opts, own));
     const price = this.price(channel);
     const out: Funding[] = [];
     const first = await this.balance(accountId, runner);
@@ -136,6 +141,11 @@ export class LedgerService {
 
   private payable(b: BalanceRow, price: number): number {
     return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + this.availableFrom(b, src, price), 0);
+  }
+
+  /** One transaction; on SQLite the database module serialises it with every other statement. */
+  private atomically<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    return inTransaction(this.ds, work);
   }
 
   // Inside a transaction the read must use the same connection (a second one could exhaust the pool).

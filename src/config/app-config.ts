@@ -61,6 +61,11 @@ export class AppConfig {
   int(name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
     return readInt(this.env, name, def, min, max);
   }
+
+  /** Boolean setting of an adapter (e.g. SMTP_SECURE): 1/true/yes/on or 0/false/no/off. */
+  bool(name: string, def: boolean): boolean {
+    return readBool(this.env, name, def);
+  }
 }
 
 function readInt(env: Env, name: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): number {

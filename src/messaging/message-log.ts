@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, QueryRunner, Repository } from 'typeorm';
+import { inTransaction } from '../database/in-transaction';
 import type { Funding } from '../accounts/ledger.service';
 import { isUniqueViolation } from '../database/db-errors';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
@@ -145,10 +146,7 @@ export class MessageLog {
    * module serialises transactions on the shared connection, so nothing interleaves.
    */
   async atomically<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    return this.ds.transaction(async (em) => {
-      if (!em.queryRunner) throw new Error('transaction without a query runner');
-      return work(em.queryRunner);
-    });
+    return inTransaction(this.ds, work);
   }
 
   async findOwned(accountId: string, id: string): Promise<MessageEntity | null> {

@@ -17,15 +17,6 @@ export function readUrl(config: AppConfig, name: string, fallback: string | null
   return raw.replace(/\/+$/, '');
 }
 
-export function readBool(config: AppConfig, name: string, def: boolean): boolean {
-  const raw = config.optional(name);
-  if (raw === null) return def;
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
 export function readPattern(config: AppConfig, name: string, def: string, pattern: RegExp, hint: string): string {
   const raw = config.optional(name) ?? def;
   if (!pattern.test(raw)) throw new ConfigError(`${name} must be ${hint}, got "${raw}"`);

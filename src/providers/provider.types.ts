@@ -73,4 +73,13 @@ export interface ChannelProvider {
   lookup?(messageId: string): Promise<ProviderOutcome | null>;
 }
 
+/**
+ * What an adapter set up in onModuleInit because configuration selected it. The registry hands out
+ * only selected adapters, so a missing setup is a wiring bug (or a send after shutdown).
+ */
+export function whenSelected<T>(setup: T | null, adapter: string): T {
+  if (setup === null) throw new Error(`Provider ${adapter} is not set up: not the configured provider of its channel, or shut down`);
+  return setup;
+}
+
 export const CHANNEL_PROVIDERS = Symbol('CHANNEL_PROVIDERS');

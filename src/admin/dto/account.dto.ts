@@ -1,36 +1,51 @@
-import { IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { KeyRole, Permission, PERMISSIONS } from '../../auth/permissions';
 
-export class UpdateAccountDto {
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200)
-  name?: string;
+/** Largest value of the INT counter columns (messageQuota, messagesUsed, freeMessages). */
+const INT_COLUMN_MAX = 2147483647;
 
-  @IsOptional() @IsBoolean()
+/**
+ * `@IsOptional` for a field that may be left out but not sent as `null`: unlike `@IsOptional`, a
+ * `null` still runs the other validators and fails them, instead of reaching a NOT NULL column.
+ */
+function IsOmittable(): PropertyDecorator {
+  return ValidateIf((_dto: object, value: unknown) => value !== undefined);
+}
+
+/** Fields an operator may set at creation and change later; each may be omitted, none may be null but planName. */
+abstract class AccountFieldsDto {
+  @IsOmittable() @IsBoolean()
   phoneVerified?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOmittable() @IsBoolean()
   subscriptionActive?: boolean;
 
   /** Wallet balance in integer minor units. */
-  @IsOptional() @IsInt() @Min(0)
+  @IsOmittable() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
   walletBalance?: number;
 
-  @IsOptional() @IsInt() @Min(0)
+  @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
   freeMessages?: number;
 
+  /** `null` clears the plan. */
   @IsOptional() @IsString() @MaxLength(100)
-  planName?: string;
+  planName?: string | null;
 
-  @IsOptional() @IsInt() @Min(0)
+  @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
   messageQuota?: number;
 
-  @IsOptional() @IsInt() @Min(0)
+  @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
   messagesUsed?: number;
 }
 
-export class CreateAccountDto extends UpdateAccountDto {
+export class CreateAccountDto extends AccountFieldsDto {
   @IsString() @IsNotEmpty() @MaxLength(200)
-  declare name: string;
+  name: string;
+}
+
+export class UpdateAccountDto extends AccountFieldsDto {
+  @IsOmittable() @IsString() @IsNotEmpty() @MaxLength(200)
+  name?: string;
 }
 
 export class CreateApiKeyDto {

@@ -7,8 +7,6 @@ import { SandboxDeliveryView, SandboxStore } from '../../providers/sandbox/sandb
 import { SandboxProvider } from '../../providers/sandbox/sandbox.provider';
 import { SandboxFaultDto, SandboxMessagesQuery } from './sandbox-admin.dto';
 
-type SandboxMessage = Omit<SandboxDeliveryView, 'messageId' | 'subject'> & { messageId: string; subject: string | null };
-
 @ApiTags('admin')
 @AdminOnly()
 @Controller('admin/v1/sandbox')
@@ -25,7 +23,7 @@ export class SandboxAdminController {
 
   @Get('messages')
   @ApiOperation({ summary: 'Messages the sandbox delivered, oldest first (filters accountId, channel, to, bulkJobId; limit default 100)' })
-  async messages(@Query() q: SandboxMessagesQuery): Promise<{ success: true; data: { messages: SandboxMessage[] } }> {
+  async messages(@Query() q: SandboxMessagesQuery): Promise<{ success: true; data: { messages: SandboxDeliveryView[] } }> {
     return { success: true, data: { messages: await this.store.list({ ...q, limit: q.limit ?? 100 }) } };
   }
 

@@ -3,7 +3,7 @@ import { AppConfig } from '../../config/app-config';
 import { readUrl } from '../adapter-settings';
 import { mediaKind } from '../media-kind';
 import { classifyHttpStatus, postJson, ProviderHttpResponse } from '../http/provider-http';
-import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../provider.types';
+import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 
 interface BotApiReply {
@@ -47,13 +47,19 @@ export class BotApiProvider implements ChannelProvider, OnModuleInit {
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
-    const { base, token } = this.settings ?? (this.settings = this.loadSettings());
+    const { base, token } = whenSelected(this.settings, this.name);
     const { method, payload } = botRequest(msg);
-    this.logger.log(`bot message ${msg.messageId} -> ${method} chat ${msg.to}`);
-    const res = await postJson(`${base}/bot${token}/${method}`, payload, { timeoutMs: this.config.providerTimeoutMs, redact: token });
-    const outcome = interpret(res, msg.to);
-    if (outcome.status === 'sent') this.logger.log(`bot message ${msg.messageId} delivered as ${outcome.providerMessageId}`);
-    else this.logger.warn(`bot message ${msg.messageId} rejected: ${outcome.message}`);
+    const call = `bot message ${msg.messageId} ${method} chat ${msg.to}`;
+    let outcome: ProviderOutcome;
+    try {
+      outcome = interpret(await postJson(`${base}/bot${token}/${method}`, payload, { timeoutMs: this.config.providerTimeoutMs, redact: token }), msg.to);
+    } catch (err) {
+      // One line per call whatever the outcome: after an unknown outcome this is how a duplicate is traced.
+      this.logger.warn(`${call} not settled: ${(err as Error).message}`);
+      throw err;
+    }
+    if (outcome.status === 'sent') this.logger.log(`${call} delivered as ${outcome.providerMessageId}`);
+    else this.logger.warn(`${call} rejected: ${outcome.message}`);
     return outcome;
   }
 }

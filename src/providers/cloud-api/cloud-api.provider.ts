@@ -1,12 +1,12 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig, ConfigError } from '../../config/app-config';
-import { readPattern, readUrl } from '../adapter-settings';
 import { classifyHttpStatus, postJson, ProviderHttpResponse } from '../http/provider-http';
-import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../provider.types';
+import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 import { cloudApiPayload } from './cloud-api.payload';
+import { cloudApiSettings, isCloudApiRateLimit } from './cloud-api.settings';
 
-interface CloudApiSettings {
+interface MessagesEndpoint {
   url: string;
   token: string;
 }
@@ -18,8 +18,6 @@ interface CloudApiError {
   error_data?: { details?: string };
 }
 
-/** Error codes that mean "slow down" (throughput, spam-rate and pair rate limits). */
-const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131048, 131056]);
 /** Error codes that settle the message for good: the recipient cannot get it. */
 const RECIPIENT_CODES = new Set([131021, 131026, 131030, 131045, 131047, 131049, 131050]);
 
@@ -28,7 +26,7 @@ const RECIPIENT_CODES = new Set([131021, 131026, 131030, 131045, 131047, 131049,
 export class CloudApiProvider implements ChannelProvider, OnModuleInit {
   readonly name = 'cloud_api';
   private readonly logger = new Logger(CloudApiProvider.name);
-  private settings: CloudApiSettings | null = null;
+  private endpoint: MessagesEndpoint | null = null;
 
   constructor(
     private readonly registry: ProvidersRegistry,
@@ -37,22 +35,21 @@ export class CloudApiProvider implements ChannelProvider, OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register('chatapp', this.name, this);
-    if (this.config.providers.chatapp === this.name) this.settings = this.loadSettings();
+    if (this.config.providers.chatapp === this.name) this.endpoint = this.loadEndpoint();
   }
 
-  private loadSettings(): CloudApiSettings {
-    const base = readUrl(this.config, 'CHATAPP_CLOUD_BASE_URL', 'https://graph.facebook.com', ['http', 'https']);
-    const version = readPattern(this.config, 'CHATAPP_CLOUD_API_VERSION', 'v21.0', /^v\d+(\.\d+)?$/, 'a Graph API version like v21.0');
+  private loadEndpoint(): MessagesEndpoint {
+    const { base, version, token } = cloudApiSettings(this.config);
     const phoneNumberId = this.config.required('CHATAPP_CLOUD_PHONE_NUMBER_ID');
     if (!/^[A-Za-z0-9_-]+$/.test(phoneNumberId)) throw new ConfigError(`CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "${phoneNumberId}"`);
-    return { url: `${base}/${version}/${phoneNumberId}/messages`, token: this.config.required('CHATAPP_CLOUD_TOKEN') };
+    return { url: `${base}/${version}/${phoneNumberId}/messages`, token };
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
-    const settings = this.settings ?? (this.settings = this.loadSettings());
-    const res = await postJson(settings.url, cloudApiPayload(msg), {
+    const { url, token } = whenSelected(this.endpoint, this.name);
+    const res = await postJson(url, cloudApiPayload(msg), {
       timeoutMs: this.config.providerTimeoutMs,
-      headers: { Authorization: `Bearer ${settings.token}` },
+      headers: { Authorization: `Bearer ${token}` },
     });
     const outcome = this.interpret(res);
     if (outcome.status === 'sent') {
@@ -69,7 +66,7 @@ export class CloudApiProvider implements ChannelProvider, OnModuleInit {
     if (res.status >= 200 && res.status < 300 && typeof id === 'string') return { status: 'sent', providerMessageId: id };
     const err = body.error ?? {};
     const detail = `${err.code ?? `HTTP ${res.status}`}: ${err.error_data?.details ?? err.message ?? 'no error body'}`;
-    const transient = classifyHttpStatus(res, detail, err.code !== undefined && RATE_LIMIT_CODES.has(err.code));
+    const transient = classifyHttpStatus(res, detail, isCloudApiRateLimit(err.code));
     if (transient) throw transient;
     if (res.status >= 200 && res.status < 300) throw new ProviderError('failed', 'Provider accepted the call without a message id');
     if (res.status === 400 && err.code !== undefined && RECIPIENT_CODES.has(err.code)) {

@@ -7,22 +7,8 @@ import { isUniqueViolation } from '../../database/db-errors';
 export const SANDBOX_FAULT_KINDS = ['rate_limit', 'unavailable', 'reject', 'timeout'] as const;
 export type SandboxFaultKind = (typeof SANDBOX_FAULT_KINDS)[number];
 
-export interface SandboxDeliveryInput {
-  messageId: string;
-  accountId: string;
-  channel: ChannelName;
-  to: string;
-  sender: string | null;
-  text: string | null;
-  subject: string | null;
-  bulkJobId: string | null;
-  rowIndex: number | null;
-  outcome: 'sent' | 'rejected';
-  providerMessageId: string;
-}
-
-export interface SandboxDeliveryView {
-  id: string;
+/** What the sandbox keeps of one call, as recorded and as listed. */
+interface SandboxDelivery {
   messageId: string;
   accountId: string;
   channel: string;
@@ -32,6 +18,16 @@ export interface SandboxDeliveryView {
   subject: string | null;
   bulkJobId: string | null;
   rowIndex: number | null;
+}
+
+export interface SandboxDeliveryInput extends SandboxDelivery {
+  channel: ChannelName;
+  outcome: 'sent' | 'rejected';
+  providerMessageId: string;
+}
+
+export interface SandboxDeliveryView extends SandboxDelivery {
+  id: string;
   deliveredAt: string;
 }
 
@@ -174,15 +170,14 @@ export class SandboxStore {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** Consumes one matching fault (oldest first), or null. */
+  /** Consumes one fault matching this channel and account (oldest first), or null. */
   async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFaultKind | null> {
     if (!this.hasFaults && now < this.checkedUntil) return null;
-    const rows: Row[] = await this.ds.query('SELECT id, channel, account_id, kind FROM sandbox_faults WHERE remaining > 0 ORDER BY id');
-    this.hasFaults = rows.length > 0;
-    this.checkedUntil = now + this.refreshMs;
+    const rows: Row[] = await this.ds.query(
+      'SELECT id, kind FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id',
+      [channel, accountId],
+    );
     for (const r of rows) {
-      if (r.channel !== null && r.channel !== channel) continue;
-      if (r.account_id !== null && r.account_id !== accountId) continue;
       const qr = this.ds.createQueryRunner();
       try {
         const res = await qr.query('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', [r.id], true);
@@ -191,6 +186,11 @@ export class SandboxStore {
         await qr.release();
       }
     }
+    // None for this call. While no fault exists at all, sends skip the lookup (re-checked every
+    // refreshMs for faults added on another replica); a fault of another account keeps it on.
+    const any: Row[] = rows.length ? rows : await this.ds.query('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1');
+    this.hasFaults = any.length > 0;
+    this.checkedUntil = now + this.refreshMs;
     return null;
   }
 }

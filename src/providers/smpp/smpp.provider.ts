@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import * as smpp from 'smpp';
 import { AppConfig } from '../../config/app-config';
 import { readUrl } from '../adapter-settings';
-import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../provider.types';
+import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 import { SmppLink } from './smpp-link';
 import { classifySubmitStatus } from './smpp-status';
@@ -56,7 +56,7 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnModuleDest
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
-    const link = this.link ?? (this.link = this.createLink());
+    const link = whenSelected(this.link, this.name);
     const resp = await link.request('submit_sm', submitParams(msg, this.config.optional('DEFAULT_SMS_SENDER') ?? 'MsgService'));
     if (resp.command_status === 0 && typeof resp.message_id === 'string' && resp.message_id) {
       this.logger.log(`sms ${msg.messageId} accepted by SMSC as ${resp.message_id}`);

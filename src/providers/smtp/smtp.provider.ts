@@ -2,8 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import nodemailer, { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import { AppConfig, ConfigError } from '../../config/app-config';
-import { readBool } from '../adapter-settings';
-import { ChannelProvider, OutboundMessage, ProviderOutcome } from '../provider.types';
+import { ChannelProvider, OutboundMessage, ProviderOutcome, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 import { classifySmtpFailure } from './smtp-error';
 
@@ -32,10 +31,10 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
   }
 
   /** Reads and checks the SMTP_* settings and builds a pooled transport (no network yet). */
-  private connect(): Transporter<SMTPPool.SentMessageInfo> {
+  private connect(): void {
     const c = this.config;
     const host = c.required('SMTP_HOST');
-    const secure = readBool(c, 'SMTP_SECURE', false);
+    const secure = c.bool('SMTP_SECURE', false);
     const port = c.int('SMTP_PORT', secure ? 465 : 587, 1, 65535);
     const user = c.optional('SMTP_USER');
     const pass = c.optional('SMTP_PASS');
@@ -56,8 +55,8 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
       host,
       port,
       secure,
-      requireTLS: readBool(c, 'SMTP_REQUIRE_TLS', false),
-      ignoreTLS: readBool(c, 'SMTP_IGNORE_TLS', false),
+      requireTLS: c.bool('SMTP_REQUIRE_TLS', false),
+      ignoreTLS: c.bool('SMTP_IGNORE_TLS', false),
       auth: user !== null && pass !== null ? { user, pass } : undefined,
       connectionTimeout: timeout,
       greetingTimeout: timeout,
@@ -65,11 +64,10 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
       dnsTimeout: timeout,
     };
     this.transporter = nodemailer.createTransport(options);
-    return this.transporter;
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
-    const transporter = this.transporter ?? this.connect();
+    const transporter = whenSelected(this.transporter, this.name);
     const messageId = `<${msg.messageId}@${this.idDomain}>`;
     try {
       const info = await transporter.sendMail({

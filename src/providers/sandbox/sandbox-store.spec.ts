@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../../config/app-config';
+import { buildDataSourceOptions } from '../../database/data-source-options';
+import { SandboxStore } from './sandbox-store';
+
+describe(SandboxStore.name, () => {
+  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', NODE_ENV: 'test' });
+  const REFRESH_MS = 60_000;
+  let ds: DataSource;
+  let sut: SandboxStore;
+
+  beforeAll(async () => {
+    ds = new DataSource(buildDataSourceOptions(config));
+    await ds.initialize();
+  });
+  afterAll(async () => {
+    await ds.destroy();
+  });
+  beforeEach(async () => {
+    await ds.query('DELETE FROM sandbox_faults');
+    sut = new SandboxStore(ds, REFRESH_MS);
+  });
+
+  let n = 0;
+  /** A fault written by another replica: this store's cache does not know about it. */
+  async function foreignFault(f: { channel?: string; accountId?: string; kind?: string; count?: number }): Promise<void> {
+    await ds.query('INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, created_at) VALUES (?, ?, ?, ?, ?, 0)', [
+      `flt_test_${String(++n).padStart(4, '0')}`, f.channel ?? null, f.accountId ?? null, f.kind ?? 'unavailable', f.count ?? 1,
+    ]);
+  }
+
+  it('consumes only faults of the call’s channel and account, oldest first, count times', async () => {
+    await sut.addFault({ channel: 'email', accountId: 'acc_b', kind: 'reject', count: 2 }, 0);
+    await sut.addFault({ channel: null, accountId: 'acc_b', kind: 'rate_limit', count: 1 }, 0);
+    expect(await sut.takeFault('email', 'acc_a', 0)).toBeNull();
+    expect(await sut.takeFault('local_sms', 'acc_b', 0)).toBe('rate_limit');
+    expect(await sut.takeFault('email', 'acc_b', 0)).toBe('reject');
+    expect(await sut.takeFault('email', 'acc_b', 0)).toBe('reject');
+    expect(await sut.takeFault('email', 'acc_b', 0)).toBeNull();
+  });
+
+  it('while no fault exists skips the lookup until the refresh; a fault of another account keeps it on', async () => {
+    expect(await sut.takeFault('local_sms', 'acc_a', 0)).toBeNull();
+    await foreignFault({ accountId: 'acc_a' });
+    expect(await sut.takeFault('local_sms', 'acc_a', 1)).toBeNull();
+    expect(await sut.takeFault('local_sms', 'acc_a', REFRESH_MS)).toBe('unavailable');
+
+    await foreignFault({ accountId: 'acc_other' });
+    expect(await sut.takeFault('local_sms', 'acc_a', REFRESH_MS + 1)).toBeNull();
+    await foreignFault({ accountId: 'acc_a', kind: 'timeout' });
+    expect(await sut.takeFault('local_sms', 'acc_a', REFRESH_MS + 2)).toBe('timeout');
+  });
+});
