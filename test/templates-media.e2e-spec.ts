@@ -21,7 +21,7 @@ describe('Templates: header media (e2e)', () => {
   let dir: string;
   let files: Server;
   let filesUrl: string;
-  const served: Record<string, { type: string; body: Buffer; delayMs?: number }> = {};
+  const served: Record<string, { type: string; body: Buffer; delayMs?: number; location?: string }> = {};
 
   beforeAll(async () => {
     dir = mediaDir();
@@ -30,6 +30,7 @@ describe('Templates: header media (e2e)', () => {
     files = createServer((req, res) => {
       const f = served[req.url ?? ''];
       if (!f) return void res.writeHead(404).end();
+      if (f.location !== undefined) return void res.writeHead(302, { Location: f.location }).end();
       const send = () => res.writeHead(200, { 'Content-Type': f.type, 'Content-Length': f.body.length }).end(f.body);
       if (f.delayMs) setTimeout(send, f.delayMs).unref();
       else send();
@@ -89,6 +90,21 @@ describe('Templates: header media (e2e)', () => {
     const res = await upload(Buffer.from('just some text, not an image'), 'fake.png', 'image/png');
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/unsupported file type/);
+  });
+
+  it('bytes too short for the type sniffer (ID3, OggS) are 400 unsupported, upload and multipart alike', async () => {
+    for (const bytes of ['ID3', 'OggS']) {
+      const up = await upload(Buffer.from(bytes), 'short.mp3');
+      expect(up.status).toBe(400);
+      expect(up.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+      expect(up.body.error).toMatch(/unsupported file type/);
+      const created = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
+        .field('payload', JSON.stringify(chatappBody({ name: 'short_media' })))
+        .attach('headerMedia', Buffer.from(bytes), { filename: 'short.ogg', contentType: 'application/octet-stream' });
+      expect(created.status).toBe(400);
+      expect(created.body.error).toMatch(/headerMedia: unsupported file type/);
+    }
+    expect(incoming(dir)).toEqual([]);
   });
 
   it('an image over 5 MB is refused with 413 while streaming', async () => {
@@ -184,6 +200,18 @@ describe('Templates: header media (e2e)', () => {
     }
     const list = await t.http().get('/api/v2/templates?name=url_fail').set('X-API-Key', acc.key);
     expect(list.body.data.templates).toEqual([]);
+  });
+
+  it('headerMediaUrl: a redirect to a malformed Location is 400, not 500', async () => {
+    served['/bad-redirect'] = { type: 'image/png', body: Buffer.alloc(0), location: 'http://[' };
+    served['/short'] = { type: 'audio/mpeg', body: Buffer.from('ID3') };
+    for (const [path, expected] of [['/bad-redirect', 'headerMediaUrl must be a valid URL'], ['/short', 'headerMediaUrl: unsupported file type']]) {
+      const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'url_odd', headerMediaUrl: `${filesUrl}${path}` }));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+      expect(res.body.error).toContain(expected);
+    }
+    expect(incoming(dir)).toEqual([]);
   });
 
   it('only one of headerAssetId, file and headerMediaUrl', async () => {

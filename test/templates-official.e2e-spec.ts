@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { closedPort } from './providers-fakes/http-fake';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
 import { chatappBody, mediaDir } from './support/templates-helpers';
 
@@ -190,6 +191,20 @@ describe('Templates: official submission over the cloud API (e2e)', () => {
       expect((await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data).toMatchObject({ status: 'rejected', rejectionReason: 'INVALID_FORMAT' });
     });
 
+    it('PAUSED makes the template unusable (rejected) as the poll does; REINSTATED approves it again; a long reason is cut', async () => {
+      const created = await post(chatappBody({ name: 'hook_paused' }));
+      const { id, providerTemplateId } = created.body.data.template;
+      const hook = (ev: string, reason: string | null = null) => t.http().post('/hooks/chatapp/template-status?token=hook-secret-123').send(event(providerTemplateId, ev, reason));
+      const read = async () => (await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data;
+      expect((await hook('APPROVED')).body.updated).toBe(1);
+      expect((await hook('PAUSED', 'NONE')).body.updated).toBe(1);
+      expect(await read()).toMatchObject({ status: 'rejected', rejectionReason: null });
+      expect((await hook('REINSTATED')).body.updated).toBe(1);
+      expect((await read()).status).toBe('approved');
+      await hook('REJECTED', 'y'.repeat(900));
+      expect(await read()).toMatchObject({ status: 'rejected', rejectionReason: 'y'.repeat(500) });
+    });
+
     it('401 without or with a wrong secret, and nothing changes', async () => {
       const created = await post(chatappBody({ name: 'hook_guarded' }));
       const { id, providerTemplateId } = created.body.data.template;
@@ -211,12 +226,7 @@ describe('Templates: official provider down (e2e)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    // A port that was just freed: nothing listens there.
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((r) => probe.close(r));
-    t = await createTestApp({ env: cloudEnv(`http://127.0.0.1:${port}`) });
+    t = await createTestApp({ env: cloudEnv(`http://127.0.0.1:${await closedPort()}`) });
   });
   afterAll(async () => {
     await t.close();
@@ -258,11 +268,13 @@ describe('Templates: scheduled status poll (e2e)', () => {
     const s = (await post(chatappBody({ name: 'poll_stays' }))).body.data.template;
     await post({ name: 'poll_manual', category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', providerTemplateId: 'manual_1', manualVariableCount: 0 });
     fake.statuses[a.providerTemplateId] = { status: 'APPROVED' };
-    fake.statuses[r.providerTemplateId] = { status: 'REJECTED', rejected_reason: 'PROMOTIONAL' };
+    // Provider text is unbounded: stored cut to the 500-character column, as on the callback path.
+    const longReason = `PROMOTIONAL ${'x'.repeat(800)}`;
+    fake.statuses[r.providerTemplateId] = { status: 'REJECTED', rejected_reason: longReason };
     const read = async (id: string) => (await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data;
     await waitFor(async () => (await read(a.id)).status === 'approved', { what: 'approved by poll' });
     await waitFor(async () => (await read(r.id)).status === 'rejected', { what: 'rejected by poll' });
-    expect(await read(r.id)).toMatchObject({ rejectionReason: 'PROMOTIONAL' });
+    expect(await read(r.id)).toMatchObject({ rejectionReason: longReason.slice(0, 500) });
     expect((await read(s.id)).status).toBe('pending');
     const polled = fake.requests.filter((x) => x.method === 'GET').map((x) => x.path.split('?')[0]);
     expect(polled).toContain(`/v21.0/${s.providerTemplateId}`);

@@ -20,11 +20,16 @@ describe('Templates used by the send route (e2e)', () => {
     return res.body.data.template.id as string;
   };
   const send = (body: Record<string, unknown>) => t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body);
+  /** What the sandbox delivered to `to` (admin API), oldest first. */
+  const delivered = async (to: string) =>
+    (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}&to=${encodeURIComponent(to)}`)).body.data.messages as { channel: string; text: string }[];
 
   it('an active SMS template fills {{n}} from variablesIndexed; the wrong count is refused', async () => {
     const id = await create(smsBody());
     const ok = await send({ to: '+966500000123', channel: 'local_sms', messageType: 'template', template: { id, variablesIndexed: ['4321'] } });
-    expect([200, 201, 202]).toContain(ok.status);
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.messages).toEqual([expect.objectContaining({ to: '+966500000123', channel: 'local_sms', status: 'sent' })]);
+    expect(await delivered('+966500000123')).toEqual([expect.objectContaining({ channel: 'local_sms', text: 'Your code is 4321' })]);
     const bad = await send({ to: '+966500000123', channel: 'local_sms', messageType: 'template', template: { id, variablesIndexed: [] } });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('TEMPLATE_VARIABLES_MISMATCH');
@@ -38,7 +43,9 @@ describe('Templates used by the send route (e2e)', () => {
     expect(pending.body.code).toBe('TEMPLATE_NOT_USABLE');
     expect((await t.admin('post', `/admin/v1/templates/${id}/status`).send({ status: 'approved' })).status).toBe(200);
     const ok = await send(msg);
-    expect([200, 201, 202]).toContain(ok.status);
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.messages).toEqual([expect.objectContaining({ to: '+966500000124', channel: 'chatapp', status: 'sent' })]);
+    expect(await delivered('+966500000124')).toEqual([expect.objectContaining({ channel: 'chatapp', text: 'Hi Sara, your order A-1 has shipped' })]);
   });
 
   it("another account's template is TEMPLATE_NOT_FOUND at send time", async () => {

@@ -11,7 +11,8 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function randomPart(len: number): string {
+/** `len` random characters of the id alphabet (5 bits each). */
+export function randomPart(len: number): string {
   const bytes = randomBytes(len);
   let out = '';
   for (let i = 0; i < len; i++) out += ALPHABET[bytes[i] & 31];

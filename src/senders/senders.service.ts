@@ -71,7 +71,6 @@ export class SendersService {
     }
     if (webhookUrl !== null) await this.webhooks.assertAllowedTarget(webhookUrl, 'webhookUrl');
     const nameKey = dto.name.toLowerCase();
-    if (await this.senders.existsBy({ accountId, nameKey })) throw duplicateName(dto.name);
     const now = this.clock.now();
     const row: SmsSenderEntity = {
       id: newId('snd'),
@@ -91,7 +90,7 @@ export class SendersService {
     try {
       await this.senders.insert(row);
     } catch (err) {
-      // Two concurrent requests for one name: the unique index decides, the loser gets the same 400.
+      // The unique index (account, name key) is the only duplicate check: sequential or concurrent, same 400.
       if (isUniqueViolation(err)) throw duplicateName(dto.name);
       throw err;
     }

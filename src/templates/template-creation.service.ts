@@ -10,6 +10,7 @@ import { ProviderError } from '../providers/provider.types';
 import type { CreateTemplateDto } from './dto/create-template.dto';
 import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
 import type { TemplateMediaEntity } from './entities/template-media.entity';
+import type { IngestedFile } from './media/media-types';
 import type { UploadedMedia } from './media/multer-ingest.storage';
 import { TemplateMediaService } from './media/template-media.service';
 import { OfficialSendersService, ResolvedOfficialSender } from './official/official-senders.service';
@@ -46,6 +47,8 @@ export class TemplateCreationService {
 
   async create(accountId: string | null, dto: CreateTemplateDto, upload: UploadedMedia | null): Promise<CreatedTemplate> {
     let stored: TemplateMediaEntity | null = null;
+    // The uploaded or fetched temp file: storing moves it away; whatever is left is removed in finally.
+    let file: IngestedFile | null = upload?.ingested ?? null;
     try {
       const sources = (dto.headerAssetId ? 1 : 0) + (upload ? 1 : 0) + (dto.headerMediaUrl ? 1 : 0);
       const plan = planTemplate(dto, sources, this.config.defaultRegion as CountryCode);
@@ -57,9 +60,8 @@ export class TemplateCreationService {
         asset = await this.media.findOwned(accountId, dto.headerAssetId);
         if (!asset) throw ApiError.validation('headerAssetId does not name header media uploaded by this account');
       } else if (upload || dto.headerMediaUrl) {
-        const file = upload ? upload.ingested : await this.media.fetch(dto.headerMediaUrl as string);
+        file ??= await this.media.fetch(dto.headerMediaUrl as string);
         if (plan.headerType && plan.headerType !== file.headerType) {
-          await this.media.discard(file);
           throw ApiError.validation(`${upload ? upload.fieldname : 'headerMediaUrl'} is ${file.mimeType} (${file.headerType}) but headerType is ${plan.headerType}`);
         }
         asset = stored = await this.media.store(accountId, file);
@@ -81,7 +83,7 @@ export class TemplateCreationService {
       return { data: { template: view }, ...(receipt ? { message: 'Template submitted to the provider for review' } : {}) };
     } finally {
       if (stored) await this.media.remove(stored);
-      if (upload) await this.media.discard(upload.ingested);
+      await this.media.discard(file);
     }
   }
 

@@ -1,7 +1,7 @@
-import { unlink } from 'node:fs/promises';
 import { ApiError } from '../common/errors';
 import { createValidationPipe } from '../common/validation.pipe';
 import { CreateTemplateDto } from './dto/create-template.dto';
+import { MediaIngest } from './media/media-ingest';
 import type { UploadedMedia } from './media/multer-ingest.storage';
 
 export type UploadedParts = Partial<Record<'headerMedia' | 'file', UploadedMedia[]>> | undefined;
@@ -12,7 +12,7 @@ const pipe = createValidationPipe();
 export async function singleUpload(parts: UploadedParts): Promise<UploadedMedia | null> {
   const uploads = [...(parts?.headerMedia ?? []), ...(parts?.file ?? [])];
   if (uploads.length > 1) {
-    await Promise.all(uploads.map((u) => unlink(u.ingested.tmpPath).catch(() => undefined)));
+    await Promise.all(uploads.map((u) => MediaIngest.discard(u.ingested)));
     throw ApiError.validation('send the header file once, as headerMedia or as file');
   }
   return uploads[0] ?? null;
@@ -44,7 +44,7 @@ export async function parseCreateRequest(body: unknown, multipart: boolean, part
     return { dto, upload };
   } catch (err) {
     // The handler never gets this file: remove it from the incoming area now.
-    if (upload) await unlink(upload.ingested.tmpPath).catch(() => undefined);
+    await MediaIngest.discard(upload?.ingested);
     throw err;
   }
 }

@@ -14,8 +14,6 @@ export interface TemplatePlan {
   variableCount: number;
   bodyParameters: BodyParameter[];
   headerType: HeaderType | null;
-  /** A media header (image/video/document) needs a file unless the template is linked manually. */
-  needsMedia: boolean;
   buttons: TemplateButton[];
   urlButtonVariables: string[];
   otp: OtpOptions | null;
@@ -171,7 +169,6 @@ export function planTemplate(dto: CreateTemplateDto, mediaSources: number, regio
     variableCount,
     bodyParameters,
     headerType: dto.headerType ?? null,
-    needsMedia: mediaHeader || mediaSources > 0,
     buttons,
     urlButtonVariables,
     otp,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { iso } from '../database/columns';
 import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
+import { previewUrlOf } from './media/preview-url';
 import { OfficialSendersService, PLATFORM_SENDER_ID } from './official/official-senders.service';
 import type { OfficialSenderView, SmsTemplateCreatedView, TemplateForSend, TemplateView } from './template.types';
 
@@ -14,7 +15,7 @@ export class TemplateViewMapper {
   ) {}
 
   previewUrl(assetId: string | null): string | null {
-    return assetId ? `${this.config.publicBaseUrl}/media/template-headers/${assetId}` : null;
+    return assetId ? previewUrlOf(this.config, assetId) : null;
   }
 
   async toView(t: TemplateEntity, viewerAccountId: string | null): Promise<TemplateView> {

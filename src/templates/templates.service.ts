@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { Clock } from '../common/clock';
 import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
 import type { ListTemplatesQuery } from './dto/list-templates.query';
-import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
+import { DEFAULT_SCOPE, REJECTION_REASON_MAX, TemplateEntity } from './entities/template.entity';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { TemplateForSend, TemplateStatus, TemplateView } from './template.types';
 
@@ -45,7 +45,7 @@ export class TemplatesService {
     if (q.status) qb.andWhere('t.status = :status', { status: q.status });
     if (q.provider) qb.andWhere('t.provider = :provider', { provider: q.provider });
     const name = q.name;
-    if (name) qb.andWhere(new Brackets((b) => b.where("t.name LIKE :name ESCAPE '!'", { name: `${name.replace(/[!%_]/g, '!$&')}%` })));
+    if (name) qb.andWhere("t.name LIKE :name ESCAPE '!'", { name: `${name.replace(/[!%_]/g, '!$&')}%` });
     if (after) qb.andWhere('t.id < :after', { after });
     const rows = await qb.orderBy('t.id', 'DESC').limit(limit + 1).getMany();
     const hasMore = rows.length > limit;
@@ -54,24 +54,31 @@ export class TemplatesService {
     return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scopeKey, page[page.length - 1].id) : null };
   }
 
-  /** Operator move (admin route, provider callback, poll). */
+  /** Operator move (admin route): the template's view after the move. */
   async setStatus(templateId: string, status: TemplateStatus, reason: string | null = null): Promise<TemplateView> {
     const t = await this.templates.findOne({ where: { id: templateId } });
     if (!t) throw new ApiError('NOT_FOUND', 'Template not found');
-    t.status = status;
-    t.rejectionReason = status === 'rejected' ? reason : null;
-    t.updatedAt = this.clock.now();
-    await this.templates.update({ id: t.id }, { status: t.status, rejectionReason: t.rejectionReason, updatedAt: t.updatedAt });
-    return this.mapper.toView(t, t.accountId);
+    const change = this.statusChange(status, reason);
+    await this.templates.update({ id: t.id }, change);
+    return this.mapper.toView(Object.assign(t, change), t.accountId);
+  }
+
+  /** Status poll: the move alone, no view. Returns whether the template exists. */
+  async updateStatus(templateId: string, status: TemplateStatus, reason: string | null): Promise<boolean> {
+    const res = await this.templates.update({ id: templateId }, this.statusChange(status, reason));
+    return (res.affected ?? 0) > 0;
   }
 
   /** Provider callback: by the provider's template id. Returns how many rows moved. */
   async setStatusByProviderId(providerTemplateId: string, status: TemplateStatus, reason: string | null): Promise<number> {
-    const res = await this.templates.update(
-      { providerTemplateId, provider: 'official' },
-      { status, rejectionReason: status === 'rejected' ? reason : null, updatedAt: this.clock.now() },
-    );
+    const res = await this.templates.update({ providerTemplateId, provider: 'official' }, this.statusChange(status, reason));
     return res.affected ?? 0;
+  }
+
+  /** Every status move writes this: the reason only when rejected, cut to its column (provider text is unbounded). */
+  private statusChange(status: TemplateStatus, reason: string | null): Pick<TemplateEntity, 'status' | 'rejectionReason' | 'updatedAt'> {
+    const rejectionReason = status === 'rejected' && reason !== null ? reason.slice(0, REJECTION_REASON_MAX) : null;
+    return { status, rejectionReason, updatedAt: this.clock.now() };
   }
 
   private async findVisible(accountId: string, templateId: string): Promise<TemplateEntity | null> {

@@ -1,5 +1,5 @@
 import type { ChannelName } from '../../config/app-config';
-import type { TemplateCategory, TemplateForSend } from '../../templates/template.types';
+import { isUsableStatus, type TemplateCategory, type TemplateForSend } from '../../templates/template.types';
 import { fail, httpUrl, renderPlaceholders } from './recipient-rules';
 import type { ValidatedTemplate } from './validated-message';
 
@@ -25,7 +25,7 @@ export interface RenderedTemplate {
 export function resolveTemplate(found: TemplateForSend | null, input: Record<string, unknown>, channel: ChannelName): RenderedTemplate {
   for (const key of Object.keys(input)) if (!TEMPLATE_FIELDS.has(key)) fail('VALIDATION_ERROR', `template.${key} is not an allowed field`);
   if (!found) fail('TEMPLATE_NOT_FOUND', `template.id: template ${String(input.id).slice(0, 40)} not found for this account`);
-  if (found.status !== 'approved' && found.status !== 'active') fail('TEMPLATE_NOT_USABLE', `template.id: template ${found.name} is ${found.status}, not approved or active`);
+  if (!isUsableStatus(found.status)) fail('TEMPLATE_NOT_USABLE', `template.id: template ${found.name} is ${found.status}, not approved or active`);
   if (!CATEGORIES[channel].includes(found.category)) fail('TEMPLATE_NOT_USABLE', `template.id: a ${found.category} template cannot be sent on ${channel}`);
 
   const variables = stringList(input.variablesIndexed, 'template.variablesIndexed');

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { REJECTION_REASON_MAX } from '../entities/template.entity';
 import { TEMPLATE_STATUSES, TemplateStatus } from '../template.types';
 
 export class SetTemplateStatusDto {
@@ -10,7 +11,7 @@ export class SetTemplateStatusDto {
   @ApiPropertyOptional({ description: 'Shown as rejectionReason when rejected' })
   @IsOptional()
   @IsString()
-  @MaxLength(500)
+  @MaxLength(REJECTION_REASON_MAX)
   reason?: string;
 }
 

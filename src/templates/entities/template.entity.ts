@@ -12,6 +12,9 @@ const json = {
 
 export const DEFAULT_SCOPE = '*';
 
+/** Column size of rejection_reason: longer provider reasons are cut to it. */
+export const REJECTION_REASON_MAX = 500;
+
 @Entity('templates')
 export class TemplateEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
@@ -95,12 +98,10 @@ export class TemplateEntity {
   @Column({ type: 'text', nullable: true, transformer: json })
   otp: OtpOptions | null;
 
-  @Column({ type: 'varchar', length: 500, nullable: true })
+  @Column({ type: 'varchar', length: REJECTION_REASON_MAX, nullable: true })
   rejectionReason: string | null;
 
-  @Column({ type: 'varchar', length: 40, nullable: true })
-  pollLeaseOwner: string | null;
-
+  /** Status-poll lease (compare-and-set on this value). The table's poll_lease_owner column is no longer mapped. */
   @EpochMsColumn({ nullable: true })
   pollLeaseExpiresAt: number | null;
 

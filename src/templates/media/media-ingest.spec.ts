@@ -43,7 +43,7 @@ describe(MediaIngest.name, () => {
   ])('%s: accepted at its cap, refused (413) just past it without reading the rest', async (mime, head, capMb) => {
     const ok = await sut.ingest(lazy(head, capMb * MB).stream, mime, 'file');
     expect(ok).toMatchObject({ mimeType: mime, size: capMb * MB });
-    await sut.discard(ok);
+    await MediaIngest.discard(ok);
 
     const big = lazy(head, (capMb + 20) * MB);
     const err = await sut.ingest(big.stream, mime, 'file').catch((e: unknown) => e);
@@ -56,12 +56,19 @@ describe(MediaIngest.name, () => {
   it('pdf: 30 MB is accepted (document cap 100 MB)', async () => {
     const ok = await sut.ingest(lazy(PDF, 30 * MB).stream, null, 'file');
     expect(ok).toMatchObject({ mimeType: 'application/pdf', headerType: 'document', size: 30 * MB });
-    await sut.discard(ok);
+    await MediaIngest.discard(ok);
+  });
+
+  it.each(['ID3', 'OggS'])('%s: too short for the sniffer reads as an unsupported type (400), not a crash', async (bytes) => {
+    const err = await sut.ingest(Readable.from([Buffer.from(bytes)]), null, 'file').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^file: unsupported file type/) });
+    expect(readdirSync(join(dir, '.incoming'))).toEqual([]);
   });
 
   it('a tiny file shorter than the sniff window is still detected', async () => {
     const ok = await sut.ingest(Readable.from([JPEG]), 'image/jpeg', 'file');
     expect(ok.mimeType).toBe('image/jpeg');
-    await sut.discard(ok);
+    await MediaIngest.discard(ok);
   });
 });

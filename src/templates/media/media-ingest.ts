@@ -12,6 +12,20 @@ import { IngestedFile, MEDIA_MAX_BYTES, MEDIA_RULES, SNIFF_BYTES } from './media
 const GENERIC_CLAIMS = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 
 /**
+ * The type from the first bytes, or undefined when unknown. file-type reads past the end of a short
+ * input for some signatures (3 bytes `ID3`, `OggS`) and throws EndOfStreamError: that is "unknown",
+ * not a server error.
+ */
+async function sniff(buf: Buffer): Promise<{ mime: string } | undefined> {
+  try {
+    return await fromBuffer(buf);
+  } catch (err) {
+    if (err instanceof Error && err.constructor.name === 'EndOfStreamError') return undefined;
+    throw err;
+  }
+}
+
+/**
  * Streams a header file into a temp file while checking it: the type is recognised from the first
  * bytes, and the stream is abandoned as soon as it passes that type's cap (413 PAYLOAD_TOO_LARGE),
  * so an oversize upload or download never lands on disk in full.
@@ -52,7 +66,7 @@ export class MediaIngest {
       };
       const detect = async () => {
         const buf = Buffer.concat(head);
-        const found = await fromBuffer(buf);
+        const found = await sniff(buf);
         const r = found ? MEDIA_RULES[found.mime] : undefined;
         if (!found || !r) throw ApiError.validation(`${field}: unsupported file type${found ? ` (${found.mime})` : ''}; allowed: JPEG or PNG image, MP4 video, PDF document`);
         const claim = (claimedMime ?? '').split(';')[0].trim().toLowerCase();
@@ -102,14 +116,15 @@ export class MediaIngest {
           checkCap();
           await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
           const r = rule as NonNullable<typeof rule>;
-          return { tmpPath, size, mimeType: r.mime, headerType: r.headerType, claimedMime };
+          return { tmpPath, size, mimeType: r.mime, headerType: r.headerType };
         };
         finish().then(resolve, fail);
       });
     });
   }
 
-  async discard(file: { tmpPath: string } | null | undefined): Promise<void> {
+  /** Removes a temp file; one already moved into storage (or never written) is fine. */
+  static async discard(file: { tmpPath: string } | null | undefined): Promise<void> {
     if (file) await unlink(file.tmpPath).catch(() => undefined);
   }
 }

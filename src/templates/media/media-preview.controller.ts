@@ -3,11 +3,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../auth/decorators';
 import { ApiError } from '../../common/errors';
+import { PREVIEW_ROUTE } from './preview-url';
 import { TemplateMediaService } from './template-media.service';
 
 /** headerPreviewUrl: public (the provider fetches it), guarded by the 128-bit random asset id. */
 @ApiExcludeController()
-@Controller('media/template-headers')
+@Controller(PREVIEW_ROUTE)
 export class MediaPreviewController {
   constructor(private readonly media: TemplateMediaService) {}
 

@@ -22,6 +22,4 @@ export interface IngestedFile {
   size: number;
   mimeType: string;
   headerType: MediaHeaderType;
-  /** Content-Type the client claimed for the part / the server sent, if any. */
-  claimedMime: string | null;
 }

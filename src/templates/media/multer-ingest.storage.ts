@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
-import { unlink } from 'node:fs/promises';
 import { MediaIngest } from './media-ingest';
 import type { IngestedFile } from './media-types';
 
@@ -20,7 +19,7 @@ export function ingestStorage(ingest: MediaIngest): StorageEngine {
       );
     },
     _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void): void {
-      unlink(file.path).then(() => cb(null), () => cb(null));
+      void MediaIngest.discard({ tmpPath: file.path }).then(() => cb(null));
     },
   };
 }

@@ -1,28 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
+import { randomPart } from '../../common/ids';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { TemplateMediaEntity } from '../entities/template-media.entity';
 import { MediaIngest } from './media-ingest';
 import { MediaStorage } from './media-storage';
 import { IngestedFile, MEDIA_MAX_BYTES } from './media-types';
+import { previewUrlOf } from './preview-url';
 import type { UploadedMedia } from './multer-ingest.storage';
 
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
-
-/** 128 random bits: the asset id is the only secret of the public preview link. */
-function newAssetId(): string {
-  const bytes = randomBytes(26);
-  let out = 'hma_';
-  for (const b of bytes) out += ALPHABET[b & 31];
-  return out;
-}
+/** 26 random base32 characters (130 bits): the asset id is the only secret of the public preview link. */
+const newAssetId = (): string => `hma_${randomPart(26)}`;
 
 export interface MediaAssetView {
   headerAssetId: string;
@@ -78,7 +72,7 @@ export class TemplateMediaService {
   }
 
   discard(file: IngestedFile | null | undefined): Promise<void> {
-    return this.ingest.discard(file);
+    return MediaIngest.discard(file);
   }
 
   /** POST /api/v2/templates/media: the file was checked while it streamed in; store it. */
@@ -91,12 +85,8 @@ export class TemplateMediaService {
     }
   }
 
-  previewUrl(assetId: string): string {
-    return `${this.config.publicBaseUrl}/media/template-headers/${assetId}`;
-  }
-
   view(asset: TemplateMediaEntity): MediaAssetView {
-    return { headerAssetId: asset.id, headerType: asset.headerType, mimeType: asset.mimeType, size: asset.size, previewUrl: this.previewUrl(asset.id) };
+    return { headerAssetId: asset.id, headerType: asset.headerType, mimeType: asset.mimeType, size: asset.size, previewUrl: previewUrlOf(this.config, asset.id) };
   }
 
   /** Downloads `headerMediaUrl` (https only unless WEBHOOK_ALLOW_INSECURE; capped; timed out). */
@@ -118,7 +108,7 @@ export class TemplateMediaService {
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();
-        current = this.checkUrl(new URL(location, current).toString());
+        current = this.checkUrl(location, current);
         continue;
       }
       if (!res.ok || !res.body) {
@@ -143,10 +133,11 @@ export class TemplateMediaService {
     throw ApiError.validation(`${field} redirected too many times`);
   }
 
-  private checkUrl(raw: string): URL {
+  /** `base`: the URL that redirected here (a relative Location resolves against it). */
+  private checkUrl(raw: string, base?: URL): URL {
     let u: URL;
     try {
-      u = new URL(raw);
+      u = new URL(raw, base);
     } catch {
       throw ApiError.validation('headerMediaUrl must be a valid URL');
     }

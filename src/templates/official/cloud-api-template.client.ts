@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, ConfigError } from '../../config/app-config';
+import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/errors';
 import { classifyHttpStatus, ProviderHttpResponse, requestJson } from '../../providers/http/provider-http';
+import { cloudApiSettings, isCloudApiRateLimit } from '../../providers/cloud-api/cloud-api.settings';
 import { ProviderError } from '../../providers/provider.types';
 import { cloudTemplatePayload } from './cloud-api-template.payload';
 import { OfficialTemplateClient, OfficialTemplateReceipt, OfficialTemplateSubmission } from './official-template-client';
+import { mapProviderStatus, ProviderReviewStatus, providerReason } from './provider-template-status';
 
 interface GraphError {
   message?: string;
@@ -13,9 +15,6 @@ interface GraphError {
   error_user_msg?: string;
 }
 
-const STATUS: Record<string, 'pending' | 'approved' | 'rejected'> = {
-  PENDING: 'pending', IN_APPEAL: 'pending', APPROVED: 'approved', REJECTED: 'rejected', DISABLED: 'rejected', PAUSED: 'rejected',
-};
 /** Graph "template already exists" (same name and language). */
 const DUPLICATE_SUBCODES = new Set([2388023, 2388024]);
 
@@ -31,11 +30,7 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
 
   constructor(private readonly config: AppConfig) {
     super();
-    this.base = (config.optional('CHATAPP_CLOUD_BASE_URL') ?? 'https://graph.facebook.com').replace(/\/+$/, '');
-    this.version = config.optional('CHATAPP_CLOUD_API_VERSION') ?? 'v21.0';
-    if (!/^https?:\/\//.test(this.base)) throw new ConfigError('CHATAPP_CLOUD_BASE_URL must be an http(s) URL');
-    if (!/^v\d+(\.\d+)?$/.test(this.version)) throw new ConfigError('CHATAPP_CLOUD_API_VERSION must look like v21.0');
-    config.required('CHATAPP_CLOUD_TOKEN');
+    ({ base: this.base, version: this.version } = cloudApiSettings(config));
   }
 
   async submit(s: OfficialTemplateSubmission): Promise<OfficialTemplateReceipt> {
@@ -45,7 +40,7 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
     if (res.status >= 200 && res.status < 300) {
       const id = typeof body.id === 'string' || typeof body.id === 'number' ? String(body.id) : null;
       if (!id) throw new ProviderError('failed', 'provider answered without a template id');
-      return { providerTemplateId: id, status: STATUS[String(body.status ?? 'PENDING').toUpperCase()] ?? 'pending' };
+      return { providerTemplateId: id, status: mapProviderStatus(body.status ?? 'PENDING') ?? 'pending' };
     }
     const err = record(body.error) as GraphError;
     if (err.error_subcode !== undefined && DUPLICATE_SUBCODES.has(err.error_subcode)) {
@@ -59,7 +54,7 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
     throw this.failed(res.status, err);
   }
 
-  async fetchStatus(providerTemplateId: string): Promise<{ status: 'pending' | 'approved' | 'rejected'; reason: string | null } | null> {
+  async fetchStatus(providerTemplateId: string): Promise<{ status: ProviderReviewStatus; reason: string | null } | null> {
     const res = await this.call('GET', `/${encodeURIComponent(providerTemplateId)}?fields=status,rejected_reason`);
     const body = record(res.body);
     if (res.status === 404) return null;
@@ -67,15 +62,13 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
       const err = record(body.error) as GraphError;
       throw this.classify(res, err) ?? this.failed(res.status, err);
     }
-    const mapped = STATUS[String(body.status ?? '').toUpperCase()];
-    if (!mapped) return null;
-    const reason = typeof body.rejected_reason === 'string' && body.rejected_reason !== 'NONE' ? body.rejected_reason : null;
-    return { status: mapped, reason };
+    const status = mapProviderStatus(body.status);
+    return status ? { status, reason: providerReason(body.rejected_reason) } : null;
   }
 
-  /** Shared HTTP classification: 429 / Graph rate-limit codes (4, 80008) -> rate_limited, 408 / 5xx -> unavailable. */
+  /** Shared HTTP classification: 429 / Graph rate-limit codes -> rate_limited, 408 / 5xx -> unavailable. */
   private classify(res: ProviderHttpResponse, err: GraphError): ProviderError | null {
-    return classifyHttpStatus(res, err.message ?? `HTTP ${res.status}`, err.code === 4 || err.code === 80008);
+    return classifyHttpStatus(res, err.message ?? `HTTP ${res.status}`, isCloudApiRateLimit(err.code));
   }
 
   private failed(status: number, err: GraphError): ProviderError {

@@ -10,10 +10,9 @@ import type { OfficialSenderView } from '../template.types';
 
 export const PLATFORM_SENDER_ID = 'platform';
 
-/** A resolved sender: the view plus what the provider needs to submit or send for it. */
+/** A resolved sender: the view plus the business account its templates are filed under. */
 export interface ResolvedOfficialSender {
   view: OfficialSenderView;
-  phoneNumberId: string | null;
   wabaId: string | null;
 }
 
@@ -87,7 +86,6 @@ export class OfficialSendersService {
     const displayName = this.config.optional('PLATFORM_CHATAPP_DISPLAY_NAME') ?? 'Platform number';
     return {
       view: { id: PLATFORM_SENDER_ID, scope: 'platform', isPlatform: true, isDefault, label: `${displayName} (${phoneNumber})`, phoneNumber, displayName },
-      phoneNumberId: this.config.optional('CHATAPP_CLOUD_PHONE_NUMBER_ID'),
       wabaId: this.config.optional('CHATAPP_CLOUD_WABA_ID'),
     };
   }
@@ -103,7 +101,6 @@ export class OfficialSendersService {
         phoneNumber: s.phoneNumber,
         displayName: s.displayName,
       },
-      phoneNumberId: s.phoneNumberId,
       wabaId: s.wabaId ?? this.config.optional('CHATAPP_CLOUD_WABA_ID'),
     };
   }

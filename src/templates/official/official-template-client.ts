@@ -1,4 +1,5 @@
 import type { BodyParameter, HeaderType, OtpOptions, TemplateButton, TemplateSubType } from '../template.types';
+import type { ProviderReviewStatus } from './provider-template-status';
 
 /** What is submitted to the official provider for review. */
 export interface OfficialTemplateSubmission {
@@ -17,7 +18,7 @@ export interface OfficialTemplateSubmission {
 
 export interface OfficialTemplateReceipt {
   providerTemplateId: string;
-  status: 'pending' | 'approved' | 'rejected';
+  status: ProviderReviewStatus;
 }
 
 /**
@@ -29,5 +30,5 @@ export abstract class OfficialTemplateClient {
   abstract readonly name: string;
   abstract submit(submission: OfficialTemplateSubmission): Promise<OfficialTemplateReceipt>;
   /** Current review status at the provider (scheduled poll), null when unknown there. */
-  abstract fetchStatus(providerTemplateId: string): Promise<{ status: 'pending' | 'approved' | 'rejected'; reason: string | null } | null>;
+  abstract fetchStatus(providerTemplateId: string): Promise<{ status: ProviderReviewStatus; reason: string | null } | null>;
 }

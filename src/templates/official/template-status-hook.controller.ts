@@ -5,9 +5,7 @@ import { Public } from '../../auth/decorators';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/errors';
 import { TemplatesService } from '../templates.service';
-import type { TemplateStatus } from '../template.types';
-
-const EVENTS: Record<string, TemplateStatus> = { APPROVED: 'approved', REJECTED: 'rejected', DISABLED: 'rejected', PENDING: 'pending', IN_APPEAL: 'pending' };
+import { mapProviderStatus, providerReason } from './provider-template-status';
 
 interface StatusChange {
   field?: string;
@@ -49,11 +47,10 @@ export class TemplateStatusHookController {
     for (const entry of Array.isArray(body?.entry) ? body.entry : []) {
       for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
         if (change?.field !== 'message_template_status_update') continue;
-        const status = EVENTS[String(change.value?.event ?? '').toUpperCase()];
+        const status = mapProviderStatus(change.value?.event);
         const id = change.value?.message_template_id;
         if (!status || id === undefined || id === null) continue;
-        const reason = change.value?.reason && change.value.reason !== 'NONE' ? String(change.value.reason).slice(0, 500) : null;
-        updated += await this.templates.setStatusByProviderId(String(id), status, reason);
+        updated += await this.templates.setStatusByProviderId(String(id), status, providerReason(change.value?.reason));
       }
     }
     return { ok: true, updated };

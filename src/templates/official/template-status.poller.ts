@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import { IsNull, LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
@@ -21,7 +20,6 @@ const INTERVAL_NAME = 'templates-status-poll';
 @Injectable()
 export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TemplateStatusPoller.name);
-  private readonly owner = `tsp_${randomBytes(6).toString('hex')}`;
   private readonly everyMs: number;
   private readonly batch: number;
   private readonly job = new SinglePeriodicJob(INTERVAL_NAME, () => this.pass());
@@ -67,8 +65,7 @@ export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDes
         return null;
       });
       if (found && found.status !== 'pending') {
-        await this.service.setStatus(c.id, found.status, found.reason);
-        changed++;
+        if (await this.service.updateStatus(c.id, found.status, found.reason)) changed++;
       }
     }
     return changed;
@@ -77,7 +74,7 @@ export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDes
   /** Conditional UPDATE: only one replica wins a row until its lease (one interval) expires. */
   private async claim(id: string, seen: number | null, now: number): Promise<boolean> {
     const qb = this.templates.createQueryBuilder().update(TemplateEntity)
-      .set({ pollLeaseOwner: this.owner, pollLeaseExpiresAt: now + this.everyMs })
+      .set({ pollLeaseExpiresAt: now + this.everyMs })
       .where('id = :id AND status = :status', { id, status: 'pending' });
     if (seen === null) qb.andWhere('poll_lease_expires_at IS NULL');
     else qb.andWhere('poll_lease_expires_at = :seen', { seen });

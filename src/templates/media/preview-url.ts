@@ -1,0 +1,9 @@
+import type { AppConfig } from '../../config/app-config';
+
+/** Route of the public header-media preview (MediaPreviewController). */
+export const PREVIEW_ROUTE = 'media/template-headers';
+
+/** headerPreviewUrl / previewUrl of an asset: the link the provider fetches the header file from. */
+export function previewUrlOf(config: AppConfig, assetId: string): string {
+  return `${config.publicBaseUrl}/${PREVIEW_ROUTE}/${assetId}`;
+}
