@@ -100,10 +100,6 @@ export class LedgerService {
     return new ApiError('INSUFFICIENT_BALANCE', `Free messages, plan quota and wallet balance cannot pay for ${count} message(s) on ${channel}`);
   }
 
-  async refund(accountId: string, funding: Funding): Promise<void> {
-    await this.refundMany(accountId, [funding]);
-  }
-
   /** Gives payments back to where they came from (one UPDATE per source). */
   async refundMany(accountId: string, fundings: Funding[], runner?: QueryRunner): Promise<void> {
     const free = fundings.filter((f) => f.source === 'free').length;
