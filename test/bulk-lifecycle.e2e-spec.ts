@@ -103,15 +103,20 @@ describe('Bulk lifecycle (e2e)', () => {
     const paused = await t.http().post(`/api/v2/messages/bulk/${id}/pause`).set('X-API-Key', acc.key);
     expect(paused.status).toBe(200);
     expect(paused.body.job).toMatchObject({ status: 'paused', pauseReason: 'user' });
+    const countAtPause: number = paused.body.job.counts.sent;
     const again = await t.http().post(`/api/v2/messages/bulk/${id}/pause`).set('X-API-Key', acc.key);
     expect([again.status, again.body.code]).toEqual([409, 'INVALID_JOB_STATE']);
-    // At most the current window finishes after the pause.
-    const settled = await waitFor(async () => {
-      const j = await getJob(t, acc.key, id);
-      const d = await deliveries(t, id);
-      return d.length === j.counts.sent ? j : null;
-    });
+    // At most the current window (messagesPerSecond = 2 rows) finishes after the pause. The runner
+    // lets go of the lease once it saw the pause, so the count cannot change after that.
+    await waitFor(async () => {
+      const [job] = await ds(t).query('SELECT lease_owner FROM bulk_jobs WHERE id = ?', [id]);
+      return job.lease_owner === null;
+    }, { what: 'runner stopped' });
+    const settled = await getJob(t, acc.key, id);
+    expect(settled).toMatchObject({ status: 'paused', pauseReason: 'user' });
     const sentAtPause = settled.counts.sent;
+    expect(sentAtPause).toBeLessThanOrEqual(countAtPause + 2);
+    expect(await deliveries(t, id)).toHaveLength(sentAtPause);
     const resumed = await t.http().post(`/api/v2/messages/bulk/${id}/resume`).set('X-API-Key', acc.key);
     expect(resumed.status).toBe(200);
     expect(resumed.body.job.pauseReason).toBeNull();
@@ -208,6 +213,22 @@ describe('Bulk lifecycle (e2e)', () => {
       expect([q, r.status, r.body.code]).toEqual([q, 400, 'VALIDATION_ERROR']);
     }
   });
+
+  it('rows report and job list: 400 (not 500) for inherited property names and repeated parameters', async () => {
+    const acc = await t.createAccount();
+    const res = await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] });
+    for (const q of ['?status=constructor', '?status=__proto__', '?status=toString', '?cursor=a&cursor=b', '?limit=1&limit=2', '?status=sent&status=failed']) {
+      const r = await t.http().get(`/api/v2/messages/bulk/${res.body.id}/rows${q}`).set('X-API-Key', acc.key);
+      expect([q, r.status, r.body.code]).toEqual([q, 400, 'VALIDATION_ERROR']);
+    }
+    for (const q of ['?cursor=a&cursor=b', '?limit=1&limit=2', '?limit=0', '?limit=101', '?limit=abc']) {
+      const r = await t.http().get(`/api/v2/messages/bulk${q}`).set('X-API-Key', acc.key);
+      expect([q, r.status, r.body.code]).toEqual([q, 400, 'VALIDATION_ERROR']);
+    }
+    // Empty values still mean "no filter" / the default.
+    expect((await rows(acc.key, res.body.id, '?status=&limit=&cursor=')).rows).toHaveLength(1);
+    expect((await t.http().get('/api/v2/messages/bulk?limit=&cursor=').set('X-API-Key', acc.key)).status).toBe(200);
+  });
 });
 
 describe('Bulk restart (e2e)', () => {
@@ -224,9 +245,10 @@ describe('Bulk restart (e2e)', () => {
     const running = await post(t, acc.key, { messagesPerSecond: 2, messages: Array.from({ length: 8 }, () => sms()) });
     await waitFor(async () => (await getJob(t, acc.key, running.body.id)).counts.sent >= 1);
     await t.close({ keepDatabase: true });
-    t = await createTestApp({ env: BULK_TEST_ENV, databaseUrl: t.databaseUrl });
+    // The reaper's next tick is far off: only its pass at start-up can reject the job.
+    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_REAPER_TICK_MS: '600000' }, databaseUrl: t.databaseUrl });
     try {
-      const crashed = await getJob(t, acc.key, 'bulk_crashed0000000000000001');
+      const crashed = await waitStatus(t, acc.key, 'bulk_crashed0000000000000001', ['rejected'], 5000);
       expect(crashed).toMatchObject({ status: 'rejected', errorCode: 'INTAKE_INCOMPLETE' });
       const left = await ds(t).query(`SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = 'bulk_crashed0000000000000001'`);
       expect(Number(left[0].n)).toBe(0);
@@ -296,5 +318,39 @@ describe('Bulk intake interrupted (e2e)', () => {
     expect(later.status).toBe('cancelled');
     expect(later.counts.sent + later.counts.cancelled).toBe(5);
     expect((await deliveries(t, res.body.id)).length).toBe(later.counts.sent);
+  });
+});
+
+describe('Bulk dispatch with many paused jobs (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: BULK_TEST_ENV });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a queued job runs although thousands of older jobs are paused by their users or for money', async () => {
+    const acc = await t.createAccount();
+    const other = await t.createAccount();
+    // More paused jobs than the dispatcher looks at per tick, all older than the new job (ids sort by time).
+    const now = Date.now();
+    for (let chunk = 0; chunk < 11; chunk++) {
+      const values: string[] = [];
+      const params: (string | number)[] = [];
+      for (let i = chunk * 500; i < (chunk + 1) * 500; i++) {
+        values.push(`(?, ?, NULL, 'paused', ?, 1, 1, 1, 1, 0, 0, 0, 0, NULL, NULL, ?, ?)`);
+        params.push(`bulk_00${String(i).padStart(10, '0')}paused`, i % 2 ? acc.id : other.id, i % 3 ? 'user' : 'insufficient_balance', now - 60_000, now - 60_000);
+      }
+      await ds(t).query(
+        `INSERT INTO bulk_jobs (id, account_id, name, status, pause_reason, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
+         VALUES ${values.join(', ')}`,
+        params,
+      );
+    }
+    const mine = await post(t, acc.key, { messagesPerSecond: 10, messages: [sms(), sms()] });
+    const theirs = await post(t, other.key, { messagesPerSecond: 10, messages: [sms()] });
+    expect((await waitStatus(t, acc.key, mine.body.id, ['completed'], 10000)).counts.sent).toBe(2);
+    expect((await waitStatus(t, other.key, theirs.body.id, ['completed'], 10000)).counts.sent).toBe(1);
   });
 });

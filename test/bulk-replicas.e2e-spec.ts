@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, createTestApp, TestApp, waitFor } from './support/app';
+import { createTestApp, TestApp, testEnv, waitFor } from './support/app';
 import { BULK_TEST_ENV, deliveries, ds, getJob, maxInAnySecond, post, sms, waitStatus } from './bulk-helpers';
 
 interface Replica {
@@ -13,20 +13,18 @@ interface Replica {
 function startReplica(id: string, databaseUrl: string): Replica {
   const proc = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', 'src', 'main.ts')], {
     cwd: join(__dirname, '..'),
+    // The in-process apps' settings (admin token, secret, ...), so the observer reads what replicas write.
     env: {
       PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_TOKEN,
-      APP_SECRET: 'test-app-secret-0123456789',
-      DEMO_ACCOUNT: 'false',
-      LOG_LEVEL: 'silent',
-      ...BULK_TEST_ENV,
-      BULK_LEASE_MS: '1500',
-      PROVIDER_TIMEOUT_MS: '500',
-      BULK_INSTANCE_ID: id,
+      ...testEnv({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ...BULK_TEST_ENV,
+        BULK_LEASE_MS: '1500',
+        PROVIDER_TIMEOUT_MS: '500',
+        BULK_INSTANCE_ID: id,
+      }),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

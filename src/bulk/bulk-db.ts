@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { isDeadlockOrLockTimeout } from '../database/db-errors';
 import { runExclusiveOnSqlite } from '../database/sqlite-serializer';
 
 export type SqlParam = string | number | null;
@@ -70,8 +71,7 @@ export class BulkDb {
       try {
         return await this.runMysql(work);
       } catch (err) {
-        const code = (err as { driverError?: { errno?: number }; errno?: number }).driverError?.errno ?? (err as { errno?: number }).errno;
-        if ((code === 1213 || code === 1205) && attempt < 5) continue;
+        if (isDeadlockOrLockTimeout(err) && attempt < 5) continue;
         throw err;
       }
     }

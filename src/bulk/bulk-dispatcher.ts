@@ -10,6 +10,17 @@ import { BulkSettings } from './bulk-settings';
 
 /** Jobs leased per claim statement. */
 const CLAIM_CHUNK = 500;
+/** Accounts whose turn is looked at per tick (oldest turns first). */
+const TURNS_PER_TICK = 5000;
+/** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
+const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
+
+interface Turn {
+  id: string;
+  accountId: string;
+  /** Fixed once intake finished, so read here once for the runner. */
+  mps: number;
+}
 
 /**
  * Paced dispatch. Each tick: jobs paused for a provider rate limit whose backoff ended go back to
@@ -64,26 +75,28 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
         now, now,
       ),
     );
-    const jobs = await this.db.rows(
-      sql(`SELECT id, account_id, status, pause_reason, lease_owner, lease_expires_at FROM bulk_jobs WHERE status IN ('queued', 'running', 'paused') ORDER BY id LIMIT 5000`),
+    if (this.runners.size >= this.settings.maxJobsPerReplica) return;
+    // Per account, the oldest job holding its turn; jobs paused by the user or for money are not
+    // read at all, so however many there are, they never hide a job that may run.
+    const turns = await this.db.rows(
+      sql(
+        `SELECT j.id, j.account_id, j.status, j.messages_per_second, j.lease_owner, j.lease_expires_at
+         FROM bulk_jobs j JOIN (SELECT MIN(id) AS id FROM bulk_jobs WHERE ${HOLDS_TURN} GROUP BY account_id) t ON t.id = j.id
+         ORDER BY j.id LIMIT ${TURNS_PER_TICK}`,
+      ),
     );
-    const turnTaken = new Set<string>();
-    const toClaim: { id: string; accountId: string }[] = [];
-    for (const j of jobs) {
-      const accountId = String(j.account_id);
-      if (turnTaken.has(accountId)) continue;
-      if (j.status === 'paused' && j.pause_reason !== 'provider_rate_limit') continue;
-      turnTaken.add(accountId);
+    const toClaim: Turn[] = [];
+    for (const j of turns) {
       if (j.status === 'paused') continue;
       const id = String(j.id);
       if (this.runners.has(id) || this.runners.size + toClaim.length >= this.settings.maxJobsPerReplica) continue;
       const held = j.lease_owner !== null && j.lease_owner !== this.settings.instanceId && Number(j.lease_expires_at) >= now;
-      if (!held) toClaim.push({ id, accountId });
+      if (!held) toClaim.push({ id, accountId: String(j.account_id), mps: Number(j.messages_per_second) });
     }
     for (let i = 0; i < toClaim.length && !this.stopping; i += CLAIM_CHUNK) {
       const chunk = toClaim.slice(i, i + CLAIM_CHUNK);
       const won = await this.claim(chunk.map((c) => c.id));
-      for (const c of chunk) if (won.has(c.id) && !this.stopping) this.start(c.id, c.accountId);
+      for (const c of chunk) if (won.has(c.id) && !this.stopping) this.start(c);
     }
   }
 
@@ -107,9 +120,9 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     return new Set(rows.map((x) => String(x.id)));
   }
 
-  private start(jobId: string, accountId: string): void {
-    const runner = new BulkJobRunner(this.deps, jobId, accountId);
-    const done = runner.run().finally(() => this.runners.delete(jobId));
-    this.runners.set(jobId, { runner, done });
+  private start(turn: Turn): void {
+    const runner = new BulkJobRunner(this.deps, turn.id, turn.accountId, turn.mps);
+    const done = runner.run().finally(() => this.runners.delete(turn.id));
+    this.runners.set(turn.id, { runner, done });
   }
 }

@@ -12,6 +12,7 @@ import { BulkSettings } from './bulk-settings';
 import { canonicalOfStoredJob, RequestFingerprint } from './request-hash';
 import { checkFields, CheckedFields, elementProblem, Fingerprint, PendingRow, rowPlaceholders, toPendingRow, validKey, MAX_KEY } from './bulk-request-rules';
 import { isUniqueViolation } from '../database/db-errors';
+import { rejectIncompleteIntake } from './intake-rejection';
 
 
 /**
@@ -21,11 +22,16 @@ import { isUniqueViolation } from '../database/db-errors';
  */
 @Injectable()
 export class BulkIntakeService {
+  /** VALUES list of a full batch, built once (other sizes occur once per request: built as needed). */
+  private readonly fullBatchValues: string;
+
   constructor(
     private readonly db: BulkDb,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
-  ) {}
+  ) {
+    this.fullBatchValues = rowPlaceholders(settings.intakeBatch);
+  }
 
   async accept(auth: AuthContext, req: Request): Promise<BulkJobView> {
     const header = req.headers['idempotency-key'];
@@ -101,8 +107,16 @@ export class BulkIntakeService {
       if (storeRows) await this.discard(jobId);
       throw fields;
     }
-    if (storeRows && batch.length) await this.insertRows(jobId, batch);
-    return this.finalize(auth.accountId, storeRows ? jobId : null, fields, print.finish(fields.name, fields.mps), outcome.count);
+    if (!storeRows) return this.finalize(auth.accountId, null, fields, print.finish(fields.name, fields.mps), outcome.count);
+    try {
+      if (batch.length) await this.insertRows(jobId, batch);
+      return await this.finalize(auth.accountId, jobId, fields, print.finish(fields.name, fields.mps), outcome.count);
+    } catch (err) {
+      // Whatever failed (the job abandoned, retries exhausted, a database error): nothing of it stays.
+      // Should the discard fail too, the reaper rejects the job once its intake lease expired.
+      await this.discard(jobId).catch(() => undefined);
+      throw err;
+    }
   }
 
   private earlyError(auth: AuthContext, headerKey: string | undefined): ApiError | null {
@@ -129,34 +143,39 @@ export class BulkIntakeService {
     );
   }
 
+  /**
+   * Stores one batch and renews the intake lease in one unit of work. The renewal comes first and
+   * needs the job still `accepting`: once the reaper rejected a stalled upload, the batch is not
+   * stored (the unit of work fails and the upload ends with an error).
+   */
   private async insertRows(jobId: string, rows: PendingRow[]): Promise<void> {
     const params: SqlParam[] = [];
     for (const r of rows) params.push(jobId, r.idx, r.to, r.channel, r.payload);
-    const insert: Stmt = { sql: `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ${rowPlaceholders(rows.length)}`, params };
+    const values = rows.length === this.settings.intakeBatch ? this.fullBatchValues : rowPlaceholders(rows.length);
+    const insert: Stmt = { sql: `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ${values}`, params };
     const now = this.clock.now();
-    const renew = sql('UPDATE bulk_jobs SET total = total + ?, lease_expires_at = ?, updated_at = ? WHERE id = ?', rows.length, now + this.settings.intakeLeaseMs, now, jobId);
+    const renew = sql(
+      `UPDATE bulk_jobs SET total = total + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'accepting'`,
+      rows.length, now + this.settings.intakeLeaseMs, now, jobId,
+    );
     await this.db.run(function* (): Work<void> {
+      const renewed: StmtResult = yield renew;
+      if (renewed.affected !== 1) throw abandoned();
       yield insert;
-      yield renew;
     });
   }
 
+  /** Deletes this request's job and its rows, unless it already reached `validating` (then it holds the key). */
   private async discard(jobId: string): Promise<void> {
     await this.db.run(function* (): Work<void> {
-      yield sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId);
-      yield sql('DELETE FROM bulk_jobs WHERE id = ?', jobId);
+      const r: StmtResult = yield sql(`DELETE FROM bulk_jobs WHERE id = ? AND status <> 'validating'`, jobId);
+      if (r.affected) yield sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId);
     });
   }
 
   private async markIncomplete(jobId: string): Promise<void> {
     const now = this.clock.now();
-    await this.db.run(function* (): Work<void> {
-      yield sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId);
-      yield sql(
-        `UPDATE bulk_jobs SET status = 'rejected', error_code = 'INTAKE_INCOMPLETE', error_message = ?, total = 0, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
-        'The upload stopped before every row was stored', now, jobId,
-      );
-    });
+    await this.db.run(() => rejectIncompleteIntake(jobId, now));
   }
 
   /** Same name, rate and messages as the job holding the key? Raw bytes first, canonical JSON if they differ. */
@@ -204,7 +223,7 @@ export class BulkIntakeService {
         throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key expired while the request was read; send it again');
       }
       if (result.mine) {
-        if (!result.row || result.row.status !== 'validating') throw new ApiError('INVALID_REQUEST_BODY', 'The job was abandoned before its upload completed');
+        if (!result.row || result.row.status !== 'validating') throw abandoned();
         return toJobView(result.row);
       }
       const same = await this.sameRequest(result.row, jobId, f, print);
@@ -214,6 +233,11 @@ export class BulkIntakeService {
     }
     throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key is being used concurrently; retry');
   }
+}
+
+/** The reaper rejected the job (its intake lease expired: the upload stalled) before the upload completed. */
+function abandoned(): ApiError {
+  return new ApiError('INVALID_REQUEST_BODY', 'The job was abandoned before its upload completed');
 }
 
 function keyHash(key: string): string {

@@ -49,9 +49,9 @@ const inList = (n: number) => Array(n).fill('?').join(', ');
 /**
  * Sends one leased job's rows, paced by a sliding window, until the job completes, is paused or
  * cancelled, or the lease is lost. Per batch (at most messagesPerSecond rows): one transaction renews
- * the lease, reads the job and marks the rows `sending` with their message ids (before any provider
- * call); the rows are sent one by one through the pipeline; one transaction records the outcomes and
- * the counters. A row found `sending` later (crash, lost lease) is sent again with the SAME id, which
+ * the lease (only while the job is to run) and marks the rows `sending` with their message ids
+ * (before any provider call); the rows are sent one by one through the pipeline; one transaction
+ * records the outcomes and the counters. A row found `sending` later (crash, lost lease) is sent again with the SAME id, which
  * the pipeline settles through its message log and the provider's lookup instead of sending twice.
  */
 export class BulkJobRunner {
@@ -68,6 +68,8 @@ export class BulkJobRunner {
     private readonly d: RunnerDeps,
     readonly jobId: string,
     private readonly accountId: string,
+    /** The job's messagesPerSecond: written once, when its intake finished. */
+    private readonly mps: number,
   ) {
     this.ctx = d.validator.createContext(accountId);
   }
@@ -82,13 +84,13 @@ export class BulkJobRunner {
       for (;;) {
         if (this.stopRequested) return this.release('stopped');
         const batch = await this.startBatch();
-        if (batch === null) return 'lost';
-        if (batch.mps === 0) return this.release('stopped');
+        // Paused, cancelled, or the lease was taken over: let go of it if it is still ours.
+        if (batch === null) return this.release('stopped');
         if (!batch.rows.length) {
           if (batch.remaining) continue; // rows raced with a cancel: look again
           return (await this.complete()) ? 'done' : this.release('stopped');
         }
-        const { outcomes, unsent, pause } = await this.sendRows(batch.rows, batch.mps);
+        const { outcomes, unsent, pause } = await this.sendRows(batch.rows, this.mps);
         await this.finishBatch(outcomes, unsent, pause);
         if (pause) return 'stopped';
       }
@@ -108,33 +110,27 @@ export class BulkJobRunner {
     for (const r of rows) this.window.record(Number(r.sent_at));
   }
 
-  /** null: lease lost; mps 0: the job is no longer running (paused, cancelled...). */
-  private async startBatch(): Promise<{ mps: number; rows: Claimed[]; remaining: boolean } | null> {
+  /** null: the lease was lost, or the job is no longer running (paused, cancelled...). */
+  private async startBatch(): Promise<{ rows: Claimed[]; remaining: boolean } | null> {
     const now = this.d.clock.now();
-    const { jobId } = this;
+    const { jobId, mps } = this;
     const me = this.d.settings.instanceId;
     const lease = now + this.d.settings.dispatchLeaseMs;
     const recover = !this.recovered;
     this.recovered = true;
     this.leaseUntil = lease;
-    return this.d.db.run(function* (): Work<{ mps: number; rows: Claimed[]; remaining: boolean } | null> {
-      // A retry-failed or resume may have set the job back to `queued` while we hold it.
-      const r: StmtResult = yield sql(
-        `UPDATE bulk_jobs SET lease_expires_at = ?, status = CASE WHEN status = 'queued' THEN 'running' ELSE status END WHERE id = ? AND lease_owner = ?`,
-        lease, jobId, me,
-      );
+    return this.d.db.run(function* (): Work<{ rows: Claimed[]; remaining: boolean } | null> {
+      // The renewal is the check: still ours and still to run (a retry-failed or resume may have set
+      // it back to `queued` while we hold it).
+      const r: StmtResult = yield sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`, lease, jobId, me);
       if (r.affected !== 1) return null;
-      const j: StmtResult = yield sql('SELECT status, messages_per_second FROM bulk_jobs WHERE id = ?', jobId);
-      const job = j.rows[0];
-      if (!job || job.status !== 'running') return { mps: 0, rows: [], remaining: false };
-      const mps = Number(job.messages_per_second);
       // Rows left `sending` first: their outcome must be settled before anything new goes out. One
       // status per query, so (job_id, status, idx) serves it without sorting.
       let found: StmtResult = { affected: 0, rows: [] };
       if (recover) found = yield sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT ${mps}`, jobId);
       if (!found.rows.length) found = yield sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = 'pending' ORDER BY idx LIMIT ${mps}`, jobId);
       const rows: Claimed[] = found.rows.map((x) => ({ idx: Number(x.idx), payload: String(x.payload), messageId: x.message_id === null ? newId('msg') : String(x.message_id) }));
-      if (!rows.length) return { mps, rows, remaining: false };
+      if (!rows.length) return { rows, remaining: false };
       const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
       const params: SqlParam[] = [];
       for (const x of rows) params.push(x.idx, x.messageId);
@@ -142,11 +138,11 @@ export class BulkJobRunner {
         sql: `UPDATE bulk_rows SET status = 'sending', message_id = CASE idx ${cases} END WHERE job_id = ? AND status IN ('pending', 'sending') AND idx IN (${inList(rows.length)})`,
         params: [...params, jobId, ...rows.map((x) => x.idx)],
       };
-      if (claim.affected === rows.length) return { mps, rows, remaining: true };
+      if (claim.affected === rows.length) return { rows, remaining: true };
       // A cancel took some rows between our read and claim (other connection): keep what is ours.
       const mine: StmtResult = yield sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, jobId, ...rows.map((x) => x.idx));
       const keep = new Set(mine.rows.map((x) => Number(x.idx)));
-      return { mps, rows: rows.filter((x) => keep.has(x.idx)), remaining: true };
+      return { rows: rows.filter((x) => keep.has(x.idx)), remaining: true };
     });
   }
 

@@ -41,6 +41,16 @@ export function toJobView(r: JobRow): BulkJobView {
   };
 }
 
+/** Row statuses a report may filter on, and the stored statuses each covers. */
+export const ROW_FILTERS: Readonly<Record<string, readonly string[]>> = {
+  pending: ['pending', 'sending'],
+  sent: ['sent'],
+  failed: ['failed'],
+  cancelled: ['cancelled'],
+  invalid: ['invalid'],
+};
+export const ROW_STATUS_FILTERS = Object.keys(ROW_FILTERS);
+
 export interface BulkRowView {
   index: number;
   to: string | null;

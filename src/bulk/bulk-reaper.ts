@@ -6,6 +6,7 @@ import { MessageLog } from '../messaging/message-log';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { BulkDb, sql, StmtResult, Work } from './bulk-db';
 import { BulkSettings } from './bulk-settings';
+import { rejectIncompleteIntake } from './intake-rejection';
 
 interface Settled {
   idx: number;
@@ -18,7 +19,7 @@ interface Settled {
 const CANCELLED = { code: 'CANCELLED', message: 'The job was cancelled before this message was sent' };
 
 /**
- * At start-up and then every BULK_REAPER_TICK_MS:
+ * At start-up and then every BULK_REAPER_TICK_MS (only when SCHEDULERS_ENABLED):
  * - jobs left `accepting` (process killed mid-upload, client gone) whose intake lease expired become
  *   `rejected` / INTAKE_INCOMPLETE and lose their rows;
  * - cancelled jobs whose last window was cut off (crash or lost lease, then cancel) can still have rows
@@ -49,10 +50,12 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     this.owner = `${settings.instanceId.slice(0, 34)}:reap`;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.reap();
-    await this.settleOrphans();
-    if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.reaperTickMs);
+  onApplicationBootstrap(): void {
+    if (!this.settings.schedulersEnabled) return;
+    this.loop.start(this.scheduler, this.settings.reaperTickMs);
+    // The first pass now rather than one tick later; through the loop, so an error is logged (not a
+    // failed start) and stop() waits for it.
+    void this.loop.tick();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -68,15 +71,7 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     let n = 0;
     for (const row of stale) {
       const id = String(row.id);
-      n += await this.db.run(function* (): Work<number> {
-        const r: StmtResult = yield sql(
-          `UPDATE bulk_jobs SET status = 'rejected', error_code = 'INTAKE_INCOMPLETE', error_message = ?, total = 0, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-           WHERE id = ? AND status = 'accepting' AND (lease_expires_at IS NULL OR lease_expires_at < ?)`,
-          'The upload stopped before every row was stored', now, id, now,
-        );
-        if (r.affected) yield sql('DELETE FROM bulk_rows WHERE job_id = ?', id);
-        return r.affected;
-      });
+      n += await this.db.run(() => rejectIncompleteIntake(id, now, now));
     }
     return n;
   }

@@ -58,12 +58,7 @@ export function toPendingRow(idx: number, el: Record<string, unknown>, text: str
   return { idx, to, channel, payload: text };
 }
 
-const placeholderCache = new Map<number, string>();
+/** VALUES list of a multi-row INSERT into bulk_rows (the caller keeps the one for its full batch size). */
 export function rowPlaceholders(n: number): string {
-  let s = placeholderCache.get(n);
-  if (!s) {
-    s = Array.from({ length: n }, () => "(?, ?, 'pending', ?, ?, ?, 0)").join(', ');
-    placeholderCache.set(n, s);
-  }
-  return s;
+  return Array.from({ length: n }, () => "(?, ?, 'pending', ?, ?, ?, 0)").join(', ');
 }

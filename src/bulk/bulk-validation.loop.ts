@@ -3,16 +3,34 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
-import { ChannelName, CHANNELS } from '../config/app-config';
 import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
-import { BulkDb, sql, Stmt, StmtResult, Work } from './bulk-db';
+import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkSettings } from './bulk-settings';
+import { canPayNextRow } from './next-row-payment';
 
 interface Invalid {
   idx: number;
   code: string;
   message: string;
+}
+
+/** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
+const MARK_CHUNK = 500;
+
+/** One UPDATE marks rows invalid, each with its own error (CASE on idx). */
+function markInvalid(jobId: string, rows: Invalid[]): Stmt {
+  const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
+  const codes: SqlParam[] = [];
+  const messages: SqlParam[] = [];
+  for (const r of rows) {
+    codes.push(r.idx, r.code);
+    messages.push(r.idx, r.message);
+  }
+  return {
+    sql: `UPDATE bulk_rows SET status = 'invalid', error_code = CASE idx ${cases} END, error_message = CASE idx ${cases} END WHERE job_id = ? AND idx IN (${rows.map(() => '?').join(', ')})`,
+    params: [...codes, ...messages, jobId, ...rows.map((r) => r.idx)],
+  };
 }
 
 /**
@@ -102,15 +120,15 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
     const now = this.clock.now();
     const me = this.settings.instanceId;
     const lease = now + this.settings.leaseMs;
+    const marks: Stmt[] = [];
+    for (let i = 0; i < invalid.length; i += MARK_CHUNK) marks.push(markInvalid(jobId, invalid.slice(i, i + MARK_CHUNK)));
     return this.db.run(function* (): Work<boolean> {
       const r: StmtResult = yield sql(
         `UPDATE bulk_jobs SET validated_count = ?, invalid_count = invalid_count + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
         next, invalid.length, lease, now, jobId, me,
       );
       if (r.affected !== 1) return false;
-      for (const bad of invalid) {
-        yield sql(`UPDATE bulk_rows SET status = 'invalid', error_code = ?, error_message = ? WHERE job_id = ? AND idx = ?`, bad.code, bad.message, jobId, bad.idx);
-      }
+      for (const m of marks) yield m;
       return true;
     });
   }
@@ -120,9 +138,8 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
     if (first) {
       return this.reject(jobId, 'VALIDATION_FAILED', `messages[${Number(first.idx)}]: ${String(first.error_message)} (${String(first.error_code)})`);
     }
-    const [row] = await this.db.rows(sql('SELECT channel FROM bulk_rows WHERE job_id = ? ORDER BY idx LIMIT 1', jobId));
-    const channel = String(row?.channel ?? '');
-    if (!(CHANNELS as readonly string[]).includes(channel) || !(await this.ledger.canPay(accountId, channel as ChannelName))) {
+    // No row is invalid: every row is pending.
+    if (!(await canPayNextRow(this.db, this.ledger, accountId, jobId, 'pending'))) {
       return this.reject(jobId, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
     }
     const r = await this.db.one(

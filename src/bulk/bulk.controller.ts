@@ -6,6 +6,7 @@ import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService, JobPage, RowPage } from './bulk-jobs.service';
 import { BulkJobView } from './bulk-job.view';
+import { ListBulkJobsQuery, ListBulkRowsQuery } from './dto/bulk-queries.dto';
 
 type JobBody = { success: true; job: BulkJobView };
 
@@ -43,8 +44,8 @@ export class BulkController {
   @Get()
   @RequirePermissions('messages:read')
   @ApiOperation({ summary: 'List bulk jobs, newest first' })
-  async list(@CurrentAuth() auth: AuthContext, @Query('cursor') cursor?: string, @Query('limit') limit?: string): Promise<{ success: true; data: JobPage }> {
-    return { success: true, data: await this.jobs.list(auth.accountId, cursor, limit) };
+  async list(@CurrentAuth() auth: AuthContext, @Query() q: ListBulkJobsQuery): Promise<{ success: true; data: JobPage }> {
+    return { success: true, data: await this.jobs.list(auth.accountId, q) };
   }
 
   @Get(':jobId')
@@ -56,7 +57,7 @@ export class BulkController {
   @Get(':jobId/rows')
   @RequirePermissions('messages:read')
   @ApiOperation({ summary: 'Per-row report of a job (status filter, cursor)' })
-  async rows(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string, @Query() q: { status?: string; cursor?: string; limit?: string }): Promise<{ success: true; data: RowPage }> {
+  async rows(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string, @Query() q: ListBulkRowsQuery): Promise<{ success: true; data: RowPage }> {
     return { success: true, data: await this.jobs.rows(auth.accountId, jobId, q) };
   }
 

@@ -77,7 +77,7 @@ export class JsonBodyScanner {
             break;
           }
           if (c !== 0x22) throw new ScanError('The body is not valid JSON (expected a key)');
-          const close = this.stringEnd(this.pos + 1);
+          const close = this.unescapedQuote(this.pos + 1);
           if (close === -1) return null;
           this.key = JSON.parse(this.buf.slice(this.pos, close + 1)) as string;
           this.pos = close + 1;
@@ -141,19 +141,6 @@ export class JsonBodyScanner {
           throw new ScanError('The body is not valid JSON (data after the object)');
       }
       if (final && this.pos >= this.buf.length) return null;
-    }
-  }
-
-  /** Index of the closing quote of a string whose content starts at `from`, or -1 (need more). */
-  private stringEnd(from: number): number {
-    let i = from;
-    for (;;) {
-      const q = this.buf.indexOf('"', i);
-      if (q === -1) return -1;
-      let bs = 0;
-      for (let k = q - 1; k >= from && this.buf.charCodeAt(k) === 0x5c; k--) bs++;
-      if (bs % 2 === 0) return q;
-      i = q + 1;
     }
   }
 

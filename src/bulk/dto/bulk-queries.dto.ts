@@ -1,0 +1,36 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ROW_STATUS_FILTERS } from '../bulk-job.view';
+
+// A query value is a string, or an array when repeated (`?cursor=a&cursor=b`), which fails IsString /
+// IsIn / IsInt like any other malformed value. An empty value means the default.
+const emptyAsAbsent = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
+const toLimit = ({ value }: { value: unknown }): unknown => {
+  if (value === '') return undefined;
+  return typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : NaN) : value;
+};
+
+export class ListBulkJobsQuery {
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional() @IsString({ message: 'cursor is invalid' }) @MaxLength(500, { message: 'cursor is invalid' })
+  cursor?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional() @Transform(toLimit) @IsInt({ message: 'limit must be an integer from 1 to 100' }) @Min(1, { message: 'limit must be an integer from 1 to 100' }) @Max(100, { message: 'limit must be an integer from 1 to 100' })
+  limit?: number;
+}
+
+export class ListBulkRowsQuery {
+  @ApiPropertyOptional({ enum: ROW_STATUS_FILTERS, description: '`pending` includes rows being sent' })
+  @IsOptional() @Transform(emptyAsAbsent) @IsIn(ROW_STATUS_FILTERS, { message: `status must be one of ${ROW_STATUS_FILTERS.join(', ')}` })
+  status?: string;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page (same status filter)' })
+  @IsOptional() @IsString({ message: 'cursor is invalid' }) @MaxLength(500, { message: 'cursor is invalid' })
+  cursor?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @IsOptional() @Transform(toLimit) @IsInt({ message: 'limit must be an integer from 1 to 1000' }) @Min(1, { message: 'limit must be an integer from 1 to 1000' }) @Max(1000, { message: 'limit must be an integer from 1 to 1000' })
+  limit?: number;
+}
