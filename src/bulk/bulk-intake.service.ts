@@ -144,9 +144,9 @@ export class BulkIntakeService {
   }
 
   /**
-   * Stores one batch and renews the intake lease in one unit of work. The renewal comes first and
-   * needs the job still `accepting`: once the reaper rejected a stalled upload, the batch is not
-   * stored (the unit of work fails and the upload ends with an error).
+   * Stores one batch and renews the intake lease in one unit of work. The renewal needs the job still
+   * `accepting`: once the reaper rejected a stalled upload, the unit of work fails and rolls the batch
+   * back (the upload ends with an error).
    */
   private async insertRows(jobId: string, rows: PendingRow[]): Promise<void> {
     const params: SqlParam[] = [];
@@ -159,9 +159,10 @@ export class BulkIntakeService {
       rows.length, now + this.settings.intakeLeaseMs, now, jobId,
     );
     await this.db.run(function* (): Work<void> {
+      yield insert;
+      // Last, so MySQL holds the job row's lock only briefly (two batches of a job insert at once).
       const renewed: StmtResult = yield renew;
       if (renewed.affected !== 1) throw abandoned();
-      yield insert;
     });
   }
 
