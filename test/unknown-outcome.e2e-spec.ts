@@ -65,6 +65,16 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
   };
   const message = async (t: TestApp, key: string, id: string) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', key)).body.data;
   const wallet = async (t: TestApp, key: string) => (await t.http().get('/api/v2/account').set('X-API-Key', key)).body.data.walletBalance as number;
+  /** As a dispatcher leaves a bulk row's message: validated, paid and logged `queued` under `messageId`. */
+  const payAndLog = async (t: TestApp, accountId: string, jobId: string, idx: number, messageId: string) => {
+    const [{ payload }]: { payload: string }[] = await t.app.get(DataSource).query('SELECT payload FROM bulk_rows WHERE job_id = ? AND idx = ?', [jobId, idx]);
+    const validator = t.app.get(MessageValidator);
+    const msg = await validator.validate(validator.createContext(accountId), JSON.parse(payload), { bulkRow: true });
+    const funding = await t.app.get(LedgerService).debit(accountId, 'email');
+    const origin = { bulkJobId: jobId, rowIndex: idx };
+    await t.app.get(MessageLog).insert([{ id: messageId, accountId, msg, funding, status: 'queued', origin }], Date.now());
+    return { msg, funding, origin };
+  };
   const handedOff = async (t: TestApp, id: string) => (await t.app.get(DataSource).query('SELECT handed_off_at FROM messages WHERE id = ?', [id]))[0].handed_off_at;
 
   it('a send through a provider without lookup is marked handed off before the call; the sandbox (lookup) is not', async () => {
@@ -155,15 +165,9 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     // A replica (rep_dead) leased the job, claimed all three rows, paid and recorded rows 0 and 1,
     // handed row 0 to the SMTP server (which took it) and died before any outcome was written.
     const db = t.app.get(DataSource);
-    const validator = t.app.get(MessageValidator);
-    const ctx = validator.createContext(acc.id);
-    const rows: { idx: number; payload: string }[] = await db.query('SELECT idx, payload FROM bulk_rows WHERE job_id = ? ORDER BY idx', [jobId]);
     const mids = ['msg_crash_row0', 'msg_crash_row1', 'msg_crash_row2'];
     for (const i of [0, 1]) {
-      const msg = await validator.validate(ctx, JSON.parse(rows[i].payload), { bulkRow: true });
-      const funding = await t.app.get(LedgerService).debit(acc.id, 'email');
-      const origin = { bulkJobId: jobId, rowIndex: i, messageId: mids[i] };
-      await t.app.get(MessageLog).insert([{ id: mids[i], accountId: acc.id, msg, funding, status: 'queued', origin }], Date.now());
+      const { msg, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
       if (i === 0) {
         await t.app.get(MessageLog).markHandedOff(mids[0], Date.now());
         await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
@@ -209,12 +213,8 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const jobId = res.body.id as string;
     await t.app.get(BulkValidationLoop).runOnce();
     const db = t.app.get(DataSource);
-    const [{ payload }] = await db.query('SELECT payload FROM bulk_rows WHERE job_id = ? AND idx = 0', [jobId]);
-    const validator = t.app.get(MessageValidator);
-    const msg = await validator.validate(validator.createContext(acc.id), JSON.parse(payload), { bulkRow: true });
-    const funding = await t.app.get(LedgerService).debit(acc.id, 'email');
     const mid = 'msg_settled_row0';
-    await t.app.get(MessageLog).insert([{ id: mid, accountId: acc.id, msg, funding, status: 'queued', origin: { bulkJobId: jobId, rowIndex: 0 } }], Date.now());
+    const { funding } = await payAndLog(t, acc.id, jobId, 0, mid);
     expect(await t.app.get(MessageLog).markHandedOff(mid, Date.now())).toBe(true);
     // A recovering replica settled it DELIVERY_UNCONFIRMED and refunded it, then died before the row.
     await db.query("UPDATE messages SET status = 'failed', error_code = 'DELIVERY_UNCONFIRMED', cost = 0, refunded_at = ? WHERE id = ?", [Date.now(), mid]);
@@ -239,20 +239,14 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     await t.app.get(BulkValidationLoop).runOnce();
     const db = t.app.get(DataSource);
     const log = t.app.get(MessageLog);
-    const validator = t.app.get(MessageValidator);
-    const ctx = validator.createContext(acc.id);
-    const rows: { idx: number; payload: string }[] = await db.query('SELECT idx, payload FROM bulk_rows WHERE job_id = ? ORDER BY idx', [jobId]);
     // The dead runner's window: row 0 sent and logged sent; row 1 paid, never handed off; row 2 paid
     // and handed off (answer lost); row 3 claimed, never paid; row 4 claimed, then put back to pending
     // after the cancel (a window cut short).
     const mids = ['msg_orphan_0', 'msg_orphan_1', 'msg_orphan_2', 'msg_orphan_3'];
     let price = 0;
     for (const i of [0, 1, 2]) {
-      const msg = await validator.validate(ctx, JSON.parse(rows[i].payload), { bulkRow: true });
-      const funding = await t.app.get(LedgerService).debit(acc.id, 'email');
+      const { msg, funding, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
       price = funding.amount;
-      const origin = { bulkJobId: jobId, rowIndex: i };
-      await log.insert([{ id: mids[i], accountId: acc.id, msg, funding, status: 'queued', origin }], Date.now());
       if (i !== 1) expect(await log.markHandedOff(mids[i], Date.now())).toBe(true);
       if (i === 0) {
         await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
@@ -303,12 +297,8 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const jobId = res.body.id as string;
     await t.app.get(BulkValidationLoop).runOnce();
     const db = t.app.get(DataSource);
-    const [{ payload }] = await db.query('SELECT payload FROM bulk_rows WHERE job_id = ? AND idx = 0', [jobId]);
-    const validator = t.app.get(MessageValidator);
-    const msg = await validator.validate(validator.createContext(acc.id), JSON.parse(payload), { bulkRow: true });
     const mid = 'msg_sent_row0';
-    const funding = await t.app.get(LedgerService).debit(acc.id, 'email');
-    await t.app.get(MessageLog).insert([{ id: mid, accountId: acc.id, msg, funding, status: 'queued', origin: { bulkJobId: jobId, rowIndex: 0 } }], Date.now());
+    await payAndLog(t, acc.id, jobId, 0, mid);
     expect(await t.app.get(MessageLog).markSent(mid, 'smtp-1', Date.now())).toBe(true);
     // Sent and logged, then the runner died before writing the row; the wallet is empty since.
     await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = 0", [mid, jobId]);
