@@ -28,6 +28,8 @@ module.exports = {
       testRegex: '.*\\.e2e-spec\\.ts$',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       setupFiles: ['reflect-metadata'],
+      // Every supertest response is checked against the committed OpenAPI documents.
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-hook.ts'],
     },
   ],
   testTimeout: 60000,

@@ -36,7 +36,7 @@ export function configureApp(app: NestExpressApplication): void {
     return json(req, res, next);
   });
   app.use(expressErrorHandler);
-  setupOpenApi(app);
+  setupOpenApi(app, config.publicBaseUrl);
   app.enableShutdownHooks();
 }
 

@@ -1,0 +1,4 @@
+export * from './api-errors.decorator';
+export * from './api-success.decorator';
+export * from './document';
+export * from './setup';
