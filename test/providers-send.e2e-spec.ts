@@ -109,6 +109,41 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
     });
   });
 
+  describe('email templates over SMTP: variables are text', () => {
+    const LINK = `<a href="https://evil.example/x?a=1&b='2'">click</a>`;
+    /** The mail's body with quoted-printable soft breaks and escapes undone (ASCII content). */
+    const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const emailTemplate = async (content: string) => {
+      const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
+        .send({ name: `mail_${Math.random().toString(36).slice(2, 8).replace(/\d/g, 'x')}`, category: 'email', subType: 'utility', content, emailSubject: 'Hi {{1}}' });
+      expect(res.status).toBe(201);
+      return res.body.data.template.id as string;
+    };
+    const sendTemplate = (id: string, to: string) =>
+      send({ to, channel: 'email', messageType: 'template', template: { id, variablesIndexed: [LINK] } });
+
+    it('a text template stays text/plain with the tag literal (no html part)', async () => {
+      const res = await sendTemplate(await emailTemplate('Hello {{1}}, welcome.'), 'plain@example.org');
+      expect(res.status).toBe(201);
+      const mail = smtp.received.at(-1)!;
+      expect(mail.to).toEqual(['plain@example.org']);
+      expect(mail.raw).toMatch(/Content-Type: text\/plain/);
+      expect(mail.raw).not.toMatch(/text\/html/);
+      expect(decoded(mail.raw)).toContain(`Hello ${LINK}, welcome.`);
+    });
+
+    it('an html template gets the variable escaped (&, <, >, ", \')', async () => {
+      const res = await sendTemplate(await emailTemplate('<p>Hello {{1}}</p>'), 'rich@example.org');
+      expect(res.status).toBe(201);
+      const mail = smtp.received.at(-1)!;
+      expect(mail.to).toEqual(['rich@example.org']);
+      expect(mail.raw).toMatch(/Content-Type: text\/html/);
+      const body = decoded(mail.raw);
+      expect(body).toContain('<p>Hello &lt;a href=&quot;https://evil.example/x?a=1&amp;b=&#39;2&#39;&quot;&gt;click&lt;/a&gt;</p>');
+      expect(body).not.toContain('<a href');
+    });
+  });
+
   describe('local SMS over SMPP', () => {
     it('submits over the bound session with our id as the client reference', async () => {
       const res = await send({ to: '0501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'Your code is 1234' } });
