@@ -13,6 +13,11 @@ const BOT_TOKEN = '4242:bot-secret';
 
 /** Cloud-API fake: recipients ending in 9999 are undeliverable (131026), 8888 rate-limited. */
 function cloudReply(req: RecordedRequest) {
+  // Manual-link lookups: template 77001 lives in business account waba_shop.
+  if (req.method === 'GET' && req.path.startsWith('/v21.0/77001?')) {
+    return { status: 200, body: { id: '77001', name: 'call_or_track', language: 'en', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}' }] } };
+  }
+  if (req.method === 'GET' && req.path.startsWith('/v21.0/waba_shop/message_templates?')) return { status: 200, body: { data: [{ id: '77001' }] } };
   const to = String((req.body as { to?: string }).to);
   if (to.endsWith('9999')) return { status: 400, body: { error: { message: 'Message undeliverable', code: 131026 } } };
   if (to.endsWith('8888')) return { status: 429, headers: { 'Retry-After': '5' }, body: { error: { message: 'Rate limit hit', code: 130429 } } };
@@ -188,9 +193,10 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
     });
 
     it('a template URL button is addressed by its position among ALL the template buttons ([phone, url] -> index 1)', async () => {
+      const sender = await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send({ displayName: 'Shop', wabaId: 'waba_shop' });
       const created = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send({
         name: 'call_or_track', category: 'chatapp', subType: 'utility', language: 'en', body: 'Hi {{1}}', bodyParameters: [{ index: 1, label: 'Sara' }],
-        creationMode: 'manual_external_id', providerTemplateId: '77001', manualVariableCount: 1,
+        creationMode: 'manual_external_id', providerTemplateId: '77001', manualVariableCount: 1, officialSenderId: sender.body.data.officialSender.id,
         buttons: [{ type: 'phone', text: 'Call', url: '+966500000002' }, { type: 'url', text: 'Track', url: 'https://shop.example/t/{{1}}', urlExample: 'https://shop.example/t/AB12' }],
       });
       expect(created.status).toBe(201);
