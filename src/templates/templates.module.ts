@@ -11,6 +11,7 @@ import { OfficialSenderEntity } from './entities/official-sender.entity';
 import { TemplateMediaEntity } from './entities/template-media.entity';
 import { TemplateEntity } from './entities/template.entity';
 import { MediaIngest } from './media/media-ingest';
+import { MediaOrphanPurger } from './media/media-orphan.purger';
 import { MediaPreviewController } from './media/media-preview.controller';
 import { LocalDiskMediaStorage, MediaStorage } from './media/media-storage';
 import { MEDIA_MAX_BYTES } from './media/media-types';
@@ -56,6 +57,7 @@ import { TemplatesService } from './templates.service';
     MediaIngest,
     TemplateStatusPoller,
     ManualLinkVerifier,
+    MediaOrphanPurger,
     { provide: MediaStorage, useClass: LocalDiskMediaStorage },
     {
       provide: OfficialTemplateClient,
