@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { expressErrorHandler } from './common/errors';
 import { setupOpenApi } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
+import { securityHeaders } from './common/http/security-headers';
 
 /**
  * Routes that read their body as a stream themselves (bulk intake has no size limit), so the JSON
@@ -19,6 +20,9 @@ export function configureApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Express's own production behaviour (no stack traces) follows our reading of NODE_ENV, not its own.
+  app.set('env', config.isProduction ? 'production' : 'development');
+  app.use(securityHeaders());
   const trustProxy = config.optional('TRUST_PROXY');
   if (trustProxy) app.set('trust proxy', trustProxySetting(trustProxy));
   app.use(requestIdMiddleware);
@@ -36,7 +40,8 @@ export function configureApp(app: NestExpressApplication): void {
     return json(req, res, next);
   });
   app.use(expressErrorHandler);
-  setupOpenApi(app, config.publicBaseUrl);
+  // DOCS_ENABLED off: /docs, /docs/admin and their JSON are not mounted, so they answer the 404 envelope.
+  if (config.docsEnabled) setupOpenApi(app, config.publicBaseUrl);
   app.enableShutdownHooks();
 }
 

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const demoKey = app.get(DemoAccountBootstrap).createdKey;
   const lines = [
     `Messaging service listening on ${url} (database: ${config.database.type})`,
-    `OpenAPI: ${url}/docs (JSON: ${url}/docs-json)`,
+    config.docsEnabled ? `OpenAPI: ${url}/docs (JSON: ${url}/docs-json)` : 'OpenAPI docs are off (DOCS_ENABLED=false; the default in production)',
     demoKey
       ? `Demo account created. Its owner API key (shown once, keep it): ${demoKey}\n  try: curl -H 'X-API-Key: ${demoKey}' ${url}/api/v2/account`
       : config.adminToken

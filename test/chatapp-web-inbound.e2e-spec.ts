@@ -204,10 +204,10 @@ describe('Chatapp web inbound messages (e2e)', () => {
       expect((await post(message({ id: 'forged-1' }), 'wrong-key')).status).toBe(401);
       expect((await t.http().post(hookUrl).send(message({ id: 'forged-2' }))).status).toBe(401);
       expect((await post(message({ id: 'forged-3' }), hmacKey, '/hooks/waha/wss_unknown')).status).toBe(401);
-      const status = await post({ event: 'session.status', session: 'default', payload: { name: 'default', status: 'SCAN_QR_CODE' } });
+      const status = await post({ event: 'session.status', session: 'default', timestamp: Date.now(), payload: { name: 'default', status: 'SCAN_QR_CODE' } });
       expect(status.body).toEqual({ ok: true, event: 'session.status', sessionStatus: 'starting' });
       await expect(t.app.get(WebSessionsService).findForSend(acc.id, 'wa')).rejects.toMatchObject({ code: 'SESSION_NOT_READY' });
-      await post({ event: 'session.status', session: 'default', payload: { name: 'default', status: 'WORKING' } }).expect(200);
+      await post({ event: 'session.status', session: 'default', timestamp: Date.now(), payload: { name: 'default', status: 'WORKING' } }).expect(200);
       await expect(t.app.get(WebSessionsService).findForSend(acc.id, 'wa')).resolves.toMatchObject({ status: 'ready', provider: 'waha' });
       expect((await post({ event: 'presence.update', payload: {} })).body).toEqual({ ok: true, event: 'presence.update', ignored: true });
       await barrier();
@@ -221,6 +221,21 @@ describe('Chatapp web inbound messages (e2e)', () => {
         expect(res.body.error).toContain('payload.status');
       }
       await expect(t.app.get(WebSessionsService).findForSend(acc.id, 'wa')).resolves.toMatchObject({ status: 'ready' });
+    });
+
+    it('a correctly signed session.status older than WAHA_EVENT_MAX_AGE_SECONDS (a replay) is answered 200 and changes nothing', async () => {
+      const ready = () => t.app.get(WebSessionsService).findForSend(acc.id, 'wa');
+      await expect(ready()).resolves.toMatchObject({ status: 'ready' });
+      const replay = { event: 'session.status', session: 'default', timestamp: Date.now() - 6 * 60_000, payload: { name: 'default', status: 'STOPPED' } };
+      const res = await post(replay);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { ok: true, event: 'session.status', ignored: true } });
+      await expect(ready()).resolves.toMatchObject({ status: 'ready' });
+      // Unstamped: cannot be told from a replay.
+      const { timestamp: _omit, ...unstamped } = replay;
+      const bad = await post(unstamped);
+      expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(bad.body.error).toContain('timestamp');
+      await expect(ready()).resolves.toMatchObject({ status: 'ready' });
     });
 
     it('a timestamp outside the Date range counts as absent (now), not a 500', async () => {

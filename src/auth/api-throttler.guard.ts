@@ -1,7 +1,11 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
+import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerRequest } from '@nestjs/throttler';
 import { ApiError } from '../common/errors';
 import { AuthedRequest } from './auth-context';
+import { THROTTLE_PER_IP_KEY } from './decorators';
+
+/** Name of the per-client-IP throttler (auth.module.ts); it counts only @ThrottlePerIp() routes. */
+export const PER_IP_THROTTLER = 'ip';
 
 /** Counts per API key once authenticated, per client IP otherwise; 429 RATE_LIMITED in our envelope. */
 @Injectable()
@@ -17,6 +21,14 @@ export class ApiThrottlerGuard extends ThrottlerGuard {
    */
   protected override generateKey(_ctx: ExecutionContext, tracker: string, throttlerName: string): string {
     return `rl:${throttlerName}:${tracker}`;
+  }
+
+  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
+    if (props.throttler.name === PER_IP_THROTTLER) {
+      const optedIn = this.reflector.getAllAndOverride<boolean>(THROTTLE_PER_IP_KEY, [props.context.getHandler(), props.context.getClass()]);
+      if (!optedIn) return true;
+    }
+    return super.handleRequest(props);
   }
 
   protected override async throwThrottlingException(_ctx: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {

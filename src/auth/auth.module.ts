@@ -4,7 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AppConfig } from '../config/app-config';
-import { ApiThrottlerGuard } from './api-throttler.guard';
+import { ApiThrottlerGuard, PER_IP_THROTTLER } from './api-throttler.guard';
 import { AuthenticationGuard } from './authentication.guard';
 import { AuthorizationGuard } from './authorization.guard';
 import { FixedWindowThrottlerStorage } from './fixed-window-throttler.storage';
@@ -16,7 +16,14 @@ import { FixedWindowThrottlerStorage } from './fixed-window-throttler.storage';
     ThrottlerModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        throttlers: [{ name: 'default', ttl: config.throttleTtlSeconds * 1000, limit: config.throttleLimit }],
+        throttlers: [
+          { name: 'default', ttl: config.throttleTtlSeconds * 1000, limit: config.throttleLimit },
+          // Retry-After comes from the error envelope; the library's would be named `Retry-After-ip`.
+          {
+            name: PER_IP_THROTTLER, ttl: config.publicThrottleTtlSeconds * 1000, limit: config.publicThrottleLimit, setHeaders: false,
+            getTracker: (req: Record<string, unknown>) => `ip:${typeof req.ip === 'string' ? req.ip : 'unknown'}`,
+          },
+        ],
         // lazyConnect: no socket until the first request, so an app that fails to start leaves none open.
         storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl, { lazyConnect: true }) : new FixedWindowThrottlerStorage(),
       }),

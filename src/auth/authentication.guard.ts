@@ -1,14 +1,13 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
-import { ApiError } from '../common/errors';
 import { ApiKeysService } from '../accounts/api-keys.service';
 import { safeEqualString } from './api-key-hash';
 import { AuthedRequest } from './auth-context';
 import { ADMIN_KEY, PUBLIC_KEY } from './decorators';
 
 /**
- * First guard. Admin routes: checks the bearer token (401 when wrong or when ADMIN_TOKEN is unset).
+ * First guard. Admin routes: checks the bearer token into `req.isAdmin` (AuthorizationGuard refuses).
  * API routes: resolves X-API-Key to `req.auth` but does not refuse yet, so the throttler that runs
  * next can count unauthenticated callers per IP; AuthorizationGuard refuses afterwards.
  */
@@ -25,7 +24,8 @@ export class AuthenticationGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
     if (this.reflector.getAllAndOverride<boolean>(ADMIN_KEY, targets)) {
-      this.checkAdmin(req);
+      // Refused by AuthorizationGuard, after the per-IP throttler has counted the attempt.
+      req.isAdmin = this.isAdminToken(req);
       return true;
     }
     const header = req.headers['x-api-key'];
@@ -34,13 +34,10 @@ export class AuthenticationGuard implements CanActivate {
     return true;
   }
 
-  private checkAdmin(req: AuthedRequest): void {
+  private isAdminToken(req: AuthedRequest): boolean {
     const token = this.config.adminToken;
     const header = req.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!token || !given || !safeEqualString(given, token)) {
-      throw new ApiError('UNAUTHORIZED', token ? 'Admin token missing or invalid' : 'Admin API is disabled (ADMIN_TOKEN is not set)');
-    }
-    req.isAdmin = true;
+    return !!token && !!given && safeEqualString(given, token);
   }
 }

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/errors';
+import { AppConfig } from '../config/app-config';
 import { AuthedRequest } from './auth-context';
 import { ADMIN_KEY, OWNER_ONLY_KEY, PERMISSIONS_KEY, PUBLIC_KEY, VERIFIED_PHONE_KEY } from './decorators';
 import type { Permission } from './permissions';
@@ -12,13 +13,19 @@ import type { Permission } from './permissions';
  */
 @Injectable()
 export class AuthorizationGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: AppConfig,
+  ) {}
 
   canActivate(ctx: ExecutionContext): boolean {
     const targets = [ctx.getHandler(), ctx.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
-    if (this.reflector.getAllAndOverride<boolean>(ADMIN_KEY, targets)) return true;
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(ADMIN_KEY, targets)) {
+      if (req.isAdmin) return true;
+      throw new ApiError('UNAUTHORIZED', this.config.adminToken ? 'Admin token missing or invalid' : 'Admin API is disabled (ADMIN_TOKEN is not set)');
+    }
     const auth = req.auth;
     if (!auth) throw new ApiError('UNAUTHORIZED', 'API key missing or invalid');
 

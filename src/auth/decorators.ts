@@ -8,12 +8,19 @@ export const ADMIN_KEY = 'auth:admin';
 export const PERMISSIONS_KEY = 'auth:permissions';
 export const OWNER_ONLY_KEY = 'auth:owner';
 export const VERIFIED_PHONE_KEY = 'auth:verified-phone';
+export const THROTTLE_PER_IP_KEY = 'throttle:per-ip';
 
 /** No authentication (health, docs, inbound provider hooks that authenticate themselves). */
 export const Public = () => applyDecorators(SetMetadata(PUBLIC_KEY, true), SkipThrottle());
 
+/**
+ * Counted per client IP against PUBLIC_THROTTLE_LIMIT (the `ip` throttler): routes without an API
+ * key that an attacker can hammer (admin token guesses, provider hooks, media previews).
+ */
+export const ThrottlePerIp = () => SetMetadata(THROTTLE_PER_IP_KEY, true);
+
 /** Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; 401 for everything when ADMIN_TOKEN is unset. */
-export const AdminOnly = () => applyDecorators(SetMetadata(ADMIN_KEY, true), SkipThrottle(), ApiBearerAuth('admin'));
+export const AdminOnly = () => applyDecorators(SetMetadata(ADMIN_KEY, true), SkipThrottle(), ThrottlePerIp(), ApiBearerAuth('admin'));
 
 /** The API key must carry every listed permission (an owner key has all). */
 export const RequirePermissions = (...permissions: Permission[]) =>

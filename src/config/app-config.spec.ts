@@ -27,6 +27,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 
+  describe('production mode', () => {
+    const secret = 'a-real-random-secret-0123456789';
+
+    it.each(['prod', 'staging', 'PRODUCTION', 'Production', '', ' development', 'production'])(
+      'NODE_ENV=%j is production: APP_SECRET is required and the development secret is never used',
+      (nodeEnv) => {
+        expect(() => loadConfig({ NODE_ENV: nodeEnv })).toThrow(/APP_SECRET is required in production/);
+        const c = loadConfig({ NODE_ENV: nodeEnv, APP_SECRET: secret });
+        expect(c.isProduction).toBe(true);
+        expect(c.appSecret).toBe(secret);
+      },
+    );
+
+    it.each(['development', 'test', undefined])('NODE_ENV=%j is not production (the development secret fills in)', (nodeEnv) => {
+      const c = loadConfig(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv });
+      expect(c.isProduction).toBe(false);
+      expect(c.appSecret).toBe('development-only-secret-do-not-use');
+    });
+
+    it.each([
+      [{ APP_SECRET: 'development-only-secret-do-not-use' }, 'APP_SECRET'],
+      [{ APP_SECRET: 'change-me-to-a-long-random-secret' }, 'APP_SECRET'],
+      [{ APP_SECRET: secret, ADMIN_TOKEN: 'change-me-admin-token' }, 'ADMIN_TOKEN'],
+    ])('refuses published example secrets in production: %j', (env, name) => {
+      expect(() => loadConfig({ NODE_ENV: 'prod', ...env })).toThrow(new RegExp(`${name} is a published example value`));
+      expect(() => loadConfig({ NODE_ENV: 'development', ...env })).not.toThrow();
+    });
+  });
+
   it('parses a MySQL URL with credentials', () => {
     expect(parseDatabaseUrl('mysql://u%40x:p%3Aw@db.example:3307/msg')).toEqual({
       type: 'mysql', host: 'db.example', port: 3307, username: 'u@x', password: 'p:w', database: 'msg',

@@ -11,6 +11,16 @@ export const CHANNELS: readonly ChannelName[] = ['local_sms', 'chatapp', 'chatap
 
 export class ConfigError extends Error {}
 
+/**
+ * The only NODE_ENV values that relax production rules. Anything else (`prod`, `staging`,
+ * `PRODUCTION`, an empty string) is production: a typo must fail safe, not run with the
+ * development secret and a printed demo key. Unset means development, so `npm start` just works.
+ */
+const NON_PRODUCTION_ENVS: readonly string[] = ['development', 'test'];
+const DEVELOPMENT_SECRET = 'development-only-secret-do-not-use';
+/** Published values (this file, earlier docker-compose.yml): never accepted in production. */
+const KNOWN_SECRETS: readonly string[] = [DEVELOPMENT_SECRET, 'change-me-to-a-long-random-secret', 'change-me-admin-token'];
+
 export class AppConfig {
   nodeEnv: string;
   isProduction: boolean;
@@ -37,6 +47,13 @@ export class AppConfig {
   providers: Record<ChannelName, string>;
   providerTimeoutMs: number;
   idempotencyWindowHours: number;
+  /** A signed WAHA session.status stamped further than this from now is a replay and is ignored. */
+  wahaEventMaxAgeSeconds: number;
+  /** Serve the OpenAPI UI and JSON at /docs and /docs-json (default: on outside production). */
+  docsEnabled: boolean;
+  /** Per-client-IP budget of admin, provider-hook and media-preview routes, per window. */
+  publicThrottleLimit: number;
+  publicThrottleTtlSeconds: number;
   /** Disable background loops (unit tests, one-off CLI). */
   schedulersEnabled: boolean;
   /** Raw environment, for adapter-specific settings read by `AppConfig.get*` helpers below. */
@@ -115,8 +132,8 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const c = new AppConfig(env);
-  c.nodeEnv = env.NODE_ENV || 'development';
-  c.isProduction = c.nodeEnv === 'production';
+  c.nodeEnv = env.NODE_ENV ?? 'development';
+  c.isProduction = !NON_PRODUCTION_ENVS.includes(c.nodeEnv);
   c.port = readInt(env, 'PORT', 3000, 0, 65535);
   c.host = env.HOST || '0.0.0.0';
   c.publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${c.port}`).replace(/\/$/, '');
@@ -124,12 +141,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.database = parseDatabaseUrl(c.databaseUrl);
   c.adminToken = env.ADMIN_TOKEN || null;
   if (c.adminToken !== null && c.adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  if (c.isProduction && c.adminToken !== null && KNOWN_SECRETS.includes(c.adminToken)) throw new ConfigError('ADMIN_TOKEN is a published example value; set a random one in production');
   c.redisUrl = env.REDIS_URL || null;
   if (c.redisUrl !== null && !/^rediss?:\/\//.test(c.redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   const secret = env.APP_SECRET;
-  if (!secret && c.isProduction) throw new ConfigError('APP_SECRET is required when NODE_ENV=production');
+  if (!secret && c.isProduction) throw new ConfigError(`APP_SECRET is required in production (NODE_ENV="${c.nodeEnv}"; only development and test are not production)`);
   if (secret && secret.length < 16) throw new ConfigError('APP_SECRET must be at least 16 characters');
-  c.appSecret = secret || 'development-only-secret-do-not-use';
+  if (secret && c.isProduction && KNOWN_SECRETS.includes(secret)) throw new ConfigError('APP_SECRET is a published example value; set a random one in production');
+  c.appSecret = secret || DEVELOPMENT_SECRET;
   c.throttleLimit = readInt(env, 'THROTTLE_LIMIT', 1200, 1);
   c.throttleTtlSeconds = readInt(env, 'THROTTLE_TTL_SECONDS', 60, 1);
   c.webhookAllowInsecure = readBool(env, 'WEBHOOK_ALLOW_INSECURE', false);
@@ -160,5 +179,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10000, 1);
   c.idempotencyWindowHours = readInt(env, 'IDEMPOTENCY_WINDOW_HOURS', 24, 1);
   c.schedulersEnabled = readBool(env, 'SCHEDULERS_ENABLED', true);
+  c.wahaEventMaxAgeSeconds = readInt(env, 'WAHA_EVENT_MAX_AGE_SECONDS', 300, 1);
+  c.docsEnabled = readBool(env, 'DOCS_ENABLED', !c.isProduction);
+  c.publicThrottleLimit = readInt(env, 'PUBLIC_THROTTLE_LIMIT', 1200, 1);
+  c.publicThrottleTtlSeconds = readInt(env, 'PUBLIC_THROTTLE_TTL_SECONDS', 60, 1);
   return c;
 }

@@ -2,8 +2,13 @@ import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { AppConfig } from '../config/app-config';
+import { redactUrl } from './redact-url';
 
-/** Structured JSON logs (pino) carrying the request id; keys and tokens are redacted, never logged. */
+/**
+ * Structured JSON logs (pino) carrying the request id; keys and tokens are redacted, never logged.
+ * Every log line about a request (completed, errored, or logged inside it) serialises `req` here,
+ * so the URL's secret-bearing query values are redacted in one place.
+ */
 @Module({
   imports: [
     LoggerModule.forRootAsync({
@@ -18,7 +23,7 @@ import { AppConfig } from '../config/app-config';
           },
           autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
           serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
           },
         },
       }),

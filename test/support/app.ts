@@ -51,6 +51,7 @@ export function testEnv(extra: Env = {}): Env {
     APP_SECRET: 'test-app-secret-0123456789',
     // Suites poll a lot with one key; throttling is tested with its own low limit.
     THROTTLE_LIMIT: '1000000',
+    PUBLIC_THROTTLE_LIMIT: '1000000',
     ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...extra,
   };

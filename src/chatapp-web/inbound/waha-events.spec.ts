@@ -4,6 +4,7 @@ import { parseWahaEvent } from './waha-events';
 
 const session = { id: 'wss_1', name: 'wa', createdAt: Date.UTC(2026, 0, 1) } as WebSessionEntity;
 const nowS = Math.floor(Date.UTC(2026, 0, 2) / 1000);
+const fresh = { now: nowS * 1000, maxAgeMs: 300_000 };
 
 describe('WAHA mapping', () => {
   it('reads phone JIDs only', () => {
@@ -35,7 +36,7 @@ describe('parseWahaEvent', () => {
   const msg = (payload: Record<string, unknown>, event = 'message') => ({ event, session: 'default', payload: { id: 'm1', from: '966500000002@c.us', body: 'hi', timestamp: nowS, ...payload } });
 
   it('maps a live direct message', () => {
-    expect(parseWahaEvent(msg({ _data: { notifyName: 'Ann' } }), session)).toEqual({
+    expect(parseWahaEvent(msg({ _data: { notifyName: 'Ann' } }), session, fresh)).toEqual({
       kind: 'message',
       input: {
         from: { jid: '966500000002@c.us', displayName: 'Ann' }, text: 'hi', isGroup: false, remoteChatId: '966500000002@c.us', remoteMessageId: 'm1',
@@ -45,44 +46,55 @@ describe('parseWahaEvent', () => {
   });
 
   it('flags history: engine flag or older than the session', () => {
-    const flagged = parseWahaEvent(msg({ _data: { isHistory: true } }), session);
-    const old = parseWahaEvent(msg({ timestamp: Math.floor(session.createdAt / 1000) - 3600 }), session);
+    const flagged = parseWahaEvent(msg({ _data: { isHistory: true } }), session, fresh);
+    const old = parseWahaEvent(msg({ timestamp: Math.floor(session.createdAt / 1000) - 3600 }), session, fresh);
     expect(flagged.kind === 'message' && flagged.input.historySync).toBe(true);
     expect(old.kind === 'message' && old.input.historySync).toBe(true);
   });
 
   it('describes media by type', () => {
-    const doc = parseWahaEvent(msg({ hasMedia: true, media: { url: 'http://x/f', mimetype: 'application/pdf', filename: 'a.pdf' } }), session);
+    const doc = parseWahaEvent(msg({ hasMedia: true, media: { url: 'http://x/f', mimetype: 'application/pdf', filename: 'a.pdf' } }), session, fresh);
     expect(doc.kind === 'message' && doc.input.media).toEqual({ mediaType: 'document', mimetype: 'application/pdf', fileName: 'a.pdf' });
-    const voice = parseWahaEvent(msg({ hasMedia: true, _data: { type: 'ptt' } }), session);
+    const voice = parseWahaEvent(msg({ hasMedia: true, _data: { type: 'ptt' } }), session, fresh);
     expect(voice.kind === 'message' && voice.input.media).toEqual({ mediaType: 'audio', mimetype: null, fileName: null });
   });
 
   it('refuses a session.status without a known status as a validation error', () => {
     for (const payload of [{ status: 'DANCING' }, {}, undefined]) {
-      expect(() => parseWahaEvent({ event: 'session.status', payload }, session)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+      expect(() => parseWahaEvent({ event: 'session.status', timestamp: fresh.now, payload }, session, fresh)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
     }
-    expect(parseWahaEvent({ event: 'session.status', payload: { status: 'STOPPED' } }, session)).toEqual({ kind: 'status', status: 'stopped' });
+    expect(parseWahaEvent({ event: 'session.status', timestamp: fresh.now, payload: { status: 'STOPPED' } }, session, fresh)).toEqual({ kind: 'status', status: 'stopped' });
+  });
+
+  it('ignores a session.status stamped outside the freshness window (a replay); requires the stamp', () => {
+    const status = (timestamp: unknown) => parseWahaEvent({ event: 'session.status', timestamp, payload: { status: 'WORKING' } }, session, fresh);
+    expect(status(fresh.now - 300_000)).toEqual({ kind: 'status', status: 'ready' });
+    expect(status(fresh.now + 300_000)).toEqual({ kind: 'status', status: 'ready' });
+    expect(status(fresh.now - 300_001)).toEqual({ kind: 'ignored', event: 'session.status' });
+    expect(status(fresh.now + 300_001)).toEqual({ kind: 'ignored', event: 'session.status' });
+    for (const missing of [undefined, '1767312000000', null, Number.NaN]) {
+      expect(() => status(missing)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    }
   });
 
   it('treats a timestamp a Date cannot hold as absent', () => {
     for (const timestamp of [1e300, 8.64e12 + 1, -8.64e12 - 1, 'soon']) {
-      const out = parseWahaEvent(msg({ timestamp }), session);
+      const out = parseWahaEvent(msg({ timestamp }), session, fresh);
       expect(out.kind === 'message' && [out.input.timestamp, out.input.historySync]).toEqual([undefined, false]);
     }
-    const edge = parseWahaEvent(msg({ timestamp: 8.64e12 }), session);
+    const edge = parseWahaEvent(msg({ timestamp: 8.64e12 }), session, fresh);
     expect(edge.kind === 'message' && edge.input.timestamp).toBe(8.64e15);
   });
 
   it('refuses ids and chats longer than the stored columns', () => {
-    expect(() => parseWahaEvent(msg({ id: 'x'.repeat(201) }), session)).toThrow(/at most 200/);
-    expect(() => parseWahaEvent(msg({ from: `${'1'.repeat(196)}@g.us` }), session)).toThrow(/at most 200/);
-    expect(parseWahaEvent(msg({ id: { _serialized: 'x'.repeat(200) } }), session).kind).toBe('message');
+    expect(() => parseWahaEvent(msg({ id: 'x'.repeat(201) }), session, fresh)).toThrow(/at most 200/);
+    expect(() => parseWahaEvent(msg({ from: `${'1'.repeat(196)}@g.us` }), session, fresh)).toThrow(/at most 200/);
+    expect(parseWahaEvent(msg({ id: { _serialized: 'x'.repeat(200) } }), session, fresh).kind).toBe('message');
   });
 
   it('ignores other events and refuses malformed messages', () => {
-    expect(parseWahaEvent({ event: 'message.ack', payload: {} }, session)).toEqual({ kind: 'ignored', event: 'message.ack' });
-    expect(() => parseWahaEvent({ payload: {} }, session)).toThrow('event is required');
-    expect(() => parseWahaEvent({ event: 'message', payload: { body: 'x' } }, session)).toThrow(/payload.id/);
+    expect(parseWahaEvent({ event: 'message.ack', payload: {} }, session, fresh)).toEqual({ kind: 'ignored', event: 'message.ack' });
+    expect(() => parseWahaEvent({ payload: {} }, session, fresh)).toThrow('event is required');
+    expect(() => parseWahaEvent({ event: 'message', payload: { body: 'x' } }, session, fresh)).toThrow(/payload.id/);
   });
 });

@@ -12,16 +12,27 @@ export type WahaHookAction =
 /** The latest time a Date holds (ms); a later timestamp would make the event's ISO time throw. */
 const MAX_DATE_MS = 8.64e15;
 
+/** When a signed event stops counting: `now` and the largest accepted distance from it. */
+export interface EventFreshness {
+  now: number;
+  maxAgeMs: number;
+}
+
 /**
  * Reads one WAHA webhook event. `message` / `message.any` become an inbound message (the service
  * drops own and history ones), `session.status` a status change; every other event is ignored.
  */
-export function parseWahaEvent(body: unknown, session: WebSessionEntity): WahaHookAction {
+export function parseWahaEvent(body: unknown, session: WebSessionEntity, freshness: EventFreshness): WahaHookAction {
   if (!isObj(body) || !str(body.event)) throw ApiError.validation('event is required');
   const event = body.event as string;
   if (event === 'session.status') {
     const status = statusFromWaha(body.payload);
     if (!status) throw ApiError.validation('payload.status must be a known WAHA session status');
+    // The signature covers the body but not when it was sent: a captured event could be replayed
+    // verbatim to move the session back. WAHA stamps every event (ms); a stale one changes nothing.
+    const at = body.timestamp;
+    if (typeof at !== 'number' || !Number.isFinite(at)) throw ApiError.validation('timestamp (ms since epoch) is required on session.status');
+    if (Math.abs(freshness.now - at) > freshness.maxAgeMs) return { kind: 'ignored', event };
     return { kind: 'status', status };
   }
   if (event !== 'message' && event !== 'message.any') return { kind: 'ignored', event };

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
+import { AppConfig } from '../../config/app-config';
 import { WebSessionsService } from '../web-sessions.service';
 import { InboundMessagesService } from './inbound-messages.service';
 import { InboundResult } from './inbound.types';
@@ -14,6 +16,8 @@ export class WahaHookService {
   constructor(
     private readonly sessions: WebSessionsService,
     private readonly inbound: InboundMessagesService,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async handle(sessionRef: string, signature: string | undefined, rawBody: Buffer | null, body: unknown): Promise<WahaHookResult> {
@@ -23,7 +27,7 @@ export class WahaHookService {
     if (!session || !key || !signature || !verify(key, signature, rawBody ?? Buffer.from(JSON.stringify(body ?? null)))) {
       throw new ApiError('UNAUTHORIZED', 'Webhook signature missing or invalid');
     }
-    const action = parseWahaEvent(body, session);
+    const action = parseWahaEvent(body, session, { now: this.clock.now(), maxAgeMs: this.config.wahaEventMaxAgeSeconds * 1000 });
     if (action.kind === 'ignored') return { ok: true, event: action.event, ignored: true };
     if (action.kind === 'status') {
       await this.sessions.setStatus(session, action.status);

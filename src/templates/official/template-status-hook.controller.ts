@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { timingSafeEqual } from 'node:crypto';
-import { Public } from '../../auth/decorators';
+import { safeEqualString } from '../../auth/api-key-hash';
+import { Public, ThrottlePerIp } from '../../auth/decorators';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/errors';
 import { TemplatesService } from '../templates.service';
@@ -18,6 +18,7 @@ interface StatusChange {
  * `X-Webhook-Secret`; refused (401) for everything when the secret is not configured.
  */
 @ApiExcludeController()
+@ThrottlePerIp()
 @Controller('hooks/chatapp/template-status')
 export class TemplateStatusHookController {
   constructor(
@@ -58,8 +59,7 @@ export class TemplateStatusHookController {
 
   private authenticate(given: string | undefined): void {
     const secret = this.config.optional('CHATAPP_CLOUD_WEBHOOK_SECRET');
-    const a = Buffer.from(given ?? '');
-    const b = Buffer.from(secret ?? '');
-    if (!secret || a.length !== b.length || !timingSafeEqual(a, b)) throw new ApiError('UNAUTHORIZED', 'Webhook secret missing or invalid');
+    // Compared as SHA-256 digests: equal lengths always, so neither the time nor an early exit tells the secret's length.
+    if (!secret || !safeEqualString(given ?? '', secret)) throw new ApiError('UNAUTHORIZED', 'Webhook secret missing or invalid');
   }
 }

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+// js-yaml comes with @nestjs/swagger (pinned there); no Docker daemon runs here, so the file is read as data.
+import { load } from 'js-yaml';
+
+type Service = { environment?: Record<string, string>; ports?: (string | { host_ip?: string; published?: string })[] };
+type Compose = { services: Record<string, Service> };
+
+const compose = load(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8')) as Compose;
+
+/**
+ * Compose's variable interpolation (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`,
+ * `${VAR?error}`), enough to see what an unconfigured `docker compose up` would get.
+ */
+function interpolate(value: string, env: Record<string, string>): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g, (_m, name: string, colon: string, op: string, arg: string) => {
+    const set = name in env && (colon !== ':' || env[name] !== '');
+    if (set) return env[name];
+    if (op === '?') throw new Error(`required variable ${name} is missing: ${arg}`);
+    return op === '-' ? arg : '';
+  });
+}
+
+function published(service: Service, env: Record<string, string>): string[] {
+  return (service.ports ?? []).map((p) => (typeof p === 'string' ? interpolate(p, env) : `${p.host_ip ?? ''}:${p.published ?? ''}`));
+}
+
+describe('docker-compose.yml', () => {
+  const api = compose.services.api;
+  const secrets = { ADMIN_TOKEN: 'a'.repeat(32), APP_SECRET: 'b'.repeat(32) };
+
+  it.each(['ADMIN_TOKEN', 'APP_SECRET'])('refuses to start without %s (no known default)', (name) => {
+    const raw = api.environment?.[name];
+    expect(raw).toMatch(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
+    const others = { ...secrets } as Record<string, string>;
+    delete others[name];
+    expect(() => interpolate(raw!, others)).toThrow(name);
+    expect(() => interpolate(raw!, { ...others, [name]: '' })).toThrow(name);
+    expect(interpolate(raw!, secrets)).toBe(secrets[name as keyof typeof secrets]);
+  });
+
+  it('runs the API in production mode', () => {
+    expect(api.environment?.NODE_ENV).toBe('production');
+  });
+
+  it('publishes the API on 127.0.0.1 unless BIND_ADDRESS says otherwise', () => {
+    expect(published(api, secrets)).toEqual(['127.0.0.1:3000:3000']);
+    expect(published(api, { ...secrets, BIND_ADDRESS: '0.0.0.0' })).toEqual(['0.0.0.0:3000:3000']);
+  });
+
+  it('publishes no other service on any interface (database and Redis stay on the compose network)', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name === 'api') continue;
+      expect({ name, ports: service.ports ?? [] }).toEqual({ name, ports: [] });
+    }
+  });
+});
