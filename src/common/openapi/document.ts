@@ -4,6 +4,7 @@ import type { OperationObject, PathItemObject, ResponseObject, SchemaObject } fr
 import { ERROR_CODES, ErrorCode } from '../errors';
 import { REQUEST_ID_HEADER } from '../request-id';
 import { ERROR_CODES_EXTENSION } from './api-errors.decorator';
+import { MULTIPART_EXTENSION } from './api-multipart.decorator';
 import { pruneComponents } from './prune-components';
 
 export interface OpenApiDocuments {
@@ -106,6 +107,12 @@ function addSharedComponents(doc: OpenAPIObject): void {
 function finishOperation(op: OperationObject): void {
   // Public routes (health) say so: no security, rather than an undefined one.
   op.security ??= [];
+  const multipart = (op as OperationObject & { [MULTIPART_EXTENSION]?: SchemaObject })[MULTIPART_EXTENSION];
+  if (multipart) {
+    delete (op as OperationObject & { [MULTIPART_EXTENSION]?: SchemaObject })[MULTIPART_EXTENSION];
+    const body = (op.requestBody ??= { required: true, content: {} }) as { content: Record<string, { schema?: SchemaObject }> };
+    body.content['multipart/form-data'] = { schema: multipart };
+  }
   const ext = op as OperationObject & { [ERROR_CODES_EXTENSION]?: ErrorCode[] };
   const codes = new Set<ErrorCode>([...(ext[ERROR_CODES_EXTENSION] ?? []), ...commonErrorCodes(op)]);
   delete ext[ERROR_CODES_EXTENSION];
