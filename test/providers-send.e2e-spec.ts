@@ -13,6 +13,11 @@ const BOT_TOKEN = '4242:bot-secret';
 
 /** Cloud-API fake: recipients ending in 9999 are undeliverable (131026), 8888 rate-limited. */
 function cloudReply(req: RecordedRequest) {
+  // Manual-link lookups: template 77001 lives in business account waba_shop.
+  if (req.method === 'GET' && req.path.startsWith('/v21.0/77001?')) {
+    return { status: 200, body: { id: '77001', name: 'call_or_track', language: 'en', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}' }] } };
+  }
+  if (req.method === 'GET' && req.path.startsWith('/v21.0/waba_shop/message_templates?')) return { status: 200, body: { data: [{ id: '77001' }] } };
   const to = String((req.body as { to?: string }).to);
   if (to.endsWith('9999')) return { status: 400, body: { error: { message: 'Message undeliverable', code: 131026 } } };
   if (to.endsWith('8888')) return { status: 429, headers: { 'Retry-After': '5' }, body: { error: { message: 'Rate limit hit', code: 130429 } } };
@@ -109,6 +114,41 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
     });
   });
 
+  describe('email templates over SMTP: variables are text', () => {
+    const LINK = `<a href="https://evil.example/x?a=1&b='2'">click</a>`;
+    /** The mail's body with quoted-printable soft breaks and escapes undone (ASCII content). */
+    const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const emailTemplate = async (content: string) => {
+      const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
+        .send({ name: `mail_${Math.random().toString(36).slice(2, 8).replace(/\d/g, 'x')}`, category: 'email', subType: 'utility', content, emailSubject: 'Hi {{1}}' });
+      expect(res.status).toBe(201);
+      return res.body.data.template.id as string;
+    };
+    const sendTemplate = (id: string, to: string) =>
+      send({ to, channel: 'email', messageType: 'template', template: { id, variablesIndexed: [LINK] } });
+
+    it('a text template stays text/plain with the tag literal (no html part)', async () => {
+      const res = await sendTemplate(await emailTemplate('Hello {{1}}, welcome.'), 'plain@example.org');
+      expect(res.status).toBe(201);
+      const mail = smtp.received.at(-1)!;
+      expect(mail.to).toEqual(['plain@example.org']);
+      expect(mail.raw).toMatch(/Content-Type: text\/plain/);
+      expect(mail.raw).not.toMatch(/text\/html/);
+      expect(decoded(mail.raw)).toContain(`Hello ${LINK}, welcome.`);
+    });
+
+    it('an html template gets the variable escaped (&, <, >, ", \')', async () => {
+      const res = await sendTemplate(await emailTemplate('<p>Hello {{1}}</p>'), 'rich@example.org');
+      expect(res.status).toBe(201);
+      const mail = smtp.received.at(-1)!;
+      expect(mail.to).toEqual(['rich@example.org']);
+      expect(mail.raw).toMatch(/Content-Type: text\/html/);
+      const body = decoded(mail.raw);
+      expect(body).toContain('<p>Hello &lt;a href=&quot;https://evil.example/x?a=1&amp;b=&#39;2&#39;&quot;&gt;click&lt;/a&gt;</p>');
+      expect(body).not.toContain('<a href');
+    });
+  });
+
   describe('local SMS over SMPP', () => {
     it('submits over the bound session with our id as the client reference', async () => {
       const res = await send({ to: '0501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'Your code is 1234' } });
@@ -153,9 +193,10 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
     });
 
     it('a template URL button is addressed by its position among ALL the template buttons ([phone, url] -> index 1)', async () => {
+      const sender = await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send({ displayName: 'Shop', wabaId: 'waba_shop' });
       const created = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send({
         name: 'call_or_track', category: 'chatapp', subType: 'utility', language: 'en', body: 'Hi {{1}}', bodyParameters: [{ index: 1, label: 'Sara' }],
-        creationMode: 'manual_external_id', providerTemplateId: '77001', manualVariableCount: 1,
+        creationMode: 'manual_external_id', providerTemplateId: '77001', manualVariableCount: 1, officialSenderId: sender.body.data.officialSender.id,
         buttons: [{ type: 'phone', text: 'Call', url: '+966500000002' }, { type: 'url', text: 'Track', url: 'https://shop.example/t/{{1}}', urlExample: 'https://shop.example/t/AB12' }],
       });
       expect(created.status).toBe(201);

@@ -14,6 +14,8 @@ class CloudFake {
   /** Review status the fake reports for GET /{v}/{template-id} (status poll). */
   statuses: Record<string, { status: string; rejected_reason?: string }> = {};
   requests: { method: string; path: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
+  /** Templates the provider holds (manual-link lookups): id -> business account, name, language, status, body. */
+  known: Record<string, { waba: string; name: string; language: string; status: string; body: string }> = {};
   private next = 9000;
 
   async start(): Promise<void> {
@@ -22,7 +24,19 @@ class CloudFake {
         this.requests.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization, body: raw ? JSON.parse(raw) : {} });
         const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
         if (req.method === 'GET') {
-          const id = (req.url ?? '').split('?')[0].split('/').pop() ?? '';
+          if (this.mode === 'error500') return json(500, { error: { message: 'internal', code: 2 } });
+          const [path, query = ''] = (req.url ?? '').split('?');
+          const parts = path.split('/');
+          const params = new URLSearchParams(query);
+          if (parts.at(-1) === 'message_templates') {
+            const waba = parts.at(-2);
+            const data = Object.entries(this.known).filter(([, k]) => k.waba === waba && k.name === params.get('name')).map(([id]) => ({ id }));
+            return json(200, { data });
+          }
+          const id = parts.at(-1) ?? '';
+          const k = this.known[id];
+          if (k) return json(200, { id, name: k.name, language: k.language, status: k.status, components: [{ type: 'BODY', text: k.body }] });
+          if (params.get('fields')?.includes('name')) return json(400, { error: { message: `Unsupported get request. Object with ID '${id}' does not exist`, code: 100 } });
           return json(200, { id, ...(this.statuses[id] ?? { status: 'PENDING' }) });
         }
         switch (this.mode) {
@@ -165,9 +179,47 @@ describe('Templates: official submission over the cloud API (e2e)', () => {
     expect(await names('refused_one')).toEqual([]);
   });
 
-  it('manual links, SMS and web-session templates never call the provider', async () => {
-    const manual = await post({ name: 'cloud_manual', category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', providerTemplateId: '777', manualVariableCount: 0 });
-    expect(manual.body.data.template).toMatchObject({ status: 'approved', manualProvider: 'cloud_api', providerTemplateId: '777' });
+  it('a manual link is looked up at the provider in the sender\'s business account before it is usable', async () => {
+    const sender = await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send({ displayName: 'Acme', phoneNumberId: 'pn_acme', wabaId: 'waba_acme' });
+    expect(sender.status).toBe(201);
+    const officialSenderId = sender.body.data.officialSender.id as string;
+    fake.known['777'] = { waba: 'waba_acme', name: 'cloud_manual', language: 'ar', status: 'APPROVED', body: 'Hi {{1}}' };
+    fake.known['888'] = { waba: 'waba_other', name: 'other_tenant', language: 'en', status: 'APPROVED', body: 'Hi' };
+    const link = (fields: Record<string, unknown>) =>
+      post({ category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', officialSenderId, manualVariableCount: 1, ...fields });
+
+    const manual = await link({ name: 'cloud_manual', providerTemplateId: '777' });
+    expect(manual.status).toBe(201);
+    expect(manual.body.data.template).toMatchObject({ status: 'approved', manualProvider: 'cloud_api', providerTemplateId: '777', language: 'ar', officialSenderId });
+    const paths = fake.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+    expect(paths).toEqual(['/v21.0/777?fields=id,name,language,status,components', '/v21.0/waba_acme/message_templates?fields=id&limit=100&name=cloud_manual']);
+    expect(fake.requests.every((r) => r.auth === 'Bearer cloud-token-123')).toBe(true);
+
+    // Another business account's template and an unknown id read the same; nothing is stored.
+    for (const [name, providerTemplateId] of [['other_tenant', '888'], ['nowhere', '999']]) {
+      const refused = await link({ name, providerTemplateId, manualVariableCount: 0 });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', error: "providerTemplateId is not a template of this sender's business account at the provider" });
+      expect(await names(name)).toEqual([]);
+    }
+    fake.known['778'] = { waba: 'waba_acme', name: 'cloud_manual_b', language: 'en', status: 'APPROVED', body: 'Hi {{1}} {{2}}' };
+    const wrongCount = await link({ name: 'cloud_manual_b', providerTemplateId: '778' });
+    expect(wrongCount.status).toBe(400);
+    expect(wrongCount.body.error).toContain('manualVariableCount');
+  });
+
+  it('the provider being down during a link lookup is 503 with nothing stored', async () => {
+    fake.known['556'] = { waba: 'waba_acme', name: 'down_link', language: 'en', status: 'APPROVED', body: 'Hi' };
+    const senders = await t.http().get('/api/v2/chatapp/official-senders').set('X-API-Key', acc.key);
+    const officialSenderId = (senders.body.data.officialSenders as { id: string; isPlatform: boolean }[]).find((x) => !x.isPlatform)!.id;
+    fake.mode = 'error500';
+    const res = await post({ name: 'down_link', category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', officialSenderId, providerTemplateId: '556', manualVariableCount: 0 });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, code: 'PROVIDER_UNAVAILABLE' });
+    expect(await names('down_link')).toEqual([]);
+  });
+
+  it('SMS and web-session templates never call the provider', async () => {
     expect((await post({ name: 'cloud_sms', category: 'sms', subType: 'utility', content: 'hi' })).status).toBe(201);
     expect((await post(chatappBody({ name: 'cloud_session', templateTarget: 'user_session' }))).status).toBe(201);
     expect(fake.requests).toEqual([]);
@@ -266,7 +318,11 @@ describe('Templates: scheduled status poll (e2e)', () => {
     const a = (await post(chatappBody({ name: 'poll_approve' }))).body.data.template;
     const r = (await post(chatappBody({ name: 'poll_reject' }))).body.data.template;
     const s = (await post(chatappBody({ name: 'poll_stays' }))).body.data.template;
-    await post({ name: 'poll_manual', category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', providerTemplateId: 'manual_1', manualVariableCount: 0 });
+    const sender = await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send({ displayName: 'Acme', wabaId: 'waba_acme' });
+    fake.known.manual_1 = { waba: 'waba_acme', name: 'poll_manual', language: 'en', status: 'APPROVED', body: 'Hi' };
+    const linked = await post({ name: 'poll_manual', category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', officialSenderId: sender.body.data.officialSender.id, providerTemplateId: 'manual_1', manualVariableCount: 0 });
+    expect(linked.status).toBe(201);
+    const linkLookups = fake.requests.length;
     fake.statuses[a.providerTemplateId] = { status: 'APPROVED' };
     // Provider text is unbounded: stored cut to the 500-character column, as on the callback path.
     const longReason = `PROMOTIONAL ${'x'.repeat(800)}`;
@@ -276,7 +332,7 @@ describe('Templates: scheduled status poll (e2e)', () => {
     await waitFor(async () => (await read(r.id)).status === 'rejected', { what: 'rejected by poll' });
     expect(await read(r.id)).toMatchObject({ rejectionReason: longReason.slice(0, 500) });
     expect((await read(s.id)).status).toBe('pending');
-    const polled = fake.requests.filter((x) => x.method === 'GET').map((x) => x.path.split('?')[0]);
+    const polled = fake.requests.slice(linkLookups).filter((x) => x.method === 'GET').map((x) => x.path.split('?')[0]);
     expect(polled).toContain(`/v21.0/${s.providerTemplateId}`);
     expect(polled).not.toContain('/v21.0/manual_1');
   });

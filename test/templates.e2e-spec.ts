@@ -88,12 +88,17 @@ describe('Templates: create, read, list (e2e)', () => {
       expect(res.body.data.template.buttons).toHaveLength(2);
     });
 
-    it('manual link: approved, records providerTemplateId and manualProvider', async () => {
-      const res = await post({ name: uniq('linked'), category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', providerTemplateId: '123456789', manualVariableCount: 2 });
+    it('manual link: approved once the sandbox provider knows it in the sender\'s business account; records providerTemplateId and manualProvider', async () => {
+      const sender = await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send({ displayName: 'Acme', wabaId: 'waba_linked' });
+      const name = uniq('linked');
+      const registered = await t.admin('post', '/admin/v1/sandbox/official-templates').send({ wabaId: 'waba_linked', name, language: 'en', variableCount: 2 });
+      expect(registered.status).toBe(201);
+      const providerTemplateId = registered.body.data.providerTemplateId as string;
+      const res = await post({ name, category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', officialSenderId: sender.body.data.officialSender.id, providerTemplateId, manualVariableCount: 2 });
       expect(res.status).toBe(201);
-      expect(res.body.data.template).toMatchObject({ status: 'approved', providerTemplateId: '123456789', manualProvider: 'sandbox', creationMode: 'manual_external_id', indexedPlaceholders: ['{{1}}', '{{2}}'] });
+      expect(res.body.data.template).toMatchObject({ status: 'approved', providerTemplateId, manualProvider: 'sandbox', creationMode: 'manual_external_id', indexedPlaceholders: ['{{1}}', '{{2}}'] });
       const forSend = await t.app.get(TemplatesService).findForSend(acc.id, res.body.data.template.id);
-      expect(forSend).toMatchObject({ variableCount: 2, providerTemplateId: '123456789', status: 'approved', provider: 'official' });
+      expect(forSend).toMatchObject({ variableCount: 2, providerTemplateId, status: 'approved', provider: 'official' });
     });
 
     it('OTP chatapp template with copy_code options', async () => {

@@ -6,7 +6,10 @@ import { OFFICIAL_SENDER_EXAMPLE, OfficialSenderCreated, SmsTemplateSummary, Tem
 import { AccountsService } from '../accounts/accounts.service';
 import { AdminOnly } from '../auth/decorators';
 import { ApiError } from '../common/errors';
-import { CreateOfficialSenderDto, SetTemplateStatusDto } from './dto/admin.dto';
+import { AppConfig } from '../config/app-config';
+import { CreateOfficialSenderDto, SandboxOfficialTemplateDto, SetTemplateStatusDto } from './dto/admin.dto';
+import { OfficialTemplateClient } from './official/official-template-client';
+import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { OfficialSendersService } from './official/official-senders.service';
 import { CreatedTemplate, TemplateCreationService } from './template-creation.service';
 import { parseCreateRequest } from './template-request.parser';
@@ -22,6 +25,8 @@ export class AdminTemplatesController {
     private readonly creation: TemplateCreationService,
     private readonly senders: OfficialSendersService,
     private readonly accounts: AccountsService,
+    private readonly official: OfficialTemplateClient,
+    private readonly config: AppConfig,
   ) {}
 
   @Post('templates/:id/status')
@@ -69,5 +74,20 @@ export class AdminTemplatesController {
   async createSender(@Param('id') id: string, @Body() dto: CreateOfficialSenderDto): Promise<{ success: true; data: { officialSender: OfficialSenderView } }> {
     if (!(await this.accounts.exists(id))) throw ApiError.notFound('Account');
     return { success: true, data: { officialSender: await this.senders.create(id, dto) } };
+  }
+
+  @Post('sandbox/official-templates')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Sandbox official provider: register a template as if created in the provider console (for manual links)' })
+  async registerSandboxTemplate(@Body() dto: SandboxOfficialTemplateDto): Promise<{ success: true; data: { providerTemplateId: string } }> {
+    if (!(this.official instanceof SandboxTemplateClient)) throw ApiError.notFound('Sandbox official provider');
+    const providerTemplateId = await this.official.register({
+      wabaId: dto.wabaId ?? this.config.optional('CHATAPP_CLOUD_WABA_ID'),
+      name: dto.name,
+      language: dto.language,
+      status: dto.status ?? 'approved',
+      variableCount: dto.variableCount ?? 0,
+    });
+    return { success: true, data: { providerTemplateId } };
   }
 }

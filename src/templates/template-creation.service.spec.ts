@@ -18,6 +18,8 @@ import { MediaIngest } from './media/media-ingest';
 import { MediaStorage } from './media/media-storage';
 import { TemplateMediaService } from './media/template-media.service';
 import { OfficialSendersService } from './official/official-senders.service';
+import { ManualLinkVerifier } from './official/manual-link.verifier';
+import { SandboxOfficialTemplateEntity } from './official/sandbox-official-template.entity';
 import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { TemplateCreationService } from './template-creation.service';
 import { TemplateViewMapper } from './template-view.mapper';
@@ -46,7 +48,7 @@ describe(TemplateCreationService.name, () => {
   let sut: TemplateCreationService;
 
   beforeAll(async () => {
-    ds = new DataSource({ ...buildDataSourceOptions(config), entities: [TemplateEntity, TemplateMediaEntity, OfficialSenderEntity] });
+    ds = new DataSource({ ...buildDataSourceOptions(config), entities: [TemplateEntity, TemplateMediaEntity, OfficialSenderEntity, SandboxOfficialTemplateEntity] });
     await ds.initialize();
     files = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end(JPEG));
     await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
@@ -55,7 +57,9 @@ describe(TemplateCreationService.name, () => {
     const webhooks = new WebhooksService(ds, new WebhookTargetPolicy(config), clock);
     const media = new TemplateMediaService(ds.getRepository(TemplateMediaEntity), new FailingStorage(), new MediaIngest(config), config, clock, webhooks);
     const senders = new OfficialSendersService(ds.getRepository(OfficialSenderEntity), config, clock);
-    sut = new TemplateCreationService(ds.getRepository(TemplateEntity), media, senders, new SandboxTemplateClient(), new TemplateViewMapper(config, senders), config, clock);
+    const official = new SandboxTemplateClient(ds.getRepository(SandboxOfficialTemplateEntity), clock);
+    const links = new ManualLinkVerifier(official);
+    sut = new TemplateCreationService(ds.getRepository(TemplateEntity), media, senders, official, links, new TemplateViewMapper(config, senders), config, clock);
   });
   afterAll(async () => {
     files.closeAllConnections();

@@ -6,7 +6,6 @@ import { AppConfig } from '../config/app-config';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
-import { ProviderError } from '../providers/provider.types';
 import type { CreateTemplateDto } from './dto/create-template.dto';
 import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
 import type { TemplateMediaEntity } from './entities/template-media.entity';
@@ -14,7 +13,8 @@ import type { IngestedFile } from './media/media-types';
 import type { UploadedMedia } from './media/multer-ingest.storage';
 import { TemplateMediaService } from './media/template-media.service';
 import { OfficialSendersService, ResolvedOfficialSender } from './official/official-senders.service';
-import { OfficialTemplateClient, OfficialTemplateReceipt } from './official/official-template-client';
+import { ManualLinkVerifier } from './official/manual-link.verifier';
+import { OfficialTemplateClient, OfficialTemplateReceipt, providerCall } from './official/official-template-client';
 import { planTemplate, TemplatePlan } from './template-rules';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { SmsTemplateCreatedView, TemplateStatus, TemplateView } from './template.types';
@@ -26,7 +26,6 @@ export interface CreatedTemplate {
   message?: string;
 }
 
-const PROVIDER_CODES = { unavailable: 'PROVIDER_UNAVAILABLE', rate_limited: 'PROVIDER_RATE_LIMITED', failed: 'PROVIDER_ERROR' } as const;
 
 /**
  * POST /api/v2/templates (and the admin route for default templates, `accountId` null): checks every
@@ -40,6 +39,7 @@ export class TemplateCreationService {
     private readonly media: TemplateMediaService,
     private readonly senders: OfficialSendersService,
     private readonly official: OfficialTemplateClient,
+    private readonly links: ManualLinkVerifier,
     private readonly mapper: TemplateViewMapper,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -70,7 +70,8 @@ export class TemplateCreationService {
         throw ApiError.validation(`headerAssetId is ${asset.mimeType} (${asset.headerType}) but headerType is ${plan.headerType}`);
       }
       const receipt = plan.submitToProvider ? await this.submit(dto, plan, sender as ResolvedOfficialSender, asset) : null;
-      const entity = this.build(accountId, dto, plan, sender, asset, receipt);
+      const linked = plan.manual ? await this.links.verify(accountId, dto, plan, sender as ResolvedOfficialSender) : null;
+      const entity = this.build(accountId, dto, plan, sender, asset, receipt ?? linked);
       try {
         await this.templates.insert(entity);
       } catch (err) {
@@ -99,8 +100,7 @@ export class TemplateCreationService {
 
   private async submit(dto: CreateTemplateDto, plan: TemplatePlan, sender: ResolvedOfficialSender, asset: TemplateMediaEntity | null): Promise<OfficialTemplateReceipt> {
     const headerType = plan.headerType ?? asset?.headerType ?? null;
-    try {
-      return await this.official.submit({
+    return providerCall(() => this.official.submit({
         name: dto.name,
         language: plan.language ?? 'en',
         subType: dto.subType,
@@ -111,24 +111,16 @@ export class TemplateCreationService {
         buttons: plan.buttons,
         otp: plan.otp,
         wabaId: sender.wabaId,
-      });
-    } catch (err) {
-      if (err instanceof ProviderError) {
-        const code = PROVIDER_CODES[err.kind];
-        const retry = err.retryAfterMs ? { retryAfterSeconds: Math.ceil(err.retryAfterMs / 1000) } : {};
-        throw new ApiError(code, code === 'PROVIDER_UNAVAILABLE' ? 'The official provider is unavailable or timed out; nothing was stored' : `The official provider failed: ${err.message}`, retry);
-      }
-      throw err;
-    }
+      }));
   }
 
   private build(
     accountId: string | null, dto: CreateTemplateDto, plan: TemplatePlan, sender: ResolvedOfficialSender | null,
-    asset: TemplateMediaEntity | null, receipt: OfficialTemplateReceipt | null,
+    asset: TemplateMediaEntity | null, receipt: (OfficialTemplateReceipt & { language?: string }) | null,
   ): TemplateEntity {
     const now = this.clock.now();
     const headerType = plan.headerType ?? asset?.headerType ?? null;
-    const status: TemplateStatus = receipt ? receipt.status : plan.manual ? 'approved' : 'active';
+    const status: TemplateStatus = receipt ? receipt.status : 'active';
     return this.templates.create({
       id: newId('tpl'),
       scope: accountId ?? DEFAULT_SCOPE,
@@ -137,7 +129,7 @@ export class TemplateCreationService {
       category: dto.category,
       subType: dto.subType,
       status,
-      language: plan.language ?? '',
+      language: receipt?.language ?? plan.language ?? '',
       body: dto.category === 'chatapp' ? plan.text : null,
       content: dto.category === 'chatapp' ? null : plan.text,
       emailSubject: dto.emailSubject ?? null,

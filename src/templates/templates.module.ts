@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminTemplatesController } from './admin-templates.controller';
@@ -9,15 +11,18 @@ import { OfficialSenderEntity } from './entities/official-sender.entity';
 import { TemplateMediaEntity } from './entities/template-media.entity';
 import { TemplateEntity } from './entities/template.entity';
 import { MediaIngest } from './media/media-ingest';
+import { MediaOrphanPurger } from './media/media-orphan.purger';
 import { MediaPreviewController } from './media/media-preview.controller';
 import { LocalDiskMediaStorage, MediaStorage } from './media/media-storage';
 import { MEDIA_MAX_BYTES } from './media/media-types';
 import { ingestStorage } from './media/multer-ingest.storage';
 import { TemplateMediaService } from './media/template-media.service';
 import { CloudApiTemplateClient } from './official/cloud-api-template.client';
+import { ManualLinkVerifier } from './official/manual-link.verifier';
 import { OfficialSendersController } from './official/official-senders.controller';
 import { OfficialSendersService } from './official/official-senders.service';
 import { OfficialTemplateClient } from './official/official-template-client';
+import { SandboxOfficialTemplateEntity } from './official/sandbox-official-template.entity';
 import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { TemplateStatusHookController } from './official/template-status-hook.controller';
 import { TemplateStatusPoller } from './official/template-status.poller';
@@ -31,7 +36,7 @@ import { TemplatesService } from './templates.service';
   imports: [
     AccountsModule,
     WebhooksModule,
-    TypeOrmModule.forFeature([TemplateEntity, TemplateMediaEntity, OfficialSenderEntity]),
+    TypeOrmModule.forFeature([TemplateEntity, TemplateMediaEntity, OfficialSenderEntity, SandboxOfficialTemplateEntity]),
     // Uploads stream through MediaIngest: type from the bytes, per-type cap enforced mid-stream; the
     // 100 MB fileSize limit is the hard stop before the type is known.
     MulterModule.registerAsync({
@@ -51,12 +56,16 @@ import { TemplatesService } from './templates.service';
     TemplateMediaService,
     MediaIngest,
     TemplateStatusPoller,
+    ManualLinkVerifier,
+    MediaOrphanPurger,
     { provide: MediaStorage, useClass: LocalDiskMediaStorage },
     {
       provide: OfficialTemplateClient,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig): OfficialTemplateClient =>
-        config.providers.chatapp === 'cloud_api' ? new CloudApiTemplateClient(config) : new SandboxTemplateClient(),
+      inject: [AppConfig, DataSource, Clock],
+      useFactory: (config: AppConfig, ds: DataSource, clock: Clock): OfficialTemplateClient =>
+        config.providers.chatapp === 'cloud_api'
+          ? new CloudApiTemplateClient(config)
+          : new SandboxTemplateClient(ds.getRepository(SandboxOfficialTemplateEntity), clock),
     },
   ],
   exports: [TemplatesService],

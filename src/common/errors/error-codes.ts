@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   SESSION_NOT_READY: { status: 409, description: 'The web session is not ready.' },
   CONFLICT: { status: 409, description: 'The resource already exists or changed concurrently.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than the limit.' },
+  MEDIA_QUOTA_EXCEEDED: { status: 413, description: 'The account\'s stored media would exceed MEDIA_QUOTA_BYTES; nothing was stored.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Content-Type not accepted by this route.' },
   RATE_LIMITED: { status: 429, description: 'Too many requests; see retryAfterSeconds and Retry-After.' },
   VERIFICATION_ATTEMPTS_EXCEEDED: { status: 429, description: 'Too many verification checks or sends; see retryAfterSeconds.' },

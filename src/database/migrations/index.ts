@@ -11,6 +11,7 @@ import { MessageHandoff1732000007000 } from './1732000007000-message-handoff';
 import { VerificationPurge1732000008000 } from './1732000008000-verification-purge';
 import { BulkOrphans1732000009000 } from './1732000009000-bulk-orphans';
 import { LongText1732000010000 } from './1732000010000-long-text';
+import { SandboxOfficialTemplates1732000012000 } from './1732000012000-sandbox-official-templates';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   VerificationPurge1732000008000,
   BulkOrphans1732000009000,
   LongText1732000010000,
+  SandboxOfficialTemplates1732000012000,
 ];

@@ -44,14 +44,28 @@ export function resolveTemplate(found: TemplateForSend | null, input: Record<str
     headerMediaUrl = httpUrl(input.headerMediaUrl, 'template.headerMediaUrl', 'INVALID_ATTACHMENT');
   }
   const source = found.body ?? found.content ?? '';
-  const rendered = renderPlaceholders(source, variables);
   const isEmail = channel === 'email';
+  // Whether an email is html is decided by the template alone: variables are text, so a value
+  // holding a tag is escaped into an html template and stays literal in a text one.
+  const isHtml = isEmail && isHtmlTemplate(source);
   return {
     template: { id: found.id, name: found.name, language: found.language, providerTemplateId: found.providerTemplateId, variables, buttonVariables, buttonIndexes, headerMediaUrl },
-    text: rendered,
+    text: isHtml ? null : renderPlaceholders(source, variables),
     subject: isEmail ? renderPlaceholders(found.emailSubject ?? found.name, variables) : null,
-    html: isEmail && /<[a-z][\s\S]*>/i.test(rendered) ? rendered : null,
+    html: isHtml ? renderPlaceholders(source, variables.map(escapeHtml)) : null,
   };
+}
+
+/** An email template is html when its own content holds a tag. */
+export function isHtmlTemplate(source: string): boolean {
+  return /<[a-z][\s\S]*>/i.test(source);
+}
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for html element content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
 }
 
 function stringList(v: unknown, field: string): string[] {

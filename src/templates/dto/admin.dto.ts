@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { REJECTION_REASON_MAX } from '../entities/template.entity';
 import { TEMPLATE_STATUSES, TemplateStatus } from '../template.types';
 
@@ -32,4 +32,22 @@ export class CreateOfficialSenderDto {
 
   @ApiPropertyOptional() @IsOptional() @IsBoolean()
   isDefault?: boolean;
+}
+
+/** A template created at the sandbox provider outside this service (as in the provider's console). */
+export class SandboxOfficialTemplateDto {
+  @ApiPropertyOptional({ description: 'Business account it is filed under (default CHATAPP_CLOUD_WABA_ID)' }) @IsOptional() @IsString() @Length(1, 100)
+  wabaId?: string;
+
+  @ApiProperty() @IsString() @Length(1, 200)
+  name: string;
+
+  @ApiProperty({ example: 'en' }) @IsString() @Length(1, 20)
+  language: string;
+
+  @ApiPropertyOptional({ enum: ['pending', 'approved', 'rejected'], default: 'approved' }) @IsOptional() @IsIn(['pending', 'approved', 'rejected'])
+  status?: 'pending' | 'approved' | 'rejected';
+
+  @ApiPropertyOptional({ default: 0 }) @IsOptional() @IsInt() @Min(0) @Max(100)
+  variableCount?: number;
 }

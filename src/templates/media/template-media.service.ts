@@ -35,10 +35,19 @@ export class TemplateMediaService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly targets: WebhooksService,
-  ) {}
+  ) {
+    this.quotaBytes = config.int('MEDIA_QUOTA_BYTES', 500 * 1024 * 1024, 0);
+  }
 
-  /** Moves a checked temp file into storage and records it for the account (null: default templates). */
+  private readonly quotaBytes: number;
+
+  /**
+   * Moves a checked temp file into storage and records it for the account (null: default templates,
+   * no quota). The quota is checked again after the insert, so concurrent uploads (any replica) can
+   * never together pass it: an upload that finds the sum over the quota takes itself back.
+   */
   async store(accountId: string | null, file: IngestedFile): Promise<TemplateMediaEntity> {
+    if (accountId !== null) await this.assertQuota(accountId, file.size);
     const id = newAssetId();
     const entity = this.media.create({
       id, accountId, headerType: file.headerType, mimeType: file.mimeType, size: file.size, storageKey: id, createdAt: this.clock.now(),
@@ -50,7 +59,22 @@ export class TemplateMediaService {
       await this.storage.delete(entity.storageKey);
       throw err;
     }
+    if (accountId !== null) {
+      try {
+        await this.assertQuota(accountId, 0);
+      } catch (err) {
+        await this.remove(entity);
+        throw err;
+      }
+    }
     return entity;
+  }
+
+  private async assertQuota(accountId: string, adding: number): Promise<void> {
+    const used = Number((await this.media.sum('size', { accountId })) ?? 0);
+    if (used + adding > this.quotaBytes) {
+      throw new ApiError('MEDIA_QUOTA_EXCEEDED', `Stored media would use ${used + adding} of this account's ${this.quotaBytes} bytes; templates' unused media is removed after a while, or ask the operator`);
+    }
   }
 
   /** Compensation when a template creation fails after its media was stored. */

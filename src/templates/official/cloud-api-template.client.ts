@@ -4,8 +4,9 @@ import { ApiError } from '../../common/errors';
 import { classifyHttpStatus, ProviderHttpResponse, requestJson } from '../../providers/http/provider-http';
 import { cloudApiSettings, isCloudApiRateLimit } from '../../providers/cloud-api/cloud-api.settings';
 import { ProviderError } from '../../providers/provider.types';
+import { countPlaceholders } from '../template-rules';
 import { cloudTemplatePayload } from './cloud-api-template.payload';
-import { OfficialTemplateClient, OfficialTemplateReceipt, OfficialTemplateSubmission } from './official-template-client';
+import { OfficialTemplateClient, OfficialTemplateReceipt, OfficialTemplateSubmission, ProviderTemplateRecord } from './official-template-client';
 import { mapProviderStatus, ProviderReviewStatus, providerReason } from './provider-template-status';
 
 interface GraphError {
@@ -14,6 +15,9 @@ interface GraphError {
   error_subcode?: number;
   error_user_msg?: string;
 }
+
+/** Graph "Unsupported get request": the object does not exist or this token cannot see it. */
+const GRAPH_NO_OBJECT = 100;
 
 /** Graph "template already exists" (same name and language). */
 const DUPLICATE_SUBCODES = new Set([2388023, 2388024]);
@@ -64,6 +68,39 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
     }
     const status = mapProviderStatus(body.status);
     return status ? { status, reason: providerReason(body.rejected_reason) } : null;
+  }
+
+  /**
+   * Two reads: the template node by id (name, language, status, body), then the business account's
+   * templates of that name, because the node does not say whose it is: an id from another business
+   * account is "unknown" here.
+   */
+  async lookup(providerTemplateId: string, wabaId: string | null): Promise<ProviderTemplateRecord | null> {
+    const waba = wabaId ?? this.config.required('CHATAPP_CLOUD_WABA_ID');
+    const node = await this.read(`/${encodeURIComponent(providerTemplateId)}?fields=id,name,language,status,components`);
+    if (!node || typeof node.name !== 'string' || typeof node.language !== 'string') return null;
+    const status = mapProviderStatus(node.status);
+    if (!status) return null;
+    const owned = await this.read(`/${encodeURIComponent(waba)}/message_templates?fields=id&limit=100&name=${encodeURIComponent(node.name)}`);
+    const ids = Array.isArray(owned?.data) ? owned.data.map((t) => String(record(t).id)) : [];
+    if (!ids.includes(providerTemplateId)) return null;
+    const components = Array.isArray(node.components) ? node.components.map(record) : [];
+    const body = components.find((c) => String(c.type).toUpperCase() === 'BODY');
+    const variableCount = typeof body?.text === 'string' ? countPlaceholders(body.text, 'body', false) : null;
+    return { providerTemplateId, name: node.name, language: node.language, status, variableCount };
+  }
+
+  /** GET a Graph object; null when it does not exist or is not visible to this token. */
+  private async read(path: string): Promise<Record<string, unknown> | null> {
+    const res = await this.call('GET', path);
+    const body = record(res.body);
+    const err = record(body.error) as GraphError;
+    // Graph answers an unknown id with 400 code 100 ("Object with ID ... does not exist").
+    if (res.status === 404 || (res.status === 400 && err.code === GRAPH_NO_OBJECT)) return null;
+    if (res.status < 200 || res.status >= 300) {
+      throw this.classify(res, err) ?? this.failed(res.status, err);
+    }
+    return body;
   }
 
   /** Shared HTTP classification: 429 / Graph rate-limit codes -> rate_limited, 408 / 5xx -> unavailable. */

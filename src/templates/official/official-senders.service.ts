@@ -14,6 +14,8 @@ export const PLATFORM_SENDER_ID = 'platform';
 export interface ResolvedOfficialSender {
   view: OfficialSenderView;
   wabaId: string | null;
+  /** True when templates are filed under the platform's business account (shared by every tenant). */
+  platformAccount: boolean;
 }
 
 export interface OfficialSenderInput {
@@ -87,6 +89,7 @@ export class OfficialSendersService {
     return {
       view: { id: PLATFORM_SENDER_ID, scope: 'platform', isPlatform: true, isDefault, label: `${displayName} (${phoneNumber})`, phoneNumber, displayName },
       wabaId: this.config.optional('CHATAPP_CLOUD_WABA_ID'),
+      platformAccount: true,
     };
   }
 
@@ -102,6 +105,7 @@ export class OfficialSendersService {
         displayName: s.displayName,
       },
       wabaId: s.wabaId ?? this.config.optional('CHATAPP_CLOUD_WABA_ID'),
+      platformAccount: s.wabaId === null || s.wabaId === this.config.optional('CHATAPP_CLOUD_WABA_ID'),
     };
   }
 }

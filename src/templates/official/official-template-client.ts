@@ -1,3 +1,5 @@
+import { ApiError } from '../../common/errors';
+import { ProviderError } from '../../providers/provider.types';
 import type { BodyParameter, HeaderType, OtpOptions, TemplateButton, TemplateSubType } from '../template.types';
 import type { ProviderReviewStatus } from './provider-template-status';
 
@@ -21,6 +23,16 @@ export interface OfficialTemplateReceipt {
   status: ProviderReviewStatus;
 }
 
+/** A template as the provider knows it, found in one business account (manual link check). */
+export interface ProviderTemplateRecord {
+  providerTemplateId: string;
+  name: string;
+  language: string;
+  status: ProviderReviewStatus;
+  /** Number of `{{n}}` body placeholders, null when the provider did not say. */
+  variableCount: number | null;
+}
+
 /**
  * Submits templates to the official chat-app provider. Throws ProviderError (unavailable / timeout
  * -> 503 PROVIDER_UNAVAILABLE, rate_limited -> 429, failed -> 502) or ApiError VALIDATION_ERROR
@@ -30,5 +42,26 @@ export abstract class OfficialTemplateClient {
   abstract readonly name: string;
   abstract submit(submission: OfficialTemplateSubmission): Promise<OfficialTemplateReceipt>;
   /** Current review status at the provider (scheduled poll), null when unknown there. */
+  /**
+   * The template `providerTemplateId` when it is filed under business account `wabaId`; null when the
+   * provider does not know it there (unknown id, or another business account's template).
+   */
+  abstract lookup(providerTemplateId: string, wabaId: string | null): Promise<ProviderTemplateRecord | null>;
   abstract fetchStatus(providerTemplateId: string): Promise<{ status: ProviderReviewStatus; reason: string | null } | null>;
+}
+
+const PROVIDER_CODES = { unavailable: 'PROVIDER_UNAVAILABLE', rate_limited: 'PROVIDER_RATE_LIMITED', failed: 'PROVIDER_ERROR' } as const;
+
+/** Runs a call to the official provider during a request: its failures become our stable codes. */
+export async function providerCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof ProviderError) {
+      const code = PROVIDER_CODES[err.kind];
+      const retry = err.retryAfterMs ? { retryAfterSeconds: Math.ceil(err.retryAfterMs / 1000) } : {};
+      throw new ApiError(code, code === 'PROVIDER_UNAVAILABLE' ? 'The official provider is unavailable or timed out; nothing was stored' : `The official provider failed: ${err.message}`, retry);
+    }
+    throw err;
+  }
 }

@@ -1,0 +1,74 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { SinglePeriodicJob } from '../../common/single-periodic-job';
+import { AppConfig } from '../../config/app-config';
+import { TemplateMediaEntity } from '../entities/template-media.entity';
+import { MediaStorage } from './media-storage';
+
+const BATCH = 100;
+const UNUSED = 'NOT EXISTS (SELECT 1 FROM templates t WHERE t.header_asset_id = m.id)';
+
+/**
+ * Removes uploaded header media that no template uses once it is older than MEDIA_ORPHAN_HOURS
+ * (uploads are meant to be referenced by a template soon after), every MEDIA_PURGE_TICK_MS and at
+ * start-up. Safe on several replicas: each row goes by a conditional DELETE (still unused), and only
+ * the replica whose DELETE took the row removes the file.
+ */
+@Injectable()
+export class MediaOrphanPurger implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly job = new SinglePeriodicJob('media-orphan-purge', () => this.purge());
+  private readonly logger = new Logger(MediaOrphanPurger.name);
+  private readonly orphanMs: number;
+  private readonly tickMs: number;
+
+  constructor(
+    @InjectRepository(TemplateMediaEntity) private readonly media: Repository<TemplateMediaEntity>,
+    private readonly storage: MediaStorage,
+    private readonly clock: Clock,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly config: AppConfig,
+  ) {
+    this.orphanMs = config.int('MEDIA_ORPHAN_HOURS', 24, 1, 24 * 365) * 3_600_000;
+    this.tickMs = config.int('MEDIA_PURGE_TICK_MS', 3_600_000, 1000, 86_400_000);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.schedulersEnabled) return;
+    void this.job.tick();
+    this.job.start(this.scheduler, this.tickMs);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.job.stop(this.scheduler);
+  }
+
+  /** One pass: how many assets (row and file) were removed. */
+  async purge(): Promise<number> {
+    const before = this.clock.now() - this.orphanMs;
+    let removed = 0;
+    let after = '';
+    for (;;) {
+      const candidates = await this.media.createQueryBuilder('m')
+        .select(['m.id', 'm.storageKey'])
+        .where('m.createdAt < :before AND m.id > :after', { before, after })
+        .andWhere(UNUSED)
+        .orderBy('m.id', 'ASC')
+        .limit(BATCH)
+        .getMany();
+      for (const c of candidates) {
+        const res = await this.media.createQueryBuilder().delete().from(TemplateMediaEntity).where('id = :id', { id: c.id })
+          .andWhere('NOT EXISTS (SELECT 1 FROM templates t WHERE t.header_asset_id = :id)', { id: c.id }).execute();
+        if (!res.affected) continue;
+        await this.storage.delete(c.storageKey);
+        removed++;
+      }
+      if (candidates.length < BATCH) break;
+      after = candidates[candidates.length - 1].id;
+    }
+    if (removed > 0) this.logger.log(`removed ${removed} unused header media file(s)`);
+    return removed;
+  }
+}
