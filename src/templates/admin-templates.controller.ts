@@ -7,7 +7,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { AdminOnly } from '../auth/decorators';
 import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
-import { CreateOfficialSenderDto, SandboxOfficialTemplateDto, SetTemplateStatusDto } from './dto/admin.dto';
+import { CreateOfficialSenderDto, SandboxOfficialTemplateDto, SandboxTemplateRegistered, SetTemplateStatusDto } from './dto/admin.dto';
 import { OfficialTemplateClient } from './official/official-template-client';
 import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { OfficialSendersService } from './official/official-senders.service';
@@ -52,7 +52,7 @@ export class AdminTemplatesController {
       properties: {
         success: { type: 'boolean', enum: [true] },
         message: { type: 'string' },
-        data: { type: 'object', required: ['template'], properties: { template: { oneOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } } },
+        data: { type: 'object', required: ['template'], properties: { template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } } },
       },
     },
     example: { success: true, data: { template: { ...TEMPLATE_EXAMPLE, isDefault: true } } },
@@ -78,7 +78,9 @@ export class AdminTemplatesController {
 
   @Post('sandbox/official-templates')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Sandbox official provider: register a template as if created in the provider console (for manual links)' })
+  @ApiOperation({ operationId: 'adminRegisterSandboxOfficialTemplate', summary: 'Sandbox official provider: register a template as if created in the provider console (for manual links)' })
+  @ApiSuccess(201, SandboxTemplateRegistered, { description: 'Registered', example: { success: true, data: { providerTemplateId: 'sbxtpl_01JD0Q8Y4C7M2X' } } })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async registerSandboxTemplate(@Body() dto: SandboxOfficialTemplateDto): Promise<{ success: true; data: { providerTemplateId: string } }> {
     if (!(this.official instanceof SandboxTemplateClient)) throw ApiError.notFound('Sandbox official provider');
     const providerTemplateId = await this.official.register({

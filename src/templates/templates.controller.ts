@@ -80,13 +80,13 @@ export class TemplatesController {
         data: {
           type: 'object',
           required: ['template'],
-          properties: { template: { oneOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } },
+          properties: { template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } },
         },
       },
     },
     example: { success: true, data: { template: { ...TEMPLATE_EXAMPLE, status: 'pending', providerTemplateId: null } } },
   })
-  @ApiErrors('VALIDATION_ERROR', 'TEMPLATE_EXISTS', 'PAYLOAD_TOO_LARGE', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE')
+  @ApiErrors('VALIDATION_ERROR', 'TEMPLATE_EXISTS', 'PAYLOAD_TOO_LARGE', 'MEDIA_QUOTA_EXCEEDED', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE')
   @UseInterceptors(FileFieldsInterceptor([{ name: 'headerMedia', maxCount: 1 }, { name: 'file', maxCount: 1 }]))
   async create(
     @CurrentAuth() auth: AuthContext,
@@ -109,7 +109,7 @@ export class TemplatesController {
     properties: { file: { ...binary, description: HEADER_FILE }, headerMedia: { ...binary, description: 'Same as file (either name, exactly one)' } },
   })
   @ApiSuccess(201, MediaAsset, { description: 'Stored; use headerAssetId when creating a template', example: { success: true, data: MEDIA_ASSET_EXAMPLE } })
-  @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
+  @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'MEDIA_QUOTA_EXCEEDED')
   @UseInterceptors(FileFieldsInterceptor([{ name: 'file', maxCount: 1 }, { name: 'headerMedia', maxCount: 1 }]))
   async upload(@CurrentAuth() auth: AuthContext, @UploadedFiles() parts: UploadedParts): Promise<{ success: true; data: MediaAssetView }> {
     return { success: true, data: await this.media.upload(auth.accountId, await singleUpload(parts)) };

@@ -47,6 +47,7 @@ export function commonErrorCodes(op: OperationObject): ErrorCode[] {
 export function buildOpenApiDocuments(app: INestApplication, publicBaseUrl: string): OpenApiDocuments {
   const full = SwaggerModule.createDocument(app, baseConfig(publicBaseUrl).build());
   addSharedComponents(full);
+  nullableRefs(full as unknown as Json);
   for (const item of Object.values(full.paths)) {
     for (const method of METHODS) {
       const op = item[method];
@@ -57,6 +58,26 @@ export function buildOpenApiDocuments(app: INestApplication, publicBaseUrl: stri
     public: partition(full, (path) => path.startsWith('/api/'), 'Messaging Service API'),
     operator: partition(full, (path) => !path.startsWith('/api/'), 'Messaging Service operator API'),
   };
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/**
+ * `nullable: true` beside `allOf: [$ref]` (how Nest writes a nullable class property) does not allow
+ * null in OpenAPI 3.0: the referenced object schema still refuses it. Say "the object or null" with
+ * the 3.0 idiom for null instead, so validators and generated clients agree with the responses.
+ */
+function nullableRefs(node: Json): void {
+  if (Array.isArray(node)) return node.forEach(nullableRefs);
+  if (!node || typeof node !== 'object') return;
+  for (const value of Object.values(node)) nullableRefs(value);
+  const allOf = node.allOf;
+  if (node.nullable === true && Array.isArray(allOf) && allOf.length === 1) {
+    delete node.nullable;
+    delete node.allOf;
+    delete node.type;
+    node.anyOf = [allOf[0], { type: 'object', nullable: true, enum: [null] }];
+  }
 }
 
 function baseConfig(publicBaseUrl: string): DocumentBuilder {
