@@ -4,6 +4,8 @@ import { AccountsService, AccountView } from '../accounts/accounts.service';
 import { ApiKeysService, IssuedApiKey } from '../accounts/api-keys.service';
 import { ApiError } from '../common/errors';
 import { AdminOnly } from '../auth/decorators';
+import { ApiErrors, ApiSuccess } from '../common/openapi';
+import { ADMIN_ACCOUNT_EXAMPLE, AdminAccountCreated, AdminAccountUpdated, AdminApiKeyIssued, ISSUED_KEY_EXAMPLE } from './dto/admin-account.response';
 import { CreateAccountDto, CreateApiKeyDto, UpdateAccountDto } from './dto/account.dto';
 
 @ApiTags('admin')
@@ -16,20 +18,29 @@ export class AdminAccountsController {
   ) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create an account with its first owner key (shown once)' })
+  @ApiOperation({ operationId: 'adminCreateAccount', summary: 'Create an account with its first owner key (shown once)' })
+  @ApiSuccess(201, AdminAccountCreated, { description: 'Created', example: { success: true, data: { account: ADMIN_ACCOUNT_EXAMPLE, apiKey: ISSUED_KEY_EXAMPLE } } })
+  @ApiErrors('VALIDATION_ERROR')
   async create(@Body() dto: CreateAccountDto): Promise<{ success: true; data: { account: AccountView; apiKey: IssuedApiKey } }> {
     return { success: true, data: await this.accounts.create(dto) };
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Update account flags, balances and plan' })
+  @ApiOperation({ operationId: 'adminUpdateAccount', summary: 'Update account flags, balances and plan' })
+  @ApiSuccess(200, AdminAccountUpdated, { description: 'Updated', example: { success: true, data: { account: ADMIN_ACCOUNT_EXAMPLE } } })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async update(@Param('id') id: string, @Body() dto: UpdateAccountDto): Promise<{ success: true; data: { account: AccountView } }> {
     return { success: true, data: { account: await this.accounts.update(id, dto) } };
   }
 
   @Post(':id/api-keys')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Issue an API key (owner has every permission; member gets the listed ones)' })
+  @ApiOperation({ operationId: 'adminIssueApiKey', summary: 'Issue an API key (owner has every permission; member gets the listed ones)' })
+  @ApiSuccess(201, AdminApiKeyIssued, {
+    description: 'Issued (the key is shown once)',
+    example: { success: true, data: { apiKey: { ...ISSUED_KEY_EXAMPLE, role: 'member', permissions: ['messages:create', 'messages:read'] } } },
+  })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async issueKey(@Param('id') id: string, @Body() dto: CreateApiKeyDto): Promise<{ success: true; data: { apiKey: IssuedApiKey } }> {
     if (!(await this.accounts.exists(id))) throw ApiError.notFound('Account');
     return { success: true, data: { apiKey: await this.apiKeys.issue(id, dto.role, dto.permissions ?? []) } };

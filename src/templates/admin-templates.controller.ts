@@ -1,10 +1,13 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiErrors, ApiSuccess } from '../common/openapi';
+import { CreateTemplateDto } from './dto/create-template.dto';
+import { OFFICIAL_SENDER_EXAMPLE, OfficialSenderCreated, SmsTemplateSummary, Template, TEMPLATE_EXAMPLE, TemplateResult } from './dto/template.response';
 import { AccountsService } from '../accounts/accounts.service';
 import { AdminOnly } from '../auth/decorators';
 import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
-import { CreateOfficialSenderDto, SandboxOfficialTemplateDto, SetTemplateStatusDto } from './dto/admin.dto';
+import { CreateOfficialSenderDto, SandboxOfficialTemplateDto, SandboxTemplateRegistered, SetTemplateStatusDto } from './dto/admin.dto';
 import { OfficialTemplateClient } from './official/official-template-client';
 import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { OfficialSendersService } from './official/official-senders.service';
@@ -28,14 +31,33 @@ export class AdminTemplatesController {
 
   @Post('templates/:id/status')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Move a template to pending, approved, rejected or active' })
+  @ApiOperation({ operationId: 'adminSetTemplateStatus', summary: 'Move a template to pending, approved, rejected or active' })
+  @ApiSuccess(200, TemplateResult, { description: 'Updated', example: { success: true, data: { template: TEMPLATE_EXAMPLE } } })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async setStatus(@Param('id') id: string, @Body() dto: SetTemplateStatusDto): Promise<{ success: true; data: { template: TemplateView } }> {
     return { success: true, data: { template: await this.templates.setStatus(id, dto.status, dto.reason ?? null) } };
   }
 
   @Post('templates/defaults')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a default template visible to every account (same body as POST /api/v2/templates, JSON)' })
+  @ApiOperation({ operationId: 'adminCreateDefaultTemplate', summary: 'Create a default template visible to every account (same body as POST /api/v2/templates, JSON)' })
+  @ApiBody({ type: CreateTemplateDto })
+  @ApiExtraModels(Template, SmsTemplateSummary)
+  @ApiResponse({
+    status: 201,
+    description: 'Created',
+    schema: {
+      type: 'object',
+      required: ['success', 'data'],
+      properties: {
+        success: { type: 'boolean', enum: [true] },
+        message: { type: 'string' },
+        data: { type: 'object', required: ['template'], properties: { template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } } },
+      },
+    },
+    example: { success: true, data: { template: { ...TEMPLATE_EXAMPLE, isDefault: true } } },
+  })
+  @ApiErrors('VALIDATION_ERROR', 'TEMPLATE_EXISTS', 'PAYLOAD_TOO_LARGE', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE')
   async createDefault(@Body() body: unknown): Promise<{ success: true } & CreatedTemplate> {
     const { dto } = await parseCreateRequest(body, false, undefined);
     return { success: true, ...(await this.creation.create(null, dto, null)) };
@@ -43,7 +65,12 @@ export class AdminTemplatesController {
 
   @Post('accounts/:id/official-senders')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Register an official chat-app sender (business number) for an account' })
+  @ApiOperation({ operationId: 'adminCreateOfficialSender', summary: 'Register an official chat-app sender (business number) for an account' })
+  @ApiSuccess(201, OfficialSenderCreated, {
+    description: 'Registered',
+    example: { success: true, data: { officialSender: { ...OFFICIAL_SENDER_EXAMPLE, id: 'ofs_01JD0Q8Y4C7M2X', scope: 'account', isPlatform: false, displayName: 'Acme Support' } } },
+  })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async createSender(@Param('id') id: string, @Body() dto: CreateOfficialSenderDto): Promise<{ success: true; data: { officialSender: OfficialSenderView } }> {
     if (!(await this.accounts.exists(id))) throw ApiError.notFound('Account');
     return { success: true, data: { officialSender: await this.senders.create(id, dto) } };
@@ -51,7 +78,9 @@ export class AdminTemplatesController {
 
   @Post('sandbox/official-templates')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Sandbox official provider: register a template as if created in the provider console (for manual links)' })
+  @ApiOperation({ operationId: 'adminRegisterSandboxOfficialTemplate', summary: 'Sandbox official provider: register a template as if created in the provider console (for manual links)' })
+  @ApiSuccess(201, SandboxTemplateRegistered, { description: 'Registered', example: { success: true, data: { providerTemplateId: 'sbxtpl_01JD0Q8Y4C7M2X' } } })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async registerSandboxTemplate(@Body() dto: SandboxOfficialTemplateDto): Promise<{ success: true; data: { providerTemplateId: string } }> {
     if (!(this.official instanceof SandboxTemplateClient)) throw ApiError.notFound('Sandbox official provider');
     const providerTemplateId = await this.official.register({

@@ -1,6 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
-import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiErrors, ApiMultipartForm, ApiSuccess } from '../common/openapi';
+import { CreateTemplateDto } from './dto/create-template.dto';
+import { MEDIA_ASSET_EXAMPLE, MediaAsset, SmsTemplateSummary, Template, TEMPLATE_EXAMPLE, TemplatePage } from './dto/template.response';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { Page } from '../common/cursor';
@@ -10,6 +13,9 @@ import { CreatedTemplate, TemplateCreationService } from './template-creation.se
 import { parseCreateRequest, singleUpload, UploadedParts } from './template-request.parser';
 import { TemplatesService } from './templates.service';
 import type { TemplateView } from './template.types';
+
+const binary = { type: 'string' as const, format: 'binary' };
+const HEADER_FILE = 'JPEG or PNG image (5 MB), MP4 video (16 MB) or PDF document (100 MB)';
 
 const isMultipart = (contentType: string | undefined) => /^multipart\/form-data/i.test(contentType ?? '');
 
@@ -24,7 +30,9 @@ export class TemplatesController {
 
   @Get()
   @RequirePermissions('messages:read')
-  @ApiOperation({ summary: 'List own and default templates (newest first, cursor pagination, up to 500 per page)' })
+  @ApiOperation({ operationId: 'listTemplates', summary: 'List own and default templates (newest first, cursor pagination, up to 500 per page)' })
+  @ApiSuccess(200, TemplatePage, { description: 'One page of templates', example: { success: true, data: { templates: [TEMPLATE_EXAMPLE], nextCursor: null, hasMore: false } } })
+  @ApiErrors('VALIDATION_ERROR')
   async list(@CurrentAuth() auth: AuthContext, @Query() q: ListTemplatesQuery): Promise<{ success: true; data: { templates: TemplateView[]; nextCursor: string | null; hasMore: boolean } }> {
     const page: Page<TemplateView> = await this.templates.list(auth.accountId, q);
     return { success: true, data: { templates: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
@@ -32,7 +40,9 @@ export class TemplatesController {
 
   @Get(':id')
   @RequirePermissions('messages:read')
-  @ApiOperation({ summary: 'Read one template (own or default)' })
+  @ApiOperation({ operationId: 'getTemplate', summary: 'Read one template (own or default)' })
+  @ApiSuccess(200, Template, { description: 'The template', example: { success: true, data: TEMPLATE_EXAMPLE } })
+  @ApiErrors('NOT_FOUND')
   async get(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<{ success: true; data: TemplateView }> {
     return { success: true, data: await this.templates.get(auth.accountId, id) };
   }
@@ -42,7 +52,41 @@ export class TemplatesController {
   @RequirePermissions('messages:create')
   @RequireVerifiedPhone()
   @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiOperation({ summary: 'Create a template (JSON, or multipart with headerMedia/file and a payload JSON string)' })
+  @ApiOperation({
+    operationId: 'createTemplate',
+    summary: 'Create a template (JSON, or multipart with headerMedia/file and a payload JSON string)',
+    description: 'Official chat-app templates are submitted to the provider and start `pending`; SMS templates answer the short form.',
+  })
+  @ApiBody({ type: CreateTemplateDto })
+  @ApiMultipartForm({
+    type: 'object',
+    required: ['payload'],
+    properties: {
+      payload: { type: 'string', description: 'The JSON body (CreateTemplateDto) as a string' },
+      headerMedia: { ...binary, description: `Header file: ${HEADER_FILE}` },
+      file: { ...binary, description: 'Same as headerMedia (either name)' },
+    },
+  })
+  @ApiExtraModels(Template, SmsTemplateSummary)
+  @ApiResponse({
+    status: 201,
+    description: 'Created',
+    schema: {
+      type: 'object',
+      required: ['success', 'data'],
+      properties: {
+        success: { type: 'boolean', enum: [true] },
+        message: { type: 'string', description: 'A note for people, e.g. that the template awaits review' },
+        data: {
+          type: 'object',
+          required: ['template'],
+          properties: { template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } },
+        },
+      },
+    },
+    example: { success: true, data: { template: { ...TEMPLATE_EXAMPLE, status: 'pending', providerTemplateId: null } } },
+  })
+  @ApiErrors('VALIDATION_ERROR', 'TEMPLATE_EXISTS', 'PAYLOAD_TOO_LARGE', 'MEDIA_QUOTA_EXCEEDED', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE')
   @UseInterceptors(FileFieldsInterceptor([{ name: 'headerMedia', maxCount: 1 }, { name: 'file', maxCount: 1 }]))
   async create(
     @CurrentAuth() auth: AuthContext,
@@ -59,7 +103,13 @@ export class TemplatesController {
   @RequirePermissions('messages:create')
   @RequireVerifiedPhone()
   @ApiConsumes('multipart/form-data')
-  @ApiOperation({ summary: 'Upload header media (multipart `file`): JPEG/PNG up to 5 MB, MP4 up to 16 MB, PDF up to 100 MB' })
+  @ApiOperation({ operationId: 'uploadTemplateMedia', summary: 'Upload header media (multipart `file`): JPEG/PNG up to 5 MB, MP4 up to 16 MB, PDF up to 100 MB' })
+  @ApiMultipartForm({
+    type: 'object',
+    properties: { file: { ...binary, description: HEADER_FILE }, headerMedia: { ...binary, description: 'Same as file (either name, exactly one)' } },
+  })
+  @ApiSuccess(201, MediaAsset, { description: 'Stored; use headerAssetId when creating a template', example: { success: true, data: MEDIA_ASSET_EXAMPLE } })
+  @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'MEDIA_QUOTA_EXCEEDED')
   @UseInterceptors(FileFieldsInterceptor([{ name: 'file', maxCount: 1 }, { name: 'headerMedia', maxCount: 1 }]))
   async upload(@CurrentAuth() auth: AuthContext, @UploadedFiles() parts: UploadedParts): Promise<{ success: true; data: MediaAssetView }> {
     return { success: true, data: await this.media.upload(auth.accountId, await singleUpload(parts)) };

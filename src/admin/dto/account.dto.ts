@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { KeyRole, Permission, PERMISSIONS } from '../../auth/permissions';
 
@@ -14,44 +15,55 @@ function IsOmittable(): PropertyDecorator {
 
 /** Fields an operator may set at creation and change later; each may be omitted, none may be null but planName. */
 abstract class AccountFieldsDto {
+  @ApiPropertyOptional()
   @IsOmittable() @IsBoolean()
   phoneVerified?: boolean;
 
+  @ApiPropertyOptional()
   @IsOmittable() @IsBoolean()
   subscriptionActive?: boolean;
 
   /** Wallet balance in integer minor units. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer minor units' })
   @IsOmittable() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
   walletBalance?: number;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: INT_COLUMN_MAX })
   @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
   freeMessages?: number;
 
   /** `null` clears the plan. */
+  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, description: '`null` clears the plan' })
   @IsOptional() @IsString() @MaxLength(100)
   planName?: string | null;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: INT_COLUMN_MAX })
   @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
   messageQuota?: number;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: INT_COLUMN_MAX })
   @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
   messagesUsed?: number;
 }
 
 export class CreateAccountDto extends AccountFieldsDto {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Acme' })
   @IsString() @IsNotEmpty() @MaxLength(200)
   name: string;
 }
 
 export class UpdateAccountDto extends AccountFieldsDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
   @IsOmittable() @IsString() @IsNotEmpty() @MaxLength(200)
   name?: string;
 }
 
 export class CreateApiKeyDto {
+  @ApiProperty({ enum: ['owner', 'member'] })
   @IsIn(['owner', 'member'])
   role: KeyRole;
 
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] }, description: 'Member keys only; an owner key has every permission' })
   @IsOptional() @IsArray() @IsIn(PERMISSIONS as unknown as string[], { each: true, message: `permissions must each be one of: ${PERMISSIONS.join(', ')}` })
   permissions?: Permission[];
 }

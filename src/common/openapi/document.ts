@@ -4,6 +4,7 @@ import type { OperationObject, PathItemObject, ResponseObject, SchemaObject } fr
 import { ERROR_CODES, ErrorCode } from '../errors';
 import { REQUEST_ID_HEADER } from '../request-id';
 import { ERROR_CODES_EXTENSION } from './api-errors.decorator';
+import { MULTIPART_EXTENSION } from './api-multipart.decorator';
 import { pruneComponents } from './prune-components';
 
 export interface OpenApiDocuments {
@@ -46,6 +47,7 @@ export function commonErrorCodes(op: OperationObject): ErrorCode[] {
 export function buildOpenApiDocuments(app: INestApplication, publicBaseUrl: string): OpenApiDocuments {
   const full = SwaggerModule.createDocument(app, baseConfig(publicBaseUrl).build());
   addSharedComponents(full);
+  nullableRefs(full as unknown as Json);
   for (const item of Object.values(full.paths)) {
     for (const method of METHODS) {
       const op = item[method];
@@ -56,6 +58,26 @@ export function buildOpenApiDocuments(app: INestApplication, publicBaseUrl: stri
     public: partition(full, (path) => path.startsWith('/api/'), 'Messaging Service API'),
     operator: partition(full, (path) => !path.startsWith('/api/'), 'Messaging Service operator API'),
   };
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/**
+ * `nullable: true` beside `allOf: [$ref]` (how Nest writes a nullable class property) does not allow
+ * null in OpenAPI 3.0: the referenced object schema still refuses it. Say "the object or null" with
+ * the 3.0 idiom for null instead, so validators and generated clients agree with the responses.
+ */
+function nullableRefs(node: Json): void {
+  if (Array.isArray(node)) return node.forEach(nullableRefs);
+  if (!node || typeof node !== 'object') return;
+  for (const value of Object.values(node)) nullableRefs(value);
+  const allOf = node.allOf;
+  if (node.nullable === true && Array.isArray(allOf) && allOf.length === 1) {
+    delete node.nullable;
+    delete node.allOf;
+    delete node.type;
+    node.anyOf = [allOf[0], { type: 'object', nullable: true, enum: [null] }];
+  }
 }
 
 function baseConfig(publicBaseUrl: string): DocumentBuilder {
@@ -106,6 +128,12 @@ function addSharedComponents(doc: OpenAPIObject): void {
 function finishOperation(op: OperationObject): void {
   // Public routes (health) say so: no security, rather than an undefined one.
   op.security ??= [];
+  const multipart = (op as OperationObject & { [MULTIPART_EXTENSION]?: SchemaObject })[MULTIPART_EXTENSION];
+  if (multipart) {
+    delete (op as OperationObject & { [MULTIPART_EXTENSION]?: SchemaObject })[MULTIPART_EXTENSION];
+    const body = (op.requestBody ??= { required: true, content: {} }) as { content: Record<string, { schema?: SchemaObject }> };
+    body.content['multipart/form-data'] = { schema: multipart };
+  }
   const ext = op as OperationObject & { [ERROR_CODES_EXTENSION]?: ErrorCode[] };
   const codes = new Set<ErrorCode>([...(ext[ERROR_CODES_EXTENSION] ?? []), ...commonErrorCodes(op)]);
   delete ext[ERROR_CODES_EXTENSION];

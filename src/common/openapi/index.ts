@@ -1,4 +1,5 @@
 export * from './api-errors.decorator';
+export * from './api-multipart.decorator';
 export * from './api-success.decorator';
 export * from './document';
 export * from './setup';

@@ -39,7 +39,7 @@ export class SandboxOfficialTemplateDto {
   @ApiPropertyOptional({ description: 'Business account it is filed under (default CHATAPP_CLOUD_WABA_ID)' }) @IsOptional() @IsString() @Length(1, 100)
   wabaId?: string;
 
-  @ApiProperty() @IsString() @Length(1, 200)
+  @ApiProperty({ minLength: 1, maxLength: 200 }) @IsString() @Length(1, 200)
   name: string;
 
   @ApiProperty({ example: 'en' }) @IsString() @Length(1, 20)
@@ -48,6 +48,10 @@ export class SandboxOfficialTemplateDto {
   @ApiPropertyOptional({ enum: ['pending', 'approved', 'rejected'], default: 'approved' }) @IsOptional() @IsIn(['pending', 'approved', 'rejected'])
   status?: 'pending' | 'approved' | 'rejected';
 
-  @ApiPropertyOptional({ default: 0 }) @IsOptional() @IsInt() @Min(0) @Max(100)
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, default: 0 }) @IsOptional() @IsInt() @Min(0) @Max(100)
   variableCount?: number;
+}
+
+export class SandboxTemplateRegistered {
+  @ApiProperty({ description: 'Use as providerTemplateId with creationMode manual_external_id' }) providerTemplateId: string;
 }

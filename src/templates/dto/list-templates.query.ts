@@ -26,7 +26,7 @@ export class ListTemplatesQuery {
   @MaxLength(200, { message: 'name must be at most 200 characters' })
   name?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 500, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'limit must be an integer from 1 to 500' })
@@ -34,7 +34,7 @@ export class ListTemplatesQuery {
   @Max(500, { message: 'limit must be an integer from 1 to 500' })
   limit?: number;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ maxLength: 1000, description: 'nextCursor of the previous page' })
   @IsOptional()
   @IsString({ message: 'cursor must be a string' })
   @MaxLength(1000, { message: 'cursor is invalid' })
