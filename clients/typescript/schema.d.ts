@@ -95,10 +95,10 @@ export interface paths {
             cookie?: never;
         };
         /** The account's SMS senders with their review status */
-        get: operations["SendersController_list"];
+        get: operations["listSmsSenders"];
         put?: never;
         /** Request an SMS sender name (owner key only); starts pending until reviewed */
-        post: operations["SendersController_create"];
+        post: operations["createSmsSender"];
         delete?: never;
         options?: never;
         head?: never;
@@ -113,10 +113,13 @@ export interface paths {
             cookie?: never;
         };
         /** List own and default templates (newest first, cursor pagination, up to 500 per page) */
-        get: operations["TemplatesController_list"];
+        get: operations["listTemplates"];
         put?: never;
-        /** Create a template (JSON, or multipart with headerMedia/file and a payload JSON string) */
-        post: operations["TemplatesController_create"];
+        /**
+         * Create a template (JSON, or multipart with headerMedia/file and a payload JSON string)
+         * @description Official chat-app templates are submitted to the provider and start `pending`; SMS templates answer the short form.
+         */
+        post: operations["createTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -131,7 +134,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read one template (own or default) */
-        get: operations["TemplatesController_get"];
+        get: operations["getTemplate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -150,7 +153,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Upload header media (multipart `file`): JPEG/PNG up to 5 MB, MP4 up to 16 MB, PDF up to 100 MB */
-        post: operations["TemplatesController_upload"];
+        post: operations["uploadTemplateMedia"];
         delete?: never;
         options?: never;
         head?: never;
@@ -165,7 +168,7 @@ export interface paths {
             cookie?: never;
         };
         /** The platform number and the account official chat-app senders (use `id` as officialSenderId) */
-        get: operations["OfficialSendersController_list"];
+        get: operations["listOfficialSenders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -395,6 +398,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        BodyParameterDto: {
+            /** @description The n of a {{n}} placeholder */
+            index: number;
+            /** @description What the variable holds (shown to reviewers) */
+            label: string;
+        };
         CheckVerificationDto: {
             /** @example ver_01m7y90kewyw5pyx06wnaqb2 */
             verificationId: string;
@@ -412,14 +421,59 @@ export interface components {
             name: string;
             /** @example https://example.com/hooks/sms-sender */
             webhookUrl?: string;
-            /** @description Required with webhookUrl; sent as Bearer credential; never returned. */
+            /** @description Required with webhookUrl; sent as Bearer credential; never returned. Printable ASCII without leading or trailing spaces (it travels in an HTTP header). */
             webhookSecret?: string;
+        };
+        CreateTemplateDto: {
+            /** @example order_update */
+            name: string;
+            /** @enum {string} */
+            category: "chatapp" | "sms" | "message" | "email";
+            /** @enum {string} */
+            subType: "utility" | "otp" | "marketing" | "free";
+            /** @example en */
+            language?: string;
+            /** @description Chat-app / SMS body with {{n}} placeholders */
+            body?: string;
+            /** @description Email body (text or HTML) */
+            content?: string;
+            emailSubject?: string;
+            /** @enum {string} */
+            headerType?: "text" | "image" | "video" | "document";
+            /** @description Text header */
+            headerValue?: string;
+            /** @description From POST /api/v2/templates/media */
+            headerAssetId?: string;
+            /** @description https URL of the header file; fetched and stored at creation */
+            headerMediaUrl?: string;
+            footer?: string;
+            buttons?: components["schemas"]["TemplateButtonDto"][];
+            bodyParameters?: components["schemas"]["BodyParameterDto"][];
+            /** @enum {string} */
+            otpType?: "copy_code" | "one_tap" | "zero_tap";
+            addSecurityRecommendation?: boolean;
+            codeExpirationMinutes?: number;
+            otpButtonText?: string;
+            packageName?: string;
+            signatureHash?: string;
+            zeroTapTermsAccepted?: boolean;
+            /** @enum {string} */
+            provider?: "user_session" | "official" | "internal";
+            /** @enum {string} */
+            templateTarget?: "user_session" | "official";
+            /** @description `platform` or an id from GET /api/v2/chatapp/official-senders */
+            officialSenderId?: string;
+            /** @enum {string} */
+            creationMode?: "manual_external_id";
+            /** @description With creationMode manual_external_id: the template id at the provider */
+            providerTemplateId?: string;
+            manualVariableCount?: number;
         };
         /**
          * @description Every error code the API can answer with.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -430,6 +484,35 @@ export interface components {
             requestId: string;
             /** @description On 429 only: seconds until a retry can succeed. */
             retryAfterSeconds?: number;
+        };
+        MediaAsset: {
+            /** @description Pass as headerAssetId when creating a template */
+            headerAssetId: string;
+            /** @enum {string} */
+            headerType: "image" | "video" | "document";
+            /** @example image/png */
+            mimeType: string;
+            /** @description Bytes */
+            size: number;
+            previewUrl: string;
+        };
+        OfficialSender: {
+            /**
+             * @description `platform` or the id of an account sender; use it as officialSenderId
+             * @example platform
+             */
+            id: string;
+            /** @enum {string} */
+            scope: "platform" | "account";
+            isPlatform: boolean;
+            isDefault: boolean;
+            label: string | null;
+            /** @example +966511111111 */
+            phoneNumber: string | null;
+            displayName: string;
+        };
+        OfficialSenderList: {
+            officialSenders: components["schemas"]["OfficialSender"][];
         };
         PutWebhookDto: {
             /** @example https://example.com/hooks/chatapp-web */
@@ -502,6 +585,141 @@ export interface components {
         };
         SentMessagesDoc: {
             messages: components["schemas"]["SentMessageDoc"][];
+        };
+        SmsSender: {
+            /** @example snd_01JD0Q8Y4C7M2X */
+            id: string;
+            /** @example MyShop */
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected";
+            /** @description The account sends from this sender when a message names none. */
+            isDefault: boolean;
+            /** @description A webhook URL (and secret) receives the review decision. */
+            webhookConfigured: boolean;
+        };
+        SmsSenderCreated: {
+            smsSender: components["schemas"]["SmsSender"];
+        };
+        SmsSenderCreatedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example SMS sender request submitted for review */
+            message: string;
+            data: components["schemas"]["SmsSenderCreated"];
+        };
+        SmsSenderDetail: {
+            /** @example snd_01JD0Q8Y4C7M2X */
+            id: string;
+            /** @example MyShop */
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected";
+            /** @description The account sends from this sender when a message names none. */
+            isDefault: boolean;
+            /** @description A webhook URL (and secret) receives the review decision. */
+            webhookConfigured: boolean;
+            /** @description The reviewer's reason, if one was given. */
+            reason: string | null;
+            /** Format: date-time */
+            reviewedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        SmsSenderList: {
+            smsSenders: components["schemas"]["SmsSenderDetail"][];
+        };
+        SmsTemplateSummary: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            category: "sms";
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected" | "active";
+        };
+        Template: {
+            /** @example tpl_01JD0Q8Y4C7M2X */
+            id: string;
+            /** @example order_update */
+            name: string;
+            /** @enum {string} */
+            category: "chatapp" | "sms" | "message" | "email";
+            /** @enum {string} */
+            subType: "utility" | "otp" | "marketing" | "free";
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected" | "active";
+            language: string | null;
+            body: string | null;
+            bodyParameters: components["schemas"]["TemplateBodyParameter"][];
+            /** @enum {string|null} */
+            headerType: "text" | "image" | "video" | "document" | null;
+            headerValue: string | null;
+            headerAssetId: string | null;
+            /** @description Where the stored header file can be previewed */
+            headerPreviewUrl: string | null;
+            /** @description A send may pass template.headerMediaUrl */
+            allowsHeaderMediaOverride: boolean;
+            footer: string | null;
+            buttons: components["schemas"]["TemplateButton"][];
+            urlButtonVariables: string[];
+            /**
+             * @example [
+             *       "{{1}}"
+             *     ]
+             */
+            indexedPlaceholders: string[];
+            content: string | null;
+            emailSubject: string | null;
+            parameters: string[];
+            /** @enum {string} */
+            provider: "user_session" | "official" | "internal";
+            providerTemplateId: string | null;
+            manualProvider: string | null;
+            creationMode: string | null;
+            officialSenderId: string | null;
+            officialSender: components["schemas"]["OfficialSender"] | (never | null);
+            isPlatformNumber: boolean;
+            /** @description A default template, visible to every account */
+            isDefault: boolean;
+            otp: components["schemas"]["TemplateOtpOptions"] | (never | null);
+            rejectionReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TemplateBodyParameter: {
+            index: number;
+            label: string;
+        };
+        TemplateButton: {
+            /** @enum {string} */
+            type: "url" | "phone";
+            text: string;
+            url: string;
+            urlExample?: string | null;
+        };
+        TemplateButtonDto: {
+            /** @enum {string} */
+            type: "url" | "phone";
+            text: string;
+            /** @description URL (a trailing {{1}} makes it dynamic) or phone number */
+            url: string;
+            urlExample?: string;
+        };
+        TemplateOtpOptions: {
+            /** @enum {string|null} */
+            otpType: "copy_code" | "one_tap" | "zero_tap" | null;
+            addSecurityRecommendation: boolean | null;
+            codeExpirationMinutes: number | null;
+            otpButtonText: string | null;
+            packageName: string | null;
+            signatureHash: string | null;
+            zeroTapTermsAccepted: boolean | null;
+        };
+        TemplatePage: {
+            templates: components["schemas"]["Template"][];
+            /** @description Pass as `cursor` for the next page */
+            nextCursor: string | null;
+            hasMore: boolean;
         };
         VerificationTemplateDto: {
             /**
@@ -1471,7 +1689,7 @@ export interface operations {
             };
         };
     };
-    SendersController_list: {
+    listSmsSenders: {
         parameters: {
             query?: never;
             header?: never;
@@ -1480,12 +1698,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Oldest first, up to 500 */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "smsSenders": [
+                     *           {
+                     *             "id": "snd_01JD0Q8Y4C7M2X",
+                     *             "name": "MyShop",
+                     *             "status": "pending",
+                     *             "isDefault": false,
+                     *             "webhookConfigured": true,
+                     *             "reason": null,
+                     *             "reviewedAt": null,
+                     *             "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SmsSenderList"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -1596,7 +1840,7 @@ export interface operations {
             };
         };
     };
-    SendersController_create: {
+    createSmsSender: {
         parameters: {
             query?: never;
             header?: never;
@@ -1609,14 +1853,32 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Submitted for review (status pending) */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "SMS sender request submitted for review",
+                     *       "data": {
+                     *         "smsSender": {
+                     *           "id": "snd_01JD0Q8Y4C7M2X",
+                     *           "name": "MyShop",
+                     *           "status": "pending",
+                     *           "isDefault": false,
+                     *           "webhookConfigured": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SmsSenderCreatedResponse"];
+                };
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1626,14 +1888,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON or not a JSON object.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "INVALID_REQUEST_BODY";
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY";
                     };
                 };
             };
@@ -1788,7 +2050,7 @@ export interface operations {
             };
         };
     };
-    TemplatesController_list: {
+    listTemplates: {
         parameters: {
             query?: {
                 category?: "chatapp" | "sms" | "message" | "email";
@@ -1797,6 +2059,7 @@ export interface operations {
                 /** @description Name prefix */
                 name?: string;
                 limit?: number;
+                /** @description nextCursor of the previous page */
                 cursor?: string;
             };
             header?: never;
@@ -1805,12 +2068,107 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of templates */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "templates": [
+                     *           {
+                     *             "id": "tpl_01JD0Q8Y4C7M2X",
+                     *             "name": "order_update",
+                     *             "category": "chatapp",
+                     *             "subType": "utility",
+                     *             "status": "approved",
+                     *             "language": "en",
+                     *             "body": "Hello {{1}}, your order {{2}} has shipped.",
+                     *             "bodyParameters": [
+                     *               {
+                     *                 "index": 1,
+                     *                 "label": "name"
+                     *               },
+                     *               {
+                     *                 "index": 2,
+                     *                 "label": "order number"
+                     *               }
+                     *             ],
+                     *             "headerType": null,
+                     *             "headerValue": null,
+                     *             "headerAssetId": null,
+                     *             "headerPreviewUrl": null,
+                     *             "allowsHeaderMediaOverride": false,
+                     *             "footer": null,
+                     *             "buttons": [],
+                     *             "urlButtonVariables": [],
+                     *             "indexedPlaceholders": [
+                     *               "{{1}}",
+                     *               "{{2}}"
+                     *             ],
+                     *             "content": null,
+                     *             "emailSubject": null,
+                     *             "parameters": [
+                     *               "name",
+                     *               "order number"
+                     *             ],
+                     *             "provider": "official",
+                     *             "providerTemplateId": "1234567890",
+                     *             "manualProvider": null,
+                     *             "creationMode": null,
+                     *             "officialSenderId": "platform",
+                     *             "officialSender": {
+                     *               "id": "platform",
+                     *               "scope": "platform",
+                     *               "isPlatform": true,
+                     *               "isDefault": true,
+                     *               "label": null,
+                     *               "phoneNumber": "+966511111111",
+                     *               "displayName": "Platform"
+                     *             },
+                     *             "isPlatformNumber": true,
+                     *             "isDefault": false,
+                     *             "otp": null,
+                     *             "rejectionReason": null,
+                     *             "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TemplatePage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -1921,21 +2279,134 @@ export interface operations {
             };
         };
     };
-    TemplatesController_create: {
+    createTemplate: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTemplateDto"];
+                "multipart/form-data": {
+                    /** @description The JSON body (CreateTemplateDto) as a string */
+                    payload: string;
+                    /**
+                     * Format: binary
+                     * @description Header file: JPEG or PNG image (5 MB), MP4 video (16 MB) or PDF document (100 MB)
+                     */
+                    headerMedia?: string;
+                    /**
+                     * Format: binary
+                     * @description Same as headerMedia (either name)
+                     */
+                    file?: string;
+                };
+            };
+        };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "template": {
+                     *           "id": "tpl_01JD0Q8Y4C7M2X",
+                     *           "name": "order_update",
+                     *           "category": "chatapp",
+                     *           "subType": "utility",
+                     *           "status": "pending",
+                     *           "language": "en",
+                     *           "body": "Hello {{1}}, your order {{2}} has shipped.",
+                     *           "bodyParameters": [
+                     *             {
+                     *               "index": 1,
+                     *               "label": "name"
+                     *             },
+                     *             {
+                     *               "index": 2,
+                     *               "label": "order number"
+                     *             }
+                     *           ],
+                     *           "headerType": null,
+                     *           "headerValue": null,
+                     *           "headerAssetId": null,
+                     *           "headerPreviewUrl": null,
+                     *           "allowsHeaderMediaOverride": false,
+                     *           "footer": null,
+                     *           "buttons": [],
+                     *           "urlButtonVariables": [],
+                     *           "indexedPlaceholders": [
+                     *             "{{1}}",
+                     *             "{{2}}"
+                     *           ],
+                     *           "content": null,
+                     *           "emailSubject": null,
+                     *           "parameters": [
+                     *             "name",
+                     *             "order number"
+                     *           ],
+                     *           "provider": "official",
+                     *           "providerTemplateId": null,
+                     *           "manualProvider": null,
+                     *           "creationMode": null,
+                     *           "officialSenderId": "platform",
+                     *           "officialSender": {
+                     *             "id": "platform",
+                     *             "scope": "platform",
+                     *             "isPlatform": true,
+                     *             "isDefault": true,
+                     *             "label": null,
+                     *             "phoneNumber": "+966511111111",
+                     *             "displayName": "Platform"
+                     *           },
+                     *           "isPlatformNumber": true,
+                     *           "isDefault": false,
+                     *           "otp": null,
+                     *           "rejectionReason": null,
+                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A note for people, e.g. that the template awaits review */
+                        message?: string;
+                        data: {
+                            template: components["schemas"]["Template"] | components["schemas"]["SmsTemplateSummary"];
+                        };
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY";
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -1979,7 +2450,70 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            /** @description `TEMPLATE_EXISTS`: A template with this name, category and language exists. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "TEMPLATE_EXISTS",
+                     *       "error": "A template with this name, category and language exists.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "TEMPLATE_EXISTS";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. `MEDIA_QUOTA_EXCEEDED`: The account's stored media would exceed MEDIA_QUOTA_BYTES; nothing was stored. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. `PROVIDER_RATE_LIMITED`: The provider rate-limited the call. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1998,7 +2532,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "PROVIDER_RATE_LIMITED";
                     };
                 };
             };
@@ -2023,7 +2557,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `PROVIDER_ERROR`: The external provider failed. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PROVIDER_ERROR",
+                     *       "error": "The external provider failed.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PROVIDER_ERROR";
+                    };
+                };
+            };
+            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2033,20 +2588,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "code": "PROVIDER_UNAVAILABLE",
+                     *       "error": "The provider is unavailable or timed out.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                     };
                 };
             };
         };
     };
-    TemplatesController_get: {
+    getTemplate: {
         parameters: {
             query?: never;
             header?: never;
@@ -2057,12 +2612,80 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The template */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "tpl_01JD0Q8Y4C7M2X",
+                     *         "name": "order_update",
+                     *         "category": "chatapp",
+                     *         "subType": "utility",
+                     *         "status": "approved",
+                     *         "language": "en",
+                     *         "body": "Hello {{1}}, your order {{2}} has shipped.",
+                     *         "bodyParameters": [
+                     *           {
+                     *             "index": 1,
+                     *             "label": "name"
+                     *           },
+                     *           {
+                     *             "index": 2,
+                     *             "label": "order number"
+                     *           }
+                     *         ],
+                     *         "headerType": null,
+                     *         "headerValue": null,
+                     *         "headerAssetId": null,
+                     *         "headerPreviewUrl": null,
+                     *         "allowsHeaderMediaOverride": false,
+                     *         "footer": null,
+                     *         "buttons": [],
+                     *         "urlButtonVariables": [],
+                     *         "indexedPlaceholders": [
+                     *           "{{1}}",
+                     *           "{{2}}"
+                     *         ],
+                     *         "content": null,
+                     *         "emailSubject": null,
+                     *         "parameters": [
+                     *           "name",
+                     *           "order number"
+                     *         ],
+                     *         "provider": "official",
+                     *         "providerTemplateId": "1234567890",
+                     *         "manualProvider": null,
+                     *         "creationMode": null,
+                     *         "officialSenderId": "platform",
+                     *         "officialSender": {
+                     *           "id": "platform",
+                     *           "scope": "platform",
+                     *           "isPlatform": true,
+                     *           "isDefault": true,
+                     *           "label": null,
+                     *           "phoneNumber": "+966511111111",
+                     *           "displayName": "Platform"
+                     *         },
+                     *         "isPlatformNumber": true,
+                     *         "isDefault": false,
+                     *         "otp": null,
+                     *         "rejectionReason": null,
+                     *         "createdAt": "2026-11-22T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Template"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -2103,6 +2726,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -2173,21 +2817,76 @@ export interface operations {
             };
         };
     };
-    TemplatesController_upload: {
+    uploadTemplateMedia: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description JPEG or PNG image (5 MB), MP4 video (16 MB) or PDF document (100 MB)
+                     */
+                    file?: string;
+                    /**
+                     * Format: binary
+                     * @description Same as file (either name, exactly one)
+                     */
+                    headerMedia?: string;
+                };
+            };
+        };
         responses: {
+            /** @description Stored; use headerAssetId when creating a template */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "headerAssetId": "med_01JD0Q8Y4C7M2X",
+                     *         "headerType": "image",
+                     *         "mimeType": "image/png",
+                     *         "size": 48213,
+                     *         "previewUrl": "http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY";
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -2228,6 +2927,48 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. `MEDIA_QUOTA_EXCEEDED`: The account's stored media would exceed MEDIA_QUOTA_BYTES; nothing was stored. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -2298,7 +3039,7 @@ export interface operations {
             };
         };
     };
-    OfficialSendersController_list: {
+    listOfficialSenders: {
         parameters: {
             query?: never;
             header?: never;
@@ -2307,12 +3048,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Senders, platform first */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "officialSenders": [
+                     *           {
+                     *             "id": "platform",
+                     *             "scope": "platform",
+                     *             "isPlatform": true,
+                     *             "isDefault": true,
+                     *             "label": null,
+                     *             "phoneNumber": "+966511111111",
+                     *             "displayName": "Platform"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OfficialSenderList"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {

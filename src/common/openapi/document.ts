@@ -38,7 +38,8 @@ export function commonErrorCodes(op: OperationObject): ErrorCode[] {
   const codes: ErrorCode[] = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
   const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
   if (schemes.has('apiKey')) codes.push('UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED');
-  if (schemes.has('admin')) codes.push('UNAUTHORIZED');
+  // Operator routes are throttled per client IP (@AdminOnly includes @ThrottlePerIp).
+  if (schemes.has('admin')) codes.push('UNAUTHORIZED', 'RATE_LIMITED');
   if (op.requestBody) codes.push('INVALID_REQUEST_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   return codes;
 }
