@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { AppConfig } from '../config/app-config';
+import { AppLogger } from './app-logger';
 
 /** Structured JSON logs (pino) carrying the request id; keys and tokens are redacted, never logged. */
 @Module({
@@ -24,5 +25,7 @@ import { AppConfig } from '../config/app-config';
       }),
     }),
   ],
+  providers: [AppLogger],
+  exports: [AppLogger],
 })
 export class LoggingModule {}
