@@ -1,9 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import express, { NextFunction, Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
+import { AppLogger } from './logging/app-logger';
 import { expressErrorHandler } from './common/errors';
 import { setupOpenApi } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
@@ -18,7 +18,7 @@ const STREAMED_ROUTES: { method: string; path: RegExp }[] = [{ method: 'POST', p
 /** Everything an app needs around the module: shared by main.ts and the e2e app factory. */
 export function configureApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
   // Express's own production behaviour (no stack traces) follows our reading of NODE_ENV, not its own.
   app.set('env', config.isProduction ? 'production' : 'development');

@@ -1,5 +1,7 @@
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { DemoAccountBootstrap } from './accounts/demo-account.bootstrap';
+import { AppLogger } from './logging/app-logger';
+import { startupBanner } from './startup-banner';
 
 async function main(): Promise<void> {
   // Validate configuration before anything else, so a bad value stops start-up with its name.
@@ -16,18 +18,17 @@ async function main(): Promise<void> {
   const app = await createApp();
   const config = app.get(AppConfig);
   await app.listen(config.port, config.host);
-  const url = config.publicBaseUrl;
-  const demoKey = app.get(DemoAccountBootstrap).createdKey;
-  const lines = [
-    `Messaging service listening on ${url} (database: ${config.database.type})`,
-    config.docsEnabled ? `OpenAPI: ${url}/docs (JSON: ${url}/docs-json)` : 'OpenAPI docs are off (DOCS_ENABLED=false; the default in production)',
-    demoKey
-      ? `Demo account created. Its owner API key (shown once, keep it): ${demoKey}\n  try: curl -H 'X-API-Key: ${demoKey}' ${url}/api/v2/account`
-      : config.adminToken
-        ? `Create an account and key: curl -X POST -H 'Authorization: Bearer $ADMIN_TOKEN' -H 'Content-Type: application/json' -d '{"name":"Acme"}' ${url}/admin/v1/accounts`
-        : 'Set ADMIN_TOKEN to enable the admin API (/admin/v1) for creating accounts and API keys.',
-  ];
-  console.log(lines.join('\n'));
+  const demo = app.get(DemoAccountBootstrap);
+  const banner = startupBanner({
+    // PORT=0 binds a free port: print the one bound, not ":0".
+    url: config.port === 0 ? await app.getUrl() : config.publicBaseUrl,
+    database: config.database.type,
+    adminEnabled: config.adminToken !== null,
+    docsEnabled: config.docsEnabled,
+    demo: demo.created,
+    earlierDemoKeyFile: demo.created ? null : demo.existingKeyFile(),
+  });
+  app.get(AppLogger).printAfterLogs(`${banner.join('\n')}\n`);
 }
 
 main().catch((err) => {

@@ -96,7 +96,7 @@ describe('Security hardening (e2e)', () => {
     ])('NODE_ENV=%s on an empty embedded database: demo account created = %s', async (nodeEnv, created) => {
       const t = await createTestApp({ databaseUrl: freshSqliteUrl(), env: { NODE_ENV: nodeEnv, DEMO_ACCOUNT: 'true' } });
       try {
-        const key = t.app.get(DemoAccountBootstrap).createdKey;
+        const key = t.app.get(DemoAccountBootstrap).created?.key;
         expect(typeof key === 'string').toBe(created);
         expect(await t.app.get(AccountsService).count()).toBe(created ? 1 : 0);
       } finally {

@@ -1,5 +1,7 @@
 // The one place that reads the environment. Every value is validated at boot; a bad value stops
 // start-up with a message naming the variable.
+import { dirname, join } from 'node:path';
+
 export type Env = Record<string, string | undefined>;
 
 export type DatabaseConfig =
@@ -29,6 +31,8 @@ export class AppConfig {
   publicBaseUrl: string;
   databaseUrl: string;
   database: DatabaseConfig;
+  /** DB_CREATE: create a missing MySQL database at start-up (when the user may). */
+  databaseCreate: boolean;
   adminToken: string | null;
   redisUrl: string | null;
   appSecret: string;
@@ -39,6 +43,8 @@ export class AppConfig {
   bodyLimitBytes: number;
   logLevel: string;
   demoAccount: boolean;
+  /** The demo account's key is also written here (mode 0600): next to the SQLite file; null otherwise. */
+  demoKeyFile: string | null;
   defaultRegion: string;
   currency: string;
   /** Price per message in minor units, per channel. */
@@ -139,6 +145,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${c.port}`).replace(/\/$/, '');
   c.databaseUrl = env.DATABASE_URL || 'sqlite:data/messaging.sqlite';
   c.database = parseDatabaseUrl(c.databaseUrl);
+  c.databaseCreate = readBool(env, 'DB_CREATE', false);
   c.adminToken = env.ADMIN_TOKEN || null;
   if (c.adminToken !== null && c.adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
   if (c.isProduction && c.adminToken !== null && KNOWN_SECRETS.includes(c.adminToken)) throw new ConfigError('ADMIN_TOKEN is a published example value; set a random one in production');
@@ -159,6 +166,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
   c.demoAccount = readBool(env, 'DEMO_ACCOUNT', true);
+  c.demoKeyFile = c.database.type === 'sqlite' && c.database.path !== ':memory:' ? join(dirname(c.database.path), 'demo-api-key.txt') : null;
   c.defaultRegion = (env.DEFAULT_REGION || 'SA').toUpperCase();
   if (!/^[A-Z]{2}$/.test(c.defaultRegion)) throw new ConfigError('DEFAULT_REGION must be a two-letter country code');
   c.currency = (env.CURRENCY || 'SAR').toUpperCase();

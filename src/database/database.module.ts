@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
+import { ensureDatabase, isUnknownDatabase, openDataSource } from './open-data-source';
 import { serializeSqliteTransactions } from './sqlite-serializer';
 
 const OPEN = new Set<DataSource>();
@@ -26,15 +27,20 @@ export function openDataSources(): DataSource[] {
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config),
-        autoLoadEntities: true,
-        // A failing first connection must fail fast (and readably) rather than be retried silently.
-        retryAttempts: config.int('DB_CONNECT_RETRIES', config.isProduction ? 10 : 0, 0, 100),
-        retryDelay: 2000,
-      }),
+      useFactory: async (config: AppConfig) => {
+        await ensureDatabase(config);
+        return {
+          ...buildDataSourceOptions(config),
+          autoLoadEntities: true,
+          // A failing first connection must fail fast (and readably) rather than be retried silently;
+          // a missing database is never retried (waiting does not create it).
+          retryAttempts: config.int('DB_CONNECT_RETRIES', config.isProduction ? 10 : 0, 0, 100),
+          retryDelay: 2000,
+          toRetry: (err: unknown) => !isUnknownDatabase(err),
+        };
+      },
       // SQLite: one shared connection, so transactions are serialised (see sqlite-serializer.ts).
-      dataSourceFactory: async (options) => trackDataSource(serializeSqliteTransactions(await new DataSource(options!).initialize())),
+      dataSourceFactory: async (options) => trackDataSource(serializeSqliteTransactions(await openDataSource(options!))),
     }),
   ],
 })

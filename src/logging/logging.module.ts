@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { AppConfig } from '../config/app-config';
+import { AppLogger } from './app-logger';
 import { redactUrl } from './redact-url';
 
 /**
@@ -29,5 +30,7 @@ import { redactUrl } from './redact-url';
       }),
     }),
   ],
+  providers: [AppLogger],
+  exports: [AppLogger],
 })
 export class LoggingModule {}
