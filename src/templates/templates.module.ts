@@ -3,7 +3,6 @@ import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AppConfig } from '../config/app-config';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminTemplatesController } from './admin-templates.controller';
 import { OfficialSenderEntity } from './entities/official-sender.entity';
 import { TemplateMediaEntity } from './entities/template-media.entity';
@@ -30,7 +29,6 @@ import { TemplatesService } from './templates.service';
 @Module({
   imports: [
     AccountsModule,
-    WebhooksModule,
     TypeOrmModule.forFeature([TemplateEntity, TemplateMediaEntity, OfficialSenderEntity]),
     // Uploads stream through MediaIngest: type from the bytes, per-type cap enforced mid-stream; the
     // 100 MB fileSize limit is the hard stop before the type is known.
