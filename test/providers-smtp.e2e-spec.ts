@@ -1,9 +1,12 @@
+import { SystemDnsResolver } from '../src/common/net/dns-resolver';
+import { GuardedFetcher } from '../src/common/net/guarded-fetcher';
+import { refusedTargetText, TargetPolicy } from '../src/common/net/target-policy';
 import { Env } from '../src/config/app-config';
 import { OutboundMessage, ProviderError } from '../src/providers/provider.types';
 import { ProvidersRegistry } from '../src/providers/providers.registry';
 import { SmtpProvider } from '../src/providers/smtp/smtp.provider';
 import { adapterConfig } from './providers-fakes/adapter-config';
-import { closedPort } from './providers-fakes/http-fake';
+import { closedPort, HttpFake } from './providers-fakes/http-fake';
 import { SmtpFake } from './providers-fakes/smtp-fake';
 
 const CREDS = { user: 'mailer', pass: 's3cret' };
@@ -33,7 +36,7 @@ describe('SmtpProvider against a real SMTP server (smtp-server)', () => {
       SMTP_FROM: 'Notifications <no-reply@notify.example.com>',
       ...env,
     });
-    const provider = new SmtpProvider(new ProvidersRegistry(config), config);
+    const provider = new SmtpProvider(new ProvidersRegistry(config), config, new GuardedFetcher(new TargetPolicy(config, new SystemDnsResolver())));
     provider.onModuleInit();
     opened.push(provider);
     return provider;
@@ -115,6 +118,92 @@ describe('SmtpProvider against a real SMTP server (smtp-server)', () => {
     await expect(sut.send(message({ messageId: 'msg_mail_2' }))).resolves.toMatchObject({ status: 'sent' });
     await expect(sut.send(message({ messageId: 'msg_mail_3' }))).resolves.toMatchObject({ status: 'sent' });
     expect(server.received).toHaveLength(2);
+  });
+
+  describe('attachments: downloaded by our guarded fetcher, mailed as bytes', () => {
+    let files: HttpFake;
+    let internal: HttpFake;
+    const PDF = '%PDF-1.4 invoice 42';
+    const base64Of = (body: unknown) => Buffer.from(JSON.stringify(body)).toString('base64');
+
+    beforeAll(async () => {
+      files = await new HttpFake().start();
+      internal = await new HttpFake().start();
+      internal.reply = () => ({ status: 200, body: 'INTERNAL-SECRET' });
+    });
+    afterAll(async () => {
+      await files.stop();
+      await internal.stop();
+    });
+    beforeEach(() => {
+      files.requests.length = 0;
+      internal.requests.length = 0;
+    });
+
+    const insecure = { WEBHOOK_ALLOW_INSECURE: 'true' };
+
+    it('fetches the file once and hands nodemailer its content, named from the URL', async () => {
+      files.reply = () => ({ status: 200, body: PDF, headers: { 'Content-Type': 'application/pdf' } });
+      const outcome = await adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/docs/invoice-42.pdf` } }));
+      expect(outcome).toMatchObject({ status: 'sent' });
+      expect(files.requests).toHaveLength(1);
+      expect(server.received[0].raw).toContain('filename=invoice-42.pdf');
+      expect(server.received[0].raw.replace(/\r?\n/g, '')).toContain(base64Of(PDF));
+    });
+
+    it('follows up to 3 redirects, each checked; a 4th is refused and nothing is mailed', async () => {
+      files.reply = (req) => {
+        const n = Number(/\/hop(\d)/.exec(req.path)?.[1] ?? '0');
+        return n < 3 ? { status: 302, headers: { Location: `/hop${n + 1}` } } : { status: 200, body: PDF };
+      };
+      await expect(adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/hop0` } }))).resolves.toMatchObject({ status: 'sent' });
+      expect(files.requests.map((r) => r.path)).toEqual(['/hop0', '/hop1', '/hop2', '/hop3']);
+      files.requests.length = 0;
+      server.received.length = 0;
+      files.reply = () => ({ status: 302, headers: { Location: '/again' } });
+      const outcome = await adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/loop` } }));
+      expect(outcome).toMatchObject({ status: 'rejected', code: 'INVALID_ATTACHMENT' });
+      expect(files.requests).toHaveLength(4);
+      expect(server.received).toHaveLength(0);
+    });
+
+    // The issue's attack: our check and nodemailer's parser read the string differently, and
+    // nodemailer followed redirects unchecked; the internal answer came back in the email.
+    it('a URL whose serialisation differs (https:///host) is refused before any request, in every mode', async () => {
+      const port = new URL(internal.baseUrl).port;
+      for (const url of [`https:///127.0.0.1:${port}/x`, `http:///127.0.0.1:${port}/x`, `http:\\127.0.0.1:${port}\\x`]) {
+        const outcome = await adapter(insecure).send(message({ attachment: { url } }));
+        expect(outcome).toEqual({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
+      }
+      expect(internal.requests).toHaveLength(0);
+      expect(server.received).toHaveLength(0);
+    });
+
+    it('a redirect to a refused target (credentials) is not followed: nothing of it is mailed', async () => {
+      files.reply = () => ({ status: 302, headers: { Location: `http://admin:pw@127.0.0.1:${new URL(internal.baseUrl).port}/secret` } });
+      const outcome = await adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/a.pdf` } }));
+      expect(outcome).toEqual({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
+      expect(internal.requests).toHaveLength(0);
+      expect(server.received).toHaveLength(0);
+    });
+
+    it('strict mode: a loopback attachment (stored before, or rebinding since validation) is refused at fetch time', async () => {
+      files.reply = () => ({ status: 200, body: PDF });
+      const outcome = await adapter({ WEBHOOK_ALLOW_INSECURE: 'false' }).send(message({ attachment: { url: `https://127.0.0.1:${new URL(files.baseUrl).port}/a.pdf` } }));
+      expect(outcome).toEqual({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
+      expect(files.requests).toHaveLength(0);
+      expect(server.received).toHaveLength(0);
+    });
+
+    it('a file over ATTACHMENT_MAX_BYTES or an error status is INVALID_ATTACHMENT, nothing mailed', async () => {
+      files.reply = () => ({ status: 200, body: 'x'.repeat(5000) });
+      await expect(adapter({ ...insecure, ATTACHMENT_MAX_BYTES: '1000' }).send(message({ attachment: { url: `${files.baseUrl}/big` } })))
+        .resolves.toMatchObject({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: 'attachment.url is larger than 1000 bytes' });
+      files.reply = () => ({ status: 404 });
+      await expect(adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/gone` } })))
+        .resolves.toMatchObject({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: 'attachment.url could not be fetched (HTTP 404)' });
+      expect(server.received).toHaveLength(0);
+    });
   });
 
   it('validates settings only when selected, naming the variable', () => {

@@ -1,3 +1,4 @@
+import { refusedTargetText } from '../src/common/net/target-policy';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
@@ -205,7 +206,7 @@ describe('Templates: header media (e2e)', () => {
   it('headerMediaUrl: a redirect to a malformed Location is 400, not 500', async () => {
     served['/bad-redirect'] = { type: 'image/png', body: Buffer.alloc(0), location: 'http://[' };
     served['/short'] = { type: 'audio/mpeg', body: Buffer.from('ID3') };
-    for (const [path, expected] of [['/bad-redirect', 'headerMediaUrl must be a valid URL'], ['/short', 'headerMediaUrl: unsupported file type']]) {
+    for (const [path, expected] of [['/bad-redirect', refusedTargetText('headerMediaUrl')], ['/short', 'headerMediaUrl: unsupported file type']]) {
       const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'url_odd', headerMediaUrl: `${filesUrl}${path}` }));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
@@ -235,13 +236,13 @@ describe('Templates: headerMediaUrl must be https when insecure URLs are not all
     const acc = await t.createAccount();
     const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'insecure_url', headerMediaUrl: 'http://127.0.0.1:9/x.png' }));
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('headerMediaUrl must be an https URL');
+    expect(res.body.error).toBe(refusedTargetText('headerMediaUrl'));
   });
 
   it('an https URL to a private address is refused (SSRF rules of webhook targets)', async () => {
     const acc = await t.createAccount();
     const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'private_url', headerMediaUrl: 'https://127.0.0.1/x.png' }));
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('headerMediaUrl must point to a public address');
+    expect(res.body.error).toBe(refusedTargetText('headerMediaUrl'));
   });
 });

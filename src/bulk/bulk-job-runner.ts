@@ -39,6 +39,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Why a row failed, for a pipeline result that says `failed` (a rejection, or an unconfirmed earlier attempt). */
 const FAILED_ROW_MESSAGES: Record<string, string> = {
+  INVALID_ATTACHMENT: 'The attachment or header media URL was refused or could not be fetched at send time',
   DELIVERY_UNCONFIRMED: 'An earlier attempt reached the provider but its answer was lost; it may have been delivered, so it was not sent again (retry-failed sends it)',
 };
 

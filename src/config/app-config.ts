@@ -39,6 +39,10 @@ export class AppConfig {
   throttleLimit: number;
   throttleTtlSeconds: number;
   webhookAllowInsecure: boolean;
+  /** Ports a fetched/called URL may use when insecure targets are not allowed (WEBHOOK_ALLOWED_PORTS). */
+  webhookAllowedPorts: number[];
+  /** Largest attachment our server downloads for an adapter that needs the bytes (SMTP). */
+  attachmentMaxBytes: number;
   webhookRetryBaseMs: number;
   bodyLimitBytes: number;
   logLevel: string;
@@ -100,6 +104,17 @@ function readInt(env: Env, name: string, def: number, min: number, max = Number.
   return n;
 }
 
+/** Comma-separated TCP ports, e.g. "443,8443". */
+function readPorts(env: Env, name: string, def: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return def;
+  return raw.split(',').map((p) => {
+    const n = Number(p.trim());
+    if (!/^\d+$/.test(p.trim()) || n < 1 || n > 65535) throw new ConfigError(`${name} must be a comma-separated list of ports (1-65535), got "${raw}"`);
+    return n;
+  });
+}
+
 function readBool(env: Env, name: string, def: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
@@ -159,6 +174,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.throttleLimit = readInt(env, 'THROTTLE_LIMIT', 1200, 1);
   c.throttleTtlSeconds = readInt(env, 'THROTTLE_TTL_SECONDS', 60, 1);
   c.webhookAllowInsecure = readBool(env, 'WEBHOOK_ALLOW_INSECURE', false);
+  c.webhookAllowedPorts = readPorts(env, 'WEBHOOK_ALLOWED_PORTS', [443]);
+  c.attachmentMaxBytes = readInt(env, 'ATTACHMENT_MAX_BYTES', 10 * 1024 * 1024, 1, 100 * 1024 * 1024);
   c.webhookRetryBaseMs = readInt(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 1);
   c.bodyLimitBytes = readInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024);
   c.logLevel = env.LOG_LEVEL || 'info';

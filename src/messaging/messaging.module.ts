@@ -7,8 +7,6 @@ import { SendersModule } from '../senders/senders.module';
 import { SendersService } from '../senders/senders.service';
 import { TemplatesModule } from '../templates/templates.module';
 import { TemplatesService } from '../templates/templates.service';
-import { WebhooksModule } from '../webhooks/webhooks.module';
-import { WebhooksService } from '../webhooks/webhooks.service';
 import { SandboxAdminController } from './admin/sandbox-admin.controller';
 import { MessageEntity } from './entities/message.entity';
 import { MessageLog } from './message-log';
@@ -17,18 +15,17 @@ import { MessagesService } from './messages.service';
 import { ProviderGateway } from './provider-gateway';
 import { ScheduledSender } from './scheduled/scheduled-sender';
 import { SendPipeline } from './send-pipeline';
-import { SENDER_LOOKUP, SESSION_LOOKUP, TARGET_POLICY, TEMPLATE_LOOKUP } from './validation/lookups';
+import { SENDER_LOOKUP, SESSION_LOOKUP, TEMPLATE_LOOKUP } from './validation/lookups';
 import { MessageValidator } from './validation/message-validator';
 
 /** POST /messages/send, the one validator, the one send pipeline, the message log, scheduled sends. */
 @Module({
-  imports: [TypeOrmModule.forFeature([MessageEntity]), AccountsModule, SendersModule, TemplatesModule, ChatappWebModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([MessageEntity]), AccountsModule, SendersModule, TemplatesModule, ChatappWebModule],
   controllers: [MessagesController, SandboxAdminController],
   providers: [
     { provide: SENDER_LOOKUP, useExisting: SendersService },
     { provide: TEMPLATE_LOOKUP, useExisting: TemplatesService },
     { provide: SESSION_LOOKUP, useExisting: WebSessionsService },
-    { provide: TARGET_POLICY, useExisting: WebhooksService },
     MessageValidator,
     MessageLog,
     ProviderGateway,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../common/errors';
+import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../common/net/target-policy';
 import { ProvidersRegistry } from '../providers/providers.registry';
 import { OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
 import type { ValidatedMessage } from './validation/validated-message';
@@ -16,6 +17,7 @@ export class ProviderGateway {
   constructor(
     private readonly registry: ProvidersRegistry,
     private readonly config: AppConfig,
+    private readonly targets: TargetPolicy,
   ) {}
 
   /** The longest a provider call may take (PROVIDER_TIMEOUT_MS). */
@@ -25,7 +27,34 @@ export class ProviderGateway {
 
   async send(out: OutboundMessage): Promise<ProviderOutcome> {
     const provider = this.registry.forChannel(out.channel);
-    return this.guard(() => provider.send(out));
+    return this.guard(async () => {
+      const checked = await this.recheckTargets(out);
+      return checked.status === 'rejected' ? checked : provider.send(checked.out);
+    });
+  }
+
+  /**
+   * Scheduled and bulk sends run long after validation: the attachment and header media URLs pass
+   * the target rules again now (DNS may have changed), and adapters get their normalised form.
+   * (SMTP downloads through the guarded fetcher, which checks every hop once more.)
+   */
+  private async recheckTargets(out: OutboundMessage): Promise<{ status: 'ok'; out: OutboundMessage } | Extract<ProviderOutcome, { status: 'rejected' }>> {
+    const refused = (field: string) => ({ status: 'rejected' as const, code: 'INVALID_ATTACHMENT' as const, message: refusedTargetText(field) });
+    let attachment = out.attachment ?? null;
+    let template = out.template ?? null;
+    try {
+      if (attachment) attachment = { ...attachment, url: await this.targets.normalise(attachment.url) };
+    } catch (err) {
+      if (err instanceof TargetRefusedError) return refused('attachment.url');
+      throw err;
+    }
+    try {
+      if (template?.headerMediaUrl) template = { ...template, headerMediaUrl: await this.targets.normalise(template.headerMediaUrl) };
+    } catch (err) {
+      if (err instanceof TargetRefusedError) return refused('template.headerMediaUrl');
+      throw err;
+    }
+    return { status: 'ok', out: { ...out, attachment, template } };
   }
 
   /** Can the channel's provider tell later whether it received a message id? */

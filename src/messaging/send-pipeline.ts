@@ -310,7 +310,7 @@ export class SendPipeline {
       if (!(await this.log.markSent(id, outcome.providerMessageId, this.clock.now()))) return this.recorded(id, msg);
       return this.result(id, msg, 'sent', funding.amount, null, outcome.providerMessageId);
     }
-    return this.fail(accountId, id, msg, funding, new ApiError('PROVIDER_ERROR', outcome.message), 'PROVIDER_REJECTED');
+    return this.fail(accountId, id, msg, funding, new ApiError('PROVIDER_ERROR', outcome.message), outcome.code);
   }
 
   /** A provider call (or lookup) threw: the message is failed and refunded, and the error rethrown as an ApiError. */

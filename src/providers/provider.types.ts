@@ -41,8 +41,12 @@ export interface ProviderTemplate {
 
 export type ProviderOutcome =
   | { status: 'sent'; providerMessageId: string }
-  /** The provider refused this message for good (bad number, blocked...): message `failed`. */
-  | { status: 'rejected'; code: 'PROVIDER_REJECTED'; message: string };
+  /**
+   * Refused for good: by the provider (bad number, blocked...: PROVIDER_REJECTED), or because its
+   * attachment / header media URL is not an allowed target or could not be fetched at send time
+   * (INVALID_ATTACHMENT). The message is `failed` and refunded.
+   */
+  | { status: 'rejected'; code: 'PROVIDER_REJECTED' | 'INVALID_ATTACHMENT'; message: string };
 
 export type ProviderFailureKind = 'rate_limited' | 'unavailable' | 'failed';
 

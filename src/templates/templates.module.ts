@@ -5,7 +5,6 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminTemplatesController } from './admin-templates.controller';
 import { OfficialSenderEntity } from './entities/official-sender.entity';
 import { TemplateMediaEntity } from './entities/template-media.entity';
@@ -35,7 +34,6 @@ import { TemplatesService } from './templates.service';
 @Module({
   imports: [
     AccountsModule,
-    WebhooksModule,
     TypeOrmModule.forFeature([TemplateEntity, TemplateMediaEntity, OfficialSenderEntity, SandboxOfficialTemplateEntity]),
     // Uploads stream through MediaIngest: type from the bytes, per-type cap enforced mid-stream; the
     // 100 MB fileSize limit is the hard stop before the type is known.

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { LookupAddress, lookup as dnsLookup } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
-import { isIP, LookupFunction } from 'node:net';
-import { WebhookTargetPolicy } from './webhook-target.policy';
+import { FetchFailedError, GuardedFetcher } from '../common/net/guarded-fetcher';
+import { TargetRefusedError } from '../common/net/target-policy';
 
 export interface PostOutcome {
   /** True for a 2xx answer. */
@@ -16,87 +13,29 @@ export interface PostOutcome {
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
-/** Error code of our guarded DNS lookup when a name resolves to a non-public address. */
-const REFUSED_CODE = 'ETARGETREFUSED';
 
 /**
- * One POST, no redirects followed (a 3xx is a failure), a hard deadline, no pooled sockets, and the
- * address actually connected to checked against the SSRF policy (so DNS rebinding cannot slip in).
+ * One POST through the guarded fetcher (target rules, pinned address): no redirects followed (a
+ * 3xx is a failure), a hard deadline, no pooled sockets. The answer's body is not needed.
  */
 @Injectable()
 export class WebhookHttpClient {
-  constructor(private readonly policy: WebhookTargetPolicy) {}
+  constructor(private readonly fetcher: GuardedFetcher) {}
 
-  post(rawUrl: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostOutcome> {
+  async post(rawUrl: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostOutcome> {
     const started = Date.now();
     const done = (ok: boolean, httpStatus: number | null, error: string | null, refused = false): PostOutcome => ({ ok, httpStatus, durationMs: Date.now() - started, error, refused });
-    const syntax = this.policy.checkSyntax(rawUrl);
-    if (!syntax.ok) return Promise.resolve(done(false, null, `target refused: url ${syntax.reason}`, true));
-    const url = syntax.url;
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !this.policy.addressAllowed(literal)) return Promise.resolve(done(false, null, 'target refused: not a public address', true));
-
-    return new Promise<PostOutcome>((resolve) => {
-      let settled = false;
-      const finish = (o: PostOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(o);
-      };
-      const transport = url.protocol === 'https:' ? https : http;
-      const req = transport.request(url, {
-        method: 'POST',
-        agent: false,
-        lookup: this.guardedLookup(),
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      });
-      const timer = setTimeout(() => {
-        finish(done(false, null, `timeout after ${timeoutMs} ms`));
-        req.destroy();
-      }, timeoutMs);
-      req.on('response', (res) => {
-        const status = res.statusCode ?? 0;
-        let size = 0;
-        // Drain (bounded) so the socket closes cleanly; the body itself is not needed.
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        const end = () => {
-          const ok = status >= 200 && status < 300;
-          const error = ok ? null : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
-          finish(done(ok, status, error));
-        };
-        res.on('end', end);
-        res.on('close', end);
-        res.on('error', end);
-      });
-      req.on('error', (err: NodeJS.ErrnoException) => finish(done(false, null, describe(err), err.code === REFUSED_CODE)));
-      req.end(body);
-    });
+    try {
+      const res = await this.fetcher.open(rawUrl, { method: 'POST', headers, body, timeoutMs, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: 0 });
+      res.body.destroy();
+      const status = res.status;
+      if (status >= 200 && status < 300) return done(true, status, null);
+      return done(false, status, status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`);
+    } catch (err) {
+      // One text for every refusal: the delivery log must not tell which names resolve where.
+      if (err instanceof TargetRefusedError) return done(false, null, 'target refused: not an allowed target', true);
+      if (err instanceof FetchFailedError) return done(false, null, err.kind === 'timeout' ? `timeout after ${timeoutMs} ms` : `connection error: ${err.message}`);
+      throw err;
+    }
   }
-
-  /** dns.lookup that refuses non-public addresses unless insecure targets are allowed. */
-  private guardedLookup(): LookupFunction {
-    return (hostname, options, callback) => {
-      dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-        if (err) return callback(err, '', 0);
-        const refused = addresses.find((a) => !this.policy.addressAllowed(a.address));
-        if (refused || addresses.length === 0) {
-          const e: NodeJS.ErrnoException = new Error(`target refused: ${hostname} resolves to a non-public address`);
-          e.code = REFUSED_CODE;
-          return callback(e, '', 0);
-        }
-        if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-        return callback(null, addresses[0].address, addresses[0].family);
-      });
-    };
-  }
-}
-
-function describe(err: NodeJS.ErrnoException): string {
-  if (err.code === REFUSED_CODE) return err.message;
-  const text = err.code ? `${err.code}: ${err.message}` : err.message;
-  return `connection error: ${text}`.slice(0, 480);
 }

@@ -7,7 +7,6 @@ import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { WebhookHttpClient } from './webhook-http.client';
 import { WebhookSettingsService } from './webhook-settings.service';
-import { WebhookTargetPolicy } from './webhook-target.policy';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
@@ -15,7 +14,7 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookDeliveryEntity, WebhookAttemptEntity, WebhookEndpointEntity])],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookTargetPolicy, WebhookHttpClient, WebhookDeliveryWorker, WebhookSettingsService, WebhookDeliveriesService],
+  providers: [WebhooksService, WebhookHttpClient, WebhookDeliveryWorker, WebhookSettingsService, WebhookDeliveriesService],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
-import { WebhookTargetPolicy } from './webhook-target.policy';
+import { TargetPolicy } from '../common/net/target-policy';
 
 export interface EnqueueWebhookInput {
   accountId: string;
@@ -23,7 +23,7 @@ export interface EnqueueWebhookInput {
 export class WebhooksService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly policy: WebhookTargetPolicy,
+    private readonly policy: TargetPolicy,
     private readonly clock: Clock,
   ) {}
 

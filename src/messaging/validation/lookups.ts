@@ -15,13 +15,6 @@ export interface SessionLookup {
   findForSend(accountId: string, sessionName: string): Promise<{ name: string; status: string; kind: string }>;
 }
 
-/** SSRF rules for URLs our server fetches (bound to WebhooksService.assertAllowedTarget; async, DNS). */
-export interface TargetPolicy {
-  /** Throws ApiError (message starting with `field`) unless `url` is https (or insecure allowed) to public addresses. */
-  assertAllowedTarget(url: unknown, field?: string): Promise<void>;
-}
-
 export const SENDER_LOOKUP = Symbol('SENDER_LOOKUP');
 export const TEMPLATE_LOOKUP = Symbol('TEMPLATE_LOOKUP');
 export const SESSION_LOOKUP = Symbol('SESSION_LOOKUP');
-export const TARGET_POLICY = Symbol('TARGET_POLICY');

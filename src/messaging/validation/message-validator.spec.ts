@@ -1,8 +1,9 @@
 import { loadConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import type { TemplateForSend } from '../../templates/template.types';
-import { ApiError } from '../../common/errors';
-import type { SenderLookup, SessionLookup, TargetPolicy, TemplateLookup } from './lookups';
+import type { DnsResolver } from '../../common/net/dns-resolver';
+import { refusedTargetText, TargetPolicy } from '../../common/net/target-policy';
+import type { SenderLookup, SessionLookup, TemplateLookup } from './lookups';
 import { MessageValidator } from './message-validator';
 
 // In-memory directories stand in for the senders/templates/chatapp-web modules; they count calls
@@ -26,19 +27,20 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
   }
 }
 
-// Stands in for the webhooks module's SSRF check (DNS); counts calls to prove one check per host.
-class Targets implements TargetPolicy {
+// Stands in for DNS (the real TargetPolicy runs on it); counts lookups to prove one per host.
+class Dns implements DnsResolver {
   calls: string[] = [];
-  async assertAllowedTarget(url: unknown, field = 'url') {
-    this.calls.push(String(url));
-    if (new URL(String(url)).hostname === 'internal.example') throw ApiError.validation(`${field} must point to a public address`);
+  async resolve(hostname: string) {
+    this.calls.push(hostname);
+    return [{ address: hostname === 'internal.example' ? '10.0.0.7' : '93.184.215.14', family: 4 as const }];
   }
 }
 
 describe(MessageValidator.name, () => {
   const dirs = new Directories();
-  const targets = new Targets();
-  const sut = new MessageValidator(loadConfig({ NODE_ENV: 'test' }), new Clock(), dirs, dirs, dirs, targets);
+  const dns = new Dns();
+  const config = loadConfig({ NODE_ENV: 'test' });
+  const sut = new MessageValidator(config, new Clock(), dirs, dirs, dirs, new TargetPolicy(config, dns));
 
   it('normalises, renders templates and attaches the price', async () => {
     const ctx = sut.createContext('acc_1');
@@ -68,13 +70,13 @@ describe(MessageValidator.name, () => {
 
   it('checks attachment URLs once per host per context; a refused host is INVALID_ATTACHMENT on attachment.url', async () => {
     const ctx = sut.createContext('acc_1');
-    targets.calls = [];
+    dns.calls = [];
     const row = (url: string) => ({ to: `a@b.co`, channel: 'email', messageType: 'free_text', content: { subject: 'S', text: 'T' }, attachment: { url } });
     for (let i = 0; i < 500; i++) {
       await expect(sut.validate(ctx, row(`https://cdn.example/f/${i}.pdf`), { bulkRow: true })).resolves.toMatchObject({ attachment: { url: `https://cdn.example/f/${i}.pdf` } });
       await expect(sut.validate(ctx, row(`https://internal.example/f/${i}.pdf`), { bulkRow: true }))
-        .rejects.toMatchObject({ code: 'INVALID_ATTACHMENT', message: 'attachment.url must point to a public address' });
+        .rejects.toMatchObject({ code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
     }
-    expect(targets.calls).toEqual(['https://cdn.example/f/0.pdf', 'https://internal.example/f/0.pdf']);
+    expect(dns.calls).toEqual(['cdn.example', 'internal.example']);
   });
 });

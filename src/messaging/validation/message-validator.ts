@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, ChannelName, CHANNELS } from '../../config/app-config';
 import { Clock } from '../../common/clock';
-import { ApiError } from '../../common/errors';
+import { ErrorCode } from '../../common/errors';
+import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../../common/net/target-policy';
 import type { TemplateForSend } from '../../templates/template.types';
-import { SENDER_LOOKUP, SenderLookup, SESSION_LOOKUP, SessionLookup, TARGET_POLICY, TargetPolicy, TEMPLATE_LOOKUP, TemplateLookup } from './lookups';
+import { SENDER_LOOKUP, SenderLookup, SESSION_LOOKUP, SessionLookup, TEMPLATE_LOOKUP, TemplateLookup } from './lookups';
 import { fail, httpUrl, isObject, normaliseEmail, optionalString, parseSchedule, toE164 } from './recipient-rules';
 import { resolveTemplate } from './template-rules';
 import { MESSAGE_TYPES, MessageType, ValidatedMessage } from './validated-message';
@@ -26,8 +27,8 @@ export class ValidationContext {
   readonly templates = new Map<string, Promise<TemplateForSend | null>>();
   readonly sessions = new Map<string, Promise<{ name: string; status: string; kind: string }>>();
   readonly phones = new Map<string, string | null>();
-  /** Attachment SSRF verdict per scheme + host (null = allowed, else the refusal), so DNS runs once per host. */
-  readonly attachmentHosts = new Map<string, Promise<string | null>>();
+  /** SSRF verdict per host:port of attachment / header media URLs (true = allowed), so DNS runs once per host. */
+  readonly targetHosts = new Map<string, Promise<boolean>>();
   constructor(readonly accountId: string) {}
 }
 
@@ -44,7 +45,7 @@ export class MessageValidator {
     @Inject(SENDER_LOOKUP) private readonly senders: SenderLookup,
     @Inject(TEMPLATE_LOOKUP) private readonly templates: TemplateLookup,
     @Inject(SESSION_LOOKUP) private readonly sessions: SessionLookup,
-    @Inject(TARGET_POLICY) private readonly targets: TargetPolicy,
+    private readonly targets: TargetPolicy,
   ) {}
 
   createContext(accountId: string): ValidationContext {
@@ -83,6 +84,8 @@ export class MessageValidator {
       const rendered = resolveTemplate(found, input.template, channel);
       ({ text, subject, html } = rendered);
       template = rendered.template;
+      // The provider fetches header media like an attachment: same target rules, normalised URL.
+      if (template.headerMediaUrl) template.headerMediaUrl = await this.target(ctx, template.headerMediaUrl, 'template.headerMediaUrl', 'INVALID_ATTACHMENT');
     }
     if (messageType === 'free_text' && input.template !== undefined && input.template !== null) {
       fail('INVALID_MESSAGE_TYPE', 'template is only allowed with messageType "template"');
@@ -163,10 +166,9 @@ export class MessageValidator {
     if (v === undefined || v === null) return null;
     if (channel === 'local_sms') fail('INVALID_ATTACHMENT', 'attachment is not supported on local_sms');
     if (!isObject(v)) fail('INVALID_ATTACHMENT', 'attachment must be an object with url');
-    const url = httpUrl(v.url, 'attachment.url', 'INVALID_ATTACHMENT');
-    // Providers (SMTP, bot API) fetch it from our server: same SSRF rules as webhook targets.
-    const refused = await this.attachmentVerdict(ctx, url);
-    if (refused !== null) fail('INVALID_ATTACHMENT', refused);
+    // Providers (SMTP, bot API) fetch it from our server: the target rules of every server-side
+    // fetch; adapters get the normalised URL, never the raw string.
+    const url = await this.target(ctx, httpUrl(v.url, 'attachment.url', 'INVALID_ATTACHMENT'), 'attachment.url', 'INVALID_ATTACHMENT');
     return {
       url,
       mimeType: optionalString(v, 'mimeType', 'attachment.mimeType', 'INVALID_ATTACHMENT', 200),
@@ -174,21 +176,30 @@ export class MessageValidator {
     };
   }
 
-  /** The verdict depends on scheme, credentials and host only (httpUrl already bounded the length). */
-  private attachmentVerdict(ctx: ValidationContext, url: string): Promise<string | null> {
-    const u = new URL(url);
-    const key = `${u.protocol}//${u.username || u.password ? 'userinfo@' : ''}${u.hostname}`;
-    const cached = ctx.attachmentHosts.get(key);
-    if (cached) return cached;
-    const verdict = this.targets.assertAllowedTarget(url, 'attachment.url').then(
-      () => null,
-      (err: unknown) => {
-        if (err instanceof ApiError) return err.message;
-        throw err;
-      },
+  /**
+   * A URL the server or a provider will fetch: parsed and checked once (TargetPolicy), its host's
+   * addresses checked once per context. Returns the normalised URL; one refusal text for every reason.
+   */
+  private async target(ctx: ValidationContext, raw: string, field: string, code: ErrorCode): Promise<string> {
+    let url: URL;
+    try {
+      url = this.targets.parse(raw);
+    } catch (err) {
+      if (err instanceof TargetRefusedError) fail(code, refusedTargetText(field));
+      throw err;
+    }
+    if (this.targets.rules.allowInsecure) return url.href;
+    const allowed = await this.memo(ctx.targetHosts, url.host, () =>
+      this.targets.pin(url).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof TargetRefusedError) return false;
+          throw err;
+        },
+      ),
     );
-    if (ctx.attachmentHosts.size < CACHE_MAX) ctx.attachmentHosts.set(key, verdict);
-    return verdict;
+    if (!allowed) fail(code, refusedTargetText(field));
+    return url.href;
   }
 
   /** Remembers a lookup for the context's life; a failed lookup (database error) is not remembered. */

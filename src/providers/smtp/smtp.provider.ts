@@ -2,6 +2,8 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import nodemailer, { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import { AppConfig, ConfigError } from '../../config/app-config';
+import { FetchFailedError, GuardedFetcher } from '../../common/net/guarded-fetcher';
+import { refusedTargetText, TargetRefusedError } from '../../common/net/target-policy';
 import { ChannelProvider, OutboundMessage, ProviderOutcome, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 import { classifySmtpFailure } from './smtp-error';
@@ -18,6 +20,7 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
   constructor(
     private readonly registry: ProvidersRegistry,
     private readonly config: AppConfig,
+    private readonly fetcher: GuardedFetcher,
   ) {}
 
   onModuleInit(): void {
@@ -46,12 +49,13 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
     this.idDomain = domain;
     const timeout = c.providerTimeoutMs;
     // maxRequeues 0 (missing from the typings): a dropped connection must surface as an error, not
-    // be silently resent (duplicates). No local file access: attachment paths come from API users.
+    // be silently resent (duplicates). No file or URL access: attachments are handed over as bytes.
     const options: SMTPPool.Options & { maxRequeues: number } = {
       pool: true,
       maxConnections: c.int('SMTP_MAX_CONNECTIONS', 5, 1, 100),
       maxRequeues: 0,
       disableFileAccess: true,
+      disableUrlAccess: true,
       host,
       port,
       secure,
@@ -69,6 +73,8 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
     const transporter = whenSelected(this.transporter, this.name);
     const messageId = `<${msg.messageId}@${this.idDomain}>`;
+    const attachment = msg.attachment ? await this.download(msg.attachment) : null;
+    if (attachment && 'status' in attachment) return attachment;
     try {
       const info = await transporter.sendMail({
         from: this.from,
@@ -78,7 +84,7 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
         html: msg.html ?? undefined,
         messageId,
         headers: { 'X-Message-Ref': msg.messageId },
-        attachments: msg.attachment ? [{ path: msg.attachment.url, filename: msg.attachment.fileName ?? undefined, contentType: msg.attachment.mimeType ?? undefined }] : undefined,
+        attachments: attachment ? [attachment] : undefined,
       });
       this.logger.log(`email ${msg.messageId} accepted: ${info.response}`);
       return { status: 'sent', providerMessageId: info.messageId || messageId };
@@ -88,5 +94,40 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
       if (verdict instanceof Error) throw verdict;
       return verdict;
     }
+  }
+
+  /**
+   * The attachment's bytes, downloaded by the guarded fetcher (target rules on the URL and every
+   * redirect, pinned address, size and time caps). nodemailer never sees the URL: its own parser
+   * and redirect handling are exactly what the SSRF rules must not depend on. A refused or failed
+   * download is a final INVALID_ATTACHMENT (nothing is mailed, the message is refunded).
+   */
+  private async download(a: NonNullable<OutboundMessage['attachment']>): Promise<{ content: Buffer; filename?: string; contentType?: string } | ProviderOutcome> {
+    const refused = (message: string): ProviderOutcome => ({ status: 'rejected', code: 'INVALID_ATTACHMENT', message });
+    try {
+      const res = await this.fetcher.fetch(a.url, { timeoutMs: this.config.providerTimeoutMs, maxBytes: this.config.attachmentMaxBytes });
+      if (res.status < 200 || res.status >= 300) return refused(`attachment.url could not be fetched (HTTP ${res.status})`);
+      const filename = a.fileName ?? lastSegment(res.url);
+      const contentType = a.mimeType ?? (typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : undefined);
+      return { content: res.body, filename, contentType };
+    } catch (err) {
+      if (err instanceof TargetRefusedError) return refused(refusedTargetText('attachment.url'));
+      if (err instanceof FetchFailedError) {
+        if (err.kind === 'too_large') return refused(`attachment.url is larger than ${this.config.attachmentMaxBytes} bytes`);
+        if (err.kind === 'timeout') return refused('attachment.url did not answer in time');
+        return refused(`attachment.url could not be fetched (${err.kind === 'redirects' ? err.message : 'connection failed'})`);
+      }
+      throw err;
+    }
+  }
+}
+
+/** The file name a URL suggests (its last path segment), as nodemailer derived it from a path. */
+function lastSegment(url: string): string | undefined {
+  const raw = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(raw) || undefined;
+  } catch {
+    return raw || undefined;
   }
 }

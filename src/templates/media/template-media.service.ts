@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
 import { randomPart } from '../../common/ids';
-import { WebhooksService } from '../../webhooks/webhooks.service';
+import { FetchedResponse, FetchFailedError, GuardedFetcher } from '../../common/net/guarded-fetcher';
+import { refusedTargetText, TargetRefusedError } from '../../common/net/target-policy';
 import { TemplateMediaEntity } from '../entities/template-media.entity';
 import { MediaIngest } from './media-ingest';
 import { MediaStorage } from './media-storage';
@@ -34,7 +34,7 @@ export class TemplateMediaService {
     private readonly ingest: MediaIngest,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly targets: WebhooksService,
+    private readonly fetcher: GuardedFetcher,
   ) {
     this.quotaBytes = config.int('MEDIA_QUOTA_BYTES', 500 * 1024 * 1024, 0);
   }
@@ -113,60 +113,42 @@ export class TemplateMediaService {
     return { headerAssetId: asset.id, headerType: asset.headerType, mimeType: asset.mimeType, size: asset.size, previewUrl: previewUrlOf(this.config, asset.id) };
   }
 
-  /** Downloads `headerMediaUrl` (https only unless WEBHOOK_ALLOW_INSECURE; capped; timed out). */
+  /**
+   * Downloads `headerMediaUrl` through the guarded fetcher: target rules on the URL and on every
+   * redirect, one DNS resolution per hop and the connection pinned to the checked address.
+   */
   async fetch(url: string): Promise<IngestedFile> {
     const field = 'headerMediaUrl';
     const timeoutMs = this.config.int('MEDIA_FETCH_TIMEOUT_MS', 15000, 100, 600000);
-    const signal = AbortSignal.timeout(timeoutMs);
-    let current = this.checkUrl(url);
-    for (let hop = 0; hop < 4; hop++) {
-      // Same SSRF rules as webhook targets (public addresses only, unless WEBHOOK_ALLOW_INSECURE).
-      await this.targets.assertAllowedTarget(current.toString(), field);
-      let res: Response;
-      try {
-        res = await fetch(current, { signal, redirect: 'manual' });
-      } catch (err) {
-        const timedOut = (err as Error).name === 'TimeoutError' || signal.aborted;
-        throw ApiError.validation(timedOut ? `${field} did not answer within ${timeoutMs} ms` : `${field} could not be fetched`);
-      }
-      const location = res.headers.get('location');
-      if (res.status >= 300 && res.status < 400 && location) {
-        await res.body?.cancel();
-        current = this.checkUrl(location, current);
-        continue;
-      }
-      if (!res.ok || !res.body) {
-        await res.body?.cancel();
-        throw ApiError.validation(`${field} could not be fetched (HTTP ${res.status})`);
-      }
-      const length = Number(res.headers.get('content-length') ?? '0');
-      if (length > MEDIA_MAX_BYTES) {
-        await res.body.cancel();
-        throw new ApiError('PAYLOAD_TOO_LARGE', `${field}: file is larger than 100 MB`);
-      }
-      const stream = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
-      try {
-        // A server's Content-Type is often generic or loose (image/jpg): only the bytes decide here.
-        return await this.ingest.ingest(stream, null, field);
-      } catch (err) {
-        stream.destroy();
-        if (err instanceof ApiError) throw err;
-        throw ApiError.validation(signal.aborted ? `${field} did not answer within ${timeoutMs} ms` : `${field} could not be fetched`);
-      }
-    }
-    throw ApiError.validation(`${field} redirected too many times`);
-  }
-
-  /** `base`: the URL that redirected here (a relative Location resolves against it). */
-  private checkUrl(raw: string, base?: URL): URL {
-    let u: URL;
+    let res: FetchedResponse;
     try {
-      u = new URL(raw, base);
-    } catch {
-      throw ApiError.validation('headerMediaUrl must be a valid URL');
+      res = await this.fetcher.open(url, { timeoutMs, maxBytes: MEDIA_MAX_BYTES });
+    } catch (err) {
+      throw fetchError(err, field, timeoutMs);
     }
-    const allowed = this.config.webhookAllowInsecure ? ['https:', 'http:'] : ['https:'];
-    if (!allowed.includes(u.protocol)) throw ApiError.validation('headerMediaUrl must be an https URL');
-    return u;
+    if (res.status < 200 || res.status >= 300) {
+      res.body.destroy();
+      throw ApiError.validation(`${field} could not be fetched (HTTP ${res.status})`);
+    }
+    try {
+      // A server's Content-Type is often generic or loose (image/jpg): only the bytes decide here.
+      return await this.ingest.ingest(res.body, null, field);
+    } catch (err) {
+      throw fetchError(err, field, timeoutMs);
+    } finally {
+      res.body.destroy();
+    }
   }
+}
+
+function fetchError(err: unknown, field: string, timeoutMs: number): unknown {
+  if (err instanceof ApiError) return err;
+  if (err instanceof TargetRefusedError) return ApiError.validation(refusedTargetText(field));
+  if (err instanceof FetchFailedError) {
+    if (err.kind === 'too_large') return new ApiError('PAYLOAD_TOO_LARGE', `${field}: file is larger than 100 MB`);
+    if (err.kind === 'timeout') return ApiError.validation(`${field} did not answer within ${timeoutMs} ms`);
+    if (err.kind === 'redirects') return ApiError.validation(`${field} redirected too many times`);
+    return ApiError.validation(`${field} could not be fetched`);
+  }
+  return err;
 }
