@@ -2296,12 +2296,12 @@ export interface operations {
                      * Format: binary
                      * @description Header file: JPEG or PNG image (5 MB), MP4 video (16 MB) or PDF document (100 MB)
                      */
-                    headerMedia?: string;
+                    headerMedia?: Blob;
                     /**
                      * Format: binary
                      * @description Same as headerMedia (either name)
                      */
-                    file?: string;
+                    file?: Blob;
                 };
             };
         };
@@ -2831,12 +2831,12 @@ export interface operations {
                      * Format: binary
                      * @description JPEG or PNG image (5 MB), MP4 video (16 MB) or PDF document (100 MB)
                      */
-                    file?: string;
+                    file?: Blob;
                     /**
                      * Format: binary
                      * @description Same as file (either name, exactly one)
                      */
-                    headerMedia?: string;
+                    headerMedia?: Blob;
                 };
             };
         };

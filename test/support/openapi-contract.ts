@@ -48,6 +48,19 @@ export class OpenApiContract {
     this.routes.sort((a, b) => b.literalSegments - a.literalSegments);
   }
 
+  /** The operations of one document, each able to tell whether `METHOD /path` is one of its calls. */
+  operationsOf(doc: string): { name: string; matches: (call: string) => boolean }[] {
+    return this.routes
+      .filter((r) => r.doc === doc)
+      .map((r) => ({
+        name: `${r.method} ${r.template}`,
+        matches: (call: string) => {
+          const [method, path] = call.split(' ');
+          return method === r.method && r.pattern.test(path) && this.routes.find((x) => x.method === method && x.pattern.test(path)) === r;
+        },
+      }));
+  }
+
   /** A description of what breaks the contract, or null. */
   check(method: string, url: string, status: number, contentType: string | undefined, body: unknown): string | null {
     const path = new URL(url, 'http://x').pathname;
