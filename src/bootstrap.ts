@@ -4,7 +4,8 @@ import express, { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
-import { expressErrorHandler } from './common/errors';
+import { ApiError, expressErrorHandler } from './common/errors';
+import { exceedsJsonDepth, tooDeepMessage } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
 
@@ -33,7 +34,12 @@ export function configureApp(app: NestExpressApplication): void {
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     if (STREAMED_ROUTES.some((r) => r.method === req.method && r.path.test(req.originalUrl))) return next();
-    return json(req, res, next);
+    return json(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      // Before any recursive consumer (validation pipe, class-transformer) sees the body.
+      if (exceedsJsonDepth(req.body)) return next(new ApiError('INVALID_REQUEST_BODY', tooDeepMessage()));
+      return next();
+    });
   });
   app.use(expressErrorHandler);
   setupOpenApi(app);

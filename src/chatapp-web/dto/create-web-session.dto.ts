@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import type { ChatKind, WebSessionKind, WebSessionProviderName, WebSessionStatus } from '../web-session.types';
 
 export class ChatInputDto {
@@ -36,7 +36,8 @@ export class CreateWebSessionDto {
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: 'providerSession must be 1 to 100 letters, digits or . _ -' })
   providerSession?: string;
 
-  @IsOptional() @IsArray() @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => ChatInputDto)
+  // IsObject: ValidateNested alone lets an array element (`[[]]`) through unchecked.
+  @IsOptional() @IsArray() @ArrayMaxSize(10_000) @IsObject({ each: true, message: 'chats must be a list of objects' }) @ValidateNested({ each: true }) @Type(() => ChatInputDto)
   chats?: ChatInputDto[];
 }
 
