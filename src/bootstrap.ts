@@ -4,7 +4,8 @@ import express, { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './logging/app-logger';
-import { expressErrorHandler } from './common/errors';
+import { ApiError, expressErrorHandler } from './common/errors';
+import { exceedsJsonDepth, tooDeepMessage } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
 import { securityHeaders } from './common/http/security-headers';
@@ -37,7 +38,12 @@ export function configureApp(app: NestExpressApplication): void {
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     if (STREAMED_ROUTES.some((r) => r.method === req.method && r.path.test(req.originalUrl))) return next();
-    return json(req, res, next);
+    return json(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      // Before any recursive consumer (validation pipe, class-transformer) sees the body.
+      if (exceedsJsonDepth(req.body)) return next(new ApiError('INVALID_REQUEST_BODY', tooDeepMessage()));
+      return next();
+    });
   });
   app.use(expressErrorHandler);
   // DOCS_ENABLED off: /docs, /docs/admin and their JSON are not mounted, so they answer the 404 envelope.

@@ -139,6 +139,9 @@ describe('Templates: create, read, list (e2e)', () => {
     it('bodyParameters required for an official body with placeholders', () => expect400(chatappBody({ bodyParameters: undefined }), 'bodyParameters'));
     it('URL button must carry {{1}} in the URL', () => expect400(chatappBody({ buttons: [{ type: 'url', text: 'Open', url: 'https://shop.example/track' }] }), 'buttons[0].url'));
     it('phone button must be a dialable number', () => expect400(chatappBody({ buttons: [{ type: 'phone', text: 'Call', url: 'call-me-maybe' }] }), 'buttons[0].url'));
+    // An array element slipped past ValidateNested and reached the rules as a button: it was a 500.
+    it('buttons must hold objects, not arrays', () => expect400(chatappBody({ buttons: [[]] }), 'buttons must be a list of objects'));
+    it('bodyParameters must hold objects, not arrays', () => expect400(chatappBody({ bodyParameters: [[]] }), 'bodyParameters must be a list of objects'));
     it('headerValue only with headerType text', () => expect400(chatappBody({ headerType: 'image', headerValue: 'Hello', headerAssetId: 'hma_x' }), 'headerValue'));
     it('headerValue required when headerType is text', () => expect400(chatappBody({ headerType: 'text' }), 'headerValue'));
     it('media headerType needs a header file', () => expect400(chatappBody({ headerType: 'image' }), 'headerType image'));

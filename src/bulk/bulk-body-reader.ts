@@ -1,10 +1,15 @@
 import type { Readable } from 'node:stream';
-import { JsonBodyScanner, ScanError } from './json-body-scanner';
+import { JsonBodyScanner, ScanError, ScanLimits, ValueTooLargeError } from './json-body-scanner';
 
-/** What the reader learned about the body once it ended. */
+/** What the reader learned about the body once it ended (or once it stopped reading). */
 export interface BodyOutcome {
-  /** Body was not JSON, or not a JSON object. */
+  /** Body was not JSON, or not a JSON object, or nested too deep. */
   invalidBody: string | null;
+  /**
+   * An element (or another value) passed the size limit: the reader stopped at once and left the
+   * rest of the body unread, so the connection cannot be reused (the caller answers and closes it).
+   */
+  tooLarge: ValueTooLargeError | null;
   /** The client went away before the body ended. */
   aborted: boolean;
   top: Record<string, unknown>;
@@ -20,11 +25,11 @@ const TOP_FIELDS = new Set(['name', 'messagesPerSecond', 'idempotencyKey']);
  * as soon as it is complete; the request is paused while a returned promise runs, so memory stays
  * flat. `name`, `messagesPerSecond` and `idempotencyKey` are kept wherever they appear; other
  * top-level fields are checked as JSON and dropped. A syntax error stops storing, the rest of the
- * body is drained.
+ * body is drained (without scanning); a value over the size limit stops reading at once.
  */
-export function readBulkBody(req: Readable, onMessage: (index: number, value: unknown, text: string) => Promise<void> | void): Promise<BodyOutcome> {
+export function readBulkBody(req: Readable, limits: ScanLimits, onMessage: (index: number, value: unknown, text: string) => Promise<void> | void): Promise<BodyOutcome> {
   return new Promise((resolve, reject) => {
-    const out: BodyOutcome = { invalidBody: null, aborted: false, top: {}, messagesIsArray: false, count: 0 };
+    const out: BodyOutcome = { invalidBody: null, tooLarge: null, aborted: false, top: {}, messagesIsArray: false, count: 0 };
     let settled = false;
     let ended = false;
     let failed = false;
@@ -33,26 +38,36 @@ export function readBulkBody(req: Readable, onMessage: (index: number, value: un
         out.invalidBody ??= err instanceof SyntaxError ? `The body is not valid JSON: ${err.message}` : err.message;
         return;
       }
+      if (err instanceof ValueTooLargeError) {
+        out.tooLarge = err;
+        req.pause();
+        req.off('data', onData);
+        busy = false;
+        return finish();
+      }
       failed = true;
       settled = true;
       req.resume();
       reject(err);
     };
-    const scanner = new JsonBodyScanner({
-      element: (text) => onMessage(out.count++, JSON.parse(text), text) ?? undefined,
-      field: (key, text) => {
-        const value: unknown = JSON.parse(text);
-        if (key === 'messages') out.messagesIsArray = false;
-        if (TOP_FIELDS.has(key)) out.top[key] = value;
+    const scanner = new JsonBodyScanner(
+      {
+        element: (text) => onMessage(out.count++, JSON.parse(text), text) ?? undefined,
+        field: (key, text) => {
+          const value: unknown = JSON.parse(text);
+          if (key === 'messages') out.messagesIsArray = false;
+          if (TOP_FIELDS.has(key)) out.top[key] = value;
+        },
+        messagesArray: () => {
+          out.messagesIsArray = true;
+        },
       },
-      messagesArray: () => {
-        out.messagesIsArray = true;
-      },
-    });
+      limits,
+    );
     let busy = false;
-    const queue: string[] = [];
-    const feed = (chunk: string) => {
-      if (failed || out.invalidBody) return;
+    const queue: Buffer[] = [];
+    const feed = (chunk: Buffer) => {
+      if (failed || out.invalidBody || out.tooLarge) return;
       try {
         const p = scanner.write(chunk);
         if (p) drive(p);
@@ -65,20 +80,27 @@ export function readBulkBody(req: Readable, onMessage: (index: number, value: un
       busy = true;
       req.pause();
       p.then(() => {
-        if (failed) return;
+        if (failed || out.tooLarge) return;
         let next: Promise<void> | null = null;
         try {
           if (!out.invalidBody) next = scanner.resume();
         } catch (err) {
+          busy = false;
           fail(err);
+          if (out.tooLarge) return;
         }
         if (next) return drive(next);
         busy = false;
-        while (queue.length && !busy) feed(queue.shift() as string);
-        if (busy) return;
+        while (queue.length && !busy && !out.tooLarge) feed(queue.shift() as Buffer);
+        if (busy || out.tooLarge) return;
         req.resume();
         if (ended || out.aborted) finishEnd();
       }, fail);
+    };
+    const finish = () => {
+      if (settled || busy) return;
+      settled = true;
+      resolve(out);
     };
     const finishEnd = () => {
       if (settled || busy) return;
@@ -89,13 +111,10 @@ export function readBulkBody(req: Readable, onMessage: (index: number, value: un
           fail(err);
         }
       }
-      if (!settled) {
-        settled = true;
-        resolve(out);
-      }
+      finish();
     };
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (busy ? queue.push(chunk) : feed(chunk)));
+    const onData = (chunk: Buffer) => (busy ? queue.push(chunk) : feed(chunk));
+    req.on('data', onData);
     req.on('end', () => {
       ended = true;
       finishEnd();

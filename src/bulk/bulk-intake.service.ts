@@ -13,7 +13,14 @@ import { canonicalOfStoredJob, RequestFingerprint } from './request-hash';
 import { checkFields, CheckedFields, elementProblem, Fingerprint, PendingRow, rowPlaceholders, toPendingRow, validKey, MAX_KEY } from './bulk-request-rules';
 import { isUniqueViolation } from '../database/db-errors';
 import { rejectIncompleteIntake } from './intake-rejection';
+import { MAX_JSON_DEPTH } from '../common/json-depth';
 
+/**
+ * A batch is also stored once its payloads reach this many characters (at most ~6 MB as UTF-8):
+ * with large elements, `intakeBatch` rows would make one statement bigger than MariaDB's default
+ * max_allowed_packet (16 MB) and one long synchronous serialisation.
+ */
+const MAX_BATCH_CHARS = 1_000_000;
 
 /**
  * POST /messages/bulk: streams the body into an `accepting` job in batches, checks the top-level
@@ -50,6 +57,7 @@ export class BulkIntakeService {
     const print = new RequestFingerprint(!storeRows);
     let firstBad: string | null = null;
     let batch: PendingRow[] = [];
+    let batchChars = 0;
     // MySQL: up to two batches insert (on two pooled connections) while the next is parsed;
     // SQLite inserts synchronously.
     const inflight: Promise<void>[] = [];
@@ -58,7 +66,8 @@ export class BulkIntakeService {
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
     };
-    const outcome = await readBulkBody(req, (index, value, text) => {
+    const limits = { maxValueBytes: this.settings.maxElementBytes, maxDepth: MAX_JSON_DEPTH };
+    const outcome = await readBulkBody(req, limits, (index, value, text) => {
       const problem = elementProblem(value);
       if (problem) {
         firstBad ??= `messages[${index}] ${problem}`;
@@ -69,9 +78,11 @@ export class BulkIntakeService {
       print.add(text, el);
       if (!storeRows) return;
       batch.push(toPendingRow(index, el, text));
-      if (batch.length >= this.settings.intakeBatch) {
+      batchChars += text.length;
+      if (batch.length >= this.settings.intakeBatch || batchChars >= MAX_BATCH_CHARS) {
         const rows = batch;
         batch = [];
+        batchChars = 0;
         if (!this.db.mysql) return this.insertRows(jobId, rows);
         const start = () => {
           const p = this.insertRows(jobId, rows);
@@ -91,6 +102,13 @@ export class BulkIntakeService {
     } catch (err) {
       if (storeRows) await this.discard(jobId);
       throw err;
+    }
+    if (outcome.tooLarge) {
+      if (storeRows) await this.discard(jobId);
+      // The rest of the body stays unread: answer now and close the connection after the answer
+      // (Node then destroys the socket) rather than reading what may be gigabytes.
+      req.res?.setHeader('Connection', 'close');
+      throw new ApiError(outcome.tooLarge.element ? 'INVALID_MESSAGE' : 'INVALID_REQUEST_BODY', outcome.tooLarge.message);
     }
     if (outcome.aborted) {
       if (storeRows) await this.markIncomplete(jobId);

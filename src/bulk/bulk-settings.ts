@@ -8,6 +8,7 @@ export class BulkSettings {
   /** This process, as a lease owner (BULK_INSTANCE_ID when set: must be unique per replica). */
   readonly instanceId: string;
   readonly intakeBatch: number;
+  readonly maxElementBytes: number;
   readonly intakeLeaseMs: number;
   readonly reaperTickMs: number;
   readonly validationTickMs: number;
@@ -25,6 +26,7 @@ export class BulkSettings {
   constructor(config: AppConfig) {
     this.instanceId = (config.optional('BULK_INSTANCE_ID') ?? newId('rep')).slice(0, 40);
     this.intakeBatch = config.int('BULK_INTAKE_BATCH', 1000, 1, 5000);
+    this.maxElementBytes = config.bulkMaxElementBytes;
     this.intakeLeaseMs = config.int('BULK_INTAKE_LEASE_MS', 60_000, 100);
     this.reaperTickMs = config.int('BULK_REAPER_TICK_MS', 30_000, 10);
     this.validationTickMs = config.int('BULK_VALIDATION_TICK_MS', 200, 5);

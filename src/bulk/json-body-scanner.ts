@@ -2,7 +2,13 @@
  * Incremental scanner of a bulk body `{ ..., "messages": [ {...}, {...} ], ... }`. It finds the text of
  * each top-level value and of each element of `messages` without building a token stream, and hands
  * the text to JSON.parse (which checks it): several times faster than a token-level parser, and the
- * element text is kept as the stored payload. Memory: at most one element plus one chunk.
+ * element text is kept as the stored payload.
+ *
+ * Linear: every byte is examined once. The scan state (depth, inside a string, after a backslash)
+ * is carried across chunks, and a value's bytes are kept as the chunks' own slices, joined once when
+ * the value ends; nothing already scanned is scanned again. Memory: one value (at most
+ * `maxValueBytes`) plus one chunk. Structural bytes are ASCII and never occur inside a UTF-8
+ * multi-byte sequence, so scanning bytes is exact; a value is decoded once, whole.
  */
 export interface ScanSink {
   /** Text of one element of `messages`; may return a promise (the scanner waits for it). */
@@ -12,211 +18,269 @@ export interface ScanSink {
   messagesArray(): void;
 }
 
+export interface ScanLimits {
+  /** Largest element, key or top-level value, in bytes. */
+  maxValueBytes: number;
+  /** Deepest nesting; the body object is level 1, `messages` level 2, an element level 3. */
+  maxDepth: number;
+}
+
+/** The body is not JSON, not an object, or nested too deep. */
 export class ScanError extends Error {}
+
+/** One value passed `maxValueBytes`: the scanner stops at once (`element` says whether it was a message). */
+export class ValueTooLargeError extends Error {
+  constructor(
+    message: string,
+    readonly element: boolean,
+  ) {
+    super(message);
+  }
+}
 
 type Mode = 'start' | 'key' | 'colon' | 'messagesValue' | 'value' | 'afterValue' | 'elemStart' | 'elem' | 'afterElem' | 'end';
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const EMPTY = Buffer.alloc(0);
+/** `indexOf` cache: not looked up yet in this chunk. (-1: none left in this chunk.) */
+const UNKNOWN = -2;
 
 export class JsonBodyScanner {
-  private buf = '';
+  /** Bytes examined so far (each at most once): lets a test check the scan is linear. */
+  examined = 0;
+  private chunk: Buffer = EMPTY;
   private pos = 0;
   private mode: Mode = 'start';
   private key = '';
   private first = true;
-  // Value scan state (survives chunk boundaries).
-  private vStart = -1;
+  private elements = 0;
+  // The value being collected (survives chunk boundaries).
+  private collecting = false;
+  private pieces: Buffer[] = [];
+  private size = 0;
   private depth = 0;
   private inStr = false;
+  private escaped = false;
   private scalar = false;
+  // Next quote / backslash at or after the scan position in this chunk (found once, reused).
+  private nextQuote = UNKNOWN;
+  private nextBackslash = UNKNOWN;
 
-  constructor(private readonly sink: ScanSink) {}
+  constructor(
+    private readonly sink: ScanSink,
+    private readonly limits: ScanLimits = { maxValueBytes: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER },
+  ) {}
 
-  /** Consumes what it can; returns a promise when the sink asked to wait (call `resume` after it). */
-  write(chunk: string): Promise<void> | null {
-    if (this.pos > 65536 && (this.vStart === -1 || this.vStart > 65536)) {
-      const cut = this.vStart === -1 ? this.pos : Math.min(this.pos, this.vStart);
-      this.buf = this.buf.slice(cut);
-      this.pos -= cut;
-      if (this.vStart !== -1) this.vStart -= cut;
-    }
-    this.buf += chunk;
-    return this.pump(false);
+  /**
+   * Consumes what it can of `chunk`; returns a promise when the sink asked to wait (call `resume`
+   * after it, before the next `write`).
+   */
+  write(chunk: Buffer | string): Promise<void> | null {
+    if (this.pos < this.chunk.length) throw new Error('write() before the previous chunk was consumed');
+    this.chunk = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    this.pos = 0;
+    this.nextQuote = UNKNOWN;
+    this.nextBackslash = UNKNOWN;
+    return this.pump();
   }
 
   resume(): Promise<void> | null {
-    return this.pump(false);
+    return this.pump();
   }
 
+  /** The body ended: it must have been one complete object. */
   end(): void {
-    if (this.mode === 'value' || this.mode === 'elem') void this.pump(true);
-    this.skipWs();
-    if (this.mode !== 'end' || this.pos < this.buf.length) throw new ScanError(this.mode === 'start' ? 'The body must be a JSON object' : 'The body is not valid JSON (unexpected end)');
+    if (this.mode !== 'end') throw new ScanError(this.mode === 'start' ? 'The body must be a JSON object' : 'The body is not valid JSON (unexpected end)');
   }
 
   private skipWs(): void {
-    while (this.pos < this.buf.length && WS(this.buf.charCodeAt(this.pos))) this.pos++;
+    const b = this.chunk;
+    const from = this.pos;
+    while (this.pos < b.length && WS(b[this.pos])) this.pos++;
+    this.examined += this.pos - from;
   }
 
-  private pump(final: boolean): Promise<void> | null {
+  private pump(): Promise<void> | null {
     for (;;) {
-      if (this.mode !== 'value' && this.mode !== 'elem') this.skipWs();
-      if (this.pos >= this.buf.length && !final) return null;
-      const c = this.buf.charCodeAt(this.pos);
+      if (!this.collecting) this.skipWs();
+      if (this.pos >= this.chunk.length) return null;
+      const c = this.chunk[this.pos];
       switch (this.mode) {
         case 'start':
           if (c !== 0x7b) throw new ScanError('The body must be a JSON object');
-          this.pos++;
+          this.step();
           this.mode = 'key';
           this.first = true;
           break;
         case 'key': {
-          if (c === 0x7d && this.first) {
-            this.pos++;
+          if (!this.collecting && c === 0x7d && this.first) {
+            this.step();
             this.mode = 'end';
             break;
           }
-          if (c !== 0x22) throw new ScanError('The body is not valid JSON (expected a key)');
-          const close = this.unescapedQuote(this.pos + 1);
-          if (close === -1) return null;
-          this.key = JSON.parse(this.buf.slice(this.pos, close + 1)) as string;
-          this.pos = close + 1;
+          if (!this.collecting && c !== QUOTE) throw new ScanError('The body is not valid JSON (expected a key)');
+          const text = this.scanValue(1, 'A key');
+          if (text === null) return null;
+          this.key = JSON.parse(text) as string;
           this.mode = 'colon';
           this.first = false;
           break;
         }
         case 'colon':
           if (c !== 0x3a) throw new ScanError('The body is not valid JSON (expected ":")');
-          this.pos++;
+          this.step();
           this.mode = this.key === 'messages' ? 'messagesValue' : 'value';
-          this.vStart = -1;
           break;
         case 'messagesValue':
           if (c === 0x5b) {
-            this.pos++;
+            this.step();
+            this.checkDepth(2);
             this.sink.messagesArray();
             this.mode = 'elemStart';
           } else {
             this.mode = 'value';
-            this.vStart = -1;
           }
           break;
-        case 'value':
-        case 'elem': {
-          const text = this.scanValue(final);
+        case 'value': {
+          const text = this.scanValue(1, `The value of "${this.key.slice(0, 50)}"`);
           if (text === null) return null;
-          if (this.mode === 'value') {
-            this.sink.field(this.key, text);
-            this.mode = 'afterValue';
-          } else {
-            this.mode = 'afterElem';
-            const wait = this.sink.element(text);
-            if (wait) return wait;
-          }
+          this.sink.field(this.key, text);
+          this.mode = 'afterValue';
+          break;
+        }
+        case 'elem': {
+          const text = this.scanValue(2, `messages[${this.elements}]`);
+          if (text === null) return null;
+          this.elements++;
+          this.mode = 'afterElem';
+          const wait = this.sink.element(text);
+          if (wait) return wait;
           break;
         }
         case 'afterValue':
           if (c === 0x2c) this.mode = 'key';
           else if (c === 0x7d) this.mode = 'end';
           else throw new ScanError('The body is not valid JSON (expected "," or "}")');
-          this.pos++;
+          this.step();
           break;
         case 'elemStart':
           if (c === 0x5d) {
-            this.pos++;
+            this.step();
             this.mode = 'afterValue';
-            break;
+          } else {
+            this.mode = 'elem';
           }
-          this.mode = 'elem';
-          this.vStart = -1;
           break;
         case 'afterElem':
           if (c === 0x2c) this.mode = 'elem';
           else if (c === 0x5d) this.mode = 'afterValue';
           else throw new ScanError('The body is not valid JSON (expected "," or "]")');
-          this.vStart = -1;
-          this.pos++;
+          this.step();
           break;
         case 'end':
           throw new ScanError('The body is not valid JSON (data after the object)');
       }
-      if (final && this.pos >= this.buf.length) return null;
     }
   }
 
-  /** Text of one complete JSON value starting at pos (whitespace skipped), or null (need more). */
-  private scanValue(final: boolean): string | null {
-    const b = this.buf;
-    if (this.vStart === -1) {
-      this.skipWs();
-      if (this.pos >= b.length) return null;
-      this.vStart = this.pos;
-      this.depth = 0;
-      this.inStr = false;
-      const c = b.charCodeAt(this.pos);
-      this.scalar = c !== 0x7b && c !== 0x5b && c !== 0x22;
-    }
-    let i = this.pos;
-    if (this.scalar) {
-      while (i < b.length) {
-        const c = b.charCodeAt(i);
-        if (c === 0x2c || c === 0x7d || c === 0x5d || WS(c)) break;
-        i++;
-      }
-      if (i >= b.length && !final) {
-        this.pos = i;
-        return null;
-      }
-      return this.take(i);
-    }
-    for (; i < b.length; i++) {
-      if (this.inStr) {
-        // Jump to the closing quote (most of an element is string content).
-        const q = this.unescapedQuote(i);
-        if (q === -1) {
-          i = b.length;
-          break;
-        }
-        i = q;
-        this.inStr = false;
-        if (this.depth === 0) return this.take(i + 1);
-        continue;
-      }
-      const c = b.charCodeAt(i);
-      if (c === 0x22) this.inStr = true;
-      else if (c === 0x7b || c === 0x5b) this.depth++;
-      else if (c === 0x7d || c === 0x5d) {
-        if (--this.depth === 0) return this.take(i + 1);
-        if (this.depth < 0) throw new ScanError('The body is not valid JSON');
-      }
-    }
-    this.pos = i;
-    if (final) throw new ScanError('The body is not valid JSON (unexpected end)');
-    return null;
+  private step(): void {
+    this.pos++;
+    this.examined++;
+  }
+
+  private checkDepth(level: number): void {
+    if (level > this.limits.maxDepth) throw new ScanError(`The body is nested deeper than ${this.limits.maxDepth} levels`);
   }
 
   /**
-   * Index of the next quote at or after `from` that is not escaped, or -1 (need more). The
-   * backslashes before a quote are counted back to the string's opening quote, which is still in
-   * the buffer, so a chunk boundary inside an escape is safe.
+   * Scans on from `pos` through the value being collected (started here when none is). Returns its
+   * text once it ended, or null at the end of the chunk (its part is kept; the next chunk goes on).
+   * `level`: nesting of the value's container (1: the body object, 2: `messages`).
    */
-  private unescapedQuote(from: number): number {
-    const b = this.buf;
-    for (let i = from; ; ) {
-      const q = b.indexOf('"', i);
-      if (q === -1) return -1;
-      let bs = 0;
-      for (let k = q - 1; b.charCodeAt(k) === 0x5c; k--) bs++;
-      if (bs % 2 === 0) return q;
-      i = q + 1;
+  private scanValue(level: number, what: string): string | null {
+    const b = this.chunk;
+    const from = this.pos;
+    if (!this.collecting) {
+      this.collecting = true;
+      this.depth = 0;
+      this.inStr = false;
+      this.escaped = false;
+      const c = b[from];
+      this.scalar = c !== 0x7b && c !== 0x5b && c !== QUOTE;
     }
-  }
-
-  private take(end: number): string {
-    const text = this.buf.slice(this.vStart, end);
-    this.pos = end;
-    this.vStart = -1;
+    let i = from;
+    let end = -1;
+    if (this.scalar) {
+      while (i < b.length) {
+        const c = b[i];
+        if (c === 0x2c || c === 0x7d || c === 0x5d || WS(c)) break;
+        i++;
+      }
+      if (i < b.length) end = i;
+    } else {
+      while (i < b.length) {
+        if (this.inStr) {
+          if (this.escaped) {
+            this.escaped = false;
+            i++;
+            continue;
+          }
+          const q = this.find(QUOTE, i);
+          const bs = this.find(BACKSLASH, i);
+          if (bs !== -1 && (q === -1 || bs < q)) {
+            // The byte after a backslash is escaped, even when it comes in the next chunk.
+            this.escaped = true;
+            i = bs + 1;
+            continue;
+          }
+          if (q === -1) {
+            i = b.length;
+            break;
+          }
+          i = q + 1;
+          this.inStr = false;
+          if (this.depth === 0) {
+            end = i;
+            break;
+          }
+          continue;
+        }
+        const c = b[i++];
+        if (c === QUOTE) this.inStr = true;
+        else if (c === 0x7b || c === 0x5b) this.checkDepth(level + ++this.depth);
+        else if (c === 0x7d || c === 0x5d) {
+          if (--this.depth === 0) {
+            end = i;
+            break;
+          }
+          if (this.depth < 0) throw new ScanError('The body is not valid JSON');
+        }
+      }
+    }
+    const stop = end === -1 ? b.length : end;
+    this.examined += stop - from;
+    this.size += stop - from;
+    if (this.size > this.limits.maxValueBytes) throw new ValueTooLargeError(`${what} is larger than ${this.limits.maxValueBytes} bytes`, level === 2);
+    this.pos = stop;
+    if (from < stop) this.pieces.push(b.subarray(from, stop));
+    if (end === -1) return null;
+    const text = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces, this.size)).toString('utf8');
+    this.pieces = [];
+    this.size = 0;
+    this.collecting = false;
     if (!text.length) throw new ScanError('The body is not valid JSON (missing value)');
     return text;
+  }
+
+  /** Next `byte` at or after `from` in this chunk, or -1; looked up once per occurrence (linear overall). */
+  private find(byte: number, from: number): number {
+    const cached = byte === QUOTE ? this.nextQuote : this.nextBackslash;
+    if (cached === -1 || cached >= from) return cached;
+    const found = this.chunk.indexOf(byte, from);
+    if (byte === QUOTE) this.nextQuote = found;
+    else this.nextBackslash = found;
+    return found;
   }
 }

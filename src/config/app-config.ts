@@ -64,6 +64,8 @@ export class AppConfig {
   /** Per-client-IP budget of admin, provider-hook and media-preview routes, per window. */
   publicThrottleLimit: number;
   publicThrottleTtlSeconds: number;
+  /** Largest element of a streamed bulk body, in bytes (a larger one is refused as soon as it passes this). */
+  bulkMaxElementBytes: number;
   /** Disable background loops (unit tests, one-off CLI). */
   schedulersEnabled: boolean;
   /** Raw environment, for adapter-specific settings read by `AppConfig.get*` helpers below. */
@@ -203,6 +205,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   c.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10000, 1);
   c.idempotencyWindowHours = readInt(env, 'IDEMPOTENCY_WINDOW_HOURS', 24, 1);
+  // Capped at 16 MiB: one element is parsed in one synchronous step, which must stay short.
+  c.bulkMaxElementBytes = readInt(env, 'BULK_MAX_ELEMENT_BYTES', 65536, 1024, 16 * 1024 * 1024);
   c.schedulersEnabled = readBool(env, 'SCHEDULERS_ENABLED', true);
   c.wahaEventMaxAgeSeconds = readInt(env, 'WAHA_EVENT_MAX_AGE_SECONDS', 300, 1);
   c.docsEnabled = readBool(env, 'DOCS_ENABLED', !c.isProduction);

@@ -1,4 +1,5 @@
 import { ApiError } from '../common/errors';
+import { exceedsJsonDepth, tooDeepMessage } from '../common/json-depth';
 import { createValidationPipe } from '../common/validation.pipe';
 import { CreateTemplateDto } from './dto/create-template.dto';
 import { MediaIngest } from './media/media-ingest';
@@ -36,6 +37,8 @@ export async function parseCreateRequest(body: unknown, multipart: boolean, part
           throw ApiError.validation('payload must be a JSON string holding the template fields');
         }
         if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw ApiError.validation('payload must be a JSON object');
+        // The multipart `payload` is a JSON body too: same depth limit as the JSON parser's.
+        if (exceedsJsonDepth(parsed)) throw new ApiError('INVALID_REQUEST_BODY', tooDeepMessage());
       }
       fields = { ...rest, ...(parsed as Record<string, unknown>) };
     }

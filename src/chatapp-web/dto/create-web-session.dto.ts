@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import type { ChatKind, WebSessionKind, WebSessionProviderName, WebSessionStatus } from '../web-session.types';
 
 export class ChatInputDto {
@@ -47,7 +47,8 @@ export class CreateWebSessionDto {
   providerSession?: string;
 
   @ApiPropertyOptional({ type: [ChatInputDto], maxItems: 10_000, description: 'Sandbox sessions only; 120 generated chats when omitted' })
-  @IsOptional() @IsArray() @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => ChatInputDto)
+  // IsObject: ValidateNested alone lets an array element (`[[]]`) through unchecked.
+  @IsOptional() @IsArray() @ArrayMaxSize(10_000) @IsObject({ each: true, message: 'chats must be a list of objects' }) @ValidateNested({ each: true }) @Type(() => ChatInputDto)
   chats?: ChatInputDto[];
 }
 

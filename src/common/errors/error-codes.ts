@@ -2,12 +2,12 @@
 // filter and the OpenAPI document are both built from this list. Add new codes here only.
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, description: 'A field is missing or invalid; the message names it.' },
-  INVALID_REQUEST_BODY: { status: 400, description: 'The body is not valid JSON or not a JSON object.' },
+  INVALID_REQUEST_BODY: { status: 400, description: 'The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.' },
   IDEMPOTENCY_KEY_REQUIRED: { status: 400, description: 'Bulk request without an Idempotency-Key header.' },
   IDEMPOTENCY_KEY_INVALID: { status: 400, description: 'Idempotency key empty or longer than 200 characters.' },
   MESSAGES_PER_SECOND_INVALID: { status: 400, description: 'messagesPerSecond is not an integer from 1 to 10.' },
   MESSAGES_REQUIRED: { status: 400, description: 'messages is not a non-empty array.' },
-  INVALID_MESSAGE: { status: 400, description: 'A bulk element is not a valid recipient object.' },
+  INVALID_MESSAGE: { status: 400, description: 'A bulk element is not a valid recipient object, or is larger than BULK_MAX_ELEMENT_BYTES (the message names its index).' },
   INVALID_RECIPIENT: { status: 400, description: 'The recipient (`to`) is not a valid phone number, email or chat id for the channel.' },
   INVALID_CHANNEL: { status: 400, description: 'Unknown channel.' },
   INVALID_MESSAGE_TYPE: { status: 400, description: 'Unknown messageType, or not allowed on the channel.' },

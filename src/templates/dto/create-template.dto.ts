@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, MinLength, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import {
   HEADER_TYPES, HeaderType, OTP_TYPES, OtpType, TEMPLATE_CATEGORIES, TEMPLATE_PROVIDERS, TEMPLATE_SUB_TYPES,
@@ -97,6 +97,8 @@ export class CreateTemplateDto {
   @IsOptional()
   @IsArray({ message: 'buttons must be an array' })
   @ArrayMaxSize(10, { message: 'buttons must have at most 10 items' })
+  // ValidateNested passes an array element through unchecked (it validates the inner array's items).
+  @IsObject({ each: true, message: 'buttons must be a list of objects' })
   @ValidateNested({ each: true })
   @Type(() => TemplateButtonDto)
   buttons?: TemplateButtonDto[];
@@ -104,6 +106,7 @@ export class CreateTemplateDto {
   @ApiPropertyOptional({ type: [BodyParameterDto] })
   @IsOptional()
   @IsArray({ message: 'bodyParameters must be an array' })
+  @IsObject({ each: true, message: 'bodyParameters must be a list of objects' })
   @ValidateNested({ each: true })
   @Type(() => BodyParameterDto)
   bodyParameters?: BodyParameterDto[];
