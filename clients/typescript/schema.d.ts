@@ -1012,7 +1012,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1023,7 +1023,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON or not a JSON object.",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -1878,7 +1878,7 @@ export interface operations {
                     "application/json": components["schemas"]["SmsSenderCreatedResponse"];
                 };
             };
-            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2387,7 +2387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2867,7 +2867,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3478,7 +3478,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3489,7 +3489,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON or not a JSON object.",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -4441,7 +4441,7 @@ export interface operations {
                     "application/json": components["schemas"]["SendMessageResponseDoc"];
                 };
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4452,7 +4452,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON or not a JSON object.",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -4917,7 +4917,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4928,7 +4928,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON or not a JSON object.",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -5109,7 +5109,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON or not a JSON object. */
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5120,7 +5120,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON or not a JSON object.",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
