@@ -2,7 +2,9 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions } from '../auth/decorators';
+import { ApiSuccess } from '../common/openapi';
 import { AccountsService, AccountView } from './accounts.service';
+import { ACCOUNT_EXAMPLE, AccountResource } from './dto/account.response';
 
 @ApiTags('account')
 @Controller('api/v2/account')
@@ -11,7 +13,8 @@ export class AccountController {
 
   @Get()
   @RequirePermissions('api_keys:read')
-  @ApiOperation({ summary: 'Wallet balance, current plan and free-message balance (amounts in integer minor units)' })
+  @ApiOperation({ operationId: 'getAccount', summary: 'Read wallet balance, current plan and free-message balance', description: 'Amounts are integer minor units. Needs `api_keys:read`.' })
+  @ApiSuccess(200, AccountResource, { description: 'The account of the calling API key.', example: ACCOUNT_EXAMPLE })
   get(@CurrentAuth() auth: AuthContext): { success: true; data: AccountView } {
     // The guard read the account row in this request; no second query.
     return { success: true, data: this.accounts.map(auth.account) };

@@ -1,8 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
-import { ListMessagesQuery, SendMessageBodyDoc, SendMessageResponseDoc } from './dto/messages.dto';
+import { ApiErrors, ApiSuccess } from '../common/openapi';
+import { SendMessageRequest } from './dto/message.request';
+import { MessageList, MessageResource, SendMessageResult } from './dto/message.response';
+import { ListMessagesQuery } from './dto/messages.dto';
+import { LIST_EXAMPLE, MESSAGE_EXAMPLE, SEND_EXAMPLE } from './dto/messages.examples';
 import { MessageView } from './message-view';
 import { MessagesService, SentMessageView } from './messages.service';
 
@@ -15,24 +19,31 @@ export class MessagesController {
   @HttpCode(201)
   @RequirePermissions('messages:create')
   @RequireVerifiedPhone()
-  @ApiOperation({ summary: 'Send one message, or one content to up to 100 recipients; optional scheduleAt' })
-  @ApiBody({ type: SendMessageBodyDoc })
-  @ApiResponse({ status: 201, type: SendMessageResponseDoc, description: 'Accepted: sent, scheduled, or failed (PROVIDER_REJECTED) per recipient' })
-  @ApiResponse({ status: 400, description: 'VALIDATION_ERROR, INVALID_RECIPIENT, INVALID_CHANNEL, INVALID_MESSAGE_TYPE, INVALID_CONTENT, SENDER_NOT_APPROVED, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_USABLE, TEMPLATE_VARIABLES_MISMATCH, INVALID_SCHEDULE, INVALID_ATTACHMENT' })
-  @ApiResponse({ status: 402, description: 'INSUFFICIENT_BALANCE: nothing sent, nothing taken' })
-  @ApiResponse({ status: 403, description: 'FORBIDDEN (permission, unverified phone) or SUBSCRIPTION_INACTIVE' })
-  @ApiResponse({ status: 404, description: 'NOT_FOUND: web session / bot id of conversationContext' })
-  @ApiResponse({ status: 409, description: 'SESSION_NOT_READY' })
-  @ApiResponse({ status: 429, description: 'RATE_LIMITED or PROVIDER_RATE_LIMITED (refunded; retryAfterSeconds)' })
-  @ApiResponse({ status: 502, description: 'PROVIDER_ERROR (refunded)' })
-  @ApiResponse({ status: 503, description: 'PROVIDER_UNAVAILABLE: provider down or timed out (refunded)' })
+  @ApiOperation({
+    operationId: 'sendMessage',
+    summary: 'Send one message, or one content to up to 100 recipients',
+    description:
+      'Validates every recipient, pays for all of them (free messages, then plan quota, then wallet) or answers 402 with nothing taken, then hands each to the channel provider. ' +
+      'A provider rejection is an outcome (`failed`, PROVIDER_REJECTED, refunded); a provider error on a single send is refunded and answered as 429/502/503. ' +
+      'With `scheduleAt` the message is paid now and sent later. Needs `messages:create` and a verified account phone.',
+  })
+  @ApiBody({ type: SendMessageRequest })
+  @ApiSuccess(201, SendMessageResult, { description: 'One result per recipient: sent, scheduled, queued, or failed (refunded).', example: SEND_EXAMPLE })
+  @ApiErrors(
+    'VALIDATION_ERROR', 'INVALID_RECIPIENT', 'INVALID_CHANNEL', 'INVALID_MESSAGE_TYPE', 'INVALID_CONTENT', 'SENDER_NOT_APPROVED',
+    'TEMPLATE_NOT_FOUND', 'TEMPLATE_NOT_USABLE', 'TEMPLATE_VARIABLES_MISMATCH', 'INVALID_SCHEDULE', 'INVALID_ATTACHMENT',
+    'INSUFFICIENT_BALANCE', 'SUBSCRIPTION_INACTIVE', 'NOT_FOUND', 'SESSION_NOT_READY',
+    'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE',
+  )
   async send(@CurrentAuth() auth: AuthContext, @Body() body: unknown): Promise<{ success: true; data: { messages: SentMessageView[] } }> {
     return { success: true, data: { messages: await this.messages.send(auth.account, body) } };
   }
 
   @Get()
   @RequirePermissions('messages:read')
-  @ApiOperation({ summary: 'Message log, newest first; cursor pagination; filters status, channel, bulkJobId' })
+  @ApiOperation({ operationId: 'listMessages', summary: 'Read the message log, newest first', description: 'Cursor pagination; filters by status, channel and bulk job.' })
+  @ApiSuccess(200, MessageList, { description: 'One page of the message log.', example: LIST_EXAMPLE })
+  @ApiErrors('VALIDATION_ERROR')
   async list(@CurrentAuth() auth: AuthContext, @Query() q: ListMessagesQuery): Promise<{ success: true; data: { messages: MessageView[]; nextCursor: string | null; hasMore: boolean } }> {
     const page = await this.messages.list(auth.accountId, q);
     return { success: true, data: { messages: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
@@ -40,7 +51,10 @@ export class MessagesController {
 
   @Get(':id')
   @RequirePermissions('messages:read')
-  @ApiOperation({ summary: 'One message of the message log' })
+  @ApiOperation({ operationId: 'getMessage', summary: 'Read one message of the message log' })
+  @ApiParam({ name: 'id', description: 'Message id from the send response or the log.', schema: { type: 'string', maxLength: 80 }, example: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n' })
+  @ApiSuccess(200, MessageResource, { description: 'The message.', example: { success: true, data: MESSAGE_EXAMPLE } })
+  @ApiErrors('NOT_FOUND')
   async get(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<{ success: true; data: MessageView }> {
     return { success: true, data: await this.messages.get(auth.accountId, id) };
   }

@@ -3,25 +3,25 @@ import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 
 export class VerificationTemplateDto {
-  @ApiProperty({ description: 'A usable template of the account (or a default one) with exactly one variable: the code', example: 'tpl_01m7y90kewyw5pyx06wnaqb2' })
+  @ApiProperty({ minLength: 1, maxLength: 40, description: 'A usable template of the account (or a default one) with exactly one variable: the code', example: 'tpl_01m7y90kewyw5pyx06wnaqb2' })
   @IsString() @IsNotEmpty() @MaxLength(40)
   id: string;
 }
 
 export class SendVerificationDto {
-  @ApiProperty({ description: 'Phone number (normalised to E.164 with the default region) or email address', example: '+966501234567' })
+  @ApiProperty({ minLength: 1, maxLength: 320, description: 'local_sms / chatapp: a phone number (E.164, or national for DEFAULT_REGION); email: an address', example: '+966501234567' })
   @IsString() @IsNotEmpty() @MaxLength(320)
   to: string;
 
-  @ApiProperty({ enum: ['local_sms', 'chatapp', 'email'], example: 'local_sms' })
+  @ApiProperty({ enum: ['local_sms', 'chatapp', 'email'], description: 'Another value: 400 INVALID_CHANNEL.', example: 'local_sms' })
   @IsString() @IsNotEmpty() @MaxLength(20)
   channel: string;
 
-  @ApiPropertyOptional({ minimum: 4, maximum: 8, default: 6, description: 'Digits in the code' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 4, maximum: 8, default: 6, description: 'Digits in the code' })
   @IsOptional() @IsInt() @Min(4) @Max(8)
   codeLength?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 90, default: 10, description: 'Minutes the code stays valid' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 90, default: 10, description: 'Minutes the code stays valid' })
   @IsOptional() @IsInt() @Min(1) @Max(90)
   expiresInMinutes?: number;
 
@@ -31,7 +31,7 @@ export class SendVerificationDto {
 }
 
 export class CheckVerificationDto {
-  @ApiProperty({ example: 'ver_01m7y90kewyw5pyx06wnaqb2' })
+  @ApiProperty({ minLength: 1, maxLength: 40, description: 'From the send response.', example: 'ver_01m7y90kewyw5pyx06wnaqb2' })
   @IsString() @IsNotEmpty() @MaxLength(40)
   verificationId: string;
 

@@ -1,0 +1,114 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CHANNELS } from '../../config/app-config';
+import type { MessageStatus } from '../entities/message.entity';
+import type { MessageView } from '../message-view';
+import type { SentMessageView } from '../messages.service';
+import { MESSAGE_TYPES } from '../validation/validated-message';
+
+// Response shapes of the messages routes. Each class implements the view the service returns, so a
+// field added to (or retyped in) the view without its documentation is a compile error here.
+
+const MESSAGE_STATUSES: MessageStatus[] = ['scheduled', 'queued', 'sent', 'failed'];
+const FUNDING_SOURCES = ['free', 'quota', 'wallet'];
+
+export class SentMessage implements SentMessageView {
+  @ApiProperty({ description: 'Message id (GET /api/v2/messages/{id}).', example: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n' })
+  id: string;
+
+  @ApiProperty({ description: 'The recipient as stored: E.164 phone, lowercased email, or chat id.', example: '+966501234567' })
+  to: string;
+
+  @ApiProperty({ enum: CHANNELS, example: 'local_sms' })
+  channel: string;
+
+  @ApiProperty({
+    enum: MESSAGE_STATUSES,
+    description: '`sent`: accepted by the provider; `scheduled`: paid, sent at scheduledAt; `queued`: still being handed to the provider; `failed`: not sent and refunded (see errorCode).',
+    example: 'sent',
+  })
+  status: SentMessageView['status'];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed).', example: 5 })
+  cost: number;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Scheduled messages only.', example: '2030-01-01T09:00:00.000Z' })
+  scheduledAt?: string;
+
+  @ApiPropertyOptional({
+    description: 'Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).',
+    example: 'PROVIDER_REJECTED',
+  })
+  errorCode?: string;
+}
+
+export class SendMessageResult {
+  @ApiProperty({ type: () => [SentMessage], minItems: 1, maxItems: 100, description: 'One entry per recipient, in the order of `to`.' })
+  messages: SentMessage[];
+}
+
+export class MessageResource implements MessageView {
+  @ApiProperty({ example: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n' })
+  id: string;
+
+  @ApiProperty({ description: 'E.164 phone, lowercased email, or chat id.', example: '+966501234567' })
+  to: string;
+
+  @ApiProperty({ enum: CHANNELS, example: 'local_sms' })
+  channel: string;
+
+  @ApiProperty({ enum: MESSAGE_TYPES, example: 'free_text' })
+  messageType: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Sender name (local_sms: the approved sender used).', example: 'MyShop' })
+  sender: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Template messages only.', example: null })
+  templateId: string | null;
+
+  @ApiProperty({ enum: MESSAGE_STATUSES, description: 'Moves forward only: scheduled -> queued -> sent, or to failed.', example: 'sent' })
+  status: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).', example: 5 })
+  cost: number;
+
+  @ApiProperty({ type: 'string', enum: [...FUNDING_SOURCES, null], nullable: true, description: 'What paid: free messages, plan quota or wallet.', example: 'wallet' })
+  paidFrom: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: "The provider's message id once sent.", example: 'sbx_5f2c9a1e' })
+  providerMessageId: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Failed messages: e.g. PROVIDER_REJECTED, PROVIDER_UNAVAILABLE, DELIVERY_UNCONFIRMED, CANCELLED.', example: null })
+  errorCode: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Failed messages: what went wrong, for a person.', example: null })
+  errorMessage: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The bulk job that sent it.', example: null })
+  bulkJobId: string | null;
+
+  @ApiProperty({ type: 'integer', minimum: 0, nullable: true, description: "Index of the message in its bulk job's `messages`.", example: null })
+  rowIndex: number | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null })
+  scheduledAt: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-22T10:15:30.120Z' })
+  sentAt: string | null;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:15:30.000Z' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:15:30.120Z' })
+  updatedAt: string;
+}
+
+export class MessageList {
+  @ApiProperty({ type: () => [MessageResource], description: 'Newest first.' })
+  messages: MessageResource[];
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.', example: null })
+  nextCursor: string | null;
+
+  @ApiProperty({ example: false })
+  hasMore: boolean;
+}

@@ -1,0 +1,36 @@
+import type { MessageList, MessageResource, SendMessageResult } from './message.response';
+
+// Complete response bodies (envelope included) for the OpenAPI document; typed, so they keep the
+// shape of the response classes.
+
+export const MESSAGE_EXAMPLE: MessageResource = {
+  id: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n',
+  to: '+966501234567',
+  channel: 'local_sms',
+  messageType: 'free_text',
+  sender: 'MyShop',
+  templateId: null,
+  status: 'sent',
+  cost: 5,
+  paidFrom: 'wallet',
+  providerMessageId: 'sbx_5f2c9a1e',
+  errorCode: null,
+  errorMessage: null,
+  bulkJobId: null,
+  rowIndex: null,
+  scheduledAt: null,
+  sentAt: '2026-11-22T10:15:30.120Z',
+  createdAt: '2026-11-22T10:15:30.000Z',
+  updatedAt: '2026-11-22T10:15:30.120Z',
+};
+
+const SEND_DATA: SendMessageResult = {
+  messages: [
+    { id: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n', to: '+966501234567', channel: 'local_sms', status: 'sent', cost: 5 },
+    { id: 'msg_01jd0r8m6g0a1b2c3d4e5f6g7h', to: '+966501234568', channel: 'local_sms', status: 'failed', cost: 0, errorCode: 'PROVIDER_REJECTED' },
+  ],
+};
+export const SEND_EXAMPLE = { success: true, data: SEND_DATA };
+
+const LIST_DATA: MessageList = { messages: [MESSAGE_EXAMPLE], nextCursor: null, hasMore: false };
+export const LIST_EXAMPLE = { success: true, data: LIST_DATA };
