@@ -231,11 +231,16 @@ describe('Foundation (e2e)', () => {
       expect((await t.http().get('/health/ready')).body).toEqual({ status: 'ok', database: 'up' });
     });
 
-    it('OpenAPI lists the routes, the API-key scheme and the error codes', async () => {
+    it('OpenAPI: the public document lists the API-key routes and error codes; the operator document the admin routes', async () => {
       const res = await t.http().get('/docs-json');
       expect(res.status).toBe(200);
       expect(res.body.paths['/api/v2/account']).toBeDefined();
-      expect(res.body.paths['/admin/v1/accounts']).toBeDefined();
+      expect(res.body.paths['/admin/v1/accounts']).toBeUndefined();
+      const admin = await t.http().get('/docs/admin-json');
+      expect(admin.status).toBe(200);
+      expect(admin.body.paths['/admin/v1/accounts']).toBeDefined();
+      expect(admin.body.components.securitySchemes.admin).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(admin.body.components.securitySchemes.apiKey).toBeUndefined();
       expect(res.body.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
       expect(res.body.components.schemas.ErrorCode.enum).toEqual(expect.arrayContaining(['RATE_LIMITED', 'INSUFFICIENT_BALANCE', 'JOB_NOT_FOUND']));
     });
