@@ -7,8 +7,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wallet balance, current plan and free-message balance (amounts in integer minor units) */
-        get: operations["AccountController_get"];
+        /**
+         * Read wallet balance, current plan and free-message balance
+         * @description Amounts are integer minor units. Needs `api_keys:read`.
+         */
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -318,8 +321,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one message, or one content to up to 100 recipients; optional scheduleAt */
-        post: operations["MessagesController_send"];
+        /**
+         * Send one message, or one content to up to 100 recipients
+         * @description Validates every recipient, pays for all of them (free messages, then plan quota, then wallet) or answers 402 with nothing taken, then hands each to the channel provider. A provider rejection is an outcome (`failed`, PROVIDER_REJECTED, refunded); a provider error on a single send is refunded and answered as 429/502/503. With `scheduleAt` the message is paid now and sent later. Needs `messages:create` and a verified account phone.
+         */
+        post: operations["sendMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -333,8 +339,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Message log, newest first; cursor pagination; filters status, channel, bulkJobId */
-        get: operations["MessagesController_list"];
+        /**
+         * Read the message log, newest first
+         * @description Cursor pagination; filters by status, channel and bulk job.
+         */
+        get: operations["listMessages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -350,8 +359,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One message of the message log */
-        get: operations["MessagesController_get"];
+        /** Read one message of the message log */
+        get: operations["getMessage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -369,8 +378,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a one-time code (billed and delivered like a message); 429 VERIFICATION_ATTEMPTS_EXCEEDED when the recipient got too many */
-        post: operations["VerificationController_send"];
+        /**
+         * Send a one-time code
+         * @description Billed and delivered like a message (built-in text, or `template` with the code as variable 1). 429 VERIFICATION_ATTEMPTS_EXCEEDED when the recipient was sent too many codes in the window. Needs `messages:create` and a verified account phone.
+         */
+        post: operations["sendVerificationCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -386,8 +398,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a code: `valid` is true once; 429 VERIFICATION_ATTEMPTS_EXCEEDED after too many checks */
-        post: operations["VerificationController_check"];
+        /**
+         * Check a code the user typed
+         * @description `valid` is true once, for the check that approves; 429 VERIFICATION_ATTEMPTS_EXCEEDED after too many wrong checks (until the code expires).
+         */
+        post: operations["checkVerificationCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -398,6 +413,60 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountPlan: {
+            /**
+             * @description Plan name; null without a plan.
+             * @example Business
+             */
+            name: string | null;
+            /**
+             * @description Messages the plan pays for.
+             * @example 1000
+             */
+            messageQuota: number;
+            /**
+             * @description Messages already paid from the quota.
+             * @example 120
+             */
+            messagesUsed: number;
+        };
+        AccountResource: {
+            /** @example acc_01jd0r8m6f3q9w2k4x7b5c8v1n */
+            id: string;
+            /** @example My Shop */
+            name: string;
+            /**
+             * @description Wallet balance in minor units of `currency` (e.g. halalas).
+             * @example 25000
+             */
+            walletBalance: number;
+            /**
+             * @description ISO 4217 code (CURRENCY).
+             * @example SAR
+             */
+            currency: string;
+            plan: components["schemas"]["AccountPlan"];
+            /**
+             * @description Free messages left; spent before the plan quota and the wallet.
+             * @example 10
+             */
+            freeMessages: number;
+            /**
+             * @description False: sending answers 403 SUBSCRIPTION_INACTIVE.
+             * @example true
+             */
+            subscriptionActive: boolean;
+            /**
+             * @description False: routes that create things answer 403 FORBIDDEN.
+             * @example true
+             */
+            phoneVerified: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T08:00:00.000Z
+             */
+            createdAt: string;
+        };
         BodyParameterDto: {
             /** @description The n of a {{n}} placeholder */
             index: number;
@@ -405,7 +474,10 @@ export interface components {
             label: string;
         };
         CheckVerificationDto: {
-            /** @example ver_01m7y90kewyw5pyx06wnaqb2 */
+            /**
+             * @description From the send response.
+             * @example ver_01m7y90kewyw5pyx06wnaqb2
+             */
             verificationId: string;
             /**
              * @description The digits the user typed, as a string (leading zeros matter)
@@ -496,6 +568,183 @@ export interface components {
             size: number;
             previewUrl: string;
         };
+        MessageAttachment: {
+            /**
+             * Format: uri
+             * @description http(s) URL of the file; it must resolve to a public address (the provider fetches it).
+             * @example https://cdn.example.com/invoice-1042.pdf
+             */
+            url: string;
+            /** @example application/pdf */
+            mimeType?: string;
+            /** @example invoice-1042.pdf */
+            fileName?: string;
+        };
+        MessageContent: {
+            /**
+             * @description The text. Required (non-blank) for free_text except on email, where text or html is. At most 1,600 characters on local_sms, 4,096 on chatapp, chatapp_web and messaging_bot, 100,000 on email.
+             * @example Your order 1042 has shipped.
+             */
+            text?: string;
+            /**
+             * @description Email only: the subject, required for free_text email.
+             * @example Your order has shipped
+             */
+            subject?: string;
+            /**
+             * @description Email only: the HTML body (with or instead of text).
+             * @example <p>Your order <b>1042</b> has shipped.</p>
+             */
+            html?: string;
+        };
+        MessageConversationContext: {
+            /**
+             * @description `chatapp_web` (as the chat list gives it); a messaging_bot send also accepts `messaging_bot`.
+             * @example chatapp_web
+             * @enum {string}
+             */
+            moduleType: "chatapp_web" | "messaging_bot";
+            /**
+             * @description The web-session name (channel chatapp_web) or messaging-bot id (channel messaging_bot); it must be ready (SESSION_NOT_READY) and belong to the account (NOT_FOUND).
+             * @example support-line
+             */
+            accountId: string;
+            /**
+             * @description Must equal the top-level chatId.
+             * @example 966501234567@c.us
+             */
+            chatId: string;
+        };
+        MessageList: {
+            /** @description Newest first. */
+            messages: components["schemas"]["MessageResource"][];
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+            /** @example false */
+            hasMore: boolean;
+        };
+        MessageResource: {
+            /** @example msg_01jd0r8m6f3q9w2k4x7b5c8v1n */
+            id: string;
+            /**
+             * @description E.164 phone, lowercased email, or chat id.
+             * @example +966501234567
+             */
+            to: string;
+            /**
+             * @example local_sms
+             * @enum {string}
+             */
+            channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
+            /**
+             * @example free_text
+             * @enum {string}
+             */
+            messageType: "free_text" | "template";
+            /**
+             * @description Sender name (local_sms: the approved sender used).
+             * @example MyShop
+             */
+            sender: string | null;
+            /**
+             * @description Template messages only.
+             * @example null
+             */
+            templateId: string | null;
+            /**
+             * @description Moves forward only: scheduled -> queued -> sent, or to failed.
+             * @example sent
+             * @enum {string}
+             */
+            status: "scheduled" | "queued" | "sent" | "failed";
+            /**
+             * @description Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).
+             * @example 5
+             */
+            cost: number;
+            /**
+             * @description What paid: free messages, plan quota or wallet.
+             * @example wallet
+             * @enum {string|null}
+             */
+            paidFrom: "free" | "quota" | "wallet" | null;
+            /**
+             * @description The provider's message id once sent.
+             * @example sbx_5f2c9a1e
+             */
+            providerMessageId: string | null;
+            /**
+             * @description Failed messages: e.g. PROVIDER_REJECTED, PROVIDER_UNAVAILABLE, DELIVERY_UNCONFIRMED, CANCELLED.
+             * @example null
+             */
+            errorCode: string | null;
+            /**
+             * @description Failed messages: what went wrong, for a person.
+             * @example null
+             */
+            errorMessage: string | null;
+            /**
+             * @description The bulk job that sent it.
+             * @example null
+             */
+            bulkJobId: string | null;
+            /**
+             * @description Index of the message in its bulk job's `messages`.
+             * @example null
+             */
+            rowIndex: number | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            scheduledAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.120Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.120Z
+             */
+            updatedAt: string;
+        };
+        MessageTemplateInput: {
+            /**
+             * @description A template of the account (or a default template) that is approved or active and whose category fits the channel; otherwise TEMPLATE_NOT_FOUND / TEMPLATE_NOT_USABLE.
+             * @example tpl_01m7y90kewyw5pyx06wnaqb2
+             */
+            id: string;
+            /**
+             * @description Values of the body placeholders {{1}}, {{2}}, ... in order: exactly as many as the template has (TEMPLATE_VARIABLES_MISMATCH otherwise). Numbers are sent as text.
+             * @example [
+             *       "Sara",
+             *       "1042"
+             *     ]
+             */
+            variablesIndexed?: (string | number)[];
+            /**
+             * @description URL suffixes of the dynamic URL buttons, in button order: exactly one per dynamic button.
+             * @example [
+             *       "orders/1042"
+             *     ]
+             */
+            buttonVariables?: (string | number)[];
+            /**
+             * Format: uri
+             * @description http(s) URL of a header image/video/document for this send; only for templates with allowsHeaderMediaOverride.
+             * @example https://cdn.example.com/banner.png
+             */
+            headerMediaUrl?: string;
+        };
         OfficialSender: {
             /**
              * @description `platform` or the id of an account sender; use it as officialSenderId
@@ -518,35 +767,144 @@ export interface components {
             /** @example https://example.com/hooks/chatapp-web */
             url: string;
         };
-        SendMessageBodyDoc: {
-            /** @description Phone (E.164 or national for DEFAULT_REGION) or email; an array of up to 100 shares one content. Omit for chatapp_web / messaging_bot (chatId is the recipient). */
-            to: string | string[];
-            /** @enum {string} */
+        /** @description One message, or one content to up to 100 recipients. Unknown fields are refused (VALIDATION_ERROR). */
+        SendMessageRequest: {
+            /**
+             * @example local_sms
+             * @enum {string}
+             */
             channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
-            /** @enum {string} */
+            /**
+             * @description `free_text` needs `content`; `template` needs `template`.
+             * @example free_text
+             * @enum {string}
+             */
             messageType: "free_text" | "template";
-            /** @description { text } ; email: { subject, text and/or html } */
-            content?: Record<string, never>;
-            /** @description SMS sender name; absent = account default or platform default */
+            /** @description Required for free_text (ignored for template messages). */
+            content?: components["schemas"]["MessageContent"];
+            /**
+             * @description local_sms: an approved sender name of the account (SENDER_NOT_APPROVED otherwise); absent: the account default sender, else the platform default. Other channels: passed to the provider as is.
+             * @example MyShop
+             */
             sender?: string;
-            /** @description { id, variablesIndexed?: string[], buttonVariables?: string[], headerMediaUrl? } */
-            template?: Record<string, never>;
-            /** @description { url, mimeType?, fileName? } (not on local_sms) */
-            attachment?: Record<string, never>;
+            /** @description Required for, and only allowed with, messageType template. */
+            template?: components["schemas"]["MessageTemplateInput"];
+            /** @description A file sent with the message; not on local_sms (INVALID_ATTACHMENT). */
+            attachment?: components["schemas"]["MessageAttachment"];
+            /**
+             * @description chatapp_web / messaging_bot: the recipient chat, copied from the chat list. Ignored on other channels.
+             * @example 966501234567@c.us
+             */
             chatId?: string;
-            /** @description { moduleType, accountId, chatId } copied from the chat list */
-            conversationContext?: Record<string, never>;
-            /** @description ISO 8601 time in the future (at most one year); paid when scheduled */
+            /** @description chatapp_web / messaging_bot: copied from the chat list together with chatId. Ignored on other channels. */
+            conversationContext?: components["schemas"]["MessageConversationContext"];
+            /**
+             * @description local_sms and chatapp: a phone number, E.164 or national for DEFAULT_REGION (stored as E.164); email: an address (stored lowercased). chatapp_web / messaging_bot: omit it (or repeat chatId). An array of up to 100 recipients shares one content (all validated and paid before any is sent; not on chat channels).
+             * @example +966501234567
+             */
+            to?: string | string[];
+            /**
+             * Format: date-time
+             * @description Send later: an ISO 8601 date-time in the future, at most one year ahead (INVALID_SCHEDULE otherwise). The message is paid when scheduled.
+             * @example 2030-01-01T09:00:00Z
+             */
             scheduleAt?: string;
-        };
-        SendMessageResponseDoc: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["SentMessagesDoc"];
+        } & (({
+            /** @enum {string} */
+            messageType: "free_text";
+            content: components["schemas"]["MessageContent"];
+        } | {
+            /** @enum {string} */
+            messageType: "template";
+            template: components["schemas"]["MessageTemplateInput"];
+        }) & ({
+            /** @enum {string} */
+            channel: "local_sms" | "chatapp" | "email";
+            to: string | string[];
+        } | {
+            /** @enum {string} */
+            channel: "chatapp_web" | "messaging_bot";
+            /** @description Omit it, or repeat chatId. */
+            to?: string;
+            chatId: string;
+            conversationContext: components["schemas"]["MessageConversationContext"];
+        }));
+        SendMessageResult: {
+            /** @description One entry per recipient, in the order of `to`. */
+            messages: components["schemas"]["SentMessage"][];
         };
         SendVerificationDto: {
             /**
-             * @description Phone number (normalised to E.164 with the default region) or email address
+             * @description local_sms / chatapp: a phone number (E.164, or national for DEFAULT_REGION); email: an address
+             * @example +966501234567
+             */
+            to: string;
+            /**
+             * @description Another value: 400 INVALID_CHANNEL.
+             * @example local_sms
+             * @enum {string}
+             */
+            channel: "local_sms" | "chatapp" | "email";
+            /**
+             * @description Digits in the code
+             * @default 6
+             */
+            codeLength?: number;
+            /**
+             * @description Minutes the code stays valid
+             * @default 10
+             */
+            expiresInMinutes?: number;
+            /** @description Send through this template, the code as variable 1, instead of the built-in text */
+            template?: components["schemas"]["VerificationTemplateDto"];
+        };
+        SentMessage: {
+            /**
+             * @description Message id (GET /api/v2/messages/{id}).
+             * @example msg_01jd0r8m6f3q9w2k4x7b5c8v1n
+             */
+            id: string;
+            /**
+             * @description The recipient as stored: E.164 phone, lowercased email, or chat id.
+             * @example +966501234567
+             */
+            to: string;
+            /**
+             * @example local_sms
+             * @enum {string}
+             */
+            channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
+            /**
+             * @description `sent`: accepted by the provider; `scheduled`: paid, sent at scheduledAt; `queued`: still being handed to the provider; `failed`: not sent and refunded (see errorCode).
+             * @example sent
+             * @enum {string}
+             */
+            status: "scheduled" | "queued" | "sent" | "failed";
+            /**
+             * @description Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed).
+             * @example 5
+             */
+            cost: number;
+            /**
+             * Format: date-time
+             * @description Scheduled messages only.
+             * @example 2030-01-01T09:00:00.000Z
+             */
+            scheduledAt?: string;
+            /**
+             * @description Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).
+             * @example PROVIDER_REJECTED
+             */
+            errorCode?: string;
+        };
+        SentVerification: {
+            /**
+             * @description Pass it to POST /api/v2/verification/check.
+             * @example ver_01m7y90kewyw5pyx06wnaqb2
+             */
+            verificationId: string;
+            /**
+             * @description The recipient as normalised: E.164 phone or lowercased email.
              * @example +966501234567
              */
             to: string;
@@ -556,35 +914,16 @@ export interface components {
              */
             channel: "local_sms" | "chatapp" | "email";
             /**
-             * @description Digits in the code
-             * @default 6
+             * @example pending
+             * @enum {string}
              */
-            codeLength: number;
+            status: "pending";
             /**
-             * @description Minutes the code stays valid
-             * @default 10
+             * Format: date-time
+             * @description The code is refused after this time.
+             * @example 2026-11-22T10:25:30.000Z
              */
-            expiresInMinutes: number;
-            /** @description Send through this template, the code as variable 1, instead of the built-in text */
-            template?: components["schemas"]["VerificationTemplateDto"];
-        };
-        SentMessageDoc: {
-            id: string;
-            /** @description E.164 phone, lowercased email, or chat id */
-            to: string;
-            /** @enum {string} */
-            channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
-            /** @enum {string} */
-            status: "sent" | "queued" | "scheduled" | "failed";
-            /** @description Minor units taken from the wallet (0 when a free message or the plan quota paid, or refunded) */
-            cost: number;
-            /** @description ISO 8601, scheduled messages only */
-            scheduledAt?: string;
-            /** @description Failed messages only, e.g. PROVIDER_REJECTED */
-            errorCode?: string;
-        };
-        SentMessagesDoc: {
-            messages: components["schemas"]["SentMessageDoc"][];
+            expiresAt: string;
         };
         SmsSender: {
             /** @example snd_01JD0Q8Y4C7M2X */
@@ -721,6 +1060,21 @@ export interface components {
             nextCursor: string | null;
             hasMore: boolean;
         };
+        VerificationCheckResult: {
+            /** @example ver_01m7y90kewyw5pyx06wnaqb2 */
+            verificationId: string;
+            /**
+             * @description `pending`: wrong code, checks left; `approved`: a right code was given (now or before); `expired`: too late, send a new code.
+             * @example approved
+             * @enum {string}
+             */
+            status: "approved" | "pending" | "expired";
+            /**
+             * @description True only in the answer to the one check that approved the verification.
+             * @example true
+             */
+            valid: boolean;
+        };
         VerificationTemplateDto: {
             /**
              * @description A usable template of the account (or a default one) with exactly one variable: the code
@@ -742,7 +1096,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    AccountController_get: {
+    getAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -751,12 +1105,39 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The account of the calling API key. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "acc_01jd0r8m6f3q9w2k4x7b5c8v1n",
+                     *         "name": "My Shop",
+                     *         "walletBalance": 25000,
+                     *         "currency": "SAR",
+                     *         "plan": {
+                     *           "name": "Business",
+                     *           "messageQuota": 1000,
+                     *           "messagesUsed": 120
+                     *         },
+                     *         "freeMessages": 10,
+                     *         "subscriptionActive": true,
+                     *         "phoneVerified": true,
+                     *         "createdAt": "2026-11-01T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AccountResource"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4418,7 +4799,7 @@ export interface operations {
             };
         };
     };
-    MessagesController_send: {
+    sendMessage: {
         parameters: {
             query?: never;
             header?: never;
@@ -4427,21 +4808,49 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SendMessageBodyDoc"];
+                "application/json": components["schemas"]["SendMessageRequest"];
             };
         };
         responses: {
-            /** @description Accepted: sent, scheduled, or failed (PROVIDER_REJECTED) per recipient */
+            /** @description One result per recipient: sent, scheduled, queued, or failed (refunded). */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SendMessageResponseDoc"];
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "messages": [
+                     *           {
+                     *             "id": "msg_01jd0r8m6f3q9w2k4x7b5c8v1n",
+                     *             "to": "+966501234567",
+                     *             "channel": "local_sms",
+                     *             "status": "sent",
+                     *             "cost": 5
+                     *           },
+                     *           {
+                     *             "id": "msg_01jd0r8m6g0a1b2c3d4e5f6g7h",
+                     *             "to": "+966501234568",
+                     *             "channel": "local_sms",
+                     *             "status": "failed",
+                     *             "cost": 0,
+                     *             "errorCode": "PROVIDER_REJECTED"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SendMessageResult"];
+                    };
                 };
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. `INVALID_CHANNEL`: Unknown channel. `INVALID_MESSAGE_TYPE`: Unknown messageType, or not allowed on the channel. `INVALID_CONTENT`: content is missing or does not fit the channel and messageType. `SENDER_NOT_APPROVED`: The SMS sender is not an approved sender of the account. `TEMPLATE_NOT_FOUND`: The template does not exist for this account. `TEMPLATE_NOT_USABLE`: The template is not approved or active. `TEMPLATE_VARIABLES_MISMATCH`: variablesIndexed does not match the template variable count. `INVALID_SCHEDULE`: scheduleAt is not an ISO 8601 time in the future. `INVALID_ATTACHMENT`: The attachment is invalid for the channel. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4451,14 +4860,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "INVALID_REQUEST_BODY";
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT";
                     };
                 };
             };
@@ -4483,15 +4892,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description INSUFFICIENT_BALANCE: nothing sent, nothing taken */
+            /** @description `INSUFFICIENT_BALANCE`: Free messages, plan quota and wallet cannot pay for the message. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INSUFFICIENT_BALANCE",
+                     *       "error": "Free messages, plan quota and wallet cannot pay for the message.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_BALANCE";
+                    };
+                };
             };
-            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. `SUBSCRIPTION_INACTIVE`: The account subscription is inactive. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4508,25 +4930,51 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "FORBIDDEN" | "SUBSCRIPTION_INACTIVE";
                     };
                 };
             };
-            /** @description NOT_FOUND: web session / bot id of conversationContext */
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
             };
-            /** @description SESSION_NOT_READY */
+            /** @description `SESSION_NOT_READY`: The web session is not ready. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SESSION_NOT_READY",
+                     *       "error": "The web session is not ready.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SESSION_NOT_READY";
+                    };
+                };
             };
             /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
@@ -4570,7 +5018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. `PROVIDER_RATE_LIMITED`: The provider rate-limited the call. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4589,7 +5037,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "PROVIDER_RATE_LIMITED";
                     };
                 };
             };
@@ -4614,15 +5062,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description PROVIDER_ERROR (refunded) */
+            /** @description `PROVIDER_ERROR`: The external provider failed. */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PROVIDER_ERROR",
+                     *       "error": "The external provider failed.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PROVIDER_ERROR";
+                    };
+                };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4632,34 +5093,104 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "code": "PROVIDER_UNAVAILABLE",
+                     *       "error": "The provider is unavailable or timed out.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                     };
                 };
             };
         };
     };
-    MessagesController_list: {
+    listMessages: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only messages with this status. */
+                status?: "scheduled" | "queued" | "sent" | "failed";
+                /** @description Only messages of this channel. */
+                channel?: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
+                /** @description Only messages sent by this bulk job. */
+                bulkJobId?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page (opaque; VALIDATION_ERROR when altered). */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description One page of the message log. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "messages": [
+                     *           {
+                     *             "id": "msg_01jd0r8m6f3q9w2k4x7b5c8v1n",
+                     *             "to": "+966501234567",
+                     *             "channel": "local_sms",
+                     *             "messageType": "free_text",
+                     *             "sender": "MyShop",
+                     *             "templateId": null,
+                     *             "status": "sent",
+                     *             "cost": 5,
+                     *             "paidFrom": "wallet",
+                     *             "providerMessageId": "sbx_5f2c9a1e",
+                     *             "errorCode": null,
+                     *             "errorMessage": null,
+                     *             "bulkJobId": null,
+                     *             "rowIndex": null,
+                     *             "scheduledAt": null,
+                     *             "sentAt": "2026-11-22T10:15:30.120Z",
+                     *             "createdAt": "2026-11-22T10:15:30.000Z",
+                     *             "updatedAt": "2026-11-22T10:15:30.120Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MessageList"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4770,23 +5301,56 @@ export interface operations {
             };
         };
     };
-    MessagesController_get: {
+    getMessage: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description Message id from the send response or the log. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The message. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "msg_01jd0r8m6f3q9w2k4x7b5c8v1n",
+                     *         "to": "+966501234567",
+                     *         "channel": "local_sms",
+                     *         "messageType": "free_text",
+                     *         "sender": "MyShop",
+                     *         "templateId": null,
+                     *         "status": "sent",
+                     *         "cost": 5,
+                     *         "paidFrom": "wallet",
+                     *         "providerMessageId": "sbx_5f2c9a1e",
+                     *         "errorCode": null,
+                     *         "errorMessage": null,
+                     *         "bulkJobId": null,
+                     *         "rowIndex": null,
+                     *         "scheduledAt": null,
+                     *         "sentAt": "2026-11-22T10:15:30.120Z",
+                     *         "createdAt": "2026-11-22T10:15:30.000Z",
+                     *         "updatedAt": "2026-11-22T10:15:30.120Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MessageResource"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4827,6 +5391,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -4897,7 +5482,7 @@ export interface operations {
             };
         };
     };
-    VerificationController_send: {
+    sendVerificationCode: {
         parameters: {
             query?: never;
             header?: never;
@@ -4910,14 +5495,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The code was accepted by the provider. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "verificationId": "ver_01m7y90kewyw5pyx06wnaqb2",
+                     *         "to": "+966501234567",
+                     *         "channel": "local_sms",
+                     *         "status": "pending",
+                     *         "expiresAt": "2026-11-22T10:25:30.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SentVerification"];
+                    };
+                };
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. `INVALID_CHANNEL`: Unknown channel. `TEMPLATE_NOT_FOUND`: The template does not exist for this account. `TEMPLATE_NOT_USABLE`: The template is not approved or active. `TEMPLATE_VARIABLES_MISMATCH`: variablesIndexed does not match the template variable count. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4927,14 +5531,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "INVALID_REQUEST_BODY";
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH";
                     };
                 };
             };
@@ -4959,7 +5563,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            /** @description `INSUFFICIENT_BALANCE`: Free messages, plan quota and wallet cannot pay for the message. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INSUFFICIENT_BALANCE",
+                     *       "error": "Free messages, plan quota and wallet cannot pay for the message.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_BALANCE";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. `SUBSCRIPTION_INACTIVE`: The account subscription is inactive. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4976,7 +5601,28 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "FORBIDDEN" | "SUBSCRIPTION_INACTIVE";
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The resource already exists or changed concurrently. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "CONFLICT",
+                     *       "error": "The resource already exists or changed concurrently.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "CONFLICT";
                     };
                 };
             };
@@ -5022,7 +5668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. `VERIFICATION_ATTEMPTS_EXCEEDED`: Too many verification checks or sends; see retryAfterSeconds. `PROVIDER_RATE_LIMITED`: The provider rate-limited the call. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5041,7 +5687,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "PROVIDER_RATE_LIMITED";
                     };
                 };
             };
@@ -5066,7 +5712,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `PROVIDER_ERROR`: The external provider failed. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PROVIDER_ERROR",
+                     *       "error": "The external provider failed.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PROVIDER_ERROR";
+                    };
+                };
+            };
+            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5076,20 +5743,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "code": "PROVIDER_UNAVAILABLE",
+                     *       "error": "The provider is unavailable or timed out.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                     };
                 };
             };
         };
     };
-    VerificationController_check: {
+    checkVerificationCode: {
         parameters: {
             query?: never;
             header?: never;
@@ -5102,14 +5769,31 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The verdict. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "verificationId": "ver_01m7y90kewyw5pyx06wnaqb2",
+                     *         "status": "approved",
+                     *         "valid": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["VerificationCheckResult"];
+                    };
+                };
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5119,14 +5803,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "INVALID_REQUEST_BODY";
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY";
                     };
                 };
             };
@@ -5172,6 +5856,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
@@ -5214,7 +5919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. `VERIFICATION_ATTEMPTS_EXCEEDED`: Too many verification checks or sends; see retryAfterSeconds. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -5233,7 +5938,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED";
                     };
                 };
             };

@@ -72,8 +72,11 @@ describe('Typed client against the public document (contract)', () => {
 
     const code = await client.POST('/api/v2/verification/send', { body: { to: '+966501234568', channel: 'local_sms' } });
     expect(code.response.status).toBe(201);
-    const check = await client.POST('/api/v2/verification/check', { body: { to: '+966501234568', code: '000000' } });
-    expect([200, 400]).toContain(check.response.status);
+    const verificationId = code.data!.data.verificationId;
+    const check = await client.POST('/api/v2/verification/check', { body: { verificationId, code: '000000' } });
+    expect(check.response.status).toBe(200);
+    expect(check.data?.data.status).toBe('pending');
+    expect(check.data?.data.valid).toBe(false);
   });
 
   it('templates, media, SMS senders and official senders', async () => {
