@@ -248,11 +248,28 @@ describe('Webhooks (e2e)', () => {
       const first = await t.http().get('/api/v2/webhooks/deliveries?limit=2').set('X-API-Key', acc.key);
       const foreign = await t.http().get(`/api/v2/webhooks/deliveries?cursor=${encodeURIComponent(first.body.data.nextCursor)}`).set('X-API-Key', other.key);
       expect(foreign.status).toBe(400);
-      for (const q of ['?status=sent', '?limit=0', '?limit=101', '?limit=x', '?cursor=tampered.sig']) {
+      for (const q of ['?status=sent', '?limit=0', '?limit=101', '?limit=x', '?limit=1.5', '?limit=-1', '?limit=1&limit=2', '?cursor=tampered.sig']) {
         const res = await t.http().get(`/api/v2/webhooks/deliveries${q}`).set('X-API-Key', acc.key);
-        expect(res.status).toBe(400);
-        expect(res.body.code).toBe('VALIDATION_ERROR');
+        expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 400, code: 'VALIDATION_ERROR' });
       }
+      const all = await t.http().get('/api/v2/webhooks/deliveries?limit=100').set('X-API-Key', acc.key);
+      expect(all.status).toBe(200);
+      expect(all.body.data.deliveries).toHaveLength(5);
+    });
+
+    it('the document types the deliveries limit as the integer 1..100 the route enforces, and every webhook route has an id', async () => {
+      const doc = (await t.http().get('/docs-json')).body;
+      const list = doc.paths['/api/v2/webhooks/deliveries'].get;
+      const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
+      expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
+      expect(limit.schema.pattern).toBeUndefined();
+      const settings = doc.paths['/api/v2/webhooks/chatapp-web'];
+      expect([settings.put, settings.get, settings.delete, list].map((op) => op.operationId)).toEqual([
+        'setWebSessionWebhook', 'getWebSessionWebhook', 'deleteWebSessionWebhook', 'listWebhookDeliveries',
+      ]);
+      expect(doc.paths['/api/v2/webhooks/chatapp-web/rotate-key'].post.operationId).toBe('rotateWebSessionWebhookKey');
+      expect(doc.paths['/api/v2/webhooks/chatapp-web/test'].post.responses['202'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/WebhookTestQueued' });
+      expect(settings.get.responses['404'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['NOT_FOUND']);
     });
 
     it('a replica that died holding a lease: the row is retried after the lease expires, or failed if it was the last attempt', async () => {

@@ -2,11 +2,18 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nest
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { OwnerOnly, RequirePermissions } from '../auth/decorators';
+import { ApiErrors, ApiSuccess } from '../common/openapi';
 import { ListDeliveriesQuery, PutWebhookDto } from './dto/webhook-settings.dto';
+import { WebhookDeleted, WebhookDeliveryPage, WebhookSettings, WebhookTestQueued } from './dto/webhook.response';
 import { DeliveryPage, WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookSettingsService, WebhookSettingsView } from './webhook-settings.service';
 
 type Ok<T> = { success: true; data: T };
+
+const URL_EXAMPLE = 'https://example.com/hooks/chatapp-web';
+const FULL_KEY = { success: true, data: { url: URL_EXAMPLE, webhookApiKey: 'whk_Xb3kQ9vT2mN7pL4sR8wY1zC6dF0hJ5aE' } };
+const MASKED_KEY = { success: true, data: { url: URL_EXAMPLE, webhookApiKey: 'whk_****J5aE' } };
+const DELIVERY_ID = 'whd_01jd8x2k4m7q9r3t5v8w2y4z';
 
 @ApiTags('webhooks')
 @Controller('api/v2/webhooks')
@@ -19,21 +26,31 @@ export class WebhooksController {
   @Put('chatapp-web')
   @HttpCode(200)
   @OwnerOnly()
-  @ApiOperation({ summary: 'Set the web-session webhook URL (the key is generated and shown in full on first set)' })
+  @ApiOperation({
+    operationId: 'setWebSessionWebhook',
+    summary: 'Set the web-session webhook URL',
+    description: 'Owner key only. The first call generates the webhook key and shows it in full; later calls change the URL and show the key masked.',
+  })
+  @ApiSuccess(200, WebhookSettings, { description: 'The URL and the key (in full on first set)', example: FULL_KEY })
+  @ApiErrors('VALIDATION_ERROR')
   async put(@CurrentAuth() auth: AuthContext, @Body() dto: PutWebhookDto): Promise<Ok<WebhookSettingsView>> {
     return { success: true, data: await this.settings.put(auth.accountId, dto.url) };
   }
 
   @Get('chatapp-web')
   @OwnerOnly()
-  @ApiOperation({ summary: 'The web-session webhook URL and its masked key' })
+  @ApiOperation({ operationId: 'getWebSessionWebhook', summary: 'The web-session webhook URL and its masked key', description: 'Owner key only.' })
+  @ApiSuccess(200, WebhookSettings, { description: 'The URL and the masked key', example: MASKED_KEY })
+  @ApiErrors('NOT_FOUND')
   async get(@CurrentAuth() auth: AuthContext): Promise<Ok<WebhookSettingsView>> {
     return { success: true, data: await this.settings.get(auth.accountId) };
   }
 
   @Delete('chatapp-web')
   @OwnerOnly()
-  @ApiOperation({ summary: 'Remove the web-session webhook' })
+  @ApiOperation({ operationId: 'deleteWebSessionWebhook', summary: 'Remove the web-session webhook', description: 'Owner key only.' })
+  @ApiSuccess(200, WebhookDeleted, { description: 'Removed', example: { success: true, data: { deleted: true } } })
+  @ApiErrors('NOT_FOUND')
   async remove(@CurrentAuth() auth: AuthContext): Promise<Ok<{ deleted: true }>> {
     await this.settings.remove(auth.accountId);
     return { success: true, data: { deleted: true } };
@@ -42,7 +59,9 @@ export class WebhooksController {
   @Post('chatapp-web/rotate-key')
   @HttpCode(200)
   @OwnerOnly()
-  @ApiOperation({ summary: 'Generate a new webhook key (shown in full once)' })
+  @ApiOperation({ operationId: 'rotateWebSessionWebhookKey', summary: 'Generate a new webhook key (shown in full once)', description: 'Owner key only. The old key stops being sent at once.' })
+  @ApiSuccess(200, WebhookSettings, { description: 'The URL and the new key in full', example: FULL_KEY })
+  @ApiErrors('NOT_FOUND')
   async rotate(@CurrentAuth() auth: AuthContext): Promise<Ok<WebhookSettingsView>> {
     return { success: true, data: await this.settings.rotateKey(auth.accountId) };
   }
@@ -50,15 +69,43 @@ export class WebhooksController {
   @Post('chatapp-web/test')
   @HttpCode(202)
   @OwnerOnly()
-  @ApiOperation({ summary: 'Queue a webhook.test event to the configured URL' })
+  @ApiOperation({ operationId: 'testWebSessionWebhook', summary: 'Queue a webhook.test event to the configured URL', description: 'Owner key only. Follow it in GET /webhooks/deliveries.' })
+  @ApiSuccess(202, WebhookTestQueued, { description: 'Queued', example: { success: true, data: { deliveryId: DELIVERY_ID, event: 'webhook.test' } } })
+  @ApiErrors('NOT_FOUND')
   async test(@CurrentAuth() auth: AuthContext): Promise<Ok<{ deliveryId: string; event: string }>> {
     return { success: true, data: await this.settings.sendTest(auth.accountId) };
   }
 
   @Get('deliveries')
   @RequirePermissions('messages:read')
-  @ApiOperation({ summary: 'Webhook deliveries of the account, newest first, with their attempts' })
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'Webhook deliveries of the account, newest first, with their attempts' })
+  @ApiSuccess(200, WebhookDeliveryPage, {
+    description: 'One page of deliveries',
+    example: {
+      success: true,
+      data: {
+        deliveries: [
+          {
+            id: DELIVERY_ID,
+            event: 'webhook.test',
+            url: URL_EXAMPLE,
+            status: 'delivered',
+            attemptCount: 1,
+            nextAttemptAt: null,
+            lastHttpStatus: 200,
+            lastError: null,
+            createdAt: '2024-11-19T10:15:00.000Z',
+            completedAt: '2024-11-19T10:15:00.412Z',
+            attempts: [{ attempt: 1, at: '2024-11-19T10:15:00.120Z', httpStatus: 200, durationMs: 292, success: true, error: null }],
+          },
+        ],
+        nextCursor: null,
+        hasMore: false,
+      },
+    },
+  })
+  @ApiErrors('VALIDATION_ERROR')
   async list(@CurrentAuth() auth: AuthContext, @Query() q: ListDeliveriesQuery): Promise<Ok<DeliveryPage>> {
-    return { success: true, data: await this.deliveries.list(auth.accountId, { status: q.status, cursor: q.cursor, limit: q.limit ? Number(q.limit) : 20 }) };
+    return { success: true, data: await this.deliveries.list(auth.accountId, { status: q.status, cursor: q.cursor, limit: q.limit ?? 20 }) };
   }
 }

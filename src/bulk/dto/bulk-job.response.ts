@@ -1,0 +1,90 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ROW_STATUS_FILTERS } from '../bulk-job.view';
+
+// Response classes of the bulk routes: what `toJobView` / `toRowView` and the controller return.
+// Every property is always sent (null where the view says so).
+
+const JOB_STATUSES = ['accepting', 'validating', 'rejected', 'queued', 'running', 'paused', 'completed', 'cancelled'];
+const PAUSE_REASONS = ['insufficient_balance', 'provider_rate_limit', 'user'];
+
+export const EXAMPLE_JOB: Record<string, unknown> & { id: string } = {
+  id: 'bulk_01jd8x2k4m7q9r3t5v8w2y4z',
+  name: 'November newsletter',
+  status: 'running',
+  messagesPerSecond: 5,
+  pauseReason: null,
+  total: 3,
+  validatedCount: 3,
+  counts: { pending: 1, sent: 2, failed: 0, cancelled: 0 },
+  errorCode: null,
+  errorMessage: null,
+  createdAt: '2024-11-19T10:15:00.000Z',
+};
+
+export class BulkJobCounts {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows still to send (including rows being sent).' }) pending: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) sent: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) failed: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) cancelled: number;
+}
+
+export class BulkJobResource {
+  @ApiProperty({ example: EXAMPLE_JOB.id }) id: string;
+  @ApiProperty({ type: 'string', nullable: true, maxLength: 200 }) name: string | null;
+  @ApiProperty({
+    enum: JOB_STATUSES,
+    description:
+      '`accepting` while the upload is stored, `validating` until every row passed, then `queued`/`running`; ' +
+      '`rejected` (see errorCode) when a row is invalid or the upload broke off; `paused`, `completed`, `cancelled`.',
+  })
+  status: string;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 10, description: '1 to 10 once accepted (0 while `accepting`).' }) messagesPerSecond: number;
+  @ApiProperty({ type: 'string', enum: [...PAUSE_REASONS, null], nullable: true, description: 'Set only while `paused`.' }) pauseReason: string | null;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows of the job.' }) total: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows that passed validation so far.' }) validatedCount: number;
+  @ApiProperty({ type: () => BulkJobCounts }) counts: BulkJobCounts;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Why the job was rejected, e.g. INVALID_RECIPIENT or INTAKE_INCOMPLETE.' }) errorCode: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
+}
+
+/** 202 of POST /messages/bulk: the job's fields at the top level, next to `success`. */
+export class BulkJobAccepted extends BulkJobResource {
+  @ApiProperty({ type: 'boolean', enum: [true] }) success: true;
+}
+
+/** `{ success, job }` of GET /bulk/{jobId} and the state-change routes. */
+export class BulkJobEnvelope {
+  @ApiProperty({ type: 'boolean', enum: [true] }) success: true;
+  @ApiProperty({ type: () => BulkJobResource }) job: BulkJobResource;
+}
+
+export class BulkRetryResult {
+  @ApiProperty({ type: 'boolean', enum: [true] }) success: true;
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Failed rows moved back to `pending`.' }) retried: number;
+  @ApiProperty({ type: () => BulkJobResource }) job: BulkJobResource;
+}
+
+export class BulkJobPage {
+  @ApiProperty({ type: () => BulkJobResource, isArray: true }) jobs: BulkJobResource[];
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) nextCursor: string | null;
+  @ApiProperty() hasMore: boolean;
+}
+
+export class BulkRowResource {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Position in the request’s messages array.' }) index: number;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The element’s `to` as sent (null when absent, e.g. chat channels).' }) to: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The element’s `channel` as sent.' }) channel: string | null;
+  @ApiProperty({ enum: ROW_STATUS_FILTERS, description: '`pending` includes rows being sent; `invalid` rows failed validation.' }) status: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The message of a sent or failed row (see GET /messages/{id}).' }) messageId: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) errorCode: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) sentAt: string | null;
+}
+
+export class BulkRowPage {
+  @ApiProperty() jobId: string;
+  @ApiProperty({ type: () => BulkRowResource, isArray: true }) rows: BulkRowResource[];
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` (with the same status) for the next page; null on the last page.' }) nextCursor: string | null;
+  @ApiProperty() hasMore: boolean;
+}
