@@ -27,13 +27,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The web-session webhook URL and its masked key */
-        get: operations["WebhooksController_get"];
-        /** Set the web-session webhook URL (the key is generated and shown in full on first set) */
-        put: operations["WebhooksController_put"];
+        /**
+         * The web-session webhook URL and its masked key
+         * @description Owner key only.
+         */
+        get: operations["getWebSessionWebhook"];
+        /**
+         * Set the web-session webhook URL
+         * @description Owner key only. The first call generates the webhook key and shows it in full; later calls change the URL and show the key masked.
+         */
+        put: operations["setWebSessionWebhook"];
         post?: never;
-        /** Remove the web-session webhook */
-        delete: operations["WebhooksController_remove"];
+        /**
+         * Remove the web-session webhook
+         * @description Owner key only.
+         */
+        delete: operations["deleteWebSessionWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -48,8 +57,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Generate a new webhook key (shown in full once) */
-        post: operations["WebhooksController_rotate"];
+        /**
+         * Generate a new webhook key (shown in full once)
+         * @description Owner key only. The old key stops being sent at once.
+         */
+        post: operations["rotateWebSessionWebhookKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -65,8 +77,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a webhook.test event to the configured URL */
-        post: operations["WebhooksController_test"];
+        /**
+         * Queue a webhook.test event to the configured URL
+         * @description Owner key only. Follow it in GET /webhooks/deliveries.
+         */
+        post: operations["testWebSessionWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -81,7 +96,7 @@ export interface paths {
             cookie?: never;
         };
         /** Webhook deliveries of the account, newest first, with their attempts */
-        get: operations["WebhooksController_list"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -187,8 +202,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the chats of a web session (or messaging bot) owned by the caller */
-        get: operations["ChatsController_list"];
+        /**
+         * List the chats of a web session (or messaging bot) owned by the caller
+         * @description Read live from the provider (keep `limit` low). Each chat carries the `conversationContext` a send request needs.
+         */
+        get: operations["listWebSessionChats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -205,10 +223,13 @@ export interface paths {
             cookie?: never;
         };
         /** List bulk jobs, newest first */
-        get: operations["BulkController_list"];
+        get: operations["listBulkJobs"];
         put?: never;
-        /** Queue a bulk job (body streamed, no size limit) */
-        post: operations["BulkController_create"];
+        /**
+         * Queue a bulk job
+         * @description Stores the messages and queues a job that validates every row, then sends at `messagesPerSecond`. The body is streamed (no size limit). The same Idempotency-Key with the same `name`, `messagesPerSecond` and `messages` (within the replay window) returns the existing job; with a different body 409 IDEMPOTENCY_CONFLICT. An invalid row rejects the whole job (status `rejected`, see errorCode) with nothing sent. Messages are paid as they are sent; the job pauses (`insufficient_balance`) when the account cannot pay.
+         */
+        post: operations["createBulkJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -222,7 +243,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["BulkController_get"];
+        /**
+         * Read a bulk job
+         * @description Poll until the job settles: `queued`, `running`, `rejected`, `paused`, `completed` or `cancelled`.
+         */
+        get: operations["getBulkJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -238,8 +263,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per-row report of a job (status filter, cursor) */
-        get: operations["BulkController_rows"];
+        /** Per-row report of a job, in row order (status filter, cursor) */
+        get: operations["listBulkJobRows"];
         put?: never;
         post?: never;
         delete?: never;
@@ -257,7 +282,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["BulkController_retryFailed"];
+        /**
+         * Send the failed rows of a job again
+         * @description Moves every failed row back to `pending` and the job to `queued`. 402 (rows untouched) when the account cannot pay for one message.
+         */
+        post: operations["retryFailedBulkRows"];
         delete?: never;
         options?: never;
         head?: never;
@@ -273,7 +302,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["BulkController_pause"];
+        /**
+         * Pause a queued or running job
+         * @description Also turns an automatic pause (balance, provider rate limit) into a user pause.
+         */
+        post: operations["pauseBulkJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -289,7 +322,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["BulkController_resume"];
+        /**
+         * Resume a paused job
+         * @description A job paused for its balance resumes only when the account can pay for the next message (402 otherwise).
+         */
+        post: operations["resumeBulkJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -305,7 +342,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["BulkController_cancel"];
+        /**
+         * Cancel a job
+         * @description Its pending rows become `cancelled`; rows already sent stay sent.
+         */
+        post: operations["cancelBulkJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -473,6 +514,123 @@ export interface components {
             /** @description What the variable holds (shown to reviewers) */
             label: string;
         };
+        BulkJobAccepted: {
+            /** @example bulk_01jd8x2k4m7q9r3t5v8w2y4z */
+            id: string;
+            name: string | null;
+            /**
+             * @description `accepting` while the upload is stored, `validating` until every row passed, then `queued`/`running`; `rejected` (see errorCode) when a row is invalid or the upload broke off; `paused`, `completed`, `cancelled`.
+             * @enum {string}
+             */
+            status: "accepting" | "validating" | "rejected" | "queued" | "running" | "paused" | "completed" | "cancelled";
+            /** @description 1 to 10 once accepted (0 while `accepting`). */
+            messagesPerSecond: number;
+            /**
+             * @description Set only while `paused`.
+             * @enum {string|null}
+             */
+            pauseReason: "insufficient_balance" | "provider_rate_limit" | "user" | null;
+            /** @description Rows of the job. */
+            total: number;
+            /** @description Rows that passed validation so far. */
+            validatedCount: number;
+            counts: components["schemas"]["BulkJobCounts"];
+            /** @description Why the job was rejected, e.g. INVALID_RECIPIENT or INTAKE_INCOMPLETE. */
+            errorCode: string | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {boolean} */
+            success: true;
+        };
+        BulkJobCounts: {
+            /** @description Rows still to send (including rows being sent). */
+            pending: number;
+            sent: number;
+            failed: number;
+            cancelled: number;
+        };
+        BulkJobEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            job: components["schemas"]["BulkJobResource"];
+        };
+        BulkJobPage: {
+            jobs: components["schemas"]["BulkJobResource"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        BulkJobResource: {
+            /** @example bulk_01jd8x2k4m7q9r3t5v8w2y4z */
+            id: string;
+            name: string | null;
+            /**
+             * @description `accepting` while the upload is stored, `validating` until every row passed, then `queued`/`running`; `rejected` (see errorCode) when a row is invalid or the upload broke off; `paused`, `completed`, `cancelled`.
+             * @enum {string}
+             */
+            status: "accepting" | "validating" | "rejected" | "queued" | "running" | "paused" | "completed" | "cancelled";
+            /** @description 1 to 10 once accepted (0 while `accepting`). */
+            messagesPerSecond: number;
+            /**
+             * @description Set only while `paused`.
+             * @enum {string|null}
+             */
+            pauseReason: "insufficient_balance" | "provider_rate_limit" | "user" | null;
+            /** @description Rows of the job. */
+            total: number;
+            /** @description Rows that passed validation so far. */
+            validatedCount: number;
+            counts: components["schemas"]["BulkJobCounts"];
+            /** @description Why the job was rejected, e.g. INVALID_RECIPIENT or INTAKE_INCOMPLETE. */
+            errorCode: string | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        BulkRetryResult: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description Failed rows moved back to `pending`. */
+            retried: number;
+            job: components["schemas"]["BulkJobResource"];
+        };
+        BulkRowPage: {
+            jobId: string;
+            rows: components["schemas"]["BulkRowResource"][];
+            /** @description Pass as `cursor` (with the same status) for the next page; null on the last page. */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        BulkRowResource: {
+            /** @description Position in the request’s messages array. */
+            index: number;
+            /** @description The element’s `to` as sent (null when absent, e.g. chat channels). */
+            to: string | null;
+            /** @description The element’s `channel` as sent. */
+            channel: string | null;
+            /**
+             * @description `pending` includes rows being sent; `invalid` rows failed validation.
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed" | "cancelled" | "invalid";
+            /** @description The message of a sent or failed row (see GET /messages/{id}). */
+            messageId: string | null;
+            errorCode: string | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            sentAt: string | null;
+        };
+        ChatConversationContext: {
+            /**
+             * @description Always chatapp_web, bot ids included.
+             * @enum {string}
+             */
+            moduleType: "chatapp_web";
+            /** @description The web-session name or messaging-bot id. */
+            accountId: string;
+            chatId: string;
+        };
         CheckVerificationDto: {
             /**
              * @description From the send response.
@@ -484,6 +642,16 @@ export interface components {
              * @example 004211
              */
             code: string;
+        };
+        CreateBulkJobBody: {
+            /** @description Job name (400 INVALID_REQUEST_BODY when not a string of at most 200 characters). */
+            name?: string | null;
+            /** @description Sending pace; never lowered automatically (400 MESSAGES_PER_SECOND_INVALID otherwise). */
+            messagesPerSecond: number;
+            /** @description One element per message: the send route's recipient object with a single `to` and no `scheduleAt` (400 MESSAGES_REQUIRED when empty or not an array, INVALID_MESSAGE naming the index otherwise). */
+            messages: components["schemas"]["MessageRequest"][];
+            /** @description Used only when the Idempotency-Key header is absent. */
+            idempotencyKey?: string;
         };
         CreateSmsSenderDto: {
             /**
@@ -626,6 +794,62 @@ export interface components {
             /** @example false */
             hasMore: boolean;
         };
+        /** @description One message to one recipient. Unknown fields are refused (VALIDATION_ERROR). */
+        MessageRequest: {
+            /**
+             * @example local_sms
+             * @enum {string}
+             */
+            channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
+            /**
+             * @description `free_text` needs `content`; `template` needs `template`.
+             * @example free_text
+             * @enum {string}
+             */
+            messageType: "free_text" | "template";
+            /** @description Required for free_text (ignored for template messages). */
+            content?: components["schemas"]["MessageContent"];
+            /**
+             * @description local_sms: an approved sender name of the account (SENDER_NOT_APPROVED otherwise); absent: the account default sender, else the platform default. Other channels: passed to the provider as is.
+             * @example MyShop
+             */
+            sender?: string;
+            /** @description Required for, and only allowed with, messageType template. */
+            template?: components["schemas"]["MessageTemplateInput"];
+            /** @description A file sent with the message; not on local_sms (INVALID_ATTACHMENT). */
+            attachment?: components["schemas"]["MessageAttachment"];
+            /**
+             * @description chatapp_web / messaging_bot: the recipient chat, copied from the chat list. Ignored on other channels.
+             * @example 966501234567@c.us
+             */
+            chatId?: string;
+            /** @description chatapp_web / messaging_bot: copied from the chat list together with chatId. Ignored on other channels. */
+            conversationContext?: components["schemas"]["MessageConversationContext"];
+            /**
+             * @description local_sms and chatapp: a phone number, E.164 or national for DEFAULT_REGION (stored as E.164); email: an address (stored lowercased). chatapp_web / messaging_bot: omit it (or repeat chatId).
+             * @example +966501234567
+             */
+            to?: string;
+        } & (({
+            /** @enum {string} */
+            messageType: "free_text";
+            content: components["schemas"]["MessageContent"];
+        } | {
+            /** @enum {string} */
+            messageType: "template";
+            template: components["schemas"]["MessageTemplateInput"];
+        }) & ({
+            /** @enum {string} */
+            channel: "local_sms" | "chatapp" | "email";
+            to: string;
+        } | {
+            /** @enum {string} */
+            channel: "chatapp_web" | "messaging_bot";
+            /** @description Omit it, or repeat chatId. */
+            to?: string;
+            chatId: string;
+            conversationContext: components["schemas"]["MessageConversationContext"];
+        }));
         MessageResource: {
             /** @example msg_01jd0r8m6f3q9w2k4x7b5c8v1n */
             id: string;
@@ -764,7 +988,11 @@ export interface components {
             officialSenders: components["schemas"]["OfficialSender"][];
         };
         PutWebhookDto: {
-            /** @example https://example.com/hooks/chatapp-web */
+            /**
+             * Format: uri
+             * @description An https URL without credentials whose host resolves to public addresses only (http and private hosts only with WEBHOOK_ALLOW_INSECURE); 400 VALIDATION_ERROR otherwise.
+             * @example https://example.com/hooks/chatapp-web
+             */
             url: string;
         };
         /** @description One message, or one content to up to 100 recipients. Unknown fields are refused (VALIDATION_ERROR). */
@@ -1082,6 +1310,87 @@ export interface components {
              */
             id: string;
         };
+        WebhookAttempt: {
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /** @description Null when no HTTP response came (timeout, refused connection). */
+            httpStatus: number | null;
+            durationMs: number;
+            success: boolean;
+            error: string | null;
+        };
+        WebhookDeleted: {
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description chatapp_web.message.received, webhook.test, sms_sender.approved or sms_sender.rejected */
+            event: string;
+            url: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attemptCount: number;
+            /**
+             * Format: date-time
+             * @description Set while `pending`.
+             */
+            nextAttemptAt: string | null;
+            lastHttpStatus: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description Oldest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookDeliveryPage: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` (same status) for the next page; null on the last page. */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        WebhookSettings: {
+            /**
+             * Format: uri
+             * @example https://example.com/hooks/chatapp-web
+             */
+            url: string;
+            /**
+             * @description Sent in the X-API-Key header of every delivery. In full (`whk_` + 32 characters) only when just created or rotated; masked (`whk_****abcd`) otherwise.
+             * @example whk_****x9Qa
+             */
+            webhookApiKey: string;
+        };
+        WebhookTestQueued: {
+            /** @description See GET /webhooks/deliveries. */
+            deliveryId: string;
+            /** @enum {string} */
+            event: "webhook.test";
+        };
+        WebSessionChat: {
+            /** @description The web-session name or messaging-bot id. */
+            accountId: string;
+            chatId: string;
+            /** @enum {string} */
+            kind: "direct" | "group";
+            title: string;
+            phoneNumber: string | null;
+            /** @description Stable key of the conversation (session and chat). */
+            conversationKey: string;
+            /** @description Copy into a send request (with chatId) to answer in this chat. */
+            conversationContext: components["schemas"]["ChatConversationContext"];
+        };
+        WebSessionChatPage: {
+            /** @description The web-session name or messaging-bot id. */
+            accountId: string;
+            chats: components["schemas"]["WebSessionChat"][];
+            /** @description Pass as `cursor` (same accountId and type) for the next page; null on the last page. */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -1248,7 +1557,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_get: {
+    getWebSessionWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -1257,12 +1566,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The URL and the masked key */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "https://example.com/hooks/chatapp-web",
+                     *         "webhookApiKey": "whk_****J5aE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookSettings"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -1303,6 +1628,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -1373,7 +1719,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_put: {
+    setWebSessionWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -1386,14 +1732,30 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The URL and the key (in full on first set) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "https://example.com/hooks/chatapp-web",
+                     *         "webhookApiKey": "whk_Xb3kQ9vT2mN7pL4sR8wY1zC6dF0hJ5aE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookSettings"];
+                    };
+                };
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1403,14 +1765,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "INVALID_REQUEST_BODY",
-                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "INVALID_REQUEST_BODY";
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY";
                     };
                 };
             };
@@ -1565,7 +1927,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_remove: {
+    deleteWebSessionWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -1574,12 +1936,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Removed */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deleted": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDeleted"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -1620,6 +1997,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -1690,7 +2088,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_rotate: {
+    rotateWebSessionWebhookKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -1699,12 +2097,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The URL and the new key in full */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "https://example.com/hooks/chatapp-web",
+                     *         "webhookApiKey": "whk_Xb3kQ9vT2mN7pL4sR8wY1zC6dF0hJ5aE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookSettings"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -1745,6 +2159,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -1815,7 +2250,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_test: {
+    testWebSessionWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -1824,12 +2259,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Queued */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deliveryId": "whd_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *         "event": "webhook.test"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookTestQueued"];
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -1870,6 +2321,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -1940,13 +2412,13 @@ export interface operations {
             };
         };
     };
-    WebhooksController_list: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed";
+                /** @description nextCursor of the previous page (same status filter) */
                 cursor?: string;
-                /** @description 1 to 100, default 20 */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -1954,12 +2426,73 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of deliveries */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deliveries": [
+                     *           {
+                     *             "id": "whd_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *             "event": "webhook.test",
+                     *             "url": "https://example.com/hooks/chatapp-web",
+                     *             "status": "delivered",
+                     *             "attemptCount": 1,
+                     *             "nextAttemptAt": null,
+                     *             "lastHttpStatus": 200,
+                     *             "lastError": null,
+                     *             "createdAt": "2024-11-19T10:15:00.000Z",
+                     *             "completedAt": "2024-11-19T10:15:00.412Z",
+                     *             "attempts": [
+                     *               {
+                     *                 "attempt": 1,
+                     *                 "at": "2024-11-19T10:15:00.120Z",
+                     *                 "httpStatus": 200,
+                     *                 "durationMs": 292,
+                     *                 "success": true,
+                     *                 "error": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookDeliveryPage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -3570,15 +4103,15 @@ export interface operations {
             };
         };
     };
-    ChatsController_list: {
+    listWebSessionChats: {
         parameters: {
             query: {
-                cursor?: unknown;
-                /** @description 1 to 50, default 20 */
-                limit?: unknown;
+                /** @description nextCursor of the previous page (same accountId and type) */
+                cursor?: string;
+                limit?: number;
                 type?: "all" | "direct" | "group";
                 /** @description Web-session name or messaging-bot id */
-                accountId: unknown;
+                accountId: string;
             };
             header?: never;
             path?: never;
@@ -3586,12 +4119,65 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of chats */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "accountId": "support-line",
+                     *         "chats": [
+                     *           {
+                     *             "accountId": "support-line",
+                     *             "chatId": "14155550101@c.us",
+                     *             "kind": "direct",
+                     *             "title": "Ana Silva",
+                     *             "phoneNumber": "+14155550101",
+                     *             "conversationKey": "support-line:14155550101@c.us",
+                     *             "conversationContext": {
+                     *               "moduleType": "chatapp_web",
+                     *               "accountId": "support-line",
+                     *               "chatId": "14155550101@c.us"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebSessionChatPage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -3635,7 +4221,49 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `SESSION_NOT_READY`: The web session is not ready. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SESSION_NOT_READY",
+                     *       "error": "The web session is not ready.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SESSION_NOT_READY";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. `PROVIDER_RATE_LIMITED`: The provider rate-limited the call. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3654,7 +4282,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "PROVIDER_RATE_LIMITED";
                     };
                 };
             };
@@ -3679,7 +4307,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `PROVIDER_ERROR`: The external provider failed. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PROVIDER_ERROR",
+                     *       "error": "The external provider failed.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PROVIDER_ERROR";
+                    };
+                };
+            };
+            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3689,20 +4338,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": false,
-                     *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "code": "PROVIDER_UNAVAILABLE",
+                     *       "error": "The provider is unavailable or timed out.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                     };
                 };
             };
         };
     };
-    BulkController_list: {
+    listBulkJobs: {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page */
@@ -3715,12 +4364,69 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of jobs */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "jobs": [
+                     *           {
+                     *             "id": "bulk_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *             "name": "November newsletter",
+                     *             "status": "running",
+                     *             "messagesPerSecond": 5,
+                     *             "pauseReason": null,
+                     *             "total": 3,
+                     *             "validatedCount": 3,
+                     *             "counts": {
+                     *               "pending": 1,
+                     *               "sent": 2,
+                     *               "failed": 0,
+                     *               "cancelled": 0
+                     *             },
+                     *             "errorCode": null,
+                     *             "errorMessage": null,
+                     *             "createdAt": "2024-11-19T10:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BulkJobPage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -3831,11 +4537,11 @@ export interface operations {
             };
         };
     };
-    BulkController_create: {
+    createBulkJob: {
         parameters: {
             query?: never;
             header: {
-                /** @description At most 200 characters; wins over a body idempotencyKey */
+                /** @description 1 to 200 characters; wins over a body idempotencyKey (which is used only when the header is absent). */
                 "Idempotency-Key": string;
             };
             path?: never;
@@ -3843,23 +4549,42 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    messagesPerSecond: number;
-                    messages: Record<string, never>[];
-                    idempotencyKey?: string;
-                };
+                "application/json": components["schemas"]["CreateBulkJobBody"];
             };
         };
         responses: {
+            /** @description The job, `validating` (or the existing job of this Idempotency-Key) */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "bulk_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *       "name": "November newsletter",
+                     *       "status": "validating",
+                     *       "messagesPerSecond": 5,
+                     *       "pauseReason": null,
+                     *       "total": 2,
+                     *       "validatedCount": 0,
+                     *       "counts": {
+                     *         "pending": 2,
+                     *         "sent": 0,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "errorCode": null,
+                     *       "errorMessage": null,
+                     *       "createdAt": "2024-11-19T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkJobAccepted"];
+                };
             };
-            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `IDEMPOTENCY_KEY_REQUIRED`: Bulk request without an Idempotency-Key header. `IDEMPOTENCY_KEY_INVALID`: Idempotency key empty or longer than 200 characters. `MESSAGES_PER_SECOND_INVALID`: messagesPerSecond is not an integer from 1 to 10. `MESSAGES_REQUIRED`: messages is not a non-empty array. `INVALID_MESSAGE`: A bulk element is not a valid recipient object, or is larger than BULK_MAX_ELEMENT_BYTES (the message names its index). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3876,7 +4601,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "INVALID_REQUEST_BODY";
+                        code?: "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE";
                     };
                 };
             };
@@ -3901,7 +4626,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. `SUBSCRIPTION_INACTIVE`: The account subscription is inactive. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3918,7 +4643,28 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "FORBIDDEN" | "SUBSCRIPTION_INACTIVE";
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`: Same idempotency key with a different body. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "IDEMPOTENCY_CONFLICT",
+                     *       "error": "Same idempotency key with a different body.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_CONFLICT";
                     };
                 };
             };
@@ -4031,23 +4777,50 @@ export interface operations {
             };
         };
     };
-    BulkController_get: {
+    getBulkJob: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The `id` of the creation response. */
                 jobId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The job */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "job": {
+                     *         "id": "bulk_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *         "name": "November newsletter",
+                     *         "status": "running",
+                     *         "messagesPerSecond": 5,
+                     *         "pauseReason": null,
+                     *         "total": 3,
+                     *         "validatedCount": 3,
+                     *         "counts": {
+                     *           "pending": 1,
+                     *           "sent": 2,
+                     *           "failed": 0,
+                     *           "cancelled": 0
+                     *         },
+                     *         "errorCode": null,
+                     *         "errorMessage": null,
+                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkJobEnvelope"];
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4088,6 +4861,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
                     };
                 };
             };
@@ -4158,7 +4952,7 @@ export interface operations {
             };
         };
     };
-    BulkController_rows: {
+    listBulkJobRows: {
         parameters: {
             query?: {
                 /** @description `pending` includes rows being sent */
@@ -4169,18 +4963,79 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The `id` of the creation response. */
                 jobId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description One page of rows */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "jobId": "bulk_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *         "rows": [
+                     *           {
+                     *             "index": 0,
+                     *             "to": "+14155550101",
+                     *             "channel": "local_sms",
+                     *             "status": "sent",
+                     *             "messageId": "msg_01jd8x2m0a1b2c3d4e5f6g7h",
+                     *             "errorCode": null,
+                     *             "errorMessage": null,
+                     *             "sentAt": "2024-11-19T10:15:02.000Z"
+                     *           },
+                     *           {
+                     *             "index": 1,
+                     *             "to": "ana@example.com",
+                     *             "channel": "email",
+                     *             "status": "pending",
+                     *             "messageId": null,
+                     *             "errorCode": null,
+                     *             "errorMessage": null,
+                     *             "sentAt": null
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BulkRowPage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4221,6 +5076,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
                     };
                 };
             };
@@ -4291,23 +5167,51 @@ export interface operations {
             };
         };
     };
-    BulkController_retryFailed: {
+    retryFailedBulkRows: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The `id` of the creation response. */
                 jobId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description How many rows were moved, and the job */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "retried": 1,
+                     *       "job": {
+                     *         "id": "bulk_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *         "name": "November newsletter",
+                     *         "status": "queued",
+                     *         "messagesPerSecond": 5,
+                     *         "pauseReason": null,
+                     *         "total": 3,
+                     *         "validatedCount": 3,
+                     *         "counts": {
+                     *           "pending": 1,
+                     *           "sent": 2,
+                     *           "failed": 0,
+                     *           "cancelled": 0
+                     *         },
+                     *         "errorCode": null,
+                     *         "errorMessage": null,
+                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkRetryResult"];
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4330,6 +5234,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `INSUFFICIENT_BALANCE`: Free messages, plan quota and wallet cannot pay for the message. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INSUFFICIENT_BALANCE",
+                     *       "error": "Free messages, plan quota and wallet cannot pay for the message.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_BALANCE";
+                    };
+                };
+            };
             /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
             403: {
                 headers: {
@@ -4348,6 +5273,48 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `NOTHING_TO_RETRY`: The job has no failed rows. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOTHING_TO_RETRY",
+                     *       "error": "The job has no failed rows.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOTHING_TO_RETRY";
                     };
                 };
             };
@@ -4418,23 +5385,50 @@ export interface operations {
             };
         };
     };
-    BulkController_pause: {
+    pauseBulkJob: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The `id` of the creation response. */
                 jobId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The paused job */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "job": {
+                     *         "id": "bulk_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *         "name": "November newsletter",
+                     *         "status": "paused",
+                     *         "messagesPerSecond": 5,
+                     *         "pauseReason": "user",
+                     *         "total": 3,
+                     *         "validatedCount": 3,
+                     *         "counts": {
+                     *           "pending": 1,
+                     *           "sent": 2,
+                     *           "failed": 0,
+                     *           "cancelled": 0
+                     *         },
+                     *         "errorCode": null,
+                     *         "errorMessage": null,
+                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkJobEnvelope"];
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4475,6 +5469,48 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_JOB_STATE`: The job cannot make this move from its current state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_JOB_STATE",
+                     *       "error": "The job cannot make this move from its current state.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_JOB_STATE";
                     };
                 };
             };
@@ -4545,23 +5581,50 @@ export interface operations {
             };
         };
     };
-    BulkController_resume: {
+    resumeBulkJob: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The `id` of the creation response. */
                 jobId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The job, queued again */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "job": {
+                     *         "id": "bulk_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *         "name": "November newsletter",
+                     *         "status": "queued",
+                     *         "messagesPerSecond": 5,
+                     *         "pauseReason": null,
+                     *         "total": 3,
+                     *         "validatedCount": 3,
+                     *         "counts": {
+                     *           "pending": 1,
+                     *           "sent": 2,
+                     *           "failed": 0,
+                     *           "cancelled": 0
+                     *         },
+                     *         "errorCode": null,
+                     *         "errorMessage": null,
+                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkJobEnvelope"];
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4584,6 +5647,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `INSUFFICIENT_BALANCE`: Free messages, plan quota and wallet cannot pay for the message. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INSUFFICIENT_BALANCE",
+                     *       "error": "Free messages, plan quota and wallet cannot pay for the message.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_BALANCE";
+                    };
+                };
+            };
             /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
             403: {
                 headers: {
@@ -4602,6 +5686,48 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_JOB_STATE`: The job cannot make this move from its current state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_JOB_STATE",
+                     *       "error": "The job cannot make this move from its current state.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_JOB_STATE";
                     };
                 };
             };
@@ -4672,23 +5798,50 @@ export interface operations {
             };
         };
     };
-    BulkController_cancel: {
+    cancelBulkJob: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The `id` of the creation response. */
                 jobId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The cancelled job */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "job": {
+                     *         "id": "bulk_01jd8x2k4m7q9r3t5v8w2y4z",
+                     *         "name": "November newsletter",
+                     *         "status": "cancelled",
+                     *         "messagesPerSecond": 5,
+                     *         "pauseReason": null,
+                     *         "total": 3,
+                     *         "validatedCount": 3,
+                     *         "counts": {
+                     *           "pending": 0,
+                     *           "sent": 2,
+                     *           "failed": 0,
+                     *           "cancelled": 1
+                     *         },
+                     *         "errorCode": null,
+                     *         "errorMessage": null,
+                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkJobEnvelope"];
+                };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
             401: {
@@ -4729,6 +5882,48 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_JOB_STATE`: The job cannot make this move from its current state. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_JOB_STATE",
+                     *       "error": "The job cannot make this move from its current state.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_JOB_STATE";
                     };
                 };
             };

@@ -81,15 +81,16 @@ describe('Typed client against the public document (contract)', () => {
 
   it('templates, media, SMS senders and official senders', async () => {
     const created = await client.POST('/api/v2/templates', {
-      body: { name: 'typed_client_order', category: 'sms', subType: 'utility', body: 'Order {{1}} shipped' },
+      body: { name: 'typed_client_order', category: 'sms', subType: 'utility', content: 'Order {{1}} shipped' },
     });
+    expect(created.error).toBeUndefined();
     expect(created.response.status).toBe(201);
     const id = created.data!.data.template.id;
     const got = await client.GET('/api/v2/templates/{id}', { params: { path: { id } } });
     expect(got.data?.data.name).toBe('typed_client_order');
     const page = await client.GET('/api/v2/templates', { params: { query: { category: 'sms', limit: 5 } } });
     expect(page.data?.data.templates.some((tpl) => tpl.id === id)).toBe(true);
-    const dup = await client.POST('/api/v2/templates', { body: { name: 'typed_client_order', category: 'sms', subType: 'utility', body: 'Again' } });
+    const dup = await client.POST('/api/v2/templates', { body: { name: 'typed_client_order', category: 'sms', subType: 'utility', content: 'Again' } });
     expect(dup.error?.code).toBe('TEMPLATE_EXISTS');
 
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -121,7 +122,7 @@ describe('Typed client against the public document (contract)', () => {
     expect(job.response.status).toBe(202);
     const jobId = job.data!.id;
     const read = await client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId } } });
-    expect(read.data?.id).toBe(jobId);
+    expect(read.data?.job.id).toBe(jobId);
     const rows = await client.GET('/api/v2/messages/bulk/{jobId}/rows', { params: { path: { jobId } } });
     expect(rows.response.status).toBe(200);
     const jobs = await client.GET('/api/v2/messages/bulk');
@@ -136,8 +137,12 @@ describe('Typed client against the public document (contract)', () => {
   });
 
   it('web-session chats and the web-session webhook', async () => {
-    const chats = await client.GET('/api/v2/chatapp-web/chats', { params: { query: {} } });
-    expect([200, 404]).toContain(chats.response.status);
+    const session = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'sales-line', status: 'ready' });
+    expect(session.status).toBe(201);
+    const chats = await client.GET('/api/v2/chatapp-web/chats', { params: { query: { accountId: 'sales-line', type: 'direct', limit: 5 } } });
+    expect(chats.data?.data.chats.length).toBe(5);
+    const unknown = await client.GET('/api/v2/chatapp-web/chats', { params: { query: { accountId: 'no-such-session' } } });
+    expect(unknown.error?.code).toBe('NOT_FOUND');
     const put = await client.PUT('/api/v2/webhooks/chatapp-web', { body: { url: 'https://hooks.example.test/inbound' } });
     expect(put.response.status).toBe(200);
     const get = await client.GET('/api/v2/webhooks/chatapp-web');
