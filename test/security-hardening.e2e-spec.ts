@@ -200,7 +200,7 @@ describe('Security hardening (e2e)', () => {
       expect(out).toContain('hub.verify_token=[REDACTED]&hub.challenge=42');
       expect(out).toContain('?token=[REDACTED]&api_key=[REDACTED]');
       expect(out).not.toMatch(/Demo account|msk_/);
-      expect(out).toContain('OpenAPI docs are off');
+      expect(out).toContain('OpenAPI documents are off');
     });
   });
 });

@@ -389,7 +389,9 @@ describe('Webhooks across restarts and replicas (e2e)', () => {
   it('two replicas on one database never deliver one attempt twice', async () => {
     // Loops off: the test drives both replicas' ticks at the same moment, so both select the same due
     // rows and only the conditional lease UPDATE keeps them apart.
-    const env = { ...FAST, SCHEDULERS_ENABLED: 'false', WEBHOOK_DELIVERY_BATCH: '50' };
+    // A generous timeout: a POST that outlives it counts as failed and is retried (at-least-once by
+    // design), which on a loaded machine would look like a double delivery this test is not about.
+    const env = { ...FAST, SCHEDULERS_ENABLED: 'false', WEBHOOK_DELIVERY_BATCH: '50', WEBHOOK_TIMEOUT_MS: '10000' };
     const a = await createTestApp({ env });
     const b = await createTestApp({ env, databaseUrl: a.databaseUrl });
     try {
