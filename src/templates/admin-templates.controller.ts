@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiSuccess } from '../common/openapi';
 import { CreateTemplateDto } from './dto/create-template.dto';
-import { OFFICIAL_SENDER_EXAMPLE, OfficialSenderCreated, SmsTemplateSummary, Template, TEMPLATE_EXAMPLE, TemplateResult } from './dto/template.response';
+import { ApiTemplateCreated, OFFICIAL_SENDER_EXAMPLE, OfficialSenderCreated, TEMPLATE_EXAMPLE, TemplateResult } from './dto/template.response';
 import { AccountsService } from '../accounts/accounts.service';
 import { AdminOnly } from '../auth/decorators';
 import { ApiError } from '../common/errors';
@@ -42,21 +42,7 @@ export class AdminTemplatesController {
   @HttpCode(201)
   @ApiOperation({ operationId: 'adminCreateDefaultTemplate', summary: 'Create a default template visible to every account (same body as POST /api/v2/templates, JSON)' })
   @ApiBody({ type: CreateTemplateDto })
-  @ApiExtraModels(Template, SmsTemplateSummary)
-  @ApiResponse({
-    status: 201,
-    description: 'Created',
-    schema: {
-      type: 'object',
-      required: ['success', 'data'],
-      properties: {
-        success: { type: 'boolean', enum: [true] },
-        message: { type: 'string' },
-        data: { type: 'object', required: ['template'], properties: { template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } } },
-      },
-    },
-    example: { success: true, data: { template: { ...TEMPLATE_EXAMPLE, isDefault: true } } },
-  })
+  @ApiTemplateCreated({ success: true, data: { template: { ...TEMPLATE_EXAMPLE, isDefault: true } } })
   @ApiErrors('VALIDATION_ERROR', 'TEMPLATE_EXISTS', 'PAYLOAD_TOO_LARGE', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE')
   async createDefault(@Body() body: unknown): Promise<{ success: true } & CreatedTemplate> {
     const { dto } = await parseCreateRequest(body, false, undefined);

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiMultipartForm, ApiSuccess } from '../common/openapi';
 import { CreateTemplateDto } from './dto/create-template.dto';
-import { MEDIA_ASSET_EXAMPLE, MediaAsset, SmsTemplateSummary, Template, TEMPLATE_EXAMPLE, TemplatePage } from './dto/template.response';
+import { ApiTemplateCreated, MEDIA_ASSET_EXAMPLE, MediaAsset, Template, TEMPLATE_EXAMPLE, TemplatePage } from './dto/template.response';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { Page } from '../common/cursor';
@@ -67,25 +67,7 @@ export class TemplatesController {
       file: { ...binary, description: 'Same as headerMedia (either name)' },
     },
   })
-  @ApiExtraModels(Template, SmsTemplateSummary)
-  @ApiResponse({
-    status: 201,
-    description: 'Created',
-    schema: {
-      type: 'object',
-      required: ['success', 'data'],
-      properties: {
-        success: { type: 'boolean', enum: [true] },
-        message: { type: 'string', description: 'A note for people, e.g. that the template awaits review' },
-        data: {
-          type: 'object',
-          required: ['template'],
-          properties: { template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } },
-        },
-      },
-    },
-    example: { success: true, data: { template: { ...TEMPLATE_EXAMPLE, status: 'pending', providerTemplateId: null } } },
-  })
+  @ApiTemplateCreated({ success: true, data: { template: { ...TEMPLATE_EXAMPLE, status: 'pending', providerTemplateId: null } } })
   @ApiErrors('VALIDATION_ERROR', 'TEMPLATE_EXISTS', 'PAYLOAD_TOO_LARGE', 'MEDIA_QUOTA_EXCEEDED', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE')
   @UseInterceptors(FileFieldsInterceptor([{ name: 'headerMedia', maxCount: 1 }, { name: 'file', maxCount: 1 }]))
   async create(

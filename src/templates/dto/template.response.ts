@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { HEADER_TYPES, OTP_TYPES, TEMPLATE_CATEGORIES, TEMPLATE_PROVIDERS, TEMPLATE_STATUSES, TEMPLATE_SUB_TYPES } from '../template.types';
 
 const str = { type: 'string', nullable: true } as const;
@@ -139,3 +140,24 @@ export const TEMPLATE_EXAMPLE = {
   createdAt: '2026-11-22T10:00:00.000Z',
 };
 export const MEDIA_ASSET_EXAMPLE = { headerAssetId: 'med_01JD0Q8Y4C7M2X', headerType: 'image', mimeType: 'image/png', size: 48213, previewUrl: 'http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X' };
+
+/** 201 of template creation: the full template, or the short form an SMS template answers with. */
+export function ApiTemplateCreated(example: unknown): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(Template, SmsTemplateSummary),
+    ApiResponse({
+      status: 201,
+      description: 'Created',
+      schema: {
+        type: 'object',
+        required: ['success', 'data'],
+        properties: {
+          success: { type: 'boolean', enum: [true] },
+          message: { type: 'string', description: 'A note for people, e.g. that the template awaits review' },
+          data: { type: 'object', required: ['template'], properties: { template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } } },
+        },
+      },
+      example,
+    }),
+  ) as MethodDecorator;
+}
