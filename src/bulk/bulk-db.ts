@@ -63,13 +63,16 @@ export class BulkDb {
     return (await this.one(stmt)).rows as T[];
   }
 
-  /** Runs `work` atomically. */
-  async run<T>(work: () => Work<T>): Promise<T> {
+  /**
+   * Runs `work` atomically. `afterFirst` (test probes only, MySQL only) is awaited inside the
+   * transaction after its first statement.
+   */
+  async run<T>(work: () => Work<T>, afterFirst?: () => Promise<void>): Promise<T> {
     // Never inside (or interleaved with) another request's open TypeORM transaction on the shared connection.
     if (!this.mysql) return runExclusiveOnSqlite(this.ds, () => this.runSqlite(work));
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.runMysql(work);
+        return await this.runMysql(work, attempt === 0 ? afterFirst : undefined);
       } catch (err) {
         if (isDeadlockOrLockTimeout(err) && attempt < 5) continue;
         throw err;
@@ -105,13 +108,17 @@ export class BulkDb {
     return { affected: prepared.run(...stmt.params).changes, rows: [] };
   }
 
-  private async runMysql<T>(work: () => Work<T>): Promise<T> {
+  private async runMysql<T>(work: () => Work<T>, afterFirst?: () => Promise<void>): Promise<T> {
     const qr = this.ds.createQueryRunner();
     try {
       await qr.startTransaction();
       const gen = work();
       let next = gen.next();
-      while (!next.done) next = gen.next(await this.execMysql(qr.query.bind(qr), next.value));
+      for (let n = 0; !next.done; n++) {
+        const result = await this.execMysql(qr.query.bind(qr), next.value);
+        if (n === 0 && afterFirst) await afterFirst();
+        next = gen.next(result);
+      }
       await qr.commitTransaction();
       return next.value;
     } catch (err) {

@@ -7,6 +7,7 @@ import { BulkDb, sql } from './bulk-db';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkSettings } from './bulk-settings';
+import { WindowTxProbe } from './window-tx-probe';
 
 /** Jobs leased per claim statement. */
 const CLAIM_CHUNK = 500;
@@ -43,7 +44,7 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
   ) {
-    this.deps = { db, clock, settings, validator, pipeline };
+    this.deps = { db, clock, settings, validator, pipeline, probe: new WindowTxProbe(settings.testHooks) };
   }
 
   onApplicationBootstrap(): void {

@@ -8,6 +8,7 @@ import type { ValidatedMessage } from '../messaging/validation/validated-message
 import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { BulkSettings } from './bulk-settings';
 import { SendWindow } from './send-window';
+import type { WindowTxProbe } from './window-tx-probe';
 
 export interface RunnerDeps {
   db: BulkDb;
@@ -15,6 +16,8 @@ export interface RunnerDeps {
   settings: BulkSettings;
   validator: MessageValidator;
   pipeline: SendPipeline;
+  /** Test-only freeze point inside the window transaction (does nothing unless BULK_TEST_HOOKS). */
+  probe: WindowTxProbe;
 }
 
 interface Claimed {
@@ -143,7 +146,7 @@ export class BulkJobRunner {
       const mine: StmtResult = yield sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, jobId, ...rows.map((x) => x.idx));
       const keep = new Set(mine.rows.map((x) => Number(x.idx)));
       return { rows: rows.filter((x) => keep.has(x.idx)), remaining: true };
-    });
+    }, this.d.probe.hold(jobId));
   }
 
   /**

@@ -36,6 +36,12 @@ export class AppConfig {
   /** Provider adapter per channel (`sandbox` by default). */
   providers: Record<ChannelName, string>;
   providerTimeoutMs: number;
+  /** BULK_LEASE_MS as set. */
+  bulkLeaseMs: number;
+  /** Lease of a dispatched bulk job: BULK_LEASE_MS, but at least two provider timeouts (a call never outlives it). */
+  bulkDispatchLeaseMs: number;
+  /** Test-only probes in the bulk runner (refused outside NODE_ENV=test). */
+  bulkTestHooks: boolean;
   idempotencyWindowHours: number;
   /** Disable background loops (unit tests, one-off CLI). */
   schedulersEnabled: boolean;
@@ -159,6 +165,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   c.providerTimeoutMs = readInt(env, 'PROVIDER_TIMEOUT_MS', 10000, 1);
   c.idempotencyWindowHours = readInt(env, 'IDEMPOTENCY_WINDOW_HOURS', 24, 1);
+  c.bulkLeaseMs = readInt(env, 'BULK_LEASE_MS', 15_000, 100);
+  c.bulkDispatchLeaseMs = Math.max(c.bulkLeaseMs, 2 * c.providerTimeoutMs);
+  c.bulkTestHooks = readBool(env, 'BULK_TEST_HOOKS', false);
+  if (c.bulkTestHooks && c.nodeEnv !== 'test') throw new ConfigError('BULK_TEST_HOOKS is only allowed when NODE_ENV=test');
   c.schedulersEnabled = readBool(env, 'SCHEDULERS_ENABLED', true);
   return c;
 }
