@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { isDeadlockOrLockTimeout } from '../database/db-errors';
+import { isDeadlock } from '../database/db-errors';
 import { runExclusiveOnSqlite } from '../database/sqlite-serializer';
 
 export type SqlParam = string | number | null;
@@ -32,7 +32,7 @@ interface SqliteDb {
  * The bulk module's database access. On SQLite a unit of work runs synchronously inside one
  * better-sqlite3 transaction, so no other query of the process can slip into it (TypeORM shares one
  * SQLite connection); on MySQL/MariaDB it runs on a pooled connection in a real transaction,
- * retried on deadlock.
+ * retried on deadlock. `mysql` also tells callers they may use `FOR UPDATE SKIP LOCKED`.
  */
 @Injectable()
 export class BulkDb {
@@ -74,7 +74,9 @@ export class BulkDb {
       try {
         return await this.runMysql(work, attempt === 0 ? afterFirst : undefined);
       } catch (err) {
-        if (isDeadlockOrLockTimeout(err) && attempt < 5) continue;
+        // A deadlock is resolved at once (the other transaction went on): retry. A lock wait timeout
+        // already waited DB_LOCK_WAIT_TIMEOUT_S on a holder that may be frozen: the caller tries later.
+        if (isDeadlock(err) && attempt < 5) continue;
         throw err;
       }
     }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
+import { isConnectionLost, isLockWaitTimeout } from '../database/db-errors';
 import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import type { ValidatedMessage } from '../messaging/validation/validated-message';
@@ -100,6 +101,14 @@ export class BulkJobRunner {
     } catch (err) {
       if (err instanceof LeaseLost) {
         this.log.warn({ jobId: this.jobId }, 'bulk job lease taken over by another replica; stopped');
+        return 'lost';
+      }
+      if (isConnectionLost(err) || isLockWaitTimeout(err)) {
+        // The server ended our transaction (we were paused past DB_IDLE_TRANSACTION_TIMEOUT_S, so
+        // another replica may own the job now) or a lock stayed held too long. The server rolled
+        // that transaction back; stop without another statement. The job goes on under whoever
+        // leases it next, which settles rows left `sending` from the message log (never sent twice).
+        this.log.warn({ jobId: this.jobId, err: String(err) }, 'bulk job runner stood down: its database transaction was ended or blocked');
         return 'lost';
       }
       this.log.error({ err, jobId: this.jobId }, 'bulk job runner failed; the lease will expire and the job resume');
