@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { isDeadlockOrLockTimeout } from '../database/db-errors';
+import { isDeadlock } from '../database/db-errors';
 import { runExclusiveOnSqlite } from '../database/sqlite-serializer';
 
 export type SqlParam = string | number | null;
@@ -32,7 +32,7 @@ interface SqliteDb {
  * The bulk module's database access. On SQLite a unit of work runs synchronously inside one
  * better-sqlite3 transaction, so no other query of the process can slip into it (TypeORM shares one
  * SQLite connection); on MySQL/MariaDB it runs on a pooled connection in a real transaction,
- * retried on deadlock.
+ * retried on deadlock. `mysql` also tells callers they may use `FOR UPDATE SKIP LOCKED`.
  */
 @Injectable()
 export class BulkDb {
@@ -63,15 +63,20 @@ export class BulkDb {
     return (await this.one(stmt)).rows as T[];
   }
 
-  /** Runs `work` atomically. */
-  async run<T>(work: () => Work<T>): Promise<T> {
+  /**
+   * Runs `work` atomically. `afterFirst` (test probes only, MySQL only) is awaited inside the
+   * transaction after its first statement.
+   */
+  async run<T>(work: () => Work<T>, afterFirst?: () => Promise<void>): Promise<T> {
     // Never inside (or interleaved with) another request's open TypeORM transaction on the shared connection.
     if (!this.mysql) return runExclusiveOnSqlite(this.ds, () => this.runSqlite(work));
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.runMysql(work);
+        return await this.runMysql(work, attempt === 0 ? afterFirst : undefined);
       } catch (err) {
-        if (isDeadlockOrLockTimeout(err) && attempt < 5) continue;
+        // A deadlock is resolved at once (the other transaction went on): retry. A lock wait timeout
+        // already waited DB_LOCK_WAIT_TIMEOUT_S on a holder that may be frozen: the caller tries later.
+        if (isDeadlock(err) && attempt < 5) continue;
         throw err;
       }
     }
@@ -105,13 +110,17 @@ export class BulkDb {
     return { affected: prepared.run(...stmt.params).changes, rows: [] };
   }
 
-  private async runMysql<T>(work: () => Work<T>): Promise<T> {
+  private async runMysql<T>(work: () => Work<T>, afterFirst?: () => Promise<void>): Promise<T> {
     const qr = this.ds.createQueryRunner();
     try {
       await qr.startTransaction();
       const gen = work();
       let next = gen.next();
-      while (!next.done) next = gen.next(await this.execMysql(qr.query.bind(qr), next.value));
+      for (let n = 0; !next.done; n++) {
+        const result = await this.execMysql(qr.query.bind(qr), next.value);
+        if (n === 0 && afterFirst) await afterFirst();
+        next = gen.next(result);
+      }
       await qr.commitTransaction();
       return next.value;
     } catch (err) {

@@ -1,18 +1,21 @@
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { MessageValidator } from '../messaging/validation/message-validator';
-import { BulkDb, sql } from './bulk-db';
+import { isConnectionLost, isLockWaitTimeout } from '../database/db-errors';
+import { BulkDb, sql, StmtResult, Work } from './bulk-db';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkSettings } from './bulk-settings';
+import { WindowTxProbe } from './window-tx-probe';
 
 /** Jobs leased per claim statement. */
 const CLAIM_CHUNK = 500;
 /** Accounts whose turn is looked at per tick (oldest turns first). */
 const TURNS_PER_TICK = 5000;
 /** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
+const inList = (n: number) => Array(n).fill('?').join(', ');
 const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
 
 interface Turn {
@@ -30,6 +33,7 @@ interface Turn {
  */
 @Injectable()
 export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly log = new Logger(BulkDispatcher.name);
   private readonly loop = new SinglePeriodicJob('bulk-dispatch', () => this.dispatchOnce());
   private readonly runners = new Map<string, { runner: BulkJobRunner; done: Promise<unknown> }>();
   private readonly deps: RunnerDeps;
@@ -43,7 +47,7 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
   ) {
-    this.deps = { db, clock, settings, validator, pipeline };
+    this.deps = { db, clock, settings, validator, pipeline, probe: new WindowTxProbe(settings.testHooks) };
   }
 
   onApplicationBootstrap(): void {
@@ -101,23 +105,34 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Leases many jobs with one conditional UPDATE; the lease expiry written is this claim's token, so
-   * the SELECT after it finds exactly the jobs this claim won (no runner of ours renews them yet).
+   * Leases many jobs in one short transaction: the free ones are read with a locking read that, on
+   * MySQL/MariaDB, skips rows another transaction holds (a replica frozen inside its window
+   * transaction holds its job's row), so one held job never makes the claim, and with it every other
+   * account's job, wait; a skipped job is looked at again next tick. A lock wait that still times out
+   * (DB_LOCK_WAIT_TIMEOUT_S) is "try later" too.
    */
   private async claim(jobIds: string[]): Promise<Set<string>> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
-    const token = now + this.settings.dispatchLeaseMs;
-    const ids = jobIds.map(() => '?').join(', ');
-    const r = await this.db.one(
-      sql(
-        `UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${ids}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
-        me, token, now, ...jobIds, me, now,
-      ),
-    );
-    if (r.affected === 0) return new Set();
-    const rows = await this.db.rows(sql(`SELECT id FROM bulk_jobs WHERE id IN (${ids}) AND status = 'running' AND lease_owner = ? AND lease_expires_at = ?`, ...jobIds, me, token));
-    return new Set(rows.map((x) => String(x.id)));
+    const until = now + this.settings.dispatchLeaseMs;
+    const skipLocked = this.db.mysql ? ' FOR UPDATE SKIP LOCKED' : '';
+    try {
+      return await this.db.run(function* (): Work<Set<string>> {
+        const free: StmtResult = yield sql(
+          `SELECT id FROM bulk_jobs WHERE id IN (${inList(jobIds.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked}`,
+          ...jobIds, me, now,
+        );
+        const won = free.rows.map((r) => String(r.id));
+        if (!won.length) return new Set();
+        // (The rows are locked by the read above, or SQLite's one writer is us: no condition needed.)
+        yield sql(`UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(won.length)})`, me, until, now, ...won);
+        return new Set(won);
+      });
+    } catch (err) {
+      if (!isLockWaitTimeout(err) && !isConnectionLost(err)) throw err;
+      this.log.warn(`bulk claim skipped this tick (${String(err)}); retried next tick`);
+      return new Set();
+    }
   }
 
   private start(turn: Turn): void {

@@ -2,12 +2,14 @@ import { Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
+import { isConnectionLost, isLockWaitTimeout } from '../database/db-errors';
 import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import type { ValidatedMessage } from '../messaging/validation/validated-message';
 import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { BulkSettings } from './bulk-settings';
 import { SendWindow } from './send-window';
+import type { WindowTxProbe } from './window-tx-probe';
 
 export interface RunnerDeps {
   db: BulkDb;
@@ -15,6 +17,8 @@ export interface RunnerDeps {
   settings: BulkSettings;
   validator: MessageValidator;
   pipeline: SendPipeline;
+  /** Test-only freeze point inside the window transaction (does nothing unless BULK_TEST_HOOKS). */
+  probe: WindowTxProbe;
 }
 
 interface Claimed {
@@ -100,6 +104,14 @@ export class BulkJobRunner {
         this.log.warn({ jobId: this.jobId }, 'bulk job lease taken over by another replica; stopped');
         return 'lost';
       }
+      if (isConnectionLost(err) || isLockWaitTimeout(err)) {
+        // The server ended our transaction (we were paused past DB_IDLE_TRANSACTION_TIMEOUT_S, so
+        // another replica may own the job now) or a lock stayed held too long. The server rolled
+        // that transaction back; stop without another statement. The job goes on under whoever
+        // leases it next, which settles rows left `sending` from the message log (never sent twice).
+        this.log.warn({ jobId: this.jobId, err: String(err) }, 'bulk job runner stood down: its database transaction was ended or blocked');
+        return 'lost';
+      }
       this.log.error({ err, jobId: this.jobId }, 'bulk job runner failed; the lease will expire and the job resume');
       return 'lost';
     }
@@ -144,7 +156,7 @@ export class BulkJobRunner {
       const mine: StmtResult = yield sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, jobId, ...rows.map((x) => x.idx));
       const keep = new Set(mine.rows.map((x) => Number(x.idx)));
       return { rows: rows.filter((x) => keep.has(x.idx)), remaining: true };
-    });
+    }, this.d.probe.hold(jobId));
   }
 
   /**

@@ -22,6 +22,7 @@ export class BulkSettings {
   readonly maxJobsPerReplica: number;
   readonly idempotencyWindowMs: number;
   readonly schedulersEnabled: boolean;
+  readonly testHooks: boolean;
 
   constructor(config: AppConfig) {
     this.instanceId = (config.optional('BULK_INSTANCE_ID') ?? newId('rep')).slice(0, 40);
@@ -32,12 +33,13 @@ export class BulkSettings {
     this.validationTickMs = config.int('BULK_VALIDATION_TICK_MS', 200, 5);
     this.validationChunk = config.int('BULK_VALIDATION_CHUNK', 2000, 1);
     this.dispatchTickMs = config.int('BULK_DISPATCH_TICK_MS', 100, 5);
-    this.leaseMs = config.int('BULK_LEASE_MS', 15_000, 100);
+    this.leaseMs = config.bulkLeaseMs;
     this.providerTimeoutMs = config.providerTimeoutMs;
-    this.dispatchLeaseMs = Math.max(this.leaseMs, 2 * this.providerTimeoutMs);
+    this.dispatchLeaseMs = config.bulkDispatchLeaseMs;
     this.rateLimitBackoffMs = config.int('BULK_RATE_LIMIT_BACKOFF_MS', 30_000, 1);
     this.maxJobsPerReplica = config.int('BULK_MAX_JOBS_PER_REPLICA', 500, 1);
     this.idempotencyWindowMs = config.idempotencyWindowHours * 3_600_000;
     this.schedulersEnabled = config.schedulersEnabled;
+    this.testHooks = config.bulkTestHooks;
   }
 }

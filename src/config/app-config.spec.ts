@@ -22,6 +22,9 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'production' }, 'APP_SECRET'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DB_LOCK_WAIT_TIMEOUT_S: '0' }, 'DB_LOCK_WAIT_TIMEOUT_S'],
+    [{ DB_IDLE_TRANSACTION_TIMEOUT_S: 'soon' }, 'DB_IDLE_TRANSACTION_TIMEOUT_S'],
+    [{ BULK_TEST_HOOKS: 'true', NODE_ENV: 'development' }, 'BULK_TEST_HOOKS'],
   ])('a bad value stops start-up naming the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -67,5 +70,13 @@ describe('loadConfig', () => {
     expect(c.webhookAllowInsecure).toBe(true);
     expect(c.prices.email).toBe(7);
     expect(c.providers.email).toBe('smtp');
+  });
+
+  it('bounds database lock waits and idle transactions: by default half the bulk dispatch lease (at least 2 s), 5 s waits', () => {
+    // Dispatch lease = max(BULK_LEASE_MS 15 s, 2 x PROVIDER_TIMEOUT_MS 10 s) = 20 s.
+    expect(loadConfig({})).toMatchObject({ bulkDispatchLeaseMs: 20_000, dbIdleTransactionTimeoutS: 10, dbLockWaitTimeoutS: 5 });
+    expect(loadConfig({ BULK_LEASE_MS: '6000', PROVIDER_TIMEOUT_MS: '1000' })).toMatchObject({ bulkDispatchLeaseMs: 6000, dbIdleTransactionTimeoutS: 3 });
+    expect(loadConfig({ BULK_LEASE_MS: '1500', PROVIDER_TIMEOUT_MS: '500' }).dbIdleTransactionTimeoutS).toBe(2);
+    expect(loadConfig({ DB_IDLE_TRANSACTION_TIMEOUT_S: '4', DB_LOCK_WAIT_TIMEOUT_S: '2' })).toMatchObject({ dbIdleTransactionTimeoutS: 4, dbLockWaitTimeoutS: 2 });
   });
 });

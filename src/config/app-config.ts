@@ -56,6 +56,19 @@ export class AppConfig {
   /** Provider adapter per channel (`sandbox` by default). */
   providers: Record<ChannelName, string>;
   providerTimeoutMs: number;
+  /** BULK_LEASE_MS as set. */
+  bulkLeaseMs: number;
+  /** Lease of a dispatched bulk job: BULK_LEASE_MS, but at least two provider timeouts (a call never outlives it). */
+  bulkDispatchLeaseMs: number;
+  /**
+   * Session settings of every MySQL/MariaDB connection: how long a statement waits for a row lock,
+   * and after how long the server ends a transaction whose client went quiet (a paused or cut-off
+   * replica), so its row locks never outlive a bulk lease by much.
+   */
+  dbLockWaitTimeoutS: number;
+  dbIdleTransactionTimeoutS: number;
+  /** Test-only probes in the bulk runner (refused outside NODE_ENV=test). */
+  bulkTestHooks: boolean;
   idempotencyWindowHours: number;
   /** A signed WAHA session.status stamped further than this from now is a replay and is ignored. */
   wahaEventMaxAgeSeconds: number;
@@ -207,6 +220,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.idempotencyWindowHours = readInt(env, 'IDEMPOTENCY_WINDOW_HOURS', 24, 1);
   // Capped at 16 MiB: one element is parsed in one synchronous step, which must stay short.
   c.bulkMaxElementBytes = readInt(env, 'BULK_MAX_ELEMENT_BYTES', 65536, 1024, 16 * 1024 * 1024);
+  c.bulkLeaseMs = readInt(env, 'BULK_LEASE_MS', 15_000, 100);
+  c.bulkDispatchLeaseMs = Math.max(c.bulkLeaseMs, 2 * c.providerTimeoutMs);
+  // Half a lease (at least 2 s, so a busy event loop does not lose its transactions): a frozen
+  // lease holder's locks are gone before its lease is, and the next replica takes over on time.
+  const leaseS = Math.floor(c.bulkDispatchLeaseMs / 1000);
+  c.dbIdleTransactionTimeoutS = readInt(env, 'DB_IDLE_TRANSACTION_TIMEOUT_S', Math.max(2, Math.floor(leaseS / 2)), 1, 3600);
+  c.dbLockWaitTimeoutS = readInt(env, 'DB_LOCK_WAIT_TIMEOUT_S', 5, 1, 3600);
+  c.bulkTestHooks = readBool(env, 'BULK_TEST_HOOKS', false);
+  if (c.bulkTestHooks && c.nodeEnv !== 'test') throw new ConfigError('BULK_TEST_HOOKS is only allowed when NODE_ENV=test');
   c.schedulersEnabled = readBool(env, 'SCHEDULERS_ENABLED', true);
   c.wahaEventMaxAgeSeconds = readInt(env, 'WAHA_EVENT_MAX_AGE_SECONDS', 300, 1);
   c.docsEnabled = readBool(env, 'DOCS_ENABLED', !c.isProduction);

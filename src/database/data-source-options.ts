@@ -4,6 +4,7 @@ import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { MIGRATIONS } from './migrations';
 import { MYSQL_COLLATION } from './collation';
+import { mysqlDriver } from './mysql-session';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /** The one DataSource definition, used by the Nest app and by `ormconfig.ts` (TypeORM CLI). */
@@ -34,6 +35,10 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
   return {
     ...common,
     type: 'mysql',
+    connectorPackage: 'mysql2',
+    // Session limits on every pooled connection: a paused replica's transaction loses its locks
+    // within DB_IDLE_TRANSACTION_TIMEOUT_S, and lock waits end after DB_LOCK_WAIT_TIMEOUT_S.
+    driver: mysqlDriver({ lockWaitTimeoutS: config.dbLockWaitTimeoutS, idleTransactionTimeoutS: config.dbIdleTransactionTimeoutS }),
     host: db.host,
     port: db.port,
     username: db.username,

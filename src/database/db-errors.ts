@@ -10,9 +10,27 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'ER_DUP_ENTRY' || errno === 1062;
 }
 
-/** True for a MySQL/MariaDB deadlock (1213) or lock wait timeout (1205): the transaction may be retried. */
-export function isDeadlockOrLockTimeout(err: unknown): boolean {
+/** True for a MySQL/MariaDB deadlock (1213): InnoDB rolled the transaction back, which may be retried at once. */
+export function isDeadlock(err: unknown): boolean {
   const e = err as { errno?: number; driverError?: { errno?: number } } | null;
-  const errno = e?.driverError?.errno ?? e?.errno;
-  return errno === 1213 || errno === 1205;
+  return (e?.driverError?.errno ?? e?.errno) === 1213;
+}
+
+type DriverErr = { errno?: number; code?: string; fatal?: boolean; driverError?: { errno?: number; code?: string; fatal?: boolean } } | null;
+
+/** True for a MySQL/MariaDB lock wait timeout (1205): someone held the row longer than DB_LOCK_WAIT_TIMEOUT_S; try later. */
+export function isLockWaitTimeout(err: unknown): boolean {
+  const e = err as DriverErr;
+  return (e?.driverError?.errno ?? e?.errno) === 1205;
+}
+
+/**
+ * True when the connection itself is gone (mysql2 marks such errors `fatal`): the server closed it
+ * (idle-transaction timeout after a pause, restart, KILL) or the network failed. Its transaction was
+ * rolled back by the server; the pool has already dropped the connection.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const e = err as DriverErr;
+  const code = e?.driverError?.code ?? e?.code;
+  return e?.driverError?.fatal === true || e?.fatal === true || code === 'PROTOCOL_CONNECTION_LOST' || code === 'ER_CLIENT_INTERACTION_TIMEOUT';
 }

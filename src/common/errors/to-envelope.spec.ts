@@ -20,6 +20,17 @@ describe('toEnvelope', () => {
     expect(toEnvelope(new PayloadTooLargeException(), rid).body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('maps a lock wait timeout or a connection the server closed to 503, retry shortly', () => {
+    for (const err of [{ driverError: { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' } }, { driverError: { fatal: true, code: 'PROTOCOL_CONNECTION_LOST' } }]) {
+      const m = toEnvelope(err, rid);
+      expect(m).toEqual({
+        status: 503,
+        unexpected: false,
+        body: { success: false, code: 'SERVICE_UNAVAILABLE', error: 'The database could not complete the request in time; retry shortly', requestId: rid, retryAfterSeconds: 1 },
+      });
+    }
+  });
+
   it('hides anything unexpected behind INTERNAL_ERROR', () => {
     const m = toEnvelope(new Error('ER_DUP_ENTRY: Duplicate entry for key secret'), rid);
     expect(m.status).toBe(500);

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { isConnectionLost, isLockWaitTimeout } from '../../database/db-errors';
 import { ApiError } from './api-error';
 import { ERROR_CODES, ErrorCode } from './error-codes';
 
@@ -64,6 +65,11 @@ export function toEnvelope(err: unknown, requestId: string): MappedError {
   if (err && typeof err === 'object') {
     const transport = fromTransportError(err as never);
     if (transport) return make(transport[0], transport[1]);
+  }
+  // The database ended a transaction (lock held past DB_LOCK_WAIT_TIMEOUT_S, or a connection the
+  // server closed): a retry is the answer, not a 500.
+  if (isLockWaitTimeout(err) || isConnectionLost(err)) {
+    return make('SERVICE_UNAVAILABLE', 'The database could not complete the request in time; retry shortly', { retryAfterSeconds: 1 });
   }
   if (err instanceof HttpException) {
     const status = err.getStatus();

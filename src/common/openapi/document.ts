@@ -160,7 +160,8 @@ function errorResponse(status: number, codes: ErrorCode[]): ResponseObject {
   if (status === 429) example.retryAfterSeconds = 30;
   return {
     description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].description}`).join(' '),
-    ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+    // 429 always carries Retry-After; 503 does when the database was busy (a lock wait, a lost connection).
+    ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
     content: { 'application/json': { schema, example } },
   };
 }
