@@ -1534,9 +1534,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1545,7 +1546,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -1696,9 +1697,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1707,7 +1709,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -1904,9 +1906,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1915,7 +1918,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -2065,9 +2068,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2076,7 +2080,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -2227,9 +2231,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2238,7 +2243,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -2389,9 +2394,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2400,7 +2406,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -2580,9 +2586,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2591,7 +2598,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -2731,9 +2738,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2742,7 +2750,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -2941,9 +2949,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2952,7 +2961,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -3170,9 +3179,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3181,7 +3191,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -3492,9 +3502,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3708,9 +3719,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3719,7 +3731,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -3930,9 +3942,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3941,7 +3954,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -4080,9 +4093,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4091,7 +4105,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -4328,9 +4342,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4514,9 +4529,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4525,7 +4541,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -4754,9 +4770,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4765,7 +4782,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -4929,9 +4946,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4940,7 +4958,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -5144,9 +5162,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5155,7 +5174,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -5362,9 +5381,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5373,7 +5393,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -5558,9 +5578,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5569,7 +5590,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -5775,9 +5796,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5786,7 +5808,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -5971,9 +5993,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5982,7 +6005,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -6278,9 +6301,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6473,9 +6497,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6484,7 +6509,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -6654,9 +6679,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6665,7 +6691,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
@@ -6928,9 +6954,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `PROVIDER_UNAVAILABLE`: The provider is unavailable or timed out. `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7158,9 +7185,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down or its database is unreachable. */
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7169,7 +7197,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "code": "SERVICE_UNAVAILABLE",
-                     *       "error": "The service is shutting down or its database is unreachable.",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
                      *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
                      *     }
                      */
