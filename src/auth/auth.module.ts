@@ -25,7 +25,7 @@ import { FixedWindowThrottlerStorage } from './fixed-window-throttler.storage';
           },
         ],
         // lazyConnect: no socket until the first request, so an app that fails to start leaves none open.
-        storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl, { lazyConnect: true }) : new FixedWindowThrottlerStorage(),
+        storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl, { lazyConnect: true, keyPrefix: config.redisKeyPrefix }) : new FixedWindowThrottlerStorage(),
       }),
     }),
   ],

@@ -35,6 +35,8 @@ export class AppConfig {
   databaseCreate: boolean;
   adminToken: string | null;
   redisUrl: string | null;
+  /** Prefix of every Redis key (the throttler's counters): replicas of one deployment share it. */
+  redisKeyPrefix: string;
   appSecret: string;
   throttleLimit: number;
   throttleTtlSeconds: number;
@@ -181,6 +183,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (c.isProduction && c.adminToken !== null && KNOWN_SECRETS.includes(c.adminToken)) throw new ConfigError('ADMIN_TOKEN is a published example value; set a random one in production');
   c.redisUrl = env.REDIS_URL || null;
   if (c.redisUrl !== null && !/^rediss?:\/\//.test(c.redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  c.redisKeyPrefix = env.REDIS_KEY_PREFIX ?? 'msgsvc:';
+  if (!/^[\w:.-]{0,100}$/.test(c.redisKeyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX must be at most 100 letters, digits, _ : . or -');
   const secret = env.APP_SECRET;
   if (!secret && c.isProduction) throw new ConfigError(`APP_SECRET is required in production (NODE_ENV="${c.nodeEnv}"; only development and test are not production)`);
   if (secret && secret.length < 16) throw new ConfigError('APP_SECRET must be at least 16 characters');

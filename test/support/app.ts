@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { INestApplication, Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModule } from '@nestjs/testing';
@@ -52,7 +53,9 @@ export function testEnv(extra: Env = {}): Env {
     // Suites poll a lot with one key; throttling is tested with its own low limit.
     THROTTLE_LIMIT: '1000000',
     PUBLIC_THROTTLE_LIMIT: '1000000',
-    ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
+    // Each app its own counters: apps of one test run share 127.0.0.1, and the per-IP budgets would
+    // otherwise add up across suites (a deployment's replicas share one prefix).
+    ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_KEY_PREFIX: `msgtest:${randomBytes(4).toString('hex')}:` } : {}),
     ...extra,
   };
 }
