@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { MYSQL_COLLATION } from '../src/database/collation';
+import { MIGRATIONS } from '../src/database/migrations';
 import { ADMIN_TOKEN } from './support/app';
 import { TEST_DB_PREFIX, TEST_MYSQL_URL, isMysqlRun } from './support/database';
 import { SpawnedApp, spawnApp } from './support/spawn-app';
@@ -97,7 +98,7 @@ describe('The first start (e2e, the real process)', () => {
         app = spawnApp({ ...firstStartEnv(db.url), DEMO_ACCOUNT: 'false', DB_CREATE: 'true' });
         const out = await app.waitForOutput(/listening on (http:\S+)/);
         expect(out).toContain(`Database \\"${db.name}\\" created (DB_CREATE=true)`);
-        expect(out).toMatch(/"msg":"Migrations applied: Foundation1732000000000, Messaging1732000001000, [^"]*LongText1732000010000"/);
+        expect(out).toContain(`"msg":"Migrations applied: ${MIGRATIONS.map((m) => m.name).join(', ')}"`);
         expect(await schema(db.name)).toEqual({ cs: 'utf8mb4', coll: MYSQL_COLLATION });
         const url = /listening on (http:\S+)/.exec(out)![1];
         expect((await fetch(`${url}/health/ready`)).status).toBe(200);
