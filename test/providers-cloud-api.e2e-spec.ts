@@ -1,6 +1,6 @@
 import { Env } from '../src/config/app-config';
 import { CloudApiProvider } from '../src/providers/cloud-api/cloud-api.provider';
-import { OutboundMessage, ProviderError } from '../src/providers/provider.types';
+import { OutboundMessage, ProviderError, ProviderTemplate } from '../src/providers/provider.types';
 import { ProvidersRegistry } from '../src/providers/providers.registry';
 import { closedPort, HttpFake } from './providers-fakes/http-fake';
 import { adapterConfig } from './providers-fakes/adapter-config';
@@ -57,7 +57,7 @@ describe('CloudApiProvider against a local Cloud-API fake', () => {
   });
 
   it('sends a template with language, body parameters, URL button suffixes and a header media link', async () => {
-    const template = { id: 'tpl_1', name: 'order_update', language: 'ar', providerTemplateId: '1234567890', variables: ['Sara', '#42'], buttonVariables: ['track/42', 'ret/42'], buttonIndexes: [1, 2], headerMediaUrl: 'https://cdn.example.com/banner.png' };
+    const template = { id: 'tpl_1', name: 'order_update', language: 'ar', providerTemplateId: '1234567890', variables: ['Sara', '#42'], buttonVariables: ['track/42', 'ret/42'], buttonIndexes: [1, 2], headerMediaUrl: 'https://cdn.example.com/banner.png', route: { via: 'platform' as const } };
     await expect(sut.send(message({ text: null, template }))).resolves.toEqual({ status: 'sent', providerMessageId: 'wamid.OK1' });
     expect(fake.requests[0].body).toEqual({
       messaging_product: 'whatsapp',
@@ -76,6 +76,32 @@ describe('CloudApiProvider against a local Cloud-API fake', () => {
           { type: 'button', sub_type: 'url', index: '2', parameters: [{ type: 'text', text: 'ret/42' }] },
         ],
       },
+    });
+  });
+
+  describe('template sender routing', () => {
+    const template = (route: ProviderTemplate['route']): ProviderTemplate =>
+      ({ id: 'tpl_r', name: 'order_update', language: 'en', providerTemplateId: '77', variables: [], buttonVariables: [], buttonIndexes: [], route });
+
+    it("posts an account sender's template to that sender's phone-number id, by name + language", async () => {
+      await expect(sut.send(message({ text: null, template: template({ via: 'account', phoneNumberId: 'PN_ACCOUNT' }) }))).resolves.toEqual({ status: 'sent', providerMessageId: 'wamid.OK1' });
+      expect(fake.requests.map((r) => r.path)).toEqual(['/v21.0/PN_ACCOUNT/messages']);
+      expect(fake.requests[0].body).toMatchObject({ type: 'template', template: { name: 'order_update', language: { code: 'en' } } });
+    });
+
+    it('posts a platform template (and free text) from the configured platform phone-number id', async () => {
+      await sut.send(message({ text: null, template: template({ via: 'platform' }) }));
+      await sut.send(message());
+      expect(fake.requests.map((r) => r.path)).toEqual(['/v21.0/1055/messages', '/v21.0/1055/messages']);
+    });
+
+    it('never sends a template whose sender has no usable phone-number id from another number', async () => {
+      for (const route of [{ via: 'account' as const, phoneNumberId: null }, { via: 'account' as const, phoneNumberId: '../1055' }, null]) {
+        const outcome = await sut.send(message({ text: null, template: template(route) }));
+        expect(outcome).toMatchObject({ status: 'rejected', code: 'PROVIDER_REJECTED' });
+        expect(outcome.status === 'rejected' && outcome.message).toContain('phone-number id');
+      }
+      expect(fake.requests).toEqual([]);
     });
   });
 

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../common/net/target-policy';
 import { ProvidersRegistry } from '../providers/providers.registry';
 import { OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
+import { TEMPLATE_LOOKUP, type TemplateLookup } from './validation/lookups';
 import type { ValidatedMessage } from './validation/validated-message';
 
 /**
@@ -18,6 +19,7 @@ export class ProviderGateway {
     private readonly registry: ProvidersRegistry,
     private readonly config: AppConfig,
     private readonly targets: TargetPolicy,
+    @Inject(TEMPLATE_LOOKUP) private readonly templates: TemplateLookup,
   ) {}
 
   /** The longest a provider call may take (PROVIDER_TIMEOUT_MS). */
@@ -27,10 +29,23 @@ export class ProviderGateway {
 
   async send(out: OutboundMessage): Promise<ProviderOutcome> {
     const provider = this.registry.forChannel(out.channel);
+    const routed = await this.routeTemplate(out);
     return this.guard(async () => {
-      const checked = await this.recheckTargets(out);
+      const checked = await this.recheckTargets(routed);
       return checked.status === 'rejected' ? checked : provider.send(checked.out);
     });
+  }
+
+  /**
+   * An official chat-app template goes out from its official sender's number, read now (not when the
+   * message was accepted): a scheduled or bulk send follows the sender as it is at send time, and
+   * payloads stored before routing existed need nothing stored. A template no longer visible to the
+   * account routes nowhere (the adapter refuses it rather than guess a number).
+   */
+  private async routeTemplate(out: OutboundMessage): Promise<OutboundMessage> {
+    if (!out.template || out.channel !== 'chatapp') return out;
+    const found = await this.templates.findForSend(out.accountId, out.template.id);
+    return { ...out, template: { ...out.template, route: found?.route ?? null } };
   }
 
   /**
@@ -108,7 +123,8 @@ export function toOutbound(id: string, accountId: string, m: ValidatedMessage, o
     text: m.text,
     subject: m.subject,
     html: m.html,
-    template: m.template,
+    // The sender route is resolved by ProviderGateway.send, at the provider call.
+    template: m.template ? { ...m.template, route: null } : null,
     attachment: m.attachment,
     session: m.session,
     bulkJobId: origin.bulkJobId ?? null,

@@ -37,7 +37,20 @@ export interface ProviderTemplate {
   /** Position of each `buttonVariables` entry's URL button among ALL the template's buttons (aligned). */
   buttonIndexes: number[];
   headerMediaUrl?: string | null;
+  /**
+   * Official chat-app templates: the number the template must go out from, resolved from the
+   * template's official sender when the provider is called (never stored with a scheduled payload).
+   * Null on channels without official senders, or when the template could not be resolved.
+   */
+  route: TemplateRoute | null;
 }
+
+/**
+ * Where an official template is sent from: the platform number, or the account's own sender
+ * (`phoneNumberId` null when that sender has no provider phone-number id: the template lives in the
+ * account's business account, so no other number may send it).
+ */
+export type TemplateRoute = { via: 'platform' } | { via: 'account'; phoneNumberId: string | null };
 
 export type ProviderOutcome =
   | { status: 'sent'; providerMessageId: string }

@@ -6,7 +6,9 @@ import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
 import type { ListTemplatesQuery } from './dto/list-templates.query';
 import { DEFAULT_SCOPE, REJECTION_REASON_MAX, TemplateEntity } from './entities/template.entity';
+import { OfficialSendersService } from './official/official-senders.service';
 import { TemplateViewMapper } from './template-view.mapper';
+import type { TemplateRoute } from '../providers/provider.types';
 import type { TemplateForSend, TemplateStatus, TemplateView } from './template.types';
 
 /** Reading templates (own or default) and status moves. Creation lives in TemplateCreationService. */
@@ -17,15 +19,19 @@ export class TemplatesService {
     private readonly mapper: TemplateViewMapper,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
+    private readonly senders: OfficialSendersService,
   ) {}
 
   /**
    * Contract with messaging: the account's own template or a default one, whatever its status (the
-   * caller refuses statuses other than approved/active), or null when neither exists.
+   * caller refuses statuses other than approved/active), or null when neither exists. Carries the
+   * number it goes out from (its official sender's, read now).
    */
   async findForSend(accountId: string, templateId: string): Promise<TemplateForSend | null> {
     const t = await this.findVisible(accountId, templateId);
-    return t ? this.mapper.toForSend(t) : null;
+    if (!t) return null;
+    const route: TemplateRoute = t.provider === 'official' ? await this.senders.routeOf(t.accountId, t.officialSenderId) : { via: 'platform' };
+    return this.mapper.toForSend(t, route);
   }
 
   async get(accountId: string, templateId: string): Promise<TemplateView> {

@@ -4,8 +4,12 @@ import type { ProviderTemplate } from '../../providers/provider.types';
 export const MESSAGE_TYPES = ['free_text', 'template'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-/** A template resolved and rendered for one send (the provider's shape, header override explicit). */
-export type ValidatedTemplate = ProviderTemplate & { headerMediaUrl: string | null };
+/**
+ * A template resolved and rendered for one send (the provider's shape, header override explicit).
+ * Without its route: the gateway resolves the sender when it calls the provider, so a scheduled
+ * payload never carries a sender that changed since (and payloads stored before routing still send).
+ */
+export type ValidatedTemplate = Omit<ProviderTemplate, 'route'> & { headerMediaUrl: string | null };
 
 /**
  * One recipient, checked and normalised by MessageValidator: `to` is E.164 for phone channels, a

@@ -1,15 +1,20 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig, ConfigError } from '../../config/app-config';
 import { classifyHttpStatus, postJson, ProviderHttpResponse } from '../http/provider-http';
-import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, whenSelected } from '../provider.types';
+import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, TemplateRoute, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 import { cloudApiPayload } from './cloud-api.payload';
 import { cloudApiSettings, isCloudApiRateLimit } from './cloud-api.settings';
 
 interface MessagesEndpoint {
-  url: string;
+  /** `{base}/{version}`: a phone-number id and `/messages` follow. */
+  api: string;
+  platformPhoneNumberId: string;
   token: string;
 }
+
+/** Phone-number ids go into the request path: letters, digits, _ or - only. */
+const PHONE_NUMBER_ID = /^[A-Za-z0-9_-]+$/;
 
 interface CloudApiError {
   message?: string;
@@ -19,6 +24,8 @@ interface CloudApiError {
 }
 
 /** Error codes that settle the message for good: the recipient cannot get it. */
+const UNROUTABLE = "The template's official sender has no provider phone-number id; it is not sent from any other number";
+
 const RECIPIENT_CODES = new Set([131021, 131026, 131030, 131045, 131047, 131049, 131050]);
 
 /** Official chat-app channel over a WhatsApp-Cloud-API-compatible HTTP API (`PROVIDER_CHATAPP=cloud_api`). */
@@ -41,13 +48,18 @@ export class CloudApiProvider implements ChannelProvider, OnModuleInit {
   private loadEndpoint(): MessagesEndpoint {
     const { base, version, token } = cloudApiSettings(this.config);
     const phoneNumberId = this.config.required('CHATAPP_CLOUD_PHONE_NUMBER_ID');
-    if (!/^[A-Za-z0-9_-]+$/.test(phoneNumberId)) throw new ConfigError(`CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "${phoneNumberId}"`);
-    return { url: `${base}/${version}/${phoneNumberId}/messages`, token };
+    if (!PHONE_NUMBER_ID.test(phoneNumberId)) throw new ConfigError(`CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "${phoneNumberId}"`);
+    return { api: `${base}/${version}`, platformPhoneNumberId: phoneNumberId, token };
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
-    const { url, token } = whenSelected(this.endpoint, this.name);
-    const res = await postJson(url, cloudApiPayload(msg), {
+    const { api, platformPhoneNumberId, token } = whenSelected(this.endpoint, this.name);
+    const from = msg.template ? this.templateSender(msg.template.route, platformPhoneNumberId) : platformPhoneNumberId;
+    if (from === null) {
+      this.logger.warn(`chatapp message ${msg.messageId} refused: template ${msg.template?.id} has no number to go out from`);
+      return { status: 'rejected', code: 'PROVIDER_REJECTED', message: UNROUTABLE };
+    }
+    const res = await postJson(`${api}/${from}/messages`, cloudApiPayload(msg), {
       timeoutMs: this.config.providerTimeoutMs,
       headers: { Authorization: `Bearer ${token}` },
     });
@@ -58,6 +70,18 @@ export class CloudApiProvider implements ChannelProvider, OnModuleInit {
       this.logger.warn(`chatapp message ${msg.messageId} rejected: ${outcome.message}`);
     }
     return outcome;
+  }
+
+  /**
+   * The phone-number id a template is posted from: the platform number for platform templates, the
+   * account sender's own id for its templates, and none (refused) when the template's sender has no
+   * usable id. Never another number: the provider resolves the template by name + language in the
+   * sending number's business account, so a wrong number could send someone else's template.
+   */
+  private templateSender(route: TemplateRoute | null, platformPhoneNumberId: string): string | null {
+    if (route?.via === 'platform') return platformPhoneNumberId;
+    if (route?.via === 'account' && route.phoneNumberId !== null && PHONE_NUMBER_ID.test(route.phoneNumberId)) return route.phoneNumberId;
+    return null;
   }
 
   private interpret(res: ProviderHttpResponse): ProviderOutcome {

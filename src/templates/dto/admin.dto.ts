@@ -24,7 +24,8 @@ export class CreateOfficialSenderDto {
   @Matches(/^\+[1-9]\d{6,14}$/, { message: 'phoneNumber must be an E.164 number' })
   phoneNumber?: string;
 
-  @ApiPropertyOptional({ description: "Provider's phone-number id" }) @IsOptional() @IsString() @Length(1, 100)
+  @ApiPropertyOptional({ description: "Provider's phone-number id: template sends of this sender are posted to it", pattern: '^[A-Za-z0-9_-]+$' }) @IsOptional() @IsString() @Length(1, 100)
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'phoneNumberId must be letters, digits, _ or -' })
   phoneNumberId?: string;
 
   @ApiPropertyOptional({ description: 'Business account id at the provider (default CHATAPP_CLOUD_WABA_ID)' }) @IsOptional() @IsString() @Length(1, 100)

@@ -6,6 +6,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
 import { newId } from '../../common/ids';
 import { OfficialSenderEntity } from '../entities/official-sender.entity';
+import type { TemplateRoute } from '../../providers/provider.types';
 import type { OfficialSenderView } from '../template.types';
 
 export const PLATFORM_SENDER_ID = 'platform';
@@ -59,6 +60,22 @@ export class OfficialSendersService {
     if (senderId === PLATFORM_SENDER_ID) return this.platform(accountId === null || !(await this.hasDefault(accountId))).view;
     const own = await this.senders.findOne({ where: { id: senderId } });
     return own ? this.map(own).view : null;
+  }
+
+  /**
+   * The number an official template of `accountId` recorded on `senderId` goes out from. Only the
+   * template's own account's sender counts (a sender of another account, or a missing one, routes
+   * nowhere). An own sender without a phone-number id falls back to the platform number only when
+   * its templates are filed under the platform's business account: there the platform number
+   * addresses this very template by name; under the account's own business account the same name
+   * could be another template, so it routes nowhere.
+   */
+  async routeOf(accountId: string | null, senderId: string | null): Promise<TemplateRoute> {
+    if (senderId === null || senderId === PLATFORM_SENDER_ID) return { via: 'platform' };
+    const own = accountId === null ? null : await this.senders.findOne({ where: { id: senderId, accountId } });
+    if (!own) return { via: 'account', phoneNumberId: null };
+    if (own.phoneNumberId) return { via: 'account', phoneNumberId: own.phoneNumberId };
+    return this.map(own).platformAccount ? { via: 'platform' } : { via: 'account', phoneNumberId: null };
   }
 
   async create(accountId: string, input: OfficialSenderInput): Promise<OfficialSenderView> {
