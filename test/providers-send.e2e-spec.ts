@@ -193,7 +193,7 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
     });
 
     it('a template URL button is addressed by its position among ALL the template buttons ([phone, url] -> index 1)', async () => {
-      const sender = await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send({ displayName: 'Shop', wabaId: 'waba_shop' });
+      const sender = await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send({ displayName: 'Shop', wabaId: 'waba_shop', phoneNumberId: 'PN_SHOP' });
       const created = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send({
         name: 'call_or_track', category: 'chatapp', subType: 'utility', language: 'en', body: 'Hi {{1}}', bodyParameters: [{ index: 1, label: 'Sara' }],
         creationMode: 'manual_external_id', providerTemplateId: '77001', manualVariableCount: 1, officialSenderId: sender.body.data.officialSender.id,
@@ -205,6 +205,8 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
       const res = await send({ to: '+966501234567', channel: 'chatapp', messageType: 'template', template: { id, variablesIndexed: ['Sara'], buttonVariables: ['AB12'] } });
       expect(res.status).toBe(201);
       expect(res.body.data.messages[0].status).toBe('sent');
+      // Sent from the template's own sender (its phone-number id), not the platform number.
+      expect(cloud.requests.at(-1)!.path).toBe('/v21.0/PN_SHOP/messages');
       expect(cloud.requests.at(-1)!.body).toMatchObject({
         type: 'template',
         template: {
