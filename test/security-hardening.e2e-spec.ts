@@ -1,24 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { DemoAccountBootstrap } from '../src/accounts/demo-account.bootstrap';
 import { AccountsService } from '../src/accounts/accounts.service';
 import { createTestApp, TestApp, testEnv, waitFor } from './support/app';
+import { spawnApp } from './support/spawn-app';
 
 const HOOK_SECRET = 'cloud-hook-secret-0123456789';
 const freshSqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'msg-sec-')), 'test.sqlite')}`;
-
-/** A port nothing listens on right now (the child process binds it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function expectEnvelope(res: request.Response, status: number, code: string): void {
   expect({ status: res.status, success: res.body.success, code: res.body.code, requestId: typeof res.body.requestId }).toEqual({
@@ -163,24 +153,15 @@ describe('Security hardening (e2e)', () => {
 
   describe('the real process (main.ts) with NODE_ENV=prod and LOG_LEVEL=info', () => {
     it('logs request URLs with secret query values redacted, prints no demo key and serves no docs', async () => {
-      const port = await freePort();
-      const proc = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', 'src', 'main.ts')], {
-        cwd: join(__dirname, '..'),
-        env: {
-          PATH: process.env.PATH,
-          ...testEnv({
-            NODE_ENV: 'prod', LOG_LEVEL: 'info', DEMO_ACCOUNT: 'true', DATABASE_URL: freshSqliteUrl(),
-            PORT: String(port), HOST: '127.0.0.1', CHATAPP_CLOUD_WEBHOOK_SECRET: HOOK_SECRET,
-          }),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
-      proc.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      const proc = spawnApp(
+        testEnv({
+          NODE_ENV: 'prod', LOG_LEVEL: 'info', DEMO_ACCOUNT: 'true', DATABASE_URL: freshSqliteUrl(),
+          PORT: '0', HOST: '127.0.0.1', CHATAPP_CLOUD_WEBHOOK_SECRET: HOOK_SECRET,
+        }),
+      );
       try {
-        await waitFor(async () => out.includes('listening on'), { timeoutMs: 60_000, what: `start-up; output so far: ${out.slice(-500)}` });
-        const base = `http://127.0.0.1:${port}`;
+        // The space after the URL: the whole address has arrived, not a chunk ending inside the port.
+        const base = /listening on (http:\S+) /.exec(await proc.waitForOutput(/listening on http:\S+ /, 60_000))![1];
         const verify = await fetch(`${base}/hooks/chatapp/template-status?hub.mode=subscribe&hub.verify_token=${HOOK_SECRET}&hub.challenge=42`);
         expect(await verify.text()).toBe('42');
         const post = await fetch(`${base}/hooks/chatapp/template-status?token=${HOOK_SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -189,11 +170,11 @@ describe('Security hardening (e2e)', () => {
         expect(wrong.status).toBe(401);
         const docs = await fetch(`${base}/docs-json`);
         expect(docs.status).toBe(404);
-        await waitFor(async () => (out.match(/"url":"\/hooks\/chatapp\/template-status/g) ?? []).length >= 3, { what: 'three hook request log lines' });
+        await waitFor(async () => (proc.output().match(/"url":"\/hooks\/chatapp\/template-status/g) ?? []).length >= 3, { what: 'three hook request log lines' });
       } finally {
-        proc.kill('SIGTERM');
-        await new Promise((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve(null) : proc.once('exit', resolve)));
+        await proc.stop();
       }
+      const out = proc.output();
       expect(out).not.toContain(HOOK_SECRET);
       expect(out).not.toContain('wrong-guess-4242');
       expect(out).not.toContain('another-secret-77');
