@@ -18,8 +18,8 @@ interface PooledConnection {
 
 /**
  * The session statement for one server flavour. MariaDB (10.3+) has `idle_transaction_timeout`;
- * MySQL has no idle-transaction limit, so its `wait_timeout` (any idle session) stands in, and the
- * pool drops idle connections before the server does (see mysqlDriver's `idleTimeout`).
+ * MySQL has no idle-transaction limit, so its `wait_timeout` (any idle session) stands in: the server
+ * also closes pooled connections idle that long, and the pool drops each one when its socket ends.
  */
 export function sessionStatement(serverVersion: string, limits: MysqlSessionLimits): { sql: string; params: number[] } {
   const idle = /mariadb/i.test(serverVersion) ? 'idle_transaction_timeout' : 'wait_timeout';
