@@ -3,7 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
-import { ensureDatabase, isUnknownDatabase, openDataSource } from './open-data-source';
+import { isUnknownDatabase } from './db-errors';
+import { ensureDatabase, openDataSource } from './open-data-source';
 import { serializeSqliteTransactions } from './sqlite-serializer';
 
 const OPEN = new Set<DataSource>();

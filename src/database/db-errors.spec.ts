@@ -1,4 +1,4 @@
-import { isUniqueViolation } from './db-errors';
+import { isUniqueViolation, isUnknownDatabase } from './db-errors';
 
 describe('isUniqueViolation', () => {
   it.each([
@@ -13,5 +13,17 @@ describe('isUniqueViolation', () => {
     [null, false],
   ])('%j -> %s', (err, expected) => {
     expect(isUniqueViolation(err)).toBe(expected);
+  });
+});
+
+describe('isUnknownDatabase', () => {
+  it.each([
+    [{ code: 'ER_BAD_DB_ERROR', errno: 1049 }, true],
+    [{ driverError: { errno: 1049 } }, true],
+    [{ code: 'ECONNREFUSED' }, false],
+    [{ errno: 1045 }, false],
+    [null, false],
+  ])('%j -> %s', (err, expected) => {
+    expect(isUnknownDatabase(err)).toBe(expected);
   });
 });

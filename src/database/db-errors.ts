@@ -34,3 +34,9 @@ export function isConnectionLost(err: unknown): boolean {
   const code = e?.driverError?.code ?? e?.code;
   return e?.driverError?.fatal === true || e?.fatal === true || code === 'PROTOCOL_CONNECTION_LOST' || code === 'ER_CLIENT_INTERACTION_TIMEOUT';
 }
+
+/** MySQL/MariaDB "Unknown database" (1049): retrying cannot help, the operator has to act. */
+export function isUnknownDatabase(err: unknown): boolean {
+  const e = err as DriverErr;
+  return (e?.driverError?.code ?? e?.code) === 'ER_BAD_DB_ERROR' || (e?.driverError?.errno ?? e?.errno) === 1049;
+}

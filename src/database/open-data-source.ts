@@ -3,14 +3,9 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { MYSQL_COLLATION } from './collation';
+import { isUnknownDatabase } from './db-errors';
 
 const logger = new Logger('Database');
-
-/** MySQL/MariaDB "Unknown database" (1049): retrying cannot help, the operator has to act. */
-export function isUnknownDatabase(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number; driverError?: { errno?: number } } | null;
-  return e?.code === 'ER_BAD_DB_ERROR' || (e?.driverError?.errno ?? e?.errno) === 1049;
-}
 
 /** DB_CREATE=true on MySQL: create the database if it is missing (before TypeORM connects to it). */
 export async function ensureDatabase(config: AppConfig): Promise<void> {
