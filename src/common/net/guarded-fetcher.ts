@@ -57,11 +57,10 @@ export class GuardedFetcher {
     const signal = AbortSignal.timeout(opts.timeoutMs);
     const maxRedirects = opts.maxRedirects ?? MAX_REDIRECTS;
     let url = this.policy.parse(raw);
-    let first = true;
     for (let hop = 0; ; hop++) {
       const target = await beforeDeadline(this.policy.pin(url), signal, opts.timeoutMs);
-      const res = await this.request(target, first ? opts : { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, signal);
-      first = false;
+      // A redirect is followed with a plain GET (no method, headers or body of the first request).
+      const res = await this.request(target, hop === 0 ? opts : { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, signal);
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (maxRedirects === 0 || status < 300 || status >= 400 || !location) {
