@@ -109,14 +109,19 @@ function pinnedLookup(address: ResolvedAddress): LookupFunction {
 
 /** The response body as a stream that fails past maxBytes and at the deadline. */
 function capped(res: IncomingMessage, opts: FetchOptions, signal: AbortSignal): Readable {
-  const out = new PassThrough();
   const declared = Number(res.headers['content-length'] ?? NaN);
   const tooLarge = () => new FetchFailedError('too_large', `the response is larger than ${opts.maxBytes} bytes`);
   if (declared > opts.maxBytes) {
     res.destroy();
-    out.destroy(tooLarge());
-    return out;
+    // Errors only once read: a caller that drops the body unread (a webhook POST, an error status)
+    // must not get an 'error' event it never listened for (an uncaught exception).
+    return new Readable({
+      read() {
+        this.destroy(tooLarge());
+      },
+    });
   }
+  const out = new PassThrough();
   let size = 0;
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;
