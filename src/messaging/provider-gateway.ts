@@ -3,7 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../common/net/target-policy';
 import { ProvidersRegistry } from '../providers/providers.registry';
-import { OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
+import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
 import { TEMPLATE_LOOKUP, type TemplateLookup } from './validation/lookups';
 import type { ValidatedMessage } from './validation/validated-message';
 
@@ -31,7 +31,7 @@ export class ProviderGateway {
     const provider = this.registry.forChannel(out.channel);
     const routed = await this.routeTemplate(out);
     return this.guard(async () => {
-      const checked = await this.recheckTargets(routed);
+      const checked = await this.recheckTargets(routed, provider);
       return checked.status === 'rejected' ? checked : provider.send(checked.out);
     });
   }
@@ -50,26 +50,35 @@ export class ProviderGateway {
 
   /**
    * Scheduled and bulk sends run long after validation: the attachment and header media URLs pass
-   * the target rules again now (DNS may have changed), and adapters get their normalised form.
-   * (SMTP downloads through the guarded fetcher, which checks every hop once more.)
+   * the target rules again now (DNS may have changed), and adapters get their normalised form. An
+   * adapter that downloads the attachment through the guarded fetcher (SMTP) checks it at the fetch,
+   * every hop included, so it is not checked (nor its host resolved) here as well.
    */
-  private async recheckTargets(out: OutboundMessage): Promise<{ status: 'ok'; out: OutboundMessage } | Extract<ProviderOutcome, { status: 'rejected' }>> {
+  private async recheckTargets(out: OutboundMessage, provider: ChannelProvider): Promise<{ status: 'ok'; out: OutboundMessage } | Extract<ProviderOutcome, { status: 'rejected' }>> {
     const refused = (field: string) => ({ status: 'rejected' as const, code: 'INVALID_ATTACHMENT' as const, message: refusedTargetText(field) });
     let attachment = out.attachment ?? null;
     let template = out.template ?? null;
-    try {
-      if (attachment) attachment = { ...attachment, url: await this.targets.normalise(attachment.url) };
-    } catch (err) {
-      if (err instanceof TargetRefusedError) return refused('attachment.url');
-      throw err;
+    if (attachment && !provider.fetchesAttachments) {
+      const url = await this.recheck(attachment.url);
+      if (url === null) return refused('attachment.url');
+      attachment = { ...attachment, url };
     }
-    try {
-      if (template?.headerMediaUrl) template = { ...template, headerMediaUrl: await this.targets.normalise(template.headerMediaUrl) };
-    } catch (err) {
-      if (err instanceof TargetRefusedError) return refused('template.headerMediaUrl');
-      throw err;
+    if (template?.headerMediaUrl) {
+      const headerMediaUrl = await this.recheck(template.headerMediaUrl);
+      if (headerMediaUrl === null) return refused('template.headerMediaUrl');
+      template = { ...template, headerMediaUrl };
     }
     return { status: 'ok', out: { ...out, attachment, template } };
+  }
+
+  /** TargetPolicy.normalise, null when the target is refused. */
+  private async recheck(url: string): Promise<string | null> {
+    try {
+      return await this.targets.normalise(url);
+    } catch (err) {
+      if (err instanceof TargetRefusedError) return null;
+      throw err;
+    }
   }
 
   /** Can the channel's provider tell later whether it received a message id? */

@@ -82,6 +82,11 @@ export class ProviderError extends Error {
 /** One interface per channel kind; adapters (sandbox, smtp, smpp, cloud API, bot API, WAHA) implement it. */
 export interface ChannelProvider {
   readonly name: string;
+  /**
+   * True when the adapter downloads `attachment.url` itself through the GuardedFetcher, which checks
+   * the URL and every redirect at the fetch: the gateway then does not check it (and resolve it) again.
+   */
+  readonly fetchesAttachments?: boolean;
   send(message: OutboundMessage): Promise<ProviderOutcome>;
   /**
    * Settles a message whose outcome is unknown (crash between call and record): returns the outcome

@@ -96,6 +96,15 @@ describe(GuardedFetcher.name, () => {
     await expect(policy.assertAllowed('https://PUBLIC.test:443', 'url')).resolves.toBe('https://public.test/');
   });
 
+  it('a body over the cap dropped unread (a webhook POST, an error status) raises nothing', async () => {
+    handler = (_req, res) => res.writeHead(404, { 'Content-Length': '5000' }).end('x'.repeat(5000));
+    const res = await fetcherWith(new ScriptedDns({})).sut.open(`http://127.0.0.1:${port}/big`, { timeoutMs: 2000, maxBytes: 1000 });
+    expect(res.status).toBe(404);
+    res.body.destroy();
+    // Before: the body was handed over already failed, and its 'error' event had no listener.
+    await new Promise((r) => setTimeout(r, 50));
+  });
+
   it('caps the body (declared or streamed) and the time', async () => {
     const { sut } = fetcherWith(new ScriptedDns({}));
     handler = (_req, res) => res.writeHead(200, { 'Content-Length': '5000' }).end('x'.repeat(5000));

@@ -57,11 +57,10 @@ export class GuardedFetcher {
     const signal = AbortSignal.timeout(opts.timeoutMs);
     const maxRedirects = opts.maxRedirects ?? MAX_REDIRECTS;
     let url = this.policy.parse(raw);
-    let first = true;
     for (let hop = 0; ; hop++) {
       const target = await beforeDeadline(this.policy.pin(url), signal, opts.timeoutMs);
-      const res = await this.request(target, first ? opts : { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, signal);
-      first = false;
+      // A redirect is followed with a plain GET (no method, headers or body of the first request).
+      const res = await this.request(target, hop === 0 ? opts : { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, signal);
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (maxRedirects === 0 || status < 300 || status >= 400 || !location) {
@@ -110,14 +109,19 @@ function pinnedLookup(address: ResolvedAddress): LookupFunction {
 
 /** The response body as a stream that fails past maxBytes and at the deadline. */
 function capped(res: IncomingMessage, opts: FetchOptions, signal: AbortSignal): Readable {
-  const out = new PassThrough();
   const declared = Number(res.headers['content-length'] ?? NaN);
   const tooLarge = () => new FetchFailedError('too_large', `the response is larger than ${opts.maxBytes} bytes`);
   if (declared > opts.maxBytes) {
     res.destroy();
-    out.destroy(tooLarge());
-    return out;
+    // Errors only once read: a caller that drops the body unread (a webhook POST, an error status)
+    // must not get an 'error' event it never listened for (an uncaught exception).
+    return new Readable({
+      read() {
+        this.destroy(tooLarge());
+      },
+    });
   }
+  const out = new PassThrough();
   let size = 0;
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;

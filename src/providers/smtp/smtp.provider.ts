@@ -12,6 +12,8 @@ import { classifySmtpFailure } from './smtp-error';
 @Injectable()
 export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDestroy {
   readonly name = 'smtp';
+  /** Attachments are downloaded through the GuardedFetcher (see download()). */
+  readonly fetchesAttachments = true;
   private readonly logger = new Logger(SmtpProvider.name);
   private transporter: Transporter<SMTPPool.SentMessageInfo> | null = null;
   private from = '';
