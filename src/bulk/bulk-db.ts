@@ -17,6 +17,8 @@ export interface StmtResult {
 export type Work<T> = Generator<Stmt, T, StmtResult>;
 
 export const sql = (text: string, ...params: SqlParam[]): Stmt => ({ sql: text, params });
+/** `?, ?, ?` for an `IN (...)` of `n` parameters. */
+export const inList = (n: number): string => Array(n).fill('?').join(', ');
 
 interface SqliteStatement {
   reader: boolean;

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { isConnectionLost, isLockWaitTimeout } from '../database/db-errors';
-import { BulkDb, sql, StmtResult, Work } from './bulk-db';
+import { BulkDb, inList, sql, StmtResult, Work } from './bulk-db';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkSettings } from './bulk-settings';
@@ -15,7 +15,6 @@ const CLAIM_CHUNK = 500;
 /** Accounts whose turn is looked at per tick (oldest turns first). */
 const TURNS_PER_TICK = 5000;
 /** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
-const inList = (n: number) => Array(n).fill('?').join(', ');
 const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
 
 interface Turn {

@@ -6,7 +6,7 @@ import { isConnectionLost, isLockWaitTimeout } from '../database/db-errors';
 import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import type { ValidatedMessage } from '../messaging/validation/validated-message';
-import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
+import { BulkDb, inList, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { BulkSettings } from './bulk-settings';
 import { SendWindow } from './send-window';
 import type { WindowTxProbe } from './window-tx-probe';
@@ -49,7 +49,6 @@ const FAILED_ROW_MESSAGES: Record<string, string> = {
 
 /** The lease was taken over (this replica stalled past its expiry): stop before sending anything more. */
 class LeaseLost extends Error {}
-const inList = (n: number) => Array(n).fill('?').join(', ');
 
 /**
  * Sends one leased job's rows, paced by a sliding window, until the job completes, is paused or

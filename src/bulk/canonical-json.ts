@@ -21,7 +21,10 @@ export function canonicalJson(value: unknown): string {
     if (Array.isArray(v)) {
       out.push('[');
       todo.push(']');
-      for (let i = v.length - 1; i >= 0; i--) todo.push({ v: v[i] }, ...(i ? [','] : []));
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push({ v: v[i] });
+        if (i) todo.push(',');
+      }
       continue;
     }
     const obj = v as Record<string, unknown>;

@@ -1,3 +1,5 @@
+import { tooDeepMessage } from '../common/json-depth';
+
 /**
  * Incremental scanner of a bulk body `{ ..., "messages": [ {...}, {...} ], ... }`. It finds the text of
  * each top-level value and of each element of `messages` without building a token stream, and hands
@@ -191,7 +193,7 @@ export class JsonBodyScanner {
   }
 
   private checkDepth(level: number): void {
-    if (level > this.limits.maxDepth) throw new ScanError(`The body is nested deeper than ${this.limits.maxDepth} levels`);
+    if (level > this.limits.maxDepth) throw new ScanError(tooDeepMessage(this.limits.maxDepth));
   }
 
   /**

@@ -1,8 +1,10 @@
+import { MAX_JSON_DEPTH } from '../json-depth';
+
 // The one error vocabulary: every `code` the API can return, with its HTTP status. The exception
 // filter and the OpenAPI document are both built from this list. Add new codes here only.
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, description: 'A field is missing or invalid; the message names it.' },
-  INVALID_REQUEST_BODY: { status: 400, description: 'The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.' },
+  INVALID_REQUEST_BODY: { status: 400, description: `The body is not valid JSON, not a JSON object, or nested deeper than ${MAX_JSON_DEPTH} levels.` },
   IDEMPOTENCY_KEY_REQUIRED: { status: 400, description: 'Bulk request without an Idempotency-Key header.' },
   IDEMPOTENCY_KEY_INVALID: { status: 400, description: 'Idempotency key empty or longer than 200 characters.' },
   MESSAGES_PER_SECOND_INVALID: { status: 400, description: 'messagesPerSecond is not an integer from 1 to 10.' },
