@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { MessageValidator } from '../messaging/validation/message-validator';
-import { isConnectionLost, isLockWaitTimeout } from '../database/db-errors';
+import { isTransientDbError } from '../database/db-errors';
 import { BulkDb, inList, sql, StmtResult, Work } from './bulk-db';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
@@ -128,7 +128,7 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
         return new Set(won);
       });
     } catch (err) {
-      if (!isLockWaitTimeout(err) && !isConnectionLost(err)) throw err;
+      if (!isTransientDbError(err)) throw err;
       this.log.warn(`bulk claim skipped this tick (${String(err)}); retried next tick`);
       return new Set();
     }

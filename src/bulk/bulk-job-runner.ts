@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
-import { isConnectionLost, isLockWaitTimeout } from '../database/db-errors';
+import { isTransientDbError } from '../database/db-errors';
 import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import type { ValidatedMessage } from '../messaging/validation/validated-message';
@@ -103,7 +103,7 @@ export class BulkJobRunner {
         this.log.warn({ jobId: this.jobId }, 'bulk job lease taken over by another replica; stopped');
         return 'lost';
       }
-      if (isConnectionLost(err) || isLockWaitTimeout(err)) {
+      if (isTransientDbError(err)) {
         // The server ended our transaction (we were paused past DB_IDLE_TRANSACTION_TIMEOUT_S, so
         // another replica may own the job now) or a lock stayed held too long. The server rolled
         // that transaction back; stop without another statement. The job goes on under whoever

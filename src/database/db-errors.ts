@@ -35,6 +35,11 @@ export function isConnectionLost(err: unknown): boolean {
   return e?.driverError?.fatal === true || e?.fatal === true || code === 'PROTOCOL_CONNECTION_LOST' || code === 'ER_CLIENT_INTERACTION_TIMEOUT';
 }
 
+/** The database is busy or the connection is gone: the work was not done and can be tried again shortly. */
+export function isTransientDbError(err: unknown): boolean {
+  return isLockWaitTimeout(err) || isConnectionLost(err);
+}
+
 /** MySQL/MariaDB "Unknown database" (1049): retrying cannot help, the operator has to act. */
 export function isUnknownDatabase(err: unknown): boolean {
   const e = err as DriverErr;

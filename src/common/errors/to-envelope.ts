@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { isConnectionLost, isLockWaitTimeout } from '../../database/db-errors';
+import { isTransientDbError } from '../../database/db-errors';
 import { ApiError } from './api-error';
 import { ERROR_CODES, ErrorCode } from './error-codes';
 
@@ -68,7 +68,7 @@ export function toEnvelope(err: unknown, requestId: string): MappedError {
   }
   // The database ended a transaction (lock held past DB_LOCK_WAIT_TIMEOUT_S, or a connection the
   // server closed): a retry is the answer, not a 500.
-  if (isLockWaitTimeout(err) || isConnectionLost(err)) {
+  if (isTransientDbError(err)) {
     return make('SERVICE_UNAVAILABLE', 'The database could not complete the request in time; retry shortly', { retryAfterSeconds: 1 });
   }
   if (err instanceof HttpException) {
