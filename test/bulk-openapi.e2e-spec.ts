@@ -53,6 +53,8 @@ describe('Bulk routes in the OpenAPI document (e2e)', () => {
     expect(codesOf(op, '400')).toEqual(['INVALID_REQUEST_BODY', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'MESSAGES_PER_SECOND_INVALID', 'MESSAGES_REQUIRED', 'INVALID_MESSAGE']);
     expect(codesOf(op, '403')).toEqual(['FORBIDDEN', 'SUBSCRIPTION_INACTIVE']);
     expect(codesOf(op, '409')).toEqual(['IDEMPOTENCY_CONFLICT']);
+    // The body parser never runs on the streamed route: no 413 (no size limit) and no 415.
+    expect([op.responses['413'], op.responses['415']]).toEqual([undefined, undefined]);
     expect(op.responses['202'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BulkJobAccepted' });
   });
 
@@ -64,6 +66,13 @@ describe('Bulk routes in the OpenAPI document (e2e)', () => {
     expect(codesOf(job('resume'), '402')).toEqual(['INSUFFICIENT_BALANCE']);
     for (const action of ['pause', 'resume', 'cancel']) expect(codesOf(job(action), '409')).toEqual(['INVALID_JOB_STATE']);
     expect(job('pause').responses['402']).toBeUndefined();
+  });
+
+  it('a POST without a body still runs the JSON parser: its 400 is documented (checked by the contract hook)', async () => {
+    const res = await t.http().post('/api/v2/messages/bulk/bulk_x/pause').set('Content-Type', 'application/json').send('{');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INVALID_REQUEST_BODY');
+    expect(codesOf(doc.paths['/api/v2/messages/bulk/{jobId}/pause'].post, '400')).toEqual(['INVALID_REQUEST_BODY']);
   });
 
   it('list queries are typed integers and enums', () => {

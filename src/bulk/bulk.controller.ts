@@ -6,7 +6,7 @@ import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService, JobPage, RowPage } from './bulk-jobs.service';
 import { BulkJobView } from './bulk-job.view';
-import { ApiErrors, ApiSuccess } from '../common/openapi';
+import { ApiErrors, ApiStreamedBody, ApiSuccess } from '../common/openapi';
 import { MAX_KEY } from './bulk-request-rules';
 import { BulkJobAccepted, BulkJobEnvelope, BulkJobPage, BulkRetryResult, BulkRowPage, EXAMPLE_JOB } from './dto/bulk-job.response';
 import { ListBulkJobsQuery, ListBulkRowsQuery } from './dto/bulk-queries.dto';
@@ -46,7 +46,8 @@ export class BulkController {
     description: 'The job, `validating` (or the existing job of this Idempotency-Key)',
     example: { success: true, ...EXAMPLE_JOB, name: 'November newsletter', status: 'validating', total: 2, validatedCount: 0, counts: { pending: 2, sent: 0, failed: 0, cancelled: 0 } },
   })
-  @ApiErrors('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'MESSAGES_PER_SECOND_INVALID', 'MESSAGES_REQUIRED', 'INVALID_MESSAGE', 'SUBSCRIPTION_INACTIVE', 'IDEMPOTENCY_CONFLICT')
+  @ApiStreamedBody()
+  @ApiErrors('INVALID_REQUEST_BODY', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'MESSAGES_PER_SECOND_INVALID', 'MESSAGES_REQUIRED', 'INVALID_MESSAGE', 'SUBSCRIPTION_INACTIVE', 'IDEMPOTENCY_CONFLICT')
   async create(@CurrentAuth() auth: AuthContext, @Req() req: Request): Promise<{ success: true } & BulkJobView> {
     return { success: true, ...(await this.intake.accept(auth, req)) };
   }

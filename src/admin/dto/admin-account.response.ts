@@ -1,23 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { AccountResource } from '../../accounts/dto/account.response';
 import { PERMISSIONS } from '../../auth/permissions';
-
-class AdminAccountPlan {
-  @ApiProperty({ type: 'string', nullable: true }) name: string | null;
-  @ApiProperty({ type: 'integer', minimum: 0 }) messageQuota: number;
-  @ApiProperty({ type: 'integer', minimum: 0 }) messagesUsed: number;
-}
-
-export class AdminAccount {
-  @ApiProperty({ example: 'acc_01JD0Q8Y4C7M2X' }) id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Integer minor units' }) walletBalance: number;
-  @ApiProperty({ example: 'SAR' }) currency: string;
-  @ApiProperty({ type: AdminAccountPlan }) plan: AdminAccountPlan;
-  @ApiProperty({ type: 'integer', minimum: 0 }) freeMessages: number;
-  @ApiProperty() subscriptionActive: boolean;
-  @ApiProperty() phoneVerified: boolean;
-  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
-}
 
 export class IssuedApiKey {
   @ApiProperty({ example: 'key_01JD0Q8Y4C7M2X' }) id: string;
@@ -27,19 +10,19 @@ export class IssuedApiKey {
 }
 
 export class AdminAccountCreated {
-  @ApiProperty({ type: AdminAccount }) account: AdminAccount;
+  @ApiProperty({ type: AccountResource, description: 'The account as GET /api/v2/account shows it.' }) account: AccountResource;
   @ApiProperty({ type: IssuedApiKey }) apiKey: IssuedApiKey;
 }
 
 export class AdminAccountUpdated {
-  @ApiProperty({ type: AdminAccount }) account: AdminAccount;
+  @ApiProperty({ type: AccountResource, description: 'The account as GET /api/v2/account shows it.' }) account: AccountResource;
 }
 
 export class AdminApiKeyIssued {
   @ApiProperty({ type: IssuedApiKey }) apiKey: IssuedApiKey;
 }
 
-export const ADMIN_ACCOUNT_EXAMPLE = {
+export const ADMIN_ACCOUNT_EXAMPLE: AccountResource = {
   id: 'acc_01JD0Q8Y4C7M2X',
   name: 'Acme',
   walletBalance: 100000,

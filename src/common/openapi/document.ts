@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, PathItemObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ERROR_CODES, ErrorCode } from '../errors';
 import { REQUEST_ID_HEADER } from '../request-id';
-import { ERROR_CODES_EXTENSION } from './api-errors.decorator';
+import { ERROR_CODES_EXTENSION, STREAMED_BODY_EXTENSION } from './api-errors.decorator';
 import { MULTIPART_EXTENSION } from './api-multipart.decorator';
 import { pruneComponents } from './prune-components';
 
@@ -32,15 +32,18 @@ const EXAMPLE_REQUEST_ID = 'msgreq_1732000000000_0k3x9a2000001';
 
 /**
  * Codes every operation of its kind can give, whatever the route does: the guards, the throttler,
- * the body parser and the shutdown/database checks all run before (or around) the handler.
+ * the body parser and the shutdown/database checks all run before (or around) the handler. The JSON
+ * body parser runs on every method but GET and HEAD, whether or not the route reads a body, except
+ * on routes that stream their body themselves (@ApiStreamedBody).
  */
-export function commonErrorCodes(op: OperationObject): ErrorCode[] {
+export function commonErrorCodes(op: OperationObject, method: string): ErrorCode[] {
   const codes: ErrorCode[] = ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
   const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
   if (schemes.has('apiKey')) codes.push('UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED');
   // Operator routes are throttled per client IP (@AdminOnly includes @ThrottlePerIp).
   if (schemes.has('admin')) codes.push('UNAUTHORIZED', 'RATE_LIMITED');
-  if (op.requestBody) codes.push('INVALID_REQUEST_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  const parsed = method !== 'get' && method !== 'head' && !(op as { [STREAMED_BODY_EXTENSION]?: boolean })[STREAMED_BODY_EXTENSION];
+  if (parsed) codes.push('INVALID_REQUEST_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   return codes;
 }
 
@@ -52,7 +55,7 @@ export function buildOpenApiDocuments(app: INestApplication, publicBaseUrl: stri
   for (const item of Object.values(full.paths)) {
     for (const method of METHODS) {
       const op = item[method];
-      if (op) finishOperation(op);
+      if (op) finishOperation(op, method);
     }
   }
   return {
@@ -126,7 +129,7 @@ function addSharedComponents(doc: OpenAPIObject): void {
 }
 
 /** Turns the route's error codes into typed error responses and adds the shared headers. */
-function finishOperation(op: OperationObject): void {
+function finishOperation(op: OperationObject, method: string): void {
   // Public routes (health) say so: no security, rather than an undefined one.
   op.security ??= [];
   const multipart = (op as OperationObject & { [MULTIPART_EXTENSION]?: SchemaObject })[MULTIPART_EXTENSION];
@@ -136,8 +139,9 @@ function finishOperation(op: OperationObject): void {
     body.content['multipart/form-data'] = { schema: multipart };
   }
   const ext = op as OperationObject & { [ERROR_CODES_EXTENSION]?: ErrorCode[] };
-  const codes = new Set<ErrorCode>([...(ext[ERROR_CODES_EXTENSION] ?? []), ...commonErrorCodes(op)]);
+  const codes = new Set<ErrorCode>([...(ext[ERROR_CODES_EXTENSION] ?? []), ...commonErrorCodes(op, method)]);
   delete ext[ERROR_CODES_EXTENSION];
+  delete (op as { [STREAMED_BODY_EXTENSION]?: boolean })[STREAMED_BODY_EXTENSION];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
     if (!codes.has(code)) continue;

@@ -3,7 +3,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { CHANNELS, ChannelName } from '../../config/app-config';
 import { MAX_BATCH } from '../messages.service';
 import { MESSAGE_TYPES } from '../validation/validated-message';
-import { ApiSchemaRules } from './schema-rules';
+import { ApiSchemaRules } from '../../common/openapi';
 
 // The documented shape of a recipient object. The body itself is checked by MessageValidator (one
 // validator, stable per-field codes), not by class-validator: keep these limits in step with
