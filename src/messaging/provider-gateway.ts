@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../common/net/target-policy';
 import { ProvidersRegistry } from '../providers/providers.registry';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
-import { TEMPLATE_LOOKUP, type TemplateLookup } from './validation/lookups';
+import { TEMPLATE_LOOKUP, type TemplateRouteLookup } from './validation/lookups';
 import type { ValidatedMessage } from './validation/validated-message';
 
 /**
@@ -19,7 +19,7 @@ export class ProviderGateway {
     private readonly registry: ProvidersRegistry,
     private readonly config: AppConfig,
     private readonly targets: TargetPolicy,
-    @Inject(TEMPLATE_LOOKUP) private readonly templates: TemplateLookup,
+    @Inject(TEMPLATE_LOOKUP) private readonly templates: TemplateRouteLookup,
   ) {}
 
   /** The longest a provider call may take (PROVIDER_TIMEOUT_MS). */
@@ -44,8 +44,8 @@ export class ProviderGateway {
    */
   private async routeTemplate(out: OutboundMessage): Promise<OutboundMessage> {
     if (!out.template || out.channel !== 'chatapp') return out;
-    const found = await this.templates.findForSend(out.accountId, out.template.id);
-    return { ...out, template: { ...out.template, route: found?.route ?? null } };
+    const route = await this.templates.routeForSend(out.accountId, out.template.id);
+    return { ...out, template: { ...out.template, route } };
   }
 
   /**

@@ -26,7 +26,6 @@ export interface CreatedTemplate {
   message?: string;
 }
 
-
 /**
  * POST /api/v2/templates (and the admin route for default templates, `accountId` null): checks every
  * rule, stores header media, submits official templates, then stores the template. A failure at any
@@ -101,17 +100,17 @@ export class TemplateCreationService {
   private async submit(dto: CreateTemplateDto, plan: TemplatePlan, sender: ResolvedOfficialSender, asset: TemplateMediaEntity | null): Promise<OfficialTemplateReceipt> {
     const headerType = plan.headerType ?? asset?.headerType ?? null;
     return providerCall(() => this.official.submit({
-        name: dto.name,
-        language: plan.language ?? 'en',
-        subType: dto.subType,
-        body: plan.text,
-        bodyParameters: plan.bodyParameters,
-        header: headerType ? { type: headerType, text: dto.headerValue ?? null, mediaUrl: this.mapper.previewUrl(asset?.id ?? null) } : null,
-        footer: dto.footer ?? null,
-        buttons: plan.buttons,
-        otp: plan.otp,
-        wabaId: sender.wabaId,
-      }));
+      name: dto.name,
+      language: plan.language ?? 'en',
+      subType: dto.subType,
+      body: plan.text,
+      bodyParameters: plan.bodyParameters,
+      header: headerType ? { type: headerType, text: dto.headerValue ?? null, mediaUrl: this.mapper.previewUrl(asset?.id ?? null) } : null,
+      footer: dto.footer ?? null,
+      buttons: plan.buttons,
+      otp: plan.otp,
+      wabaId: sender.wabaId,
+    }));
   }
 
   private build(

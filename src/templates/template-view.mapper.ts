@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import type { TemplateRoute } from '../providers/provider.types';
 import { iso } from '../database/columns';
 import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
 import { previewUrlOf } from './media/preview-url';
@@ -77,8 +76,7 @@ export class TemplateViewMapper {
     return { id: t.id, name: t.name, category: t.category, status: t.status };
   }
 
-  /** `route`: from OfficialSendersService.routeOf for official templates. */
-  toForSend(t: TemplateEntity, route: TemplateRoute): TemplateForSend {
+  toForSend(t: TemplateEntity): TemplateForSend {
     return {
       id: t.id,
       name: t.name,
@@ -93,7 +91,6 @@ export class TemplateViewMapper {
       buttons: (t.buttons ?? []).map((b) => ({ type: b.type, text: b.text, url: b.url })),
       allowsHeaderMediaOverride: t.allowsHeaderMediaOverride,
       providerTemplateId: t.providerTemplateId,
-      route,
     };
   }
 }

@@ -1,5 +1,3 @@
-import type { TemplateRoute } from '../providers/provider.types';
-
 // Shapes shared by the templates module and its consumers (messaging reads TemplateForSend).
 
 export const TEMPLATE_CATEGORIES = ['chatapp', 'sms', 'message', 'email'] as const;
@@ -59,8 +57,6 @@ export interface TemplateForSend {
   buttons: { type: 'url' | 'phone'; text: string; url: string }[];
   allowsHeaderMediaOverride: boolean;
   providerTemplateId: string | null;
-  /** Which number the template goes out from (official templates: their sender's; others: platform). */
-  route: TemplateRoute;
 }
 
 /** True when a template may be used for sending. */

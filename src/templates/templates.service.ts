@@ -24,14 +24,21 @@ export class TemplatesService {
 
   /**
    * Contract with messaging: the account's own template or a default one, whatever its status (the
-   * caller refuses statuses other than approved/active), or null when neither exists. Carries the
-   * number it goes out from (its official sender's, read now).
+   * caller refuses statuses other than approved/active), or null when neither exists.
    */
   async findForSend(accountId: string, templateId: string): Promise<TemplateForSend | null> {
     const t = await this.findVisible(accountId, templateId);
+    return t ? this.mapper.toForSend(t) : null;
+  }
+
+  /**
+   * Contract with the provider gateway: the number a visible template goes out from (an official
+   * template: its official sender's, read now; others: the platform's), or null when not visible.
+   */
+  async routeForSend(accountId: string, templateId: string): Promise<TemplateRoute | null> {
+    const t = await this.findVisible(accountId, templateId);
     if (!t) return null;
-    const route: TemplateRoute = t.provider === 'official' ? await this.senders.routeOf(t.accountId, t.officialSenderId) : { via: 'platform' };
-    return this.mapper.toForSend(t, route);
+    return t.provider === 'official' ? this.senders.routeOf(t.accountId, t.officialSenderId) : { via: 'platform' };
   }
 
   async get(accountId: string, templateId: string): Promise<TemplateView> {

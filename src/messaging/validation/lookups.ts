@@ -1,3 +1,4 @@
+import type { TemplateRoute } from '../../providers/provider.types';
 import type { TemplateForSend } from '../../templates/template.types';
 
 /** What the validator needs from other modules (bound in MessagingModule to their exported services). */
@@ -8,6 +9,12 @@ export interface SenderLookup {
 
 export interface TemplateLookup {
   findForSend(accountId: string, templateId: string): Promise<TemplateForSend | null>;
+}
+
+/** What the provider gateway needs (same binding as TEMPLATE_LOOKUP). */
+export interface TemplateRouteLookup {
+  /** The number the template goes out from, read at the provider call; null when not visible. */
+  routeForSend(accountId: string, templateId: string): Promise<TemplateRoute | null>;
 }
 
 export interface SessionLookup {

@@ -22,7 +22,7 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
     this.calls++;
     return {
       id, name: 'order_ready', category: 'sms', status: 'active', provider: 'internal', language: null, body: null,
-      content: 'Order {{1}} at {{2}}', emailSubject: null, variableCount: 2, buttons: [], allowsHeaderMediaOverride: false, providerTemplateId: null, route: { via: 'platform' }, kind: 'web',
+      content: 'Order {{1}} at {{2}}', emailSubject: null, variableCount: 2, buttons: [], allowsHeaderMediaOverride: false, providerTemplateId: null, kind: 'web',
     };
   }
 }

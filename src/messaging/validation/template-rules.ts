@@ -57,14 +57,14 @@ export function resolveTemplate(found: TemplateForSend | null, input: Record<str
 }
 
 /** An email template is html when its own content holds a tag. */
-export function isHtmlTemplate(source: string): boolean {
+function isHtmlTemplate(source: string): boolean {
   return /<[a-z][\s\S]*>/i.test(source);
 }
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for html element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
 }
 

@@ -9,7 +9,8 @@ import { TemplateMediaEntity } from '../entities/template-media.entity';
 import { MediaStorage } from './media-storage';
 
 const BATCH = 100;
-const UNUSED = 'NOT EXISTS (SELECT 1 FROM templates t WHERE t.header_asset_id = m.id)';
+/** No template uses the asset `ref` names (a column or a parameter). */
+const unused = (ref: string) => `NOT EXISTS (SELECT 1 FROM templates t WHERE t.header_asset_id = ${ref})`;
 
 /**
  * Removes uploaded header media that no template uses once it is older than MEDIA_ORPHAN_HOURS
@@ -54,13 +55,13 @@ export class MediaOrphanPurger implements OnApplicationBootstrap, OnModuleDestro
       const candidates = await this.media.createQueryBuilder('m')
         .select(['m.id', 'm.storageKey'])
         .where('m.createdAt < :before AND m.id > :after', { before, after })
-        .andWhere(UNUSED)
+        .andWhere(unused('m.id'))
         .orderBy('m.id', 'ASC')
         .limit(BATCH)
         .getMany();
       for (const c of candidates) {
         const res = await this.media.createQueryBuilder().delete().from(TemplateMediaEntity).where('id = :id', { id: c.id })
-          .andWhere('NOT EXISTS (SELECT 1 FROM templates t WHERE t.header_asset_id = :id)', { id: c.id }).execute();
+          .andWhere(unused(':id')).execute();
         if (!res.affected) continue;
         await this.storage.delete(c.storageKey);
         removed++;
