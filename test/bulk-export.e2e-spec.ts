@@ -1,6 +1,7 @@
 import { request, IncomingMessage } from 'node:http';
 import { parse } from 'csv-parse/sync';
-import { createTestApp, REQUEST_ID_RE, TestApp } from './support/app';
+import { BulkDb } from '../src/bulk/bulk-db';
+import { createTestApp, REQUEST_ID_RE, TestApp, waitFor } from './support/app';
 import { BULK_TEST_ENV, ds, post, sms, waitStatus } from './bulk-helpers';
 
 const HEADER = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt'];
@@ -157,5 +158,79 @@ describe('Bulk rows CSV export (e2e)', () => {
     const again = await csv(acc.key, res.body.id);
     expect(again.status).toBe(200);
     expect(parse(again.text)).toHaveLength(3);
+  });
+
+  describe('backpressure: 40,000 rows of ~500 bytes (20 MB) in pages of 500, loops off', () => {
+    let b: TestApp;
+    let acc: { key: string };
+    let jobId: string;
+    beforeAll(async () => {
+      const off = { BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_REAPER_TICK_MS: '600000' };
+      b = await createTestApp({ env: { ...BULK_TEST_ENV, ...off, BULK_EXPORT_PAGE_ROWS: '500' } });
+      acc = await b.createAccount();
+      const res = await post(b, acc.key, { messagesPerSecond: 10, messages: Array.from({ length: 40_000 }, () => sms()) });
+      expect(res.status).toBe(202);
+      jobId = res.body.id;
+      await ds(b).query("UPDATE bulk_rows SET status = 'failed', error_code = 'PROVIDER_REJECTED', error_message = ? WHERE job_id = ?", ['x'.repeat(450), jobId]);
+    });
+    afterAll(async () => {
+      await b.close();
+    });
+
+    /** Statements of the bulk module so far (the loops are off: only this export reads). */
+    const statements = () => b.app.get(BulkDb).statements;
+    /** Polls until the export stopped reading (no statement for 300 ms); returns the count then. */
+    const settled = async () => {
+      let last = -1;
+      return waitFor(
+        async () => {
+          const now = statements();
+          if (now === last) return now + 1; // (truthy even when 0)
+          last = now;
+          await new Promise((r) => setTimeout(r, 300));
+          return null;
+        },
+        { timeoutMs: 20_000, intervalMs: 0, what: 'the export to stop reading' },
+      ).then((n) => n - 1);
+    };
+
+    /** Opens the export, takes the first bytes, then stops reading; `finish` reads the rest or hangs up. */
+    const openPaused = async () => {
+      const req = request(new URL(`/api/v2/messages/bulk/${jobId}/rows.csv`, b.baseUrl), { headers: { 'X-API-Key': acc.key } });
+      const res = await new Promise<IncomingMessage>((resolve) => req.on('response', resolve).end());
+      expect(res.statusCode).toBe(200);
+      let lines = 0;
+      res.on('data', (c: Buffer) => {
+        for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) lines++;
+      });
+      res.pause();
+      return {
+        readToEnd: () => new Promise<{ lines: number; complete: boolean }>((resolve) => res.on('close', () => resolve({ lines, complete: res.complete })).resume()),
+        hangUp: () => req.destroy(),
+      };
+    };
+
+    it('a client that stops reading stops the reads (about the socket buffers ahead, not the job); reading on gets every row', async () => {
+      const before = statements();
+      const download = await openPaused();
+      const whilePaused = (await settled()) - before;
+      // 80 pages hold the job; the server stopped after what the socket buffers (a few MB) take.
+      expect(whilePaused).toBeLessThan(40);
+      const done = await download.readToEnd();
+      expect(done).toEqual({ lines: 40_001, complete: true });
+      // The job lookup, 80 full pages, and the empty read that ends a job of a whole number of pages.
+      expect(statements() - before).toBe(1 + 81);
+    });
+
+    it('a client that hangs up mid-file: no more reads, and the app goes on serving', async () => {
+      const before = statements();
+      const download = await openPaused();
+      const whilePaused = await settled();
+      download.hangUp();
+      expect(await settled()).toBe(whilePaused);
+      expect(whilePaused - before).toBeLessThan(40);
+      const again = await b.http().get(`/api/v2/messages/bulk/${jobId}`).set('X-API-Key', acc.key);
+      expect(again.status).toBe(200);
+    });
   });
 });

@@ -42,16 +42,23 @@ export class BulkRowExport {
 
   private async *records(jobId: string): AsyncGenerator<readonly unknown[]> {
     yield CSV_COLUMNS;
-    const page = this.settings.exportPageRows;
-    let after: number | null = null;
-    for (;;) {
-      const rows: Record<string, unknown>[] = await this.db.rows(rowPage(jobId, null, after, page));
+    const size = this.settings.exportPageRows;
+    // One page read ahead: the database reads the next page while this one is written out.
+    let next: Promise<Record<string, unknown>[]> | null = this.page(jobId, null, size);
+    while (next) {
+      const rows: Record<string, unknown>[] = await next;
+      next = rows.length === size ? this.page(jobId, Number(rows[rows.length - 1].idx), size) : null;
       for (const row of rows) {
         const r = toRowView(row);
         yield [r.index, r.to, r.channel, r.status, r.messageId, r.errorCode, r.errorMessage, r.sentAt];
       }
-      if (rows.length < page) return;
-      after = Number(rows[rows.length - 1].idx);
     }
+  }
+
+  private page(jobId: string, after: number | null, size: number): Promise<Record<string, unknown>[]> {
+    const p = this.db.rows(rowPage(jobId, null, after, size));
+    // Read ahead for a client that may leave first: its failure then has no one to await it.
+    p.catch(() => undefined);
+    return p;
   }
 }
