@@ -74,6 +74,11 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(records.slice(1).map((r) => r[0])).toEqual(['0', '1', '2', '3', '4', '5', '6']);
     expect(records[1]).toEqual(['0', messages[0].to, 'local_sms', 'sent', expect.stringMatching(/^msg_/), '', '', expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/)]);
     expect(records[3]).toMatchObject({ 1: failing, 3: 'failed', 4: expect.stringMatching(/^msg_/), 5: expect.stringMatching(/^[A-Z_]+$/) });
+    // HEAD: the same headers, no body.
+    const head = await t.http().head(`/api/v2/messages/bulk/${res.body.id}/rows.csv`).set('X-API-Key', acc.key);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(head.text ?? '').toBe('');
   });
 
   it('quotes commas, quotes and newlines, keeps Arabic, neutralises formulas but not phone numbers (a job ending on a page boundary)', async () => {

@@ -77,7 +77,7 @@ export class BulkDryRunService {
 
   private async checkInOrder(ctx: ValidationContext, rows: { index: number; value: unknown }[], tally: DryRunTally): Promise<void> {
     for (const row of rows) {
-      const verdict = await checkBulkRow(this.validator, ctx, row.value);
+      const verdict = await checkBulkRow(this.validator, ctx, () => row.value);
       if (verdict.ok) tally.valid(verdict.message.channel, verdict.message.price);
       else tally.invalid(row.index, verdict.code, verdict.message);
     }

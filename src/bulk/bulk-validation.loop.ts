@@ -103,7 +103,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
   private async check(ctx: ValidationContext, rows: Record<string, unknown>[]): Promise<Invalid[]> {
     const invalid: Invalid[] = [];
     for (const row of rows) {
-      const verdict = await checkBulkRow(this.validator, ctx, JSON.parse(String(row.payload)));
+      const verdict = await checkBulkRow(this.validator, ctx, () => JSON.parse(String(row.payload)));
       if (!verdict.ok) invalid.push({ idx: Number(row.idx), code: verdict.code, message: verdict.message });
     }
     return invalid;

@@ -151,6 +151,8 @@ export class BulkController {
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="bulk-${job.id}-rows.csv"`);
+    // HEAD (Express routes it here) sends no body: do not read the job's rows to throw them away.
+    if (req.method === 'HEAD') return void res.end();
     this.rowExport.writeCsv(job.id, res, requestIdOf(req));
   }
 
