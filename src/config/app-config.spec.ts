@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     [{ DB_LOCK_WAIT_TIMEOUT_S: '0' }, 'DB_LOCK_WAIT_TIMEOUT_S'],
     [{ DB_IDLE_TRANSACTION_TIMEOUT_S: 'soon' }, 'DB_IDLE_TRANSACTION_TIMEOUT_S'],
     [{ BULK_TEST_HOOKS: 'true', NODE_ENV: 'development' }, 'BULK_TEST_HOOKS'],
+    [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],
   ])('a bad value stops start-up naming the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
