@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: { status: 500, description: 'Unexpected error; the requestId identifies it in the logs.' },
   PROVIDER_ERROR: { status: 502, description: 'The external provider failed.' },
   PROVIDER_UNAVAILABLE: { status: 503, description: 'The provider is unavailable or timed out.' },
-  SERVICE_UNAVAILABLE: { status: 503, description: 'The service is shutting down or not ready (database or Redis unreachable, a migration pending), or its database is busy (a lock held too long); retry shortly.' },
+  SERVICE_UNAVAILABLE: { status: 503, description: 'The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
