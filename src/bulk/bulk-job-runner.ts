@@ -89,7 +89,11 @@ export class BulkJobRunner {
     try {
       await this.loadWindow();
       for (;;) {
-        if (this.stopRequested) return this.release('stopped');
+        if (this.stopRequested) {
+          await this.release('stopped');
+          this.log.log({ jobId: this.jobId }, 'bulk job stopped for shutdown: outcomes recorded, lease released');
+          return 'stopped';
+        }
         const batch = await this.startBatch();
         // Paused, cancelled, or the lease was taken over: let go of it if it is still ours.
         if (batch === null) return this.release('stopped');
