@@ -58,8 +58,11 @@ export class ReadinessService {
 
   private async redis(): Promise<'up' | 'down' | 'not_configured'> {
     if (!(this.throttlerStorage instanceof ThrottlerStorageRedisService)) return 'not_configured';
+    const client = this.throttlerStorage.redis;
+    // Known down (the client is retrying): say so without queueing one more PING behind the others.
+    if (['reconnecting', 'close', 'end'].includes(client.status)) return 'down';
     try {
-      return (await timed(this.throttlerStorage.redis.ping())) === 'PONG' ? 'up' : 'down';
+      return (await timed(client.ping())) === 'PONG' ? 'up' : 'down';
     } catch {
       return 'down';
     }
