@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createTestApp, TestApp, testEnv, waitFor } from './support/app';
 import { spawnApp, SpawnedApp } from './support/spawn-app';
+import { startReceiver } from './support/webhook-receiver';
 import { BULK_TEST_ENV, deliveries, ds, getJob, post, sms, waitStatus } from './bulk-helpers';
 
 interface Replica {
@@ -119,4 +120,97 @@ describe('Clean shutdown with two replicas (e2e)', () => {
     expect(await other.app.exited).toBe(0);
     expect((await getJob(t, acc.key, jobId)).status).toBe('completed');
   }, 120_000);
+});
+
+/**
+ * Each loop on `app.close()` (the same coordinated drain SIGTERM runs): the work in flight ends and
+ * is recorded before the database closes, and no lease is left behind. An observer app opened on the
+ * same database afterwards reads what the closed one wrote.
+ */
+describe('Clean shutdown of each loop (e2e)', () => {
+  const apps: TestApp[] = [];
+  const start = async (env: Record<string, string>, databaseUrl?: string) => {
+    const app = await createTestApp({ env, databaseUrl });
+    apps.push(app);
+    return app;
+  };
+  /** Closes `app` keeping its database; returns how long the close took. */
+  const closeKeeping = async (app: TestApp) => {
+    apps.splice(apps.indexOf(app), 1);
+    const began = Date.now();
+    await app.close({ keepDatabase: true });
+    return Date.now() - began;
+  };
+  const observe = (t: TestApp) => start({ SCHEDULERS_ENABLED: 'false' }, t.databaseUrl);
+  afterEach(async () => {
+    while (apps.length > 1) await apps.shift()!.close({ keepDatabase: true });
+    if (apps.length) await apps.shift()!.close();
+  });
+
+  it('webhook delivery: the POST in flight finishes and its attempt is recorded; the lease is gone', async () => {
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 800 }));
+    try {
+      const t = await start({ WEBHOOK_DELIVERY_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '5000' });
+      const acc = await t.createAccount();
+      expect((await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url })).status).toBe(200);
+      const queued = await t.http().post('/api/v2/webhooks/chatapp-web/test').set('X-API-Key', acc.key);
+      expect(queued.status).toBe(202);
+      await waitFor(async () => receiver.calls.length === 1, { intervalMs: 5, what: 'the POST to start' });
+      expect(await closeKeeping(t)).toBeGreaterThanOrEqual(500);
+
+      const o = await observe(t);
+      const [d] = await ds(o).query('SELECT status, lease_owner, attempt_count FROM webhook_deliveries WHERE id = ?', [queued.body.data.deliveryId]);
+      expect(d).toEqual({ status: 'delivered', lease_owner: null, attempt_count: 1 });
+      const attempts = await ds(o).query('SELECT success, http_status FROM webhook_attempts WHERE delivery_id = ?', [queued.body.data.deliveryId]);
+      expect(attempts.map((a: { success: unknown; http_status: number }) => [Boolean(a.success), Number(a.http_status)])).toEqual([[true, 200]]);
+      expect(receiver.calls).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('scheduled sender: the message being sent is delivered once and recorded sent; no lease left', async () => {
+    const t = await start({ SCHEDULED_SEND_TICK_MS: '50', SANDBOX_FAULT_REFRESH_MS: '0', PROVIDER_TIMEOUT_MS: '5000' });
+    const acc = await t.createAccount();
+    const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'delay', delayMs: 800, count: 1, accountId: acc.id });
+    expect(fault.status).toBe(201);
+    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ ...sms(), scheduleAt: new Date(Date.now() + 200).toISOString() });
+    expect(res.status).toBe(201);
+    const id: string = res.body.data.messages[0].id;
+    expect(res.body.data.messages[0].status).toBe('scheduled');
+    await waitFor(async () => Number((await ds(t).query('SELECT remaining FROM sandbox_faults WHERE id = ?', [fault.body.data.fault.id]))[0].remaining) === 0, {
+      intervalMs: 5,
+      what: 'the scheduled send to start',
+    });
+    expect(await closeKeeping(t)).toBeGreaterThanOrEqual(500);
+
+    const o = await observe(t);
+    const [m] = await ds(o).query('SELECT status, lease_owner, lease_expires_at FROM messages WHERE id = ?', [id]);
+    expect(m).toEqual({ status: 'sent', lease_owner: null, lease_expires_at: null });
+    const sent = await o.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}`);
+    expect(sent.body.data.messages.map((d: { messageId: string }) => d.messageId)).toEqual([id]);
+  });
+
+  it('bulk validation: stops after the chunk in progress, keeps validatedCount and lets go of the job', async () => {
+    const CHUNK = 5;
+    const t = await start({ ...BULK_TEST_ENV, BULK_VALIDATION_CHUNK: String(CHUNK) });
+    // Watches through its own connection (on SQLite the validating app's queries share one).
+    const o = await observe(t);
+    const acc = await t.createAccount({ walletBalance: 10_000_000 });
+    const total = 30_000;
+    const res = await post(t, acc.key, { messagesPerSecond: 5, messages: Array.from({ length: total }, () => sms()) });
+    expect(res.status).toBe(202);
+    const jobId: string = res.body.id;
+    await waitFor(async () => Number((await ds(o).query('SELECT validated_count FROM bulk_jobs WHERE id = ?', [jobId]))[0].validated_count) > 0, {
+      intervalMs: 2,
+      what: 'validation to start',
+    });
+    await closeKeeping(t);
+
+    const [job] = await ds(o).query('SELECT status, lease_owner, lease_expires_at, validated_count FROM bulk_jobs WHERE id = ?', [jobId]);
+    expect(job).toMatchObject({ status: 'validating', lease_owner: null, lease_expires_at: null });
+    expect(Number(job.validated_count)).toBeGreaterThan(0);
+    expect(Number(job.validated_count)).toBeLessThan(total);
+    expect(Number(job.validated_count) % CHUNK).toBe(0);
+  });
 });

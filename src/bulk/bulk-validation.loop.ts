@@ -105,6 +105,8 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
       if (!(await this.saveChunk(jobId, next, invalid))) return false; // cancelled or lease lost
       if (this.loop.halted) return false; // shutdown: the next lease holder goes on from `next`
       from = next;
+      // On SQLite every statement resolves without I/O: let timers, requests and signals in between chunks.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return this.conclude(jobId, accountId);
   }
