@@ -2,19 +2,21 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { hashApiKey, safeEqualHex } from '../auth/api-key-hash';
 import type { AuthContext } from '../auth/auth-context';
-import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeysRepository, KeyIdentity } from './api-keys.repository';
 
 /** lastUsedAt is a hint for owners ("is this key still in use?"), not an audit log: minute precision. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
-const PENDING_TOUCH_MAX = 10_000;
+const MAP_MAX = 10_000;
 
 /**
- * Resolves an X-API-Key to its caller on every request with one query (key + account row), so a
- * revoked key is refused by every replica from the next request on.
+ * Resolves an X-API-Key to its caller. What a key is (id, role, permissions) never changes, so a
+ * replica keeps it in memory by hash; whether it is still active is asked on every request, in the
+ * same query that reads the account row, so a revoked key is refused everywhere from the next request.
  */
 @Injectable()
 export class ApiKeyAuthService {
   private readonly logger = new Logger(ApiKeyAuthService.name);
+  private readonly identities = new Map<string, KeyIdentity>();
   /** keyId -> earliest time this replica writes lastUsedAt again (stops a burst of writes per key). */
   private readonly nextTouch = new Map<string, number>();
 
@@ -26,11 +28,20 @@ export class ApiKeyAuthService {
   async authenticate(key: string): Promise<AuthContext | null> {
     if (key.length > 200) return null;
     const hash = hashApiKey(key);
-    const found = await this.keys.findCaller(hash);
-    // The index lookup is by hash; compare once more in constant time before trusting the row.
-    if (!found || !safeEqualHex(found.keyHash, hash)) return null;
-    this.recordUse(found.keyId, found.lastUsedAt);
-    return { accountId: found.account.id, keyId: found.keyId, role: found.role, permissions: found.permissions, account: found.account };
+    const identity = this.identities.get(hash) ?? (await this.keys.findByHash(hash));
+    // The lookup is by hash; compare once more in constant time before trusting the row.
+    if (!identity || !safeEqualHex(identity.keyHash, hash)) return null;
+    const caller = await this.keys.findCaller(identity.id);
+    if (!caller) {
+      this.identities.delete(hash);
+      return null;
+    }
+    if (!this.identities.has(hash)) {
+      if (this.identities.size >= MAP_MAX) this.identities.clear();
+      this.identities.set(hash, identity);
+    }
+    this.recordUse(identity.id, caller.lastUsedAt);
+    return { accountId: caller.account.id, keyId: identity.id, role: identity.role, permissions: identity.permissions, account: caller.account };
   }
 
   /**
@@ -42,11 +53,10 @@ export class ApiKeyAuthService {
     const now = this.clock.now();
     if (lastUsedAt !== null && now - lastUsedAt < LAST_USED_RESOLUTION_MS) return;
     if ((this.nextTouch.get(keyId) ?? 0) > now) return;
-    if (this.nextTouch.size >= PENDING_TOUCH_MAX) this.nextTouch.clear();
+    if (this.nextTouch.size >= MAP_MAX) this.nextTouch.clear();
     this.nextTouch.set(keyId, now + LAST_USED_RESOLUTION_MS);
+    // On failure the next try is a minute later, so a struggling database gets no write per request.
     this.keys.touchLastUsed(keyId, now, now - LAST_USED_RESOLUTION_MS + 1).catch((err: unknown) => {
-      // Allow the next request to try again rather than waiting a minute.
-      this.nextTouch.delete(keyId);
       this.logger.warn(`Could not record the use of API key ${keyId}: ${err instanceof Error ? err.message : String(err)}`);
     });
   }

@@ -5,32 +5,41 @@ import type { KeyRole, Permission } from '../auth/permissions';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
-/** An active key as the per-request query finds it, with its account row. */
-export interface KeyCaller {
-  keyId: string;
+/** What never changes about a key once issued (so a replica may keep it in memory). */
+export interface KeyIdentity {
+  id: string;
   keyHash: string;
   role: KeyRole;
   permissions: Permission[];
+}
+
+/** The per-request read: the key's account row, only while the key is not revoked. */
+export interface KeyCaller {
   lastUsedAt: number | null;
   account: AccountEntity;
 }
 
-// One statement per authenticated request: the key by its hash (unique index), only while it is not
-// revoked, joined to its account row. Raw SQL, because the query builder costs more than the query
-// on this hot path (bench:api); no per-replica key cache, so a revocation holds at once everywhere.
-const CALLER_BY_HASH =
-  'SELECT k.id AS key_id, k.key_hash, k.role, k.permissions, k.last_used_at, ' +
-  'a.id, a.name, a.phone_verified, a.subscription_active, a.wallet_balance, a.currency, a.plan_name, a.message_quota, ' +
-  'a.messages_used, a.free_messages, a.created_at, a.updated_at ' +
-  'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ? AND k.revoked_at IS NULL';
+// One statement per authenticated request: the key by primary key, only while it is not revoked,
+// joined to its account row (so revocation holds from the next request on, on every replica).
+// Raw SQL, because the query builder costs more than the query on this hot path (bench:api).
+const CALLER_BY_KEY_ID =
+  'SELECT k.last_used_at AS key_last_used_at, a.id, a.name, a.phone_verified, a.subscription_active, a.wallet_balance, ' +
+  'a.currency, a.plan_name, a.message_quota, a.messages_used, a.free_messages, a.created_at, a.updated_at ' +
+  'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ? AND k.revoked_at IS NULL';
 
-/** SQL of the api_keys table; every method but the hot-path lookup takes the owning account id. */
+/** SQL of the api_keys table; every method but the hot-path lookups takes the owning account id. */
 @Injectable()
 export class ApiKeysRepository {
   constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
 
-  async findCaller(keyHash: string): Promise<KeyCaller | null> {
-    const rows: Record<string, unknown>[] = await this.keys.query(CALLER_BY_HASH, [keyHash]);
+  /** An active key by the SHA-256 of its plain value (unique index). */
+  async findByHash(keyHash: string): Promise<KeyIdentity | null> {
+    const row = await this.keys.findOne({ select: { id: true, keyHash: true, role: true, permissions: true }, where: { keyHash, revokedAt: IsNull() } });
+    return row ? { id: row.id, keyHash: row.keyHash, role: row.role, permissions: row.permissions } : null;
+  }
+
+  async findCaller(keyId: string): Promise<KeyCaller | null> {
+    const rows: Record<string, unknown>[] = await this.keys.query(CALLER_BY_KEY_ID, [keyId]);
     const r = rows[0];
     if (!r) return null;
     const account = Object.assign(new AccountEntity(), {
@@ -47,14 +56,8 @@ export class ApiKeysRepository {
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
     });
-    return {
-      keyId: r.key_id as string,
-      keyHash: r.key_hash as string,
-      role: r.role as KeyRole,
-      permissions: JSON.parse(r.permissions as string) as Permission[],
-      lastUsedAt: r.last_used_at === null || r.last_used_at === undefined ? null : Number(r.last_used_at),
-      account,
-    };
+    const lastUsedAt = r.key_last_used_at === null || r.key_last_used_at === undefined ? null : Number(r.key_last_used_at);
+    return { lastUsedAt, account };
   }
 
   /** Records a use unless one at or after `notBefore` is already recorded (another replica's). */
