@@ -13,6 +13,7 @@ import { BulkOrphans1732000009000 } from './1732000009000-bulk-orphans';
 import { LongText1732000010000 } from './1732000010000-long-text';
 import { SandboxOfficialTemplates1732000012000 } from './1732000012000-sandbox-official-templates';
 import { SandboxDelayFaults1732000016000 } from './1732000016000-sandbox-delay-faults';
+import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   LongText1732000010000,
   SandboxOfficialTemplates1732000012000,
   SandboxDelayFaults1732000016000,
+  ApiKeyNames1732000017000,
 ];
