@@ -1,4 +1,7 @@
 import request from 'supertest';
+import { Clock } from '../src/common/clock';
+import { MessageLog } from '../src/messaging/message-log';
+import { ScheduledSender } from '../src/messaging/scheduled/scheduled-sender';
 import { createTestApp, TestApp, testEnv, waitFor } from './support/app';
 import { spawnApp, SpawnedApp } from './support/spawn-app';
 import { startReceiver } from './support/webhook-receiver';
@@ -189,6 +192,45 @@ describe('Clean shutdown of each loop (e2e)', () => {
     expect(m).toEqual({ status: 'sent', lease_owner: null, lease_expires_at: null });
     const sent = await o.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}`);
     expect(sent.body.data.messages.map((d: { messageId: string }) => d.messageId)).toEqual([id]);
+  });
+
+  it('scheduled sender: a claimed message whose outcome was not recorded is handed over at once, but never becomes cancellable', async () => {
+    const later = () => Date.now() + 2 * 3_600_000;
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 100, freeMessages: 0 });
+    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ ...sms(), scheduleAt: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(res.status).toBe(201);
+    const id: string = res.body.data.messages[0].id;
+    // The provider takes the message, then writing `sent` fails (a dropped database connection): the
+    // pass logs it and goes on; the message stays `scheduled`, claimed by this replica.
+    const log = t.app.get(MessageLog);
+    const markSent = log.markSent.bind(log);
+    log.markSent = async () => {
+      log.markSent = markSent;
+      throw new Error('Connection lost: The server closed the connection.');
+    };
+    t.app.get(Clock).now = later;
+    await t.app.get(ScheduledSender).runOnce();
+    const [claimed] = await ds(t).query('SELECT status, lease_owner FROM messages WHERE id = ?', [id]);
+    expect(claimed.status).toBe('scheduled');
+    expect(claimed.lease_owner).not.toBeNull();
+    await closeKeeping(t);
+
+    const o = await start({ SCHEDULERS_ENABLED: 'false' }, t.databaseUrl);
+    const [released] = await ds(o).query('SELECT status, lease_owner FROM messages WHERE id = ?', [id]);
+    expect(released).toEqual({ status: 'scheduled', lease_owner: null });
+    // The provider may have it: a cancel (and its refund) must not win over settling it.
+    const cancel = await o.http().post(`/api/v2/messages/${id}/cancel`).set('X-API-Key', acc.key);
+    expect(cancel.status).toBe(409);
+    expect(cancel.body).toMatchObject({ success: false, code: 'INVALID_STATE', error: expect.stringMatching(/being sent/) });
+    // The next sender takes it at once (no lease to wait out), asks the provider and records the first send.
+    o.app.get(Clock).now = later;
+    expect(await o.app.get(ScheduledSender).runOnce()).toBe(1);
+    const [m] = await ds(o).query('SELECT status, cost, attempts FROM messages WHERE id = ?', [id]);
+    expect([m.status, Number(m.cost), Number(m.attempts)]).toEqual(['sent', 5, 2]);
+    const sent = await o.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}`);
+    expect(sent.body.data.messages.map((d: { messageId: string }) => d.messageId)).toEqual([id]);
+    expect((await o.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance).toBe(95);
   });
 
   it('bulk validation: stops after the chunk in progress, keeps validatedCount and lets go of the job', async () => {

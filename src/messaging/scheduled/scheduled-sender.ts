@@ -51,9 +51,14 @@ export class ScheduledSender implements OnApplicationBootstrap {
     this.job.start(this.scheduler, every);
   }
 
-  /** Messages claimed but not settled (a pass that failed half-way): claimable again at once. */
+  /**
+   * Messages claimed but not settled (a pass that failed half-way, perhaps after the provider took
+   * the message): claimable again at once by any replica, whose claim makes it a second attempt that
+   * settles the first one before sending. The lease is left expired, not cleared: a cancel needs
+   * `lease_expires_at IS NULL` (never claimed), so one that may have reached the provider is never refunded.
+   */
   private async releaseLeases(): Promise<void> {
-    await this.log.exec("UPDATE messages SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('scheduled', 'queued')", [this.owner]);
+    await this.log.exec("UPDATE messages SET lease_owner = NULL, lease_expires_at = 0 WHERE lease_owner = ? AND status IN ('scheduled', 'queued')", [this.owner]);
   }
 
   /** One pass; skipped while the previous one still runs. */
