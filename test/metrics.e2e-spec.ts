@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { ShutdownCoordinator } from '../src/common/shutdown/shutdown-coordinator';
 import { ScheduledSender } from '../src/messaging/scheduled/scheduled-sender';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { WebhookDeliveryWorker } from '../src/webhooks/webhook-delivery.worker';
@@ -202,10 +203,32 @@ describe('GET /metrics (e2e)', () => {
     expect([...names].filter((n) => !s.hasSeries(n))).toEqual([]);
     // And each of the service's metrics has a panel.
     expect(OURS.filter((m) => ![...names].some((n) => n === m || n.startsWith(`${m}_`)))).toEqual([]);
+    // The error share leaves out the health routes: their 503s mean "no traffic for me" (shutting
+    // down, a dependency down), which the probes ask every few seconds, not failed requests.
+    const errorShares = exprs.filter((e) => e.includes('status=~"5..'));
+    expect(errorShares).toHaveLength(1);
+    for (const e of errorShares) {
+      const selectors = e.match(/http_request_duration_seconds_count(\{[^}]*\})?/g) ?? [];
+      expect(selectors).toHaveLength(2);
+      for (const sel of selectors) expect(sel).toContain('route!~"/health/.*"');
+    }
   });
 });
 
 describe('GET /metrics without a token, and disabled (e2e)', () => {
+  it('while shutting down: /metrics still answers, and the readiness 503s are observed under /health/ready', async () => {
+    const t = await createTestApp({ env: { SCHEDULERS_ENABLED: 'false' } });
+    try {
+      t.app.get(ShutdownCoordinator).begin('test');
+      expect((await t.http().get('/health/ready')).status).toBe(503);
+      const res = await t.http().get('/metrics');
+      expect(res.status).toBe(200);
+      expect(new Scrape(res.text).labelSets('http_request_duration_seconds')).toContainEqual({ method: 'GET', route: '/health/ready', status: '503' });
+    } finally {
+      await t.close();
+    }
+  });
+
   it('no METRICS_TOKEN: open; METRICS_ENABLED=false: the 404 of an unknown route, token or not', async () => {
     const open = await createTestApp();
     try {
