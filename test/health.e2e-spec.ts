@@ -46,6 +46,22 @@ describe('Health: liveness and readiness (e2e)', () => {
     expect((await t.http().get('/health/ready')).body).toEqual(READY);
   });
 
+  it('the database not answering: 503 naming it; 200 again once it is back; live stays 200', async () => {
+    const t = await start();
+    const ds = t.app.get(DataSource);
+    // The pool closed under the running app, as after losing the database server.
+    await ds.destroy();
+    try {
+      const res = await t.http().get('/health/ready');
+      expect(res.status).toBe(503);
+      notReady(res.body, 'Not ready: database unreachable');
+      expect((await t.http().get('/health/live')).status).toBe(200);
+    } finally {
+      await ds.initialize();
+    }
+    expect((await t.http().get('/health/ready')).body).toEqual(READY);
+  });
+
   it('Redis configured but not reachable: ready answers 503 naming it (within the check timeout); live stays 200', async () => {
     // A port nothing listens on (bound, then released).
     const probe = createServer();
