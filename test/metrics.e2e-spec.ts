@@ -184,6 +184,24 @@ describe('GET /metrics (e2e)', () => {
     expect(after.value('messages_total', SENT) - before.value('messages_total', SENT)).toBe(1);
   });
 
+  it('a dry run and a CSV export count no message and no provider call; their requests are timed under their route templates', async () => {
+    const acc = await t.createAccount();
+    const job = await post(t, acc.key, { messagesPerSecond: 10, messages: [sms(), sms()] });
+    expect(job.status).toBe(202);
+    await waitStatus(t, acc.key, job.body.id, ['completed']);
+    const before = await scrape();
+    const dry = await t.http().post('/api/v2/messages/bulk/validate').set('X-API-Key', acc.key).send({ messagesPerSecond: 10, messages: [sms(), sms(), sms('12')] });
+    expect(dry.body.data).toMatchObject({ total: 3, valid: 2, invalid: 1 });
+    const csv = await t.http().get(`/api/v2/messages/bulk/${job.body.id}/rows.csv`).set('X-API-Key', acc.key);
+    expect(csv.status).toBe(200);
+    const after = await scrape();
+    expect(after.value('messages_total') - before.value('messages_total')).toBe(0);
+    expect(after.count('provider_request_duration_seconds') - before.count('provider_request_duration_seconds')).toBe(0);
+    expect(after.value('bulk_dispatch_messages_total') - before.value('bulk_dispatch_messages_total')).toBe(0);
+    const timed = (route: string, method: string) => after.count('http_request_duration_seconds', { method, route, status: '200' }) - before.count('http_request_duration_seconds', { method, route, status: '200' });
+    expect([timed('/api/v2/messages/bulk/validate', 'POST'), timed('/api/v2/messages/bulk/:jobId/rows.csv', 'GET')]).toEqual([1, 1]);
+  });
+
   it('METRICS_TOKEN set: 401 UNAUTHORIZED envelope without it or with another token', async () => {
     for (const auth of [null, 'Bearer wrong-token-0123456789abc', `Basic ${TOKEN}`, TOKEN]) {
       const req = t.http().get('/metrics');
