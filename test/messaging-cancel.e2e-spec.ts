@@ -24,8 +24,9 @@ describe('Cancel a scheduled message (e2e)', () => {
   let realNow: () => number;
 
   beforeAll(async () => {
-    // The sender runs only when a test drives it; a short provider timeout for the "being sent" case.
-    t = await createTestApp({ env: { SCHEDULERS_ENABLED: 'false', PROVIDER_TIMEOUT_MS: '1500' } });
+    // The sender runs only when a test drives it; the "being sent" case holds a call this long (room
+    // for the cancel request on a busy machine).
+    t = await createTestApp({ env: { SCHEDULERS_ENABLED: 'false', PROVIDER_TIMEOUT_MS: '3000' } });
     realNow = t.app.get(Clock).now;
   });
   afterEach(() => {

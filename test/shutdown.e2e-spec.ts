@@ -69,8 +69,9 @@ describe('Clean shutdown with two replicas (e2e)', () => {
     const other = replicas.find((r) => r.id !== owner)!;
     expect(victim).toBeDefined();
 
-    // The holder's next provider call takes 1.5 s: SIGTERM arrives while it is in flight.
-    const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'delay', delayMs: 1500, count: 1, accountId: acc.id });
+    // The holder's next provider call takes 3 s: SIGTERM arrives while it is in flight, and the
+    // replica keeps answering (503) that long even if this test's requests are slow on a busy machine.
+    const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'delay', delayMs: 3000, count: 1, accountId: acc.id });
     expect(fault.status).toBe(201);
     const faultId: string = fault.body.data.fault.id;
     await waitFor(async () => Number((await ds(t).query('SELECT remaining FROM sandbox_faults WHERE id = ?', [faultId]))[0].remaining) === 0, {
