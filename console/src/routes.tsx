@@ -1,9 +1,15 @@
 import type { ReactNode } from 'react';
+import { BulkJobPage } from './pages/bulk-job';
+import { BulkJobsPage } from './pages/bulk-jobs';
+import { BulkNewPage } from './pages/bulk-new';
+import { DevelopersPage } from './pages/developers';
+import { MessageDetailPage } from './pages/message-detail';
+import { MessagesPage } from './pages/messages';
 import { OverviewPage } from './pages/overview';
 
 // One line per page: the path pattern (":name" is a parameter), its navigation label (pages without
 // one are reached from another page) and what it renders. `area: 'operator'` pages sign in with the
-// admin token instead of an API key.
+// admin token instead of an API key. The first matching pattern wins.
 export interface RouteDef {
   path: string;
   nav?: string;
@@ -13,4 +19,10 @@ export interface RouteDef {
 
 export const ROUTES: RouteDef[] = [
   { path: '/', nav: 'Overview', render: () => <OverviewPage /> },
+  { path: '/developers', nav: 'API and developers', render: () => <DevelopersPage /> },
+  { path: '/messages', nav: 'Messages', render: () => <MessagesPage /> },
+  { path: '/messages/:id', render: (p) => <MessageDetailPage id={p.id} /> },
+  { path: '/bulk', nav: 'Bulk jobs', render: () => <BulkJobsPage /> },
+  { path: '/bulk/new', render: () => <BulkNewPage /> },
+  { path: '/bulk/:id', render: (p) => <BulkJobPage id={p.id} key={p.id} /> },
 ];

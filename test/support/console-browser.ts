@@ -22,6 +22,8 @@ export interface ConsoleBrowser {
   contractProblems: string[];
   /** What the page keeps in Web Storage (the console may use sessionStorage only). */
   storage(): Promise<{ session: Record<string, string>; local: number }>;
+  /** Signs in on the sign-in page with an API key and waits for the overview. */
+  signIn(key: string): Promise<void>;
   /** Opens a console path (`/`, `/messages`...) and waits for its heading. */
   open(path: string): Promise<void>;
   /** Full-page screenshot `.ci/out/console/<name>-<width>.png`, at the given widths (then back to wide). */
@@ -48,6 +50,8 @@ export async function openConsole(baseUrl: string): Promise<ConsoleBrowser> {
     return route.abort('blockedbyclient');
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  // Fail within the test's own timeout, with Playwright's message, rather than at Jest's 60 s.
+  page.setDefaultTimeout(15_000);
   // An API error answer is expected (the page shows it); Chromium logs it as a failed resource load.
   page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource: the server responded/.test(m.text()) && pageErrors.push(m.text()));
   page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -56,9 +60,10 @@ export async function openConsole(baseUrl: string): Promise<ConsoleBrowser> {
     if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith('/admin/')) return;
     let body: unknown = null;
     try {
-      body = await res.json();
+      if ((res.headers()['content-type'] ?? '').includes('json')) body = await res.json();
     } catch {
-      body = null;
+      // The page navigated away before the body was read: nothing to check.
+      return;
     }
     const problem = contract.check(res.request().method(), url.pathname + url.search, res.status(), res.headers()['content-type'], body);
     if (problem) contractProblems.push(problem);
@@ -72,6 +77,12 @@ export async function openConsole(baseUrl: string): Promise<ConsoleBrowser> {
     contractProblems,
     // A string expression: the test code is type-checked without the DOM library.
     storage: () => page.evaluate<{ session: Record<string, string>; local: number }>('({ session: { ...sessionStorage }, local: localStorage.length })'),
+    async signIn(key) {
+      await page.goto(`${baseUrl}/console/`);
+      await page.getByLabel('API key').fill(key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: /^Overview/ }).waitFor();
+    },
     async open(path) {
       await page.goto(`${baseUrl}/console${path}`);
       await page.locator('main h1').first().waitFor();

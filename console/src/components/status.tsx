@@ -17,6 +17,6 @@ export function When({ at }: { at: string | null | undefined }) {
 }
 
 /** Integer minor units as a decimal amount (2 decimals: halalas, cents). */
-export function money(minor: number, currency: string): string {
-  return `${(minor / 100).toFixed(2)} ${currency}`;
+export function money(minor: number, currency?: string): string {
+  return currency ? `${(minor / 100).toFixed(2)} ${currency}` : (minor / 100).toFixed(2);
 }
