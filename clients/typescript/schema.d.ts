@@ -393,6 +393,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/messages/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a scheduled message and refund it
+         * @description Only a `scheduled` message that no sender has taken yet: it becomes `cancelled` (final) and its payment goes back to the source it came from (free messages, plan quota or wallet). A message being sent, sent, failed or already cancelled: 409 INVALID_STATE (cancelling twice is 409, never a second refund). Another account's message: 404. Needs `messages:create`.
+         */
+        post: operations["cancelMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/messages/{id}": {
         parameters: {
             query?: never;
@@ -620,6 +640,10 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             sentAt: string | null;
+        };
+        CancelledMessage: {
+            /** @description The message as GET /api/v2/messages/{id} shows it now: `status: cancelled`, `cost: 0`. */
+            message: components["schemas"]["MessageResource"];
         };
         ChatConversationContext: {
             /**
@@ -879,11 +903,11 @@ export interface components {
              */
             templateId: string | null;
             /**
-             * @description Moves forward only: scheduled -> queued -> sent, or to failed.
+             * @description Moves forward only: scheduled -> queued -> sent, or to failed; `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
              * @example sent
              * @enum {string}
              */
-            status: "scheduled" | "queued" | "sent" | "failed";
+            status: "scheduled" | "queued" | "sent" | "failed" | "cancelled";
             /**
              * @description Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).
              * @example 5
@@ -6728,7 +6752,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only messages with this status. */
-                status?: "scheduled" | "queued" | "sent" | "failed";
+                status?: "scheduled" | "queued" | "sent" | "failed" | "cancelled";
                 /** @description Only messages of this channel. */
                 channel?: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
                 /** @description Only messages sent by this bulk job. */
@@ -6849,6 +6873,274 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    cancelMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id from the send response or the log. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled message. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "message": {
+                     *           "id": "msg_01jd0r8m6f3q9w2k4x7b5c8v1n",
+                     *           "to": "+966501234567",
+                     *           "channel": "local_sms",
+                     *           "messageType": "free_text",
+                     *           "sender": "MyShop",
+                     *           "templateId": null,
+                     *           "status": "cancelled",
+                     *           "cost": 0,
+                     *           "paidFrom": "wallet",
+                     *           "providerMessageId": null,
+                     *           "errorCode": null,
+                     *           "errorMessage": null,
+                     *           "bulkJobId": null,
+                     *           "rowIndex": null,
+                     *           "scheduledAt": "2026-11-23T09:00:00.000Z",
+                     *           "sentAt": null,
+                     *           "createdAt": "2026-11-22T10:15:30.000Z",
+                     *           "updatedAt": "2026-11-22T11:02:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CancelledMessage"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_REQUEST_BODY",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST_BODY";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_STATE",
+                     *       "error": "The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending).",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

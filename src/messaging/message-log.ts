@@ -89,6 +89,23 @@ export class MessageLog {
   }
 
   /**
+   * scheduled -> cancelled (cost 0, refunded_at = now), in the caller's refund transaction. Only while
+   * no sender holds or held a lease on it (`lease_expires_at IS NULL`): a claimed row, even one whose
+   * lease expired after a crash, may have reached the provider and is the sender's to settle. The
+   * sender's claim is conditional on `status = 'scheduled'`, so exactly one of the two UPDATEs wins.
+   * `paid` is what the caller will refund: compared too, so the refund matches what was taken.
+   */
+  async markCancelled(accountId: string, id: string, paid: { cost: number; paidFrom: string | null }, now: number, runner: QueryRunner): Promise<boolean> {
+    const changed = await this.exec(
+      `UPDATE messages SET status = 'cancelled', cost = 0, refunded_at = ?, updated_at = ?, payload = NULL
+       WHERE id = ? AND account_id = ? AND status = 'scheduled' AND lease_expires_at IS NULL AND cost = ? AND COALESCE(paid_from, '') = ?`,
+      [now, now, id, accountId, paid.cost, paid.paidFrom ?? ''],
+      runner,
+    );
+    return changed === 1;
+  }
+
+  /**
    * Claims a message id that was never paid or recorded (a bulk row of a cancelled job) as `failed`
    * with `code`, cost 0, so a late insert of the same id (a stalled runner) fails on the key and rolls
    * its payment back. False when the id exists already.

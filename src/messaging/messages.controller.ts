@@ -4,16 +4,22 @@ import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { ApiErrors, ApiSuccess } from '../common/openapi';
 import { SendMessageRequest } from './dto/message.request';
-import { MessageList, MessageResource, SendMessageResult } from './dto/message.response';
+import { CancelledMessage, MessageList, MessageResource, SendMessageResult } from './dto/message.response';
 import { ListMessagesQuery } from './dto/messages.dto';
-import { LIST_EXAMPLE, MESSAGE_EXAMPLE, SEND_EXAMPLE } from './dto/messages.examples';
+import { CANCELLED_EXAMPLE, LIST_EXAMPLE, MESSAGE_EXAMPLE, SEND_EXAMPLE } from './dto/messages.examples';
 import { MessageView } from './message-view';
 import { MessagesService, SentMessageView } from './messages.service';
+import { ScheduledCancelService } from './scheduled/scheduled-cancel.service';
+
+const MessageIdParam = () => ApiParam({ name: 'id', description: 'Message id from the send response or the log.', schema: { type: 'string', maxLength: 80 }, example: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n' });
 
 @ApiTags('messages')
 @Controller('api/v2/messages')
 export class MessagesController {
-  constructor(private readonly messages: MessagesService) {}
+  constructor(
+    private readonly messages: MessagesService,
+    private readonly scheduled: ScheduledCancelService,
+  ) {}
 
   @Post('send')
   @HttpCode(201)
@@ -49,10 +55,27 @@ export class MessagesController {
     return { success: true, data: { messages: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
   }
 
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @RequirePermissions('messages:create')
+  @ApiOperation({
+    operationId: 'cancelMessage',
+    summary: 'Cancel a scheduled message and refund it',
+    description:
+      'Only a `scheduled` message that no sender has taken yet: it becomes `cancelled` (final) and its payment goes back to the source it came from (free messages, plan quota or wallet). ' +
+      'A message being sent, sent, failed or already cancelled: 409 INVALID_STATE (cancelling twice is 409, never a second refund). Another account\'s message: 404. Needs `messages:create`.',
+  })
+  @MessageIdParam()
+  @ApiSuccess(200, CancelledMessage, { description: 'The cancelled message.', example: CANCELLED_EXAMPLE })
+  @ApiErrors('NOT_FOUND', 'INVALID_STATE')
+  async cancel(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<{ success: true; data: { message: MessageView } }> {
+    return { success: true, data: { message: await this.scheduled.cancel(auth.accountId, id) } };
+  }
+
   @Get(':id')
   @RequirePermissions('messages:read')
   @ApiOperation({ operationId: 'getMessage', summary: 'Read one message of the message log' })
-  @ApiParam({ name: 'id', description: 'Message id from the send response or the log.', schema: { type: 'string', maxLength: 80 }, example: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n' })
+  @MessageIdParam()
   @ApiSuccess(200, MessageResource, { description: 'The message.', example: { success: true, data: MESSAGE_EXAMPLE } })
   @ApiErrors('NOT_FOUND')
   async get(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<{ success: true; data: MessageView }> {

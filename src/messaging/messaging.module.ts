@@ -13,12 +13,13 @@ import { MessageLog } from './message-log';
 import { MessagesController } from './messages.controller';
 import { MessagesService } from './messages.service';
 import { ProviderGateway } from './provider-gateway';
+import { ScheduledCancelService } from './scheduled/scheduled-cancel.service';
 import { ScheduledSender } from './scheduled/scheduled-sender';
 import { SendPipeline } from './send-pipeline';
 import { SENDER_LOOKUP, SESSION_LOOKUP, TEMPLATE_LOOKUP } from './validation/lookups';
 import { MessageValidator } from './validation/message-validator';
 
-/** POST /messages/send, the one validator, the one send pipeline, the message log, scheduled sends. */
+/** POST /messages/send, the one validator, the one send pipeline, the message log, scheduled sends and their cancellation. */
 @Module({
   imports: [TypeOrmModule.forFeature([MessageEntity]), AccountsModule, SendersModule, TemplatesModule, ChatappWebModule],
   controllers: [MessagesController, SandboxAdminController],
@@ -32,6 +33,7 @@ import { MessageValidator } from './validation/message-validator';
     SendPipeline,
     MessagesService,
     ScheduledSender,
+    ScheduledCancelService,
   ],
   exports: [MessageValidator, SendPipeline, MessageLog],
 })

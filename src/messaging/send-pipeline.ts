@@ -277,6 +277,8 @@ export class SendPipeline {
   private async resume(accountId: string, row: MessageEntity, msg: ValidatedMessage, origin: SendOrigin): Promise<SendResult> {
     if (row.accountId !== accountId) throw new ApiError('CONFLICT', 'messageId belongs to another account');
     if (row.status === 'queued') return this.sendRecorded(row, msg, origin);
+    // Cancelled by its account while scheduled (refunded, final); reads as a failure with that code.
+    if (row.status === 'cancelled') return this.result(row.id, msg, 'failed', 0, 'CANCELLED', null, row.scheduledAt);
     // Failed before reaching the provider (a batch stopped before it): paid and sent again. Failed
     // after a hand-off (unconfirmed, timed out) may have been delivered, and a rejection or a
     // cancellation is final: kept as it is.

@@ -70,6 +70,15 @@ describe('Typed client against the public document (contract)', () => {
     const missing = await client.GET('/api/v2/messages/{id}', { params: { path: { id: 'msg_missing' } } });
     expect(missing.error?.code).toBe('NOT_FOUND');
 
+    const later = await client.POST('/api/v2/messages/send', {
+      body: { to: '+966501234570', channel: 'local_sms', messageType: 'free_text', content: { text: 'Later' }, scheduleAt: new Date(Date.now() + 3_600_000).toISOString() },
+    });
+    const scheduledId = later.data!.data.messages[0].id;
+    const cancelled = await client.POST('/api/v2/messages/{id}/cancel', { params: { path: { id: scheduledId } } });
+    expect(cancelled.data?.data.message).toMatchObject({ id: scheduledId, status: 'cancelled', cost: 0 });
+    const again = await client.POST('/api/v2/messages/{id}/cancel', { params: { path: { id: scheduledId } } });
+    expect(again.error?.code).toBe('INVALID_STATE');
+
     const code = await client.POST('/api/v2/verification/send', { body: { to: '+966501234568', channel: 'local_sms' } });
     expect(code.response.status).toBe(201);
     const verificationId = code.data!.data.verificationId;

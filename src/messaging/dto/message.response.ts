@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CHANNELS } from '../../config/app-config';
-import type { MessageStatus } from '../entities/message.entity';
+import { MESSAGE_STATUSES, MessageStatus } from '../entities/message.entity';
 import type { MessageView } from '../message-view';
 import type { SentMessageView } from '../messages.service';
 import { MESSAGE_TYPES } from '../validation/validated-message';
@@ -8,7 +8,8 @@ import { MESSAGE_TYPES } from '../validation/validated-message';
 // Response shapes of the messages routes. Each class implements the view the service returns, so a
 // field added to (or retyped in) the view without its documentation is a compile error here.
 
-const MESSAGE_STATUSES: MessageStatus[] = ['scheduled', 'queued', 'sent', 'failed'];
+/** What a send answers with (`cancelled` comes later, through POST /messages/{id}/cancel). */
+const SEND_STATUSES: MessageStatus[] = ['scheduled', 'queued', 'sent', 'failed'];
 const FUNDING_SOURCES = ['free', 'quota', 'wallet'];
 
 export class SentMessage implements SentMessageView {
@@ -22,7 +23,7 @@ export class SentMessage implements SentMessageView {
   channel: string;
 
   @ApiProperty({
-    enum: MESSAGE_STATUSES,
+    enum: SEND_STATUSES,
     description: '`sent`: accepted by the provider; `scheduled`: paid, sent at scheduledAt; `queued`: still being handed to the provider; `failed`: not sent and refunded (see errorCode).',
     example: 'sent',
   })
@@ -65,7 +66,11 @@ export class MessageResource implements MessageView {
   @ApiProperty({ type: 'string', nullable: true, description: 'Template messages only.', example: null })
   templateId: string | null;
 
-  @ApiProperty({ enum: MESSAGE_STATUSES, description: 'Moves forward only: scheduled -> queued -> sent, or to failed.', example: 'sent' })
+  @ApiProperty({
+    enum: MESSAGE_STATUSES,
+    description: 'Moves forward only: scheduled -> queued -> sent, or to failed; `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.',
+    example: 'sent',
+  })
   status: string;
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).', example: 5 })
@@ -100,6 +105,11 @@ export class MessageResource implements MessageView {
 
   @ApiProperty({ format: 'date-time', example: '2026-11-22T10:15:30.120Z' })
   updatedAt: string;
+}
+
+export class CancelledMessage {
+  @ApiProperty({ type: () => MessageResource, description: 'The message as GET /api/v2/messages/{id} shows it now: `status: cancelled`, `cost: 0`.' })
+  message: MessageResource;
 }
 
 export class MessageList {

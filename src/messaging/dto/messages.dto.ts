@@ -2,8 +2,9 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CHANNELS } from '../../config/app-config';
+import { MESSAGE_STATUSES } from '../entities/message.entity';
 
-const STATUSES = ['scheduled', 'queued', 'sent', 'failed'];
+const STATUSES: string[] = [...MESSAGE_STATUSES];
 
 /** Query of GET /api/v2/messages (the global ValidationPipe answers 400 VALIDATION_ERROR). */
 export class ListMessagesQuery {

@@ -1,4 +1,4 @@
-import type { MessageList, MessageResource, SendMessageResult } from './message.response';
+import type { CancelledMessage, MessageList, MessageResource, SendMessageResult } from './message.response';
 
 // Complete response bodies (envelope included) for the OpenAPI document; typed, so they keep the
 // shape of the response classes.
@@ -34,3 +34,16 @@ export const SEND_EXAMPLE = { success: true, data: SEND_DATA };
 
 const LIST_DATA: MessageList = { messages: [MESSAGE_EXAMPLE], nextCursor: null, hasMore: false };
 export const LIST_EXAMPLE = { success: true, data: LIST_DATA };
+
+const CANCELLED_DATA: CancelledMessage = {
+  message: {
+    ...MESSAGE_EXAMPLE,
+    status: 'cancelled',
+    cost: 0,
+    providerMessageId: null,
+    scheduledAt: '2026-11-23T09:00:00.000Z',
+    sentAt: null,
+    updatedAt: '2026-11-22T11:02:00.000Z',
+  },
+};
+export const CANCELLED_EXAMPLE = { success: true, data: CANCELLED_DATA };

@@ -1,7 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn, MoneyColumn } from '../../database/columns';
 
-export type MessageStatus = 'scheduled' | 'queued' | 'sent' | 'failed';
+/** Every status of the message log. `cancelled`: a scheduled message cancelled before a sender took it (refunded). */
+export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sent', 'failed', 'cancelled'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** The message log: every accepted message, how it was paid and what the provider said. */
 @Entity('messages')

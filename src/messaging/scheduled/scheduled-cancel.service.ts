@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { FundingSource, LedgerService } from '../../accounts/ledger.service';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors';
+import type { MessageEntity } from '../entities/message.entity';
+import { MessageLog } from '../message-log';
+import { MessageView, toMessageView } from '../message-view';
+
+/**
+ * POST /api/v2/messages/{id}/cancel: a scheduled message that no sender has taken becomes
+ * `cancelled` and its payment goes back to the source it came from. One conditional UPDATE and the
+ * refund share a transaction, so a cancel and the scheduled sender (any replica) cannot both win,
+ * and a second cancel finds nothing to change (409): never two refunds.
+ */
+@Injectable()
+export class ScheduledCancelService {
+  constructor(
+    private readonly log: MessageLog,
+    private readonly ledger: LedgerService,
+    private readonly clock: Clock,
+  ) {}
+
+  async cancel(accountId: string, id: string): Promise<MessageView> {
+    const row = await this.log.findOwned(accountId, id);
+    if (!row) throw ApiError.notFound('Message');
+    if (row.status !== 'scheduled') throw notCancellable(row);
+    const paid = { cost: Number(row.cost), paidFrom: row.paidFrom };
+    const won = await this.log.atomically(async (runner) => {
+      if (!(await this.log.markCancelled(accountId, id, paid, this.clock.now(), runner))) return false;
+      // (Same fallback as the pipeline's refunds: a row without a source was paid from the wallet.)
+      await this.ledger.refundMany(accountId, [{ source: (row.paidFrom ?? 'wallet') as FundingSource, amount: paid.cost }], runner);
+      return true;
+    });
+    const after = await this.log.findOwned(accountId, id);
+    if (!after) throw ApiError.notFound('Message');
+    if (!won) throw notCancellable(after);
+    return toMessageView(after);
+  }
+}
+
+function notCancellable(m: MessageEntity): ApiError {
+  const why: Record<string, string> = {
+    sent: 'it was sent already',
+    failed: 'it failed already (and was refunded)',
+    cancelled: 'it was cancelled already',
+    queued: 'it is being sent',
+    // Still `scheduled` but leased: a sender has taken it (or crashed while holding it and will settle it).
+    scheduled: 'it is being sent',
+  };
+  return new ApiError('INVALID_STATE', `The message cannot be cancelled: ${why[m.status] ?? `its status is ${m.status}`}; only a scheduled message that is not being sent can be cancelled`);
+}
