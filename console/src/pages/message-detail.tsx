@@ -1,7 +1,7 @@
 import { useClient } from '../api/context';
 import { unwrap } from '../api/failure';
 import type { Schemas } from '../api/public';
-import { useApi } from '../api/use-api';
+import { useAction, useApi } from '../api/use-api';
 import { ErrorBox } from '../components/error-box';
 import { Page, Section } from '../components/page';
 import { Status, When, money } from '../components/status';
@@ -19,6 +19,7 @@ function timeline(m: Schemas['MessageResource']): Step[] {
   if (m.scheduledAt) steps.push({ label: 'scheduled for', at: m.scheduledAt });
   if (m.status === 'queued') steps.push({ label: 'queued', at: m.updatedAt });
   if (m.sentAt) steps.push({ label: 'sent', at: m.sentAt, detail: m.providerMessageId ? `provider id ${m.providerMessageId}` : undefined });
+  if (m.status === 'cancelled') steps.push({ label: 'cancelled (refunded)', at: m.updatedAt });
   if (m.status === 'failed') steps.push({ label: 'failed', at: m.updatedAt, detail: [m.errorCode, m.errorMessage].filter(Boolean).join(': ') });
   return steps;
 }
@@ -27,6 +28,11 @@ export function MessageDetailPage({ id }: { id: string }) {
   const client = useClient();
   const msg = useApi(async () => (await unwrap(client.GET('/api/v2/messages/{id}', { params: { path: { id } } }))).data, id);
   const m = msg.data;
+  // A scheduled message no sender has taken yet can be cancelled; its payment goes back.
+  const cancel = useAction(async () => {
+    await unwrap(client.POST('/api/v2/messages/{id}/cancel', { params: { path: { id } } }));
+    msg.reload();
+  });
   return (
     <Page title="Message" actions={<Link to="/messages">All messages</Link>}>
       <ErrorBox error={msg.error} />
@@ -49,6 +55,14 @@ export function MessageDetailPage({ id }: { id: string }) {
               )}
             </dl>
           </Section>
+          {m.status === 'scheduled' && (
+            <div className="row">
+              <button type="button" className="danger" onClick={() => void cancel.run()} disabled={cancel.busy}>
+                Cancel scheduled message
+              </button>
+            </div>
+          )}
+          <ErrorBox error={cancel.error} />
           <Section title="Status timeline">
             <ol className="timeline" aria-label="Status timeline">
               {timeline(m).map((s) => (
