@@ -24,7 +24,7 @@ describe('Console: sign-in and overview (real browser)', () => {
   it('a wrong key shows the API error code and text, and nothing is stored', async () => {
     await b.open('/');
     await b.shoot('sign-in', [WIDE, NARROW]);
-    await b.page.getByLabel('API key').fill('msk_not_a_real_key_0000000000000000');
+    await b.page.getByLabel('API key', { exact: true }).fill('msk_not_a_real_key_0000000000000000');
     await b.page.getByRole('button', { name: 'Sign in' }).click();
     const alert = b.page.getByRole('alert');
     await expect(alert.textContent()).resolves.toContain('UNAUTHORIZED');
@@ -33,7 +33,7 @@ describe('Console: sign-in and overview (real browser)', () => {
 
   it('signs in with a key (sessionStorage only), shows balance, plan and free messages, signs out', async () => {
     await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966500000001', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } }).expect(201);
-    await b.page.getByLabel('API key').fill(acc.key);
+    await b.page.getByLabel('API key', { exact: true }).fill(acc.key);
     await b.page.getByRole('button', { name: 'Sign in' }).click();
     await b.page.getByRole('heading', { name: 'Overview: Browser Co' }).waitFor();
     expect(await b.storage()).toEqual({ session: { 'console.apiKey': acc.key }, local: 0 });

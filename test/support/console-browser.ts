@@ -79,7 +79,7 @@ export async function openConsole(baseUrl: string): Promise<ConsoleBrowser> {
     storage: () => page.evaluate<{ session: Record<string, string>; local: number }>('({ session: { ...sessionStorage }, local: localStorage.length })'),
     async signIn(key) {
       await page.goto(`${baseUrl}/console/`);
-      await page.getByLabel('API key').fill(key);
+      await page.getByLabel('API key', { exact: true }).fill(key);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: /^Overview/ }).waitFor();
     },
@@ -90,6 +90,11 @@ export async function openConsole(baseUrl: string): Promise<ConsoleBrowser> {
     async shoot(name, widths = [WIDE]) {
       for (const size of widths) {
         await page.setViewportSize(size);
+        // Tables scrolled sideways by an earlier click show from their first column again.
+        await page.evaluate("document.querySelectorAll('.table-box').forEach((e) => { e.scrollLeft = 0; })");
+        // Readable at this width: the page itself never scrolls sideways (wide tables scroll in their box).
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+        if (overflow > 0) throw new Error(`${name} at ${size.width} px scrolls sideways by ${overflow} px`);
         await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
       }
       await page.setViewportSize(WIDE);

@@ -65,7 +65,7 @@ export function OperatorSendersPage() {
                   <td className="wrap">{s.reason ?? '-'}</td>
                   <td>
                     {s.status === 'pending' && (
-                      <div className="row">
+                      <div className="cell-actions">
                         <button type="button" className="primary" onClick={() => void review.run(s.id, 'approve')} disabled={review.busy} aria-label={`Approve ${s.name}`}>Approve</button>
                         <button type="button" className="danger" onClick={() => void review.run(s.id, 'reject')} disabled={review.busy} aria-label={`Reject ${s.name}`}>Reject</button>
                       </div>

@@ -71,7 +71,7 @@ export function OperatorTemplatesPage() {
                   <td className="wrap small">{t.body ?? t.content ?? '-'}</td>
                   <td><When at={t.createdAt} /></td>
                   <td>
-                    <div className="row">
+                    <div className="cell-actions">
                       {t.status !== 'approved' && <button type="button" className="primary" onClick={() => void decide.run(t.id, 'approved')} disabled={decide.busy} aria-label={`Approve ${t.name}`}>Approve</button>}
                       {t.status !== 'rejected' && <button type="button" className="danger" onClick={() => void decide.run(t.id, 'rejected')} disabled={decide.busy} aria-label={`Reject ${t.name}`}>Reject</button>}
                     </div>
