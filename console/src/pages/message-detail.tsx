@@ -54,15 +54,15 @@ export function MessageDetailPage({ id }: { id: string }) {
                 </div>
               )}
             </dl>
+            {m.status === 'scheduled' && (
+              <div className="row spaced">
+                <button type="button" className="danger" onClick={() => void cancel.run()} disabled={cancel.busy}>
+                  Cancel scheduled message
+                </button>
+              </div>
+            )}
+            <ErrorBox error={cancel.error} />
           </Section>
-          {m.status === 'scheduled' && (
-            <div className="row">
-              <button type="button" className="danger" onClick={() => void cancel.run()} disabled={cancel.busy}>
-                Cancel scheduled message
-              </button>
-            </div>
-          )}
-          <ErrorBox error={cancel.error} />
           <Section title="Status timeline">
             <ol className="timeline" aria-label="Status timeline">
               {timeline(m).map((s) => (

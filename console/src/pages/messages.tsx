@@ -72,25 +72,25 @@ export function MessagesPage() {
         <TableBox label="Messages">
           <thead>
             <tr>
-              <th scope="col">Created</th>
               <th scope="col">To</th>
-              <th scope="col">Channel</th>
-              <th scope="col">Type</th>
               <th scope="col">Status</th>
+              <th scope="col">Channel</th>
+              <th scope="col">Created</th>
+              <th scope="col">Type</th>
               <th scope="col">Cost</th>
-              <th scope="col">Message</th>
+              <th scope="col">Message id</th>
             </tr>
           </thead>
           <tbody>
             {list.data.messages.map((m) => (
               <tr key={m.id}>
-                <td><When at={m.createdAt} /></td>
-                <td className="mono">{m.to}</td>
-                <td>{m.channel}</td>
-                <td>{m.messageType}</td>
+                <td><Link to={`/messages/${encodeURIComponent(m.id)}`} className="mono">{m.to}</Link></td>
                 <td><Status value={m.status} /></td>
+                <td>{m.channel}</td>
+                <td><When at={m.createdAt} /></td>
+                <td>{m.messageType}</td>
                 <td>{money(m.cost)} <span className="muted small">{m.paidFrom}</span></td>
-                <td><Link to={`/messages/${encodeURIComponent(m.id)}`} className="mono">{m.id}</Link></td>
+                <td className="mono small">{m.id}</td>
               </tr>
             ))}
           </tbody>
