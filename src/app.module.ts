@@ -19,6 +19,7 @@ import { TemplatesModule } from './templates/templates.module';
 import { VerificationModule } from './verification/verification.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
 
 /** Imports the feature modules; nothing else. */
 @Module({
@@ -28,6 +29,7 @@ import { LoggingModule } from './logging/logging.module';
     CommonModule,
     DatabaseModule,
     ScheduleModule.forRoot(),
+    MetricsModule,
     AuthModule,
     AccountsModule,
     AdminModule,

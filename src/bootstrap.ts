@@ -10,6 +10,8 @@ import { setupOpenApi } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
 import { securityHeaders } from './common/http/security-headers';
 import { CONSOLE_PATH, consoleRouter } from './console/console-static';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
 
 /**
  * Routes that read their body as a stream themselves (bulk intake has no size limit), so the JSON
@@ -28,6 +30,7 @@ export function configureApp(app: NestExpressApplication): void {
   const trustProxy = config.optional('TRUST_PROXY');
   if (trustProxy) app.set('trust proxy', trustProxySetting(trustProxy));
   app.use(requestIdMiddleware);
+  app.use(httpMetricsMiddleware(app.get(MetricsService)));
   const json = express.json({
     limit: config.bodyLimitBytes,
     type: ['application/json', 'application/*+json'],

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { isTransientDbError } from '../database/db-errors';
+import { MetricsService } from '../metrics/metrics.service';
 import { BulkDb, inList, sql, StmtResult, Work } from './bulk-db';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
@@ -45,8 +46,9 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     validator: MessageValidator,
     pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
+    private readonly metrics: MetricsService,
   ) {
-    this.deps = { db, clock, settings, validator, pipeline, probe: new WindowTxProbe(settings.testHooks) };
+    this.deps = { db, clock, settings, validator, pipeline, metrics, probe: new WindowTxProbe(settings.testHooks) };
   }
 
   onApplicationBootstrap(): void {
@@ -116,17 +118,20 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     const until = now + this.settings.dispatchLeaseMs;
     const skipLocked = this.db.mysql ? ' FOR UPDATE SKIP LOCKED' : '';
     try {
-      return await this.db.run(function* (): Work<Set<string>> {
+      const { won, takenOver } = await this.db.run(function* (): Work<{ won: Set<string>; takenOver: number }> {
         const free: StmtResult = yield sql(
-          `SELECT id FROM bulk_jobs WHERE id IN (${inList(jobIds.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked}`,
+          `SELECT id, lease_owner FROM bulk_jobs WHERE id IN (${inList(jobIds.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked}`,
           ...jobIds, me, now,
         );
         const won = free.rows.map((r) => String(r.id));
-        if (!won.length) return new Set();
+        if (!won.length) return { won: new Set<string>(), takenOver: 0 };
         // (The rows are locked by the read above, or SQLite's one writer is us: no condition needed.)
         yield sql(`UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(won.length)})`, me, until, now, ...won);
-        return new Set(won);
+        // Another owner's lease that we could take had expired (a runner releases its lease when it stops).
+        return { won: new Set(won), takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== me).length };
       });
+      this.metrics.recordLeaseTakeover('bulk_dispatch', takenOver);
+      return won;
     } catch (err) {
       if (!isTransientDbError(err)) throw err;
       this.log.warn(`bulk claim skipped this tick (${String(err)}); retried next tick`);

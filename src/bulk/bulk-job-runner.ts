@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { isTransientDbError } from '../database/db-errors';
+import type { MetricsService } from '../metrics/metrics.service';
 import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import type { ValidatedMessage } from '../messaging/validation/validated-message';
@@ -17,6 +18,7 @@ export interface RunnerDeps {
   settings: BulkSettings;
   validator: MessageValidator;
   pipeline: SendPipeline;
+  metrics: MetricsService;
   /** Test-only freeze point inside the window transaction (does nothing unless BULK_TEST_HOOKS). */
   probe: WindowTxProbe;
 }
@@ -277,7 +279,7 @@ export class BulkJobRunner {
           sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', jobId, me),
         ]
       : [];
-    await this.d.db.run(function* (): Work<void> {
+    const settled = await this.d.db.run(function* (): Work<number> {
       const sent = settleSent ? (yield settleSent).affected : 0;
       const failed = settleFailed ? (yield settleFailed).affected : 0;
       if (back) yield back;
@@ -288,7 +290,9 @@ export class BulkJobRunner {
         );
       }
       for (const s of pauseStmts) yield s;
+      return sent + failed;
     });
+    this.d.metrics.recordBulkDispatched(settled);
   }
 
   private async complete(): Promise<boolean> {

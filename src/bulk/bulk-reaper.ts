@@ -7,6 +7,7 @@ import { SendPipeline } from '../messaging/send-pipeline';
 import { BulkDb, sql, StmtResult, Work } from './bulk-db';
 import { BulkSettings } from './bulk-settings';
 import { rejectIncompleteIntake } from './intake-rejection';
+import { MetricsService } from '../metrics/metrics.service';
 
 interface Settled {
   idx: number;
@@ -46,6 +47,7 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly scheduler: SchedulerRegistry,
     private readonly log: MessageLog,
     private readonly pipeline: SendPipeline,
+    private readonly metrics: MetricsService,
   ) {
     this.owner = `${settings.instanceId.slice(0, 34)}:reap`;
   }
@@ -73,6 +75,8 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
       const id = String(row.id);
       n += await this.db.run(() => rejectIncompleteIntake(id, now, now));
     }
+    // Each was an upload whose intake lease expired (the request died with its replica or client).
+    this.metrics.recordLeaseTakeover('bulk_intake', n);
     return n;
   }
 
@@ -83,7 +87,7 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     // that keeps failing cannot starve the others (the claim bumps updated_at).
     const jobs = await this.db.rows(
       sql(
-        `SELECT id, account_id FROM bulk_jobs WHERE status = 'cancelled' AND pending_count > 0 AND (lease_owner IS NULL OR lease_expires_at < ?) ORDER BY updated_at LIMIT 20`,
+        `SELECT id, account_id, lease_owner FROM bulk_jobs WHERE status = 'cancelled' AND pending_count > 0 AND (lease_owner IS NULL OR lease_expires_at < ?) ORDER BY updated_at LIMIT 20`,
         now,
       ),
     );
@@ -97,6 +101,7 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
         ),
       );
       if (claim.affected !== 1) continue;
+      if (job.lease_owner !== null) this.metrics.recordLeaseTakeover('bulk_reaper');
       try {
         n += await this.settleJob(id, String(job.account_id));
       } catch (err) {
@@ -162,7 +167,10 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
         { id: messageId, accountId, channel: String(r.channel ?? ''), messageType, recipient: String(r.to_addr ?? ''), bulkJobId: jobId, rowIndex: idx, ...CANCELLED },
         now,
       );
-      if (claimed) return cancelled;
+      if (claimed) {
+        this.metrics.recordMessage(String(r.channel ?? ''), 'failed');
+        return cancelled;
+      }
       m = await this.log.findById(messageId);
       if (!m) return null;
     }

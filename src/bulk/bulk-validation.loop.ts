@@ -8,6 +8,7 @@ import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkSettings } from './bulk-settings';
 import { canPayNextRow } from './next-row-payment';
+import { MetricsService } from '../metrics/metrics.service';
 
 interface Invalid {
   idx: number;
@@ -49,6 +50,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
     private readonly validator: MessageValidator,
     private readonly ledger: LedgerService,
     private readonly scheduler: SchedulerRegistry,
+    private readonly metrics: MetricsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -63,12 +65,15 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
   async runOnce(): Promise<number> {
     const now = this.clock.now();
     const candidates = await this.db.rows(
-      sql(`SELECT id FROM bulk_jobs WHERE status = 'validating' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT 10`, now),
+      sql(`SELECT id, lease_owner FROM bulk_jobs WHERE status = 'validating' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT 10`, now),
     );
     let done = 0;
     for (const c of candidates) {
       const id = String(c.id);
-      if (await this.lease(id)) done += (await this.validateJob(id)) ? 1 : 0;
+      if (!(await this.lease(id))) continue;
+      // Another replica's expired lease: it stopped validating this job part-way.
+      if (c.lease_owner !== null && c.lease_owner !== this.settings.instanceId) this.metrics.recordLeaseTakeover('bulk_validation');
+      done += (await this.validateJob(id)) ? 1 : 0;
     }
     return done;
   }

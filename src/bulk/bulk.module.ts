@@ -6,6 +6,7 @@ import { BulkDb } from './bulk-db';
 import { BulkDispatcher } from './bulk-dispatcher';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService } from './bulk-jobs.service';
+import { BulkMetricsSource } from './bulk-metrics.source';
 import { BulkReaper } from './bulk-reaper';
 import { BulkSettings } from './bulk-settings';
 import { BulkValidationLoop } from './bulk-validation.loop';
@@ -14,7 +15,7 @@ import { BulkValidationLoop } from './bulk-validation.loop';
 @Module({
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
-  providers: [BulkDb, BulkSettings, BulkIntakeService, BulkJobsService, BulkReaper, BulkValidationLoop, BulkDispatcher],
+  providers: [BulkDb, BulkSettings, BulkIntakeService, BulkJobsService, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
   exports: [BulkJobsService],
 })
 export class BulkModule {}

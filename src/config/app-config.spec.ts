@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(c.adminToken).toBeNull();
     expect(c.webhookAllowInsecure).toBe(false);
     expect(Object.values(c.providers).every((p) => p === 'sandbox')).toBe(true);
+    expect([c.metricsEnabled, c.metricsToken, c.metricsRefreshMs]).toEqual([true, null, 15_000]);
   });
 
   it.each([
@@ -25,6 +26,9 @@ describe('loadConfig', () => {
     [{ DB_LOCK_WAIT_TIMEOUT_S: '0' }, 'DB_LOCK_WAIT_TIMEOUT_S'],
     [{ DB_IDLE_TRANSACTION_TIMEOUT_S: 'soon' }, 'DB_IDLE_TRANSACTION_TIMEOUT_S'],
     [{ BULK_TEST_HOOKS: 'true', NODE_ENV: 'development' }, 'BULK_TEST_HOOKS'],
+    [{ METRICS_ENABLED: 'perhaps' }, 'METRICS_ENABLED'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_REFRESH_MS: '0' }, 'METRICS_REFRESH_MS'],
   ])('a bad value stops start-up naming the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -83,6 +83,12 @@ export class AppConfig {
   bulkMaxElementBytes: number;
   /** Disable background loops (unit tests, one-off CLI). */
   schedulersEnabled: boolean;
+  /** Serve GET /metrics (Prometheus text format); off: it answers 404 like an unknown route. */
+  metricsEnabled: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** How often the gauges read from tables (jobs, outbox) are refreshed. */
+  metricsRefreshMs: number;
   /** Raw environment, for adapter-specific settings read by `AppConfig.get*` helpers below. */
   private readonly env: Env;
 
@@ -238,5 +244,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.docsEnabled = readBool(env, 'DOCS_ENABLED', !c.isProduction);
   c.publicThrottleLimit = readInt(env, 'PUBLIC_THROTTLE_LIMIT', 1200, 1);
   c.publicThrottleTtlSeconds = readInt(env, 'PUBLIC_THROTTLE_TTL_SECONDS', 60, 1);
+  c.metricsEnabled = readBool(env, 'METRICS_ENABLED', true);
+  c.metricsToken = env.METRICS_TOKEN || null;
+  if (c.metricsToken !== null && c.metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  c.metricsRefreshMs = readInt(env, 'METRICS_REFRESH_MS', 15_000, 10, 3_600_000);
   return c;
 }

@@ -56,13 +56,13 @@ export class MessageLog {
     return changed === 1;
   }
 
-  /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window). */
-  async markSentMany(sent: { id: string; providerMessageId: string }[], now: number): Promise<void> {
-    if (!sent.length) return;
+  /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window); returns how many it marked. */
+  async markSentMany(sent: { id: string; providerMessageId: string }[], now: number): Promise<number> {
+    if (!sent.length) return 0;
     const params: unknown[] = [];
     for (const s of sent) params.push(s.id, s.providerMessageId.slice(0, 200));
     const marks = sent.map(() => '?').join(', ');
-    await this.ds.query(
+    return this.exec(
       `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${marks}) AND status IN ('queued', 'scheduled')`,
       [...params, now, now, ...sent.map((s) => s.id)],
     );

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../common/net/target-policy';
+import { MetricsService, ProviderCallOutcome } from '../metrics/metrics.service';
 import { ProvidersRegistry } from '../providers/providers.registry';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
 import { TEMPLATE_LOOKUP, type TemplateRouteLookup } from './validation/lookups';
@@ -20,6 +21,7 @@ export class ProviderGateway {
     private readonly config: AppConfig,
     private readonly targets: TargetPolicy,
     @Inject(TEMPLATE_LOOKUP) private readonly templates: TemplateRouteLookup,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** The longest a provider call may take (PROVIDER_TIMEOUT_MS). */
@@ -30,10 +32,24 @@ export class ProviderGateway {
   async send(out: OutboundMessage): Promise<ProviderOutcome> {
     const provider = this.registry.forChannel(out.channel);
     const routed = await this.routeTemplate(out);
-    return this.guard(async () => {
-      const checked = await this.recheckTargets(routed, provider);
-      return checked.status === 'rejected' ? checked : provider.send(checked.out);
-    });
+    // Timed from the adapter call (a target refused before it is no provider call) to its verdict or timeout.
+    let started: number | null = null;
+    const observe = (outcome: ProviderCallOutcome) => {
+      if (started !== null) this.metrics.observeProviderCall(out.channel, outcome, (performance.now() - started) / 1000);
+    };
+    try {
+      const outcome = await this.guard(async () => {
+        const checked = await this.recheckTargets(routed, provider);
+        if (checked.status === 'rejected') return checked;
+        started = performance.now();
+        return provider.send(checked.out);
+      });
+      observe(outcome.status);
+      return outcome;
+    } catch (err) {
+      observe(callOutcome(err));
+      throw err;
+    }
   }
 
   /**
@@ -120,6 +136,14 @@ export function toApiError(err: unknown): ApiError {
     return new ApiError('PROVIDER_ERROR', `Provider error: ${err.message}`);
   }
   return new ApiError('PROVIDER_ERROR', `Provider error: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+/** The provider_request_duration_seconds outcome of a call that threw (already an ApiError from guard). */
+function callOutcome(err: unknown): ProviderCallOutcome {
+  const code = err instanceof ApiError ? err.code : null;
+  if (code === 'PROVIDER_RATE_LIMITED') return 'rate_limited';
+  if (code === 'PROVIDER_UNAVAILABLE') return 'unavailable';
+  return 'error';
 }
 
 export function toOutbound(id: string, accountId: string, m: ValidatedMessage, origin: { bulkJobId?: string; rowIndex?: number }): OutboundMessage {

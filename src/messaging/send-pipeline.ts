@@ -6,6 +6,7 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { iso } from '../database/columns';
 import { isUniqueViolation } from '../database/db-errors';
+import { MetricsService } from '../metrics/metrics.service';
 import { MessageEntity } from './entities/message.entity';
 import { LogOrigin, MessageLog } from './message-log';
 import { ProviderGateway, toApiError, toOutbound } from './provider-gateway';
@@ -64,6 +65,7 @@ export class SendPipeline {
     private readonly log: MessageLog,
     private readonly gateway: ProviderGateway,
     private readonly clock: Clock,
+    private readonly metrics: MetricsService,
   ) {}
 
   async send(accountId: string, msg: ValidatedMessage, origin: SendOrigin = {}): Promise<SendResult> {
@@ -81,7 +83,7 @@ export class SendPipeline {
       if (existing) return this.resume(accountId, existing, msg, origin);
       throw err;
     }
-    if (msg.scheduleAt !== null) return this.scheduledResult(id, msg, funding);
+    if (msg.scheduleAt !== null) return this.counted(this.scheduledResult(id, msg, funding));
     return this.deliver(accountId, id, msg, funding, origin);
   }
 
@@ -112,7 +114,7 @@ export class SendPipeline {
     let stop: ApiError | null = null;
     for (const { id, msg, funding } of items) {
       if (msg.scheduleAt !== null) {
-        out.push({ ok: true, result: this.scheduledResult(id, msg, funding) });
+        out.push({ ok: true, result: this.counted(this.scheduledResult(id, msg, funding)) });
       } else if (stop) {
         out.push({ ok: false, error: stop, result: await this.fail(accountId, id, msg, funding, stop) });
       } else {
@@ -168,7 +170,7 @@ export class SendPipeline {
       for (const i of fresh) out[i] = failure(err);
       return out;
     }
-    const sent: { id: string; providerMessageId: string }[] = [];
+    const sent: { id: string; providerMessageId: string; channel: string }[] = [];
     let stop: ApiError | null = null;
     // (If the pacer throws, e.g. the caller lost its lease, what was sent is still marked sent.)
     try {
@@ -178,7 +180,7 @@ export class SendPipeline {
         if (!funding) {
           out[i] = { ok: false, error: new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message') };
         } else if (msg.scheduleAt !== null) {
-          out[i] = { ok: true, result: this.scheduledResult(ids[i], msg, funding) };
+          out[i] = { ok: true, result: this.counted(this.scheduledResult(ids[i], msg, funding)) };
         } else if (stop) {
           await this.fail(accountId, ids[i], msg, funding, stop);
           out[i] = { ok: false, error: stop };
@@ -191,7 +193,7 @@ export class SendPipeline {
             if (outcome === null) {
               out[i] = { ok: true, result: await this.recorded(ids[i], msg) };
             } else if (outcome.status === 'sent') {
-              sent.push({ id: ids[i], providerMessageId: outcome.providerMessageId });
+              sent.push({ id: ids[i], providerMessageId: outcome.providerMessageId, channel: msg.channel });
               out[i] = { ok: true, result: this.result(ids[i], msg, 'sent', funding.amount, null, outcome.providerMessageId) };
             } else {
               out[i] = { ok: true, result: await this.settle(accountId, ids[i], msg, funding, outcome) };
@@ -204,7 +206,10 @@ export class SendPipeline {
         }
       }
     } finally {
-      await this.log.markSentMany(sent, this.clock.now());
+      // One UPDATE per channel (a window usually has one), so each channel counts the rows it marked.
+      for (const channel of new Set(sent.map((s) => s.channel))) {
+        this.metrics.recordMessage(channel, 'sent', await this.log.markSentMany(sent.filter((s) => s.channel === channel), this.clock.now()));
+      }
     }
     return out;
   }
@@ -310,7 +315,7 @@ export class SendPipeline {
   private async settle(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, outcome: Awaited<ReturnType<ProviderGateway['send']>>): Promise<SendResult> {
     if (outcome.status === 'sent') {
       if (!(await this.log.markSent(id, outcome.providerMessageId, this.clock.now()))) return this.recorded(id, msg);
-      return this.result(id, msg, 'sent', funding.amount, null, outcome.providerMessageId);
+      return this.counted(this.result(id, msg, 'sent', funding.amount, null, outcome.providerMessageId));
     }
     return this.fail(accountId, id, msg, funding, new ApiError('PROVIDER_ERROR', outcome.message), outcome.code);
   }
@@ -333,7 +338,7 @@ export class SendPipeline {
       if (marked) await this.ledger.refundMany(accountId, [funding], runner);
       return marked;
     });
-    return changed ? this.result(id, msg, 'failed', 0, code, null) : this.recorded(id, msg);
+    return changed ? this.counted(this.result(id, msg, 'failed', 0, code, null)) : this.recorded(id, msg);
   }
 
   /**
@@ -349,6 +354,16 @@ export class SendPipeline {
       return { ...it, accountId, origin, status, leaseUntil: status === 'queued' ? leaseUntil : undefined };
     });
     await this.log.insert(rows, now, runner);
+  }
+
+  /**
+   * messages_total: called exactly where this pipeline's own write moved the message into the
+   * result's status and that write is committed (a conditional UPDATE that changed the row, or the
+   * payment transaction of a scheduled message), so each move is counted once across replicas.
+   */
+  private counted(r: SendResult): SendResult {
+    if (r.status !== 'queued') this.metrics.recordMessage(r.channel, r.status);
+    return r;
   }
 
   private scheduledResult(id: string, msg: ValidatedMessage, funding: Funding): SendResult {

@@ -9,6 +9,7 @@ import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { SecretBox } from '../common/secret-box';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
+import { MetricsService } from '../metrics/metrics.service';
 import { WebhookAttemptEntity } from './entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { MAX_ATTEMPTS, retryDelayMs } from './webhook-backoff';
@@ -44,6 +45,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     private readonly scheduler: SchedulerRegistry,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     this.intervalMs = config.int('WEBHOOK_DELIVERY_INTERVAL_MS', 500, 10, 60_000);
     this.timeoutMs = config.int('WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000);
@@ -77,17 +79,20 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     const due = await this.dataSource.manager
       .createQueryBuilder(WebhookDeliveryEntity, 'd')
       .select('d.id', 'id')
+      .addSelect('d.leaseExpiresAt', 'leaseExpiresAt')
       .where('d.status = :pending', { pending: 'pending' })
       .andWhere('d.nextAttemptAt <= :now', { now })
       .andWhere('d.attemptCount < :max', { max: MAX_ATTEMPTS })
       .andWhere(new Brackets((q) => q.where('d.leaseExpiresAt IS NULL').orWhere('d.leaseExpiresAt < :now', { now })))
       .orderBy('d.nextAttemptAt', 'ASC')
       .limit(this.batch - this.inFlight.size)
-      .getRawMany<{ id: string }>();
-    for (const { id } of due) {
+      .getRawMany<{ id: string; leaseExpiresAt: unknown }>();
+    for (const { id, leaseExpiresAt } of due) {
       if (this.stopped || this.inFlight.size >= this.batch) break;
       const row = await this.claim(id, now);
       if (!row) continue;
+      // A recorded attempt clears the lease: one still set is an attempt whose replica died mid-send.
+      if (leaseExpiresAt !== null) this.metrics.recordLeaseTakeover('webhook_delivery');
       const send: Promise<void> = this.deliver(row)
         .catch((err: unknown) => this.logger.error({ err, deliveryId: row.id }, 'webhook delivery failed unexpectedly'))
         .finally(() => this.inFlight.delete(send));
@@ -138,6 +143,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     const now = this.clock.now();
     const exhausted = !o.ok && row.attemptCount >= MAX_ATTEMPTS;
     const status = o.ok ? 'delivered' : exhausted || o.refused ? 'failed' : 'pending';
+    this.metrics.recordWebhookAttempt(status === 'pending' ? 'retrying' : status, Math.max(0, o.durationMs) / 1000);
     const em = this.dataSource.manager;
     await em.insert(WebhookAttemptEntity, {
       id: newId('wha'),

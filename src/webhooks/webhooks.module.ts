@@ -6,6 +6,7 @@ import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { WebhookHttpClient } from './webhook-http.client';
+import { WebhookMetricsSource } from './webhook-metrics.source';
 import { WebhookSettingsService } from './webhook-settings.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
@@ -14,7 +15,7 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookDeliveryEntity, WebhookAttemptEntity, WebhookEndpointEntity])],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookHttpClient, WebhookDeliveryWorker, WebhookSettingsService, WebhookDeliveriesService],
+  providers: [WebhooksService, WebhookHttpClient, WebhookDeliveryWorker, WebhookSettingsService, WebhookDeliveriesService, WebhookMetricsSource],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

@@ -10,7 +10,7 @@ import { pruneComponents } from './prune-components';
 export interface OpenApiDocuments {
   /** The API an integrator calls with an API key (`/api/v2/...`): served at /docs. */
   public: OpenAPIObject;
-  /** The operator API (admin token) and health: served at /docs/admin. */
+  /** The operator API (admin token), health and metrics: served at /docs/admin. */
   operator: OpenAPIObject;
 }
 
@@ -25,6 +25,7 @@ const TAGS: Record<string, string> = {
   account: 'The account of the calling API key',
   admin: 'Operator API: accounts, keys, balances, sender review, sandbox controls',
   health: 'Liveness and readiness probes',
+  metrics: 'Prometheus metrics of a replica',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
@@ -101,7 +102,8 @@ function baseConfig(publicBaseUrl: string): DocumentBuilder {
     .setContact('Messaging Service operators', `${publicBaseUrl}/docs`, '')
     .addServer(publicBaseUrl, 'This deployment (PUBLIC_BASE_URL)')
     .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: 'An API key of the account (owner or member key).' }, 'apiKey')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN); not a JWT.' }, 'admin');
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN); not a JWT.' }, 'admin')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN), needed only when it is set.' }, 'metrics');
 }
 
 function addSharedComponents(doc: OpenAPIObject): void {

@@ -9,6 +9,7 @@ import { MessageLog } from '../message-log';
 import { SendPipeline } from '../send-pipeline';
 import type { ValidatedMessage } from '../validation/validated-message';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
+import { MetricsService } from '../../metrics/metrics.service';
 
 const INTERVAL_NAME = 'messaging.scheduled-sender';
 const UNREADABLE = { code: 'PROVIDER_ERROR', message: 'The stored message could not be read; it was not sent' };
@@ -34,6 +35,7 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly log: MessageLog,
     private readonly pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
+    private readonly metrics: MetricsService,
   ) {
     this.batch = config.int('SCHEDULED_SEND_BATCH', 50, 1, 1000);
     this.leaseMs = config.providerTimeoutMs + config.int('SCHEDULED_SEND_LEASE_MS', 30_000, 100);
@@ -56,13 +58,15 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
 
   async runOnce(): Promise<number> {
     const now = this.clock.now();
-    const due: { id: string }[] = await this.ds.query(
-      `SELECT id FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${this.batch}`,
+    const due: { id: string; lease_owner: string | null }[] = await this.ds.query(
+      `SELECT id, lease_owner FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${this.batch}`,
       [now, now],
     );
     let handled = await this.reconcileStale(now);
-    for (const { id } of due) {
+    for (const { id, lease_owner } of due) {
       if (!(await this.claim(id, now))) continue;
+      // Still leased by an attempt that never settled it: its replica died (or stalled) mid-send.
+      if (lease_owner !== null) this.metrics.recordLeaseTakeover('scheduled_send');
       const row = await this.log.findById(id);
       if (!row || row.status !== 'scheduled') continue;
       let msg: ValidatedMessage;
