@@ -35,6 +35,7 @@ describe('Console: sender names and the operator area (real browser)', () => {
     await b.page.getByLabel('Admin token', { exact: true }).fill('not-the-admin-token-000');
     await b.page.getByRole('button', { name: 'Sign in to the operator area' }).click();
     await expect(b.page.getByRole('alert').textContent()).resolves.toContain('UNAUTHORIZED');
+    await b.shoot('operator-sign-in');
     await b.page.getByLabel('Admin token', { exact: true }).fill(ADMIN_TOKEN);
     await b.page.getByRole('button', { name: 'Sign in to the operator area' }).click();
     await b.page.getByRole('heading', { name: 'Operator: sender review' }).waitFor();

@@ -28,6 +28,7 @@ describe('Console: sign-in and overview (real browser)', () => {
     await b.page.getByRole('button', { name: 'Sign in' }).click();
     const alert = b.page.getByRole('alert');
     await expect(alert.textContent()).resolves.toContain('UNAUTHORIZED');
+    await b.shoot('sign-in-error');
     expect(await b.storage()).toEqual({ session: {}, local: 0 });
   });
 
@@ -46,5 +47,29 @@ describe('Console: sign-in and overview (real browser)', () => {
     await b.page.getByRole('button', { name: 'Sign out' }).click();
     await b.page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await b.storage()).toEqual({ session: {}, local: 0 });
+  });
+
+  it('works by keyboard alone, with a visible focus ring', async () => {
+    const k = b.page.keyboard;
+    await b.open('/');
+    // Tab order: skip link, brand, navigation..., the key field.
+    await k.press('Tab');
+    expect(await b.page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
+    await b.page.getByLabel('API key', { exact: true }).focus();
+    await k.type(acc.key);
+    await k.press('Enter');
+    await b.page.getByRole('heading', { name: 'Overview: Browser Co' }).waitFor();
+    // Reach "Messages" in the navigation with Tab and open it with Enter.
+    await b.page.getByRole('link', { name: 'Skip to content' }).focus();
+    for (let i = 0; i < 20; i += 1) {
+      await k.press('Tab');
+      if ((await b.page.evaluate<string>('document.activeElement.textContent')) === 'Messages') break;
+    }
+    const outline = await b.page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle + " " + getComputedStyle(document.activeElement).outlineWidth');
+    expect(outline).toBe('solid 3px');
+    await k.press('Enter');
+    await b.page.getByRole('heading', { name: 'Messages' }).waitFor();
+    // The new page's heading takes the focus, as a page load would.
+    await b.page.waitForFunction('document.activeElement && document.activeElement.tagName === "H1"');
   });
 });

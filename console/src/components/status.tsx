@@ -1,6 +1,7 @@
 const TONE: Record<string, string> = {
   delivered: 'ok', sent: 'ok', completed: 'ok', approved: 'ok', active: 'ok',
-  failed: 'bad', rejected: 'bad', cancelled: 'bad', invalid: 'bad',
+  failed: 'bad', rejected: 'bad', invalid: 'bad',
+  cancelled: 'muted',
   paused: 'warn', pending: 'warn', queued: 'warn', validating: 'warn', accepting: 'warn', scheduled: 'warn',
   running: 'info',
 };
