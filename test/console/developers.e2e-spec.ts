@@ -27,6 +27,34 @@ describe('Console: API and developers (real browser)', () => {
     expect(b.contractProblems).toEqual([]);
   });
 
+  it('creates a member key with the chosen permissions (shown once), which works from outside with exactly those; revoking it ends it', async () => {
+    await b.open('/developers');
+    const form = b.page.getByRole('form', { name: 'Create an API key' });
+    await form.getByLabel('Key name', { exact: true }).fill('Reporting');
+    await form.getByRole('checkbox', { name: /^messages:create/ }).uncheck();
+    await form.getByRole('checkbox', { name: /^messages:read/ }).check();
+    await form.getByRole('button', { name: 'Create member key' }).click();
+    const key = await b.page.getByRole('textbox', { name: 'New API key' }).inputValue();
+    const table = b.page.getByRole('region', { name: 'API keys' });
+    await table.getByText('Reporting').waitFor();
+    await b.shoot('developers-keys');
+
+    // The test uses the key with the permissions chosen in the page.
+    await t.http().get('/api/v2/messages').set('X-API-Key', key).expect(200);
+    const denied = await t.http().post('/api/v2/messages/send').set('X-API-Key', key).send({ to: '+966500000001', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } }).expect(403);
+    expect(denied.body.code).toBe('FORBIDDEN');
+    const listed = await t.http().get('/api/v2/api-keys').set('X-API-Key', acc.key).expect(200);
+    expect(listed.body.data.apiKeys).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Reporting', role: 'member', permissions: ['messages:read'], prefix: key.slice(0, 12) })]));
+    expect(JSON.stringify(listed.body)).not.toContain(key);
+
+    await b.page.getByRole('button', { name: 'Done' }).click();
+    // The signed-in owner key cannot be revoked from its own session.
+    expect(await table.getByRole('row').filter({ hasText: '(this session)' }).getByRole('button', { name: /^Revoke/ }).isDisabled()).toBe(true);
+    await b.page.getByRole('button', { name: 'Revoke Reporting' }).click();
+    await table.getByText('Reporting').waitFor({ state: 'detached' });
+    expect((await t.http().get('/api/v2/messages').set('X-API-Key', key).expect(401)).body.code).toBe('UNAUTHORIZED');
+  });
+
   it('sets the web-session webhook to a local receiver, shows the key once, sends a test event and shows it delivered', async () => {
     await b.open('/developers');
     await b.page.getByLabel('Webhook URL', { exact: true }).fill(receiver.url);
