@@ -1,8 +1,9 @@
 // npm run bench:bulk [-- --dialect=sqlite|mysql|both --rows=100000,1000000 --accounts=200 --seconds=10]
 // (BENCH_CPU_PROF=dir writes a V8 CPU profile of each dialect's child there.)
 // Each dialect runs in its own child process (clean RSS figures): intake over HTTP (streamed body) with
-// peak RSS, the raw multi-row INSERT rate measured in the same run, validation rows/s, and paced
-// dispatch of N accounts x 10 msg/s on the sandbox with per-job one-second-window maxima.
+// peak RSS, the raw multi-row INSERT rate measured in the same run, validation rows/s, a dry run
+// (POST /messages/bulk/validate) of the largest size, the CSV export of the largest job (rows/s and
+// RSS growth), and paced dispatch of N accounts x 10 msg/s on the sandbox with per-job one-second-window maxima.
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -55,12 +56,12 @@ function element(i: number): string {
 const CLIENT = `
 const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');
-const { port, key, rows, mps, idem } = workerData;
+const { port, key, rows, mps, idem, path } = workerData;
 const element = ${element.toString()};
 // Started ahead and told when to go, so the clock measures the request, not this thread's start-up.
 parentPort.once('message', () => {
 const t0 = performance.now();
-const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v2/messages/bulk', headers: { 'X-API-Key': key, 'Idempotency-Key': idem, 'Content-Type': 'application/json' } }, (res) => {
+const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers: { 'X-API-Key': key, 'Idempotency-Key': idem, 'Content-Type': 'application/json' } }, (res) => {
   let data = '';
   res.on('data', (c) => (data += c));
   res.on('end', () => parentPort.postMessage({ status: res.statusCode, body: JSON.parse(data), secs: (performance.now() - t0) / 1000 }));
@@ -83,13 +84,55 @@ write();
 parentPort.postMessage('ready');
 `;
 
+// Downloads the CSV report in a worker thread, counting bytes and lines as they arrive (nothing kept).
+const CSV_CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const { port, key, jobId } = workerData;
+parentPort.once('message', () => {
+const t0 = performance.now();
+http.get({ host: '127.0.0.1', port, path: '/api/v2/messages/bulk/' + jobId + '/rows.csv', headers: { 'X-API-Key': key } }, (res) => {
+  let bytes = 0;
+  let lines = 0;
+  res.on('data', (c) => {
+    bytes += c.length;
+    for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) lines++;
+  });
+  res.on('end', () => parentPort.postMessage({ status: res.statusCode, type: res.headers['content-type'], complete: res.complete, bytes, lines, secs: (performance.now() - t0) / 1000 }));
+}).on('error', (e) => parentPort.postMessage({ status: 0, error: String(e) }));
+});
+parentPort.postMessage('ready');
+`;
+
+interface CsvDownload {
+  status: number;
+  type?: string;
+  complete?: boolean;
+  bytes: number;
+  lines: number;
+  secs: number;
+  error?: string;
+}
+
+function downloadCsv(port: number, key: string, jobId: string): Promise<CsvDownload> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(CSV_CLIENT, { eval: true, execArgv: [], workerData: { port, key, jobId } });
+    w.on('message', (m: 'ready' | CsvDownload) => {
+      if (m === 'ready') return w.postMessage('go');
+      resolve(m);
+      void w.terminate();
+    });
+    w.once('error', reject);
+  });
+}
+
 /**
  * Streams a bulk body of `rows` generated elements from a worker thread (plain JavaScript: no ts-node
  * hooks); resolves with the response and the seconds from the first byte sent to the response.
  */
-function postBulk(port: number, key: string, rows: number, mps = 10, idem = `bench-${Date.now()}-${Math.random()}`): Promise<{ status: number; body: Record<string, unknown>; secs: number }> {
+function postBulk(port: number, key: string, rows: number, mps = 10, idem = `bench-${Date.now()}-${Math.random()}`, path = '/api/v2/messages/bulk'): Promise<{ status: number; body: Record<string, unknown>; secs: number }> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(CLIENT, { eval: true, execArgv: [], workerData: { port, key, rows, mps, idem } });
+    const w = new Worker(CLIENT, { eval: true, execArgv: [], workerData: { port, key, rows, mps, idem, path } });
     w.on('message', (m: 'ready' | { status: number; body: Record<string, unknown>; secs: number }) => {
       if (m === 'ready') return w.postMessage('go');
       resolve(m);
@@ -171,6 +214,7 @@ async function child(dialect: string): Promise<void> {
     const sizes = (args.rows ?? '100000,1000000').split(',').map(Number);
     const { apiKey } = await accounts.create({ name: 'Bench intake', walletBalance: 1_000_000_000 });
     let validationJob: string | null = null;
+    let largest: { id: string; rows: number } | null = null;
     for (const rows of sizes) {
       global.gc?.();
       const raw = await rawInsertRate(ds, mysql, Math.min(rows, 200_000));
@@ -184,6 +228,7 @@ async function child(dialect: string): Promise<void> {
         `intake ${fmt(rows)} rows: ${secs.toFixed(2)} s, ${fmt(rows / secs)} rows/s (raw ${mysql ? 'multi-row INSERT' : 'prepared INSERT'} here: ${fmt(raw)} rows/s, ${((rows / secs / raw) * 100).toFixed(0)}%), peak RSS ${mb(peak)} (before ${mb(before)})`,
       );
       validationJob ??= String(res.body.id);
+      if (!largest || rows > largest.rows) largest = { id: String(res.body.id), rows };
     }
 
     // --- validation of the first (smallest) job
@@ -197,6 +242,34 @@ async function child(dialect: string): Promise<void> {
       const [after] = await ds.query('SELECT status, validated_count FROM bulk_jobs WHERE id = ?', [validationJob]);
       console.log(`validation ${fmt(Number(job.total))} rows: ${secs.toFixed(2)} s, ${fmt(Number(job.total) / secs)} rows/s (job ${after.status}, validatedCount ${after.validated_count})`);
       await ds.query("UPDATE bulk_jobs SET status = 'cancelled' WHERE id = ?", [validationJob]);
+    }
+
+    // --- dry run (POST /messages/bulk/validate) of the largest size: streamed, validated, nothing stored
+    if (largest) {
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      const sampler = new RssSampler();
+      const res = await postBulk(port, apiKey.key, largest.rows, 10, 'unused', '/api/v2/messages/bulk/validate');
+      const peak = sampler.stop();
+      const data = res.body.data as { valid?: number } | undefined;
+      if (res.status !== 200 || data?.valid !== largest.rows) throw new Error(`dry run ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      console.log(`dry run ${fmt(largest.rows)} rows: ${res.secs.toFixed(2)} s, ${fmt(largest.rows / res.secs)} rows/s (target >= 50,000), peak RSS ${mb(peak)} (before ${mb(before)})`);
+    }
+
+    // --- CSV export of the largest job, its rows made to look sent (message id, time) first
+    if (largest) {
+      await ds.query("UPDATE bulk_jobs SET status = 'completed' WHERE id = ?", [largest.id]);
+      await ds.query("UPDATE bulk_rows SET status = 'sent', message_id = 'msg_01jd8x2m0a1b2c3d4e5f6g7h', sent_at = ? WHERE job_id = ?", [Date.now(), largest.id]);
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      const sampler = new RssSampler();
+      const res = await downloadCsv(port, apiKey.key, largest.id);
+      const peak = sampler.stop();
+      if (res.status !== 200 || !res.complete || res.lines !== largest.rows + 1) throw new Error(`export ${JSON.stringify(res)}`);
+      console.log(
+        `export ${fmt(largest.rows)} rows as CSV: ${res.secs.toFixed(2)} s, ${fmt(largest.rows / res.secs)} rows/s, ${mb(res.bytes)} (target < 30 s); ` +
+          `RSS growth ${mb(peak - before)} (peak ${mb(peak)}, before ${mb(before)}; target < 100 MB)`,
+      );
     }
 
     // --- dispatch: N accounts x 10/s

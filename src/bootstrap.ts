@@ -14,10 +14,14 @@ import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
 /**
- * Routes that read their body as a stream themselves (bulk intake has no size limit), so the JSON
- * body parser must leave them alone.
+ * Routes that read their body as a stream themselves (bulk intake and its dry run have no size
+ * limit), so the JSON body parser must leave them alone.
  */
-const STREAMED_ROUTES: { method: string; path: RegExp }[] = [{ method: 'POST', path: /^\/api\/v2\/messages\/bulk\/?(\?.*)?$/ }];
+const STREAMED_ROUTES: { method: string; path: RegExp }[] = [
+  { method: 'POST', path: /^\/api\/v2\/messages\/bulk\/?(\?.*)?$/ },
+  // The dry run reads the same body the same way.
+  { method: 'POST', path: /^\/api\/v2\/messages\/bulk\/validate\/?(\?.*)?$/ },
+];
 
 /** Everything an app needs around the module: shared by main.ts and the e2e app factory. */
 export function configureApp(app: NestExpressApplication): void {

@@ -78,6 +78,13 @@ describe('GET /metrics (e2e)', () => {
     // The log says the same.
     const stored: { status: string; n: number }[] = await db().query('SELECT status, COUNT(*) AS n FROM messages WHERE account_id = ? GROUP BY status ORDER BY status', [acc.id]);
     expect(stored.map((r) => [r.status, Number(r.n)])).toEqual([['failed', 1], ['scheduled', 1], ['sent', 5]]);
+
+    // Cancelling it counts once under cancelled; a second (refused) cancel counts nothing.
+    const id = later.body.data.messages[0].id as string;
+    expect((await t.http().post(`/api/v2/messages/${id}/cancel`).set('X-API-Key', acc.key)).status).toBe(200);
+    expect((await t.http().post(`/api/v2/messages/${id}/cancel`).set('X-API-Key', acc.key)).status).toBe(409);
+    const last = await scrape();
+    expect(last.value('messages_total', { ...SENT, status: 'cancelled' }) - after.value('messages_total', { ...SENT, status: 'cancelled' })).toBe(1);
   });
 
   it('http_request_duration_seconds: route is the matched template, never the raw path; no route -> "unmatched"', async () => {

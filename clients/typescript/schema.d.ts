@@ -236,6 +236,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/messages/bulk/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a bulk job without creating it (dry run)
+         * @description Takes the body of `createBulkJob` (streamed the same way, same limits and request errors; no Idempotency-Key) and runs every row through the same validation a job gets, then prices the valid rows from the balance as it is now. Nothing is stored, sent or paid. A malformed element is 400 INVALID_MESSAGE, as on creation; a row that fails validation is counted in `invalid` (the first 100 listed in `errors`): a real job with one would be rejected.
+         */
+        post: operations["validateBulkJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/messages/bulk/{jobId}": {
         parameters: {
             query?: never;
@@ -265,6 +285,26 @@ export interface paths {
         };
         /** Per-row report of a job, in row order (status filter, cursor) */
         get: operations["listBulkJobRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/messages/bulk/{jobId}/rows.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-row report of a job as a CSV file
+         * @description RFC 4180, UTF-8 (no byte order mark), CRLF line ends, one header row, then every row in row order, streamed. A cell starting with = + - @, tab or CR gets a leading `'` so a spreadsheet never runs it as a formula; a phone number (`+` and digits only) is left as it is. An error after the first byte ends the connection early (no error body).
+         */
+        get: operations["exportBulkJobRows"];
         put?: never;
         post?: never;
         delete?: never;
@@ -533,6 +573,56 @@ export interface components {
             index: number;
             /** @description What the variable holds (shown to reviewers) */
             label: string;
+        };
+        BulkCostEstimate: {
+            /** @description Messages the free messages would pay. */
+            free: number;
+            /** @description Messages the plan quota would pay. */
+            quota: number;
+            /** @description Minor units of `currency` the wallet would pay. */
+            wallet: number;
+            /** @description Valid messages the balance cannot pay. The job would pause (`insufficient_balance`) after the window holding the first of them, so every later message counts too; with the first message unpayable, the job would be rejected (INSUFFICIENT_BALANCE). */
+            unpaid: number;
+            /**
+             * @description ISO 4217 code of `wallet`.
+             * @example SAR
+             */
+            currency: string;
+        };
+        BulkDryRunError: {
+            /** @description Position in `messages`. */
+            index: number;
+            /**
+             * @description The code the single-send route would answer with, e.g. INVALID_RECIPIENT.
+             * @example INVALID_RECIPIENT
+             */
+            code: string;
+            /** @description What is wrong with the row. */
+            error: string;
+        };
+        BulkDryRunResource: {
+            /** @description Elements of `messages`. */
+            total: number;
+            /** @description Rows that pass validation. */
+            valid: number;
+            /** @description Rows that fail it (a real job with any is rejected, nothing sent). */
+            invalid: number;
+            /** @description The first 100 invalid rows, in row order. */
+            errors: components["schemas"]["BulkDryRunError"][];
+            /**
+             * @description Valid rows per channel.
+             * @example {
+             *       "local_sms": 2,
+             *       "email": 1
+             *     }
+             */
+            channels: {
+                [key: string]: number;
+            };
+            /** @description The valid rows paid from the balance as it is now, as a running job pays them: windows of `messagesPerSecond` rows in row order, in each one payment per channel (in order of first appearance) from free messages, then plan quota, then wallet. Nothing is taken. */
+            estimatedCost: components["schemas"]["BulkCostEstimate"];
+            /** @description ceil(valid / messagesPerSecond): sending time at the job’s pace, without waiting behind other jobs of the account. */
+            estimatedDurationSeconds: number;
         };
         BulkJobAccepted: {
             /** @example bulk_01jd8x2k4m7q9r3t5v8w2y4z */
@@ -4965,6 +5055,193 @@ export interface operations {
             };
         };
     };
+    validateBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBulkJobBody"];
+            };
+        };
+        responses: {
+            /** @description What the job would be */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "total": 4,
+                     *         "valid": 3,
+                     *         "invalid": 1,
+                     *         "errors": [
+                     *           {
+                     *             "index": 2,
+                     *             "code": "INVALID_RECIPIENT",
+                     *             "error": "to is not a valid phone number: 12"
+                     *           }
+                     *         ],
+                     *         "channels": {
+                     *           "email": 1,
+                     *           "local_sms": 2
+                     *         },
+                     *         "estimatedCost": {
+                     *           "free": 1,
+                     *           "quota": 0,
+                     *           "wallet": 6,
+                     *           "unpaid": 0,
+                     *           "currency": "SAR"
+                     *         },
+                     *         "estimatedDurationSeconds": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BulkDryRunResource"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `MESSAGES_PER_SECOND_INVALID`: messagesPerSecond is not an integer from 1 to 10. `MESSAGES_REQUIRED`: messages is not a non-empty array. `INVALID_MESSAGE`: A bulk element is not a valid recipient object, or is larger than BULK_MAX_ELEMENT_BYTES (the message names its index). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_REQUEST_BODY",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST_BODY" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. `SUBSCRIPTION_INACTIVE`: The account subscription is inactive. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN" | "SUBSCRIPTION_INACTIVE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getBulkJob: {
         parameters: {
             query?: never;
@@ -5224,6 +5501,166 @@ export interface operations {
                         /** @enum {string} */
                         code?: "VALIDATION_ERROR";
                     };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportBulkJobRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the creation response. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows as CSV */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="bulk-<jobId>-rows.csv"` */
+                    "Content-Disposition"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example rowIndex,to,channel,status,messageId,errorCode,errorMessage,sentAt
+                     *     0,+14155550101,local_sms,sent,msg_01jd8x2m0a1b2c3d4e5f6g7h,,,2024-11-19T10:15:02.000Z
+                     *     1,ana@example.com,email,pending,,,,
+                     */
+                    "text/csv": string;
                 };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../config/app-config';
+import { ChannelName, loadConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { LedgerService } from './ledger.service';
 
@@ -92,5 +92,18 @@ describe(LedgerService.name, () => {
     const results = await Promise.allSettled(Array.from({ length: 50 }, () => sut.debit(id, 'local_sms')));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(11);
     expect(await balances(id)).toEqual({ wallet: 0, free: 0, used: 3 });
+  });
+
+  it('estimate pays on paper as debit pays for real: same order of sources, same prices', async () => {
+    const id = await account({ wallet: 23, free: 2, quota: 3, used: 1 });
+    const channels: ChannelName[] = ['email', 'local_sms', 'chatapp', 'local_sms', 'email', 'chatapp', 'local_sms', 'chatapp_web', 'email', 'local_sms', 'email', 'email'];
+    const estimate = await sut.estimate(id);
+    for (const channel of channels) {
+      const real = await sut.debit(id, channel).then((f) => f.source, () => null);
+      expect(estimate.pay(sut.price(channel))).toBe(real);
+    }
+    // The last sms could not be paid (1 left); the two emails after it could.
+    expect(estimate.result()).toEqual({ free: 2, quota: 2, wallet: 22 });
+    expect(await balances(id)).toEqual({ wallet: 1, free: 0, used: 3 });
   });
 });

@@ -4,6 +4,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { inTransaction } from '../database/in-transaction';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
+import { PaymentEstimate } from './payment-estimate';
 
 /** Where one message's payment came from. Free messages and plan quota count messages, the wallet money. */
 export type FundingSource = 'free' | 'quota' | 'wallet';
@@ -43,6 +44,13 @@ export class LedgerService {
   async canPay(accountId: string, channel: ChannelName): Promise<boolean> {
     const b = await this.balance(accountId);
     return b !== null && this.payable(b, this.price(channel)) > 0;
+  }
+
+  /** A paper copy of the balance as it is now, for estimating what messages would cost (nothing is taken). */
+  async estimate(accountId: string): Promise<PaymentEstimate> {
+    const b = await this.balance(accountId);
+    if (!b) throw ApiError.notFound('Account');
+    return new PaymentEstimate({ freeMessages: Number(b.free_messages), quotaLeft: this.availableFrom(b, 'quota', 0), wallet: Number(b.wallet_balance) });
   }
 
   /**

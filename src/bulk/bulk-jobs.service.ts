@@ -154,7 +154,7 @@ export class BulkJobsService {
 }
 
 /** Rows of a job after index `from`, in index order, optionally of one stored status. */
-function rowPage(jobId: string, status: string | null, from: number | null, limit: number): Stmt {
+export function rowPage(jobId: string, status: string | null, from: number | null, limit: number): Stmt {
   const params: SqlParam[] = [jobId];
   let where = 'job_id = ?';
   if (status !== null) {

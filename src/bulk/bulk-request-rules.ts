@@ -13,10 +13,13 @@ export interface PendingRow {
 
 export type Fingerprint = { raw: string; canonical: string | null };
 
-export interface CheckedFields {
-  key: string;
+export interface JobFields {
   name: string | null;
   mps: number;
+}
+
+export interface CheckedFields extends JobFields {
+  key: string;
 }
 
 export function validKey(key: unknown): key is string {
@@ -30,6 +33,12 @@ export function checkFields(o: BodyOutcome, headerKey: string | undefined, first
   const key = headerKey ?? bodyKey;
   if (key === undefined || key === null) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required');
   if (!validKey(key)) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_KEY} characters`);
+  return { key, ...checkJobFields(o, firstBad) };
+}
+
+/** The checks after the key, in the same order: also all a dry run (no key) checks after the body itself. */
+export function checkJobFields(o: BodyOutcome, firstBad: string | null): JobFields {
+  if (o.invalidBody) throw new ApiError('INVALID_REQUEST_BODY', o.invalidBody);
   const name = o.top.name;
   if (name !== undefined && name !== null && (typeof name !== 'string' || name.length > 200)) {
     throw new ApiError('INVALID_REQUEST_BODY', 'name must be a string of at most 200 characters');
@@ -40,7 +49,7 @@ export function checkFields(o: BodyOutcome, headerKey: string | undefined, first
   }
   if (!o.messagesIsArray || o.count === 0) throw new ApiError('MESSAGES_REQUIRED', 'messages must be a non-empty array');
   if (firstBad) throw new ApiError('INVALID_MESSAGE', firstBad);
-  return { key, name: (name as string | null | undefined) ?? null, mps };
+  return { name: (name as string | null | undefined) ?? null, mps };
 }
 
 export function elementProblem(value: unknown): string | null {
@@ -50,7 +59,6 @@ export function elementProblem(value: unknown): string | null {
   if ('scheduleAt' in el) return 'must not use scheduleAt';
   return null;
 }
-
 
 export function toPendingRow(idx: number, el: Record<string, unknown>, text: string): PendingRow {
   const to = el.to === undefined || el.to === null ? null : (typeof el.to === 'string' ? el.to : JSON.stringify(el.to)).slice(0, 320);

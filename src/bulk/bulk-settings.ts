@@ -13,6 +13,8 @@ export class BulkSettings {
   readonly reaperTickMs: number;
   readonly validationTickMs: number;
   readonly validationChunk: number;
+  /** Rows read per query by the CSV export (one page in memory at a time). */
+  readonly exportPageRows: number;
   readonly dispatchTickMs: number;
   readonly leaseMs: number;
   /** Dispatch lease: BULK_LEASE_MS, but at least two provider timeouts (a call never outlives the lease). */
@@ -32,6 +34,7 @@ export class BulkSettings {
     this.reaperTickMs = config.int('BULK_REAPER_TICK_MS', 30_000, 10);
     this.validationTickMs = config.int('BULK_VALIDATION_TICK_MS', 200, 5);
     this.validationChunk = config.int('BULK_VALIDATION_CHUNK', 2000, 1);
+    this.exportPageRows = config.int('BULK_EXPORT_PAGE_ROWS', 2000, 1, 10_000);
     this.dispatchTickMs = config.int('BULK_DISPATCH_TICK_MS', 100, 5);
     this.leaseMs = config.bulkLeaseMs;
     this.providerTimeoutMs = config.providerTimeoutMs;

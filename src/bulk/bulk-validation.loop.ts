@@ -2,18 +2,16 @@ import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/com
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
-import { ApiError } from '../common/errors';
 import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { BulkSettings } from './bulk-settings';
 import { canPayNextRow } from './next-row-payment';
 import { MetricsService } from '../metrics/metrics.service';
+import { checkBulkRow, RowProblem } from './row-check';
 
-interface Invalid {
+interface Invalid extends RowProblem {
   idx: number;
-  code: string;
-  message: string;
 }
 
 /** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
@@ -110,13 +108,8 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
   private async check(ctx: ValidationContext, rows: Record<string, unknown>[]): Promise<Invalid[]> {
     const invalid: Invalid[] = [];
     for (const row of rows) {
-      const idx = Number(row.idx);
-      try {
-        await this.validator.validate(ctx, JSON.parse(String(row.payload)), { bulkRow: true });
-      } catch (err) {
-        if (err instanceof ApiError) invalid.push({ idx, code: err.code, message: err.message.slice(0, 500) });
-        else invalid.push({ idx, code: 'VALIDATION_ERROR', message: 'The row could not be checked' });
-      }
+      const verdict = await checkBulkRow(this.validator, ctx, () => JSON.parse(String(row.payload)));
+      if (!verdict.ok) invalid.push({ idx: Number(row.idx), code: verdict.code, message: verdict.message });
     }
     return invalid;
   }

@@ -1,12 +1,16 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService, JobPage, RowPage } from './bulk-jobs.service';
 import { BulkJobView } from './bulk-job.view';
-import { ApiErrors, ApiStreamedBody, ApiSuccess } from '../common/openapi';
+import { ApiErrors, ApiFileSuccess, ApiStreamedBody, ApiSuccess } from '../common/openapi';
+import { requestIdOf } from '../common/request-id';
+import { BulkDryRunService, DryRunResult } from './bulk-dry-run.service';
+import { BulkRowExport } from './bulk-row-export.service';
+import { BulkDryRunResource, EXAMPLE_DRY_RUN } from './dto/bulk-dry-run.response';
 import { MAX_KEY } from './bulk-request-rules';
 import { BulkJobAccepted, BulkJobEnvelope, BulkJobPage, BulkRetryResult, BulkRowPage, EXAMPLE_JOB } from './dto/bulk-job.response';
 import { ListBulkJobsQuery, ListBulkRowsQuery } from './dto/bulk-queries.dto';
@@ -23,6 +27,8 @@ export class BulkController {
   constructor(
     private readonly intake: BulkIntakeService,
     private readonly jobs: BulkJobsService,
+    private readonly dryRun: BulkDryRunService,
+    private readonly rowExport: BulkRowExport,
   ) {}
 
   @Post()
@@ -50,6 +56,26 @@ export class BulkController {
   @ApiErrors('INVALID_REQUEST_BODY', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'MESSAGES_PER_SECOND_INVALID', 'MESSAGES_REQUIRED', 'INVALID_MESSAGE', 'SUBSCRIPTION_INACTIVE', 'IDEMPOTENCY_CONFLICT')
   async create(@CurrentAuth() auth: AuthContext, @Req() req: Request): Promise<{ success: true } & BulkJobView> {
     return { success: true, ...(await this.intake.accept(auth, req)) };
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @RequirePermissions('messages:create')
+  @ApiOperation({
+    operationId: 'validateBulkJob',
+    summary: 'Check a bulk job without creating it (dry run)',
+    description:
+      'Takes the body of `createBulkJob` (streamed the same way, same limits and request errors; no Idempotency-Key) and ' +
+      'runs every row through the same validation a job gets, then prices the valid rows from the balance as it is now. ' +
+      'Nothing is stored, sent or paid. A malformed element is 400 INVALID_MESSAGE, as on creation; a row that fails ' +
+      'validation is counted in `invalid` (the first 100 listed in `errors`): a real job with one would be rejected.',
+  })
+  @ApiBody({ type: CreateBulkJobBody, examples: { newsletter: { summary: 'Two messages, five per second', value: EXAMPLE_BULK_BODY } } })
+  @ApiSuccess(200, BulkDryRunResource, { description: 'What the job would be', example: EXAMPLE_DRY_RUN })
+  @ApiStreamedBody()
+  @ApiErrors('INVALID_REQUEST_BODY', 'MESSAGES_PER_SECOND_INVALID', 'MESSAGES_REQUIRED', 'INVALID_MESSAGE', 'SUBSCRIPTION_INACTIVE')
+  async validate(@CurrentAuth() auth: AuthContext, @Req() req: Request): Promise<{ success: true; data: DryRunResult }> {
+    return { success: true, data: await this.dryRun.run(auth, req) };
   }
 
   // BulkModule is imported before MessagingModule, so this route precedes GET /api/v2/messages/:id.
@@ -94,6 +120,40 @@ export class BulkController {
   @ApiErrors('VALIDATION_ERROR', 'JOB_NOT_FOUND')
   async rows(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string, @Query() q: ListBulkRowsQuery): Promise<{ success: true; data: RowPage }> {
     return { success: true, data: await this.jobs.rows(auth.accountId, jobId, q) };
+  }
+
+  @Get(':jobId/rows.csv')
+  @RequirePermissions('messages:read')
+  @ApiOperation({
+    operationId: 'exportBulkJobRows',
+    summary: 'Per-row report of a job as a CSV file',
+    description:
+      'RFC 4180, UTF-8 (no byte order mark), CRLF line ends, one header row, then every row in row order, streamed. A cell ' +
+      'starting with = + - @, tab or CR gets a leading `\'` so a spreadsheet never runs it as a formula; a phone number ' +
+      '(`+` and digits only) is left as it is. An error after the first byte ends the connection early (no error body).',
+  })
+  @JobIdParam()
+  @ApiFileSuccess(200, {
+    description: 'The rows as CSV',
+    mediaType: 'text/csv',
+    example:
+      'rowIndex,to,channel,status,messageId,errorCode,errorMessage,sentAt\r\n' +
+      '0,+14155550101,local_sms,sent,msg_01jd8x2m0a1b2c3d4e5f6g7h,,,2024-11-19T10:15:02.000Z\r\n' +
+      '1,ana@example.com,email,pending,,,,\r\n',
+    headers: {
+      'Content-Disposition': { description: '`attachment; filename="bulk-<jobId>-rows.csv"`', schema: { type: 'string' } },
+    },
+  })
+  @ApiErrors('JOB_NOT_FOUND')
+  async rowsCsv(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    // Another account's or an unknown job: the JSON 404, before any CSV byte.
+    const job = await this.jobs.get(auth.accountId, jobId);
+    res.status(200);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="bulk-${job.id}-rows.csv"`);
+    // HEAD (Express routes it here) sends no body: do not read the job's rows to throw them away.
+    if (req.method === 'HEAD') return void res.end();
+    this.rowExport.writeCsv(job.id, res, requestIdOf(req));
   }
 
   @Post(':jobId/retry-failed')

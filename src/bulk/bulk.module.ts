@@ -4,18 +4,20 @@ import { MessagingModule } from '../messaging/messaging.module';
 import { BulkController } from './bulk.controller';
 import { BulkDb } from './bulk-db';
 import { BulkDispatcher } from './bulk-dispatcher';
+import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService } from './bulk-jobs.service';
 import { BulkMetricsSource } from './bulk-metrics.source';
 import { BulkReaper } from './bulk-reaper';
+import { BulkRowExport } from './bulk-row-export.service';
 import { BulkSettings } from './bulk-settings';
 import { BulkValidationLoop } from './bulk-validation.loop';
 
-/** Bulk jobs: streamed intake, background validation, paced dispatch under leases, job routes. */
+/** Bulk jobs: streamed intake and dry run, background validation, paced dispatch under leases, job routes, CSV export. */
 @Module({
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
-  providers: [BulkDb, BulkSettings, BulkIntakeService, BulkJobsService, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
+  providers: [BulkDb, BulkSettings, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
   exports: [BulkJobsService],
 })
 export class BulkModule {}

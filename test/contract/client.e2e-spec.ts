@@ -136,6 +136,16 @@ describe('Typed client against the public document (contract)', () => {
     expect(rows.response.status).toBe(200);
     const jobs = await client.GET('/api/v2/messages/bulk');
     expect(jobs.response.status).toBe(200);
+    // The CSV report: a text body (parseAs), typed as a string by the document.
+    const csv = await client.GET('/api/v2/messages/bulk/{jobId}/rows.csv', { params: { path: { jobId } }, parseAs: 'text' });
+    expect(csv.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const csvText: string | undefined = csv.data;
+    expect(csvText?.split('\r\n')[0]).toBe('rowIndex,to,channel,status,messageId,errorCode,errorMessage,sentAt');
+    const dryRun = await client.POST('/api/v2/messages/bulk/validate', {
+      body: { messagesPerSecond: 10, messages: [{ to: '+966501234569', channel: 'local_sms', messageType: 'free_text', content: { text: 'Bulk hello' } }] },
+    });
+    expect(dryRun.data?.data).toMatchObject({ total: 1, valid: 1, invalid: 0, channels: { local_sms: 1 }, estimatedDurationSeconds: 1 });
+    expect(dryRun.data?.data.estimatedCost.currency).toBe('SAR');
     for (const op of ['pause', 'resume', 'cancel', 'retry-failed'] as const) {
       const res = await client.POST(`/api/v2/messages/bulk/{jobId}/${op}`, { params: { path: { jobId } } });
       // Depending on how far the job got, a move is allowed or a typed 409.

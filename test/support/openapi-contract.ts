@@ -23,7 +23,8 @@ interface Route {
 
 /**
  * Checks a response against the committed OpenAPI documents: the status must be listed for the
- * operation and a JSON body must match that status's schema. Routes no document describes (an
+ * operation, its media type (when it has a body) listed for that status, and a JSON body must match
+ * that status's schema. Routes no document describes (an
  * unknown path, /docs itself, provider hooks, a test-only controller) are not checked.
  */
 export class OpenApiContract {
@@ -69,7 +70,12 @@ export class OpenApiContract {
     const name = `${route.method} ${route.template} (${route.op.operationId ?? '?'})`;
     const response = route.op.responses[String(status)];
     if (!response) return `${name} answered ${status}, which the OpenAPI document does not list (it lists ${Object.keys(route.op.responses).join(', ')})`;
-    if (!contentType?.includes('json') || !response.content) return null;
+    if (!response.content) return null;
+    // A body in a media type the operation does not list (CSV where JSON is documented, or the reverse).
+    const media = contentType?.split(';')[0].trim().toLowerCase();
+    if (media && !response.content[media]) return `${name} ${status} answered ${media}, which the OpenAPI document does not list (it lists ${Object.keys(response.content).join(', ')})`;
+    // Only JSON bodies are checked against a schema (a text/csv body is a string by definition).
+    if (!media?.includes('json')) return null;
     const schema = response.content['application/json']?.schema;
     if (!schema) return null;
     const key = `${route.doc} ${route.method} ${route.template} ${status}`;

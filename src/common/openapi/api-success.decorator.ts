@@ -1,5 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 export interface ApiSuccessOptions {
   description: string;
@@ -26,4 +27,27 @@ export function ApiSuccess(status: number, type: Type<unknown>, opts: ApiSuccess
         properties: { success: { type: 'boolean' as const, enum: [true] }, data },
       };
   return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description: opts.description, schema, example: opts.example })) as MethodDecorator;
+}
+
+export interface ApiFileSuccessOptions {
+  description: string;
+  /** The response's media type, e.g. `text/csv` (error responses stay JSON envelopes). */
+  mediaType: string;
+  /** A complete body as the route sends it. */
+  example: string;
+  /** Response headers the route sets (e.g. Content-Disposition). */
+  headers?: Record<string, { description: string; schema: SchemaObject }>;
+}
+
+/**
+ * A success response that is not JSON (a CSV export): one media type whose schema is a string, so a
+ * generated client reads it as text (openapi-fetch: `parseAs: 'text'`).
+ */
+export function ApiFileSuccess(status: number, opts: ApiFileSuccessOptions): MethodDecorator {
+  return ApiResponse({
+    status,
+    description: opts.description,
+    content: { [opts.mediaType]: { schema: { type: 'string' }, example: opts.example } },
+    ...(opts.headers ? { headers: opts.headers } : {}),
+  }) as MethodDecorator;
 }

@@ -3,6 +3,7 @@ import { FundingSource, LedgerService } from '../../accounts/ledger.service';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
 import type { MessageEntity } from '../entities/message.entity';
+import { MetricsService } from '../../metrics/metrics.service';
 import { MessageLog } from '../message-log';
 import { MessageView, toMessageView } from '../message-view';
 
@@ -18,6 +19,7 @@ export class ScheduledCancelService {
     private readonly log: MessageLog,
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
+    private readonly metrics: MetricsService,
   ) {}
 
   async cancel(accountId: string, id: string): Promise<MessageView> {
@@ -34,6 +36,7 @@ export class ScheduledCancelService {
     const after = await this.log.findOwned(accountId, id);
     if (!after) throw ApiError.notFound('Message');
     if (!won) throw notCancellable(after);
+    this.metrics.recordMessage(after.channel, 'cancelled');
     return toMessageView(after);
   }
 }

@@ -1,0 +1,64 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Readable, Writable, pipeline } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import { BulkDb } from './bulk-db';
+import { toRowView } from './bulk-job.view';
+import { rowPage } from './bulk-jobs.service';
+import { BulkSettings } from './bulk-settings';
+import { CSV_OPTIONS } from './csv-cells';
+
+export const CSV_COLUMNS = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt'] as const;
+
+/**
+ * GET /messages/bulk/{jobId}/rows.csv: the per-row report as CSV. Rows are read in pages by index
+ * (the primary key order, keyset: no OFFSET) only as fast as the client takes the bytes, so memory
+ * holds about one page whatever the job's size. Each page is read when it is reached: rows a
+ * running job sends meanwhile show the state of their page's read.
+ */
+@Injectable()
+export class BulkRowExport {
+  private readonly logger = new Logger(BulkRowExport.name);
+
+  constructor(
+    private readonly db: BulkDb,
+    private readonly settings: BulkSettings,
+  ) {}
+
+  /**
+   * Streams the rows of `jobId` (the caller checked it is the account's) into `out`. A failure once
+   * bytes are out cannot become an error answer: every stream is destroyed (the client sees the
+   * connection end early, never a complete-looking file) and the failure is logged.
+   */
+  writeCsv(jobId: string, out: Writable, requestId?: string): void {
+    pipeline(Readable.from(this.records(jobId)), stringify(CSV_OPTIONS), out, (err) => {
+      if (!err) return;
+      if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') {
+        this.logger.warn({ jobId, requestId }, 'Bulk row export stopped: the client went away');
+      } else {
+        this.logger.error({ err, jobId, requestId }, 'Bulk row export failed after it started; connection aborted');
+      }
+    });
+  }
+
+  private async *records(jobId: string): AsyncGenerator<readonly unknown[]> {
+    yield CSV_COLUMNS;
+    const size = this.settings.exportPageRows;
+    // One page read ahead: the database reads the next page while this one is written out.
+    let next: Promise<Record<string, unknown>[]> | null = this.page(jobId, null, size);
+    while (next) {
+      const rows: Record<string, unknown>[] = await next;
+      next = rows.length === size ? this.page(jobId, Number(rows[rows.length - 1].idx), size) : null;
+      for (const row of rows) {
+        const r = toRowView(row);
+        yield [r.index, r.to, r.channel, r.status, r.messageId, r.errorCode, r.errorMessage, r.sentAt];
+      }
+    }
+  }
+
+  private page(jobId: string, after: number | null, size: number): Promise<Record<string, unknown>[]> {
+    const p = this.db.rows(rowPage(jobId, null, after, size));
+    // Read ahead for a client that may leave first: its failure then has no one to await it.
+    p.catch(() => undefined);
+    return p;
+  }
+}

@@ -1,0 +1,56 @@
+import type { PaymentEstimate, SpentEstimate } from '../accounts/payment-estimate';
+
+export interface JobCost extends SpentEstimate {
+  /** Messages the balance cannot pay: the job pauses (`insufficient_balance`) in the window of the first, so every later one counts too. */
+  unpaid: number;
+}
+
+/**
+ * The valid rows of a job, in row order, as one byte each (the channel's number): a million rows
+ * cost a megabyte, and the order of payment can only be worked out once `messagesPerSecond` is
+ * known, which a body may send after `messages`.
+ */
+export class JobCostEstimate {
+  private readonly channels: { name: string; price: number }[] = [];
+  private readonly numbers = new Map<string, number>();
+  private rows = new Uint8Array(4096);
+  private count = 0;
+
+  add(channel: string, price: number): void {
+    let n = this.numbers.get(channel);
+    if (n === undefined) {
+      n = this.channels.push({ name: channel, price }) - 1;
+      this.numbers.set(channel, n);
+    }
+    if (this.count === this.rows.length) {
+      const bigger = new Uint8Array(this.rows.length * 2);
+      bigger.set(this.rows);
+      this.rows = bigger;
+    }
+    this.rows[this.count++] = n;
+  }
+
+  /**
+   * Pays the rows as a running job does: windows of `mps` rows in row order (BulkJobRunner claims
+   * that many); in a window, each channel's rows in one payment, channels in order of first
+   * appearance (SendPipeline.sendMany -> LedgerService.debitMany), each message from free messages,
+   * plan quota, then wallet. A window with an unpaid message pauses the job: nothing after it is paid.
+   */
+  cost(payment: PaymentEstimate, mps: number): JobCost {
+    let unpaid = 0;
+    for (let start = 0; start < this.count; start += mps) {
+      const end = Math.min(this.count, start + mps);
+      if (unpaid > 0) {
+        unpaid += end - start;
+        continue;
+      }
+      const order: number[] = [];
+      for (let i = start; i < end; i++) if (!order.includes(this.rows[i])) order.push(this.rows[i]);
+      for (const n of order) {
+        const { price } = this.channels[n];
+        for (let i = start; i < end; i++) if (this.rows[i] === n && payment.pay(price) === null) unpaid++;
+      }
+    }
+    return { ...payment.result(), unpaid };
+  }
+}

@@ -1,0 +1,25 @@
+import { ApiError } from '../common/errors';
+import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
+import type { ValidatedMessage } from '../messaging/validation/validated-message';
+
+export interface RowProblem {
+  code: string;
+  message: string;
+}
+
+export type RowVerdict = { ok: true; message: ValidatedMessage } | ({ ok: false } & RowProblem);
+
+/**
+ * One bulk row (`read` gives its parsed element) through the messaging validator, as the validation
+ * loop and the dry run both see it: an ApiError is the row's problem (message cut to what a row
+ * stores); anything else (a lookup that failed, a payload that does not parse) still makes the row
+ * invalid rather than failing the whole job.
+ */
+export async function checkBulkRow(validator: MessageValidator, ctx: ValidationContext, read: () => unknown): Promise<RowVerdict> {
+  try {
+    return { ok: true, message: await validator.validate(ctx, read(), { bulkRow: true }) };
+  } catch (err) {
+    if (err instanceof ApiError) return { ok: false, code: err.code, message: err.message.slice(0, 500) };
+    return { ok: false, code: 'VALIDATION_ERROR', message: 'The row could not be checked' };
+  }
+}
