@@ -5,11 +5,12 @@ import { BULK_TEST_ENV } from '../bulk-helpers';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 
+// Six rows at 2 a second: about three seconds of sending, so the page shows the job running first.
 const GOOD_CSV = [
   'to,channel,text,subject',
   '+966552000001,local_sms,"Your order 1042 has shipped, thanks",',
-  '+966552000002,local_sms,Second row,',
   'ana@example.com,email,Your invoice is ready,Invoice 1042',
+  ...[2, 3, 4, 5].map((i) => `+96655200000${i},local_sms,Row ${i},`),
 ].join('\n');
 const BAD_CSV = 'to,channel,text\n+966552000003,local_sms,fine\n12,local_sms,not a phone\n';
 
@@ -59,24 +60,29 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await upload('november.csv', GOOD_CSV);
     const preview = b.page.getByRole('region', { name: 'CSV preview' });
     await preview.getByText('ana@example.com').waitFor();
-    expect(await preview.locator('tbody tr').count()).toBe(3);
-    await b.page.getByTestId('dry-run').getByText('3 of 3 rows valid, 0 invalid').waitFor();
-    await expect(b.page.getByTestId('dry-run').textContent()).resolves.toMatch(/local_sms 2, email 1/);
+    expect(await preview.locator('tbody tr').count()).toBe(6);
+    await b.page.getByTestId('dry-run').getByText('6 of 6 rows valid, 0 invalid').waitFor();
+    await expect(b.page.getByTestId('dry-run').textContent()).resolves.toMatch(/Channels: email 1, local_sms 5\. Estimated cost: 0 free, 0 from the plan, \d+\.\d\d SAR from the wallet; about 2 s to send/);
     await b.shoot('bulk-new', [WIDE, NARROW]);
-    await b.page.getByLabel('Messages per second', { exact: true }).fill('10');
-    await b.page.getByRole('button', { name: 'Create job (3 messages)' }).click();
+    // A slower pace is checked again: the estimate follows it.
+    await b.page.getByLabel('Messages per second', { exact: true }).fill('2');
+    await b.page.getByTestId('dry-run').getByText('about 3 s to send', { exact: false }).waitFor();
+    await b.page.getByRole('button', { name: 'Create job (6 messages)' }).click();
 
-    await b.page.waitForURL(/\/console\/bulk\/[^/]+$/);
+    await b.page.waitForURL(/\/console\/bulk\/(?!new$)[^/]+$/);
     const jobId = decodeURIComponent(new URL(b.page.url()).pathname.split('/').pop()!);
+    // Live progress: the page polls the job every second.
+    await b.page.getByTestId('job-status').getByText('running').waitFor();
+    await b.shoot('bulk-job-running');
     await b.page.getByTestId('job-status').getByText('completed').waitFor({ timeout: 30_000 });
-    await b.page.getByTestId('count-sent').filter({ hasText: /^3$/ }).waitFor();
-    await b.page.getByRole('region', { name: 'Rows' }).locator('tbody tr').nth(2).waitFor();
+    await b.page.getByTestId('count-sent').filter({ hasText: /^6$/ }).waitFor();
+    await b.page.getByRole('region', { name: 'Rows' }).locator('tbody tr').nth(5).waitFor();
     await b.shoot('bulk-job', [WIDE, NARROW]);
 
     const stored = await t.http().get(`/api/v2/messages/bulk/${jobId}`).set('X-API-Key', acc.key).expect(200);
-    expect(stored.body.job).toMatchObject({ name: 'november', status: 'completed', total: 3, messagesPerSecond: 10, counts: { sent: 3, failed: 0, pending: 0, cancelled: 0 } });
+    expect(stored.body.job).toMatchObject({ name: 'november', status: 'completed', total: 6, messagesPerSecond: 2, counts: { sent: 6, failed: 0, pending: 0, cancelled: 0 } });
     const sent = await t.admin('get', `/admin/v1/sandbox/messages?bulkJobId=${jobId}`).expect(200);
-    expect(sent.body.data.messages.map((m: { to: string }) => m.to).sort()).toEqual(['+966552000001', '+966552000002', 'ana@example.com']);
+    expect(sent.body.data.messages.map((m: { to: string }) => m.to).sort()).toEqual(['+966552000001', '+966552000002', '+966552000003', '+966552000004', '+966552000005', 'ana@example.com']);
     expect(sent.body.data.messages.find((m: { to: string }) => m.to === '+966552000001').text).toBe('Your order 1042 has shipped, thanks');
 
     // The row report as CSV, downloaded through the API with the key.
@@ -86,7 +92,7 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await download.saveAs(csv);
     const lines = readFileSync(csv, 'utf8').trim().split(/\r?\n/);
     expect(lines[0]).toMatch(/^rowIndex,to,channel,status,messageId/);
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(7);
 
     await b.open('/bulk');
     await b.page.getByRole('region', { name: 'Bulk jobs' }).getByText('november').waitFor();

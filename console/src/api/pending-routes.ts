@@ -1,37 +1,12 @@
-import { toFailure, unwrap } from './failure';
+import { unwrap } from './failure';
 
-// Routes of issue 14 that are not in openapi/public.json yet (branch m14-bulkops): called with a
-// hand-typed fetch until they land, then replaced by the typed client and this file deleted.
-
-export interface DryRunResult {
-  total: number;
-  valid: number;
-  invalid: number;
-  errors: { index: number; code: string; error: string }[];
-  channels: Record<string, number>;
-  estimatedCost: { free: number; quota: number; wallet: number; currency: string };
-  estimatedDurationSeconds: number;
-}
+// Routes not in openapi/public.json yet (API keys, branch m15-keys): called with a hand-typed fetch
+// until they land, then replaced by the typed client and this file deleted.
 
 async function call(apiKey: string, method: string, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = { 'X-API-Key': apiKey };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-}
-
-export async function validateBulk(apiKey: string, body: unknown): Promise<DryRunResult> {
-  const res = await unwrap(
-    call(apiKey, 'POST', '/api/v2/messages/bulk/validate', body).then(async (response) =>
-      response.ok ? { data: (await response.json()) as { data: DryRunResult }, response } : { error: await response.json().catch(() => null), response },
-    ),
-  );
-  return res.data;
-}
-
-export async function exportRowsCsv(apiKey: string, jobId: string): Promise<Blob> {
-  const response = await call(apiKey, 'GET', `/api/v2/messages/bulk/${encodeURIComponent(jobId)}/rows.csv`);
-  if (!response.ok) throw toFailure(response, await response.json().catch(() => null));
-  return response.blob();
 }
 
 // API keys (branch m15-keys).

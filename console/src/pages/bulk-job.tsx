@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useClient } from '../api/context';
 import { unwrap } from '../api/failure';
-import { exportRowsCsv } from '../api/pending-routes';
 import type { Schemas } from '../api/public';
 import { useAction, useApi, usePolling } from '../api/use-api';
 import { ErrorBox } from '../components/error-box';
@@ -10,7 +9,6 @@ import { Pager, useCursor } from '../components/pager';
 import { Status, When } from '../components/status';
 import { saveBlob } from '../lib/download';
 import { Link } from '../router';
-import { useApiKey } from '../session';
 
 type Job = Schemas['BulkJobResource'];
 const SETTLED = ['completed', 'cancelled', 'rejected'];
@@ -94,7 +92,6 @@ function Rows({ jobId, version }: { jobId: string; version: string }) {
 /** One job: live progress (polled every second until it settles), controls, rows and CSV export. */
 export function BulkJobPage({ id }: { id: string }) {
   const client = useClient();
-  const apiKey = useApiKey() ?? '';
   const job = useApi(async () => (await unwrap(client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId: id } } }))).job, id);
   const j = job.data;
   usePolling(job.reload, 1000, !!j && !SETTLED.includes(j.status));
@@ -106,7 +103,11 @@ export function BulkJobPage({ id }: { id: string }) {
     else await unwrap(client.POST('/api/v2/messages/bulk/{jobId}/cancel', path));
     job.reload();
   });
-  const exportCsv = useAction(async () => saveBlob(await exportRowsCsv(apiKey, id), `${id}-rows.csv`));
+  // Fetched with the key (a plain link could not send it), then saved from a blob: URL.
+  const exportCsv = useAction(async () => {
+    const csv = await unwrap(client.GET('/api/v2/messages/bulk/{jobId}/rows.csv', { params: { path: { jobId: id } }, parseAs: 'blob' }));
+    saveBlob(csv, `${id}-rows.csv`);
+  });
   const can = (s: string[]) => !!j && s.includes(j.status) && !act.busy;
   return (
     <Page title={j ? `Bulk job: ${j.name || j.id}` : 'Bulk job'} actions={<Link to="/bulk">All jobs</Link>}>

@@ -1,14 +1,13 @@
 import { ChangeEvent, FormEvent, useState } from 'react';
 import { useClient } from '../api/context';
 import { unwrap } from '../api/failure';
-import { validateBulk, type DryRunResult } from '../api/pending-routes';
+import type { Schemas } from '../api/public';
 import { useAction } from '../api/use-api';
 import { ErrorBox } from '../components/error-box';
 import { Page, Section, TableBox } from '../components/page';
 import { money } from '../components/status';
 import { CSV_COLUMNS, parseBulkCsv, SAMPLE_CSV, type ParsedCsv } from '../lib/bulk-csv';
 import { Link, navigate } from '../router';
-import { useApiKey } from '../session';
 
 const PREVIEW_ROWS = 10;
 
@@ -17,14 +16,15 @@ function summary(m: ParsedCsv['messages'][number]): string {
   return m.content?.text ?? m.content?.subject ?? '';
 }
 
-function DryRun({ result }: { result: DryRunResult }) {
+function DryRun({ result }: { result: Schemas['BulkDryRunResource'] }) {
   const c = result.estimatedCost;
   return (
     <div className={result.invalid === 0 ? 'notice' : 'error'} role="status" data-testid="dry-run">
       <p>
         <strong>Dry run:</strong> {result.valid} of {result.total} rows valid, {result.invalid} invalid.{' '}
         Channels: {Object.entries(result.channels).map(([k, n]) => `${k} ${n}`).join(', ') || '-'}.{' '}
-        Estimated cost: {c.free} free, {c.quota} from the plan, {money(c.wallet, c.currency)} from the wallet; about {Math.ceil(result.estimatedDurationSeconds)} s to send.
+        Estimated cost: {c.free} free, {c.quota} from the plan, {money(c.wallet, c.currency)} from the wallet
+        {c.unpaid > 0 && <strong>; {c.unpaid} the balance cannot pay (the job would pause or be rejected)</strong>}; about {Math.ceil(result.estimatedDurationSeconds)} s to send.
       </p>
       {result.errors.length > 0 && (
         <ul>
@@ -42,14 +42,16 @@ function DryRun({ result }: { result: DryRunResult }) {
 /** New bulk job from a CSV file: parse in the browser, dry run on the server, then create. */
 export function BulkNewPage() {
   const client = useClient();
-  const apiKey = useApiKey() ?? '';
   const [name, setName] = useState('');
   const [rate, setRate] = useState(5);
   const [parsed, setParsed] = useState<ParsedCsv | null>(null);
   const [fileName, setFileName] = useState('');
   // One idempotency key per file: submitting twice returns the same job instead of a second one.
   const [idempotencyKey, setIdempotencyKey] = useState('');
-  const dryRun = useAction(async (p: ParsedCsv) => validateBulk(apiKey, { name: name || undefined, messagesPerSecond: rate, messages: p.messages }));
+  // The server's dry run: the same validator and prices as a real job, nothing stored.
+  const dryRun = useAction(async (p: ParsedCsv, perSecond: number) =>
+    (await unwrap(client.POST('/api/v2/messages/bulk/validate', { body: { messagesPerSecond: perSecond, messages: p.messages } }))).data,
+  );
   const create = useAction(async (p: ParsedCsv) =>
     unwrap(
       client.POST('/api/v2/messages/bulk', {
@@ -68,7 +70,13 @@ export function BulkNewPage() {
     const p = parseBulkCsv(await file.text());
     setParsed(p);
     setIdempotencyKey(crypto.randomUUID());
-    if (p.problems.length === 0) await dryRun.run(p);
+    if (p.problems.length === 0) await dryRun.run(p, rate);
+  };
+
+  // The estimate (duration, payment windows) depends on the pace: check again when it changes.
+  const changeRate = (r: number) => {
+    setRate(r);
+    if (parsed && parsed.problems.length === 0 && Number.isInteger(r) && r >= 1 && r <= 10) void dryRun.run(parsed, r);
   };
 
   const submit = async (e: FormEvent) => {
@@ -94,7 +102,7 @@ export function BulkNewPage() {
           </div>
           <div>
             <label htmlFor="bulk-rate">Messages per second</label>
-            <input id="bulk-rate" type="number" min={1} max={10} step={1} value={rate} onChange={(e) => setRate(Number(e.target.value))} />
+            <input id="bulk-rate" type="number" min={1} max={10} step={1} value={rate} onChange={(e) => changeRate(Number(e.target.value))} />
           </div>
         </div>
         <p id="csv-help" className="muted small">
@@ -117,7 +125,7 @@ export function BulkNewPage() {
         {checked && dryRun.result && <DryRun result={dryRun.result} />}
         <ErrorBox error={create.error} />
         <div className="row">
-          <button type="button" disabled={!parsed || parsed.problems.length > 0 || dryRun.busy} onClick={() => parsed && void dryRun.run(parsed)}>
+          <button type="button" disabled={!parsed || parsed.problems.length > 0 || dryRun.busy} onClick={() => parsed && void dryRun.run(parsed, rate)}>
             Check again (dry run)
           </button>
           <button type="submit" className="primary" disabled={!canCreate}>
