@@ -73,7 +73,9 @@ export class OpenApiContract {
     if (!response.content) return null;
     // A body in a media type the operation does not list (CSV where JSON is documented, or the reverse).
     const media = contentType?.split(';')[0].trim().toLowerCase();
-    if (media && !response.content[media]) return `${name} ${status} answered ${media}, which the OpenAPI document does not list (it lists ${Object.keys(response.content).join(', ')})`;
+    // Documented media types may carry parameters (`text/plain; version=0.0.4`): compare the bare type.
+    const listed = Object.keys(response.content).map((k) => k.split(';')[0].trim().toLowerCase());
+    if (media && !listed.includes(media)) return `${name} ${status} answered ${media}, which the OpenAPI document does not list (it lists ${Object.keys(response.content).join(', ')})`;
     // Only JSON bodies are checked against a schema (a text/csv body is a string by definition).
     if (!media?.includes('json')) return null;
     const schema = response.content['application/json']?.schema;
