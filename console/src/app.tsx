@@ -51,7 +51,7 @@ export function App() {
       <div className="layout">
         <nav className="side" aria-label="Console">
           <ul>
-            {ROUTES.filter((r) => r.nav).map((r) => (
+            {ROUTES.filter((r) => r.nav && (r.area === 'operator' || apiKey)).map((r) => (
               <li key={r.path}>
                 <Link to={r.path} aria-current={isActive(r, path) ? 'page' : undefined} className={r.area === 'operator' ? 'operator-link' : undefined}>
                   {r.nav}

@@ -48,11 +48,13 @@ function Rows({ jobId, version }: { jobId: string; version: string }) {
   return (
     <Section title="Row report">
       <div className="row">
-        <label htmlFor="row-status">Rows with status</label>
-        <select id="row-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+        <span className="pair">
+          <label htmlFor="row-status">Rows with status</label>
+          <select id="row-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
           <option value="">Any</option>
           {ROW_FILTERS.map((s) => <option key={s}>{s}</option>)}
         </select>
+        </span>
       </div>
       <ErrorBox error={rows.error} />
       {rows.data && rows.data.rows.length === 0 && <Empty>No rows.</Empty>}

@@ -21,11 +21,13 @@ export function DeliveryLog({ version }: { version: number }) {
   return (
     <Section title="Delivery log" id="deliveries">
       <div className="row">
-        <label htmlFor="delivery-status">Deliveries with status</label>
-        <select id="delivery-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+        <span className="pair">
+          <label htmlFor="delivery-status">Deliveries with status</label>
+          <select id="delivery-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
           <option value="">Any</option>
           {FILTERS.map((s) => <option key={s}>{s}</option>)}
         </select>
+        </span>
         <button type="button" onClick={log.reload}>Refresh</button>
       </div>
       <ErrorBox error={log.error} />

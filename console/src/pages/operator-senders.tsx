@@ -27,13 +27,17 @@ export function OperatorSendersPage() {
       <OperatorTabs />
       <Section title="SMS sender names">
         <div className="row">
-          <label htmlFor="os-status">Status</label>
-          <select id="os-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+          <span className="pair">
+            <label htmlFor="os-status">Status</label>
+            <select id="os-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             <option value="">Any</option>
             {FILTERS.map((s) => <option key={s}>{s}</option>)}
           </select>
-          <label htmlFor="os-reason">Reason (optional, sent with the decision)</label>
-          <input id="os-reason" value={reason} onChange={(e) => setReason(e.target.value)} className="grow" />
+          </span>
+          <span className="pair grow">
+            <label htmlFor="os-reason">Reason (optional, sent with the decision)</label>
+            <input id="os-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+          </span>
           <button type="button" onClick={list.reload}>Refresh</button>
         </div>
         <ErrorBox error={list.error ?? review.error} />

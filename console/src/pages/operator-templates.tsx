@@ -33,13 +33,17 @@ export function OperatorTemplatesPage() {
       <OperatorTabs />
       <Section title="Templates">
         <div className="row">
-          <label htmlFor="ot-status">Status</label>
-          <select id="ot-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+          <span className="pair">
+            <label htmlFor="ot-status">Status</label>
+            <select id="ot-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             <option value="">Any</option>
             {FILTERS.map((s) => <option key={s}>{s}</option>)}
           </select>
-          <label htmlFor="ot-reason">Rejection reason</label>
-          <input id="ot-reason" value={reason} onChange={(e) => setReason(e.target.value)} className="grow" />
+          </span>
+          <span className="pair grow">
+            <label htmlFor="ot-reason">Rejection reason</label>
+            <input id="ot-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+          </span>
         </div>
         <ErrorBox error={list.error ?? decide.error} />
         {decide.result && (

@@ -27,16 +27,20 @@ export function TemplatesPage() {
     <Page title="Templates">
       <Section title="Your templates">
         <div className="row">
-          <label htmlFor="t-category">Category</label>
-          <select id="t-category" value={category} onChange={(e) => setCategory(e.target.value as typeof category)}>
+          <span className="pair">
+            <label htmlFor="t-category">Category</label>
+            <select id="t-category" value={category} onChange={(e) => setCategory(e.target.value as typeof category)}>
             <option value="">Any</option>
             {CATEGORIES.map((c) => <option key={c}>{c}</option>)}
           </select>
-          <label htmlFor="t-status">Status</label>
-          <select id="t-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+          </span>
+          <span className="pair">
+            <label htmlFor="t-status">Status</label>
+            <select id="t-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             <option value="">Any</option>
             {STATUSES.map((s) => <option key={s}>{s}</option>)}
           </select>
+          </span>
           <button type="button" onClick={list.reload}>Refresh</button>
         </div>
         <ErrorBox error={list.error} />
