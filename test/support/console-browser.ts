@@ -91,7 +91,7 @@ export async function openConsole(baseUrl: string): Promise<ConsoleBrowser> {
       for (const size of widths) {
         await page.setViewportSize(size);
         // Tables scrolled sideways by an earlier click show from their first column again.
-        await page.evaluate("document.querySelectorAll('.table-box').forEach((e) => { e.scrollLeft = 0; })");
+        await page.evaluate("document.querySelectorAll('.table-box').forEach((e) => { e.scrollLeft = 0; e.scrollTop = 0; })");
         // Readable at this width: the page itself never scrolls sideways (wide tables scroll in their box).
         const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
         if (overflow > 0) throw new Error(`${name} at ${size.width} px scrolls sideways by ${overflow} px`);

@@ -105,26 +105,26 @@ export function OperatorAccountsPage() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">Id</th>
                 <th scope="col">Wallet</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
                 <th scope="col">Plan</th>
                 <th scope="col">Free</th>
                 <th scope="col">Subscription</th>
+                <th scope="col">Id</th>
                 <th scope="col">Created</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
               </tr>
             </thead>
             <tbody>
               {list.data.accounts.map((a) => (
                 <tr key={a.id}>
                   <td>{a.name}</td>
-                  <td className="mono small">{a.id}</td>
                   <td data-testid={`wallet-${a.id}`}>{money(a.walletBalance, a.currency)}</td>
+                  <td><button type="button" onClick={() => setSelected(a)} aria-label={`Top up ${a.name}`}>Top up</button></td>
                   <td>{a.plan?.name ? `${a.plan.name} (${a.plan.messagesUsed}/${a.plan.messageQuota})` : '-'}</td>
                   <td>{a.freeMessages}</td>
                   <td>{a.subscriptionActive ? 'active' : 'inactive'}</td>
+                  <td className="mono small">{a.id}</td>
                   <td><When at={a.createdAt} /></td>
-                  <td><button type="button" onClick={() => setSelected(a)} aria-label={`Top up ${a.name}`}>Top up</button></td>
                 </tr>
               ))}
             </tbody>

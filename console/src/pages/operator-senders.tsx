@@ -52,21 +52,18 @@ export function OperatorSendersPage() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">Account</th>
                 <th scope="col">Status</th>
+                <th scope="col"><span className="sr-only">Decision</span></th>
+                <th scope="col">Account</th>
                 <th scope="col">Requested</th>
                 <th scope="col">Reason</th>
-                <th scope="col"><span className="sr-only">Decision</span></th>
               </tr>
             </thead>
             <tbody>
               {list.data.map((s) => (
                 <tr key={s.id}>
                   <td>{s.name}</td>
-                  <td className="mono small">{s.accountId}</td>
                   <td><Status value={s.status} /></td>
-                  <td><When at={s.createdAt} /></td>
-                  <td className="wrap">{s.reason ?? '-'}</td>
                   <td>
                     {s.status === 'pending' && (
                       <div className="cell-actions">
@@ -75,6 +72,9 @@ export function OperatorSendersPage() {
                       </div>
                     )}
                   </td>
+                  <td className="mono small">{s.accountId}</td>
+                  <td><When at={s.createdAt} /></td>
+                  <td className="wrap">{s.reason ?? '-'}</td>
                 </tr>
               ))}
             </tbody>

@@ -57,29 +57,29 @@ export function OperatorTemplatesPage() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">Account</th>
-                <th scope="col">Category</th>
                 <th scope="col">Status</th>
-                <th scope="col">Text</th>
-                <th scope="col">Created</th>
                 <th scope="col"><span className="sr-only">Decision</span></th>
+                <th scope="col">Category</th>
+                <th scope="col">Text</th>
+                <th scope="col">Account</th>
+                <th scope="col">Created</th>
               </tr>
             </thead>
             <tbody>
               {list.data.templates.map((t) => (
                 <tr key={t.id}>
                   <td>{t.name}</td>
-                  <td className="mono small">{t.accountId ?? 'default'}</td>
-                  <td>{t.category} / {t.subType}</td>
                   <td><Status value={t.status} /></td>
-                  <td className="wrap small">{t.body ?? t.content ?? '-'}</td>
-                  <td><When at={t.createdAt} /></td>
                   <td>
                     <div className="cell-actions">
                       {t.status !== 'approved' && <button type="button" className="primary" onClick={() => void decide.run(t.id, 'approved')} disabled={decide.busy} aria-label={`Approve ${t.name}`}>Approve</button>}
                       {t.status !== 'rejected' && <button type="button" className="danger" onClick={() => void decide.run(t.id, 'rejected')} disabled={decide.busy} aria-label={`Reject ${t.name}`}>Reject</button>}
                     </div>
                   </td>
+                  <td>{t.category} / {t.subType}</td>
+                  <td className="wrap small">{t.body ?? t.content ?? '-'}</td>
+                  <td className="mono small">{t.accountId ?? 'default'}</td>
+                  <td><When at={t.createdAt} /></td>
                 </tr>
               ))}
             </tbody>
