@@ -58,7 +58,7 @@ export function configureApp(app: NestExpressApplication): void {
   app.use(expressErrorHandler);
   // DOCS_ENABLED off: /docs, /docs/admin and their JSON are not mounted, so they answer the 404 envelope.
   if (config.docsEnabled) setupOpenApi(app, config.publicBaseUrl);
-  app.enableShutdownHooks();
+  // (Signals are handled by main.ts through exitOnShutdownSignal, not Nest's enableShutdownHooks.)
 }
 
 export async function createApp(): Promise<NestExpressApplication> {

@@ -2,6 +2,7 @@ import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { DemoAccountBootstrap } from './accounts/demo-account.bootstrap';
 import { AppLogger } from './logging/app-logger';
 import { startupBanner } from './startup-banner';
+import { exitOnShutdownSignal } from './common/shutdown/shutdown-signals';
 
 async function main(): Promise<void> {
   // Validate configuration before anything else, so a bad value stops start-up with its name.
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   const { createApp } = await import('./bootstrap');
   const app = await createApp();
   const config = app.get(AppConfig);
+  exitOnShutdownSignal(app);
   await app.listen(config.port, config.host);
   const demo = app.get(DemoAccountBootstrap);
   const banner = startupBanner({

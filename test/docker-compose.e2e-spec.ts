@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 // js-yaml comes with @nestjs/swagger (pinned there); no Docker daemon runs here, so the file is read as data.
 import { load } from 'js-yaml';
+import { loadConfig } from '../src/config/app-config';
 
-type Service = { environment?: Record<string, string>; ports?: (string | { host_ip?: string; published?: string })[] };
+type Service = { environment?: Record<string, string>; ports?: (string | { host_ip?: string; published?: string })[]; stop_grace_period?: string };
 type Compose = { services: Record<string, Service> };
 
 const compose = load(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8')) as Compose;
@@ -37,6 +38,13 @@ describe('docker-compose.yml', () => {
     expect(() => interpolate(raw!, others)).toThrow(name);
     expect(() => interpolate(raw!, { ...others, [name]: '' })).toThrow(name);
     expect(interpolate(raw!, secrets)).toBe(secrets[name as keyof typeof secrets]);
+  });
+
+  it('waits longer than the shutdown grace period (plus room to close) before killing the API', () => {
+    const m = /^(\d+)s$/.exec(api.stop_grace_period ?? '');
+    expect(m).not.toBeNull();
+    const grace = loadConfig({ SHUTDOWN_GRACE_MS: api.environment?.SHUTDOWN_GRACE_MS }).shutdownGraceMs;
+    expect(Number(m![1]) * 1000).toBeGreaterThanOrEqual(grace + 5000);
   });
 
   it('runs the API in production mode', () => {

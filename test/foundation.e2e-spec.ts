@@ -228,7 +228,7 @@ describe('Foundation (e2e)', () => {
   describe('operations', () => {
     it('health live and ready', async () => {
       expect((await t.http().get('/health/live')).body).toEqual({ status: 'ok' });
-      expect((await t.http().get('/health/ready')).body).toEqual({ status: 'ok', database: 'up' });
+      expect((await t.http().get('/health/ready')).body).toEqual({ status: 'ok', database: 'up', redis: process.env.TEST_REDIS_URL ? 'up' : 'not_configured', migrations: 'up_to_date' });
     });
 
     it('OpenAPI: the public document lists the API-key routes and error codes; the operator document the admin routes', async () => {

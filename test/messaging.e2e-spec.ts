@@ -230,7 +230,7 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       const other = await t.createAccount();
       const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'rate_limit', count: 2 });
       expect(fault.status).toBe(201);
-      expect(fault.body.data.fault).toEqual({ id: expect.any(String), channel: null, accountId: null, kind: 'rate_limit', count: 2 });
+      expect(fault.body.data.fault).toEqual({ id: expect.any(String), channel: null, accountId: null, kind: 'rate_limit', count: 2, delayMs: null });
       expect((await send(sms())).status).toBe(429);
       expect((await send({ to: 'a@b.co', channel: 'email', messageType: 'free_text', content: { subject: 's', text: 't' } }, other.key)).status).toBe(429);
       expect((await send(sms())).status).toBe(201);

@@ -43,7 +43,7 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
     smsc = await new SmppFake(CREDS).start();
   });
   afterEach(async () => {
-    await Promise.all(opened.splice(0).map((p) => p.onModuleDestroy()));
+    await Promise.all(opened.splice(0).map((p) => p.onApplicationShutdown()));
     await smsc.stop();
   });
 
@@ -149,7 +149,7 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
     const sut = adapter();
     await sut.send(message());
     expect(smsc.openSessions).toBe(1);
-    await sut.onModuleDestroy();
+    await sut.onApplicationShutdown();
     await waitFor(async () => smsc.openSessions === 0, { what: 'session closed' });
   });
 

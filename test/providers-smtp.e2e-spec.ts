@@ -51,7 +51,7 @@ describe('SmtpProvider against a real SMTP server (smtp-server)', () => {
     server.refuseConnections = false;
   });
   afterEach(() => {
-    for (const p of opened.splice(0)) p.onModuleDestroy();
+    for (const p of opened.splice(0)) p.onApplicationShutdown();
   });
 
   it('delivers with auth, our id as Message-ID and X-Message-Ref', async () => {

@@ -9,7 +9,6 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
-import { ApiKeyEntity } from './entities/api-key.entity';
 
 export interface AccountFields {
   name?: string;
@@ -68,7 +67,7 @@ export class AccountsService {
         updatedAt: now,
       });
       await em.insert(AccountEntity, account);
-      const apiKey = await this.apiKeys.issue(account.id, 'owner', [], em.getRepository(ApiKeyEntity));
+      const apiKey = await this.apiKeys.issue(account.id, { role: 'owner', permissions: [] }, em);
       return { account: this.map(account), apiKey };
     });
   }

@@ -1,14 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
+import { CursorCodec, Page } from '../common/cursor';
+import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
-import { generateApiKey, hashApiKey, safeEqualHex } from '../auth/api-key-hash';
+import { iso } from '../database/columns';
+import { generateApiKey, hashApiKey } from '../auth/api-key-hash';
 import type { AuthContext } from '../auth/auth-context';
 import { KeyRole, Permission, PERMISSIONS } from '../auth/permissions';
-import { AccountEntity } from './entities/account.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
+/** Most active keys an account may hold (owner and member); each one is a credential to watch. */
+export const MAX_ACTIVE_KEYS = 100;
+export const DEFAULT_KEY_NAMES: Record<KeyRole, string> = { owner: 'Owner key', member: 'Member key' };
+
+/** What the operator API answers when it issues a key. */
 export interface IssuedApiKey {
   id: string;
   key: string;
@@ -16,98 +24,99 @@ export interface IssuedApiKey {
   permissions: Permission[];
 }
 
-interface CachedKey {
+/** A key as owners see it in GET /api/v2/api-keys: never the key itself or its hash. */
+export interface ApiKeyView {
   id: string;
-  accountId: string;
-  keyHash: string;
+  name: string;
+  prefix: string;
   role: KeyRole;
   permissions: Permission[];
-  expiresAt: number;
+  createdAt: string;
+  lastUsedAt: string | null;
 }
 
-// Keys are immutable once issued, so their lookup is cached briefly per replica; the account row
-// (balances, flags) is still read on every request.
-const KEY_CACHE_MS = 10_000;
-const KEY_CACHE_MAX = 10_000;
-const ACCOUNT_BY_ID =
-  'SELECT id, name, phone_verified, subscription_active, wallet_balance, currency, plan_name, message_quota, ' +
-  'messages_used, free_messages, created_at, updated_at FROM accounts WHERE id = ?';
+export interface IssueSpec {
+  role: KeyRole;
+  permissions: Permission[];
+  name?: string;
+}
 
 @Injectable()
 export class ApiKeysService {
-  private readonly cache = new Map<string, CachedKey>();
-
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
-    @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
+    private readonly keys: ApiKeysRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cursors: CursorCodec,
     private readonly clock: Clock,
   ) {}
 
-  /** Issues a key; the plain key is returned once and only its SHA-256 is stored. */
-  async issue(accountId: string, role: KeyRole, permissions: Permission[], repo = this.keys): Promise<IssuedApiKey> {
-    const key = generateApiKey();
-    const perms = role === 'owner' ? [...PERMISSIONS] : [...new Set(permissions)];
-    const entity = repo.create({
-      id: newId('key'),
-      accountId,
-      keyHash: hashApiKey(key),
-      keyPrefix: key.slice(0, 12),
-      role,
-      permissions: perms,
-      createdAt: this.clock.now(),
-      revokedAt: null,
-    });
-    await repo.insert(entity);
-    return { id: entity.id, key, role, permissions: perms };
-  }
-
-  async authenticate(key: string): Promise<AuthContext | null> {
-    if (key.length > 200) return null;
-    const hash = hashApiKey(key);
-    const found = await this.lookup(hash);
-    // The index lookup is by hash; compare once more in constant time before trusting the row.
-    if (!found || !safeEqualHex(found.keyHash, hash)) return null;
-    const account = await this.loadAccount(found.accountId);
-    if (!account) return null;
-    return { accountId: account.id, keyId: found.id, role: found.role, permissions: found.permissions, account };
+  /** Issues a key (operator API, account creation); the plain key is returned once, only its SHA-256 is stored. */
+  async issue(accountId: string, spec: IssueSpec, em?: EntityManager): Promise<IssuedApiKey> {
+    const { entity, key } = await this.insert(accountId, spec, em);
+    return { id: entity.id, key, role: entity.role, permissions: entity.permissions };
   }
 
   /**
-   * The account row on every authenticated request: a raw single-row SELECT, because the query
-   * builder costs more than the query itself on this hot path (bench:api).
+   * An owner creates a member key: at most MAX_ACTIVE_KEYS active keys per account, counted under the
+   * account row's lock so two concurrent creations cannot both take the last place.
    */
-  private async loadAccount(id: string): Promise<AccountEntity | null> {
-    const rows: Record<string, unknown>[] = await this.accounts.query(ACCOUNT_BY_ID, [id]);
-    const r = rows[0];
-    if (!r) return null;
-    return Object.assign(new AccountEntity(), {
-      id: r.id as string,
-      name: r.name as string,
-      phoneVerified: !!Number(r.phone_verified),
-      subscriptionActive: !!Number(r.subscription_active),
-      walletBalance: Number(r.wallet_balance),
-      currency: r.currency as string,
-      planName: (r.plan_name as string | null) ?? null,
-      messageQuota: Number(r.message_quota),
-      messagesUsed: Number(r.messages_used),
-      freeMessages: Number(r.free_messages),
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
+  async createMemberKey(auth: AuthContext, name: string, permissions: Permission[]): Promise<ApiKeyView & { key: string }> {
+    return this.dataSource.transaction(async (em) => {
+      await this.keys.lockAccount(em, auth.accountId);
+      if ((await this.keys.countActive(em, auth.accountId)) >= MAX_ACTIVE_KEYS) {
+        throw new ApiError('API_KEY_LIMIT_REACHED', `The account already has ${MAX_ACTIVE_KEYS} active API keys; revoke one before creating another`);
+      }
+      const { entity, key } = await this.insert(auth.accountId, { role: 'member', permissions, name }, em);
+      return { ...this.view(entity), key };
     });
   }
 
-  private async lookup(hash: string): Promise<CachedKey | null> {
+  async list(accountId: string, q: { cursor?: string; limit?: number }): Promise<Page<ApiKeyView>> {
+    const scope = `api-keys:${accountId}`;
+    const after = this.cursors.decode<{ id: string }>(scope, q.cursor);
+    if (after !== null && typeof after.id !== 'string') throw ApiError.validation('cursor is invalid');
+    const limit = q.limit ?? 50;
+    const rows = await this.keys.listActive(accountId, after?.id, limit + 1);
+    const hasMore = rows.length > limit;
+    const items = rows.slice(0, limit).map((r) => this.view(r));
+    return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scope, { id: items[items.length - 1].id }) : null };
+  }
+
+  /** Sets revoked_at (the row stays for the record). The calling key cannot revoke itself. */
+  async revoke(auth: AuthContext, id: string): Promise<{ id: string; revoked: true; revokedAt: string }> {
+    if (id === auth.keyId) throw new ApiError('INVALID_STATE', 'An API key cannot revoke itself; use another owner key, or ask the operator');
     const now = this.clock.now();
-    const hit = this.cache.get(hash);
-    if (hit && hit.expiresAt > now) return hit;
-    const row = await this.keys.findOneBy({ keyHash: hash, revokedAt: IsNull() });
-    if (!row) {
-      this.cache.delete(hash);
-      return null;
-    }
-    if (this.cache.size >= KEY_CACHE_MAX) this.cache.clear();
-    const entry: CachedKey = { ...row, expiresAt: now + KEY_CACHE_MS };
-    this.cache.set(hash, entry);
-    return entry;
+    if (!(await this.keys.revoke(auth.accountId, id, now))) throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
+    return { id, revoked: true, revokedAt: new Date(now).toISOString() };
+  }
+
+  private async insert(accountId: string, spec: IssueSpec, em?: EntityManager): Promise<{ entity: ApiKeyEntity; key: string }> {
+    const key = generateApiKey();
+    const entity = Object.assign(new ApiKeyEntity(), {
+      id: newId('key'),
+      accountId,
+      name: spec.name ?? DEFAULT_KEY_NAMES[spec.role],
+      keyHash: hashApiKey(key),
+      keyPrefix: key.slice(0, 12),
+      role: spec.role,
+      permissions: spec.role === 'owner' ? [...PERMISSIONS] : [...new Set(spec.permissions)],
+      createdAt: this.clock.now(),
+      revokedAt: null,
+      lastUsedAt: null,
+    });
+    await this.keys.insert(entity, em);
+    return { entity, key };
+  }
+
+  private view(k: ApiKeyEntity): ApiKeyView {
+    return {
+      id: k.id,
+      name: k.name,
+      prefix: k.keyPrefix,
+      role: k.role,
+      permissions: k.permissions,
+      createdAt: new Date(k.createdAt).toISOString(),
+      lastUsedAt: iso(k.lastUsedAt),
+    };
   }
 }

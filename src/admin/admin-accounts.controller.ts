@@ -73,6 +73,6 @@ export class AdminAccountsController {
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async issueKey(@Param('id') id: string, @Body() dto: CreateApiKeyDto): Promise<{ success: true; data: { apiKey: IssuedApiKey } }> {
     if (!(await this.accounts.exists(id))) throw ApiError.notFound('Account');
-    return { success: true, data: { apiKey: await this.apiKeys.issue(id, dto.role, dto.permissions ?? []) } };
+    return { success: true, data: { apiKey: await this.apiKeys.issue(id, { role: dto.role, permissions: dto.permissions ?? [] }) } };
   }
 }

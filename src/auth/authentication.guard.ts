@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
-import { ApiKeysService } from '../accounts/api-keys.service';
+import { ApiKeyAuthService } from '../accounts/api-key-auth.service';
 import { safeEqualString } from './api-key-hash';
 import { AuthedRequest } from './auth-context';
 import { ADMIN_KEY, PUBLIC_KEY } from './decorators';
@@ -16,7 +16,7 @@ export class AuthenticationGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly config: AppConfig,
-    private readonly keys: ApiKeysService,
+    private readonly keys: ApiKeyAuthService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
 import { SendPipeline } from '../messaging/send-pipeline';
@@ -8,6 +8,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { BulkDb, inList, sql, StmtResult, Work } from './bulk-db';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
+import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
 import { WindowTxProbe } from './window-tx-probe';
 
@@ -32,7 +33,7 @@ interface Turn {
  * a BulkJobRunner in this replica. Jobs paused by the user or for money give the turn to the next.
  */
 @Injectable()
-export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+export class BulkDispatcher implements OnApplicationBootstrap {
   private readonly log = new Logger(BulkDispatcher.name);
   private readonly loop = new SinglePeriodicJob('bulk-dispatch', () => this.dispatchOnce());
   private readonly runners = new Map<string, { runner: BulkJobRunner; done: Promise<unknown> }>();
@@ -47,19 +48,33 @@ export class BulkDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
+    shutdown: ShutdownCoordinator,
   ) {
     this.deps = { db, clock, settings, validator, pipeline, metrics, probe: new WindowTxProbe(settings.testHooks) };
+    // Each runner, once stopped, writes its window's outcomes and releases its job's lease itself.
+    shutdown.register({
+      name: 'bulk-dispatch',
+      stopClaiming: () => {
+        this.stopping = true;
+        this.loop.halt();
+        for (const { runner } of this.runners.values()) runner.stop();
+      },
+      drain: async () => {
+        await this.loop.idle();
+        // (Jobs a claim under way won after shutdown began are not started; the sweep frees them.)
+        await Promise.allSettled([...this.runners.values()].map((r) => r.done));
+      },
+      releaseLeases: () => this.releaseLeases(),
+    });
   }
 
   onApplicationBootstrap(): void {
     if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.dispatchTickMs);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
-    await this.loop.stop(this.scheduler);
-    for (const { runner } of this.runners.values()) runner.stop();
-    await Promise.allSettled([...this.runners.values()].map((r) => r.done));
+  /** Jobs still leased to this replica (a runner that failed before letting go): free for the next claim. */
+  private async releaseLeases(): Promise<void> {
+    await this.db.one(sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('queued', 'running')`, this.settings.instanceId));
   }
 
   get activeJobs(): number {

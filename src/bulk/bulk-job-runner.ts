@@ -52,6 +52,9 @@ const FAILED_ROW_MESSAGES: Record<string, string> = {
 /** The lease was taken over (this replica stalled past its expiry): stop before sending anything more. */
 class LeaseLost extends Error {}
 
+/** Rows of a window cut short by shutdown: refunded, put back to `pending`, sent by the next lease holder. */
+const SHUTTING_DOWN = new ApiError('SERVICE_UNAVAILABLE', 'Not sent yet: the replica sending this job shut down; the next one sends it');
+
 /**
  * Sends one leased job's rows, paced by a sliding window, until the job completes, is paused or
  * cancelled, or the lease is lost. Per batch (at most messagesPerSecond rows): one transaction renews
@@ -88,7 +91,11 @@ export class BulkJobRunner {
     try {
       await this.loadWindow();
       for (;;) {
-        if (this.stopRequested) return this.release('stopped');
+        if (this.stopRequested) {
+          await this.release('stopped');
+          this.log.log({ jobId: this.jobId }, 'bulk job stopped for shutdown: outcomes recorded, lease released');
+          return 'stopped';
+        }
         const batch = await this.startBatch();
         // Paused, cancelled, or the lease was taken over: let go of it if it is still ours.
         if (batch === null) return this.release('stopped');
@@ -183,8 +190,11 @@ export class BulkJobRunner {
     if (!toSend.length) return { outcomes, unsent, pause: null };
     const pacer = {
       before: async () => {
+        // Shutdown: the call in flight has ended; no new one starts (the rest of the window goes back).
+        if (this.stopRequested) throw SHUTTING_DOWN;
         const wait = this.window.waitMs(this.d.clock.now(), mps);
         if (wait > 0) await sleep(wait);
+        if (this.stopRequested) throw SHUTTING_DOWN;
         await this.keepLease();
       },
       after: () => this.window.record(this.d.clock.now()),
@@ -220,7 +230,7 @@ export class BulkJobRunner {
         const retryMs = (err.extra.retryAfterSeconds ?? 0) * 1000;
         pause ??= { reason: 'provider_rate_limit', resumeAt: at + Math.max(this.d.settings.rateLimitBackoffMs, retryMs) };
         unsent.push(row.idx);
-      } else if (stoppers.has(err)) {
+      } else if (err === SHUTTING_DOWN || stoppers.has(err)) {
         unsent.push(row.idx);
       } else {
         stoppers.add(err);

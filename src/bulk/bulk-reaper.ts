@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
+import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { MessageLog } from '../messaging/message-log';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { BulkDb, sql, StmtResult, Work } from './bulk-db';
@@ -31,7 +32,7 @@ const CANCELLED = { code: 'CANCELLED', message: 'The job was cancelled before th
  *   `cancelled`; pending -> `cancelled`.
  */
 @Injectable()
-export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
+export class BulkReaper implements OnApplicationBootstrap {
   private readonly logger = new Logger(BulkReaper.name);
   /** Lease owner of this replica's reaper: never the dispatcher's id, so neither takes or frees the other's lease. */
   private readonly owner: string;
@@ -48,20 +49,23 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly log: MessageLog,
     private readonly pipeline: SendPipeline,
     private readonly metrics: MetricsService,
+    shutdown: ShutdownCoordinator,
   ) {
     this.owner = `${settings.instanceId.slice(0, 34)}:reap`;
+    // (A settling pass lets go of its job's lease when it ends; the sweep covers one that failed to.)
+    shutdown.register({ name: 'bulk-reaper', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.releaseLeases() });
+  }
+
+  private async releaseLeases(): Promise<void> {
+    await this.db.one(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', this.owner));
   }
 
   onApplicationBootstrap(): void {
     if (!this.settings.schedulersEnabled) return;
     this.loop.start(this.scheduler, this.settings.reaperTickMs);
     // The first pass now rather than one tick later; through the loop, so an error is logged (not a
-    // failed start) and stop() waits for it.
+    // failed start) and shutdown waits for it.
     void this.loop.tick();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.loop.stop(this.scheduler);
   }
 
   /** Returns how many jobs were rejected. */
@@ -93,6 +97,7 @@ export class BulkReaper implements OnApplicationBootstrap, OnModuleDestroy {
     );
     let n = 0;
     for (const job of jobs) {
+      if (this.loop.halted) break;
       const id = String(job.id);
       const claim = await this.db.one(
         sql(

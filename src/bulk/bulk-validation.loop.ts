@@ -1,10 +1,11 @@
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
 import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
+import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
 import { canPayNextRow } from './next-row-payment';
 import { MetricsService } from '../metrics/metrics.service';
@@ -38,7 +39,7 @@ function markInvalid(jobId: string, rows: Invalid[]): Stmt {
  * (VALIDATION_FAILED / INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
  */
 @Injectable()
-export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestroy {
+export class BulkValidationLoop implements OnApplicationBootstrap {
   private readonly loop = new SinglePeriodicJob('bulk-validation', () => this.runOnce());
 
   constructor(
@@ -49,14 +50,18 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
     private readonly ledger: LedgerService,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
-  ) {}
+    shutdown: ShutdownCoordinator,
+  ) {
+    // Shutdown: the chunk being checked is saved, then the job's lease is let go (validatedCount kept).
+    shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.releaseLeases() });
+  }
 
   onApplicationBootstrap(): void {
     if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.validationTickMs);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.loop.stop(this.scheduler);
+  private async releaseLeases(): Promise<void> {
+    await this.db.one(sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'validating'`, this.settings.instanceId));
   }
 
   /** Validates every job it can lease; returns how many it finished. */
@@ -67,6 +72,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
     );
     let done = 0;
     for (const c of candidates) {
+      if (this.loop.halted) break;
       const id = String(c.id);
       if (!(await this.lease(id))) continue;
       // Another replica's expired lease: it stopped validating this job part-way.
@@ -100,7 +106,10 @@ export class BulkValidationLoop implements OnApplicationBootstrap, OnModuleDestr
       const invalid = await this.check(ctx, rows);
       const next = Number(rows[rows.length - 1].idx) + 1;
       if (!(await this.saveChunk(jobId, next, invalid))) return false; // cancelled or lease lost
+      if (this.loop.halted) return false; // shutdown: the next lease holder goes on from `next`
       from = next;
+      // On SQLite every statement resolves without I/O: let timers, requests and signals in between chunks.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return this.conclude(jobId, accountId);
   }

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
     [{ METRICS_ENABLED: 'perhaps' }, 'METRICS_ENABLED'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
     [{ METRICS_REFRESH_MS: '0' }, 'METRICS_REFRESH_MS'],
+    [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],
   ])('a bad value stops start-up naming the variable: %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -89,6 +89,8 @@ export class AppConfig {
   metricsToken: string | null;
   /** How often the gauges read from tables (jobs, outbox) are refreshed. */
   metricsRefreshMs: number;
+  /** SHUTDOWN_GRACE_MS: on SIGTERM, how long work in flight may take to finish before the process exits anyway. */
+  shutdownGraceMs: number;
   /** Raw environment, for adapter-specific settings read by `AppConfig.get*` helpers below. */
   private readonly env: Env;
 
@@ -240,6 +242,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.bulkTestHooks = readBool(env, 'BULK_TEST_HOOKS', false);
   if (c.bulkTestHooks && c.nodeEnv !== 'test') throw new ConfigError('BULK_TEST_HOOKS is only allowed when NODE_ENV=test');
   c.schedulersEnabled = readBool(env, 'SCHEDULERS_ENABLED', true);
+  // Below Kubernetes' default terminationGracePeriodSeconds (30 s), with room to close the pools.
+  c.shutdownGraceMs = readInt(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000);
   c.wahaEventMaxAgeSeconds = readInt(env, 'WAHA_EVENT_MAX_AGE_SECONDS', 300, 1);
   c.docsEnabled = readBool(env, 'DOCS_ENABLED', !c.isProduction);
   c.publicThrottleLimit = readInt(env, 'PUBLIC_THROTTLE_LIMIT', 1200, 1);

@@ -43,7 +43,9 @@ export interface ManyItem {
 /**
  * Optional pacing around each provider call of sendMany (bulk dispatch): `before` resolves when the
  * next call may start, `after` is told when it returned, so a caller can keep a per-second ceiling
- * per message while paying and recording the whole window in one transaction.
+ * per message while paying and recording the whole window in one transaction. An ApiError thrown by
+ * `before` (the caller is shutting down) stops the rest of the window like a provider error: this
+ * item and every later one are failed with it and refunded, never handed to the provider.
  */
 export interface SendPacer {
   before(): Promise<void>;
@@ -143,17 +145,22 @@ export class SendPipeline {
     const ids = items.map((it) => it.origin?.messageId ?? newId('msg'));
     const known = await this.log.findByIds(items.flatMap((it) => (it.origin?.messageId ? [it.origin.messageId] : [])));
     const fresh: number[] = [];
+    let halt: ApiError | null = null;
     for (let i = 0; i < items.length; i++) {
       const row = known.get(ids[i]);
       if (!row) fresh.push(i);
+      else if ((halt ??= await paced(pacer))) out[i] = { ok: false, error: halt };
       else {
-        await pacer?.before();
         out[i] = await this.resume(accountId, row, items[i].msg, items[i].origin ?? {}).then(
           (result) => ({ ok: true as const, result }),
           (err: unknown) => failure(err),
         );
         pacer?.after();
       }
+    }
+    if (halt) {
+      for (const i of fresh) out[i] = { ok: false, error: halt };
+      return out;
     }
     const paid = new Map<number, Funding>();
     try {
@@ -184,8 +191,10 @@ export class SendPipeline {
         } else if (stop) {
           await this.fail(accountId, ids[i], msg, funding, stop);
           out[i] = { ok: false, error: stop };
+        } else if ((stop = await paced(pacer))) {
+          await this.fail(accountId, ids[i], msg, funding, stop);
+          out[i] = { ok: false, error: stop };
         } else {
-          await pacer?.before();
           try {
             const outcome = await this.handOff(ids[i], msg)
               .then((go) => (go ? this.gateway.send(toOutbound(ids[i], accountId, msg, origin)) : null))
@@ -374,6 +383,17 @@ export class SendPipeline {
     const r: SendResult = { id, to: msg.to, channel: msg.channel, status, cost, errorCode, providerMessageId };
     if (scheduledAt !== undefined && scheduledAt !== null) r.scheduledAt = iso(scheduledAt) as string;
     return r;
+  }
+}
+
+/** Waits for the pacer; the ApiError it stops the window with, or null to go ahead. */
+async function paced(pacer: SendPacer | undefined): Promise<ApiError | null> {
+  try {
+    await pacer?.before();
+    return null;
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
   }
 }
 

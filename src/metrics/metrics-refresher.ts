@@ -1,7 +1,8 @@
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
+import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { MetricsService } from './metrics.service';
 
 /**
@@ -10,22 +11,21 @@ import { MetricsService } from './metrics.service';
  * SCHEDULERS_ENABLED=false.
  */
 @Injectable()
-export class MetricsRefresher implements OnApplicationBootstrap, OnModuleDestroy {
+export class MetricsRefresher implements OnApplicationBootstrap {
   private readonly job = new SinglePeriodicJob('metrics-refresh', () => this.metrics.refreshGauges());
 
   constructor(
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
     private readonly scheduler: SchedulerRegistry,
-  ) {}
+    shutdown: ShutdownCoordinator,
+  ) {
+    shutdown.register({ name: 'metrics-refresh', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
+  }
 
   onApplicationBootstrap(): void {
     if (!this.config.metricsEnabled || !this.config.schedulersEnabled) return;
     this.job.start(this.scheduler, this.config.metricsRefreshMs);
     void this.job.tick();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.job.stop(this.scheduler);
   }
 }

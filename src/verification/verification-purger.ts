@@ -1,9 +1,10 @@
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
+import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { AppConfig } from '../config/app-config';
 import { VerificationSendLimiter } from './verification-send-limiter';
 
@@ -15,7 +16,7 @@ const CHUNK = 1000;
  * idle for as long (a later send opens a new window anyway). In chunks, so no long lock.
  */
 @Injectable()
-export class VerificationPurger implements OnApplicationBootstrap, OnModuleDestroy {
+export class VerificationPurger implements OnApplicationBootstrap {
   private readonly job = new SinglePeriodicJob('verification-purge', () => this.purge());
   private readonly retentionMs: number;
   private readonly tickMs: number;
@@ -26,7 +27,10 @@ export class VerificationPurger implements OnApplicationBootstrap, OnModuleDestr
     private readonly limiter: VerificationSendLimiter,
     private readonly scheduler: SchedulerRegistry,
     private readonly config: AppConfig,
+    shutdown: ShutdownCoordinator,
   ) {
+    // No leases: plain DELETEs in chunks; a pass ends after its current chunk.
+    shutdown.register({ name: 'verification-purge', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
     this.retentionMs = config.int('VERIFICATION_RETENTION_HOURS', 24, 0, 24 * 365) * 3_600_000;
     this.tickMs = config.int('VERIFICATION_PURGE_TICK_MS', 3_600_000, 1000, 86_400_000);
   }
@@ -35,10 +39,6 @@ export class VerificationPurger implements OnApplicationBootstrap, OnModuleDestr
     if (!this.config.schedulersEnabled) return;
     void this.job.tick();
     this.job.start(this.scheduler, this.tickMs);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.job.stop(this.scheduler);
   }
 
   /** One pass: how many codes and windows were deleted. */
@@ -62,7 +62,7 @@ export class VerificationPurger implements OnApplicationBootstrap, OnModuleDestr
         );
         const affected = Number(res.affected ?? 0);
         total += affected;
-        if (affected < CHUNK) return total;
+        if (affected < CHUNK || this.job.halted) return total;
       }
     } finally {
       await qr.release();

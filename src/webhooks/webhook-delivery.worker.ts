@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +10,7 @@ import { newId } from '../common/ids';
 import { SecretBox } from '../common/secret-box';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { MetricsService } from '../metrics/metrics.service';
+import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { WebhookAttemptEntity } from './entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { MAX_ATTEMPTS, retryDelayMs } from './webhook-backoff';
@@ -23,7 +24,7 @@ const INTERVAL_NAME = 'webhook-delivery';
  * replicas never send the same attempt twice and a crashed replica's rows come back when its lease expires.
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDeliveryWorker implements OnApplicationBootstrap {
   private readonly logger = new Logger(WebhookDeliveryWorker.name);
   private readonly owner = `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly intervalMs: number;
@@ -46,7 +47,21 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    shutdown: ShutdownCoordinator,
   ) {
+    // Shutdown: POSTs in flight finish and their attempts are recorded; nothing new is claimed.
+    shutdown.register({
+      name: 'webhook-delivery',
+      stopClaiming: () => {
+        this.stopped = true;
+        this.loop.halt();
+      },
+      drain: async () => {
+        await this.loop.idle();
+        await Promise.all([...this.inFlight]);
+      },
+      releaseLeases: () => this.releaseLeases(),
+    });
     this.intervalMs = config.int('WEBHOOK_DELIVERY_INTERVAL_MS', 500, 10, 60_000);
     this.timeoutMs = config.int('WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000);
     this.leaseMs = config.int('WEBHOOK_LEASE_MS', this.timeoutMs + 30_000, this.timeoutMs + 1000);
@@ -60,10 +75,14 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     if (this.config.schedulersEnabled) this.loop.start(this.scheduler, this.intervalMs);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    await this.loop.stop(this.scheduler);
-    await Promise.all([...this.inFlight]);
+  /** Deliveries claimed but not recorded (a recording that failed): due again at once, on any replica. */
+  private async releaseLeases(): Promise<void> {
+    await this.dataSource.manager
+      .createQueryBuilder()
+      .update(WebhookDeliveryEntity)
+      .set({ leaseOwner: null, leaseExpiresAt: null })
+      .where('lease_owner = :owner AND status = :pending', { owner: this.owner, pending: 'pending' })
+      .execute();
   }
 
   /** One claiming pass (skipped while the previous one runs); sends continue in the background. Public so tests can drive it. */

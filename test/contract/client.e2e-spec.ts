@@ -176,6 +176,26 @@ describe('Typed client against the public document (contract)', () => {
     expect(removed.response.status).toBe(200);
   });
 
+  it('API keys: create a member key, list, revoke', async () => {
+    const created = await client.POST('/api/v2/api-keys', { body: { name: 'Typed client key', permissions: ['messages:read'] } });
+    expect(created.response.status).toBe(201);
+    const apiKey = created.data!.data.apiKey;
+    expect(apiKey.key.startsWith(apiKey.prefix)).toBe(true);
+    const member = createMessagingClient({ baseUrl: t.baseUrl, apiKey: apiKey.key });
+    expect((await member.GET('/api/v2/messages')).response.status).toBe(200);
+    const listed = await client.GET('/api/v2/api-keys', { params: { query: { limit: 10 } } });
+    expect(listed.data?.data.apiKeys.map((k) => k.id)).toEqual([apiKey.id, acc.keyId]);
+    const invalid = await client.POST('/api/v2/api-keys', { body: { name: 'x', permissions: [] } });
+    expect(invalid.error?.code).toBe('VALIDATION_ERROR');
+    const self = await client.DELETE('/api/v2/api-keys/{id}', { params: { path: { id: acc.keyId } } });
+    expect(self.error?.code).toBe('INVALID_STATE');
+    const revoked = await client.DELETE('/api/v2/api-keys/{id}', { params: { path: { id: apiKey.id } } });
+    expect(revoked.data?.data.revoked).toBe(true);
+    const again = await client.DELETE('/api/v2/api-keys/{id}', { params: { path: { id: apiKey.id } } });
+    expect(again.error?.code).toBe('API_KEY_NOT_FOUND');
+    expect((await member.GET('/api/v2/messages')).error?.code).toBe('UNAUTHORIZED');
+  });
+
   it('a wrong key is a typed 401 on every operation kind', async () => {
     const stranger = createMessagingClient({ baseUrl: t.baseUrl, apiKey: 'msk_not_a_key' });
     const res = await stranger.GET('/api/v2/account');

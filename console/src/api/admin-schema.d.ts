@@ -100,7 +100,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers (no dependency is checked) */
+        /** Liveness: the process answers (no dependency is checked; stays 200 while shutting down) */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -117,7 +117,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers; 503 SERVICE_UNAVAILABLE when it does not */
+        /** Readiness: the database and Redis (when configured) answer and no migration is pending; 503 SERVICE_UNAVAILABLE naming what is not, or from the moment shutdown begins */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -340,7 +340,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make the next `count` sandbox calls (of a channel / account, or any) fail as rate_limit, unavailable, reject or timeout */
+        /** Make the next `count` sandbox calls (of a channel / account, or any) fail as rate_limit, unavailable, reject or timeout, or answer only after delayMs (delay) */
         post: operations["adminAddSandboxFault"];
         /** Clear every injected sandbox fault */
         delete: operations["adminClearSandboxFaults"];
@@ -624,7 +624,7 @@ export interface components {
          * @description Every error code the API can answer with.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -693,8 +693,21 @@ export interface components {
         ReadyStatus: {
             /** @enum {string} */
             status: "ok";
-            /** @enum {string} */
+            /**
+             * @description The database answered
+             * @enum {string}
+             */
             database: "up";
+            /**
+             * @description Redis answered PING; `not_configured` without REDIS_URL
+             * @enum {string}
+             */
+            redis: "up" | "not_configured";
+            /**
+             * @description Every migration of this version has run
+             * @enum {string}
+             */
+            migrations: "up_to_date";
         };
         ReviewSmsSenderDto: {
             /** @description Sent as data.reason in the sender event. */
@@ -724,9 +737,11 @@ export interface components {
             /** @enum {string|null} */
             channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email" | null;
             /** @enum {string} */
-            kind: "rate_limit" | "unavailable" | "reject" | "timeout";
+            kind: "rate_limit" | "unavailable" | "reject" | "timeout" | "delay";
             count: number;
             accountId: string | null;
+            /** @description Only for `delay` */
+            delayMs: number | null;
         };
         SandboxFaultAdded: {
             fault: components["schemas"]["SandboxFault"];
@@ -738,10 +753,12 @@ export interface components {
              */
             channel?: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
             /**
-             * @description `timeout`: the sandbox never answers, so the provider timeout fires
+             * @description `timeout`: the sandbox never answers, so the provider timeout fires; `delay`: it answers normally after `delayMs`
              * @enum {string}
              */
-            kind: "rate_limit" | "unavailable" | "reject" | "timeout";
+            kind: "rate_limit" | "unavailable" | "reject" | "timeout" | "delay";
+            /** @description Required with `delay`: how long each call is held, in ms (ignored otherwise) */
+            delayMs?: number;
             /** @description How many calls fail */
             count: number;
             /** @description Only this account's calls take the fault */
@@ -2360,7 +2377,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "ok",
-                     *       "database": "up"
+                     *       "database": "up",
+                     *       "redis": "up",
+                     *       "migrations": "up_to_date"
                      *     }
                      */
                     "application/json": components["schemas"]["ReadyStatus"];
@@ -5100,7 +5119,8 @@ export interface operations {
                      *           "channel": "local_sms",
                      *           "kind": "unavailable",
                      *           "count": 2,
-                     *           "accountId": null
+                     *           "accountId": null,
+                     *           "delayMs": null
                      *         }
                      *       }
                      *     }

@@ -10,6 +10,10 @@ export class ApiKeyEntity {
   @Column({ type: 'varchar', length: 40 })
   accountId: string;
 
+  /** Chosen by the owner (1..100 characters) so a key can be recognised and revoked. */
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
   /** SHA-256 (hex) of the key; the key itself is shown once and never stored. */
   @Column({ type: 'varchar', length: 64 })
   keyHash: string;
@@ -29,4 +33,8 @@ export class ApiKeyEntity {
 
   @EpochMsColumn({ nullable: true })
   revokedAt: number | null;
+
+  /** When the key last authenticated, written at most once a minute per key (ApiKeyAuthService). */
+  @EpochMsColumn({ nullable: true })
+  lastUsedAt: number | null;
 }

@@ -23,6 +23,7 @@ const TAGS: Record<string, string> = {
   'chatapp-web': 'Chats of linked web sessions',
   webhooks: 'Where inbound chat messages are delivered, and the delivery log',
   account: 'The account of the calling API key',
+  'api-keys': 'API keys of the account: create member keys, list, revoke',
   admin: 'Operator API: accounts, keys, balances, sender review, sandbox controls',
   health: 'Liveness and readiness probes',
   metrics: 'Prometheus metrics of a replica',

@@ -12,6 +12,8 @@ import { VerificationPurge1732000008000 } from './1732000008000-verification-pur
 import { BulkOrphans1732000009000 } from './1732000009000-bulk-orphans';
 import { LongText1732000010000 } from './1732000010000-long-text';
 import { SandboxOfficialTemplates1732000012000 } from './1732000012000-sandbox-official-templates';
+import { SandboxDelayFaults1732000016000 } from './1732000016000-sandbox-delay-faults';
+import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -27,4 +29,6 @@ export const MIGRATIONS = [
   BulkOrphans1732000009000,
   LongText1732000010000,
   SandboxOfficialTemplates1732000012000,
+  SandboxDelayFaults1732000016000,
+  ApiKeyNames1732000017000,
 ];

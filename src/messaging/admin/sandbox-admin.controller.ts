@@ -42,11 +42,11 @@ export class SandboxAdminController {
 
   @Post('faults')
   @HttpCode(201)
-  @ApiOperation({ operationId: 'adminAddSandboxFault', summary: 'Make the next `count` sandbox calls (of a channel / account, or any) fail as rate_limit, unavailable, reject or timeout' })
-  @ApiSuccess(201, SandboxFaultAdded, { description: 'Fault added', example: { success: true, data: { fault: { id: 'flt_01JD0Q8Y4C7M2X', channel: 'local_sms', kind: 'unavailable', count: 2, accountId: null } } } })
+  @ApiOperation({ operationId: 'adminAddSandboxFault', summary: 'Make the next `count` sandbox calls (of a channel / account, or any) fail as rate_limit, unavailable, reject or timeout, or answer only after delayMs (delay)' })
+  @ApiSuccess(201, SandboxFaultAdded, { description: 'Fault added', example: { success: true, data: { fault: { id: 'flt_01JD0Q8Y4C7M2X', channel: 'local_sms', kind: 'unavailable', count: 2, accountId: null, delayMs: null } } } })
   @ApiErrors('VALIDATION_ERROR')
-  async addFault(@Body() dto: SandboxFaultDto): Promise<{ success: true; data: { fault: { id: string; channel: string | null; kind: string; count: number; accountId: string | null } } }> {
-    const fault = { channel: dto.channel ?? null, accountId: dto.accountId ?? null, kind: dto.kind, count: dto.count };
+  async addFault(@Body() dto: SandboxFaultDto): Promise<{ success: true; data: { fault: { id: string; channel: string | null; kind: string; count: number; accountId: string | null; delayMs: number | null } } }> {
+    const fault = { channel: dto.channel ?? null, accountId: dto.accountId ?? null, kind: dto.kind, count: dto.count, delayMs: dto.kind === 'delay' ? (dto.delayMs ?? null) : null };
     const id = await this.store.addFault(fault, this.clock.now());
     return { success: true, data: { fault: { id, ...fault } } };
   }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { CHANNELS } from '../../config/app-config';
 import { SANDBOX_FAULT_KINDS } from '../../providers/sandbox/sandbox-store';
 
@@ -32,9 +32,15 @@ export class SandboxFaultDto {
   channel?: string;
 
   /** `timeout` (extension): the sandbox never answers, so the pipeline's provider timeout fires. */
-  @ApiProperty({ enum: SANDBOX_FAULT_KINDS, description: '`timeout`: the sandbox never answers, so the provider timeout fires' })
+  @ApiProperty({ enum: SANDBOX_FAULT_KINDS, description: '`timeout`: the sandbox never answers, so the provider timeout fires; `delay`: it answers normally after `delayMs`' })
   @IsIn(SANDBOX_FAULT_KINDS as unknown as string[])
   kind: (typeof SANDBOX_FAULT_KINDS)[number];
+
+  /** Extension: a slow provider, so work in flight can be observed (e.g. during a shutdown). */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 60_000, description: 'Required with `delay`: how long each call is held, in ms (ignored otherwise)' })
+  @ValidateIf((o: SandboxFaultDto) => o.kind === 'delay')
+  @IsInt() @Min(1) @Max(60_000)
+  delayMs?: number;
 
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 1_000_000, description: 'How many calls fail' })
   @IsInt() @Min(1) @Max(1_000_000)
@@ -70,6 +76,7 @@ export class SandboxFault {
   @ApiProperty({ enum: SANDBOX_FAULT_KINDS }) kind: string;
   @ApiProperty({ type: 'integer' }) count: number;
   @ApiProperty({ type: 'string', nullable: true }) accountId: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Only for `delay`' }) delayMs: number | null;
 }
 
 export class SandboxFaultAdded {

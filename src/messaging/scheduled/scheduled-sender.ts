@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -10,6 +10,7 @@ import { SendPipeline } from '../send-pipeline';
 import type { ValidatedMessage } from '../validation/validated-message';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
 import { MetricsService } from '../../metrics/metrics.service';
+import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
 
 const INTERVAL_NAME = 'messaging.scheduled-sender';
 const UNREADABLE = { code: 'PROVIDER_ERROR', message: 'The stored message could not be read; it was not sent' };
@@ -21,7 +22,7 @@ const UNREADABLE = { code: 'PROVIDER_ERROR', message: 'The stored message could 
  * settles single sends a crash left `queued`.
  */
 @Injectable()
-export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy {
+export class ScheduledSender implements OnApplicationBootstrap {
   private readonly logger = new Logger(ScheduledSender.name);
   private readonly owner = newId('rep');
   private readonly job = new SinglePeriodicJob(INTERVAL_NAME, () => this.runOnce());
@@ -36,9 +37,12 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
+    shutdown: ShutdownCoordinator,
   ) {
     this.batch = config.int('SCHEDULED_SEND_BATCH', 50, 1, 1000);
     this.leaseMs = config.providerTimeoutMs + config.int('SCHEDULED_SEND_LEASE_MS', 30_000, 100);
+    // Shutdown: the message being sent is finished and recorded; none after it is claimed.
+    shutdown.register({ name: 'scheduled-sender', stopClaiming: () => this.job.halt(), drain: () => this.job.idle(), releaseLeases: () => this.releaseLeases() });
   }
 
   onApplicationBootstrap(): void {
@@ -47,8 +51,9 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
     this.job.start(this.scheduler, every);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.job.stop(this.scheduler);
+  /** Messages claimed but not settled (a pass that failed half-way): claimable again at once. */
+  private async releaseLeases(): Promise<void> {
+    await this.log.exec("UPDATE messages SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('scheduled', 'queued')", [this.owner]);
   }
 
   /** One pass; skipped while the previous one still runs. */
@@ -64,6 +69,7 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
     );
     let handled = await this.reconcileStale(now);
     for (const { id, lease_owner } of due) {
+      if (this.job.halted) break;
       if (!(await this.claim(id, now))) continue;
       // Still leased by an attempt that never settled it: its replica died (or stalled) mid-send.
       if (lease_owner !== null) this.metrics.recordLeaseTakeover('scheduled_send');
@@ -97,6 +103,7 @@ export class ScheduledSender implements OnApplicationBootstrap, OnModuleDestroy 
     );
     let handled = 0;
     for (const { id } of stale) {
+      if (this.job.halted) break;
       if (!(await this.claim(id, now, 'queued'))) continue;
       const row = await this.log.findById(id);
       if (!row || row.status !== 'queued') continue;

@@ -31,24 +31,27 @@ describe(SandboxStore.name, () => {
   }
 
   it('consumes only faults of the call’s channel and account, oldest first, count times', async () => {
-    await sut.addFault({ channel: 'email', accountId: 'acc_b', kind: 'reject', count: 2 }, 0);
-    await sut.addFault({ channel: null, accountId: 'acc_b', kind: 'rate_limit', count: 1 }, 0);
+    await sut.addFault({ channel: 'email', accountId: 'acc_b', kind: 'reject', count: 2, delayMs: null }, 0);
+    await sut.addFault({ channel: null, accountId: 'acc_b', kind: 'rate_limit', count: 1, delayMs: null }, 0);
+    await sut.addFault({ channel: 'chatapp', accountId: null, kind: 'delay', count: 1, delayMs: 1500 }, 0);
     expect(await sut.takeFault('email', 'acc_a', 0)).toBeNull();
-    expect(await sut.takeFault('local_sms', 'acc_b', 0)).toBe('rate_limit');
-    expect(await sut.takeFault('email', 'acc_b', 0)).toBe('reject');
-    expect(await sut.takeFault('email', 'acc_b', 0)).toBe('reject');
+    expect(await sut.takeFault('local_sms', 'acc_b', 0)).toEqual({ kind: 'rate_limit', delayMs: null });
+    expect(await sut.takeFault('email', 'acc_b', 0)).toEqual({ kind: 'reject', delayMs: null });
+    expect(await sut.takeFault('email', 'acc_b', 0)).toEqual({ kind: 'reject', delayMs: null });
     expect(await sut.takeFault('email', 'acc_b', 0)).toBeNull();
+    expect(await sut.takeFault('chatapp', 'acc_a', 0)).toEqual({ kind: 'delay', delayMs: 1500 });
+    expect(await sut.takeFault('chatapp', 'acc_a', 0)).toBeNull();
   });
 
   it('while no fault exists skips the lookup until the refresh; a fault of another account keeps it on', async () => {
     expect(await sut.takeFault('local_sms', 'acc_a', 0)).toBeNull();
     await foreignFault({ accountId: 'acc_a' });
     expect(await sut.takeFault('local_sms', 'acc_a', 1)).toBeNull();
-    expect(await sut.takeFault('local_sms', 'acc_a', REFRESH_MS)).toBe('unavailable');
+    expect(await sut.takeFault('local_sms', 'acc_a', REFRESH_MS)).toEqual({ kind: 'unavailable', delayMs: null });
 
     await foreignFault({ accountId: 'acc_other' });
     expect(await sut.takeFault('local_sms', 'acc_a', REFRESH_MS + 1)).toBeNull();
     await foreignFault({ accountId: 'acc_a', kind: 'timeout' });
-    expect(await sut.takeFault('local_sms', 'acc_a', REFRESH_MS + 2)).toBe('timeout');
+    expect(await sut.takeFault('local_sms', 'acc_a', REFRESH_MS + 2)).toEqual({ kind: 'timeout', delayMs: null });
   });
 });

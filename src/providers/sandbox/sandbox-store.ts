@@ -4,8 +4,13 @@ import { iso } from '../../database/columns';
 import { newId } from '../../common/ids';
 import { isUniqueViolation } from '../../database/db-errors';
 
-export const SANDBOX_FAULT_KINDS = ['rate_limit', 'unavailable', 'reject', 'timeout'] as const;
+export const SANDBOX_FAULT_KINDS = ['rate_limit', 'unavailable', 'reject', 'timeout', 'delay'] as const;
 export type SandboxFaultKind = (typeof SANDBOX_FAULT_KINDS)[number];
+/** A fault taken by one call; `delayMs` only for `delay` (answer normally after that long). */
+export interface SandboxFault {
+  kind: SandboxFaultKind;
+  delayMs: number | null;
+}
 
 /** What the sandbox keeps of one call, as recorded and as listed. */
 interface SandboxDelivery {
@@ -156,9 +161,9 @@ export class SandboxStore {
     }));
   }
 
-  async addFault(f: { channel: string | null; accountId: string | null; kind: SandboxFaultKind; count: number }, now: number): Promise<string> {
+  async addFault(f: { channel: string | null; accountId: string | null; kind: SandboxFaultKind; count: number; delayMs: number | null }, now: number): Promise<string> {
     const id = newId('flt');
-    await this.ds.query('INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, created_at) VALUES (?, ?, ?, ?, ?, ?)', [id, f.channel, f.accountId, f.kind, f.count, now]);
+    await this.ds.query('INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, delay_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, f.channel, f.accountId, f.kind, f.count, f.delayMs, now]);
     this.hasFaults = true;
     return id;
   }
@@ -171,17 +176,17 @@ export class SandboxStore {
   }
 
   /** Consumes one fault matching this channel and account (oldest first), or null. */
-  async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFaultKind | null> {
+  async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFault | null> {
     if (!this.hasFaults && now < this.checkedUntil) return null;
     const rows: Row[] = await this.ds.query(
-      'SELECT id, kind FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id',
+      'SELECT id, kind, delay_ms FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id',
       [channel, accountId],
     );
     for (const r of rows) {
       const qr = this.ds.createQueryRunner();
       try {
         const res = await qr.query('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', [r.id], true);
-        if (Number(res.affected) === 1) return r.kind as SandboxFaultKind;
+        if (Number(res.affected) === 1) return { kind: r.kind as SandboxFaultKind, delayMs: r.delay_ms === null ? null : Number(r.delay_ms) };
       } finally {
         await qr.release();
       }

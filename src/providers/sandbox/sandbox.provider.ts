@@ -32,7 +32,10 @@ export class SandboxProvider implements ChannelProvider, OnModuleInit {
   }
 
   async send(message: OutboundMessage): Promise<ProviderOutcome> {
-    const fault = await this.store.takeFault(message.channel, message.accountId, this.clock.now());
+    const taken = await this.store.takeFault(message.channel, message.accountId, this.clock.now());
+    const fault = taken?.kind ?? null;
+    // A slow provider: the call answers normally, only later.
+    if (fault === 'delay') await new Promise((resolve) => setTimeout(resolve, taken?.delayMs ?? 0));
     if (fault === 'rate_limit') throw new ProviderError('rate_limited', 'Sandbox fault: rate limited', 1000);
     if (fault === 'unavailable') throw new ProviderError('unavailable', 'Sandbox fault: unavailable');
     // Never answers: lets tests exercise the pipeline's provider timeout.

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import * as smpp from 'smpp';
 import { AppConfig } from '../../config/app-config';
 import { readUrl } from '../adapter-settings';
@@ -19,7 +19,7 @@ const SHORT_MESSAGE_MAX_BYTES = 254;
 
 /** Local SMS over SMPP 3.4 (`PROVIDER_LOCAL_SMS=smpp`): one bound transceiver session, submit_sm per message. */
 @Injectable()
-export class SmppProvider implements ChannelProvider, OnModuleInit, OnModuleDestroy {
+export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicationShutdown {
   readonly name = 'smpp';
   private readonly logger = new Logger(SmppProvider.name);
   private link: SmppLink | null = null;
@@ -37,7 +37,8 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnModuleDest
     this.link.acquire().catch((err: Error) => this.logger.warn(err.message));
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** At application shutdown (after the loops drained and the HTTP server closed), not module destroy. */
+  async onApplicationShutdown(): Promise<void> {
     await this.link?.stop();
   }
 

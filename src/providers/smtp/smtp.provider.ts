@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import nodemailer, { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import { AppConfig, ConfigError } from '../../config/app-config';
@@ -10,7 +10,7 @@ import { classifySmtpFailure } from './smtp-error';
 
 /** Email channel over SMTP with nodemailer (`PROVIDER_EMAIL=smtp`). */
 @Injectable()
-export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDestroy {
+export class SmtpProvider implements ChannelProvider, OnModuleInit, OnApplicationShutdown {
   readonly name = 'smtp';
   /** Attachments are downloaded through the GuardedFetcher (see download()). */
   readonly fetchesAttachments = true;
@@ -30,7 +30,8 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnModuleDest
     if (this.config.providers.email === this.name) this.connect();
   }
 
-  onModuleDestroy(): void {
+  // At application shutdown, after the loops drained: a send in flight keeps its connection.
+  onApplicationShutdown(): void {
     this.transporter?.close();
     this.transporter = null;
   }

@@ -1,9 +1,10 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
+import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
 import { AppConfig } from '../../config/app-config';
 import { TemplateMediaEntity } from '../entities/template-media.entity';
 import { MediaStorage } from './media-storage';
@@ -19,7 +20,7 @@ const unused = (ref: string) => `NOT EXISTS (SELECT 1 FROM templates t WHERE t.h
  * the replica whose DELETE took the row removes the file.
  */
 @Injectable()
-export class MediaOrphanPurger implements OnApplicationBootstrap, OnModuleDestroy {
+export class MediaOrphanPurger implements OnApplicationBootstrap {
   private readonly job = new SinglePeriodicJob('media-orphan-purge', () => this.purge());
   private readonly logger = new Logger(MediaOrphanPurger.name);
   private readonly orphanMs: number;
@@ -31,7 +32,10 @@ export class MediaOrphanPurger implements OnApplicationBootstrap, OnModuleDestro
     private readonly clock: Clock,
     private readonly scheduler: SchedulerRegistry,
     private readonly config: AppConfig,
+    shutdown: ShutdownCoordinator,
   ) {
+    // No leases: each row goes by a conditional DELETE; a pass ends after its current batch.
+    shutdown.register({ name: 'media-orphan-purge', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
     this.orphanMs = config.int('MEDIA_ORPHAN_HOURS', 24, 1, 24 * 365) * 3_600_000;
     this.tickMs = config.int('MEDIA_PURGE_TICK_MS', 3_600_000, 1000, 86_400_000);
   }
@@ -40,10 +44,6 @@ export class MediaOrphanPurger implements OnApplicationBootstrap, OnModuleDestro
     if (!this.config.schedulersEnabled) return;
     void this.job.tick();
     this.job.start(this.scheduler, this.tickMs);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.job.stop(this.scheduler);
   }
 
   /** One pass: how many assets (row and file) were removed. */
@@ -66,7 +66,7 @@ export class MediaOrphanPurger implements OnApplicationBootstrap, OnModuleDestro
         await this.storage.delete(c.storageKey);
         removed++;
       }
-      if (candidates.length < BATCH) break;
+      if (candidates.length < BATCH || this.job.halted) break;
       after = candidates[candidates.length - 1].id;
     }
     if (removed > 0) this.logger.log(`removed ${removed} unused header media file(s)`);

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, LessThan, Repository } from 'typeorm';
@@ -8,6 +8,7 @@ import { TemplateEntity } from '../entities/template.entity';
 import { TemplatesService } from '../templates.service';
 import { OfficialTemplateClient } from './official-template-client';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
+import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
 
 const INTERVAL_NAME = 'templates-status-poll';
 
@@ -18,7 +19,7 @@ const INTERVAL_NAME = 'templates-status-poll';
  * never poll the same template twice in one interval. Skips a tick while the previous one runs.
  */
 @Injectable()
-export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDestroy {
+export class TemplateStatusPoller implements OnApplicationBootstrap {
   private readonly logger = new Logger(TemplateStatusPoller.name);
   private readonly everyMs: number;
   private readonly batch: number;
@@ -31,7 +32,10 @@ export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDes
     private readonly scheduler: SchedulerRegistry,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    shutdown: ShutdownCoordinator,
   ) {
+    // Its poll leases last one interval and only space out polls: nothing to hand over.
+    shutdown.register({ name: 'template-status-poll', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
     this.everyMs = config.int('TEMPLATE_STATUS_POLL_MS', 5 * 60_000, 50);
     this.batch = config.int('TEMPLATE_STATUS_POLL_BATCH', 20, 1, 1000);
   }
@@ -40,10 +44,6 @@ export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDes
     // The sandbox keeps no review state: nothing to poll.
     if (!this.config.schedulersEnabled || this.client.name === 'sandbox') return;
     this.job.start(this.scheduler, this.everyMs);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.job.stop(this.scheduler);
   }
 
   /** One bounded pass; returns how many templates changed status. */
@@ -59,6 +59,7 @@ export class TemplateStatusPoller implements OnApplicationBootstrap, OnModuleDes
     const candidates = await this.templates.find({ where: due, order: { id: 'ASC' }, take: this.batch, select: { id: true, providerTemplateId: true, pollLeaseExpiresAt: true } });
     let changed = 0;
     for (const c of candidates) {
+      if (this.job.halted) break;
       if (!c.providerTemplateId || !(await this.claim(c.id, c.pollLeaseExpiresAt, now))) continue;
       const found = await this.client.fetchStatus(c.providerTemplateId).catch((err: unknown) => {
         this.logger.warn({ err, templateId: c.id }, 'provider status lookup failed; will retry next interval');

@@ -1,0 +1,63 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { hashApiKey, safeEqualHex } from '../auth/api-key-hash';
+import type { AuthContext } from '../auth/auth-context';
+import { ApiKeysRepository, KeyIdentity } from './api-keys.repository';
+
+/** lastUsedAt is a hint for owners ("is this key still in use?"), not an audit log: minute precision. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+const MAP_MAX = 10_000;
+
+/**
+ * Resolves an X-API-Key to its caller. What a key is (id, role, permissions) never changes, so a
+ * replica keeps it in memory by hash; whether it is still active is asked on every request, in the
+ * same query that reads the account row, so a revoked key is refused everywhere from the next request.
+ */
+@Injectable()
+export class ApiKeyAuthService {
+  private readonly logger = new Logger(ApiKeyAuthService.name);
+  private readonly identities = new Map<string, KeyIdentity>();
+  /** keyId -> earliest time this replica writes lastUsedAt again (stops a burst of writes per key). */
+  private readonly nextTouch = new Map<string, number>();
+
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async authenticate(key: string): Promise<AuthContext | null> {
+    if (key.length > 200) return null;
+    const hash = hashApiKey(key);
+    const identity = this.identities.get(hash) ?? (await this.keys.findByHash(hash));
+    // The lookup is by hash; compare once more in constant time before trusting the row.
+    if (!identity || !safeEqualHex(identity.keyHash, hash)) return null;
+    const caller = await this.keys.findCaller(identity.id);
+    if (!caller) {
+      this.identities.delete(hash);
+      return null;
+    }
+    if (!this.identities.has(hash)) {
+      if (this.identities.size >= MAP_MAX) this.identities.clear();
+      this.identities.set(hash, identity);
+    }
+    this.recordUse(identity.id, caller.lastUsedAt);
+    return { accountId: caller.account.id, keyId: identity.id, role: identity.role, permissions: identity.permissions, account: caller.account };
+  }
+
+  /**
+   * Fire-and-forget: the request does not wait for this write, and a failed write is only logged.
+   * The row's own value (read with the key) keeps replicas from writing more than about once a minute
+   * between them; the map stops this replica's concurrent requests from all writing at once.
+   */
+  private recordUse(keyId: string, lastUsedAt: number | null): void {
+    const now = this.clock.now();
+    if (lastUsedAt !== null && now - lastUsedAt < LAST_USED_RESOLUTION_MS) return;
+    if ((this.nextTouch.get(keyId) ?? 0) > now) return;
+    if (this.nextTouch.size >= MAP_MAX) this.nextTouch.clear();
+    this.nextTouch.set(keyId, now + LAST_USED_RESOLUTION_MS);
+    // On failure the next try is a minute later, so a struggling database gets no write per request.
+    this.keys.touchLastUsed(keyId, now, now - LAST_USED_RESOLUTION_MS + 1).catch((err: unknown) => {
+      this.logger.warn(`Could not record the use of API key ${keyId}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+}
