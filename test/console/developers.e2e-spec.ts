@@ -77,6 +77,8 @@ describe('Console: API and developers (real browser)', () => {
     // The delivery log below lists it as delivered too.
     await b.page.getByRole('region', { name: 'Webhook deliveries' }).getByText('webhook.test').waitFor();
     await b.shoot('developers', [WIDE, NARROW]);
+    await b.page.getByRole('button', { name: 'Done' }).click();
+    await b.page.getByRole('textbox', { name: 'Webhook key' }).waitFor({ state: 'detached' });
   });
 
   it('rotating the key shows the new one once; the old one stops being sent', async () => {

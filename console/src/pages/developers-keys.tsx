@@ -1,5 +1,7 @@
 import { FormEvent, useState } from 'react';
-import { apiKeys } from '../api/pending-routes';
+import { useClient } from '../api/context';
+import { unwrap } from '../api/failure';
+import type { Schemas } from '../api/public';
 import { useAction, useApi } from '../api/use-api';
 import { ErrorBox } from '../components/error-box';
 import { Empty, Section, TableBox } from '../components/page';
@@ -18,13 +20,14 @@ const PREFIX_LENGTH = 12;
 
 /** API keys: member keys with chosen permissions (shown once), the list, revoke. */
 export function ApiKeysPanel() {
+  const client = useClient();
   const signedIn = useApiKey() ?? '';
   const [version, setVersion] = useState(0);
   const pager = useCursor(`${version}`);
-  const list = useApi(async () => (await apiKeys.list(signedIn, { cursor: pager.cursor, limit: 20 })).data, `${pager.cursor}|${version}`);
-  const create = useAction(async (name: string, permissions: string[]) => (await apiKeys.create(signedIn, { name, permissions })).data.apiKey);
+  const list = useApi(async () => (await unwrap(client.GET('/api/v2/api-keys', { params: { query: { cursor: pager.cursor, limit: 20 } } }))).data, `${pager.cursor}|${version}`);
+  const create = useAction(async (body: Schemas['CreateApiKeyRequest']) => (await unwrap(client.POST('/api/v2/api-keys', { body }))).data.apiKey);
   const revoke = useAction(async (id: string) => {
-    await apiKeys.revoke(signedIn, id);
+    await unwrap(client.DELETE('/api/v2/api-keys/{id}', { params: { path: { id } } }));
     setVersion((v) => v + 1);
   });
   const [shown, setShown] = useState<string | null>(null);
@@ -33,7 +36,8 @@ export function ApiKeysPanel() {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    const created = await create.run(String(f.get('name') ?? '').trim(), f.getAll('permissions').map(String));
+    const permissions = f.getAll('permissions').map(String) as Schemas['CreateApiKeyRequest']['permissions'];
+    const created = await create.run({ name: String(f.get('name') ?? '').trim(), permissions });
     if (created) {
       setShown(created.key);
       form.reset();
@@ -71,12 +75,12 @@ export function ApiKeysPanel() {
           <thead>
             <tr>
               <th scope="col">Name</th>
+              <th scope="col">Permissions</th>
+              <th scope="col"><span className="sr-only">Revoke</span></th>
               <th scope="col">Key</th>
               <th scope="col">Role</th>
-              <th scope="col">Permissions</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
-              <th scope="col"><span className="sr-only">Revoke</span></th>
             </tr>
           </thead>
           <tbody>
@@ -85,16 +89,16 @@ export function ApiKeysPanel() {
               return (
                 <tr key={k.id}>
                   <td>{k.name}{self && <span className="muted small"> (this session)</span>}</td>
-                  <td className="mono">{k.prefix}...</td>
-                  <td>{k.role}</td>
                   <td className="wrap small">{k.role === 'owner' ? 'all' : k.permissions.join(', ')}</td>
-                  <td><When at={k.createdAt} /></td>
-                  <td><When at={k.lastUsedAt} /></td>
                   <td>
                     <button type="button" className="danger" onClick={() => void revoke.run(k.id)} disabled={self || revoke.busy} aria-label={`Revoke ${k.name}`}>
                       Revoke
                     </button>
                   </td>
+                  <td className="mono">{k.prefix}...</td>
+                  <td>{k.role}</td>
+                  <td><When at={k.createdAt} /></td>
+                  <td><When at={k.lastUsedAt} /></td>
                 </tr>
               );
             })}
