@@ -7,6 +7,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
+# The developer console (Vite + React) is built into dist/console by `npm run build`.
+COPY console ./console
+COPY clients ./clients
+COPY scripts/console-size.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev
 
 # --- runtime stage: production dependencies only, non-root ---

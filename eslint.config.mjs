@@ -1,4 +1,5 @@
 // Type-aware lint: floating and misused promises are errors (a lost await loses money or messages).
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -15,5 +16,12 @@ export default tseslint.config(
         { object: 'it', property: 'only' }, { object: 'describe', property: 'only' },
         { object: 'it', property: 'skip' }, { object: 'describe', property: 'skip' }],
     },
+  },
+  // The developer console (browser code, its own tsconfig): the same rules plus the rules of hooks.
+  {
+    files: ['console/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { parserOptions: { project: './console/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
 );

@@ -9,6 +9,7 @@ import { exceedsJsonDepth, tooDeepMessage } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
 import { securityHeaders } from './common/http/security-headers';
+import { CONSOLE_PATH, consoleRouter } from './console/console-static';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
@@ -52,6 +53,8 @@ export function configureApp(app: NestExpressApplication): void {
       return next();
     });
   });
+  // The developer console's static files (a browser app that calls the API like any client).
+  app.use(CONSOLE_PATH, consoleRouter());
   app.use(expressErrorHandler);
   // DOCS_ENABLED off: /docs, /docs/admin and their JSON are not mounted, so they answer the 404 envelope.
   if (config.docsEnabled) setupOpenApi(app, config.publicBaseUrl);

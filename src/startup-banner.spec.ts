@@ -9,6 +9,10 @@ describe(startupBanner.name, () => {
     expect(lines.join('\n')).toContain('also saved to data/demo-api-key.txt, mode 0600');
   });
 
+  it('names the developer console URL', () => {
+    expect(startupBanner(base)).toContain('Developer console: http://localhost:3000/console (sign in with an API key)');
+  });
+
   it('key commands put $ADMIN_TOKEN in double quotes (the shell expands it), never single quotes', () => {
     for (const lines of [startupBanner(base), startupBanner({ ...base, demo: { accountId: 'acc_1', key: 'msk_x', keyFile: null } })]) {
       const curl = lines.filter((l) => l.includes('$ADMIN_TOKEN'));

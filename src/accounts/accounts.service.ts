@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { CursorCodec, Page } from '../common/cursor';
+import { LedgerService } from './ledger.service';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -32,6 +34,8 @@ export interface AccountView {
   createdAt: string;
 }
 
+const ACCOUNTS_CURSOR = 'admin:accounts';
+
 @Injectable()
 export class AccountsService {
   constructor(
@@ -40,6 +44,8 @@ export class AccountsService {
     private readonly apiKeys: ApiKeysService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
+    private readonly ledger: LedgerService,
   ) {}
 
   /** Creates an account and its first owner key in one transaction. */
@@ -89,6 +95,26 @@ export class AccountsService {
 
   async count(): Promise<number> {
     return this.accounts.count();
+  }
+
+  /** Operator listing: every account, newest first; the cursor is the last id seen. */
+  async list(q: { cursor?: string; limit?: number }): Promise<Page<AccountView>> {
+    const after = this.cursors.decode<string>(ACCOUNTS_CURSOR, q.cursor);
+    if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
+    const limit = q.limit ?? 50;
+    const rows = await this.accounts.find({ where: after ? { id: LessThan(after) } : {}, order: { id: 'DESC' }, take: limit + 1 });
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    return { items: page.map((a) => this.map(a)), hasMore, nextCursor: hasMore ? this.cursors.encode(ACCOUNTS_CURSOR, page[page.length - 1].id) : null };
+  }
+
+  /** Operator top-up: adds `amount` minor units to the wallet atomically and answers the account after it. */
+  async topUp(id: string, amount: number): Promise<AccountView> {
+    if (!(await this.ledger.credit(id, amount))) {
+      if (!(await this.exists(id))) throw ApiError.notFound('Account');
+      throw ApiError.validation('The wallet balance would exceed the largest supported amount');
+    }
+    return this.get(id);
   }
 
   map(a: AccountEntity): AccountView {

@@ -108,6 +108,15 @@ export class LedgerService {
     return new ApiError('INSUFFICIENT_BALANCE', `Free messages, plan quota and wallet balance cannot pay for ${count} message(s) on ${channel}`);
   }
 
+  /**
+   * Operator top-up: adds to the wallet in one conditional UPDATE (never a read-then-write, which
+   * would undo a debit made in between). False when the account does not exist or the sum would pass
+   * the largest safe integer.
+   */
+  async credit(accountId: string, amount: number): Promise<boolean> {
+    return (await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ? AND wallet_balance <= ?', [amount, accountId, Number.MAX_SAFE_INTEGER - amount])) === 1;
+  }
+
   /** Gives payments back to where they came from (one UPDATE per source). */
   async refundMany(accountId: string, fundings: Funding[], runner?: QueryRunner): Promise<void> {
     const free = fundings.filter((f) => f.source === 'free').length;

@@ -1,12 +1,12 @@
-import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsService, AccountView } from '../accounts/accounts.service';
 import { ApiKeysService, IssuedApiKey } from '../accounts/api-keys.service';
 import { ApiError } from '../common/errors';
 import { AdminOnly } from '../auth/decorators';
 import { ApiErrors, ApiSuccess } from '../common/openapi';
-import { ADMIN_ACCOUNT_EXAMPLE, AdminAccountCreated, AdminAccountUpdated, AdminApiKeyIssued, ISSUED_KEY_EXAMPLE } from './dto/admin-account.response';
-import { CreateAccountDto, CreateApiKeyDto, UpdateAccountDto } from './dto/account.dto';
+import { ADMIN_ACCOUNT_EXAMPLE, AdminAccountCreated, AdminAccountPage, AdminAccountUpdated, AdminApiKeyIssued, ISSUED_KEY_EXAMPLE } from './dto/admin-account.response';
+import { CreateAccountDto, CreateApiKeyDto, ListAccountsQuery, TopUpDto, UpdateAccountDto } from './dto/account.dto';
 
 @ApiTags('admin')
 @AdminOnly()
@@ -16,6 +16,36 @@ export class AdminAccountsController {
     private readonly accounts: AccountsService,
     private readonly apiKeys: ApiKeysService,
   ) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'adminListAccounts', summary: 'Every account, newest first (cursor paging)' })
+  @ApiSuccess(200, AdminAccountPage, { description: 'One page of accounts', example: { success: true, data: { accounts: [ADMIN_ACCOUNT_EXAMPLE], nextCursor: null, hasMore: false } } })
+  @ApiErrors('VALIDATION_ERROR')
+  async list(@Query() q: ListAccountsQuery): Promise<{ success: true; data: { accounts: AccountView[]; nextCursor: string | null; hasMore: boolean } }> {
+    const page = await this.accounts.list(q);
+    return { success: true, data: { accounts: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'adminGetAccount', summary: 'One account as its owner sees it (GET /api/v2/account)' })
+  @ApiSuccess(200, AdminAccountUpdated, { description: 'The account', example: { success: true, data: { account: ADMIN_ACCOUNT_EXAMPLE } } })
+  @ApiErrors('NOT_FOUND')
+  async get(@Param('id') id: string): Promise<{ success: true; data: { account: AccountView } }> {
+    return { success: true, data: { account: await this.accounts.get(id) } };
+  }
+
+  @Post(':id/top-up')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'adminTopUpAccount',
+    summary: 'Add to the wallet balance (atomic: a send debiting at the same moment is never undone)',
+    description: 'PATCH walletBalance sets an absolute value; this adds `amount` minor units to whatever the balance is when it runs.',
+  })
+  @ApiSuccess(200, AdminAccountUpdated, { description: 'The account after the top-up', example: { success: true, data: { account: { ...ADMIN_ACCOUNT_EXAMPLE, walletBalance: 150000 } } } })
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  async topUp(@Param('id') id: string, @Body() dto: TopUpDto): Promise<{ success: true; data: { account: AccountView } }> {
+    return { success: true, data: { account: await this.accounts.topUp(id, dto.amount) } };
+  }
 
   @Post()
   @ApiOperation({ operationId: 'adminCreateAccount', summary: 'Create an account with its first owner key (shown once)' })

@@ -1,13 +1,13 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiSuccess } from '../common/openapi';
 import { CreateTemplateDto } from './dto/create-template.dto';
-import { ApiTemplateCreated, OFFICIAL_SENDER_EXAMPLE, OfficialSenderCreated, TEMPLATE_EXAMPLE, TemplateResult } from './dto/template.response';
+import { AdminTemplatePage, ApiTemplateCreated, OFFICIAL_SENDER_EXAMPLE, OfficialSenderCreated, TEMPLATE_EXAMPLE, TemplateResult } from './dto/template.response';
 import { AccountsService } from '../accounts/accounts.service';
 import { AdminOnly } from '../auth/decorators';
 import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
-import { CreateOfficialSenderDto, SandboxOfficialTemplateDto, SandboxTemplateRegistered, SetTemplateStatusDto } from './dto/admin.dto';
+import { AdminListTemplatesQuery, CreateOfficialSenderDto, SandboxOfficialTemplateDto, SandboxTemplateRegistered, SetTemplateStatusDto } from './dto/admin.dto';
 import { OfficialTemplateClient } from './official/official-template-client';
 import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { OfficialSendersService } from './official/official-senders.service';
@@ -28,6 +28,18 @@ export class AdminTemplatesController {
     private readonly official: OfficialTemplateClient,
     private readonly config: AppConfig,
   ) {}
+
+  @Get('templates')
+  @ApiOperation({ operationId: 'adminListTemplates', summary: 'Templates of every account (and the defaults), newest first, by status: the review queue' })
+  @ApiSuccess(200, AdminTemplatePage, {
+    description: 'One page of templates',
+    example: { success: true, data: { templates: [{ ...TEMPLATE_EXAMPLE, accountId: 'acc_01JD0Q8Y4C7M2X' }], nextCursor: null, hasMore: false } },
+  })
+  @ApiErrors('VALIDATION_ERROR')
+  async list(@Query() q: AdminListTemplatesQuery): Promise<{ success: true; data: { templates: (TemplateView & { accountId: string | null })[]; nextCursor: string | null; hasMore: boolean } }> {
+    const page = await this.templates.listAll(q);
+    return { success: true, data: { templates: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
+  }
 
   @Post('templates/:id/status')
   @HttpCode(200)

@@ -67,6 +67,22 @@ export class TemplatesService {
     return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scopeKey, page[page.length - 1].id) : null };
   }
 
+  /** Operator review list: templates of every account (defaults included), newest first, by status. */
+  async listAll(q: { status?: TemplateStatus; cursor?: string; limit?: number }): Promise<Page<TemplateView & { accountId: string | null }>> {
+    const scopeKey = 'admin:templates';
+    const after = this.cursors.decode<string>(scopeKey, q.cursor);
+    if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
+    const limit = q.limit ?? 50;
+    const qb = this.templates.createQueryBuilder('t');
+    if (q.status) qb.andWhere('t.status = :status', { status: q.status });
+    if (after) qb.andWhere('t.id < :after', { after });
+    const rows = await qb.orderBy('t.id', 'DESC').limit(limit + 1).getMany();
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const items = await Promise.all(page.map(async (t) => ({ ...(await this.mapper.toView(t, t.accountId)), accountId: t.accountId })));
+    return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scopeKey, page[page.length - 1].id) : null };
+  }
+
   /** Operator move (admin route): the template's view after the move. */
   async setStatus(templateId: string, status: TemplateStatus, reason: string | null = null): Promise<TemplateView> {
     const t = await this.templates.findOne({ where: { id: templateId } });

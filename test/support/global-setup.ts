@@ -1,4 +1,5 @@
 import { createConnection } from 'mysql2/promise';
+import { ensureConsoleBuilt } from './console-build';
 import { TEST_DB_PREFIX, TEST_MYSQL_URL } from './database';
 
 function alive(pid: number): boolean {
@@ -10,8 +11,12 @@ function alive(pid: number): boolean {
   }
 }
 
-/** MySQL run: drop databases left by earlier, interrupted runs (never those of a run still going). */
+/**
+ * Builds the developer console if its sources changed (the browser suites load it), and on a MySQL
+ * run drops databases left by earlier, interrupted runs (never those of a run still going).
+ */
 export default async function globalSetup(): Promise<void> {
+  ensureConsoleBuilt();
   if (!TEST_MYSQL_URL) return;
   const u = new URL(TEST_MYSQL_URL);
   const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });

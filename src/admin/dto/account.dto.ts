@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { KeyRole, Permission, PERMISSIONS } from '../../auth/permissions';
 
@@ -66,4 +67,21 @@ export class CreateApiKeyDto {
   @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] }, description: 'Member keys only; an owner key has every permission' })
   @IsOptional() @IsArray() @IsIn(PERMISSIONS as unknown as string[], { each: true, message: `permissions must each be one of: ${PERMISSIONS.join(', ')}` })
   permissions?: Permission[];
+}
+
+export class TopUpDto {
+  /** Minor units added to the wallet (a top-up never lowers it). */
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer minor units added to the wallet balance', example: 50000 })
+  @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER)
+  amount: number;
+}
+
+export class ListAccountsQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ maxLength: 500, description: 'nextCursor of the previous page' })
+  @IsOptional() @IsString() @MaxLength(500)
+  cursor?: string;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { REJECTION_REASON_MAX } from '../entities/template.entity';
 import { TEMPLATE_STATUSES, TemplateStatus } from '../template.types';
@@ -13,6 +14,21 @@ export class SetTemplateStatusDto {
   @IsString()
   @MaxLength(REJECTION_REASON_MAX)
   reason?: string;
+}
+
+export class AdminListTemplatesQuery {
+  @ApiPropertyOptional({ enum: TEMPLATE_STATUSES, description: 'Only templates with this status (`pending`: waiting for review)' })
+  @IsOptional()
+  @IsIn(TEMPLATE_STATUSES, { message: `status must be one of: ${TEMPLATE_STATUSES.join(', ')}` })
+  status?: TemplateStatus;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ maxLength: 500, description: 'nextCursor of the previous page (same status)' })
+  @IsOptional() @IsString() @MaxLength(500)
+  cursor?: string;
 }
 
 export class CreateOfficialSenderDto {

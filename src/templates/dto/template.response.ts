@@ -93,6 +93,16 @@ export class OfficialSenderCreated {
   @ApiProperty({ type: OfficialSender }) officialSender: OfficialSender;
 }
 
+export class AdminTemplate extends Template {
+  @ApiProperty({ type: 'string', nullable: true, description: 'Owning account; null for a default template.', example: 'acc_01JD0Q8Y4C7M2X' }) accountId: string | null;
+}
+
+export class AdminTemplatePage {
+  @ApiProperty({ type: [AdminTemplate], description: 'Newest first.' }) templates: AdminTemplate[];
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` (same status) for the next page' }) nextCursor: string | null;
+  @ApiProperty() hasMore: boolean;
+}
+
 export class TemplateResult {
   @ApiProperty({ type: Template }) template: Template;
 }

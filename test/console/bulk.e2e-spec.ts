@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BULK_TEST_ENV } from '../bulk-helpers';
+import { createTestApp, TestAccount, TestApp } from '../support/app';
+import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
+
+// Six rows at 2 a second: about three seconds of sending, so the page shows the job running first.
+const GOOD_CSV = [
+  'to,channel,text,subject',
+  '+966552000001,local_sms,"Your order 1042 has shipped, thanks",',
+  'ana@example.com,email,Your invoice is ready,Invoice 1042',
+  ...[2, 3, 4, 5].map((i) => `+96655200000${i},local_sms,Row ${i},`),
+].join('\n');
+const BAD_CSV = 'to,channel,text\n+966552000003,local_sms,fine\n12,local_sms,not a phone\n';
+
+describe('Console: bulk job from a CSV file (real browser)', () => {
+  let t: TestApp;
+  let b: ConsoleBrowser;
+  let acc: TestAccount;
+  let dir: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: BULK_TEST_ENV });
+    b = await openConsole(t.baseUrl);
+    acc = await t.createAccount({ name: 'Bulk Co' });
+    dir = mkdtempSync(join(tmpdir(), 'console-csv-'));
+    await b.signIn(acc.key);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    expect(b.outside).toEqual([]);
+    expect(b.pageErrors).toEqual([]);
+    expect(b.contractProblems).toEqual([]);
+  });
+
+  const upload = async (name: string, csv: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, csv);
+    await b.page.getByLabel('CSV file', { exact: true }).setInputFiles(path);
+  };
+
+  it('a file with an invalid row: the dry run names the row and its code, and nothing can be created', async () => {
+    await b.open('/bulk/new');
+    await upload('bad.csv', BAD_CSV);
+    const dry = b.page.getByTestId('dry-run');
+    await dry.getByText('1 of 2 rows valid, 1 invalid').waitFor();
+    await expect(dry.textContent()).resolves.toMatch(/Row 2: INVALID_RECIPIENT/);
+    expect(await b.page.getByRole('button', { name: /^Create job/ }).isDisabled()).toBe(true);
+    const jobs = await t.http().get('/api/v2/messages/bulk').set('X-API-Key', acc.key).expect(200);
+    expect(jobs.body.data.jobs).toEqual([]);
+  });
+
+  it('uploads a CSV, previews it with a dry run, creates the job and watches it reach completed', async () => {
+    await b.open('/bulk/new');
+    await upload('november.csv', GOOD_CSV);
+    const preview = b.page.getByRole('region', { name: 'CSV preview' });
+    await preview.getByText('ana@example.com').waitFor();
+    expect(await preview.locator('tbody tr').count()).toBe(6);
+    await b.page.getByTestId('dry-run').getByText('6 of 6 rows valid, 0 invalid').waitFor();
+    await expect(b.page.getByTestId('dry-run').textContent()).resolves.toMatch(/Channels: email 1, local_sms 5\. Estimated cost: 0 free, 0 from the plan, \d+\.\d\d SAR from the wallet; about 2 s to send/);
+    await b.shoot('bulk-new', [WIDE, NARROW]);
+    // A slower pace is checked again: the estimate follows it.
+    await b.page.getByLabel('Messages per second', { exact: true }).fill('2');
+    await b.page.getByTestId('dry-run').getByText('about 3 s to send', { exact: false }).waitFor();
+    await b.page.getByRole('button', { name: 'Create job (6 messages)' }).click();
+
+    await b.page.waitForURL(/\/console\/bulk\/(?!new$)[^/]+$/);
+    const jobId = decodeURIComponent(new URL(b.page.url()).pathname.split('/').pop()!);
+    // Live progress: the page polls the job every second.
+    await b.page.getByTestId('job-status').getByText('running').waitFor();
+    await b.shoot('bulk-job-running');
+    await b.page.getByTestId('job-status').getByText('completed').waitFor({ timeout: 30_000 });
+    await b.page.getByTestId('count-sent').filter({ hasText: /^6$/ }).waitFor();
+    await b.page.getByRole('region', { name: 'Rows' }).locator('tbody tr').nth(5).waitFor();
+    await b.shoot('bulk-job', [WIDE, NARROW]);
+
+    const stored = await t.http().get(`/api/v2/messages/bulk/${jobId}`).set('X-API-Key', acc.key).expect(200);
+    expect(stored.body.job).toMatchObject({ name: 'november', status: 'completed', total: 6, messagesPerSecond: 2, counts: { sent: 6, failed: 0, pending: 0, cancelled: 0 } });
+    const sent = await t.admin('get', `/admin/v1/sandbox/messages?bulkJobId=${jobId}`).expect(200);
+    expect(sent.body.data.messages.map((m: { to: string }) => m.to).sort()).toEqual(['+966552000001', '+966552000002', '+966552000003', '+966552000004', '+966552000005', 'ana@example.com']);
+    expect(sent.body.data.messages.find((m: { to: string }) => m.to === '+966552000001').text).toBe('Your order 1042 has shipped, thanks');
+
+    // The row report as CSV, downloaded through the API with the key.
+    const [download] = await Promise.all([b.page.waitForEvent('download'), b.page.getByRole('button', { name: 'Export rows (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toBe(`${jobId}-rows.csv`);
+    const csv = join(dir, 'export.csv');
+    await download.saveAs(csv);
+    const lines = readFileSync(csv, 'utf8').trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/^rowIndex,to,channel,status,messageId/);
+    expect(lines).toHaveLength(7);
+
+    await b.open('/bulk');
+    await b.page.getByRole('region', { name: 'Bulk jobs' }).getByText('november').waitFor();
+    await b.shoot('bulk-jobs');
+  });
+});
