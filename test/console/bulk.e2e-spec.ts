@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BULK_TEST_ENV } from '../bulk-helpers';
+import { BULK_TEST_ENV, post, sms } from '../bulk-helpers';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 
@@ -98,4 +98,26 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await b.page.getByRole('region', { name: 'Bulk jobs' }).getByText('november').waitFor();
     await b.shoot('bulk-jobs');
   });
+
+  it('live progress keeps up on a connection slower than the one-second poll', async () => {
+    // Four messages at one a second: the job is still sending when the first (late) answer arrives.
+    const created = await post(t, acc.key, { name: 'slow link', messagesPerSecond: 1, messages: [1, 2, 3, 4].map((i) => sms(`+96655300000${i}`)) }).expect(202);
+    const jobId = created.body.id as string;
+    // Every answer about this job reaches the page 1.5 s late (a mobile link): each poll would be
+    // superseded by the next one before it answered, if the page polled on a fixed beat.
+    const late = `${t.baseUrl}/api/v2/messages/bulk/${encodeURIComponent(jobId)}`;
+    await b.page.route((url) => url.href === late, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.fallback();
+    });
+    try {
+      await b.open(`/bulk/${jobId}`);
+      await b.page.getByTestId('job-status').getByText('completed').waitFor({ timeout: 45_000 });
+      await b.page.getByTestId('count-sent').filter({ hasText: /^4$/ }).waitFor();
+    } finally {
+      await b.page.unrouteAll({ behavior: 'ignoreErrors' });
+    }
+    const stored = await t.http().get(`/api/v2/messages/bulk/${jobId}`).set('X-API-Key', acc.key).expect(200);
+    expect(stored.body.job).toMatchObject({ status: 'completed', counts: { sent: 4 } });
+  }, 90_000);
 });

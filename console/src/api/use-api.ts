@@ -57,7 +57,11 @@ export function useAction<A extends unknown[], T>(act: (...args: A) => Promise<T
   return { run, busy, error, result, clear: () => setError(null) };
 }
 
-/** Calls `fn` every `ms` while `active`; stops on unmount (live progress without an event stream). */
+/**
+ * Calls `fn` every `ms` while `active`; stops on unmount (live progress without an event stream).
+ * Pass `active` false while the previous load is in flight (`!loaded.loading`): a reload supersedes
+ * the run still in flight, so on a connection slower than `ms` nothing would ever be shown.
+ */
 export function usePolling(fn: () => void, ms: number, active: boolean): void {
   const ref = useRef(fn);
   ref.current = fn;

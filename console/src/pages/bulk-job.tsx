@@ -96,7 +96,8 @@ export function BulkJobPage({ id }: { id: string }) {
   const client = useClient();
   const job = useApi(async () => (await unwrap(client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId: id } } }))).job, id);
   const j = job.data;
-  usePolling(job.reload, 1000, !!j && !SETTLED.includes(j.status));
+  // One second after each answer, not every second: see usePolling.
+  usePolling(job.reload, 1000, !!j && !SETTLED.includes(j.status) && !job.loading);
   const path = { params: { path: { jobId: id } } };
   const act = useAction(async (what: 'pause' | 'resume' | 'cancel' | 'retry-failed') => {
     if (what === 'retry-failed') await unwrap(client.POST('/api/v2/messages/bulk/{jobId}/retry-failed', path));

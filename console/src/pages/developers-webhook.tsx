@@ -71,7 +71,7 @@ export function WebhookPanel({ onDelivery }: { onDelivery(): void }) {
     return data.deliveries.find((d) => d.id === testId) ?? null;
   }, `${testId}`);
   const pending = !!testId && (!delivery.data || delivery.data.status === 'pending');
-  usePolling(delivery.reload, 1000, pending);
+  usePolling(delivery.reload, 1000, pending && !delivery.loading);
   const settled = testId && delivery.data && delivery.data.status !== 'pending' ? delivery.data.status : null;
   useEffect(() => {
     if (settled) onDelivery();
