@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BULK_TEST_ENV, post, sms } from '../bulk-helpers';
-import { createTestApp, TestAccount, TestApp } from '../support/app';
+import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 
 // Six rows at 2 a second: about three seconds of sending, so the page shows the job running first.
@@ -120,4 +120,51 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     const stored = await t.http().get(`/api/v2/messages/bulk/${jobId}`).set('X-API-Key', acc.key).expect(200);
     expect(stored.body.job).toMatchObject({ status: 'completed', counts: { sent: 4 } });
   }, 90_000);
+
+  it('pause, resume and cancel from the job page; retry failed rows (its API error shown first, then the retry)', async () => {
+    const rejected = `+96650${String(100 + Math.floor(Math.random() * 899))}0000`; // the sandbox rejects it
+    const messages = [sms(rejected), ...Array.from({ length: 19 }, (_, i) => sms(`+9665541234${String(i).padStart(2, '0')}`))];
+    const id = (await post(t, acc.key, { name: 'controls', messagesPerSecond: 1, messages }).expect(202)).body.id as string;
+    const job = async () => (await t.http().get(`/api/v2/messages/bulk/${id}`).set('X-API-Key', acc.key).expect(200)).body.job;
+    const status = (s: string) => b.page.getByTestId('job-status').getByText(s, { exact: true }).waitFor({ timeout: 30_000 });
+    const button = (name: string) => b.page.getByRole('group', { name: 'Job controls' }).getByRole('button', { name, exact: true });
+
+    await b.open(`/bulk/${id}`);
+    await status('running');
+    await button('Pause').click();
+    await status('paused');
+    expect(await job()).toMatchObject({ status: 'paused', pauseReason: 'user' });
+    await button('Resume').click();
+    await b.page.getByTestId('job-status').getByText(/^(queued|running)$/).waitFor();
+    expect(['queued', 'running']).toContain((await job()).status);
+    // The rejected first row has failed by now or in the next window; cancel once it shows.
+    await b.page.getByTestId('count-failed').filter({ hasText: /^1$/ }).waitFor({ timeout: 30_000 });
+    await button('Cancel job').click();
+    await status('cancelled');
+    // The window already claimed when the cancel came (one row at this pace) still finishes.
+    const cancelled = await waitFor(async () => { const j = await job(); return j.counts.pending === 0 ? j : null; }, { what: 'claimed window settled' });
+    expect(cancelled).toMatchObject({ status: 'cancelled', counts: { failed: 1, pending: 0 } });
+    expect(cancelled.counts.cancelled).toBeGreaterThan(0);
+    expect(cancelled.counts.sent + cancelled.counts.failed + cancelled.counts.cancelled).toBe(20);
+    // ...and the page follows it there instead of stopping at the word `cancelled`.
+    await b.page.getByTestId('count-pending').filter({ hasText: /^0$/ }).waitFor();
+    await b.page.getByTestId('count-sent').filter({ hasText: new RegExp(`^${cancelled.counts.sent}$`) }).waitFor();
+
+    // With an empty wallet the retry is refused: the page shows the API's code and text.
+    await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 0, freeMessages: 0 }).expect(200);
+    await button('Retry failed rows').click();
+    const alert = b.page.getByRole('alert').filter({ hasText: 'INSUFFICIENT_BALANCE' });
+    await expect(alert.textContent()).resolves.toMatch(/INSUFFICIENT_BALANCE.*cannot pay for one message/);
+    await b.shoot('bulk-job-cancelled');
+    expect((await job()).counts.failed).toBe(1);
+    await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 100_000 }).expect(200);
+    const before = (await t.http().get(`/api/v2/messages/bulk/${id}/rows?status=failed`).set('X-API-Key', acc.key).expect(200)).body.data.rows[0];
+    await button('Retry failed rows').click();
+    // Retried: the row is sent again (a new message, rejected again) and the job settles once more.
+    await status('completed');
+    const after = (await t.http().get(`/api/v2/messages/bulk/${id}/rows?status=failed`).set('X-API-Key', acc.key).expect(200)).body.data.rows[0];
+    expect(after).toMatchObject({ index: 0, status: 'failed' });
+    expect(after.messageId).not.toBe(before.messageId);
+    expect(await job()).toMatchObject({ status: 'completed', counts: { failed: 1, cancelled: cancelled.counts.cancelled } });
+  }, 120_000);
 });

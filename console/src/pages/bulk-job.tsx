@@ -25,8 +25,8 @@ function Progress({ job }: { job: Job }) {
       <dl className="facts">
         <div><dt>Status</dt><dd data-testid="job-status"><Status value={job.status} />{job.pauseReason && <span className="dd-note">{job.pauseReason}</span>}</dd></div>
         <div><dt>Sent</dt><dd data-testid="count-sent">{job.counts.sent}</dd></div>
-        <div><dt>Failed</dt><dd>{job.counts.failed}</dd></div>
-        <div><dt>Pending</dt><dd>{job.counts.pending}</dd></div>
+        <div><dt>Failed</dt><dd data-testid="count-failed">{job.counts.failed}</dd></div>
+        <div><dt>Pending</dt><dd data-testid="count-pending">{job.counts.pending}</dd></div>
         <div><dt>Cancelled</dt><dd>{job.counts.cancelled}</dd></div>
         <div><dt>Per second</dt><dd>{job.messagesPerSecond}</dd></div>
       </dl>
@@ -96,8 +96,10 @@ export function BulkJobPage({ id }: { id: string }) {
   const client = useClient();
   const job = useApi(async () => (await unwrap(client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId: id } } }))).job, id);
   const j = job.data;
+  // A cancelled job still finishes the window it had claimed: follow it until nothing is pending.
+  const live = !!j && (!SETTLED.includes(j.status) || (j.status === 'cancelled' && j.counts.pending > 0));
   // One second after each answer, not every second: see usePolling.
-  usePolling(job.reload, 1000, !!j && !SETTLED.includes(j.status) && !job.loading);
+  usePolling(job.reload, 1000, live && !job.loading);
   const path = { params: { path: { jobId: id } } };
   const act = useAction(async (what: 'pause' | 'resume' | 'cancel' | 'retry-failed') => {
     if (what === 'retry-failed') await unwrap(client.POST('/api/v2/messages/bulk/{jobId}/retry-failed', path));
@@ -120,7 +122,7 @@ export function BulkJobPage({ id }: { id: string }) {
           <Section title="Progress">
             <Progress job={j} />
             <p className="muted small">
-              Job <code>{j.id}</code>, created <When at={j.createdAt} />. {SETTLED.includes(j.status) ? '' : 'Updates every second.'}
+              Job <code>{j.id}</code>, created <When at={j.createdAt} />. {live ? 'Updates every second.' : ''}
             </p>
             <div className="row" role="group" aria-label="Job controls">
               <button type="button" onClick={() => void act.run('pause')} disabled={!can(['queued', 'running'])}>Pause</button>
