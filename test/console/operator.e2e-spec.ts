@@ -90,5 +90,10 @@ describe('Console: sender names and the operator area (real browser)', () => {
     await b.shoot('operator-sandbox');
     await b.page.getByRole('button', { name: 'Clear all faults' }).click();
     await b.page.getByText('1 fault(s) cleared.').waitFor();
+
+    // Leaving the operator area forgets the admin token (the account's key stays signed in).
+    await b.page.getByRole('button', { name: 'Leave operator area' }).click();
+    await b.page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
+    expect(await b.storage()).toEqual({ session: { 'console.apiKey': acc.key }, local: 0 });
   });
 });
