@@ -36,9 +36,13 @@ export interface ConsoleBrowser {
  * directory, every request outside the app recorded and refused, every API answer checked against the
  * OpenAPI documents (supertest's hook does not see browser calls).
  */
-export async function openConsole(baseUrl: string): Promise<ConsoleBrowser> {
+export async function openConsole(appUrl: string, opts: { hostName?: string } = {}): Promise<ConsoleBrowser> {
+  // `hostName`: the browser reaches the app (on 127.0.0.1) by that name, as over a LAN. Plain HTTP to a
+  // host that is not loopback is not a secure context (no crypto.randomUUID, no clipboard API).
+  const baseUrl = opts.hostName ? appUrl.replace('//127.0.0.1:', `//${opts.hostName}:`) : appUrl;
+  const args = opts.hostName ? [...FLAGS, `--host-resolver-rules=MAP ${opts.hostName} 127.0.0.1`] : FLAGS;
   const profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: WIDE });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args, viewport: WIDE });
   const outside: string[] = [];
   const pageErrors: string[] = [];
   const contractProblems: string[] = [];

@@ -7,6 +7,7 @@ import { ErrorBox } from '../components/error-box';
 import { Page, Section, TableBox } from '../components/page';
 import { money } from '../components/status';
 import { CSV_COLUMNS, parseBulkCsv, SAMPLE_CSV, type ParsedCsv } from '../lib/bulk-csv';
+import { randomKey } from '../lib/random-key';
 import { Link, navigate } from '../router';
 
 const PREVIEW_ROWS = 10;
@@ -69,7 +70,7 @@ export function BulkNewPage() {
     if (!name) setName(file.name.replace(/\.csv$/i, ''));
     const p = parseBulkCsv(await file.text());
     setParsed(p);
-    setIdempotencyKey(crypto.randomUUID());
+    setIdempotencyKey(randomKey());
     if (p.problems.length === 0) await dryRun.run(p, rate);
   };
 
