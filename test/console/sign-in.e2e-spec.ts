@@ -70,6 +70,6 @@ describe('Console: sign-in and overview (real browser)', () => {
     await k.press('Enter');
     await b.page.getByRole('heading', { name: 'Messages' }).waitFor();
     // The new page's heading takes the focus, as a page load would.
-    await b.page.waitForFunction('document.activeElement && document.activeElement.tagName === "H1"');
+    await b.page.locator('h1:focus', { hasText: 'Messages' }).waitFor();
   });
 });
