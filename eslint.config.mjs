@@ -17,6 +17,17 @@ export default tseslint.config(
         { object: 'it', property: 'skip' }, { object: 'describe', property: 'skip' }],
     },
   },
+  // One unit of work (src/database/unit-of-work.ts): TypeORM's own transactions would bypass its
+  // nesting, retries and the embedded database's gate.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: "CallExpression[callee.property.name='transaction']:not([callee.object.name='uow']):not([callee.object.property.name='uow'])", message: 'Use UnitOfWork.transaction (src/database/unit-of-work.ts).' },
+        { selector: "CallExpression[callee.property.name=/^(startTransaction|createQueryRunner)$/]", message: 'Use UnitOfWork (src/database/unit-of-work.ts).' }],
+    },
+  },
   // The developer console (browser code, its own tsconfig): the same rules plus the rules of hooks.
   {
     files: ['console/src/**/*.{ts,tsx}'],

@@ -105,7 +105,7 @@ async function child(dialect: string): Promise<void> {
   const { AccountsService } = await import('../src/accounts/accounts.service');
   const { BulkValidationLoop } = await import('../src/bulk/bulk-validation.loop');
   const { BulkDispatcher } = await import('../src/bulk/bulk-dispatcher');
-  const { BulkDb } = await import('../src/bulk/bulk-db');
+  const { UnitOfWork } = await import('../src/database/unit-of-work');
   const { DataSource: DS } = await import('typeorm');
   const ds = app.get(DS);
   const accounts = app.get(AccountsService);
@@ -190,7 +190,7 @@ async function child(dialect: string): Promise<void> {
     const loop = app.get(BulkValidationLoop);
     while (Number((await ds.query("SELECT COUNT(*) AS n FROM bulk_jobs WHERE status = 'validating'"))[0].n) > 0) await loop.runOnce();
     const dispatcher = app.get(BulkDispatcher);
-    const bulkDb = app.get(BulkDb);
+    const bulkDb = app.get(UnitOfWork);
     // Statements the dispatch issued: transaction control (BEGIN/START TRANSACTION/COMMIT/ROLLBACK)
     // is left out on both dialects (better-sqlite3 transactions of BulkDb never reach the logger, so
     // counting it on MySQL only would not compare), and so is this benchmark's own progress poll.

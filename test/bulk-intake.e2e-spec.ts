@@ -1,5 +1,6 @@
 import { request } from 'node:http';
-import { BulkDb, Work } from '../src/bulk/bulk-db';
+import type { Steps } from '../src/database/sql';
+import { UnitOfWork, UnitOptions } from '../src/database/unit-of-work';
 import { isMysqlRun } from './support/database';
 import { createTestApp, REQUEST_ID_RE, TestApp, waitFor } from './support/app';
 import { BULK_TEST_ENV, ds, jobCount, phone, post, rowCount, sms } from './bulk-helpers';
@@ -252,11 +253,11 @@ describe('Bulk intake (e2e)', () => {
     it('a failure while finalizing (the move to validating) leaves no job and no rows', async () => {
       const acc = await t.createAccount();
       const before = await rowCount(t);
-      const db = t.app.get(BulkDb);
-      const run = db.run.bind(db);
+      const db = t.app.get(UnitOfWork);
+      const steps = db.steps.bind(db);
       // Every unit of work runs as usual, except the one moving the job to `validating`, which fails.
-      const spy = jest.spyOn(db, 'run').mockImplementation(<T>(work: () => Work<T>) =>
-        run(function* (): Work<T> {
+      const spy = jest.spyOn(db, 'steps').mockImplementation(<T>(work: () => Steps<T>, opts?: UnitOptions) =>
+        steps(function* (): Steps<T> {
           const gen = work();
           let next = gen.next();
           while (!next.done) {
@@ -264,7 +265,7 @@ describe('Bulk intake (e2e)', () => {
             next = gen.next(yield next.value);
           }
           return next.value;
-        }),
+        }, opts),
       );
       try {
         const res = await post(t, acc.key, { messagesPerSecond: 1, messages: Array.from({ length: 1500 }, () => sms()) });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, LessThan, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { CursorCodec, Page } from '../common/cursor';
 import { LedgerService } from './ledger.service';
@@ -9,6 +9,7 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
+import { UnitOfWork } from '../database/unit-of-work';
 
 export interface AccountFields {
   name?: string;
@@ -40,7 +41,7 @@ const ACCOUNTS_CURSOR = 'admin:accounts';
 export class AccountsService {
   constructor(
     @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly apiKeys: ApiKeysService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -51,7 +52,7 @@ export class AccountsService {
   /** Creates an account and its first owner key in one transaction. */
   async create(fields: AccountFields & { name: string }): Promise<{ account: AccountView; apiKey: IssuedApiKey }> {
     const now = this.clock.now();
-    return this.dataSource.transaction(async (em) => {
+    return this.uow.transaction(async ({ manager: em }) => {
       const account = em.create(AccountEntity, {
         id: newId('acc'),
         name: fields.name,

@@ -75,8 +75,8 @@ export class ApiKeysRepository {
   }
 
   /**
-   * Takes the account row's write lock until the transaction ends (a no-op UPDATE: InnoDB locks the
-   * row, SQLite transactions are serialised anyway), so concurrent creations count keys one at a time.
+   * Takes the account row's write lock until the transaction ends (a no-op UPDATE: the database locks the
+   * row, or runs units of work one at a time), so concurrent creations count keys one at a time.
    */
   async lockAccount(em: EntityManager, accountId: string): Promise<void> {
     await em.createQueryBuilder().update(AccountEntity).set({ updatedAt: () => 'updated_at' }).where('id = :accountId', { accountId }).execute();

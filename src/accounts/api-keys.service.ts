@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
@@ -11,6 +10,7 @@ import type { AuthContext } from '../auth/auth-context';
 import { KeyRole, Permission, PERMISSIONS } from '../auth/permissions';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeyEntity } from './entities/api-key.entity';
+import { UnitOfWork } from '../database/unit-of-work';
 
 /** Most active keys an account may hold (owner and member); each one is a credential to watch. */
 export const MAX_ACTIVE_KEYS = 100;
@@ -45,7 +45,7 @@ export interface IssueSpec {
 export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
   ) {}
@@ -61,7 +61,7 @@ export class ApiKeysService {
    * account row's lock so two concurrent creations cannot both take the last place.
    */
   async createMemberKey(auth: AuthContext, name: string, permissions: Permission[]): Promise<ApiKeyView & { key: string }> {
-    return this.dataSource.transaction(async (em) => {
+    return this.uow.transaction(async ({ manager: em }) => {
       await this.keys.lockAccount(em, auth.accountId);
       if ((await this.keys.countActive(em, auth.accountId)) >= MAX_ACTIVE_KEYS) {
         throw new ApiError('API_KEY_LIMIT_REACHED', `The account already has ${MAX_ACTIVE_KEYS} active API keys; revoke one before creating another`);

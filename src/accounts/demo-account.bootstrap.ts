@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AppConfig } from '../config/app-config';
+import { UnitOfWork } from '../database/unit-of-work';
 import { AccountsService } from './accounts.service';
 
 export interface DemoAccount {
@@ -25,6 +26,7 @@ export class DemoAccountBootstrap implements OnApplicationBootstrap {
   constructor(
     private readonly config: AppConfig,
     private readonly accounts: AccountsService,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** The key file of an earlier start, if it is still there (main.ts points to it). */
@@ -34,7 +36,7 @@ export class DemoAccountBootstrap implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.demoAccount || this.config.isProduction || this.config.database.type !== 'sqlite') return;
+    if (!this.config.demoAccount || this.config.isProduction || !this.uow.capabilities.embedded) return;
     if ((await this.accounts.count()) > 0) return;
     const { account, apiKey } = await this.accounts.create({
       name: 'Demo account',

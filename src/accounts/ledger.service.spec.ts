@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { ChannelName, loadConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
+import { SqliteGate } from '../database/sqlite-gate';
+import { UnitOfWork } from '../database/unit-of-work';
 import { LedgerService } from './ledger.service';
 
 describe(LedgerService.name, () => {
@@ -12,7 +14,8 @@ describe(LedgerService.name, () => {
   beforeAll(async () => {
     ds = new DataSource(buildDataSourceOptions(config));
     await ds.initialize();
-    sut = new LedgerService(ds, config);
+    SqliteGate.install(ds);
+    sut = new LedgerService(new UnitOfWork(ds), config);
   });
   afterAll(async () => {
     await ds.destroy();

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryRunner } from 'typeorm';
-import { inTransaction } from '../database/in-transaction';
+import { SqlParam } from '../database/sql';
+import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
 import { PaymentEstimate } from './payment-estimate';
@@ -33,7 +32,7 @@ interface BalanceRow {
 @Injectable()
 export class LedgerService {
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly config: AppConfig,
   ) {}
 
@@ -55,28 +54,31 @@ export class LedgerService {
 
   /**
    * Pays for one message or throws SUBSCRIPTION_INACTIVE / INSUFFICIENT_BALANCE (nothing taken).
-   * `runner`: run inside the caller's transaction (the pipeline records the message in the same one).
+   * Inside a unit of work it is part of it (the pipeline records the message in the same one).
    */
-  async debit(accountId: string, channel: ChannelName, runner?: QueryRunner): Promise<Funding> {
+  async debit(accountId: string, channel: ChannelName): Promise<Funding> {
     const price = this.price(channel);
-    if (await this.take(accountId, 'free', 1, price, runner)) return { source: 'free', amount: 0 };
-    if (await this.take(accountId, 'quota', 1, price, runner)) return { source: 'quota', amount: 0 };
-    if (await this.take(accountId, 'wallet', 1, price, runner)) return { source: 'wallet', amount: price };
-    throw await this.refusal(accountId, runner);
+    if (await this.take(accountId, 'free', 1, price)) return { source: 'free', amount: 0 };
+    if (await this.take(accountId, 'quota', 1, price)) return { source: 'quota', amount: 0 };
+    if (await this.take(accountId, 'wallet', 1, price)) return { source: 'wallet', amount: price };
+    throw await this.refusal(accountId);
   }
 
   /**
    * Pays for up to `count` messages with at most three UPDATEs (bulk dispatch, batch sends).
    * `allOrNothing`: fewer than `count` payable -> everything taken is given back and 402 thrown.
    * Otherwise returns as many fundings as could be paid (possibly none).
-   * `runner`: the caller's transaction; without one the UPDATEs run in their own, so a database error
-   * after the first one leaves nothing taken.
+   * One unit of work (the caller's, when one is open), so a database error after the first UPDATE
+   * leaves nothing taken.
    */
-  async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }, runner?: QueryRunner): Promise<Funding[]> {
-    if (!runner) return this.atomically((own) => this.debitMany(accountId, channel, count, opts, own));
+  async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }): Promise<Funding[]> {
+    return this.uow.transaction(() => this.debitManyInUnit(accountId, channel, count, opts));
+  }
+
+  private async debitManyInUnit(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }): Promise<Funding[]> {
     const price = this.price(channel);
     const out: Funding[] = [];
-    const first = await this.balance(accountId, runner);
+    const first = await this.balance(accountId);
     if (!first) throw ApiError.notFound('Account');
     if (!truthy(first.subscription_active)) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
     if (opts.allOrNothing && this.payable(first, price) < count) throw this.short(channel, count);
@@ -90,15 +92,15 @@ export class LedgerService {
         // nothing, so a batch that cannot be paid never holds money a concurrent one needed.
         const n = opts.allOrNothing && source === 'wallet' ? missing : Math.min(missing, available);
         if (n <= 0 || available < n) break;
-        if (await this.take(accountId, source, n, price, runner)) {
+        if (await this.take(accountId, source, n, price)) {
           for (let i = 0; i < n; i++) out.push({ source, amount: source === 'wallet' ? price : 0 });
           break;
         }
-        b = await this.balance(accountId, runner);
+        b = await this.balance(accountId);
       }
     }
     if (opts.allOrNothing && out.length < count) {
-      await this.refundMany(accountId, out, runner);
+      await this.refundMany(accountId, out);
       throw this.short(channel, count);
     }
     return out;
@@ -118,29 +120,29 @@ export class LedgerService {
   }
 
   /** Gives payments back to where they came from (one UPDATE per source). */
-  async refundMany(accountId: string, fundings: Funding[], runner?: QueryRunner): Promise<void> {
+  async refundMany(accountId: string, fundings: Funding[]): Promise<void> {
     const free = fundings.filter((f) => f.source === 'free').length;
     const quota = fundings.filter((f) => f.source === 'quota').length;
     const wallet = fundings.filter((f) => f.source === 'wallet').reduce((s, f) => s + f.amount, 0);
-    if (free) await this.exec('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId], runner);
-    if (quota) await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [quota, accountId, quota], runner);
-    if (wallet) await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId], runner);
+    if (free) await this.exec('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId]);
+    if (quota) await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [quota, accountId, quota]);
+    if (wallet) await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
   }
 
-  private async take(accountId: string, source: FundingSource, n: number, price: number, runner?: QueryRunner): Promise<boolean> {
+  private async take(accountId: string, source: FundingSource, n: number, price: number): Promise<boolean> {
     const active = 'AND subscription_active = ?';
     switch (source) {
       case 'free':
-        return (await this.exec(`UPDATE accounts SET free_messages = free_messages - ? WHERE id = ? AND free_messages >= ? ${active}`, [n, accountId, n, 1], runner)) === 1;
+        return (await this.exec(`UPDATE accounts SET free_messages = free_messages - ? WHERE id = ? AND free_messages >= ? ${active}`, [n, accountId, n, 1])) === 1;
       case 'quota':
-        return (await this.exec(`UPDATE accounts SET messages_used = messages_used + ? WHERE id = ? AND messages_used + ? <= message_quota ${active}`, [n, accountId, n, 1], runner)) === 1;
+        return (await this.exec(`UPDATE accounts SET messages_used = messages_used + ? WHERE id = ? AND messages_used + ? <= message_quota ${active}`, [n, accountId, n, 1])) === 1;
       case 'wallet':
-        return (await this.exec(`UPDATE accounts SET wallet_balance = wallet_balance - ? WHERE id = ? AND wallet_balance >= ? ${active}`, [n * price, accountId, n * price, 1], runner)) === 1;
+        return (await this.exec(`UPDATE accounts SET wallet_balance = wallet_balance - ? WHERE id = ? AND wallet_balance >= ? ${active}`, [n * price, accountId, n * price, 1])) === 1;
     }
   }
 
-  private async refusal(accountId: string, runner?: QueryRunner): Promise<ApiError> {
-    const b = await this.balance(accountId, runner);
+  private async refusal(accountId: string): Promise<ApiError> {
+    const b = await this.balance(accountId);
     if (!b) return ApiError.notFound('Account');
     if (!truthy(b.subscription_active)) return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
     return new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message');
@@ -156,30 +158,18 @@ export class LedgerService {
     return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + this.availableFrom(b, src, price), 0);
   }
 
-  /** One transaction; on SQLite the database module serialises it with every other statement. */
-  private atomically<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    return inTransaction(this.ds, work);
-  }
-
-  // Inside a transaction the read must use the same connection (a second one could exhaust the pool).
-  private async balance(accountId: string, runner?: QueryRunner): Promise<BalanceRow | null> {
-    const rows: BalanceRow[] = await (runner ?? this.ds).query(
-      'SELECT free_messages, message_quota, messages_used, wallet_balance, subscription_active FROM accounts WHERE id = ?',
-      [accountId],
-    );
+  // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).
+  private async balance(accountId: string): Promise<BalanceRow | null> {
+    const rows = await this.uow.rows<BalanceRow>({
+      sql: 'SELECT free_messages, message_quota, messages_used, wallet_balance, subscription_active FROM accounts WHERE id = ?',
+      params: [accountId],
+    });
     return rows[0] ?? null;
   }
 
-  /** Runs a write and returns the affected row count on both dialects. */
-  private async exec(sql: string, params: unknown[], runner?: QueryRunner): Promise<number> {
-    if (runner) return Number((await runner.query(sql, params, true)).affected ?? 0);
-    const qr = this.ds.createQueryRunner();
-    try {
-      const res = await qr.query(sql, params, true);
-      return Number(res.affected ?? 0);
-    } finally {
-      await qr.release();
-    }
+  /** Runs a write (in the open unit of work, if any) and returns the rows it changed. */
+  private async exec(sql: string, params: SqlParam[]): Promise<number> {
+    return this.uow.exec({ sql, params });
   }
 }
 

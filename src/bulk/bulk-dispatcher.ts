@@ -5,7 +5,8 @@ import { SendPipeline } from '../messaging/send-pipeline';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { isTransientDbError } from '../database/db-errors';
 import { MetricsService } from '../metrics/metrics.service';
-import { BulkDb, inList, sql, StmtResult, Work } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
+import { inList, sql, StmtResult, Steps } from '../database/sql';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
@@ -41,7 +42,7 @@ export class BulkDispatcher implements OnApplicationBootstrap {
   private stopping = false;
 
   constructor(
-    private readonly db: BulkDb,
+    private readonly db: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
     validator: MessageValidator,
@@ -74,7 +75,7 @@ export class BulkDispatcher implements OnApplicationBootstrap {
 
   /** Jobs still leased to this replica (a runner that failed before letting go): free for the next claim. */
   private async releaseLeases(): Promise<void> {
-    await this.db.one(sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('queued', 'running')`, this.settings.instanceId));
+    await this.db.run(sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('queued', 'running')`, this.settings.instanceId));
   }
 
   get activeJobs(): number {
@@ -89,7 +90,7 @@ export class BulkDispatcher implements OnApplicationBootstrap {
   private async dispatchOnce(): Promise<void> {
     if (this.stopping) return;
     const now = this.clock.now();
-    await this.db.one(
+    await this.db.run(
       sql(
         `UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE status = 'paused' AND pause_reason = 'provider_rate_limit' AND resume_at <= ?`,
         now, now,
@@ -122,7 +123,7 @@ export class BulkDispatcher implements OnApplicationBootstrap {
 
   /**
    * Leases many jobs in one short transaction: the free ones are read with a locking read that, on
-   * MySQL/MariaDB, skips rows another transaction holds (a replica frozen inside its window
+   * databases with row locks, skips rows another transaction holds (a replica frozen inside its window
    * transaction holds its job's row), so one held job never makes the claim, and with it every other
    * account's job, wait; a skipped job is looked at again next tick. A lock wait that still times out
    * (DB_LOCK_WAIT_TIMEOUT_S) is "try later" too.
@@ -131,16 +132,16 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     const now = this.clock.now();
     const me = this.settings.instanceId;
     const until = now + this.settings.dispatchLeaseMs;
-    const skipLocked = this.db.mysql ? ' FOR UPDATE SKIP LOCKED' : '';
+    const skipLocked = this.db.capabilities.skipLocked ? ' FOR UPDATE SKIP LOCKED' : '';
     try {
-      const { won, takenOver } = await this.db.run(function* (): Work<{ won: Set<string>; takenOver: number }> {
+      const { won, takenOver } = await this.db.steps(function* (): Steps<{ won: Set<string>; takenOver: number }> {
         const free: StmtResult = yield sql(
           `SELECT id, lease_owner FROM bulk_jobs WHERE id IN (${inList(jobIds.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked}`,
           ...jobIds, me, now,
         );
         const won = free.rows.map((r) => String(r.id));
         if (!won.length) return { won: new Set<string>(), takenOver: 0 };
-        // (The rows are locked by the read above, or SQLite's one writer is us: no condition needed.)
+        // (The rows are locked by the read above, or the embedded database's one writer is us: no condition needed.)
         yield sql(`UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(won.length)})`, me, until, now, ...won);
         // Another owner's lease that we could take had expired (a runner releases its lease when it stops).
         return { won: new Set(won), takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== me).length };

@@ -5,7 +5,8 @@ import type { AuthContext } from '../auth/auth-context';
 import { ApiError } from '../common/errors';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
-import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
+import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { readBulkBody } from './bulk-body-reader';
 import { BulkJobView, JobRow, toJobView } from './bulk-job.view';
 import { BulkSettings } from './bulk-settings';
@@ -17,7 +18,7 @@ import { MAX_JSON_DEPTH } from '../common/json-depth';
 
 /**
  * A batch is also stored once its payloads reach this many characters (at most ~6 MB as UTF-8):
- * with large elements, `intakeBatch` rows would make one statement bigger than MariaDB's default
+ * with large elements, `intakeBatch` rows would make one statement bigger than a database server's default
  * max_allowed_packet (16 MB) and one long synchronous serialisation.
  */
 const MAX_BATCH_CHARS = 1_000_000;
@@ -33,7 +34,7 @@ export class BulkIntakeService {
   private readonly fullBatchValues: string;
 
   constructor(
-    private readonly db: BulkDb,
+    private readonly db: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
   ) {
@@ -58,8 +59,8 @@ export class BulkIntakeService {
     let firstBad: string | null = null;
     let batch: PendingRow[] = [];
     let batchChars = 0;
-    // MySQL: up to two batches insert (on two pooled connections) while the next is parsed;
-    // SQLite inserts synchronously.
+    // Where writes overlap (pooled connections), up to two batches insert while the next is parsed;
+    // otherwise each batch is inserted before parsing goes on.
     const inflight: Promise<void>[] = [];
     const settleInflight = async () => {
       const results = await Promise.allSettled(inflight.splice(0));
@@ -83,7 +84,7 @@ export class BulkIntakeService {
         const rows = batch;
         batch = [];
         batchChars = 0;
-        if (!this.db.mysql) return this.insertRows(jobId, rows);
+        if (!this.db.capabilities.concurrentWrites) return this.insertRows(jobId, rows);
         const start = () => {
           const p = this.insertRows(jobId, rows);
           p.catch(() => undefined);
@@ -152,7 +153,7 @@ export class BulkIntakeService {
 
   private async createAcceptingJob(jobId: string, accountId: string): Promise<void> {
     const now = this.clock.now();
-    await this.db.one(
+    await this.db.run(
       sql(
         `INSERT INTO bulk_jobs (id, account_id, name, status, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
          VALUES (?, ?, NULL, 'accepting', 0, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?)`,
@@ -176,9 +177,9 @@ export class BulkIntakeService {
       `UPDATE bulk_jobs SET total = total + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'accepting'`,
       rows.length, now + this.settings.intakeLeaseMs, now, jobId,
     );
-    await this.db.run(function* (): Work<void> {
+    await this.db.steps(function* (): Steps<void> {
       yield insert;
-      // Last, so MySQL holds the job row's lock only briefly (two batches of a job insert at once).
+      // Last, so the job row's lock is held only briefly (two batches of a job insert at once).
       const renewed: StmtResult = yield renew;
       if (renewed.affected !== 1) throw abandoned();
     });
@@ -186,7 +187,7 @@ export class BulkIntakeService {
 
   /** Deletes this request's job and its rows, unless it already reached `validating` (then it holds the key). */
   private async discard(jobId: string): Promise<void> {
-    await this.db.run(function* (): Work<void> {
+    await this.db.steps(function* (): Steps<void> {
       const r: StmtResult = yield sql(`DELETE FROM bulk_jobs WHERE id = ? AND status <> 'validating'`, jobId);
       if (r.affected) yield sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId);
     });
@@ -194,7 +195,7 @@ export class BulkIntakeService {
 
   private async markIncomplete(jobId: string): Promise<void> {
     const now = this.clock.now();
-    await this.db.run(() => rejectIncompleteIntake(jobId, now));
+    await this.db.steps(() => rejectIncompleteIntake(jobId, now));
   }
 
   /** Same name, rate and messages as the job holding the key? Raw bytes first, canonical JSON if they differ. */
@@ -206,7 +207,7 @@ export class BulkIntakeService {
     let theirs = holder.request_hash === null || holder.request_hash === undefined ? null : String(holder.request_hash);
     if (theirs === null) {
       theirs = await canonicalOfStoredJob(this.db, String(holder.id), holderName, holderMps);
-      await this.db.one(sql('UPDATE bulk_jobs SET request_hash = ? WHERE id = ?', theirs, String(holder.id)));
+      await this.db.run(sql('UPDATE bulk_jobs SET request_hash = ? WHERE id = ?', theirs, String(holder.id)));
     }
     const mine = print.canonical ?? (ownJobId ? await canonicalOfStoredJob(this.db, ownJobId, f.name, f.mps) : null);
     return mine === theirs;
@@ -219,7 +220,7 @@ export class BulkIntakeService {
       const now = this.clock.now();
       let result: { mine: boolean; row: JobRow } | null;
       try {
-        result = await this.db.run(function* (): Work<{ mine: boolean; row: JobRow } | null> {
+        result = await this.db.steps(function* (): Steps<{ mine: boolean; row: JobRow } | null> {
           const found: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash(f.key));
           const holder = found.rows[0];
           if (holder && Number(holder.created_at) >= windowStart) return { mine: false, row: holder };

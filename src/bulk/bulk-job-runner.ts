@@ -7,13 +7,14 @@ import type { MetricsService } from '../metrics/metrics.service';
 import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import type { ValidatedMessage } from '../messaging/validation/validated-message';
-import { BulkDb, inList, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
+import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { BulkSettings } from './bulk-settings';
 import { SendWindow } from './send-window';
 import type { WindowTxProbe } from './window-tx-probe';
 
 export interface RunnerDeps {
-  db: BulkDb;
+  db: UnitOfWork;
   clock: Clock;
   settings: BulkSettings;
   validator: MessageValidator;
@@ -140,7 +141,7 @@ export class BulkJobRunner {
     const recover = !this.recovered;
     this.recovered = true;
     this.leaseUntil = lease;
-    return this.d.db.run(function* (): Work<{ rows: Claimed[]; remaining: boolean } | null> {
+    return this.d.db.steps(function* (): Steps<{ rows: Claimed[]; remaining: boolean } | null> {
       // The renewal is the check: still ours and still to run (a retry-failed or resume may have set
       // it back to `queued` while we hold it).
       const r: StmtResult = yield sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`, lease, jobId, me);
@@ -164,7 +165,7 @@ export class BulkJobRunner {
       const mine: StmtResult = yield sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, jobId, ...rows.map((x) => x.idx));
       const keep = new Set(mine.rows.map((x) => Number(x.idx)));
       return { rows: rows.filter((x) => keep.has(x.idx)), remaining: true };
-    }, this.d.probe.hold(jobId));
+    }, { afterFirst: this.d.probe.hold(jobId) });
   }
 
   /**
@@ -248,7 +249,7 @@ export class BulkJobRunner {
     const now = this.d.clock.now();
     if (this.leaseUntil - now >= 1.5 * this.d.settings.providerTimeoutMs) return;
     const lease = now + this.d.settings.dispatchLeaseMs;
-    const r = await this.d.db.one(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', lease, this.jobId, this.d.settings.instanceId));
+    const r = await this.d.db.run(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', lease, this.jobId, this.d.settings.instanceId));
     if (r.affected !== 1) throw new LeaseLost();
     this.leaseUntil = lease;
   }
@@ -289,7 +290,7 @@ export class BulkJobRunner {
           sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', jobId, me),
         ]
       : [];
-    const settled = await this.d.db.run(function* (): Work<number> {
+    const settled = await this.d.db.steps(function* (): Steps<number> {
       const sent = settleSent ? (yield settleSent).affected : 0;
       const failed = settleFailed ? (yield settleFailed).affected : 0;
       if (back) yield back;
@@ -306,7 +307,7 @@ export class BulkJobRunner {
   }
 
   private async complete(): Promise<boolean> {
-    const r = await this.d.db.one(
+    const r = await this.d.db.run(
       sql(
         `UPDATE bulk_jobs SET status = 'completed', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'running' AND lease_owner = ?
          AND NOT EXISTS (SELECT 1 FROM bulk_rows WHERE job_id = ? AND status IN ('pending', 'sending'))`,
@@ -317,7 +318,7 @@ export class BulkJobRunner {
   }
 
   private async release(result: Stop): Promise<Stop> {
-    await this.d.db.one(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', this.jobId, this.d.settings.instanceId));
+    await this.d.db.run(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', this.jobId, this.d.settings.instanceId));
     return result;
   }
 }

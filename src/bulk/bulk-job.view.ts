@@ -3,7 +3,7 @@ import { iso } from '../database/columns';
 export type JobStatus = 'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
 export type PauseReason = 'insufficient_balance' | 'provider_rate_limit' | 'user';
 
-/** A bulk_jobs row as read with `SELECT *` (numbers may come back as strings from mysql2). */
+/** A bulk_jobs row as read with `SELECT *` (numbers may come back as strings from the driver). */
 export type JobRow = Record<string, unknown>;
 
 export interface BulkJobView {

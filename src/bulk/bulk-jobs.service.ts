@@ -3,7 +3,8 @@ import { LedgerService } from '../accounts/ledger.service';
 import { ApiError } from '../common/errors';
 import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/cursor';
-import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
+import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { BulkJobView, BulkRowView, JobRow, ROW_FILTERS, ROW_STATUS_FILTERS, toJobView, toRowView } from './bulk-job.view';
 import type { ListBulkJobsQuery, ListBulkRowsQuery } from './dto/bulk-queries.dto';
 import { canPayNextRow } from './next-row-payment';
@@ -24,7 +25,7 @@ export interface RowPage {
 @Injectable()
 export class BulkJobsService {
   constructor(
-    private readonly db: BulkDb,
+    private readonly db: UnitOfWork,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
     private readonly ledger: LedgerService,
@@ -75,7 +76,7 @@ export class BulkJobsService {
   async pause(accountId: string, jobId: string): Promise<BulkJobView> {
     await this.load(accountId, jobId);
     const now = this.clock.now();
-    const r = await this.db.one(
+    const r = await this.db.run(
       sql(
         `UPDATE bulk_jobs SET status = 'paused', pause_reason = 'user', resume_at = NULL, updated_at = ?
          WHERE id = ? AND (status IN ('queued', 'running') OR (status = 'paused' AND pause_reason <> 'user'))`,
@@ -91,7 +92,7 @@ export class BulkJobsService {
     if (job.pause_reason === 'insufficient_balance' && !(await canPayNextRow(this.db, this.ledger, accountId, jobId, 'pending'))) {
       throw new ApiError('INSUFFICIENT_BALANCE', 'The account still cannot pay for one message');
     }
-    const r = await this.db.one(
+    const r = await this.db.run(
       sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status = 'paused'`, this.clock.now(), jobId),
     );
     return this.after(accountId, jobId, r.affected, 'resumed');
@@ -100,7 +101,7 @@ export class BulkJobsService {
   async cancel(accountId: string, jobId: string): Promise<BulkJobView> {
     await this.load(accountId, jobId);
     const now = this.clock.now();
-    const moved = await this.db.run(function* (): Work<number> {
+    const moved = await this.db.steps(function* (): Steps<number> {
       const r: StmtResult = yield sql(
         `UPDATE bulk_jobs SET status = 'cancelled', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status IN ('validating', 'queued', 'running', 'paused')`,
         now, jobId,
@@ -123,7 +124,7 @@ export class BulkJobsService {
     const now = this.clock.now();
     // The job is read back inside the same transaction: the response shows the state this retry made
     // (`queued`), not whatever a dispatcher did a moment later.
-    const result = await this.db.run(function* (): Work<{ retried: number; job: JobRow | null }> {
+    const result = await this.db.steps(function* (): Steps<{ retried: number; job: JobRow | null }> {
       const rows: StmtResult = yield sql(
         `UPDATE bulk_rows SET status = 'pending', attempt = attempt + 1, message_id = NULL, error_code = NULL, error_message = NULL, sent_at = NULL WHERE job_id = ? AND status = 'failed'`,
         jobId,

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { MetricsService } from '../metrics/metrics.service';
-import { BulkDb, inList, sql } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
+import { inList, sql } from '../database/sql';
 import type { JobStatus } from './bulk-job.view';
 
 /** Statuses a job can leave: finished jobs (completed, cancelled, rejected) only ever grow, so they are not gauged. */
@@ -13,7 +14,7 @@ const LIVE: JobStatus[] = ['accepting', 'validating', 'queued', 'running', 'paus
 @Injectable()
 export class BulkMetricsSource implements OnModuleInit {
   constructor(
-    private readonly db: BulkDb,
+    private readonly db: UnitOfWork,
     private readonly metrics: MetricsService,
   ) {}
 

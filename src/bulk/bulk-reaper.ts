@@ -5,7 +5,8 @@ import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { MessageLog } from '../messaging/message-log';
 import { SendPipeline } from '../messaging/send-pipeline';
-import { BulkDb, sql, StmtResult, Work } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
+import { sql, StmtResult, Steps } from '../database/sql';
 import { BulkSettings } from './bulk-settings';
 import { rejectIncompleteIntake } from './intake-rejection';
 import { MetricsService } from '../metrics/metrics.service';
@@ -42,7 +43,7 @@ export class BulkReaper implements OnApplicationBootstrap {
   });
 
   constructor(
-    private readonly db: BulkDb,
+    private readonly db: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
     private readonly scheduler: SchedulerRegistry,
@@ -57,7 +58,7 @@ export class BulkReaper implements OnApplicationBootstrap {
   }
 
   private async releaseLeases(): Promise<void> {
-    await this.db.one(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', this.owner));
+    await this.db.run(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', this.owner));
   }
 
   onApplicationBootstrap(): void {
@@ -77,7 +78,7 @@ export class BulkReaper implements OnApplicationBootstrap {
     let n = 0;
     for (const row of stale) {
       const id = String(row.id);
-      n += await this.db.run(() => rejectIncompleteIntake(id, now, now));
+      n += await this.db.steps(() => rejectIncompleteIntake(id, now, now));
     }
     // Each was an upload whose intake lease expired (the request died with its replica or client).
     this.metrics.recordLeaseTakeover('bulk_intake', n);
@@ -99,7 +100,7 @@ export class BulkReaper implements OnApplicationBootstrap {
     for (const job of jobs) {
       if (this.loop.halted) break;
       const id = String(job.id);
-      const claim = await this.db.one(
+      const claim = await this.db.run(
         sql(
           `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'cancelled' AND (lease_owner IS NULL OR lease_expires_at < ?)`,
           this.owner, now + this.settings.dispatchLeaseMs, now, id, now,
@@ -112,7 +113,7 @@ export class BulkReaper implements OnApplicationBootstrap {
       } catch (err) {
         this.logger.error({ err, jobId: id }, 'settling the rows of a cancelled job failed; will retry');
       } finally {
-        await this.db.one(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, this.owner));
+        await this.db.run(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, this.owner));
       }
     }
     return n;
@@ -122,7 +123,7 @@ export class BulkReaper implements OnApplicationBootstrap {
     const now = this.clock.now();
     // Rows put back to pending after the cancel (a window cut short by a pause, a rate limit or a
     // provider error) are cancelled like the others.
-    let n = await this.db.run(function* (): Work<number> {
+    let n = await this.db.steps(function* (): Steps<number> {
       const r: StmtResult = yield sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId);
       if (r.affected) yield sql('UPDATE bulk_jobs SET pending_count = pending_count - ?, cancelled_count = cancelled_count + ?, updated_at = ? WHERE id = ?', r.affected, r.affected, now, jobId);
       return r.affected;
@@ -130,12 +131,12 @@ export class BulkReaper implements OnApplicationBootstrap {
     const rows = await this.db.rows(sql(`SELECT idx, message_id, to_addr, channel, payload FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT 100`, jobId));
     for (const r of rows) {
       // Keep the lease while settling (a provider lookup may be slow); stop if it was taken.
-      const renewed = await this.db.one(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', this.clock.now() + this.settings.dispatchLeaseMs, jobId, this.owner));
+      const renewed = await this.db.run(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', this.clock.now() + this.settings.dispatchLeaseMs, jobId, this.owner));
       if (renewed.affected !== 1) break;
       const s = await this.settleRow(jobId, accountId, r);
       if (!s) continue;
       const at = this.clock.now();
-      n += await this.db.run(function* (): Work<number> {
+      n += await this.db.steps(function* (): Steps<number> {
         const u: StmtResult = yield sql(
           `UPDATE bulk_rows SET status = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND status = 'sending'`,
           s.status, s.code, s.message === null ? null : s.message.slice(0, 500), s.status === 'cancelled' ? null : s.at, jobId, s.idx,

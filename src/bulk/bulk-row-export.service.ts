@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Readable, Writable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { BulkDb } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
 import { toRowView } from './bulk-job.view';
 import { rowPage } from './bulk-jobs.service';
 import { BulkSettings } from './bulk-settings';
@@ -20,7 +20,7 @@ export class BulkRowExport {
   private readonly logger = new Logger(BulkRowExport.name);
 
   constructor(
-    private readonly db: BulkDb,
+    private readonly db: UnitOfWork,
     private readonly settings: BulkSettings,
   ) {}
 

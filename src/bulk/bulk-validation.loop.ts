@@ -3,7 +3,8 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
 import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
-import { BulkDb, sql, SqlParam, Stmt, StmtResult, Work } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
+import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
@@ -43,7 +44,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
   private readonly loop = new SinglePeriodicJob('bulk-validation', () => this.runOnce());
 
   constructor(
-    private readonly db: BulkDb,
+    private readonly db: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
     private readonly validator: MessageValidator,
@@ -61,7 +62,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
   }
 
   private async releaseLeases(): Promise<void> {
-    await this.db.one(sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'validating'`, this.settings.instanceId));
+    await this.db.run(sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'validating'`, this.settings.instanceId));
   }
 
   /** Validates every job it can lease; returns how many it finished. */
@@ -84,7 +85,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
 
   private async lease(jobId: string): Promise<boolean> {
     const now = this.clock.now();
-    const r = await this.db.one(
+    const r = await this.db.run(
       sql(
         `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ? WHERE id = ? AND status = 'validating' AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
         this.settings.instanceId, now + this.settings.leaseMs, jobId, this.settings.instanceId, now,
@@ -108,7 +109,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
       if (!(await this.saveChunk(jobId, next, invalid))) return false; // cancelled or lease lost
       if (this.loop.halted) return false; // shutdown: the next lease holder goes on from `next`
       from = next;
-      // On SQLite every statement resolves without I/O: let timers, requests and signals in between chunks.
+      // On the embedded database every statement resolves without I/O: let timers, requests and signals in between chunks.
       await new Promise((resolve) => setImmediate(resolve));
     }
     return this.conclude(jobId, accountId);
@@ -129,7 +130,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     const lease = now + this.settings.leaseMs;
     const marks: Stmt[] = [];
     for (let i = 0; i < invalid.length; i += MARK_CHUNK) marks.push(markInvalid(jobId, invalid.slice(i, i + MARK_CHUNK)));
-    return this.db.run(function* (): Work<boolean> {
+    return this.db.steps(function* (): Steps<boolean> {
       const r: StmtResult = yield sql(
         `UPDATE bulk_jobs SET validated_count = ?, invalid_count = invalid_count + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
         next, invalid.length, lease, now, jobId, me,
@@ -149,7 +150,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     if (!(await canPayNextRow(this.db, this.ledger, accountId, jobId, 'pending'))) {
       return this.reject(jobId, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
     }
-    const r = await this.db.one(
+    const r = await this.db.run(
       sql(
         `UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
         this.clock.now(), jobId, this.settings.instanceId,
@@ -165,7 +166,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     const stmts: Stmt[] = [
       sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId),
     ];
-    return this.db.run(function* (): Work<boolean> {
+    return this.db.steps(function* (): Steps<boolean> {
       const r: StmtResult = yield sql(
         `UPDATE bulk_jobs SET status = 'rejected', error_code = ?, error_message = ?, pending_count = 0, cancelled_count = total, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
          WHERE id = ? AND status = 'validating' AND lease_owner = ?`,

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { BulkController } from './bulk.controller';
-import { BulkDb } from './bulk-db';
 import { BulkDispatcher } from './bulk-dispatcher';
 import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
@@ -17,7 +16,7 @@ import { BulkValidationLoop } from './bulk-validation.loop';
 @Module({
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
-  providers: [BulkDb, BulkSettings, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
+  providers: [BulkSettings, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
   exports: [BulkJobsService],
 })
 export class BulkModule {}

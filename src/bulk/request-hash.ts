@@ -1,5 +1,6 @@
 import { createHash, Hash } from 'node:crypto';
-import { BulkDb, sql } from './bulk-db';
+import { UnitOfWork } from '../database/unit-of-work';
+import { sql } from '../database/sql';
 import { canonicalJson } from './canonical-json';
 
 /**
@@ -35,7 +36,7 @@ function combine(name: string | null, mps: number, messages: string): string {
 }
 
 /** Canonical fingerprint of a stored job, from its rows (payload = element text as sent). */
-export async function canonicalOfStoredJob(db: BulkDb, jobId: string, name: string | null, mps: number): Promise<string> {
+export async function canonicalOfStoredJob(db: UnitOfWork, jobId: string, name: string | null, mps: number): Promise<string> {
   const h = createHash('sha256');
   for (let from = 0; ; ) {
     const rows = await db.rows(sql('SELECT idx, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT 5000', jobId, from));

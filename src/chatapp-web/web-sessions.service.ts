@@ -15,6 +15,7 @@ import { generateSandboxChats } from './sandbox-chats';
 import { isUniqueViolation } from '../database/db-errors';
 import { WebSessionSettings } from './web-session-settings';
 import { CreateWebSessionInput, WebSessionForSend, WebSessionStatus, WebSessionView } from './web-session.types';
+import { UnitOfWork } from '../database/unit-of-work';
 
 /** Web sessions and messaging-bot ids of an account: the operator creates them, senders look them up. */
 @Injectable()
@@ -22,6 +23,7 @@ export class WebSessionsService {
   constructor(
     @InjectRepository(WebSessionEntity) private readonly sessions: Repository<WebSessionEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly accounts: AccountsService,
     private readonly settings: WebSessionSettings,
     private readonly secrets: SecretBox,
@@ -90,7 +92,7 @@ export class WebSessionsService {
       updatedAt: now,
     });
     try {
-      await this.dataSource.transaction(async (em) => {
+      await this.uow.transaction(async ({ manager: em }) => {
         await em.insert(WebSessionEntity, session);
         const rows = chats.map((c, position) => ({
           id: newId('wch'), sessionId: session.id, position, chatId: c.chatId, kind: c.kind, title: c.title, phoneNumber: c.phoneNumber ?? null,

@@ -1,16 +1,19 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { isUnknownDatabase } from './db-errors';
 import { ensureDatabase, openDataSource } from './open-data-source';
-import { serializeSqliteTransactions } from './sqlite-serializer';
+import { SqliteGate } from './sqlite-gate';
+import { UnitOfWork } from './unit-of-work';
 
 const OPEN = new Set<DataSource>();
 
 function trackDataSource(ds: DataSource): DataSource {
   OPEN.add(ds);
+  // The embedded database's one connection: units of work are serialised on it (sqlite-gate.ts).
+  SqliteGate.install(ds);
   return ds;
 }
 
@@ -24,6 +27,8 @@ export function openDataSources(): DataSource[] {
   return [...OPEN];
 }
 
+/** The DataSource and the unit of work every module uses (global: infrastructure, like config). */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -40,9 +45,10 @@ export function openDataSources(): DataSource[] {
           toRetry: (err: unknown) => !isUnknownDatabase(err),
         };
       },
-      // SQLite: one shared connection, so transactions are serialised (see sqlite-serializer.ts).
-      dataSourceFactory: async (options) => trackDataSource(serializeSqliteTransactions(await openDataSource(options!))),
+      dataSourceFactory: async (options) => trackDataSource(await openDataSource(options!)),
     }),
   ],
+  providers: [UnitOfWork],
+  exports: [UnitOfWork],
 })
 export class DatabaseModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, QueryRunner, Repository } from 'typeorm';
-import { inTransaction } from '../database/in-transaction';
+import { In, Repository } from 'typeorm';
 import type { Funding } from '../accounts/ledger.service';
 import { isUniqueViolation } from '../database/db-errors';
+import { SqlParam } from '../database/sql';
+import { UnitOfWork } from '../database/unit-of-work';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
 import type { ValidatedMessage } from './validation/validated-message';
 
@@ -26,16 +26,18 @@ export interface ListFilter {
  */
 @Injectable()
 export class MessageLog {
-  constructor(
-    @InjectRepository(MessageEntity) private readonly repo: Repository<MessageEntity>,
-    @InjectDataSource() private readonly ds: DataSource,
-  ) {}
+  constructor(private readonly uow: UnitOfWork) {}
+
+  /** The messages repository of the open unit of work (or the default manager's outside one). */
+  private get repo(): Repository<MessageEntity> {
+    return this.uow.manager.getRepository(MessageEntity);
+  }
 
   /** One multi-row INSERT for a batch of paid messages (raw SQL: this is the hot path of bulk). */
   /** `leaseUntil`: a queued message its sender will still work on until then (a long batch send). */
-  async insert(rows: { id: string; accountId: string; msg: ValidatedMessage; funding: Funding; status: MessageStatus; origin: LogOrigin; leaseUntil?: number }[], now: number, runner?: QueryRunner): Promise<void> {
+  async insert(rows: { id: string; accountId: string; msg: ValidatedMessage; funding: Funding; status: MessageStatus; origin: LogOrigin; leaseUntil?: number }[], now: number): Promise<void> {
     if (!rows.length) return;
-    const params: unknown[] = [];
+    const params: SqlParam[] = [];
     for (const { id, accountId, msg, funding, status, origin, leaseUntil } of rows) {
       params.push(
         id, accountId, msg.channel, msg.messageType, msg.to, msg.sender, msg.template?.id ?? null, status, funding.amount, funding.source,
@@ -44,7 +46,7 @@ export class MessageLog {
     }
     const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ');
     const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, bulk_job_id, row_index, payload, scheduled_at, lease_expires_at, attempts, created_at, updated_at) VALUES ${values}`;
-    await (runner ?? this.ds).query(sql, params);
+    await this.uow.run({ sql, params });
   }
 
   /** queued/scheduled -> sent; false when the message was settled already (by another replica). */
@@ -59,7 +61,7 @@ export class MessageLog {
   /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window); returns how many it marked. */
   async markSentMany(sent: { id: string; providerMessageId: string }[], now: number): Promise<number> {
     if (!sent.length) return 0;
-    const params: unknown[] = [];
+    const params: SqlParam[] = [];
     for (const s of sent) params.push(s.id, s.providerMessageId.slice(0, 200));
     const marks = sent.map(() => '?').join(', ');
     return this.exec(
@@ -79,11 +81,10 @@ export class MessageLog {
    * queued/scheduled -> failed and refunded (cost 0, refunded_at = now); false when the message was
    * settled already.
    */
-  async markFailed(id: string, code: string, message: string, now: number, runner: QueryRunner, opts: { notHandedOff?: boolean } = {}): Promise<boolean> {
+  async markFailed(id: string, code: string, message: string, now: number, opts: { notHandedOff?: boolean } = {}): Promise<boolean> {
     const changed = await this.exec(
       `UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')${opts.notHandedOff ? ' AND handed_off_at IS NULL' : ''}`,
       [code, message.slice(0, 500), now, now, id],
-      runner,
     );
     return changed === 1;
   }
@@ -95,12 +96,11 @@ export class MessageLog {
    * sender's claim is conditional on `status = 'scheduled'`, so exactly one of the two UPDATEs wins.
    * `paid` is what the caller will refund: compared too, so the refund matches what was taken.
    */
-  async markCancelled(accountId: string, id: string, paid: { cost: number; paidFrom: string | null }, now: number, runner: QueryRunner): Promise<boolean> {
+  async markCancelled(accountId: string, id: string, paid: { cost: number; paidFrom: string | null }, now: number): Promise<boolean> {
     const changed = await this.exec(
       `UPDATE messages SET status = 'cancelled', cost = 0, refunded_at = ?, updated_at = ?, payload = NULL
        WHERE id = ? AND account_id = ? AND status = 'scheduled' AND lease_expires_at IS NULL AND cost = ? AND COALESCE(paid_from, '') = ?`,
       [now, now, id, accountId, paid.cost, paid.paidFrom ?? ''],
-      runner,
     );
     return changed === 1;
   }
@@ -112,7 +112,7 @@ export class MessageLog {
    */
   async insertUnpaidFailure(m: { id: string; accountId: string; channel: string; messageType: string; recipient: string; bulkJobId: string; rowIndex: number; code: string; message: string }, now: number): Promise<boolean> {
     try {
-      await this.ds.query(
+      await this.exec(
         `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, error_code, error_message, bulk_job_id, row_index, attempts, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'failed', 0, ?, ?, ?, ?, 0, ?, ?)`,
         [m.id, m.accountId, m.channel.slice(0, 20), m.messageType.slice(0, 20), m.recipient.slice(0, 320), m.code, m.message.slice(0, 500), m.bulkJobId, m.rowIndex, now, now],
@@ -134,36 +134,21 @@ export class MessageLog {
   }
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
-  async requeue(id: string, funding: Funding, now: number, runner?: QueryRunner): Promise<boolean> {
+  async requeue(id: string, funding: Funding, now: number): Promise<boolean> {
     const changed = await this.exec(
       "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, handed_off_at = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
       [funding.amount, funding.source, now, id],
-      runner,
     );
     return changed === 1;
   }
 
-  /** Runs one write; returns the rows it changed (on the caller's transaction when given). */
-  async exec(sql: string, params: unknown[], runner?: QueryRunner): Promise<number> {
-    if (runner) return Number((await runner.query(sql, params, true)).affected ?? 0);
-    const qr = this.ds.createQueryRunner();
-    try {
-      return Number((await qr.query(sql, params, true)).affected ?? 0);
-    } finally {
-      await qr.release();
-    }
+  /** Runs one write (in the open unit of work, if any); returns the rows it changed. */
+  async exec(sql: string, params: SqlParam[]): Promise<number> {
+    return this.uow.exec({ sql, params });
   }
 
   async findById(id: string): Promise<MessageEntity | null> {
     return this.repo.findOneBy({ id });
-  }
-
-  /**
-   * Runs `work` in one transaction: its own connection on MySQL/MariaDB; on SQLite the database
-   * module serialises transactions on the shared connection, so nothing interleaves.
-   */
-  async atomically<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    return inTransaction(this.ds, work);
   }
 
   async findOwned(accountId: string, id: string): Promise<MessageEntity | null> {

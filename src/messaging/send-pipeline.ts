@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { QueryRunner } from 'typeorm';
 import { Funding, FundingSource, LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { iso } from '../database/columns';
 import { isUniqueViolation } from '../database/db-errors';
+import { UnitOfWork } from '../database/unit-of-work';
 import { MetricsService } from '../metrics/metrics.service';
 import { MessageEntity } from './entities/message.entity';
 import { LogOrigin, MessageLog } from './message-log';
@@ -68,6 +68,7 @@ export class SendPipeline {
     private readonly gateway: ProviderGateway,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async send(accountId: string, msg: ValidatedMessage, origin: SendOrigin = {}): Promise<SendResult> {
@@ -92,9 +93,9 @@ export class SendPipeline {
   /** Debit and the `queued`/`scheduled` log row together, in one transaction (a failed insert takes nothing). */
   private async payAndRecord(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<Funding> {
     const status = msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const);
-    return this.log.atomically(async (runner) => {
-      const funding = await this.ledger.debit(accountId, msg.channel, runner);
-      await this.log.insert([{ id, accountId, msg, funding, status, origin }], this.clock.now(), runner);
+    return this.uow.transaction(async () => {
+      const funding = await this.ledger.debit(accountId, msg.channel);
+      await this.log.insert([{ id, accountId, msg, funding, status, origin }], this.clock.now());
       return funding;
     });
   }
@@ -106,10 +107,10 @@ export class SendPipeline {
    */
   async sendBatch(accountId: string, msgs: ValidatedMessage[], origin: LogOrigin = {}): Promise<BatchOutcome[]> {
     if (!msgs.length) return [];
-    const items = await this.log.atomically(async (runner) => {
-      const fundings = await this.ledger.debitMany(accountId, msgs[0].channel, msgs.length, { allOrNothing: true }, runner);
+    const items = await this.uow.transaction(async () => {
+      const fundings = await this.ledger.debitMany(accountId, msgs[0].channel, msgs.length, { allOrNothing: true });
       const paid = msgs.map((msg, i) => ({ id: newId('msg'), msg, funding: fundings[i] }));
-      await this.record(accountId, paid, origin, runner);
+      await this.record(accountId, paid, origin);
       return paid;
     });
     const out: BatchOutcome[] = [];
@@ -164,14 +165,14 @@ export class SendPipeline {
     }
     const paid = new Map<number, Funding>();
     try {
-      await this.log.atomically(async (runner) => {
+      await this.uow.transaction(async () => {
         for (const channel of new Set(fresh.map((i) => items[i].msg.channel))) {
           const group = fresh.filter((i) => items[i].msg.channel === channel);
-          const fundings = await this.ledger.debitMany(accountId, channel, group.length, { allOrNothing: false }, runner);
+          const fundings = await this.ledger.debitMany(accountId, channel, group.length, { allOrNothing: false });
           fundings.forEach((f, k) => paid.set(group[k], f));
         }
         const rows = [...paid].map(([i, funding]) => ({ id: ids[i], accountId, msg: items[i].msg, funding, origin: items[i].origin ?? {}, status: items[i].msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const) }));
-        await this.log.insert(rows, this.clock.now(), runner);
+        await this.log.insert(rows, this.clock.now());
       });
     } catch (err) {
       for (const i of fresh) out[i] = failure(err);
@@ -300,9 +301,9 @@ export class SendPipeline {
     const final = row.errorCode === 'PROVIDER_REJECTED' || row.errorCode === 'CANCELLED';
     if (row.status === 'failed' && !final && row.refundedAt !== null && !handedOff) {
       // Paid and requeued together: a requeue that lost the race rolls the payment back.
-      const funding = await this.log.atomically(async (runner) => {
-        const paid = await this.ledger.debit(accountId, msg.channel, runner);
-        if (!(await this.log.requeue(row.id, paid, this.clock.now(), runner))) throw new ApiError('CONFLICT', 'The message is being retried concurrently');
+      const funding = await this.uow.transaction(async () => {
+        const paid = await this.ledger.debit(accountId, msg.channel);
+        if (!(await this.log.requeue(row.id, paid, this.clock.now()))) throw new ApiError('CONFLICT', 'The message is being retried concurrently');
         return paid;
       });
       return this.deliver(accountId, row.id, msg, funding, origin);
@@ -342,9 +343,9 @@ export class SendPipeline {
    */
   private async fail(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, err: ApiError, code: string = err.code, opts: { notHandedOff?: boolean } = {}): Promise<SendResult> {
     const now = this.clock.now();
-    const changed = await this.log.atomically(async (runner) => {
-      const marked = await this.log.markFailed(id, code, err.message, now, runner, opts);
-      if (marked) await this.ledger.refundMany(accountId, [funding], runner);
+    const changed = await this.uow.transaction(async () => {
+      const marked = await this.log.markFailed(id, code, err.message, now, opts);
+      if (marked) await this.ledger.refundMany(accountId, [funding]);
       return marked;
     });
     return changed ? this.counted(this.result(id, msg, 'failed', 0, code, null)) : this.recorded(id, msg);
@@ -355,14 +356,14 @@ export class SendPipeline {
    * as long as the batch may take (one provider timeout each, plus a second), so the stale-send
    * reconciler leaves them to this request.
    */
-  private async record(accountId: string, items: { id: string; msg: ValidatedMessage; funding: Funding }[], origin: LogOrigin, runner: QueryRunner): Promise<void> {
+  private async record(accountId: string, items: { id: string; msg: ValidatedMessage; funding: Funding }[], origin: LogOrigin): Promise<void> {
     const now = this.clock.now();
     const leaseUntil = now + items.length * (this.gateway.timeoutMs + 1000);
     const rows = items.map((it) => {
       const status = it.msg.scheduleAt !== null ? ('scheduled' as const) : ('queued' as const);
       return { ...it, accountId, origin, status, leaseUntil: status === 'queued' ? leaseUntil : undefined };
     });
-    await this.log.insert(rows, now, runner);
+    await this.log.insert(rows, now);
   }
 
   /**

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../database/db-errors';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
 import { SmsSenderDetailView, toSenderDetailView } from './senders.service';
+import { UnitOfWork } from '../database/unit-of-work';
 
 export type ReviewDecision = 'approved' | 'rejected';
 export type AdminSmsSenderView = SmsSenderDetailView & { accountId: string };
@@ -20,23 +21,23 @@ export type AdminSmsSenderView = SmsSenderDetailView & { accountId: string };
 export class SenderReviewService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly webhooks: WebhooksService,
     private readonly clock: Clock,
   ) {}
 
   async review(id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
-    // The usual refusals are decided before any transaction opens: on SQLite TypeORM shares one
-    // connection, so a rollback here could take a concurrent request's work with it.
+    // The usual refusals (unknown, not pending) are answered from one read, without a unit of work.
     const current = await this.dataSource.manager.findOneBy(SmsSenderEntity, { id });
     if (!current) throw ApiError.notFound('SMS sender');
     if (current.status !== 'pending') throw notPending(current.status);
     try {
-      return await this.dataSource.transaction((em) => this.reviewIn(em, id, decision, reason));
+      return await this.uow.transaction(({ manager: em }) => this.reviewIn(em, id, decision, reason));
     } catch (err) {
       // Two senders of one account approved at the same moment both tried to become the default:
       // the unique index let one win; the other runs again and sees that default.
       if (!isUniqueViolation(err)) throw err;
-      return this.dataSource.transaction((em) => this.reviewIn(em, id, decision, reason));
+      return this.uow.transaction(({ manager: em }) => this.reviewIn(em, id, decision, reason));
     }
   }
 

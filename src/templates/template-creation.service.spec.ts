@@ -8,6 +8,8 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { loadConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
+import { SqliteGate } from '../database/sqlite-gate';
+import { UnitOfWork } from '../database/unit-of-work';
 import { SystemDnsResolver } from '../common/net/dns-resolver';
 import { GuardedFetcher } from '../common/net/guarded-fetcher';
 import { TargetPolicy } from '../common/net/target-policy';
@@ -51,13 +53,14 @@ describe(TemplateCreationService.name, () => {
   beforeAll(async () => {
     ds = new DataSource({ ...buildDataSourceOptions(config), entities: [TemplateEntity, TemplateMediaEntity, OfficialSenderEntity, SandboxOfficialTemplateEntity] });
     await ds.initialize();
+    SqliteGate.install(ds);
     files = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end(JPEG));
     await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     const clock = new Clock();
     const fetcher = new GuardedFetcher(new TargetPolicy(config, new SystemDnsResolver()));
     const media = new TemplateMediaService(ds.getRepository(TemplateMediaEntity), new FailingStorage(), new MediaIngest(config), config, clock, fetcher);
-    const senders = new OfficialSendersService(ds.getRepository(OfficialSenderEntity), config, clock);
+    const senders = new OfficialSendersService(ds.getRepository(OfficialSenderEntity), config, clock, new UnitOfWork(ds));
     const official = new SandboxTemplateClient(ds.getRepository(SandboxOfficialTemplateEntity), clock);
     const links = new ManualLinkVerifier(official);
     sut = new TemplateCreationService(ds.getRepository(TemplateEntity), media, senders, official, links, new TemplateViewMapper(config, senders), config, clock);

@@ -1,11 +1,11 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { AppConfig } from '../config/app-config';
+import { sql } from '../database/sql';
+import { UnitOfWork } from '../database/unit-of-work';
 import { VerificationSendLimiter } from './verification-send-limiter';
 
 const CHUNK = 1000;
@@ -22,7 +22,7 @@ export class VerificationPurger implements OnApplicationBootstrap {
   private readonly tickMs: number;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly limiter: VerificationSendLimiter,
     private readonly scheduler: SchedulerRegistry,
@@ -51,21 +51,13 @@ export class VerificationPurger implements OnApplicationBootstrap {
 
   private async deleteOlder(table: string, column: string, before: number): Promise<number> {
     let total = 0;
-    const qr = this.ds.createQueryRunner();
-    try {
-      for (;;) {
-        // (The derived table lets MySQL/MariaDB take a LIMIT inside IN; SQLite reads it alike.)
-        const res = await qr.query(
-          `DELETE FROM ${table} WHERE id IN (SELECT id FROM (SELECT id FROM ${table} WHERE ${column} < ? ORDER BY ${column} LIMIT ${CHUNK}) old)`,
-          [before],
-          true,
-        );
-        const affected = Number(res.affected ?? 0);
-        total += affected;
-        if (affected < CHUNK || this.job.halted) return total;
-      }
-    } finally {
-      await qr.release();
+    for (;;) {
+      // (The derived table lets a LIMIT stand inside IN on every database we run on.)
+      const affected = await this.uow.exec(
+        sql(`DELETE FROM ${table} WHERE id IN (SELECT id FROM (SELECT id FROM ${table} WHERE ${column} < ? ORDER BY ${column} LIMIT ${CHUNK}) old)`, before),
+      );
+      total += affected;
+      if (affected < CHUNK || this.job.halted) return total;
     }
   }
 }

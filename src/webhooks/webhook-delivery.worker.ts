@@ -15,6 +15,7 @@ import { WebhookAttemptEntity } from './entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { MAX_ATTEMPTS, retryDelayMs } from './webhook-backoff';
 import { PostOutcome, WebhookHttpClient } from './webhook-http.client';
+import { UnitOfWork } from '../database/unit-of-work';
 
 const INTERVAL_NAME = 'webhook-delivery';
 
@@ -41,6 +42,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly http: WebhookHttpClient,
     private readonly secretBox: SecretBox,
     private readonly scheduler: SchedulerRegistry,
@@ -154,43 +156,44 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
   }
 
   /**
-   * Logs the attempt (it happened, whatever follows), then moves the delivery on, fenced by the lease.
-   * Two statements, not a transaction: on SQLite every caller shares one connection, and concurrent
-   * TypeORM transactions there collide ("cannot start a transaction within a transaction").
+   * Logs the attempt (it happened, whatever follows) and moves the delivery on, fenced by the lease,
+   * in one unit of work.
    */
   private async record(row: WebhookDeliveryEntity, startedAt: number, o: PostOutcome): Promise<void> {
     const now = this.clock.now();
     const exhausted = !o.ok && row.attemptCount >= MAX_ATTEMPTS;
     const status = o.ok ? 'delivered' : exhausted || o.refused ? 'failed' : 'pending';
     this.metrics.recordWebhookAttempt(status === 'pending' ? 'retrying' : status, Math.max(0, o.durationMs) / 1000);
-    const em = this.dataSource.manager;
-    await em.insert(WebhookAttemptEntity, {
-      id: newId('wha'),
-      deliveryId: row.id,
-      attemptNo: row.attemptCount,
-      startedAt,
-      durationMs: Math.max(0, o.durationMs),
-      httpStatus: o.httpStatus,
-      error: o.error,
-      success: o.ok,
+    const moved = await this.uow.transaction(async ({ manager: em }) => {
+      await em.insert(WebhookAttemptEntity, {
+        id: newId('wha'),
+        deliveryId: row.id,
+        attemptNo: row.attemptCount,
+        startedAt,
+        durationMs: Math.max(0, o.durationMs),
+        httpStatus: o.httpStatus,
+        error: o.error,
+        success: o.ok,
+      });
+      const res = await em
+        .createQueryBuilder()
+        .update(WebhookDeliveryEntity)
+        .set({
+          status,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          lastHttpStatus: o.httpStatus,
+          lastError: o.error,
+          updatedAt: now,
+          completedAt: status === 'pending' ? null : now,
+          ...(status === 'pending' ? { nextAttemptAt: now + retryDelayMs(row.attemptCount, this.config.webhookRetryBaseMs) } : {}),
+        })
+        .where('id = :id AND lease_owner = :owner', { id: row.id, owner: this.owner })
+        .execute();
+      return res.affected === 1;
     });
-    const res = await em
-      .createQueryBuilder()
-      .update(WebhookDeliveryEntity)
-      .set({
-        status,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        lastHttpStatus: o.httpStatus,
-        lastError: o.error,
-        updatedAt: now,
-        completedAt: status === 'pending' ? null : now,
-        ...(status === 'pending' ? { nextAttemptAt: now + retryDelayMs(row.attemptCount, this.config.webhookRetryBaseMs) } : {}),
-      })
-      .where('id = :id AND lease_owner = :owner', { id: row.id, owner: this.owner })
-      .execute();
     // Lost lease (we outlived WEBHOOK_LEASE_MS): another replica owns the row now and decides its fate.
-    if (res.affected !== 1) this.logger.warn({ deliveryId: row.id }, 'webhook lease lost before the attempt was recorded');
+    if (!moved) this.logger.warn({ deliveryId: row.id }, 'webhook lease lost before the attempt was recorded');
   }
 
   /**

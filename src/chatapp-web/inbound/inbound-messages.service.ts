@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { iso } from '../../database/columns';
@@ -11,6 +9,7 @@ import { phoneFromJid } from '../providers/waha.mapping';
 import { isUniqueViolation } from '../../database/db-errors';
 import { conversationKey } from '../web-session.types';
 import { INBOUND_EVENT, InboundMessageInput, InboundResult } from './inbound.types';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 /**
  * Turns a provider's inbound message into one `chatapp_web.message.received` delivery. Own and
@@ -20,7 +19,7 @@ import { INBOUND_EVENT, InboundMessageInput, InboundResult } from './inbound.typ
 @Injectable()
 export class InboundMessagesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly webhooks: WebhooksService,
     private readonly clock: Clock,
   ) {}
@@ -35,7 +34,7 @@ export class InboundMessagesService {
     const body = this.eventBody(session, input, { now, messageId, remoteChatId });
     const target = await this.webhooks.getChatappWebTarget(session.accountId);
     try {
-      return await this.dataSource.transaction(async (em) => {
+      return await this.uow.transaction(async ({ manager: em }) => {
         const row: InboundMessageEntity = {
           id: newId('win'), accountId: session.accountId, sessionId: session.id, remoteMessageId: messageId, remoteChatId,
           status: target ? 'queued' : 'skipped', deliveryId: null, createdAt: now,

@@ -3,6 +3,7 @@ import { FundingSource, LedgerService } from '../../accounts/ledger.service';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
 import type { MessageEntity } from '../entities/message.entity';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { MetricsService } from '../../metrics/metrics.service';
 import { MessageLog } from '../message-log';
 import { MessageView, toMessageView } from '../message-view';
@@ -20,6 +21,7 @@ export class ScheduledCancelService {
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async cancel(accountId: string, id: string): Promise<MessageView> {
@@ -27,10 +29,10 @@ export class ScheduledCancelService {
     if (!row) throw ApiError.notFound('Message');
     if (row.status !== 'scheduled') throw notCancellable(row);
     const paid = { cost: Number(row.cost), paidFrom: row.paidFrom };
-    const won = await this.log.atomically(async (runner) => {
-      if (!(await this.log.markCancelled(accountId, id, paid, this.clock.now(), runner))) return false;
+    const won = await this.uow.transaction(async () => {
+      if (!(await this.log.markCancelled(accountId, id, paid, this.clock.now()))) return false;
       // (Same fallback as the pipeline's refunds: a row without a source was paid from the wallet.)
-      await this.ledger.refundMany(accountId, [{ source: (row.paidFrom ?? 'wallet') as FundingSource, amount: paid.cost }], runner);
+      await this.ledger.refundMany(accountId, [{ source: (row.paidFrom ?? 'wallet') as FundingSource, amount: paid.cost }]);
       return true;
     });
     const after = await this.log.findOwned(accountId, id);

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../config/app-config';
 import { buildDataSourceOptions } from '../../database/data-source-options';
+import { SqliteGate } from '../../database/sqlite-gate';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { SandboxStore } from './sandbox-store';
 
 describe(SandboxStore.name, () => {
@@ -13,13 +15,14 @@ describe(SandboxStore.name, () => {
   beforeAll(async () => {
     ds = new DataSource(buildDataSourceOptions(config));
     await ds.initialize();
+    SqliteGate.install(ds);
   });
   afterAll(async () => {
     await ds.destroy();
   });
   beforeEach(async () => {
     await ds.query('DELETE FROM sandbox_faults');
-    sut = new SandboxStore(ds, REFRESH_MS);
+    sut = new SandboxStore(new UnitOfWork(ds), REFRESH_MS);
   });
 
   let n = 0;

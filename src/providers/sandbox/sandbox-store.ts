@@ -1,8 +1,9 @@
-import { DataSource } from 'typeorm';
 import type { ChannelName } from '../../config/app-config';
 import { iso } from '../../database/columns';
 import { newId } from '../../common/ids';
 import { isUniqueViolation } from '../../database/db-errors';
+import { sql, SqlParam } from '../../database/sql';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 export const SANDBOX_FAULT_KINDS = ['rate_limit', 'unavailable', 'reject', 'timeout', 'delay'] as const;
 export type SandboxFaultKind = (typeof SANDBOX_FAULT_KINDS)[number];
@@ -46,10 +47,10 @@ export interface SandboxDeliveryFilter {
 
 type Row = Record<string, string | number | null>;
 
-/** Concurrent group inserts of deliveries (MySQL overlaps their commits; SQLite serialises them). */
+/** Concurrent group inserts of deliveries (pooled connections overlap their commits; the embedded database runs them in turn). */
 const MAX_FLUSHES = 4;
 interface QueuedDelivery {
-  values: unknown[];
+  values: SqlParam[];
   resolve: (fresh: boolean) => void;
   reject: (err: unknown) => void;
 }
@@ -78,7 +79,7 @@ export class SandboxStore {
   private flushes = 0;
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly refreshMs: number,
   ) {}
 
@@ -114,16 +115,16 @@ export class SandboxStore {
     }
   }
 
-  private async insert(rows: unknown[][]): Promise<void> {
+  private async insert(rows: SqlParam[][]): Promise<void> {
     const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-    await this.ds.query(
-      `INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at) VALUES ${values}`,
-      rows.flat(),
-    );
+    await this.uow.run({
+      sql: `INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at) VALUES ${values}`,
+      params: rows.flat(),
+    });
   }
 
   async find(messageId: string): Promise<{ outcome: 'sent' | 'rejected'; providerMessageId: string } | null> {
-    const rows: Row[] = await this.ds.query('SELECT outcome, provider_message_id FROM sandbox_deliveries WHERE message_id = ?', [messageId]);
+    const rows = await this.uow.rows<Row>(sql('SELECT outcome, provider_message_id FROM sandbox_deliveries WHERE message_id = ?', messageId));
     const r = rows[0];
     return r ? { outcome: r.outcome === 'sent' ? 'sent' : 'rejected', providerMessageId: String(r.provider_message_id) } : null;
   }
@@ -131,7 +132,7 @@ export class SandboxStore {
   /** Delivered (not rejected) messages, oldest first. */
   async list(f: SandboxDeliveryFilter): Promise<SandboxDeliveryView[]> {
     const where = ["outcome = 'sent'"];
-    const params: unknown[] = [];
+    const params: SqlParam[] = [];
     const add = (sql: string, v: string | undefined) => {
       if (v !== undefined && v !== '') {
         where.push(sql);
@@ -142,10 +143,10 @@ export class SandboxStore {
     add('channel = ?', f.channel);
     add('recipient = ?', f.to);
     add('bulk_job_id = ?', f.bulkJobId);
-    const rows: Row[] = await this.ds.query(
-      `SELECT * FROM sandbox_deliveries WHERE ${where.join(' AND ')} ORDER BY delivered_at, id LIMIT ${Math.floor(f.limit)}`,
+    const rows = await this.uow.rows<Row>({
+      sql: `SELECT * FROM sandbox_deliveries WHERE ${where.join(' AND ')} ORDER BY delivered_at, id LIMIT ${Math.floor(f.limit)}`,
       params,
-    );
+    });
     return rows.map((r) => ({
       id: String(r.id),
       messageId: String(r.message_id),
@@ -163,14 +164,14 @@ export class SandboxStore {
 
   async addFault(f: { channel: string | null; accountId: string | null; kind: SandboxFaultKind; count: number; delayMs: number | null }, now: number): Promise<string> {
     const id = newId('flt');
-    await this.ds.query('INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, delay_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, f.channel, f.accountId, f.kind, f.count, f.delayMs, now]);
+    await this.uow.run(sql('INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, delay_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', id, f.channel, f.accountId, f.kind, f.count, f.delayMs, now));
     this.hasFaults = true;
     return id;
   }
 
   async clearFaults(): Promise<number> {
-    const rows: Row[] = await this.ds.query('SELECT COUNT(*) AS n FROM sandbox_faults WHERE remaining > 0');
-    await this.ds.query('DELETE FROM sandbox_faults');
+    const rows = await this.uow.rows<Row>(sql('SELECT COUNT(*) AS n FROM sandbox_faults WHERE remaining > 0'));
+    await this.uow.run(sql('DELETE FROM sandbox_faults'));
     this.checkedUntil = 0;
     return Number(rows[0]?.n ?? 0);
   }
@@ -178,22 +179,16 @@ export class SandboxStore {
   /** Consumes one fault matching this channel and account (oldest first), or null. */
   async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFault | null> {
     if (!this.hasFaults && now < this.checkedUntil) return null;
-    const rows: Row[] = await this.ds.query(
-      'SELECT id, kind, delay_ms FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id',
-      [channel, accountId],
+    const rows = await this.uow.rows<Row>(
+      sql('SELECT id, kind, delay_ms FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id', channel, accountId),
     );
     for (const r of rows) {
-      const qr = this.ds.createQueryRunner();
-      try {
-        const res = await qr.query('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', [r.id], true);
-        if (Number(res.affected) === 1) return { kind: r.kind as SandboxFaultKind, delayMs: r.delay_ms === null ? null : Number(r.delay_ms) };
-      } finally {
-        await qr.release();
-      }
+      const taken = await this.uow.exec(sql('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', r.id));
+      if (taken === 1) return { kind: r.kind as SandboxFaultKind, delayMs: r.delay_ms === null ? null : Number(r.delay_ms) };
     }
     // None for this call. While no fault exists at all, sends skip the lookup (re-checked every
     // refreshMs for faults added on another replica); a fault of another account keeps it on.
-    const any: Row[] = rows.length ? rows : await this.ds.query('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1');
+    const any = rows.length ? rows : await this.uow.rows<Row>(sql('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1'));
     this.hasFaults = any.length > 0;
     this.checkedUntil = now + this.refreshMs;
     return null;

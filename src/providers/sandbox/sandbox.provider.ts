@@ -1,11 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig, CHANNELS } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ProvidersRegistry } from '../providers.registry';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../provider.types';
 import { SandboxStore } from './sandbox-store';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 /**
  * Default provider of every channel. Records each call in `sandbox_deliveries` (readable through
@@ -20,11 +19,11 @@ export class SandboxProvider implements ChannelProvider, OnModuleInit {
 
   constructor(
     private readonly registry: ProvidersRegistry,
-    @InjectDataSource() ds: DataSource,
+    uow: UnitOfWork,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.store = new SandboxStore(ds, config.int('SANDBOX_FAULT_REFRESH_MS', 200, 0, 60_000));
+    this.store = new SandboxStore(uow, config.int('SANDBOX_FAULT_REFRESH_MS', 200, 0, 60_000));
   }
 
   onModuleInit(): void {

@@ -4,7 +4,7 @@ import type {
   BodyParameter, HeaderType, OtpOptions, TemplateButton, TemplateCategory, TemplateProvider, TemplateStatus, TemplateSubType,
 } from '../template.types';
 
-/** JSON stored in TEXT columns (portable across SQLite and MariaDB). */
+/** JSON stored in TEXT columns (portable across every database we run on). */
 const json = {
   to: (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v)),
   from: (v: string | null) => (v === null || v === undefined || v === '' ? null : JSON.parse(v)),

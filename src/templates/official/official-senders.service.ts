@@ -8,6 +8,7 @@ import { newId } from '../../common/ids';
 import { OfficialSenderEntity } from '../entities/official-sender.entity';
 import type { TemplateRoute } from '../../providers/provider.types';
 import type { OfficialSenderView } from '../template.types';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 export const PLATFORM_SENDER_ID = 'platform';
 
@@ -34,6 +35,7 @@ export class OfficialSendersService {
     @InjectRepository(OfficialSenderEntity) private readonly senders: Repository<OfficialSenderEntity>,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async list(accountId: string): Promise<OfficialSenderView[]> {
@@ -89,7 +91,7 @@ export class OfficialSendersService {
       isDefault: input.isDefault ?? false,
       createdAt: this.clock.now(),
     });
-    await this.senders.manager.transaction(async (em) => {
+    await this.uow.transaction(async ({ manager: em }) => {
       if (entity.isDefault) await em.update(OfficialSenderEntity, { accountId, isDefault: true }, { isDefault: false });
       await em.insert(OfficialSenderEntity, entity);
     });
