@@ -24,7 +24,7 @@ export class SandboxProvider implements ChannelProvider, OnModuleInit {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.store = new SandboxStore(ds, config.int('SANDBOX_FAULT_REFRESH_MS', 200, 0, 60_000));
+    this.store = new SandboxStore(ds, config.sandbox.faultRefreshMs);
   }
 
   onModuleInit(): void {
