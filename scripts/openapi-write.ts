@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const { buildOpenApiDocuments } = await import('../src/common/openapi');
   const app = await NestFactory.create(AppModule, { logger: false });
   await app.init();
-  const docs = buildOpenApiDocuments(app, app.get(AppConfig).publicBaseUrl);
+  const docs = buildOpenApiDocuments(app, app.get(AppConfig).server.publicBaseUrl);
   writeFileSync(join(OPENAPI_DIR, 'public.json'), serialise(docs.public));
   writeFileSync(join(OPENAPI_DIR, 'admin.json'), serialise(docs.operator));
   await app.close();

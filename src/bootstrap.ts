@@ -31,12 +31,11 @@ export function configureApp(app: NestExpressApplication): void {
   // Express's own production behaviour (no stack traces) follows our reading of NODE_ENV, not its own.
   app.set('env', config.isProduction ? 'production' : 'development');
   app.use(securityHeaders());
-  const trustProxy = config.optional('TRUST_PROXY');
-  if (trustProxy) app.set('trust proxy', trustProxySetting(trustProxy));
+  if (config.server.trustProxy !== null) app.set('trust proxy', config.server.trustProxy);
   app.use(requestIdMiddleware);
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   const json = express.json({
-    limit: config.bodyLimitBytes,
+    limit: config.server.bodyLimitBytes,
     type: ['application/json', 'application/*+json'],
     // Inbound provider hooks verify signatures over the exact bytes they were sent.
     verify: (req: Request & { rawBody?: Buffer }, _res, buf) => {
@@ -57,7 +56,7 @@ export function configureApp(app: NestExpressApplication): void {
   app.use(CONSOLE_PATH, consoleRouter());
   app.use(expressErrorHandler);
   // DOCS_ENABLED off: /docs, /docs/admin and their JSON are not mounted, so they answer the 404 envelope.
-  if (config.docsEnabled) setupOpenApi(app, config.publicBaseUrl);
+  if (config.docs.enabled) setupOpenApi(app, config.server.publicBaseUrl);
   // (Signals are handled by main.ts through exitOnShutdownSignal, not Nest's enableShutdownHooks.)
 }
 
@@ -65,16 +64,4 @@ export async function createApp(): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
   configureApp(app);
   return app;
-}
-
-/**
- * TRUST_PROXY as Express wants it: `true`/`false`, a hop count (`1`: the load balancer in front), or
- * addresses/subnets/`loopback` names (comma-separated), which Express checks itself at start-up.
- */
-export function trustProxySetting(value: string): boolean | number | string {
-  const v = value.trim();
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  if (/^\d+$/.test(v)) return Number(v);
-  return v;
 }

@@ -64,8 +64,8 @@ describe('Chatapp web sends through the WAHA adapter (e2e)', () => {
   });
 
   it('refuses to boot with a WAHA provider selected but no WAHA_BASE_URL, or an unknown session provider', async () => {
-    await expect(createTestApp({ env: { PROVIDER_CHATAPP_WEB: 'waha' } })).rejects.toThrow('WAHA_BASE_URL is required by PROVIDER_CHATAPP_WEB=waha');
-    await expect(createTestApp({ env: { CHATAPP_WEB_SESSION_PROVIDER: 'waha' } })).rejects.toThrow('WAHA_BASE_URL is required');
+    await expect(createTestApp({ env: { PROVIDER_CHATAPP_WEB: 'waha' } })).rejects.toThrow('WAHA_BASE_URL is required when PROVIDER_CHATAPP_WEB=waha');
+    await expect(createTestApp({ env: { CHATAPP_WEB_SESSION_PROVIDER: 'waha' } })).rejects.toThrow('WAHA_BASE_URL is required when CHATAPP_WEB_SESSION_PROVIDER=waha');
     await expect(createTestApp({ env: { CHATAPP_WEB_SESSION_PROVIDER: 'carrier-pigeon' } })).rejects.toThrow('CHATAPP_WEB_SESSION_PROVIDER must be sandbox or waha');
   });
 });

@@ -43,7 +43,7 @@ describe('docker-compose.yml', () => {
   it('waits longer than the shutdown grace period (plus room to close) before killing the API', () => {
     const m = /^(\d+)s$/.exec(api.stop_grace_period ?? '');
     expect(m).not.toBeNull();
-    const grace = loadConfig({ SHUTDOWN_GRACE_MS: api.environment?.SHUTDOWN_GRACE_MS }).shutdownGraceMs;
+    const grace = loadConfig({ SHUTDOWN_GRACE_MS: api.environment?.SHUTDOWN_GRACE_MS }).shutdown.graceMs;
     expect(Number(m![1]) * 1000).toBeGreaterThanOrEqual(grace + 5000);
   });
 

@@ -112,7 +112,7 @@ describe('Foundation (e2e)', () => {
     });
 
     it('413 PAYLOAD_TOO_LARGE for a body over the limit', async () => {
-      const res = await t.admin('post', '/admin/v1/accounts').send({ name: 'x'.repeat(t.config.bodyLimitBytes + 10) });
+      const res = await t.admin('post', '/admin/v1/accounts').send({ name: 'x'.repeat(t.config.server.bodyLimitBytes + 10) });
       expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
     });
 

@@ -1,8 +1,9 @@
-import { Test } from '@nestjs/testing';
-import { AppModule } from '../src/app.module';
-import { AppConfig, Env, loadConfig } from '../src/config/app-config';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, Env, loadConfig } from '../src/config/app-config';
 import { createTestApp, TestAccount, TestApp, testEnv } from './support/app';
-import { dropDatabase, freshDatabaseUrl } from './support/database';
+import { spawnApp } from './support/spawn-app';
 import { HttpFake, RecordedRequest } from './providers-fakes/http-fake';
 import { SmppFake } from './providers-fakes/smpp-fake';
 import { SmtpFake } from './providers-fakes/smtp-fake';
@@ -61,6 +62,7 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
         CHATAPP_CLOUD_BASE_URL: cloud.baseUrl,
         CHATAPP_CLOUD_TOKEN: 'cloud-token',
         CHATAPP_CLOUD_PHONE_NUMBER_ID: '1055',
+        CHATAPP_CLOUD_WABA_ID: 'waba_platform',
         PROVIDER_MESSAGING_BOT: 'bot_api',
         BOT_API_BASE_URL: bot.baseUrl,
         BOT_API_TOKEN: BOT_TOKEN,
@@ -258,22 +260,34 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
 
 describe('Real provider adapters: start-up configuration checks (e2e)', () => {
   it.each([
-    [{ PROVIDER_EMAIL: 'smtp', SMTP_FROM: 'a@b.example' }, /SMTP_HOST/],
-    [{ PROVIDER_LOCAL_SMS: 'smpp', SMPP_URL: 'smpp://127.0.0.1:1', SMPP_SYSTEM_ID: 'x' }, /SMPP_PASSWORD/],
-    [{ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 't' }, /CHATAPP_CLOUD_PHONE_NUMBER_ID/],
-    [{ PROVIDER_MESSAGING_BOT: 'bot_api', BOT_API_TOKEN: 't', BOT_API_BASE_URL: 'nope' }, /BOT_API_BASE_URL/],
-  ])('a selected adapter with a missing or bad setting stops start-up naming it (%j)', async (env, name) => {
-    // Boots the real AppModule by hand (not createTestApp) so the half-started app can be closed:
-    // its database pool would otherwise keep Jest alive.
-    const databaseUrl = await freshDatabaseUrl();
-    const config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...(env as Env) }));
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).overrideProvider(AppConfig).useValue(config).compile();
-    const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+    [{ PROVIDER_EMAIL: 'smtp', SMTP_FROM: 'a@b.example' }, 'SMTP_HOST is required when PROVIDER_EMAIL=smtp'],
+    [{ PROVIDER_LOCAL_SMS: 'smpp', SMPP_URL: 'smpp://127.0.0.1:1', SMPP_SYSTEM_ID: 'x' }, 'SMPP_PASSWORD is required when PROVIDER_LOCAL_SMS=smpp'],
+    [{ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 't', CHATAPP_CLOUD_WABA_ID: 'w' }, 'CHATAPP_CLOUD_PHONE_NUMBER_ID is required when PROVIDER_CHATAPP=cloud_api'],
+    // Needed by template submissions from the platform sender: before, only such a request failed.
+    [{ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 't', CHATAPP_CLOUD_PHONE_NUMBER_ID: 'p' }, 'CHATAPP_CLOUD_WABA_ID is required when PROVIDER_CHATAPP=cloud_api'],
+    [{ PROVIDER_MESSAGING_BOT: 'bot_api', BOT_API_TOKEN: 't', BOT_API_BASE_URL: 'nope' }, 'BOT_API_BASE_URL is not a valid URL: "nope"'],
+    [{ PROVIDER_CHATAPP_WEB: 'waha' }, 'WAHA_BASE_URL is required when PROVIDER_CHATAPP_WEB=waha'],
+  ])('a selected adapter with a missing or bad setting is refused by the configuration, before any module starts (%j)', (env, message) => {
+    expect(() => loadConfig(testEnv({ DATABASE_URL: 'sqlite::memory:', ...(env as Env) }))).toThrow(new ConfigError(message));
+  });
+
+  it('the real process (main.ts) exits 1 with one line naming every missing setting, and opens no database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'msg-boot-'));
+    const app = spawnApp(
+      testEnv({
+        DATABASE_URL: `sqlite:${join(dir, 'data', 'messaging.sqlite')}`, PORT: '0', HOST: '127.0.0.1',
+        PROVIDER_EMAIL: 'smtp', SMTP_FROM: 'Shop <no-reply@shop.example>',
+        PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 'cloud-token', CHATAPP_CLOUD_PHONE_NUMBER_ID: '1055',
+      }),
+    );
     try {
-      await expect(app.init()).rejects.toThrow(name);
+      expect(await app.exited).toBe(1);
     } finally {
-      await app.close();
-      await dropDatabase(databaseUrl);
+      await app.stop();
     }
+    expect(app.output().trim()).toBe(
+      'Configuration error: SMTP_HOST is required when PROVIDER_EMAIL=smtp; CHATAPP_CLOUD_WABA_ID is required when PROVIDER_CHATAPP=cloud_api',
+    );
+    expect(existsSync(join(dir, 'data'))).toBe(false);
   });
 });

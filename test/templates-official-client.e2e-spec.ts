@@ -1,4 +1,5 @@
 import { ApiError } from '../src/common/errors';
+import type { Env } from '../src/config/app-config';
 import { ProviderError } from '../src/providers/provider.types';
 import { CloudApiTemplateClient } from '../src/templates/official/cloud-api-template.client';
 import { OfficialTemplateSubmission } from '../src/templates/official/official-template-client';
@@ -6,6 +7,10 @@ import { adapterConfig } from './providers-fakes/adapter-config';
 import { closedPort, FakeReply, HttpFake } from './providers-fakes/http-fake';
 
 const TOKEN = 'cloud-token-tpl';
+
+/** The template client serves PROVIDER_CHATAPP=cloud_api, whose settings it reads. */
+const cloudConfig = (baseUrl: string, env: Env = {}) =>
+  adapterConfig({ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_BASE_URL: baseUrl, CHATAPP_CLOUD_TOKEN: TOKEN, CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_1', CHATAPP_CLOUD_WABA_ID: 'waba_platform', ...env });
 
 const submission: OfficialTemplateSubmission = {
   name: 'order_update', language: 'en', subType: 'utility', body: 'Hi {{1}}', bodyParameters: [{ index: 1, label: 'Sara' }],
@@ -31,7 +36,7 @@ describe('CloudApiTemplateClient against a local Cloud-API fake', () => {
   afterAll(() => fake.stop());
   beforeEach(() => {
     fake.requests.length = 0;
-    sut = new CloudApiTemplateClient(adapterConfig({ CHATAPP_CLOUD_BASE_URL: fake.baseUrl, CHATAPP_CLOUD_TOKEN: TOKEN, PROVIDER_TIMEOUT_MS: '400' }));
+    sut = new CloudApiTemplateClient(cloudConfig(fake.baseUrl, { PROVIDER_TIMEOUT_MS: '400' }));
   });
 
   it('submits with the bearer token and reads the receipt; polls status with a GET', async () => {
@@ -65,8 +70,14 @@ describe('CloudApiTemplateClient against a local Cloud-API fake', () => {
     }
     answer({ status: 502 });
     expect(await failure(sut.fetchStatus('9001'))).toMatchObject({ kind: 'unavailable' });
-    const down = new CloudApiTemplateClient(adapterConfig({ CHATAPP_CLOUD_BASE_URL: `http://127.0.0.1:${await closedPort()}`, CHATAPP_CLOUD_TOKEN: TOKEN }));
+    const down = new CloudApiTemplateClient(cloudConfig(`http://127.0.0.1:${await closedPort()}`));
     expect(await failure(down.submit(submission))).toMatchObject({ kind: 'unavailable' });
+  });
+
+  it("a sender without its own business account submits to the platform's (CHATAPP_CLOUD_WABA_ID)", async () => {
+    answer({ status: 200, body: { id: '9002', status: 'PENDING' } });
+    await expect(sut.submit({ ...submission, wabaId: null })).resolves.toEqual({ providerTemplateId: '9002', status: 'pending' });
+    expect(fake.requests[0]).toMatchObject({ method: 'POST', path: '/v21.0/waba_platform/message_templates' });
   });
 
   it('401/403 and an answer without a template id -> failed; other 4xx -> 400 with the provider message; duplicate -> 409', async () => {

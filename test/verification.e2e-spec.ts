@@ -153,7 +153,7 @@ describe('Verification codes (e2e)', () => {
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ to, channel: 'chatapp', status: 'pending' });
       expect((await deliveries(acc.id, to))[0].channel).toBe('chatapp');
-      expect(await wallet(acc)).toBe(100_000 - t.config.prices.chatapp);
+      expect(await wallet(acc)).toBe(100_000 - t.config.billing.prices.chatapp);
       expect((await check(acc, res.body.data.verificationId, await lastCode(acc.id, to))).body.data.valid).toBe(true);
     });
 
@@ -195,7 +195,7 @@ describe('Verification codes (e2e)', () => {
       const m = /^Acme login: (\d{7}) \(do not share\)$/.exec(msg.text);
       expect(m).not.toBeNull();
       expect((await check(acc, res.body.data.verificationId, (m as RegExpExecArray)[1])).body.data).toMatchObject({ status: 'approved', valid: true });
-      expect(await wallet(acc)).toBe(100_000 - t.config.prices.local_sms);
+      expect(await wallet(acc)).toBe(100_000 - t.config.billing.prices.local_sms);
     });
 
     it('400 from the messaging validator for a template with two variables or an unknown one; nothing left', async () => {
@@ -278,7 +278,7 @@ describe('Verification codes (e2e)', () => {
       expect(results.filter((r) => r.status === 201)).toHaveLength(5);
       expect(results.filter((r) => r.status === 429)).toHaveLength(7);
       expect(await deliveries(acc.id, to)).toHaveLength(5);
-      expect(await wallet(acc)).toBe(before - 5 * t.config.prices.local_sms);
+      expect(await wallet(acc)).toBe(before - 5 * t.config.billing.prices.local_sms);
     });
   });
 
@@ -319,7 +319,7 @@ describe('Verification codes (e2e)', () => {
     it('debits the price of the channel like a message', async () => {
       const acc = await t.createAccount({ walletBalance: 1000 });
       await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
-      expect(await wallet(acc)).toBe(1000 - t.config.prices.local_sms);
+      expect(await wallet(acc)).toBe(1000 - t.config.billing.prices.local_sms);
     });
 
     it('402 INSUFFICIENT_BALANCE when broke: nothing sent, no verification left, send slot given back', async () => {

@@ -59,7 +59,7 @@ export class AccountsService {
         phoneVerified: fields.phoneVerified ?? true,
         subscriptionActive: fields.subscriptionActive ?? true,
         walletBalance: fields.walletBalance ?? 0,
-        currency: this.config.currency,
+        currency: this.config.billing.currency,
         planName: fields.planName ?? null,
         messageQuota: fields.messageQuota ?? 0,
         messagesUsed: fields.messagesUsed ?? 0,

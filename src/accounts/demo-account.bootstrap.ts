@@ -31,12 +31,12 @@ export class DemoAccountBootstrap implements OnApplicationBootstrap {
 
   /** The key file of an earlier start, if it is still there (main.ts points to it). */
   existingKeyFile(): string | null {
-    const file = this.config.demoKeyFile;
+    const file = this.config.demo.keyFile;
     return file !== null && existsSync(file) ? file : null;
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.demoAccount || this.config.isProduction || !this.uow.capabilities.embedded) return;
+    if (!this.config.demo.enabled || this.config.isProduction || !this.uow.capabilities.embedded) return;
     if ((await this.accounts.count()) > 0) return;
     const { account, apiKey } = await this.accounts.create({
       name: 'Demo account',
@@ -45,7 +45,7 @@ export class DemoAccountBootstrap implements OnApplicationBootstrap {
       planName: 'Demo',
       messageQuota: 1000,
     });
-    const keyFile = this.config.demoKeyFile;
+    const keyFile = this.config.demo.keyFile;
     if (keyFile !== null) writeSecretFile(keyFile, `${apiKey.key}\n`);
     this.created = { accountId: account.id, key: apiKey.key, keyFile };
     this.logger.log(`Demo account ${account.id} created`);

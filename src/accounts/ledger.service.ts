@@ -37,7 +37,7 @@ export class LedgerService {
   ) {}
 
   price(channel: ChannelName): number {
-    return this.config.prices[channel];
+    return this.config.billing.prices[channel];
   }
 
   async canPay(accountId: string, channel: ChannelName): Promise<boolean> {

@@ -17,15 +17,15 @@ import { FixedWindowThrottlerStorage } from './fixed-window-throttler.storage';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         throttlers: [
-          { name: 'default', ttl: config.throttleTtlSeconds * 1000, limit: config.throttleLimit },
+          { name: 'default', ttl: config.throttle.ttlSeconds * 1000, limit: config.throttle.limit },
           // Retry-After comes from the error envelope; the library's would be named `Retry-After-ip`.
           {
-            name: PER_IP_THROTTLER, ttl: config.publicThrottleTtlSeconds * 1000, limit: config.publicThrottleLimit, setHeaders: false,
+            name: PER_IP_THROTTLER, ttl: config.throttle.publicTtlSeconds * 1000, limit: config.throttle.publicLimit, setHeaders: false,
             getTracker: (req: Record<string, unknown>) => `ip:${typeof req.ip === 'string' ? req.ip : 'unknown'}`,
           },
         ],
         // lazyConnect: no socket until the first request, so an app that fails to start leaves none open.
-        storage: config.redisUrl ? new ThrottlerStorageRedisService(config.redisUrl, { lazyConnect: true, keyPrefix: config.redisKeyPrefix }) : new FixedWindowThrottlerStorage(),
+        storage: config.redis.url ? new ThrottlerStorageRedisService(config.redis.url, { lazyConnect: true, keyPrefix: config.redis.keyPrefix }) : new FixedWindowThrottlerStorage(),
       }),
     }),
   ],

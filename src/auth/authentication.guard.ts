@@ -35,7 +35,7 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   private isAdminToken(req: AuthedRequest): boolean {
-    const token = this.config.adminToken;
+    const token = this.config.security.adminToken;
     const header = req.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice(7) : '';
     return !!token && !!given && safeEqualString(given, token);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { newId } from '../common/ids';
 
-/** Tunables of the bulk module (all from AppConfig, so tests can run the loops fast). */
+/** Tunables of the bulk module (the `bulk` config section and what it shares with others). */
 @Injectable()
 export class BulkSettings {
   /** This process, as a lease owner (BULK_INSTANCE_ID when set: must be unique per replica). */
@@ -27,22 +27,23 @@ export class BulkSettings {
   readonly testHooks: boolean;
 
   constructor(config: AppConfig) {
-    this.instanceId = (config.optional('BULK_INSTANCE_ID') ?? newId('rep')).slice(0, 40);
-    this.intakeBatch = config.int('BULK_INTAKE_BATCH', 1000, 1, 5000);
-    this.maxElementBytes = config.bulkMaxElementBytes;
-    this.intakeLeaseMs = config.int('BULK_INTAKE_LEASE_MS', 60_000, 100);
-    this.reaperTickMs = config.int('BULK_REAPER_TICK_MS', 30_000, 10);
-    this.validationTickMs = config.int('BULK_VALIDATION_TICK_MS', 200, 5);
-    this.validationChunk = config.int('BULK_VALIDATION_CHUNK', 2000, 1);
-    this.exportPageRows = config.int('BULK_EXPORT_PAGE_ROWS', 2000, 1, 10_000);
-    this.dispatchTickMs = config.int('BULK_DISPATCH_TICK_MS', 100, 5);
-    this.leaseMs = config.bulkLeaseMs;
-    this.providerTimeoutMs = config.providerTimeoutMs;
-    this.dispatchLeaseMs = config.bulkDispatchLeaseMs;
-    this.rateLimitBackoffMs = config.int('BULK_RATE_LIMIT_BACKOFF_MS', 30_000, 1);
-    this.maxJobsPerReplica = config.int('BULK_MAX_JOBS_PER_REPLICA', 500, 1);
-    this.idempotencyWindowMs = config.idempotencyWindowHours * 3_600_000;
-    this.schedulersEnabled = config.schedulersEnabled;
-    this.testHooks = config.bulkTestHooks;
+    const bulk = config.bulk;
+    this.instanceId = bulk.instanceId ?? newId('rep');
+    this.intakeBatch = bulk.intakeBatch;
+    this.maxElementBytes = bulk.maxElementBytes;
+    this.intakeLeaseMs = bulk.intakeLeaseMs;
+    this.reaperTickMs = bulk.reaperTickMs;
+    this.validationTickMs = bulk.validationTickMs;
+    this.validationChunk = bulk.validationChunk;
+    this.exportPageRows = bulk.exportPageRows;
+    this.dispatchTickMs = bulk.dispatchTickMs;
+    this.leaseMs = bulk.leaseMs;
+    this.providerTimeoutMs = config.providers.timeoutMs;
+    this.dispatchLeaseMs = bulk.dispatchLeaseMs;
+    this.rateLimitBackoffMs = bulk.rateLimitBackoffMs;
+    this.maxJobsPerReplica = bulk.maxJobsPerReplica;
+    this.idempotencyWindowMs = bulk.idempotencyWindowMs;
+    this.schedulersEnabled = config.schedulers.enabled;
+    this.testHooks = bulk.testHooks;
   }
 }

@@ -16,7 +16,6 @@ import { WahaSendProvider } from './providers/waha-send.provider';
 import { WahaWebSessionProvider } from './providers/waha-web-session.provider';
 import { WahaClient } from './providers/waha.client';
 import { WebSessionProviders } from './providers/web-session-providers';
-import { WebSessionSettings } from './web-session-settings';
 import { WebSessionsService } from './web-sessions.service';
 
 /** Web sessions and messaging-bot ids: chat listing (sandbox or WAHA) and inbound messages. */
@@ -24,7 +23,6 @@ import { WebSessionsService } from './web-sessions.service';
   imports: [AccountsModule, WebhooksModule, TypeOrmModule.forFeature([WebSessionEntity, WebSessionChatEntity, InboundMessageEntity])],
   controllers: [AdminWebSessionsController, ChatsController, WahaHookController],
   providers: [
-    WebSessionSettings,
     WebSessionsService,
     WahaClient,
     SandboxWebSessionProvider,

@@ -13,7 +13,6 @@ import { WebSessionChatEntity } from './entities/web-session-chat.entity';
 import { WebSessionEntity } from './entities/web-session.entity';
 import { generateSandboxChats } from './sandbox-chats';
 import { isUniqueViolation } from '../database/db-errors';
-import { WebSessionSettings } from './web-session-settings';
 import { CreateWebSessionInput, WebSessionForSend, WebSessionStatus, WebSessionView } from './web-session.types';
 import { UnitOfWork } from '../database/unit-of-work';
 
@@ -25,7 +24,6 @@ export class WebSessionsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly accounts: AccountsService,
-    private readonly settings: WebSessionSettings,
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -68,8 +66,8 @@ export class WebSessionsService {
   /** Operator creation. Sandbox sessions store their chats (120 generated when none are given). */
   async create(accountId: string, input: CreateWebSessionInput): Promise<WebSessionView> {
     if (!(await this.accounts.exists(accountId))) throw ApiError.notFound('Account');
-    const provider = input.provider ?? this.settings.defaultProvider;
-    if (provider === 'waha' && !this.settings.wahaBaseUrl) throw ApiError.validation('provider waha needs WAHA_BASE_URL to be configured');
+    const provider = input.provider ?? this.config.webSessions.defaultProvider;
+    if (provider === 'waha' && !this.config.waha.baseUrl) throw ApiError.validation('provider waha needs WAHA_BASE_URL to be configured');
     if (provider !== 'sandbox' && input.chats) throw ApiError.validation('chats can only be given for sandbox sessions');
     const chats = provider === 'sandbox' ? (input.chats ?? generateSandboxChats()) : [];
     const seen = new Set<string>();
@@ -114,7 +112,7 @@ export class WebSessionsService {
   }
 
   private hookUrl(session: WebSessionEntity): string {
-    return `${this.config.publicBaseUrl}/hooks/waha/${session.id}`;
+    return `${this.config.server.publicBaseUrl}/hooks/waha/${session.id}`;
   }
 
   private async countChats(s: WebSessionEntity): Promise<number | null> {

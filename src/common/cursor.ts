@@ -12,7 +12,7 @@ export class CursorCodec {
   private readonly key: Buffer;
 
   constructor(config: AppConfig) {
-    this.key = createHmac('sha256', config.appSecret).update('cursor').digest();
+    this.key = createHmac('sha256', config.security.appSecret).update('cursor').digest();
   }
 
   encode(scope: string, position: unknown): string {

@@ -8,7 +8,7 @@ export class SecretBox {
   private readonly key: Buffer;
 
   constructor(config: AppConfig) {
-    this.key = createHash('sha256').update(`secret-box:${config.appSecret}`).digest();
+    this.key = createHash('sha256').update(`secret-box:${config.security.appSecret}`).digest();
   }
 
   seal(plain: string): string {

@@ -3,12 +3,13 @@ import { ConfigError, loadConfig, parseDatabaseUrl } from './app-config';
 describe('loadConfig', () => {
   it('has working defaults: embedded SQLite, port 3000, sandbox providers', () => {
     const c = loadConfig({});
-    expect(c.port).toBe(3000);
-    expect(c.database).toEqual({ type: 'sqlite', path: 'data/messaging.sqlite' });
-    expect(c.adminToken).toBeNull();
-    expect(c.webhookAllowInsecure).toBe(false);
-    expect(Object.values(c.providers).every((p) => p === 'sandbox')).toBe(true);
-    expect([c.metricsEnabled, c.metricsToken, c.metricsRefreshMs]).toEqual([true, null, 15_000]);
+    expect(c.server.port).toBe(3000);
+    expect(c.database).toMatchObject({ type: 'sqlite', path: 'data/messaging.sqlite', url: 'sqlite:data/messaging.sqlite' });
+    expect(c.security.adminToken).toBeNull();
+    expect(c.outbound.allowInsecure).toBe(false);
+    expect(Object.values(c.providers.byChannel).every((p) => p === 'sandbox')).toBe(true);
+    expect([c.smtp, c.smpp, c.cloudApi, c.botApi]).toEqual([null, null, null, null]);
+    expect(c.metrics).toEqual({ enabled: true, token: null, refreshMs: 15_000 });
   });
 
   it.each([
@@ -35,6 +36,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 
+  it('reports every bad variable at once, in one ConfigError', () => {
+    const env = { PORT: 'abc', LOG_LEVEL: 'loud', PROVIDER_EMAIL: 'smtp', SMTP_HOST: 'mail.example' };
+    expect(() => loadConfig(env)).toThrow(
+      new ConfigError([
+        'PORT must be an integer, got "abc"',
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+        'SMTP_FROM is required when PROVIDER_EMAIL=smtp',
+      ].join('; ')),
+    );
+  });
+
   describe('production mode', () => {
     const secret = 'a-real-random-secret-0123456789';
 
@@ -44,14 +56,14 @@ describe('loadConfig', () => {
         expect(() => loadConfig({ NODE_ENV: nodeEnv })).toThrow(/APP_SECRET is required in production/);
         const c = loadConfig({ NODE_ENV: nodeEnv, APP_SECRET: secret });
         expect(c.isProduction).toBe(true);
-        expect(c.appSecret).toBe(secret);
+        expect(c.security.appSecret).toBe(secret);
       },
     );
 
     it.each(['development', 'test', undefined])('NODE_ENV=%j is not production (the development secret fills in)', (nodeEnv) => {
       const c = loadConfig(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv });
       expect(c.isProduction).toBe(false);
-      expect(c.appSecret).toBe('development-only-secret-do-not-use');
+      expect(c.security.appSecret).toBe('development-only-secret-do-not-use');
     });
 
     it.each([
@@ -62,6 +74,12 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ NODE_ENV: 'prod', ...env })).toThrow(new RegExp(`${name} is a published example value`));
       expect(() => loadConfig({ NODE_ENV: 'development', ...env })).not.toThrow();
     });
+
+    it('production defaults: docs off, the first database connection retried', () => {
+      const c = loadConfig({ NODE_ENV: 'production', APP_SECRET: secret });
+      expect([c.docs.enabled, c.database.connectRetries]).toEqual([false, 10]);
+      expect([loadConfig({}).docs.enabled, loadConfig({}).database.connectRetries]).toEqual([true, 0]);
+    });
   });
 
   it('parses a MySQL URL with credentials', () => {
@@ -71,17 +89,19 @@ describe('loadConfig', () => {
   });
 
   it('reads booleans and per-channel prices', () => {
-    const c = loadConfig({ WEBHOOK_ALLOW_INSECURE: 'true', PRICE_EMAIL: '7', PROVIDER_EMAIL: 'smtp' });
-    expect(c.webhookAllowInsecure).toBe(true);
-    expect(c.prices.email).toBe(7);
-    expect(c.providers.email).toBe('smtp');
+    const c = loadConfig({ WEBHOOK_ALLOW_INSECURE: 'true', PRICE_EMAIL: '7', PROVIDER_EMAIL: 'smtp', SMTP_HOST: 'mail.example', SMTP_FROM: 'a@b.example' });
+    expect(c.outbound.allowInsecure).toBe(true);
+    expect(c.billing.prices.email).toBe(7);
+    expect(c.providers.byChannel.email).toBe('smtp');
   });
 
   it('bounds database lock waits and idle transactions: by default half the bulk dispatch lease (at least 2 s), 5 s waits', () => {
     // Dispatch lease = max(BULK_LEASE_MS 15 s, 2 x PROVIDER_TIMEOUT_MS 10 s) = 20 s.
-    expect(loadConfig({})).toMatchObject({ bulkDispatchLeaseMs: 20_000, dbIdleTransactionTimeoutS: 10, dbLockWaitTimeoutS: 5 });
-    expect(loadConfig({ BULK_LEASE_MS: '6000', PROVIDER_TIMEOUT_MS: '1000' })).toMatchObject({ bulkDispatchLeaseMs: 6000, dbIdleTransactionTimeoutS: 3 });
-    expect(loadConfig({ BULK_LEASE_MS: '1500', PROVIDER_TIMEOUT_MS: '500' }).dbIdleTransactionTimeoutS).toBe(2);
-    expect(loadConfig({ DB_IDLE_TRANSACTION_TIMEOUT_S: '4', DB_LOCK_WAIT_TIMEOUT_S: '2' })).toMatchObject({ dbIdleTransactionTimeoutS: 4, dbLockWaitTimeoutS: 2 });
+    expect(loadConfig({}).bulk.dispatchLeaseMs).toBe(20_000);
+    expect(loadConfig({}).database).toMatchObject({ idleTransactionTimeoutS: 10, lockWaitTimeoutS: 5 });
+    const short = loadConfig({ BULK_LEASE_MS: '6000', PROVIDER_TIMEOUT_MS: '1000' });
+    expect([short.bulk.dispatchLeaseMs, short.database.idleTransactionTimeoutS]).toEqual([6000, 3]);
+    expect(loadConfig({ BULK_LEASE_MS: '1500', PROVIDER_TIMEOUT_MS: '500' }).database.idleTransactionTimeoutS).toBe(2);
+    expect(loadConfig({ DB_IDLE_TRANSACTION_TIMEOUT_S: '4', DB_LOCK_WAIT_TIMEOUT_S: '2' }).database).toMatchObject({ idleTransactionTimeoutS: 4, lockWaitTimeoutS: 2 });
   });
 });

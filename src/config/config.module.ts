@@ -1,9 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { AppConfig, loadConfig } from './app-config';
+import { AppConfig } from './app-config';
+import { processConfig } from './process-config';
 
 @Global()
 @Module({
-  providers: [{ provide: AppConfig, useFactory: () => loadConfig(process.env) }],
+  providers: [{ provide: AppConfig, useFactory: processConfig }],
   exports: [AppConfig],
 })
 export class ConfigModule {}

@@ -35,7 +35,7 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     connectorPackage: 'mysql2',
     // Session limits on every pooled connection: a paused replica's transaction loses its locks
     // within DB_IDLE_TRANSACTION_TIMEOUT_S, and lock waits end after DB_LOCK_WAIT_TIMEOUT_S.
-    driver: mysqlDriver({ lockWaitTimeoutS: config.dbLockWaitTimeoutS, idleTransactionTimeoutS: config.dbIdleTransactionTimeoutS }),
+    driver: mysqlDriver({ lockWaitTimeoutS: config.database.lockWaitTimeoutS, idleTransactionTimeoutS: config.database.idleTransactionTimeoutS }),
     host: db.host,
     port: db.port,
     username: db.username,
@@ -45,6 +45,6 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     timezone: 'Z',
     supportBigNumbers: true,
     bigNumberStrings: false,
-    extra: { connectionLimit: config.int('DB_POOL_SIZE', 20, 1, 500) },
+    extra: { connectionLimit: config.database.poolSize },
   };
 }

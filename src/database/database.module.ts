@@ -40,7 +40,7 @@ export function openDataSources(): DataSource[] {
           autoLoadEntities: true,
           // A failing first connection must fail fast (and readably) rather than be retried silently;
           // a missing database is never retried (waiting does not create it).
-          retryAttempts: config.int('DB_CONNECT_RETRIES', config.isProduction ? 10 : 0, 0, 100),
+          retryAttempts: config.database.connectRetries,
           retryDelay: 2000,
           toRetry: (err: unknown) => !isUnknownDatabase(err),
         };

@@ -9,7 +9,7 @@ const logger = new Logger('Database');
 
 /** DB_CREATE=true on MySQL: create the database if it is missing (before TypeORM connects to it). */
 export async function ensureDatabase(config: AppConfig): Promise<void> {
-  if (config.database.type === 'mysql' && config.databaseCreate) await createMysqlDatabase(config.database);
+  if (config.database.type === 'mysql' && config.database.create) await createMysqlDatabase(config.database);
 }
 
 /**

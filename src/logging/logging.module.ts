@@ -16,7 +16,7 @@ import { redactUrl } from './redact-url';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         pinoHttp: {
-          level: config.logLevel,
+          level: config.logging.level,
           genReqId: (req: IncomingMessage) => (req as IncomingMessage & { requestId?: string }).requestId ?? 'unknown',
           redact: {
             paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.webhookSecret', '*.key'],

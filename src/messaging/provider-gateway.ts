@@ -9,7 +9,7 @@ import { TEMPLATE_LOOKUP, type TemplateRouteLookup } from './validation/lookups'
 import type { ValidatedMessage } from './validation/validated-message';
 
 /**
- * Calls the channel's configured provider with a timeout (config.providerTimeoutMs) around every
+ * Calls the channel's configured provider with a timeout (config.providers.timeoutMs) around every
  * adapter, and turns every failure into one of three stable ApiErrors:
  * rate_limited -> PROVIDER_RATE_LIMITED (429), unavailable / timeout -> PROVIDER_UNAVAILABLE (503),
  * anything else -> PROVIDER_ERROR (502). A rejection is an outcome, not an error.
@@ -26,7 +26,7 @@ export class ProviderGateway {
 
   /** The longest a provider call may take (PROVIDER_TIMEOUT_MS). */
   get timeoutMs(): number {
-    return this.config.providerTimeoutMs;
+    return this.config.providers.timeoutMs;
   }
 
   async send(out: OutboundMessage): Promise<ProviderOutcome> {
@@ -110,7 +110,7 @@ export class ProviderGateway {
   }
 
   private async guard<T>(call: () => Promise<T>): Promise<T> {
-    const ms = this.config.providerTimeoutMs;
+    const ms = this.config.providers.timeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ProviderError('unavailable', `Provider did not answer within ${ms} ms`)), ms);

@@ -24,8 +24,8 @@ export class MetricsRefresher implements OnApplicationBootstrap {
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.metricsEnabled || !this.config.schedulersEnabled) return;
-    this.job.start(this.scheduler, this.config.metricsRefreshMs);
+    if (!this.config.metrics.enabled || !this.config.schedulers.enabled) return;
+    this.job.start(this.scheduler, this.config.metrics.refreshMs);
     void this.job.tick();
   }
 }

@@ -47,8 +47,8 @@ export class MetricsController {
   @ApiErrors('UNAUTHORIZED', 'NOT_FOUND', 'RATE_LIMITED')
   async scrape(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
     // The same answer as a route that does not exist.
-    if (!this.config.metricsEnabled) throw new NotFoundException();
-    const token = this.config.metricsToken;
+    if (!this.config.metrics.enabled) throw new NotFoundException();
+    const token = this.config.metrics.token;
     if (token !== null) {
       const header = req.headers.authorization ?? '';
       const given = header.startsWith('Bearer ') ? header.slice(7) : '';

@@ -113,6 +113,6 @@ export class MetricsService {
 
   /** The adapter configured for the channel (PROVIDER_<CHANNEL>); counters reset with the process, as its config may. */
   private providerOf(channel: string): string {
-    return CHANNELS.includes(channel as ChannelName) ? this.config.providers[channel as ChannelName] : 'unknown';
+    return CHANNELS.includes(channel as ChannelName) ? this.config.providers.byChannel[channel as ChannelName] : 'unknown';
   }
 }

@@ -18,7 +18,7 @@ export class ProvidersRegistry implements OnApplicationBootstrap {
   }
 
   forChannel(channel: ChannelName): ChannelProvider {
-    const name = this.config.providers[channel];
+    const name = this.config.providers.byChannel[channel];
     const provider = this.adapters.get(`${channel}:${name}`);
     if (!provider) throw new Error(`No provider "${name}" registered for channel ${channel}`);
     return provider;
@@ -26,7 +26,7 @@ export class ProvidersRegistry implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     for (const channel of CHANNELS) {
-      const name = this.config.providers[channel];
+      const name = this.config.providers.byChannel[channel];
       if (!this.adapters.has(`${channel}:${name}`)) {
         const known = [...this.adapters.keys()].filter((k) => k.startsWith(`${channel}:`)).map((k) => k.split(':')[1]);
         throw new Error(`PROVIDER_${channel.toUpperCase()}="${name}" is not a known provider for ${channel} (known: ${known.join(', ') || 'none'})`);

@@ -82,7 +82,7 @@ export class AdminTemplatesController {
   async registerSandboxTemplate(@Body() dto: SandboxOfficialTemplateDto): Promise<{ success: true; data: { providerTemplateId: string } }> {
     if (!(this.official instanceof SandboxTemplateClient)) throw ApiError.notFound('Sandbox official provider');
     const providerTemplateId = await this.official.register({
-      wabaId: dto.wabaId ?? this.config.optional('CHATAPP_CLOUD_WABA_ID'),
+      wabaId: dto.wabaId ?? this.config.chatapp.wabaId,
       name: dto.name,
       language: dto.language,
       status: dto.status ?? 'approved',

@@ -50,7 +50,7 @@ export class TemplateCreationService {
     let file: IngestedFile | null = upload?.ingested ?? null;
     try {
       const sources = (dto.headerAssetId ? 1 : 0) + (upload ? 1 : 0) + (dto.headerMediaUrl ? 1 : 0);
-      const plan = planTemplate(dto, sources, this.config.defaultRegion as CountryCode);
+      const plan = planTemplate(dto, sources, this.config.messaging.defaultRegion as CountryCode);
       const scope = accountId ?? DEFAULT_SCOPE;
       await this.assertNameFree(scope, dto, plan);
       const sender = plan.provider === 'official' ? await this.senders.resolve(accountId, dto.officialSenderId) : null;
@@ -143,7 +143,7 @@ export class TemplateCreationService {
       variableCount: plan.variableCount,
       provider: plan.provider,
       providerTemplateId: receipt?.providerTemplateId ?? dto.providerTemplateId ?? null,
-      manualProvider: plan.manual ? this.config.providers.chatapp : null,
+      manualProvider: plan.manual ? this.config.providers.byChannel.chatapp : null,
       creationMode: plan.manual ? 'manual_external_id' : null,
       officialSenderId: sender?.view.id ?? null,
       otp: plan.otp,

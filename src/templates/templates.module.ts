@@ -61,7 +61,7 @@ import { TemplatesService } from './templates.service';
       provide: OfficialTemplateClient,
       inject: [AppConfig, DataSource, Clock],
       useFactory: (config: AppConfig, ds: DataSource, clock: Clock): OfficialTemplateClient =>
-        config.providers.chatapp === 'cloud_api'
+        config.providers.byChannel.chatapp === 'cloud_api'
           ? new CloudApiTemplateClient(config)
           : new SandboxTemplateClient(ds.getRepository(SandboxOfficialTemplateEntity), clock),
     },

@@ -9,7 +9,7 @@ export class VerificationCodes {
 
   constructor(config: AppConfig) {
     // A key of its own, derived from the app secret, so these hashes share nothing with other uses of it.
-    this.key = createHmac('sha256', config.appSecret).update('verification-code-hmac-v1').digest();
+    this.key = createHmac('sha256', config.security.appSecret).update('verification-code-hmac-v1').digest();
   }
 
   /** `length` decimal digits, uniformly random (leading zeros kept). */

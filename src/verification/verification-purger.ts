@@ -31,12 +31,12 @@ export class VerificationPurger implements OnApplicationBootstrap {
   ) {
     // No leases: plain DELETEs in chunks; a pass ends after its current chunk.
     shutdown.register({ name: 'verification-purge', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
-    this.retentionMs = config.int('VERIFICATION_RETENTION_HOURS', 24, 0, 24 * 365) * 3_600_000;
-    this.tickMs = config.int('VERIFICATION_PURGE_TICK_MS', 3_600_000, 1000, 86_400_000);
+    this.retentionMs = config.verification.retentionMs;
+    this.tickMs = config.verification.purgeTickMs;
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.schedulersEnabled) return;
+    if (!this.config.schedulers.enabled) return;
     void this.job.tick();
     this.job.start(this.scheduler, this.tickMs);
   }

@@ -28,8 +28,8 @@ export class VerificationSendLimiter {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.limit = config.int('VERIFICATION_SEND_LIMIT', 5, 1, 1_000_000);
-    this.windowMs = config.int('VERIFICATION_SEND_WINDOW_SECONDS', 600, 1, 7 * 86_400) * 1000;
+    this.limit = config.verification.sendLimit;
+    this.windowMs = config.verification.sendWindowMs;
   }
 
   /** Takes one slot or throws 429 VERIFICATION_ATTEMPTS_EXCEEDED with the seconds until the window ends. */

@@ -32,7 +32,7 @@ export class VerificationService {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.maxChecks = config.int('VERIFICATION_MAX_CHECKS', 5, 1, 100);
+    this.maxChecks = config.verification.maxChecks;
   }
 
   /**

@@ -64,17 +64,17 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
       },
       releaseLeases: () => this.releaseLeases(),
     });
-    this.intervalMs = config.int('WEBHOOK_DELIVERY_INTERVAL_MS', 500, 10, 60_000);
-    this.timeoutMs = config.int('WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000);
-    this.leaseMs = config.int('WEBHOOK_LEASE_MS', this.timeoutMs + 30_000, this.timeoutMs + 1000);
+    this.intervalMs = config.webhooks.deliveryIntervalMs;
+    this.timeoutMs = config.webhooks.timeoutMs;
+    this.leaseMs = config.webhooks.leaseMs;
     // Also the cap on concurrent sends per replica.
-    this.batch = config.int('WEBHOOK_DELIVERY_BATCH', 20, 1, 500);
-    this.retentionMs = config.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650) * 86_400_000;
-    this.housekeepingEveryMs = config.int('WEBHOOK_PRUNE_INTERVAL_MS', 300_000, 10);
+    this.batch = config.webhooks.batch;
+    this.retentionMs = config.webhooks.retentionMs;
+    this.housekeepingEveryMs = config.webhooks.pruneIntervalMs;
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.schedulersEnabled) this.loop.start(this.scheduler, this.intervalMs);
+    if (this.config.schedulers.enabled) this.loop.start(this.scheduler, this.intervalMs);
   }
 
   /** Deliveries claimed but not recorded (a recording that failed): due again at once, on any replica. */
@@ -186,7 +186,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
           lastError: o.error,
           updatedAt: now,
           completedAt: status === 'pending' ? null : now,
-          ...(status === 'pending' ? { nextAttemptAt: now + retryDelayMs(row.attemptCount, this.config.webhookRetryBaseMs) } : {}),
+          ...(status === 'pending' ? { nextAttemptAt: now + retryDelayMs(row.attemptCount, this.config.webhooks.retryBaseMs) } : {}),
         })
         .where('id = :id AND lease_owner = :owner', { id: row.id, owner: this.owner })
         .execute();

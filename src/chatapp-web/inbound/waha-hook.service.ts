@@ -27,7 +27,7 @@ export class WahaHookService {
     if (!session || !key || !signature || !verify(key, signature, rawBody ?? Buffer.from(JSON.stringify(body ?? null)))) {
       throw new ApiError('UNAUTHORIZED', 'Webhook signature missing or invalid');
     }
-    const action = parseWahaEvent(body, session, { now: this.clock.now(), maxAgeMs: this.config.wahaEventMaxAgeSeconds * 1000 });
+    const action = parseWahaEvent(body, session, { now: this.clock.now(), maxAgeMs: this.config.waha.eventMaxAgeSeconds * 1000 });
     if (action.kind === 'ignored') return { ok: true, event: action.event, ignored: true };
     if (action.kind === 'status') {
       await this.sessions.setStatus(session, action.status);

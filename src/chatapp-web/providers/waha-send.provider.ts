@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { AppConfig, ConfigError } from '../../config/app-config';
+import { AppConfig } from '../../config/app-config';
+import type { WahaConfig } from '../../config/adapters.config';
 import { ApiError } from '../../common/errors';
 import { mediaKind } from '../../providers/media-kind';
 import { classifyHttpStatus, postJson } from '../../providers/http/provider-http';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../../providers/provider.types';
 import { ProvidersRegistry } from '../../providers/providers.registry';
-import { WebSessionSettings } from '../web-session-settings';
 import { WebSessionsService } from '../web-sessions.service';
 import { isObj, type Obj, wahaId } from './waha.mapping';
 
@@ -18,30 +18,29 @@ import { isObj, type Obj, wahaId } from './waha.mapping';
 export class WahaSendProvider implements ChannelProvider, OnModuleInit {
   readonly name = 'waha';
   private readonly logger = new Logger(WahaSendProvider.name);
+  private readonly waha: WahaConfig;
 
   constructor(
     private readonly registry: ProvidersRegistry,
-    private readonly settings: WebSessionSettings,
     private readonly sessions: WebSessionsService,
-    private readonly config: AppConfig,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.waha = config.waha;
+  }
 
   onModuleInit(): void {
     this.registry.register('chatapp_web', this.name, this);
-    if (this.config.providers.chatapp_web === this.name && !this.settings.wahaBaseUrl) {
-      throw new ConfigError('WAHA_BASE_URL is required by PROVIDER_CHATAPP_WEB=waha');
-    }
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
-    const base = this.settings.wahaBaseUrl;
+    const base = this.waha.baseUrl;
     if (!base) throw new ProviderError('failed', 'WAHA_BASE_URL is not configured');
     const session = await this.providerSession(msg);
     if (!session) return { status: 'rejected', code: 'PROVIDER_REJECTED', message: `web session ${msg.session ?? '(none)'} does not exist` };
     const { path, payload } = wahaRequest(msg, session);
-    const headers: Record<string, string> = this.settings.wahaApiKey ? { 'X-Api-Key': this.settings.wahaApiKey } : {};
+    const headers: Record<string, string> = this.waha.apiKey ? { 'X-Api-Key': this.waha.apiKey } : {};
     this.logger.log(`web-session message ${msg.messageId} -> ${path} on ${session}`);
-    const res = await postJson(`${base}${path}`, payload, { timeoutMs: this.settings.wahaTimeoutMs, headers });
+    const res = await postJson(`${base}${path}`, payload, { timeoutMs: this.waha.timeoutMs, headers });
     const detail = isObj(res.body) && typeof res.body.message === 'string' ? res.body.message : `HTTP ${res.status}`;
     const transient = classifyHttpStatus(res, detail);
     if (transient) throw transient;

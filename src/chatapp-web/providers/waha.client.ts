@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProviderError } from '../../providers/provider.types';
-import { WebSessionSettings } from '../web-session-settings';
+import { AppConfig } from '../../config/app-config';
+import type { WahaConfig } from '../../config/adapters.config';
 
 /**
  * Minimal HTTP client of a WAHA-compatible API. Connection errors, timeouts and 502/503/504/429 are
@@ -8,19 +9,23 @@ import { WebSessionSettings } from '../web-session-settings';
  */
 @Injectable()
 export class WahaClient {
-  constructor(private readonly settings: WebSessionSettings) {}
+  private readonly waha: WahaConfig;
+
+  constructor(config: AppConfig) {
+    this.waha = config.waha;
+  }
 
   /** GET a JSON document; `null` when the provider answers 404. */
   async getJson(path: string, query: Record<string, string | number> = {}): Promise<unknown> {
-    const base = this.settings.wahaBaseUrl;
+    const base = this.waha.baseUrl;
     if (!base) throw new ProviderError('failed', 'WAHA_BASE_URL is not configured');
     const url = new URL(`${base}${path}`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { Accept: 'application/json' };
-    if (this.settings.wahaApiKey) headers['X-Api-Key'] = this.settings.wahaApiKey;
+    if (this.waha.apiKey) headers['X-Api-Key'] = this.waha.apiKey;
     let res: Response;
     try {
-      res = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(this.settings.wahaTimeoutMs) });
+      res = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(this.waha.timeoutMs) });
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       throw new ProviderError('unavailable', timedOut ? 'Web-session provider timed out' : 'Web-session provider is unreachable');

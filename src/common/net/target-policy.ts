@@ -39,7 +39,7 @@ export class TargetPolicy {
     config: AppConfig,
     @Inject(DNS_RESOLVER) private readonly resolver: DnsResolver,
   ) {
-    this.rules = { allowInsecure: config.webhookAllowInsecure, allowedPorts: config.webhookAllowedPorts };
+    this.rules = { allowInsecure: config.outbound.allowInsecure, allowedPorts: config.outbound.allowedPorts };
   }
 
   /** Syntax, scheme, credentials, port and serialisation (no DNS). Throws TargetRefusedError. */

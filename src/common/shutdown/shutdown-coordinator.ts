@@ -53,7 +53,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   begin(reason = 'shutdown'): void {
     if (this.began) return;
     this.began = true;
-    this.logger.log(`shutting down (${reason}): readiness is off, no new work is claimed; waiting up to ${this.config.shutdownGraceMs} ms for work in flight`);
+    this.logger.log(`shutting down (${reason}): readiness is off, no new work is claimed; waiting up to ${this.config.shutdown.graceMs} ms for work in flight`);
     for (const p of this.participants) p.stopClaiming();
   }
 
@@ -69,7 +69,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   }
 
   private async run(): Promise<boolean> {
-    const deadline = Date.now() + this.config.shutdownGraceMs;
+    const deadline = Date.now() + this.config.shutdown.graceMs;
     const drained = await Promise.all([...this.participants].map((p) => this.drainOne(p, deadline)));
     const http = await this.closeHttp(deadline);
     const clean = http && drained.every(Boolean);

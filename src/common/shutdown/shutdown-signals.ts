@@ -23,7 +23,7 @@ export function exitOnShutdownSignal(app: INestApplication): void {
     }
     started = true;
     const coordinator = app.get(ShutdownCoordinator);
-    const grace = app.get(AppConfig).shutdownGraceMs;
+    const grace = app.get(AppConfig).shutdown.graceMs;
     // Never outlive the orchestrator's patience silently: whatever hangs, the process ends.
     setTimeout(() => {
       logger.error('shutdown did not finish in time; exiting');

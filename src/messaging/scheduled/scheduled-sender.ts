@@ -39,15 +39,15 @@ export class ScheduledSender implements OnApplicationBootstrap {
     private readonly metrics: MetricsService,
     shutdown: ShutdownCoordinator,
   ) {
-    this.batch = config.int('SCHEDULED_SEND_BATCH', 50, 1, 1000);
-    this.leaseMs = config.providerTimeoutMs + config.int('SCHEDULED_SEND_LEASE_MS', 30_000, 100);
+    this.batch = config.scheduledSends.batch;
+    this.leaseMs = config.scheduledSends.leaseMs;
     // Shutdown: the message being sent is finished and recorded; none after it is claimed.
     shutdown.register({ name: 'scheduled-sender', stopClaiming: () => this.job.halt(), drain: () => this.job.idle(), releaseLeases: () => this.releaseLeases() });
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.schedulersEnabled) return;
-    const every = this.config.int('SCHEDULED_SEND_TICK_MS', 1000, 10, 3_600_000);
+    if (!this.config.schedulers.enabled) return;
+    const every = this.config.scheduledSends.tickMs;
     this.job.start(this.scheduler, every);
   }
 

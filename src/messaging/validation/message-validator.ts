@@ -107,7 +107,7 @@ export class MessageValidator {
     }
     return {
       channel, messageType, to, sender, text, subject, html, template, attachment,
-      session: chat?.session ?? null, chatId: chat?.chatId ?? null, scheduleAt, price: this.config.prices[channel],
+      session: chat?.session ?? null, chatId: chat?.chatId ?? null, scheduleAt, price: this.config.billing.prices[channel],
     };
   }
 
@@ -127,7 +127,7 @@ export class MessageValidator {
     if (channel === 'email') return normaliseEmail(v) ?? fail('INVALID_RECIPIENT', `to is not a valid email address: ${v.slice(0, 60)}`);
     let e164 = ctx.phones.get(v);
     if (e164 === undefined) {
-      e164 = toE164(v, this.config.defaultRegion);
+      e164 = toE164(v, this.config.messaging.defaultRegion);
       if (ctx.phones.size < CACHE_MAX) ctx.phones.set(v, e164);
     }
     if (e164 === null) fail('INVALID_RECIPIENT', `to is not a valid phone number: ${v.slice(0, 40)}`);
@@ -151,7 +151,7 @@ export class MessageValidator {
   private async sender(ctx: ValidationContext, v: unknown, channel: ChannelName): Promise<string | null> {
     if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > 100)) fail('SENDER_NOT_APPROVED', 'sender must be a non-empty string');
     if (channel !== 'local_sms') return (v as string | undefined) ?? null;
-    const platform = this.config.optional('DEFAULT_SMS_SENDER') ?? 'MsgService';
+    const platform = this.config.messaging.defaultSmsSender;
     if (typeof v !== 'string') {
       ctx.defaultSender ??= this.senders.findDefaultApproved(ctx.accountId).then((s) => s?.name ?? platform);
       return ctx.defaultSender;

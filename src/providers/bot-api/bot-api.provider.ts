@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { readUrl } from '../adapter-settings';
+import type { BotApiConfig } from '../../config/adapters.config';
 import { mediaKind } from '../media-kind';
 import { classifyHttpStatus, postJson, ProviderHttpResponse } from '../http/provider-http';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, whenSelected } from '../provider.types';
@@ -27,7 +27,7 @@ const RECIPIENT_GONE = [/chat not found/i, /user not found/i, /bot was blocked/i
 export class BotApiProvider implements ChannelProvider, OnModuleInit {
   readonly name = 'bot_api';
   private readonly logger = new Logger(BotApiProvider.name);
-  private settings: { base: string; token: string } | null = null;
+  private settings: BotApiConfig | null = null;
 
   constructor(
     private readonly registry: ProvidersRegistry,
@@ -36,23 +36,16 @@ export class BotApiProvider implements ChannelProvider, OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register('messaging_bot', this.name, this);
-    if (this.config.providers.messaging_bot === this.name) this.settings = this.loadSettings();
-  }
-
-  private loadSettings(): { base: string; token: string } {
-    return {
-      base: readUrl(this.config, 'BOT_API_BASE_URL', 'https://api.telegram.org', ['http', 'https']),
-      token: this.config.required('BOT_API_TOKEN'),
-    };
+    this.settings = this.config.botApi;
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
-    const { base, token } = whenSelected(this.settings, this.name);
+    const { baseUrl, token } = whenSelected(this.settings, this.name);
     const { method, payload } = botRequest(msg);
     const call = `bot message ${msg.messageId} ${method} chat ${msg.to}`;
     let outcome: ProviderOutcome;
     try {
-      outcome = interpret(await postJson(`${base}/bot${token}/${method}`, payload, { timeoutMs: this.config.providerTimeoutMs, redact: token }), msg.to);
+      outcome = interpret(await postJson(`${baseUrl}/bot${token}/${method}`, payload, { timeoutMs: this.config.providers.timeoutMs, redact: token }), msg.to);
     } catch (err) {
       // One line per call whatever the outcome: after an unknown outcome this is how a duplicate is traced.
       this.logger.warn(`${call} not settled: ${(err as Error).message}`);

@@ -1,10 +1,11 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { AppConfig, ConfigError } from '../../config/app-config';
+import { AppConfig } from '../../config/app-config';
+import { PHONE_NUMBER_ID } from '../../config/adapters.config';
 import { classifyHttpStatus, postJson, ProviderHttpResponse } from '../http/provider-http';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, TemplateRoute, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 import { cloudApiPayload } from './cloud-api.payload';
-import { cloudApiSettings, isCloudApiRateLimit } from './cloud-api.settings';
+import { isCloudApiRateLimit } from './cloud-api.settings';
 
 interface MessagesEndpoint {
   /** `{base}/{version}`: a phone-number id and `/messages` follow. */
@@ -12,9 +13,6 @@ interface MessagesEndpoint {
   platformPhoneNumberId: string;
   token: string;
 }
-
-/** Phone-number ids go into the request path: letters, digits, _ or - only. */
-const PHONE_NUMBER_ID = /^[A-Za-z0-9_-]+$/;
 
 interface CloudApiError {
   message?: string;
@@ -42,14 +40,8 @@ export class CloudApiProvider implements ChannelProvider, OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register('chatapp', this.name, this);
-    if (this.config.providers.chatapp === this.name) this.endpoint = this.loadEndpoint();
-  }
-
-  private loadEndpoint(): MessagesEndpoint {
-    const { base, version, token } = cloudApiSettings(this.config);
-    const phoneNumberId = this.config.required('CHATAPP_CLOUD_PHONE_NUMBER_ID');
-    if (!PHONE_NUMBER_ID.test(phoneNumberId)) throw new ConfigError(`CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "${phoneNumberId}"`);
-    return { api: `${base}/${version}`, platformPhoneNumberId: phoneNumberId, token };
+    const cloud = this.config.cloudApi;
+    if (cloud) this.endpoint = { api: `${cloud.baseUrl}/${cloud.apiVersion}`, platformPhoneNumberId: cloud.phoneNumberId, token: cloud.token };
   }
 
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
@@ -60,7 +52,7 @@ export class CloudApiProvider implements ChannelProvider, OnModuleInit {
       return { status: 'rejected', code: 'PROVIDER_REJECTED', message: UNROUTABLE };
     }
     const res = await postJson(`${api}/${from}/messages`, cloudApiPayload(msg), {
-      timeoutMs: this.config.providerTimeoutMs,
+      timeoutMs: this.config.providers.timeoutMs,
       headers: { Authorization: `Bearer ${token}` },
     });
     const outcome = this.interpret(res);

@@ -23,7 +23,7 @@ export class SandboxProvider implements ChannelProvider, OnModuleInit {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.store = new SandboxStore(uow, config.int('SANDBOX_FAULT_REFRESH_MS', 200, 0, 60_000));
+    this.store = new SandboxStore(uow, config.sandbox.faultRefreshMs);
   }
 
   onModuleInit(): void {

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import * as smpp from 'smpp';
 import { AppConfig } from '../../config/app-config';
-import { readUrl } from '../adapter-settings';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 import { SmppLink } from './smpp-link';
@@ -31,8 +30,9 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
 
   onModuleInit(): void {
     this.registry.register('local_sms', this.name, this);
-    if (this.config.providers.local_sms !== this.name) return;
-    this.link = this.createLink();
+    const smpp = this.config.smpp;
+    if (!smpp) return;
+    this.link = new SmppLink({ ...smpp, timeoutMs: this.config.providers.timeoutMs });
     // Bind early so the first send does not pay for it; a failure here only logs (sends retry).
     this.link.acquire().catch((err: Error) => this.logger.warn(err.message));
   }
@@ -42,23 +42,9 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
     await this.link?.stop();
   }
 
-  private createLink(): SmppLink {
-    const c = this.config;
-    return new SmppLink({
-      url: readUrl(c, 'SMPP_URL', null, ['smpp', 'ssmpp']),
-      systemId: c.required('SMPP_SYSTEM_ID'),
-      password: c.required('SMPP_PASSWORD'),
-      systemType: c.optional('SMPP_SYSTEM_TYPE') ?? '',
-      timeoutMs: c.providerTimeoutMs,
-      enquireLinkMs: c.int('SMPP_ENQUIRE_LINK_MS', 30000, 1000),
-      reconnectMaxMs: c.int('SMPP_RECONNECT_MAX_MS', 30000, 100),
-      window: c.int('SMPP_WINDOW', 10, 1, 1000),
-    });
-  }
-
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
     const link = whenSelected(this.link, this.name);
-    const resp = await link.request('submit_sm', submitParams(msg, this.config.optional('DEFAULT_SMS_SENDER') ?? 'MsgService'));
+    const resp = await link.request('submit_sm', submitParams(msg, this.config.messaging.defaultSmsSender));
     if (resp.command_status === 0 && typeof resp.message_id === 'string' && resp.message_id) {
       this.logger.log(`sms ${msg.messageId} accepted by SMSC as ${resp.message_id}`);
       return { status: 'sent', providerMessageId: resp.message_id };

@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import nodemailer, { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import { AppConfig, ConfigError } from '../../config/app-config';
+import { AppConfig } from '../../config/app-config';
+import type { SmtpConfig } from '../../config/adapters.config';
 import { FetchFailedError, GuardedFetcher } from '../../common/net/guarded-fetcher';
 import { refusedTargetText, TargetRefusedError } from '../../common/net/target-policy';
 import { ChannelProvider, OutboundMessage, ProviderOutcome, whenSelected } from '../provider.types';
@@ -27,7 +28,7 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnApplicatio
 
   onModuleInit(): void {
     this.registry.register('email', this.name, this);
-    if (this.config.providers.email === this.name) this.connect();
+    if (this.config.smtp) this.connect(this.config.smtp);
   }
 
   // At application shutdown, after the loops drained: a send in flight keeps its connection.
@@ -36,35 +37,25 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnApplicatio
     this.transporter = null;
   }
 
-  /** Reads and checks the SMTP_* settings and builds a pooled transport (no network yet). */
-  private connect(): void {
-    const c = this.config;
-    const host = c.required('SMTP_HOST');
-    const secure = c.bool('SMTP_SECURE', false);
-    const port = c.int('SMTP_PORT', secure ? 465 : 587, 1, 65535);
-    const user = c.optional('SMTP_USER');
-    const pass = c.optional('SMTP_PASS');
-    if ((user === null) !== (pass === null)) throw new ConfigError('SMTP_USER and SMTP_PASS must be set together');
-    this.from = c.required('SMTP_FROM');
-    const address = /<([^>]+)>\s*$/.exec(this.from)?.[1] ?? this.from;
-    const domain = /^[^@\s]+@([^@\s>]+)$/.exec(address.trim())?.[1];
-    if (!domain) throw new ConfigError(`SMTP_FROM must be an email address or "Name <address>", got "${this.from}"`);
-    this.idDomain = domain;
-    const timeout = c.providerTimeoutMs;
+  /** A pooled transport from the `smtp` section (no network yet). */
+  private connect(smtp: SmtpConfig): void {
+    this.from = smtp.from;
+    this.idDomain = smtp.fromDomain;
+    const timeout = this.config.providers.timeoutMs;
     // maxRequeues 0 (missing from the typings): a dropped connection must surface as an error, not
     // be silently resent (duplicates). No file or URL access: attachments are handed over as bytes.
     const options: SMTPPool.Options & { maxRequeues: number } = {
       pool: true,
-      maxConnections: c.int('SMTP_MAX_CONNECTIONS', 5, 1, 100),
+      maxConnections: smtp.maxConnections,
       maxRequeues: 0,
       disableFileAccess: true,
       disableUrlAccess: true,
-      host,
-      port,
-      secure,
-      requireTLS: c.bool('SMTP_REQUIRE_TLS', false),
-      ignoreTLS: c.bool('SMTP_IGNORE_TLS', false),
-      auth: user !== null && pass !== null ? { user, pass } : undefined,
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      requireTLS: smtp.requireTls,
+      ignoreTLS: smtp.ignoreTls,
+      auth: smtp.auth ?? undefined,
       connectionTimeout: timeout,
       greetingTimeout: timeout,
       socketTimeout: timeout,
@@ -108,7 +99,7 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnApplicatio
   private async download(a: NonNullable<OutboundMessage['attachment']>): Promise<{ content: Buffer; filename?: string; contentType?: string } | ProviderOutcome> {
     const refused = (message: string): ProviderOutcome => ({ status: 'rejected', code: 'INVALID_ATTACHMENT', message });
     try {
-      const res = await this.fetcher.fetch(a.url, { timeoutMs: this.config.providerTimeoutMs, maxBytes: this.config.attachmentMaxBytes });
+      const res = await this.fetcher.fetch(a.url, { timeoutMs: this.config.providers.timeoutMs, maxBytes: this.config.outbound.attachmentMaxBytes });
       if (res.status < 200 || res.status >= 300) return refused(`attachment.url could not be fetched (HTTP ${res.status})`);
       const filename = a.fileName ?? lastSegment(res.url);
       const contentType = a.mimeType ?? (typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : undefined);
@@ -116,7 +107,7 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnApplicatio
     } catch (err) {
       if (err instanceof TargetRefusedError) return refused(refusedTargetText('attachment.url'));
       if (err instanceof FetchFailedError) {
-        if (err.kind === 'too_large') return refused(`attachment.url is larger than ${this.config.attachmentMaxBytes} bytes`);
+        if (err.kind === 'too_large') return refused(`attachment.url is larger than ${this.config.outbound.attachmentMaxBytes} bytes`);
         if (err.kind === 'timeout') return refused('attachment.url did not answer in time');
         return refused(`attachment.url could not be fetched (${err.kind === 'redirects' ? err.message : 'connection failed'})`);
       }

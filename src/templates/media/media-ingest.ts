@@ -35,7 +35,7 @@ export class MediaIngest {
   readonly incomingDir: string;
 
   constructor(config: AppConfig) {
-    this.incomingDir = join(config.optional('MEDIA_DIR') ?? 'data/media', '.incoming');
+    this.incomingDir = join(config.media.dir, '.incoming');
     mkdirSync(this.incomingDir, { recursive: true });
   }
 

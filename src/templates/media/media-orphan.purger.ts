@@ -36,12 +36,12 @@ export class MediaOrphanPurger implements OnApplicationBootstrap {
   ) {
     // No leases: each row goes by a conditional DELETE; a pass ends after its current batch.
     shutdown.register({ name: 'media-orphan-purge', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
-    this.orphanMs = config.int('MEDIA_ORPHAN_HOURS', 24, 1, 24 * 365) * 3_600_000;
-    this.tickMs = config.int('MEDIA_PURGE_TICK_MS', 3_600_000, 1000, 86_400_000);
+    this.orphanMs = config.media.orphanMs;
+    this.tickMs = config.media.purgeTickMs;
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.schedulersEnabled) return;
+    if (!this.config.schedulers.enabled) return;
     void this.job.tick();
     this.job.start(this.scheduler, this.tickMs);
   }

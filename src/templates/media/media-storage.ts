@@ -20,7 +20,7 @@ export class LocalDiskMediaStorage extends MediaStorage {
 
   constructor(config: AppConfig) {
     super();
-    this.root = config.optional('MEDIA_DIR') ?? 'data/media';
+    this.root = config.media.dir;
     mkdirSync(this.root, { recursive: true });
   }
 

@@ -5,5 +5,5 @@ export const PREVIEW_ROUTE = 'media/template-headers';
 
 /** headerPreviewUrl / previewUrl of an asset: the link the provider fetches the header file from. */
 export function previewUrlOf(config: AppConfig, assetId: string): string {
-  return `${config.publicBaseUrl}/${PREVIEW_ROUTE}/${assetId}`;
+  return `${config.server.publicBaseUrl}/${PREVIEW_ROUTE}/${assetId}`;
 }

@@ -36,7 +36,7 @@ export class TemplateMediaService {
     private readonly clock: Clock,
     private readonly fetcher: GuardedFetcher,
   ) {
-    this.quotaBytes = config.int('MEDIA_QUOTA_BYTES', 500 * 1024 * 1024, 0);
+    this.quotaBytes = config.media.quotaBytes;
   }
 
   private readonly quotaBytes: number;
@@ -119,7 +119,7 @@ export class TemplateMediaService {
    */
   async fetch(url: string): Promise<IngestedFile> {
     const field = 'headerMediaUrl';
-    const timeoutMs = this.config.int('MEDIA_FETCH_TIMEOUT_MS', 15000, 100, 600000);
+    const timeoutMs = this.config.media.fetchTimeoutMs;
     let res: FetchedResponse;
     try {
       res = await this.fetcher.open(url, { timeoutMs, maxBytes: MEDIA_MAX_BYTES });

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import type { CloudApiConfig } from '../../config/adapters.config';
 import { ApiError } from '../../common/errors';
 import { classifyHttpStatus, ProviderHttpResponse, requestJson } from '../../providers/http/provider-http';
-import { cloudApiSettings, isCloudApiRateLimit } from '../../providers/cloud-api/cloud-api.settings';
+import { isCloudApiRateLimit } from '../../providers/cloud-api/cloud-api.settings';
 import { ProviderError } from '../../providers/provider.types';
 import { countPlaceholders } from '../template-rules';
 import { cloudTemplatePayload } from './cloud-api-template.payload';
@@ -29,16 +30,18 @@ const DUPLICATE_SUBCODES = new Set([2388023, 2388024]);
 @Injectable()
 export class CloudApiTemplateClient extends OfficialTemplateClient {
   readonly name = 'cloud_api';
-  private readonly base: string;
-  private readonly version: string;
+  private readonly api: CloudApiConfig;
+  private readonly timeoutMs: number;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(config: AppConfig) {
     super();
-    ({ base: this.base, version: this.version } = cloudApiSettings(config));
+    if (!config.cloudApi) throw new Error('CloudApiTemplateClient needs PROVIDER_CHATAPP=cloud_api');
+    this.api = config.cloudApi;
+    this.timeoutMs = config.providers.timeoutMs;
   }
 
   async submit(s: OfficialTemplateSubmission): Promise<OfficialTemplateReceipt> {
-    const waba = s.wabaId ?? this.config.required('CHATAPP_CLOUD_WABA_ID');
+    const waba = s.wabaId ?? this.api.wabaId;
     const res = await this.call('POST', `/${encodeURIComponent(waba)}/message_templates`, cloudTemplatePayload(s));
     const body = record(res.body);
     if (res.status >= 200 && res.status < 300) {
@@ -76,7 +79,7 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
    * account is "unknown" here.
    */
   async lookup(providerTemplateId: string, wabaId: string | null): Promise<ProviderTemplateRecord | null> {
-    const waba = wabaId ?? this.config.required('CHATAPP_CLOUD_WABA_ID');
+    const waba = wabaId ?? this.api.wabaId;
     const node = await this.read(`/${encodeURIComponent(providerTemplateId)}?fields=id,name,language,status,components`);
     if (!node || typeof node.name !== 'string' || typeof node.language !== 'string') return null;
     const status = mapProviderStatus(node.status);
@@ -114,10 +117,9 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
 
   /** Timeouts and transport failures become ProviderError('unavailable') in the shared helper. */
   private call(method: 'GET' | 'POST', path: string, payload?: unknown): Promise<ProviderHttpResponse> {
-    const token = this.config.required('CHATAPP_CLOUD_TOKEN');
-    return requestJson(method, `${this.base}/${this.version}${path}`, payload, {
-      timeoutMs: this.config.providerTimeoutMs,
-      headers: { Authorization: `Bearer ${token}` },
+    return requestJson(method, `${this.api.baseUrl}/${this.api.apiVersion}${path}`, payload, {
+      timeoutMs: this.timeoutMs,
+      headers: { Authorization: `Bearer ${this.api.token}` },
     });
   }
 }

@@ -103,11 +103,11 @@ export class OfficialSendersService {
   }
 
   private platform(isDefault: boolean): ResolvedOfficialSender {
-    const phoneNumber = this.config.optional('PLATFORM_CHATAPP_NUMBER') ?? '+966500000001';
-    const displayName = this.config.optional('PLATFORM_CHATAPP_DISPLAY_NAME') ?? 'Platform number';
+    const phoneNumber = this.config.chatapp.platformNumber;
+    const displayName = this.config.chatapp.platformDisplayName;
     return {
       view: { id: PLATFORM_SENDER_ID, scope: 'platform', isPlatform: true, isDefault, label: `${displayName} (${phoneNumber})`, phoneNumber, displayName },
-      wabaId: this.config.optional('CHATAPP_CLOUD_WABA_ID'),
+      wabaId: this.config.chatapp.wabaId,
       platformAccount: true,
     };
   }
@@ -123,8 +123,8 @@ export class OfficialSendersService {
         phoneNumber: s.phoneNumber,
         displayName: s.displayName,
       },
-      wabaId: s.wabaId ?? this.config.optional('CHATAPP_CLOUD_WABA_ID'),
-      platformAccount: s.wabaId === null || s.wabaId === this.config.optional('CHATAPP_CLOUD_WABA_ID'),
+      wabaId: s.wabaId ?? this.config.chatapp.wabaId,
+      platformAccount: s.wabaId === null || s.wabaId === this.config.chatapp.wabaId,
     };
   }
 }

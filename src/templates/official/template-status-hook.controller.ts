@@ -58,7 +58,7 @@ export class TemplateStatusHookController {
   }
 
   private authenticate(given: string | undefined): void {
-    const secret = this.config.optional('CHATAPP_CLOUD_WEBHOOK_SECRET');
+    const secret = this.config.chatapp.webhookSecret;
     // Compared as SHA-256 digests: equal lengths always, so neither the time nor an early exit tells the secret's length.
     if (!secret || !safeEqualString(given ?? '', secret)) throw new ApiError('UNAUTHORIZED', 'Webhook secret missing or invalid');
   }

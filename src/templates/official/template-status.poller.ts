@@ -36,13 +36,13 @@ export class TemplateStatusPoller implements OnApplicationBootstrap {
   ) {
     // Its poll leases last one interval and only space out polls: nothing to hand over.
     shutdown.register({ name: 'template-status-poll', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
-    this.everyMs = config.int('TEMPLATE_STATUS_POLL_MS', 5 * 60_000, 50);
-    this.batch = config.int('TEMPLATE_STATUS_POLL_BATCH', 20, 1, 1000);
+    this.everyMs = config.templates.statusPollMs;
+    this.batch = config.templates.statusPollBatch;
   }
 
   onApplicationBootstrap(): void {
     // The sandbox keeps no review state: nothing to poll.
-    if (!this.config.schedulersEnabled || this.client.name === 'sandbox') return;
+    if (!this.config.schedulers.enabled || this.client.name === 'sandbox') return;
     this.job.start(this.scheduler, this.everyMs);
   }
 

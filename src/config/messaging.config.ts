@@ -1,0 +1,99 @@
+import type { EnvReader } from './env-reader';
+import type { ChannelName } from './providers.config';
+
+export interface BillingConfig {
+  /** Account currency (upper case); amounts are integer minor units. */
+  currency: string;
+  /** Price per message in minor units, per channel. */
+  prices: Record<ChannelName, number>;
+}
+
+export interface MessagingConfig {
+  /** Region for parsing national phone numbers (two upper-case letters). */
+  defaultRegion: string;
+  /** The platform's SMS sender name: used when a message names none and the account has no default. */
+  defaultSmsSender: string;
+}
+
+export interface ScheduledSendsConfig {
+  tickMs: number;
+  batch: number;
+  /** A claim's lease: the provider timeout plus SCHEDULED_SEND_LEASE_MS. */
+  leaseMs: number;
+}
+
+export interface VerificationConfig {
+  maxChecks: number;
+  /** A verification is kept this long past its expiry. */
+  retentionMs: number;
+  purgeTickMs: number;
+  /** Sends per recipient per window. */
+  sendLimit: number;
+  sendWindowMs: number;
+}
+
+export interface WebhooksConfig {
+  deliveryIntervalMs: number;
+  timeoutMs: number;
+  /** A claimed delivery's lease: longer than a call, so a live sender never loses it. */
+  leaseMs: number;
+  /** Claimed per tick; also the cap on concurrent sends per replica. */
+  batch: number;
+  /** First retry delay; later retries wait longer, with jitter. */
+  retryBaseMs: number;
+  /** Finished deliveries are kept this long. */
+  retentionMs: number;
+  pruneIntervalMs: number;
+}
+
+const HOUR_MS = 3_600_000;
+
+export function billingSection(r: EnvReader): BillingConfig {
+  return {
+    currency: r.string('CURRENCY', 'SAR').toUpperCase(),
+    prices: {
+      local_sms: r.int('PRICE_LOCAL_SMS', 5, 0),
+      chatapp: r.int('PRICE_CHATAPP', 10, 0),
+      chatapp_web: r.int('PRICE_CHATAPP_WEB', 3, 0),
+      messaging_bot: r.int('PRICE_MESSAGING_BOT', 2, 0),
+      email: r.int('PRICE_EMAIL', 1, 0),
+    },
+  };
+}
+
+export function messagingSection(r: EnvReader): MessagingConfig {
+  const defaultRegion = r.string('DEFAULT_REGION', 'SA').toUpperCase();
+  if (!/^[A-Z]{2}$/.test(defaultRegion)) r.fail('DEFAULT_REGION must be a two-letter country code');
+  return { defaultRegion, defaultSmsSender: r.string('DEFAULT_SMS_SENDER', 'MsgService') };
+}
+
+export function scheduledSendsSection(r: EnvReader, providerTimeoutMs: number): ScheduledSendsConfig {
+  return {
+    tickMs: r.int('SCHEDULED_SEND_TICK_MS', 1000, 10, 3_600_000),
+    batch: r.int('SCHEDULED_SEND_BATCH', 50, 1, 1000),
+    leaseMs: providerTimeoutMs + r.int('SCHEDULED_SEND_LEASE_MS', 30_000, 100),
+  };
+}
+
+export function verificationSection(r: EnvReader): VerificationConfig {
+  return {
+    maxChecks: r.int('VERIFICATION_MAX_CHECKS', 5, 1, 100),
+    retentionMs: r.int('VERIFICATION_RETENTION_HOURS', 24, 0, 24 * 365) * HOUR_MS,
+    purgeTickMs: r.int('VERIFICATION_PURGE_TICK_MS', HOUR_MS, 1000, 86_400_000),
+    sendLimit: r.int('VERIFICATION_SEND_LIMIT', 5, 1, 1_000_000),
+    sendWindowMs: r.int('VERIFICATION_SEND_WINDOW_SECONDS', 600, 1, 7 * 86_400) * 1000,
+  };
+}
+
+export function webhooksSection(r: EnvReader): WebhooksConfig {
+  const timeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 10, 60_000);
+  return {
+    deliveryIntervalMs: r.int('WEBHOOK_DELIVERY_INTERVAL_MS', 500, 10, 60_000),
+    timeoutMs,
+    leaseMs: r.int('WEBHOOK_LEASE_MS', timeoutMs + 30_000, timeoutMs + 1000),
+    batch: r.int('WEBHOOK_DELIVERY_BATCH', 20, 1, 500),
+    retryBaseMs: r.int('WEBHOOK_RETRY_BASE_MS', 5000, 1),
+    retentionMs: r.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650) * 24 * HOUR_MS,
+    pruneIntervalMs: r.int('WEBHOOK_PRUNE_INTERVAL_MS', 300_000, 10),
+  };
+}
