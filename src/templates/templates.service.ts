@@ -9,7 +9,8 @@ import { DEFAULT_SCOPE, REJECTION_REASON_MAX, TemplateEntity } from './entities/
 import { OfficialSendersService } from './official/official-senders.service';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { TemplateRoute } from '../providers/provider.types';
-import type { TemplateForSend, TemplateStatus, TemplateView } from './template.types';
+import type { TemplateForSend } from '../messaging/validation/lookups';
+import type { TemplateStatus, TemplateView } from './template.types';
 
 /** Reading templates (own or default) and status moves. Creation lives in TemplateCreationService. */
 @Injectable()
