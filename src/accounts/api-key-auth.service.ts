@@ -1,12 +1,24 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { hashApiKey, safeEqualHex } from '../auth/api-key-hash';
-import type { AuthContext } from '../auth/auth-context';
+import { safeEqualHex } from '../common/constant-time';
+import { hashApiKey } from './api-key-hash';
 import { ApiKeysRepository, KeyIdentity } from './api-keys.repository';
+import type { AccountEntity } from './entities/account.entity';
+import type { KeyRole, Permission } from './permissions';
 
 /** lastUsedAt is a hint for owners ("is this key still in use?"), not an audit log: minute precision. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 const MAP_MAX = 10_000;
+
+/** Who is calling, as resolved from an API key (the auth module's AuthContext). */
+export interface ApiKeyCaller {
+  accountId: string;
+  keyId: string;
+  role: KeyRole;
+  permissions: Permission[];
+  /** The account row as read with the key, in this request. */
+  account: AccountEntity;
+}
 
 /**
  * Resolves an X-API-Key to its caller. What a key is (id, role, permissions) never changes, so a
@@ -25,7 +37,7 @@ export class ApiKeyAuthService {
     private readonly clock: Clock,
   ) {}
 
-  async authenticate(key: string): Promise<AuthContext | null> {
+  async authenticate(key: string): Promise<ApiKeyCaller | null> {
     if (key.length > 200) return null;
     const hash = hashApiKey(key);
     const identity = this.identities.get(hash) ?? (await this.keys.findByHash(hash));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';
-import type { KeyRole, Permission } from '../auth/permissions';
+import type { KeyRole, Permission } from './permissions';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
@@ -14,7 +14,7 @@ export interface KeyIdentity {
 }
 
 /** The per-request read: the key's account row, only while the key is not revoked. */
-export interface KeyCaller {
+export interface KeyCallerRow {
   lastUsedAt: number | null;
   account: AccountEntity;
 }
@@ -38,7 +38,7 @@ export class ApiKeysRepository {
     return row ? { id: row.id, keyHash: row.keyHash, role: row.role, permissions: row.permissions } : null;
   }
 
-  async findCaller(keyId: string): Promise<KeyCaller | null> {
+  async findCaller(keyId: string): Promise<KeyCallerRow | null> {
     const rows: Record<string, unknown>[] = await this.keys.query(CALLER_BY_KEY_ID, [keyId]);
     const r = rows[0];
     if (!r) return null;

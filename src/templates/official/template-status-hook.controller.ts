@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { safeEqualString } from '../../auth/api-key-hash';
+import { safeEqualString } from '../../common/constant-time';
 import { Public, ThrottlePerIp } from '../../auth/decorators';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/errors';
