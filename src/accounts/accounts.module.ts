@@ -16,6 +16,6 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([AccountEntity, ApiKeyEntity])],
   providers: [AccountsService, ApiKeysService, ApiKeysRepository, ApiKeyAuthService, DemoAccountBootstrap, LedgerService],
-  exports: [AccountsService, ApiKeysService, ApiKeyAuthService, LedgerService, TypeOrmModule],
+  exports: [AccountsService, ApiKeysService, ApiKeyAuthService, LedgerService],
 })
 export class AccountsModule {}
