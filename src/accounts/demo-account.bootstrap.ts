@@ -35,7 +35,7 @@ export class DemoAccountBootstrap implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.demoAccount || this.config.isProduction || this.config.database.type !== 'sqlite') return;
-    if ((await this.accounts.count()) > 0) return;
+    if ((await this.accounts.countAll()) > 0) return;
     const { account, apiKey } = await this.accounts.create({
       name: 'Demo account',
       walletBalance: 10_000,

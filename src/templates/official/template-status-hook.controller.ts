@@ -51,7 +51,7 @@ export class TemplateStatusHookController {
         const status = mapProviderStatus(change.value?.event);
         const id = change.value?.message_template_id;
         if (!status || id === undefined || id === null) continue;
-        updated += await this.templates.setStatusByProviderId(String(id), status, providerReason(change.value?.reason));
+        updated += await this.templates.setStatusOfAnyByProviderId(String(id), status, providerReason(change.value?.reason));
       }
     }
     return { ok: true, updated };
