@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
+import { AccountApiModule } from './account-api/account-api.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
@@ -32,6 +33,7 @@ import { MetricsModule } from './metrics/metrics.module';
     MetricsModule,
     AuthModule,
     AccountsModule,
+    AccountApiModule,
     AdminModule,
     HealthModule,
     ProvidersModule,

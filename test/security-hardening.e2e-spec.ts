@@ -88,7 +88,7 @@ describe('Security hardening (e2e)', () => {
       try {
         const key = t.app.get(DemoAccountBootstrap).created?.key;
         expect(typeof key === 'string').toBe(created);
-        expect(await t.app.get(AccountsService).count()).toBe(created ? 1 : 0);
+        expect(await t.app.get(AccountsService).countAll()).toBe(created ? 1 : 0);
       } finally {
         await t.close();
       }
@@ -120,7 +120,7 @@ describe('Security hardening (e2e)', () => {
         expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
         expect(res.body.retryAfterSeconds).toBe(Number(res.headers['retry-after']));
       }
-      expect(await t.app.get(AccountsService).count()).toBe(1);
+      expect(await t.app.get(AccountsService).countAll()).toBe(1);
       expect((await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).status).toBe(200);
       expect((await t.http().get('/health/live')).status).toBe(200);
     });

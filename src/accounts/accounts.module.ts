@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccountController } from './account.controller';
 import { AccountsService } from './accounts.service';
 import { ApiKeyAuthService } from './api-key-auth.service';
-import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { DemoAccountBootstrap } from './demo-account.bootstrap';
@@ -11,10 +9,13 @@ import { LedgerService } from './ledger.service';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
+/**
+ * Accounts, API keys (issue, list, revoke, the per-request key lookup) and the balance ledger. Below
+ * auth: it imports nothing from auth; its routes for the calling account are in account-api/.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([AccountEntity, ApiKeyEntity])],
-  controllers: [AccountController, ApiKeysController],
   providers: [AccountsService, ApiKeysService, ApiKeysRepository, ApiKeyAuthService, DemoAccountBootstrap, LedgerService],
-  exports: [AccountsService, ApiKeysService, ApiKeyAuthService, LedgerService, TypeOrmModule],
+  exports: [AccountsService, ApiKeysService, ApiKeyAuthService, LedgerService],
 })
 export class AccountsModule {}

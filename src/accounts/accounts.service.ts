@@ -94,12 +94,13 @@ export class AccountsService {
     return (await this.accounts.countBy({ id })) > 0;
   }
 
-  async count(): Promise<number> {
+  /** Every account (start-up: is this a fresh install?). */
+  async countAll(): Promise<number> {
     return this.accounts.count();
   }
 
   /** Operator listing: every account, newest first; the cursor is the last id seen. */
-  async list(q: { cursor?: string; limit?: number }): Promise<Page<AccountView>> {
+  async listForOperator(q: { cursor?: string; limit?: number }): Promise<Page<AccountView>> {
     const after = this.cursors.decode<string>(ACCOUNTS_CURSOR, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;

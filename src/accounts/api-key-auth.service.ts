@@ -1,12 +1,24 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { hashApiKey, safeEqualHex } from '../auth/api-key-hash';
-import type { AuthContext } from '../auth/auth-context';
+import { safeEqualHex } from '../common/constant-time';
+import { hashApiKey } from './api-key-hash';
 import { ApiKeysRepository, KeyIdentity } from './api-keys.repository';
+import type { AccountEntity } from './entities/account.entity';
+import type { KeyRole, Permission } from './permissions';
 
 /** lastUsedAt is a hint for owners ("is this key still in use?"), not an audit log: minute precision. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 const MAP_MAX = 10_000;
+
+/** Who is calling, as resolved from an API key (the auth module's AuthContext). */
+export interface ApiKeyCaller {
+  accountId: string;
+  keyId: string;
+  role: KeyRole;
+  permissions: Permission[];
+  /** The account row as read with the key, in this request. */
+  account: AccountEntity;
+}
 
 /**
  * Resolves an X-API-Key to its caller. What a key is (id, role, permissions) never changes, so a
@@ -25,13 +37,13 @@ export class ApiKeyAuthService {
     private readonly clock: Clock,
   ) {}
 
-  async authenticate(key: string): Promise<AuthContext | null> {
+  async authenticate(key: string): Promise<ApiKeyCaller | null> {
     if (key.length > 200) return null;
     const hash = hashApiKey(key);
-    const identity = this.identities.get(hash) ?? (await this.keys.findByHash(hash));
+    const identity = this.identities.get(hash) ?? (await this.keys.findAnyByHash(hash));
     // The lookup is by hash; compare once more in constant time before trusting the row.
     if (!identity || !safeEqualHex(identity.keyHash, hash)) return null;
-    const caller = await this.keys.findCaller(identity.id);
+    const caller = await this.keys.findAnyCaller(identity.id);
     if (!caller) {
       this.identities.delete(hash);
       return null;
@@ -40,7 +52,7 @@ export class ApiKeyAuthService {
       if (this.identities.size >= MAP_MAX) this.identities.clear();
       this.identities.set(hash, identity);
     }
-    this.recordUse(identity.id, caller.lastUsedAt);
+    this.recordUse(caller.account.id, identity.id, caller.lastUsedAt);
     return { accountId: caller.account.id, keyId: identity.id, role: identity.role, permissions: identity.permissions, account: caller.account };
   }
 
@@ -49,14 +61,14 @@ export class ApiKeyAuthService {
    * The row's own value (read with the key) keeps replicas from writing more than about once a minute
    * between them; the map stops this replica's concurrent requests from all writing at once.
    */
-  private recordUse(keyId: string, lastUsedAt: number | null): void {
+  private recordUse(accountId: string, keyId: string, lastUsedAt: number | null): void {
     const now = this.clock.now();
     if (lastUsedAt !== null && now - lastUsedAt < LAST_USED_RESOLUTION_MS) return;
     if ((this.nextTouch.get(keyId) ?? 0) > now) return;
     if (this.nextTouch.size >= MAP_MAX) this.nextTouch.clear();
     this.nextTouch.set(keyId, now + LAST_USED_RESOLUTION_MS);
     // On failure the next try is a minute later, so a struggling database gets no write per request.
-    this.keys.touchLastUsed(keyId, now, now - LAST_USED_RESOLUTION_MS + 1).catch((err: unknown) => {
+    this.keys.touchLastUsed(accountId, keyId, now, now - LAST_USED_RESOLUTION_MS + 1).catch((err: unknown) => {
       this.logger.warn(`Could not record the use of API key ${keyId}: ${err instanceof Error ? err.message : String(err)}`);
     });
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';
-import type { KeyRole, Permission } from '../auth/permissions';
+import type { KeyRole, Permission } from './permissions';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
@@ -14,7 +14,7 @@ export interface KeyIdentity {
 }
 
 /** The per-request read: the key's account row, only while the key is not revoked. */
-export interface KeyCaller {
+export interface KeyCallerRow {
   lastUsedAt: number | null;
   account: AccountEntity;
 }
@@ -27,18 +27,22 @@ const CALLER_BY_KEY_ID =
   'a.currency, a.plan_name, a.message_quota, a.messages_used, a.free_messages, a.created_at, a.updated_at ' +
   'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ? AND k.revoked_at IS NULL';
 
-/** SQL of the api_keys table; every method but the hot-path lookups takes the owning account id. */
+/**
+ * SQL of the api_keys table. Every method takes the owning account id but the per-request lookups
+ * (`Any`), which find the account from the key itself; insert takes the row, which carries it.
+ */
 @Injectable()
 export class ApiKeysRepository {
   constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
 
-  /** An active key by the SHA-256 of its plain value (unique index). */
-  async findByHash(keyHash: string): Promise<KeyIdentity | null> {
+  /** An active key of any account by the SHA-256 of its plain value (unique index): authentication. */
+  async findAnyByHash(keyHash: string): Promise<KeyIdentity | null> {
     const row = await this.keys.findOne({ select: { id: true, keyHash: true, role: true, permissions: true }, where: { keyHash, revokedAt: IsNull() } });
     return row ? { id: row.id, keyHash: row.keyHash, role: row.role, permissions: row.permissions } : null;
   }
 
-  async findCaller(keyId: string): Promise<KeyCaller | null> {
+  /** An active key of any account with its account row: authentication, once the key is known. */
+  async findAnyCaller(keyId: string): Promise<KeyCallerRow | null> {
     const rows: Record<string, unknown>[] = await this.keys.query(CALLER_BY_KEY_ID, [keyId]);
     const r = rows[0];
     if (!r) return null;
@@ -61,12 +65,12 @@ export class ApiKeysRepository {
   }
 
   /** Records a use unless one at or after `notBefore` is already recorded (another replica's). */
-  async touchLastUsed(keyId: string, now: number, notBefore: number): Promise<void> {
+  async touchLastUsed(accountId: string, keyId: string, now: number, notBefore: number): Promise<void> {
     await this.keys
       .createQueryBuilder()
       .update()
       .set({ lastUsedAt: now })
-      .where('id = :keyId AND (last_used_at IS NULL OR last_used_at < :notBefore)', { keyId, notBefore })
+      .where('id = :keyId AND account_id = :accountId AND (last_used_at IS NULL OR last_used_at < :notBefore)', { keyId, accountId, notBefore })
       .execute();
   }
 

@@ -5,9 +5,9 @@ import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { iso } from '../database/columns';
-import { generateApiKey, hashApiKey } from '../auth/api-key-hash';
-import type { AuthContext } from '../auth/auth-context';
-import { KeyRole, Permission, PERMISSIONS } from '../auth/permissions';
+import { generateApiKey, hashApiKey } from './api-key-hash';
+import type { ApiKeyCaller } from './api-key-auth.service';
+import { KeyRole, Permission, PERMISSIONS } from './permissions';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -60,7 +60,7 @@ export class ApiKeysService {
    * An owner creates a member key: at most MAX_ACTIVE_KEYS active keys per account, counted under the
    * account row's lock so two concurrent creations cannot both take the last place.
    */
-  async createMemberKey(auth: AuthContext, name: string, permissions: Permission[]): Promise<ApiKeyView & { key: string }> {
+  async createMemberKey(auth: ApiKeyCaller, name: string, permissions: Permission[]): Promise<ApiKeyView & { key: string }> {
     return this.uow.transaction(async ({ manager: em }) => {
       await this.keys.lockAccount(em, auth.accountId);
       if ((await this.keys.countActive(em, auth.accountId)) >= MAX_ACTIVE_KEYS) {
@@ -83,7 +83,7 @@ export class ApiKeysService {
   }
 
   /** Sets revoked_at (the row stays for the record). The calling key cannot revoke itself. */
-  async revoke(auth: AuthContext, id: string): Promise<{ id: string; revoked: true; revokedAt: string }> {
+  async revoke(auth: ApiKeyCaller, id: string): Promise<{ id: string; revoked: true; revokedAt: string }> {
     if (id === auth.keyId) throw new ApiError('INVALID_STATE', 'An API key cannot revoke itself; use another owner key, or ask the operator');
     const now = this.clock.now();
     if (!(await this.keys.revoke(auth.accountId, id, now))) throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');

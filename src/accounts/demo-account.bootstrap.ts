@@ -37,7 +37,7 @@ export class DemoAccountBootstrap implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.demo.enabled || this.config.isProduction || !this.uow.capabilities.embedded) return;
-    if ((await this.accounts.count()) > 0) return;
+    if ((await this.accounts.countAll()) > 0) return;
     const { account, apiKey } = await this.accounts.create({
       name: 'Demo account',
       walletBalance: 10_000,

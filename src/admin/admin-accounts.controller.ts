@@ -22,7 +22,7 @@ export class AdminAccountsController {
   @ApiSuccess(200, AdminAccountPage, { description: 'One page of accounts', example: { success: true, data: { accounts: [ADMIN_ACCOUNT_EXAMPLE], nextCursor: null, hasMore: false } } })
   @ApiErrors('VALIDATION_ERROR')
   async list(@Query() q: ListAccountsQuery): Promise<{ success: true; data: { accounts: AccountView[]; nextCursor: string | null; hasMore: boolean } }> {
-    const page = await this.accounts.list(q);
+    const page = await this.accounts.listForOperator(q);
     return { success: true, data: { accounts: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
   }
 

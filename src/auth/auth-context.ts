@@ -1,17 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { AccountEntity } from '../accounts/entities/account.entity';
-import type { KeyRole, Permission } from './permissions';
+import type { ApiKeyCaller } from '../accounts/api-key-auth.service';
 
 /** Who is calling: set by AuthenticationGuard from the X-API-Key header. */
-export interface AuthContext {
-  accountId: string;
-  keyId: string;
-  role: KeyRole;
-  permissions: Permission[];
-  /** The account row as read with the key, in this request. */
-  account: AccountEntity;
-}
+export type AuthContext = ApiKeyCaller;
 
 export type AuthedRequest = Request & { auth?: AuthContext | null; isAdmin?: boolean; requestId?: string };
 

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
 import { ApiKeyAuthService } from '../accounts/api-key-auth.service';
-import { safeEqualString } from './api-key-hash';
+import { safeEqualString } from '../common/constant-time';
 import { AuthedRequest } from './auth-context';
 import { ADMIN_KEY, PUBLIC_KEY } from './decorators';
 

@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { AuthedRequest } from './auth-context';
 import { ADMIN_KEY, OWNER_ONLY_KEY, PERMISSIONS_KEY, PUBLIC_KEY, VERIFIED_PHONE_KEY } from './decorators';
-import type { Permission } from './permissions';
+import type { Permission } from '../accounts/permissions';
 
 /**
  * Last guard: 401 without a valid key, 403 for a missing permission, a member key on an owner-only

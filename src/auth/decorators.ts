@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import type { Permission } from './permissions';
+import type { Permission } from '../accounts/permissions';
 
 export const PUBLIC_KEY = 'auth:public';
 export const ADMIN_KEY = 'auth:admin';

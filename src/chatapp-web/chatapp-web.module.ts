@@ -1,6 +1,7 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
+import { SESSION_LOOKUP } from '../messaging/validation/lookups';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminWebSessionsController } from './admin-web-sessions.controller';
 import { ChatsController } from './chats.controller';
@@ -18,7 +19,11 @@ import { WahaClient } from './providers/waha.client';
 import { WebSessionProviders } from './providers/web-session-providers';
 import { WebSessionsService } from './web-sessions.service';
 
-/** Web sessions and messaging-bot ids: chat listing (sandbox or WAHA) and inbound messages. */
+/**
+ * Web sessions and messaging-bot ids: chat listing (sandbox or WAHA) and inbound messages. Global
+ * only to hand messaging its SESSION_LOOKUP port, the one export (messaging sits below the features).
+ */
+@Global()
 @Module({
   imports: [AccountsModule, WebhooksModule, TypeOrmModule.forFeature([WebSessionEntity, WebSessionChatEntity, InboundMessageEntity])],
   controllers: [AdminWebSessionsController, ChatsController, WahaHookController],
@@ -32,7 +37,8 @@ import { WebSessionsService } from './web-sessions.service';
     ChatsService,
     InboundMessagesService,
     WahaHookService,
+    { provide: SESSION_LOOKUP, useExisting: WebSessionsService },
   ],
-  exports: [WebSessionsService],
+  exports: [SESSION_LOOKUP],
 })
 export class ChatappWebModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CursorCodec } from '../common/cursor';
 import { ApiError } from '../common/errors';
-import { toApiError } from '../messaging/provider-gateway';
+import { toApiError } from '../providers/provider-errors';
 import { ProviderError } from '../providers/provider.types';
 import { ChatsQuery } from './dto/chats-query';
 import type { WebSessionEntity } from './entities/web-session.entity';
@@ -54,7 +54,7 @@ export class ChatsService {
     };
   }
 
-  /** Live status first (stored as seen), then the page; provider faults become the gateway's API errors. */
+  /** Live status first (stored as seen), then the page; provider faults become the providers' API errors. */
   private async liveChats(session: WebSessionEntity, provider: WebSessionProvider, page: ChatPageRequest): Promise<ChatPage> {
     try {
       const status = await provider.status(session);

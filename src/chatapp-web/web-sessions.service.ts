@@ -47,13 +47,14 @@ export class WebSessionsService {
     return s;
   }
 
-  async findById(id: string): Promise<WebSessionEntity | null> {
+  /** Any account's session by its id: the WAHA hook's URL names it, and the hook's HMAC key proves the caller. */
+  async findAnyById(id: string): Promise<WebSessionEntity | null> {
     return this.sessions.findOneBy({ id });
   }
 
   async setStatus(session: WebSessionEntity, status: WebSessionStatus): Promise<void> {
     if (session.status === status) return;
-    await this.sessions.update({ id: session.id }, { status, updatedAt: this.clock.now() });
+    await this.sessions.update({ id: session.id, accountId: session.accountId }, { status, updatedAt: this.clock.now() });
     session.status = status;
   }
 

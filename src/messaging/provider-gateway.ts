@@ -1,18 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { ApiError } from '../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../common/net/target-policy';
 import { MetricsService, ProviderCallOutcome } from '../metrics/metrics.service';
 import { ProvidersRegistry } from '../providers/providers.registry';
+import { failedCallOutcome, toApiError } from '../providers/provider-errors';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
 import { TEMPLATE_LOOKUP, type TemplateRouteLookup } from './validation/lookups';
 import type { ValidatedMessage } from './validation/validated-message';
 
 /**
  * Calls the channel's configured provider with a timeout (config.providers.timeoutMs) around every
- * adapter, and turns every failure into one of three stable ApiErrors:
- * rate_limited -> PROVIDER_RATE_LIMITED (429), unavailable / timeout -> PROVIDER_UNAVAILABLE (503),
- * anything else -> PROVIDER_ERROR (502). A rejection is an outcome, not an error.
+ * adapter, and turns every failure into a stable ApiError (providers/provider-errors.ts). A
+ * rejection is an outcome, not an error.
  */
 @Injectable()
 export class ProviderGateway {
@@ -47,7 +46,7 @@ export class ProviderGateway {
       observe(outcome.status);
       return outcome;
     } catch (err) {
-      observe(callOutcome(err));
+      observe(failedCallOutcome(err));
       throw err;
     }
   }
@@ -123,27 +122,6 @@ export class ProviderGateway {
       clearTimeout(timer);
     }
   }
-}
-
-export function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  if (err instanceof ProviderError) {
-    if (err.kind === 'rate_limited') {
-      const retryAfterSeconds = Math.max(1, Math.ceil((err.retryAfterMs ?? 1000) / 1000));
-      return new ApiError('PROVIDER_RATE_LIMITED', `Provider rate limit: ${err.message}`, { retryAfterSeconds });
-    }
-    if (err.kind === 'unavailable') return new ApiError('PROVIDER_UNAVAILABLE', `Provider unavailable: ${err.message}`);
-    return new ApiError('PROVIDER_ERROR', `Provider error: ${err.message}`);
-  }
-  return new ApiError('PROVIDER_ERROR', `Provider error: ${err instanceof Error ? err.message : String(err)}`);
-}
-
-/** The provider_request_duration_seconds outcome of a call that threw (already an ApiError from guard). */
-function callOutcome(err: unknown): ProviderCallOutcome {
-  const code = err instanceof ApiError ? err.code : null;
-  if (code === 'PROVIDER_RATE_LIMITED') return 'rate_limited';
-  if (code === 'PROVIDER_UNAVAILABLE') return 'unavailable';
-  return 'error';
 }
 
 export function toOutbound(id: string, accountId: string, m: ValidatedMessage, origin: { bulkJobId?: string; rowIndex?: number }): OutboundMessage {

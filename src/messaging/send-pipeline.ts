@@ -9,7 +9,8 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { MetricsService } from '../metrics/metrics.service';
 import { MessageEntity } from './entities/message.entity';
 import { LogOrigin, MessageLog } from './message-log';
-import { ProviderGateway, toApiError, toOutbound } from './provider-gateway';
+import { toApiError } from '../providers/provider-errors';
+import { ProviderGateway, toOutbound } from './provider-gateway';
 import type { ValidatedMessage } from './validation/validated-message';
 
 export interface SendOrigin extends LogOrigin {

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, NotFoundException, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { safeEqualString } from '../auth/api-key-hash';
+import { safeEqualString } from '../common/constant-time';
 import { Public, ThrottlePerIp } from '../auth/decorators';
 import { ApiError } from '../common/errors';
 import { ApiErrors } from '../common/openapi';

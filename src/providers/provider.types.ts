@@ -103,5 +103,3 @@ export function whenSelected<T>(setup: T | null, adapter: string): T {
   if (setup === null) throw new Error(`Provider ${adapter} is not set up: not the configured provider of its channel, or shut down`);
   return setup;
 }
-
-export const CHANNEL_PROVIDERS = Symbol('CHANNEL_PROVIDERS');

@@ -19,7 +19,7 @@ export class AdminSendersController {
   @ApiSuccess(200, AdminSmsSenderList, { description: 'Senders', example: { success: true, data: { smsSenders: [ADMIN_SENDER_EXAMPLE] } } })
   @ApiErrors('VALIDATION_ERROR')
   async list(@Query() q: AdminListSendersQuery): Promise<Ok<{ smsSenders: AdminSmsSenderView[] }>> {
-    return { success: true, data: { smsSenders: await this.review.list(q.status) } };
+    return { success: true, data: { smsSenders: await this.review.listForOperator(q.status) } };
   }
 
   @Post(':id/approve')

@@ -41,7 +41,7 @@ export class SenderReviewService {
     }
   }
 
-  async list(status: string | undefined): Promise<AdminSmsSenderView[]> {
+  async listForOperator(status: string | undefined): Promise<AdminSmsSenderView[]> {
     const rows = await this.dataSource.manager.find(SmsSenderEntity, { where: status ? { status: status as SmsSenderEntity['status'] } : {}, order: { id: 'ASC' }, take: 500 });
     return rows.map((r) => ({ ...toSenderDetailView(r), accountId: r.accountId }));
   }

@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { SENDER_LOOKUP } from '../messaging/validation/lookups';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminSendersController } from './admin-senders.controller';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
@@ -7,11 +8,15 @@ import { SenderReviewService } from './sender-review.service';
 import { SendersController } from './senders.controller';
 import { SendersService } from './senders.service';
 
-/** SMS sender names: requests, listing, operator review (with webhook events). */
+/**
+ * SMS sender names: requests, listing, operator review (with webhook events). Global only to hand
+ * messaging its SENDER_LOOKUP port, the one export (messaging sits below the features).
+ */
+@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule],
   controllers: [SendersController, AdminSendersController],
-  providers: [SendersService, SenderReviewService],
-  exports: [SendersService],
+  providers: [SendersService, SenderReviewService, { provide: SENDER_LOOKUP, useExisting: SendersService }],
+  exports: [SENDER_LOOKUP],
 })
 export class SendersModule {}

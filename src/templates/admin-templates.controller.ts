@@ -37,7 +37,7 @@ export class AdminTemplatesController {
   })
   @ApiErrors('VALIDATION_ERROR')
   async list(@Query() q: AdminListTemplatesQuery): Promise<{ success: true; data: { templates: (TemplateView & { accountId: string | null })[]; nextCursor: string | null; hasMore: boolean } }> {
-    const page = await this.templates.listAll(q);
+    const page = await this.templates.listForOperator(q);
     return { success: true, data: { templates: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
   }
 
@@ -47,7 +47,7 @@ export class AdminTemplatesController {
   @ApiSuccess(200, TemplateResult, { description: 'Updated', example: { success: true, data: { template: TEMPLATE_EXAMPLE } } })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   async setStatus(@Param('id') id: string, @Body() dto: SetTemplateStatusDto): Promise<{ success: true; data: { template: TemplateView } }> {
-    return { success: true, data: { template: await this.templates.setStatus(id, dto.status, dto.reason ?? null) } };
+    return { success: true, data: { template: await this.templates.setStatusForOperator(id, dto.status, dto.reason ?? null) } };
   }
 
   @Post('templates/defaults')

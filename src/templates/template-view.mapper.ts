@@ -4,7 +4,8 @@ import { iso } from '../database/columns';
 import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
 import { previewUrlOf } from './media/preview-url';
 import { OfficialSendersService, PLATFORM_SENDER_ID } from './official/official-senders.service';
-import type { OfficialSenderView, SmsTemplateCreatedView, TemplateForSend, TemplateView } from './template.types';
+import type { TemplateForSend } from '../messaging/validation/lookups';
+import type { OfficialSenderView, SmsTemplateCreatedView, TemplateView } from './template.types';
 
 /** Entity -> API shapes. The only place a template row becomes a response. */
 @Injectable()

@@ -1,4 +1,4 @@
-// Shapes shared by the templates module and its consumers (messaging reads TemplateForSend).
+// Shapes of the templates module (what messaging reads is its port, messaging/validation/lookups.ts).
 
 export const TEMPLATE_CATEGORIES = ['chatapp', 'sms', 'message', 'email'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
@@ -39,29 +39,6 @@ export interface OtpOptions {
   packageName: string | null;
   signatureHash: string | null;
   zeroTapTermsAccepted: boolean | null;
-}
-
-/** The contract with messaging: what a send needs to render and route a template. */
-export interface TemplateForSend {
-  id: string;
-  name: string;
-  category: TemplateCategory;
-  status: TemplateStatus;
-  provider: TemplateProvider;
-  language: string | null;
-  body: string | null;
-  content: string | null;
-  emailSubject: string | null;
-  /** Number of `{{n}}` placeholders (or manualVariableCount for a manually linked template). */
-  variableCount: number;
-  buttons: { type: 'url' | 'phone'; text: string; url: string }[];
-  allowsHeaderMediaOverride: boolean;
-  providerTemplateId: string | null;
-}
-
-/** True when a template may be used for sending. */
-export function isUsableStatus(status: TemplateStatus): boolean {
-  return status === 'approved' || status === 'active';
 }
 
 export interface OfficialSenderView {

@@ -1,10 +1,11 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
+import { TEMPLATE_LOOKUP } from '../messaging/validation/lookups';
 import { AdminTemplatesController } from './admin-templates.controller';
 import { OfficialSenderEntity } from './entities/official-sender.entity';
 import { TemplateMediaEntity } from './entities/template-media.entity';
@@ -30,7 +31,11 @@ import { TemplateViewMapper } from './template-view.mapper';
 import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
 
-/** Templates, header media and official chat-app senders. Must not import messaging or bulk. */
+/**
+ * Templates, header media and official chat-app senders. Global only to hand messaging its
+ * TEMPLATE_LOOKUP port, the one export (messaging sits below the features).
+ */
+@Global()
 @Module({
   imports: [
     AccountsModule,
@@ -56,6 +61,7 @@ import { TemplatesService } from './templates.service';
     TemplateStatusPoller,
     ManualLinkVerifier,
     MediaOrphanPurger,
+    { provide: TEMPLATE_LOOKUP, useExisting: TemplatesService },
     { provide: MediaStorage, useClass: LocalDiskMediaStorage },
     {
       provide: OfficialTemplateClient,
@@ -66,6 +72,6 @@ import { TemplatesService } from './templates.service';
           : new SandboxTemplateClient(ds.getRepository(SandboxOfficialTemplateEntity), clock),
     },
   ],
-  exports: [TemplatesService],
+  exports: [TEMPLATE_LOOKUP],
 })
 export class TemplatesModule {}

@@ -9,7 +9,8 @@ import { DEFAULT_SCOPE, REJECTION_REASON_MAX, TemplateEntity } from './entities/
 import { OfficialSendersService } from './official/official-senders.service';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { TemplateRoute } from '../providers/provider.types';
-import type { TemplateForSend, TemplateStatus, TemplateView } from './template.types';
+import type { TemplateForSend } from '../messaging/validation/lookups';
+import type { TemplateStatus, TemplateView } from './template.types';
 
 /** Reading templates (own or default) and status moves. Creation lives in TemplateCreationService. */
 @Injectable()
@@ -68,7 +69,7 @@ export class TemplatesService {
   }
 
   /** Operator review list: templates of every account (defaults included), newest first, by status. */
-  async listAll(q: { status?: TemplateStatus; cursor?: string; limit?: number }): Promise<Page<TemplateView & { accountId: string | null }>> {
+  async listForOperator(q: { status?: TemplateStatus; cursor?: string; limit?: number }): Promise<Page<TemplateView & { accountId: string | null }>> {
     const scopeKey = 'admin:templates';
     const after = this.cursors.decode<string>(scopeKey, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
@@ -83,8 +84,8 @@ export class TemplatesService {
     return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scopeKey, page[page.length - 1].id) : null };
   }
 
-  /** Operator move (admin route): the template's view after the move. */
-  async setStatus(templateId: string, status: TemplateStatus, reason: string | null = null): Promise<TemplateView> {
+  /** Operator move (admin route), on any account's or a default template: the template's view after the move. */
+  async setStatusForOperator(templateId: string, status: TemplateStatus, reason: string | null = null): Promise<TemplateView> {
     const t = await this.templates.findOne({ where: { id: templateId } });
     if (!t) throw new ApiError('NOT_FOUND', 'Template not found');
     const change = this.statusChange(status, reason);
@@ -92,14 +93,14 @@ export class TemplatesService {
     return this.mapper.toView(Object.assign(t, change), t.accountId);
   }
 
-  /** Status poll: the move alone, no view. Returns whether the template exists. */
-  async updateStatus(templateId: string, status: TemplateStatus, reason: string | null): Promise<boolean> {
+  /** Status poll (a background loop over every account's templates): the move alone. Returns whether the template exists. */
+  async setStatusOfAny(templateId: string, status: TemplateStatus, reason: string | null): Promise<boolean> {
     const res = await this.templates.update({ id: templateId }, this.statusChange(status, reason));
     return (res.affected ?? 0) > 0;
   }
 
-  /** Provider callback: by the provider's template id. Returns how many rows moved. */
-  async setStatusByProviderId(providerTemplateId: string, status: TemplateStatus, reason: string | null): Promise<number> {
+  /** Provider callback, keyed by the provider's template id (whichever account holds it). Returns how many rows moved. */
+  async setStatusOfAnyByProviderId(providerTemplateId: string, status: TemplateStatus, reason: string | null): Promise<number> {
     const res = await this.templates.update({ providerTemplateId, provider: 'official' }, this.statusChange(status, reason));
     return res.affected ?? 0;
   }

@@ -57,7 +57,7 @@ export class WebhookSettingsService {
   async rotateKey(accountId: string): Promise<WebhookSettingsView> {
     const row = await this.require(accountId);
     const key = generateKey();
-    await this.endpoints.update({ id: row.id }, { sealedSecret: this.secretBox.seal(key), secretLast4: key.slice(-4), updatedAt: this.clock.now() });
+    await this.endpoints.update({ id: row.id, accountId }, { sealedSecret: this.secretBox.seal(key), secretLast4: key.slice(-4), updatedAt: this.clock.now() });
     return { url: row.url, webhookApiKey: key };
   }
 

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
-import type { KeyRole, Permission } from '../../auth/permissions';
+import type { KeyRole, Permission } from '../permissions';
 
 @Entity('api_keys')
 export class ApiKeyEntity {

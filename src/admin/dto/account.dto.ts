@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { KeyRole, Permission, PERMISSIONS } from '../../auth/permissions';
+import { KeyRole, Permission, PERMISSIONS } from '../../accounts/permissions';
 
 /** Largest value of the INT counter columns (messageQuota, messagesUsed, freeMessages). */
 const INT_COLUMN_MAX = 2147483647;

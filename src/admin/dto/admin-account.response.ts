@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { AccountResource } from '../../accounts/dto/account.response';
-import { PERMISSIONS } from '../../auth/permissions';
+import { PERMISSIONS } from '../../accounts/permissions';
 
 export class IssuedApiKey {
   @ApiProperty({ example: 'key_01JD0Q8Y4C7M2X' }) id: string;

@@ -21,7 +21,7 @@ export class WahaHookService {
   ) {}
 
   async handle(sessionRef: string, signature: string | undefined, rawBody: Buffer | null, body: unknown): Promise<WahaHookResult> {
-    const session = await this.sessions.findById(sessionRef);
+    const session = await this.sessions.findAnyById(sessionRef);
     const key = session && session.provider === 'waha' ? this.sessions.hookKey(session) : null;
     // Same answer for an unknown session and a bad signature: the route does not reveal which ids exist.
     if (!session || !key || !signature || !verify(key, signature, rawBody ?? Buffer.from(JSON.stringify(body ?? null)))) {

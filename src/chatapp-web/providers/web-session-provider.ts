@@ -25,7 +25,7 @@ export interface ChatPage {
 
 /**
  * Serves a web session's status and chats. Failures are `ProviderError`s (providers/provider.types),
- * mapped like sends (messaging/provider-gateway `toApiError`): `failed` -> 502 PROVIDER_ERROR,
+ * mapped like sends (providers/provider-errors `toApiError`): `failed` -> 502 PROVIDER_ERROR,
  * `unavailable` (incl. timeouts) -> 503 PROVIDER_UNAVAILABLE, `rate_limited` -> 429 PROVIDER_RATE_LIMITED.
  */
 export interface WebSessionProvider {

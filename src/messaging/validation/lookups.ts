@@ -1,17 +1,41 @@
 import type { TemplateRoute } from '../../providers/provider.types';
-import type { TemplateForSend } from '../../templates/template.types';
 
-/** What the validator needs from other modules (bound in MessagingModule to their exported services). */
+/*
+ * Ports: what messaging needs from feature modules that sit above it. Messaging declares each one
+ * (an interface and its injection token); the feature module that owns the data provides the token
+ * (`useExisting` its service) and exports it from a global module, so messaging never imports a
+ * feature. Senders: SendersModule; templates: TemplatesModule; sessions: ChatappWebModule.
+ */
+
 export interface SenderLookup {
   findApprovedByName(accountId: string, name: string): Promise<{ id: string; name: string } | null>;
   findDefaultApproved(accountId: string): Promise<{ id: string; name: string } | null>;
 }
 
+/** What a send needs to render and route a template (categories and statuses are the templates module's). */
+export interface TemplateForSend {
+  id: string;
+  name: string;
+  category: string;
+  status: string;
+  provider: string;
+  language: string | null;
+  body: string | null;
+  content: string | null;
+  emailSubject: string | null;
+  /** Number of `{{n}}` placeholders (or manualVariableCount for a manually linked template). */
+  variableCount: number;
+  buttons: { type: 'url' | 'phone'; text: string; url: string }[];
+  allowsHeaderMediaOverride: boolean;
+  providerTemplateId: string | null;
+}
+
 export interface TemplateLookup {
+  /** The account's own template or a default one, whatever its status; null when neither exists. */
   findForSend(accountId: string, templateId: string): Promise<TemplateForSend | null>;
 }
 
-/** What the provider gateway needs (same binding as TEMPLATE_LOOKUP). */
+/** What the provider gateway needs (the same token as TemplateLookup). */
 export interface TemplateRouteLookup {
   /** The number the template goes out from, read at the provider call; null when not visible. */
   routeForSend(accountId: string, templateId: string): Promise<TemplateRoute | null>;

@@ -1,9 +1,8 @@
 import { loadConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
-import type { TemplateForSend } from '../../templates/template.types';
 import type { DnsResolver } from '../../common/net/dns-resolver';
 import { refusedTargetText, TargetPolicy } from '../../common/net/target-policy';
-import type { SenderLookup, SessionLookup, TemplateLookup } from './lookups';
+import type { SenderLookup, SessionLookup, TemplateForSend, TemplateLookup } from './lookups';
 import { MessageValidator } from './message-validator';
 
 // In-memory directories stand in for the senders/templates/chatapp-web modules; they count calls

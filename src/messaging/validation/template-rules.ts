@@ -1,12 +1,12 @@
 import type { ChannelName } from '../../config/app-config';
-import { isUsableStatus, type TemplateCategory, type TemplateForSend } from '../../templates/template.types';
 import { fail, httpUrl, renderPlaceholders } from './recipient-rules';
+import type { TemplateForSend } from './lookups';
 import type { ValidatedTemplate } from './validated-message';
 
 const TEMPLATE_FIELDS = new Set(['id', 'variablesIndexed', 'buttonVariables', 'headerMediaUrl']);
 
 /** Which template categories each channel can send. */
-const CATEGORIES: Record<ChannelName, readonly TemplateCategory[]> = {
+const CATEGORIES: Record<ChannelName, readonly string[]> = {
   local_sms: ['sms', 'message'],
   chatapp: ['chatapp'],
   chatapp_web: ['chatapp', 'message', 'sms'],
@@ -19,6 +19,11 @@ export interface RenderedTemplate {
   text: string | null;
   subject: string | null;
   html: string | null;
+}
+
+/** Only an approved or active template may be sent. */
+function isUsableStatus(status: string): boolean {
+  return status === 'approved' || status === 'active';
 }
 
 /** Checks a found template against the send's `template` object and renders it. */

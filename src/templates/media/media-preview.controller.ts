@@ -16,7 +16,7 @@ export class MediaPreviewController {
   @Get(':assetId')
   @Public()
   async preview(@Param('assetId') assetId: string, @Res({ passthrough: true }) res: Response): Promise<StreamableFile> {
-    const file = await this.media.open(assetId);
+    const file = await this.media.openAny(assetId);
     if (!file) throw new ApiError('NOT_FOUND', 'Media not found');
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.setHeader('X-Content-Type-Options', 'nosniff');

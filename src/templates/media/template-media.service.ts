@@ -88,7 +88,8 @@ export class TemplateMediaService {
     return asset && asset.accountId === accountId ? asset : null;
   }
 
-  async open(assetId: string): Promise<{ stream: Readable; mimeType: string; size: number } | null> {
+  /** The public preview link's read: the asset id (130 random bits) is the link's only secret, whoever's asset it is. */
+  async openAny(assetId: string): Promise<{ stream: Readable; mimeType: string; size: number } | null> {
     if (!/^hma_[0-9a-z]{26}$/.test(assetId)) return null;
     const asset = await this.media.findOne({ where: { id: assetId } });
     const stream = asset ? await this.storage.open(asset.storageKey) : null;

@@ -56,11 +56,11 @@ export class OfficialSendersService {
     return this.map(own);
   }
 
-  /** View of a sender recorded on a template (a deleted sender reads as null). */
+  /** View of a sender recorded on a template of `accountId` (a deleted or another account's sender reads as null). */
   async viewOf(accountId: string | null, senderId: string | null): Promise<OfficialSenderView | null> {
     if (senderId === null) return null;
     if (senderId === PLATFORM_SENDER_ID) return this.platform(accountId === null || !(await this.hasDefault(accountId))).view;
-    const own = await this.senders.findOne({ where: { id: senderId } });
+    const own = accountId === null ? null : await this.senders.findOne({ where: { id: senderId, accountId } });
     return own ? this.map(own).view : null;
   }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { safeEqualString } from '../../auth/api-key-hash';
+import { safeEqualString } from '../../common/constant-time';
 import { Public, ThrottlePerIp } from '../../auth/decorators';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/errors';
@@ -51,7 +51,7 @@ export class TemplateStatusHookController {
         const status = mapProviderStatus(change.value?.event);
         const id = change.value?.message_template_id;
         if (!status || id === undefined || id === null) continue;
-        updated += await this.templates.setStatusByProviderId(String(id), status, providerReason(change.value?.reason));
+        updated += await this.templates.setStatusOfAnyByProviderId(String(id), status, providerReason(change.value?.reason));
       }
     }
     return { ok: true, updated };

@@ -66,7 +66,7 @@ export class TemplateStatusPoller implements OnApplicationBootstrap {
         return null;
       });
       if (found && found.status !== 'pending') {
-        if (await this.service.updateStatus(c.id, found.status, found.reason)) changed++;
+        if (await this.service.setStatusOfAny(c.id, found.status, found.reason)) changed++;
       }
     }
     return changed;

@@ -3,8 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions } from '../auth/decorators';
 import { ApiSuccess } from '../common/openapi';
-import { AccountsService, AccountView } from './accounts.service';
-import { ACCOUNT_EXAMPLE, AccountResource } from './dto/account.response';
+import { AccountsService, AccountView } from '../accounts/accounts.service';
+import { ACCOUNT_EXAMPLE, AccountResource } from '../accounts/dto/account.response';
 
 @ApiTags('account')
 @Controller('api/v2/account')

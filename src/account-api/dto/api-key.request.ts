@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { Permission, PERMISSIONS } from '../../auth/permissions';
+import { Permission, PERMISSIONS } from '../../accounts/permissions';
 
 /** POST /api/v2/api-keys (the global ValidationPipe answers 400 VALIDATION_ERROR naming the field). */
 export class CreateApiKeyRequest {

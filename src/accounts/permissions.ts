@@ -2,7 +2,3 @@
 export const PERMISSIONS = ['messages:create', 'messages:read', 'api_keys:read'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 export type KeyRole = 'owner' | 'member';
-
-export function isPermission(p: unknown): p is Permission {
-  return typeof p === 'string' && (PERMISSIONS as readonly string[]).includes(p);
-}

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PERMISSIONS } from '../../auth/permissions';
-import type { ApiKeyView } from '../api-keys.service';
+import { PERMISSIONS } from '../../accounts/permissions';
+import type { ApiKeyView } from '../../accounts/api-keys.service';
 
 // Response shapes of /api/v2/api-keys. Each class implements the view the service returns, so the
 // document and the answers cannot drift apart.

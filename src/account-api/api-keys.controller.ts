@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { OwnerOnly, RequirePermissions } from '../auth/decorators';
 import { ApiErrors, ApiSuccess } from '../common/openapi';
-import { ApiKeysService, ApiKeyView, MAX_ACTIVE_KEYS } from './api-keys.service';
+import { ApiKeysService, ApiKeyView, MAX_ACTIVE_KEYS } from '../accounts/api-keys.service';
 import { CreateApiKeyRequest, ListApiKeysQuery } from './dto/api-key.request';
 import { ApiKeyCreated, ApiKeyList, ApiKeyRevoked, CREATED_EXAMPLE, LIST_EXAMPLE, REVOKED_EXAMPLE } from './dto/api-key.response';
 
