@@ -1,4 +1,5 @@
 // npm run bench:bulk [-- --dialect=sqlite|mysql|both --rows=100000,1000000 --accounts=200 --seconds=10]
+// npm run bench:bulk -- --tenants=1000 [--tenant-rows=300] runs only the many-tenant scenario (bulk-tenants.ts).
 // (BENCH_CPU_PROF=dir writes a V8 CPU profile of each dialect's child there.)
 // Each dialect runs in its own child process (clean RSS figures): intake over HTTP (streamed body) with
 // peak RSS, the raw multi-row INSERT rate measured in the same run, validation rows/s, a dry run
@@ -93,7 +94,8 @@ async function child(dialect: string): Promise<void> {
     LOG_LEVEL: 'silent',
     DEMO_ACCOUNT: 'false',
     THROTTLE_LIMIT: '100000000',
-    SCHEDULERS_ENABLED: 'false',
+    // The many-tenant scenario runs the background loops as production does; the other phases drive them.
+    SCHEDULERS_ENABLED: args.tenants ? 'true' : 'false',
     DB_POOL_SIZE: '40',
     PORT: '0',
   });
@@ -113,6 +115,17 @@ async function child(dialect: string): Promise<void> {
   console.log(`\n=== ${label} ===`);
 
   try {
+    if (args.tenants) {
+      const { tenantScenario } = await import('./bulk-tenants');
+      await tenantScenario({
+        ds,
+        port,
+        tenants: Number(args.tenants),
+        rows: Number(args['tenant-rows'] ?? 300),
+        createAccount: async (i) => (await accounts.create({ name: `Tenant ${i}`, walletBalance: 1_000_000 })).apiKey.key,
+      });
+      return;
+    }
     // --- intake
     const sizes = (args.rows ?? '100000,1000000').split(',').map(Number);
     const { apiKey } = await accounts.create({ name: 'Bench intake', walletBalance: 1_000_000_000 });
