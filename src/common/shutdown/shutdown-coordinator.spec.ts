@@ -80,9 +80,14 @@ describe(ShutdownCoordinator.name, () => {
     /** Answers /slow after `slowMs`, anything else at once. */
     let slowMs = 0;
     const timers: NodeJS.Timeout[] = [];
+    /** Resolves when the server has received a /slow request (so shutdown starts with it in progress). */
+    let slowArrived: Promise<void>;
+    let arrived: () => void;
 
     beforeEach(async () => {
+      slowArrived = new Promise<void>((r) => (arrived = r));
       server = createServer((req, res) => {
+        if (req.url === '/slow') arrived();
         timers.push(setTimeout(() => res.end('ok'), req.url === '/slow' ? slowMs : 0));
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -110,7 +115,7 @@ describe(ShutdownCoordinator.name, () => {
       expect(await get('/')).toBe(200); // leaves an idle keep-alive connection
       slowMs = 300;
       const slow = get('/slow');
-      await new Promise((r) => setTimeout(r, 50));
+      await slowArrived;
       const sut = coordinator(5000, server);
       const started = Date.now();
       expect(await sut.shutdown()).toBe(true);
@@ -122,7 +127,7 @@ describe(ShutdownCoordinator.name, () => {
     it('closes the connection of a request still open when the grace period ends', async () => {
       slowMs = 10_000;
       const slow = get('/slow').catch((err: NodeJS.ErrnoException) => err.code);
-      await new Promise((r) => setTimeout(r, 50));
+      await slowArrived;
       const sut = coordinator(100, server);
       expect(await sut.shutdown()).toBe(false);
       expect(await slow).toBe('ECONNRESET');
