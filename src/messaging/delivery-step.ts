@@ -7,7 +7,7 @@ import type { MessageEntity } from './entities/message.entity';
 import type { LogOrigin } from './message-log';
 import { MessageLog } from './message-log';
 import { ProviderGateway, toOutbound } from './provider-gateway';
-import type { ProviderFailure } from './send-outcome';
+import { isProviderFailure, ProviderFailure } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
 
 /**
@@ -69,6 +69,5 @@ export class DeliveryStep {
 /** A failed call as one of the three provider failures (anything else the call threw is a PROVIDER_ERROR). */
 function providerFailure(err: unknown): ProviderFailure {
   const e = toApiError(err);
-  if (e.code === 'PROVIDER_RATE_LIMITED' || e.code === 'PROVIDER_UNAVAILABLE' || e.code === 'PROVIDER_ERROR') return e as ProviderFailure;
-  return new ApiError('PROVIDER_ERROR', e.message) as ProviderFailure;
+  return isProviderFailure(e) ? e : (new ApiError('PROVIDER_ERROR', e.message) as ProviderFailure);
 }

@@ -1,4 +1,4 @@
-import type { ApiError, ErrorCode, OutcomeCode } from '../common/errors';
+import { ApiError, ErrorCode, OutcomeCode } from '../common/errors';
 import { iso } from '../database/columns';
 import type { LogOrigin } from './message-log';
 
@@ -24,6 +24,10 @@ export type MessageFailureCode = (typeof MESSAGE_FAILURE_CODES)[number];
 /** The three ways a provider call (or lookup) fails without a verdict (providers/provider-errors.ts). */
 export type ProviderFailureCode = 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'PROVIDER_ERROR';
 export type ProviderFailure = ApiError & { readonly code: ProviderFailureCode };
+
+export function isProviderFailure(err: unknown): err is ProviderFailure {
+  return err instanceof ApiError && (err.code === 'PROVIDER_RATE_LIMITED' || err.code === 'PROVIDER_UNAVAILABLE' || err.code === 'PROVIDER_ERROR');
+}
 
 export interface SendOrigin extends LogOrigin {
   /** Deterministic id (bulk row): a retried row reuses it, so the provider sees one reference. */

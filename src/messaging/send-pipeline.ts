@@ -8,7 +8,7 @@ import type { MessageEntity } from './entities/message.entity';
 import { fundingOf, MessagePayments } from './message-payments';
 import { LogOrigin, MessageLog } from './message-log';
 import { ErrorPolicy, OutcomeRecorder, resultOfRow } from './outcome-recorder';
-import { Addressee, MessageFailureCode, ProviderFailure, SendOrigin, SendOutcome, SendResult, sendResult } from './send-outcome';
+import { Addressee, isProviderFailure, MessageFailureCode, ProviderFailure, SendOrigin, SendOutcome, SendResult, sendResult } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
 
 export type { SendOrigin, SendResult } from './send-outcome';
@@ -168,8 +168,4 @@ export class SendPipeline {
 function settledResult(o: SendOutcome): SendResult {
   if (o.kind === 'not_attempted') throw new Error(`a send under the throw policy was not attempted (${o.reason})`);
   return o.result;
-}
-
-export function isProviderFailure(err: unknown): err is ProviderFailure {
-  return err instanceof ApiError && (err.code === 'PROVIDER_RATE_LIMITED' || err.code === 'PROVIDER_UNAVAILABLE' || err.code === 'PROVIDER_ERROR');
 }
