@@ -1,4 +1,6 @@
+import type { SendOutcome } from '../src/messaging/send-outcome';
 import { SendPipeline } from '../src/messaging/send-pipeline';
+import { SendPacer, WindowSender } from '../src/messaging/window-sender';
 import type { OutboundMessage } from '../src/providers/provider.types';
 import { SandboxProvider } from '../src/providers/sandbox/sandbox.provider';
 import { MessageValidator } from '../src/messaging/validation/message-validator';
@@ -336,37 +338,57 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       expect(await delivered('')).toHaveLength(1);
     });
 
-    it('sendMany: pays what the balance covers in order, the rest INSUFFICIENT_BALANCE; a retry with the same ids sends nothing twice', async () => {
-      const pipeline = t.app.get(SendPipeline);
+    /** A pacer that never waits nor stops (pacing is unit-tested on a fake clock). */
+    const unpaced: SendPacer = { before: async () => null, after: () => undefined };
+    const kinds = (outcomes: SendOutcome[]) =>
+      outcomes.map((o) => (o.kind === 'not_attempted' ? `${o.reason}${o.paid ? ' (paid)' : ''}` : o.kind === 'failed' ? `failed ${o.result.errorCode}` : o.result.status));
+    const logged = async (key: string, jobId: string) =>
+      ((await t.http().get(`/api/v2/messages?bulkJobId=${jobId}`).set('X-API-Key', key)).body.data.messages as { rowIndex: number; status: string; cost: number; errorCode: string | null }[])
+        .sort((x, y) => x.rowIndex - y.rowIndex)
+        .map((m) => [m.rowIndex, m.status, m.cost, m.errorCode]);
+
+    it('sendWindow: pays what the balance covers in order, the rest not attempted and unpaid; a retry with the same ids sends nothing twice', async () => {
+      const windows = t.app.get(WindowSender);
       const a = await t.createAccount({ walletBalance: 10, freeMessages: 1 });
       const msg = await validated(a.id);
       const items = [0, 1, 2, 3, 4].map((i) => ({ msg, origin: { bulkJobId: 'job_many', rowIndex: i, messageId: `msg_many_${a.id}_${i}` } }));
-      const first = await pipeline.sendMany(a.id, items);
-      expect(first.map((o) => (o.ok ? o.result.status : o.error.code))).toEqual(['sent', 'sent', 'sent', 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE']);
-      expect(first.map((o) => (o.ok ? o.result.cost : null))).toEqual([0, 5, 5, null, null]);
+      const first = await windows.sendWindow(a.id, items, unpaced);
+      expect(kinds(first)).toEqual(['sent', 'sent', 'sent', 'insufficient_balance', 'insufficient_balance']);
+      expect(first.map((o) => (o.kind === 'sent' ? o.result.cost : null))).toEqual([0, 5, 5, null, null]);
       await t.admin('patch', `/admin/v1/accounts/${a.id}`).send({ walletBalance: 100 }).expect(200);
-      const again = await pipeline.sendMany(a.id, items);
-      expect(again.map((o) => (o.ok ? o.result.status : o.error.code))).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+      const again = await windows.sendWindow(a.id, items, unpaced);
+      expect(kinds(again)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
       expect((await t.http().get('/api/v2/account').set('X-API-Key', a.key)).body.data.walletBalance).toBe(90);
       const d = (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${a.id}`)).body.data.messages;
       expect(d.map((x: { rowIndex: number }) => x.rowIndex)).toEqual([0, 1, 2, 3, 4]);
-      const log = (await t.http().get('/api/v2/messages?bulkJobId=job_many').set('X-API-Key', a.key)).body.data.messages;
-      expect(log.map((m: { status: string }) => m.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
+      expect(await logged(a.key, 'job_many')).toEqual([0, 1, 2, 3, 4].map((i) => [i, 'sent', i === 0 ? 0 : 5, null]));
     });
 
-    it('sendMany: a provider error fails that item and the rest, refunded; rejections are per item', async () => {
-      const pipeline = t.app.get(SendPipeline);
+    it('sendWindow: a provider error fails that message (refunded); the later ones are not attempted, stay paid once, and the next window sends them without a second charge', async () => {
+      const windows = t.app.get(WindowSender);
       const v = t.app.get(MessageValidator);
-      const ctx = v.createContext(acc.id);
       const ok = await validated(acc.id);
-      const rejected = await v.validate(ctx, sms('+966500000000'), { bulkRow: true });
-      const first = await pipeline.sendMany(acc.id, [{ msg: ok }, { msg: rejected }]);
-      expect(first.map((o) => (o.ok ? [o.result.status, o.result.errorCode] : o.error.code))).toEqual([['sent', null], ['failed', 'PROVIDER_REJECTED']]);
+      const rejected = await v.validate(v.createContext(acc.id), sms('+966500000000'), { bulkRow: true });
+      const ids = [0, 1, 2, 3].map((i) => `msg_stop_${acc.id}_${i}`);
+      const items = [ok, ok, rejected, ok].map((msg, i) => ({ msg, origin: { bulkJobId: 'job_stop', rowIndex: i, messageId: ids[i] } }));
       await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'rate_limit', count: 1, accountId: acc.id }).expect(201);
-      const second = await pipeline.sendMany(acc.id, [{ msg: ok }, { msg: ok }]);
-      expect(second.map((o) => (o.ok ? o.result.status : o.error.code))).toEqual(['PROVIDER_RATE_LIMITED', 'PROVIDER_RATE_LIMITED']);
-      expect((await account()).walletBalance).toBe(100_000 - 5);
-      await t.admin('delete', '/admin/v1/sandbox/faults').expect(200);
+      await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
+      // Window 1: a rate limit on the first call (kept paid and open), nothing else tried.
+      const first = await windows.sendWindow(acc.id, items, unpaced);
+      expect(kinds(first)).toEqual(['rate_limited (paid)', 'provider_stopped (paid)', 'provider_stopped (paid)', 'provider_stopped (paid)']);
+      expect(first[0]).toMatchObject({ retryAfterMs: 1000 });
+      expect((await account()).walletBalance).toBe(100_000 - 20);
+      expect(await logged(acc.key, 'job_stop')).toEqual([[0, 'queued', 5, null], [1, 'queued', 5, null], [2, 'queued', 5, null], [3, 'queued', 5, null]]);
+      // Window 2: the provider fails the first call (refunded), the rest waits again, still paid once.
+      const second = await windows.sendWindow(acc.id, items, unpaced);
+      expect(kinds(second)).toEqual(['failed PROVIDER_UNAVAILABLE', 'provider_stopped (paid)', 'provider_stopped (paid)', 'provider_stopped (paid)']);
+      expect((await account()).walletBalance).toBe(100_000 - 15);
+      // Window 3: the failed one is paid again (it never reached the provider), the others are sent as paid; the rejection is per message.
+      const third = await windows.sendWindow(acc.id, items, unpaced);
+      expect(kinds(third)).toEqual(['sent', 'sent', 'failed PROVIDER_REJECTED', 'sent']);
+      expect(await logged(acc.key, 'job_stop')).toEqual([[0, 'sent', 5, null], [1, 'sent', 5, null], [2, 'failed', 0, 'PROVIDER_REJECTED'], [3, 'sent', 5, null]]);
+      expect((await account()).walletBalance).toBe(100_000 - 15);
+      expect((await delivered('&bulkJobId=job_stop')).map((d) => d.messageId)).toEqual([ids[0], ids[1], ids[3]]);
     });
 
     it('sandbox: concurrent deliveries are grouped, and a duplicate id among them is delivered once', async () => {

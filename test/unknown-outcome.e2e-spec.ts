@@ -97,7 +97,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(cost).toBeGreaterThan(0);
     // As a crash leaves it: paid, queued, never handed off.
     await t.app.get(DataSource).query("UPDATE messages SET status = 'queued', handed_off_at = NULL, updated_at = 0 WHERE id = ?", [id]);
-    const row = (await t.app.get(MessageLog).findById(id))!;
+    const row = (await t.app.get(MessageLog).findOwned(acc.id, id))!;
     const pipeline = t.app.get(SendPipeline);
     const results = await Promise.all([pipeline.reconcile(row), pipeline.reconcile(row)]);
     expect(results.map((r) => [r.status, r.errorCode])).toEqual([
@@ -138,7 +138,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(price).toBeGreaterThan(0);
     // A replica claimed both, handed x to the SMTP server (which took it), then died before recording;
     // y was claimed but never handed off.
-    const row = (await a.app.get(MessageLog).findById(x))!;
+    const row = (await a.app.get(MessageLog).findOwned(acc.id, x))!;
     await a.app.get(ProviderGateway).send(toOutbound(x, acc.id, JSON.parse(row.payload!), {}));
     const db = a.app.get(DataSource);
     await db.query("UPDATE messages SET attempts = 1, lease_owner = 'rep_dead', lease_expires_at = ?, handed_off_at = ? WHERE id = ?", [Date.now() - 1, Date.now(), x]);
@@ -169,7 +169,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     for (const i of [0, 1]) {
       const { msg, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
       if (i === 0) {
-        await t.app.get(MessageLog).markHandedOff(mids[0], Date.now());
+        await t.app.get(MessageLog).markHandedOff(acc.id, mids[0], Date.now());
         await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
       }
     }
@@ -215,7 +215,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const db = t.app.get(DataSource);
     const mid = 'msg_settled_row0';
     const { funding } = await payAndLog(t, acc.id, jobId, 0, mid);
-    expect(await t.app.get(MessageLog).markHandedOff(mid, Date.now())).toBe(true);
+    expect(await t.app.get(MessageLog).markHandedOff(acc.id, mid, Date.now())).toBe(true);
     // A recovering replica settled it DELIVERY_UNCONFIRMED and refunded it, then died before the row.
     await db.query("UPDATE messages SET status = 'failed', error_code = 'DELIVERY_UNCONFIRMED', cost = 0, refunded_at = ? WHERE id = ?", [Date.now(), mid]);
     await db.query('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [funding.amount, acc.id]);
@@ -247,10 +247,10 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     for (const i of [0, 1, 2]) {
       const { msg, funding, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
       price = funding.amount;
-      if (i !== 1) expect(await log.markHandedOff(mids[i], Date.now())).toBe(true);
+      if (i !== 1) expect(await log.markHandedOff(acc.id, mids[i], Date.now())).toBe(true);
       if (i === 0) {
         await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
-        expect(await log.markSent(mids[0], 'smtp-id-0', Date.now())).toBe(true);
+        expect(await log.markSent(acc.id, mids[0], 'smtp-id-0', Date.now())).toBe(true);
       }
     }
     for (const i of [0, 1, 2, 3]) await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = ?", [mids[i], jobId, i]);
@@ -299,7 +299,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const db = t.app.get(DataSource);
     const mid = 'msg_sent_row0';
     await payAndLog(t, acc.id, jobId, 0, mid);
-    expect(await t.app.get(MessageLog).markSent(mid, 'smtp-1', Date.now())).toBe(true);
+    expect(await t.app.get(MessageLog).markSent(acc.id, mid, 'smtp-1', Date.now())).toBe(true);
     // Sent and logged, then the runner died before writing the row; the wallet is empty since.
     await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = 0", [mid, jobId]);
     await db.query("UPDATE bulk_jobs SET status = 'running', lease_owner = 'rep_dead', lease_expires_at = ? WHERE id = ?", [Date.now() - 1, jobId]);
@@ -318,7 +318,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
     const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(email('late@example.org', { scheduleAt: new Date(Date.now() + 60_000).toISOString() }));
     const id = res.body.data.messages[0].id as string;
-    const stale = (await t.app.get(MessageLog).findById(id))!;
+    const stale = (await t.app.get(MessageLog).findOwned(acc.id, id))!;
     await t.app.get(DataSource).query('UPDATE messages SET handed_off_at = ? WHERE id = ?', [Date.now(), id]);
     const result = await t.app.get(SendPipeline).sendRecorded(stale, JSON.parse(stale.payload!));
     expect(result).toMatchObject({ id, status: 'scheduled' });
@@ -327,7 +327,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const kept = await t.app.get(SendPipeline).reconcile(stale);
     expect(kept).toMatchObject({ id, status: 'scheduled', cost: expect.any(Number) });
     expect(kept.cost).toBeGreaterThan(0);
-    const settled = await t.app.get(SendPipeline).reconcile((await t.app.get(MessageLog).findById(id))!);
+    const settled = await t.app.get(SendPipeline).reconcile((await t.app.get(MessageLog).findOwned(acc.id, id))!);
     expect(settled).toMatchObject({ id, status: 'failed', errorCode: 'DELIVERY_UNCONFIRMED', cost: 0 });
     expect(await wallet(t, acc.key)).toBe(1000);
   });

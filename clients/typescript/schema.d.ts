@@ -738,8 +738,11 @@ export interface components {
             /** @description Rows that passed validation so far. */
             validatedCount: number;
             counts: components["schemas"]["BulkJobCounts"];
-            /** @description Why the job was rejected, e.g. INVALID_RECIPIENT or INTAKE_INCOMPLETE. */
-            errorCode: string | null;
+            /**
+             * @description Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.
+             * @enum {string|null}
+             */
+            errorCode: "VALIDATION_FAILED" | "INSUFFICIENT_BALANCE" | "INTAKE_INCOMPLETE" | null;
             errorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -785,8 +788,11 @@ export interface components {
             /** @description Rows that passed validation so far. */
             validatedCount: number;
             counts: components["schemas"]["BulkJobCounts"];
-            /** @description Why the job was rejected, e.g. INVALID_RECIPIENT or INTAKE_INCOMPLETE. */
-            errorCode: string | null;
+            /**
+             * @description Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.
+             * @enum {string|null}
+             */
+            errorCode: "VALIDATION_FAILED" | "INSUFFICIENT_BALANCE" | "INTAKE_INCOMPLETE" | null;
             errorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -819,7 +825,11 @@ export interface components {
             status: "pending" | "sent" | "failed" | "cancelled" | "invalid";
             /** @description The message of a sent or failed row (see GET /messages/{id}). */
             messageId: string | null;
-            errorCode: string | null;
+            /**
+             * @description Invalid rows: the validation code; failed rows: the code their message failed with.
+             * @enum {string|null}
+             */
+            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | null;
             errorMessage: string | null;
             /** Format: date-time */
             sentAt: string | null;
@@ -1123,10 +1133,11 @@ export interface components {
              */
             providerMessageId: string | null;
             /**
-             * @description Failed messages: e.g. PROVIDER_REJECTED, PROVIDER_UNAVAILABLE, DELIVERY_UNCONFIRMED, CANCELLED.
+             * @description Failed messages: why (the outcome codes and error codes of the API description; SERVICE_UNAVAILABLE only on messages of earlier versions).
              * @example null
+             * @enum {string|null}
              */
-            errorCode: string | null;
+            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | null;
             /**
              * @description Failed messages: what went wrong, for a person.
              * @example null
@@ -1375,10 +1386,11 @@ export interface components {
              */
             scheduledAt?: string;
             /**
-             * @description Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).
+             * @description Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), INVALID_ATTACHMENT (a URL refused at send time), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).
              * @example PROVIDER_REJECTED
+             * @enum {string}
              */
-            errorCode?: string;
+            errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE";
         };
         SentVerification: {
             /**

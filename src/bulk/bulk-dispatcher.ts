@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
-import { SendPipeline } from '../messaging/send-pipeline';
+import { WindowSender } from '../messaging/window-sender';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { isTransientDbError } from '../database/db-errors';
 import { MetricsService } from '../metrics/metrics.service';
@@ -46,12 +46,12 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
     validator: MessageValidator,
-    pipeline: SendPipeline,
+    windows: WindowSender,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
     shutdown: ShutdownCoordinator,
   ) {
-    this.deps = { db, clock, settings, validator, pipeline, metrics, probe: new WindowTxProbe(settings.testHooks) };
+    this.deps = { db, clock, settings, validator, windows, metrics, probe: new WindowTxProbe(settings.testHooks) };
     // Each runner, once stopped, writes its window's outcomes and releases its job's lease itself.
     shutdown.register({
       name: 'bulk-dispatch',

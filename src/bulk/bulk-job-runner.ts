@@ -4,13 +4,14 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { isTransientDbError } from '../database/db-errors';
 import type { MetricsService } from '../metrics/metrics.service';
-import type { SendPipeline } from '../messaging/send-pipeline';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
-import type { ValidatedMessage } from '../messaging/validation/validated-message';
+import { validationCodeOf } from '../messaging/validation/validation-codes';
+import type { WindowItem, WindowSender } from '../messaging/window-sender';
 import { UnitOfWork } from '../database/unit-of-work';
 import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { BulkSettings } from './bulk-settings';
-import { SendWindow } from './send-window';
+import { pauseAfter, planRow, RowOutcome, WindowPause } from './row-outcomes';
+import { SendWindow, WindowPacer } from './send-window';
 import type { WindowTxProbe } from './window-tx-probe';
 
 export interface RunnerDeps {
@@ -18,7 +19,7 @@ export interface RunnerDeps {
   clock: Clock;
   settings: BulkSettings;
   validator: MessageValidator;
-  pipeline: SendPipeline;
+  windows: WindowSender;
   metrics: MetricsService;
   /** Test-only freeze point inside the window transaction (does nothing unless BULK_TEST_HOOKS). */
   probe: WindowTxProbe;
@@ -29,47 +30,31 @@ interface Claimed {
   payload: string;
   messageId: string;
 }
-interface Outcome {
-  idx: number;
-  status: 'sent' | 'failed';
-  code: string | null;
-  message: string | null;
-  at: number;
-}
-interface Pause {
-  reason: 'insufficient_balance' | 'provider_rate_limit';
-  resumeAt: number | null;
-}
+type Outcome = RowOutcome & { idx: number; at: number };
 type Stop = 'done' | 'stopped' | 'lost';
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Why a row failed, for a pipeline result that says `failed` (a rejection, or an unconfirmed earlier attempt). */
-const FAILED_ROW_MESSAGES: Record<string, string> = {
-  INVALID_ATTACHMENT: 'The attachment or header media URL was refused or could not be fetched at send time',
-  DELIVERY_UNCONFIRMED: 'An earlier attempt reached the provider but its answer was lost; it may have been delivered, so it was not sent again (retry-failed sends it)',
-};
 
 /** The lease was taken over (this replica stalled past its expiry): stop before sending anything more. */
 class LeaseLost extends Error {}
-
-/** Rows of a window cut short by shutdown: refunded, put back to `pending`, sent by the next lease holder. */
-const SHUTTING_DOWN = new ApiError('SERVICE_UNAVAILABLE', 'Not sent yet: the replica sending this job shut down; the next one sends it');
 
 /**
  * Sends one leased job's rows, paced by a sliding window, until the job completes, is paused or
  * cancelled, or the lease is lost. Per batch (at most messagesPerSecond rows): one transaction renews
  * the lease (only while the job is to run) and marks the rows `sending` with their message ids
  * (before any provider call); the rows are sent one by one through the pipeline; one transaction
- * records the outcomes and the counters. A row found `sending` later (crash, lost lease) is sent again with the SAME id, which
- * the pipeline settles through its message log and the provider's lookup instead of sending twice.
+ * records the outcomes and the counters. A row found `sending` later (crash, lost lease, or a paid
+ * message its window did not attempt) is sent again with the SAME id, which the pipeline settles
+ * through its message log and the provider's lookup instead of sending (or charging) twice.
  */
 export class BulkJobRunner {
   private readonly log = new Logger(BulkJobRunner.name);
   private readonly window = new SendWindow();
   private readonly ctx: ValidationContext;
+  private readonly pacer: WindowPacer;
   private stopRequested = false;
-  /** Rows left `sending` (crash, lost lease) are looked for once, when the lease is taken. */
+  /**
+   * Rows left `sending` are looked for when the lease is taken (a crash or lost lease left them) and
+   * after a window that left some there (paid messages it did not attempt).
+   */
   private recovered = false;
   /** Expiry of our lease as last written (renewed per batch, and before a provider call if it runs short). */
   private leaseUntil = 0;
@@ -82,6 +67,7 @@ export class BulkJobRunner {
     private readonly mps: number,
   ) {
     this.ctx = d.validator.createContext(accountId);
+    this.pacer = new WindowPacer(d.clock, this.window, mps, { stopping: () => this.stopRequested, keepLease: () => this.keepLease() });
   }
 
   stop(): void {
@@ -104,7 +90,7 @@ export class BulkJobRunner {
           if (batch.remaining) continue; // rows raced with a cancel: look again
           return (await this.complete()) ? 'done' : this.release('stopped');
         }
-        const { outcomes, unsent, pause } = await this.sendRows(batch.rows, this.mps);
+        const { outcomes, unsent, pause } = await this.sendRows(batch.rows);
         await this.finishBatch(outcomes, unsent, pause);
         if (pause) return 'stopped';
       }
@@ -169,89 +155,53 @@ export class BulkJobRunner {
   }
 
   /**
-   * One window's rows through one SendPipeline.sendMany (paid and recorded in one transaction), each
-   * provider call paced by the sliding window: it starts only when fewer than `mps` sends completed
-   * in the last second, and is counted when it returns, so no one-second window exceeds the ceiling.
-   * Outcomes map to rows as send() errors did: INSUFFICIENT_BALANCE / SUBSCRIPTION_INACTIVE and
-   * PROVIDER_RATE_LIMITED pause the job and leave the row pending; another provider error fails its
-   * row, and the rows sendMany stopped after it (same error, never tried) go back to pending.
+   * One window's rows through WindowSender (paid and recorded in one unit), each provider call paced
+   * by the sliding window: it starts only when fewer than `mps` sends completed in the last second,
+   * and is counted when it returns, so no one-second window exceeds the ceiling. Outcomes map to rows
+   * by kind (row-outcomes.ts): sent and failed settle the row; a message not attempted goes back to
+   * `pending` when unpaid (and no balance pauses the job) or stays `sending` when paid (the next batch
+   * sends it from the log without charging again; a rate limit pauses the job).
    */
-  private async sendRows(rows: Claimed[], mps: number): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: Pause | null }> {
+  private async sendRows(rows: Claimed[]): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: WindowPause | null }> {
     const outcomes: Outcome[] = [];
     const unsent: number[] = [];
-    const toSend: { row: Claimed; msg: ValidatedMessage }[] = [];
+    const items: WindowItem[] = [];
+    const idxs: number[] = [];
     for (const row of rows) {
       try {
-        toSend.push({ row, msg: await this.d.validator.validate(this.ctx, JSON.parse(row.payload), { bulkRow: true }) });
+        items.push({ msg: await this.d.validator.validate(this.ctx, JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } });
+        idxs.push(row.idx);
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
-        outcomes.push({ idx: row.idx, status: 'failed', code: e.code, message: e.message, at: this.d.clock.now() });
+        outcomes.push({ idx: row.idx, status: 'failed', code: validationCodeOf(e), message: e.message, at: this.d.clock.now() });
       }
     }
-    if (!toSend.length) return { outcomes, unsent, pause: null };
-    const pacer = {
-      before: async () => {
-        // Shutdown: the call in flight has ended; no new one starts (the rest of the window goes back).
-        if (this.stopRequested) throw SHUTTING_DOWN;
-        const wait = this.window.waitMs(this.d.clock.now(), mps);
-        if (wait > 0) await sleep(wait);
-        if (this.stopRequested) throw SHUTTING_DOWN;
-        await this.keepLease();
-      },
-      after: () => this.window.record(this.d.clock.now()),
-    };
-    const results = await this.d.pipeline.sendMany(
-      this.accountId,
-      toSend.map(({ row, msg }) => ({ msg, origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } })),
-      pacer,
-    );
+    if (!items.length) return { outcomes, unsent, pause: null };
+    const results = await this.d.windows.sendWindow(this.accountId, items, this.pacer);
+    if (results.some((r) => r.kind === 'not_attempted' && r.reason === 'lease_lost')) throw new LeaseLost();
     const at = this.d.clock.now();
-    let pause: Pause | null = null;
-    const stoppers = new Set<ApiError>();
-    toSend.forEach(({ row }, i) => {
-      const r = results[i];
-      if (r.ok) {
-        const { result } = r;
-        if (result.status === 'queued' || result.status === 'scheduled') {
-          // Taken over by another replica mid-flight: left for whoever settles it from the log.
-          unsent.push(row.idx);
-        } else if (result.status === 'failed') {
-          const code = result.errorCode ?? 'PROVIDER_REJECTED';
-          outcomes.push({ idx: row.idx, status: 'failed', code, message: FAILED_ROW_MESSAGES[code] ?? 'The provider rejected the message', at });
-        } else {
-          outcomes.push({ idx: row.idx, status: 'sent', code: null, message: null, at });
-        }
-        return;
-      }
-      const err = r.error;
-      if (err.code === 'INSUFFICIENT_BALANCE' || err.code === 'SUBSCRIPTION_INACTIVE') {
-        pause ??= { reason: 'insufficient_balance', resumeAt: null };
-        unsent.push(row.idx);
-      } else if (err.code === 'PROVIDER_RATE_LIMITED') {
-        const retryMs = (err.extra.retryAfterSeconds ?? 0) * 1000;
-        pause ??= { reason: 'provider_rate_limit', resumeAt: at + Math.max(this.d.settings.rateLimitBackoffMs, retryMs) };
-        unsent.push(row.idx);
-      } else if (err === SHUTTING_DOWN || stoppers.has(err)) {
-        unsent.push(row.idx);
-      } else {
-        stoppers.add(err);
-        outcomes.push({ idx: row.idx, status: 'failed', code: err.code, message: err.message, at });
-      }
+    results.forEach((r, i) => {
+      const plan = planRow(r);
+      if (plan.kind === 'settle') outcomes.push({ ...plan.outcome, idx: idxs[i], at });
+      else if (plan.kind === 'pending') unsent.push(idxs[i]);
+      // Left `sending`: the next batch takes such rows up first.
+      else this.recovered = false;
     });
-    return { outcomes, unsent, pause };
+    return { outcomes, unsent, pause: pauseAfter(results, at, this.d.settings.rateLimitBackoffMs) };
   }
 
   /**
    * Before a provider call: the lease must outlast the call (1.5 provider timeouts left), else it is
-   * renewed; if another replica took it meanwhile, LeaseLost stops the batch before the call.
+   * renewed; false when another replica took it meanwhile (the window stops before the call).
    */
-  private async keepLease(): Promise<void> {
+  private async keepLease(): Promise<boolean> {
     const now = this.d.clock.now();
-    if (this.leaseUntil - now >= 1.5 * this.d.settings.providerTimeoutMs) return;
+    if (this.leaseUntil - now >= 1.5 * this.d.settings.providerTimeoutMs) return true;
     const lease = now + this.d.settings.dispatchLeaseMs;
     const r = await this.d.db.run(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', lease, this.jobId, this.d.settings.instanceId));
-    if (r.affected !== 1) throw new LeaseLost();
+    if (r.affected !== 1) return false;
     this.leaseUntil = lease;
+    return true;
   }
 
   /**
@@ -260,7 +210,7 @@ export class BulkJobRunner {
    * once, so a stalled replica whose rows were settled by the next lease holder counts nothing, and
    * rows it settles first are not counted again.
    */
-  private async finishBatch(outcomes: Outcome[], unsent: number[], pause: Pause | null): Promise<void> {
+  private async finishBatch(outcomes: Outcome[], unsent: number[], pause: WindowPause | null): Promise<void> {
     const { jobId } = this;
     const me = this.d.settings.instanceId;
     const now = this.d.clock.now();

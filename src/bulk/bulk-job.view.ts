@@ -1,4 +1,5 @@
 import { iso } from '../database/columns';
+import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
 
 export type JobStatus = 'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
 export type PauseReason = 'insufficient_balance' | 'provider_rate_limit' | 'user';
@@ -15,7 +16,7 @@ export interface BulkJobView {
   total: number;
   validatedCount: number;
   counts: { pending: number; sent: number; failed: number; cancelled: number };
-  errorCode: string | null;
+  errorCode: BulkJobErrorCode | null;
   errorMessage: string | null;
   createdAt: string;
 }
@@ -35,7 +36,7 @@ export function toJobView(r: JobRow): BulkJobView {
     total: n(r.total),
     validatedCount: n(r.validated_count),
     counts: { pending: n(r.pending_count), sent: n(r.sent_count), failed: n(r.failed_count), cancelled: n(r.cancelled_count) },
-    errorCode: s(r.error_code),
+    errorCode: s(r.error_code) as BulkJobErrorCode | null,
     errorMessage: s(r.error_message),
     createdAt: iso(n(r.created_at)) as string,
   };
@@ -57,7 +58,7 @@ export interface BulkRowView {
   channel: string | null;
   status: string;
   messageId: string | null;
-  errorCode: string | null;
+  errorCode: BulkRowErrorCode | null;
   errorMessage: string | null;
   sentAt: string | null;
 }
@@ -71,7 +72,7 @@ export function toRowView(r: Record<string, unknown>): BulkRowView {
     // `sending` is an internal claim marker: outwardly the row is still pending.
     status: status === 'sending' ? 'pending' : status,
     messageId: status === 'sent' || status === 'failed' ? s(r.message_id) : null,
-    errorCode: s(r.error_code),
+    errorCode: s(r.error_code) as BulkRowErrorCode | null,
     errorMessage: s(r.error_message),
     sentAt: r.sent_at === null || r.sent_at === undefined ? null : iso(n(r.sent_at)),
   };

@@ -4,7 +4,8 @@ import { Clock } from '../common/clock';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { MessageLog } from '../messaging/message-log';
-import { SendPipeline } from '../messaging/send-pipeline';
+import { NotSent, SendPipeline } from '../messaging/send-pipeline';
+import type { BulkRowErrorCode } from './bulk-error-codes';
 import { UnitOfWork } from '../database/unit-of-work';
 import { sql, StmtResult, Steps } from '../database/sql';
 import { BulkSettings } from './bulk-settings';
@@ -14,19 +15,20 @@ import { MetricsService } from '../metrics/metrics.service';
 interface Settled {
   idx: number;
   status: 'sent' | 'failed' | 'cancelled';
-  code: string | null;
+  code: BulkRowErrorCode | null;
   message: string | null;
   at: number;
 }
 
-const CANCELLED = { code: 'CANCELLED', message: 'The job was cancelled before this message was sent' };
+const CANCELLED: NotSent = { code: 'CANCELLED', message: 'The job was cancelled before this message was sent' };
 
 /**
  * At start-up and then every BULK_REAPER_TICK_MS (only when SCHEDULERS_ENABLED):
  * - jobs left `accepting` (process killed mid-upload, client gone) whose intake lease expired become
  *   `rejected` / INTAKE_INCOMPLETE and lose their rows;
- * - cancelled jobs whose last window was cut off (crash or lost lease, then cancel) can still have rows
- *   in `sending` (or put back to `pending` after the cancel) that no runner will touch again: with no
+ * - cancelled jobs whose last window was cut off (crash or lost lease, then cancel) or left paid rows
+ *   it did not attempt (a provider error, a rate limit, shutdown) can still have rows in `sending`
+ *   (or put back to `pending`, unpaid, after the cancel) that no runner will touch again: with no
  *   live lease on the job, each is settled from the message log, nothing is sent: sent -> sent;
  *   failed -> failed; paid but never handed to the provider -> `cancelled` (its message failed
  *   CANCELLED and refunded); handed off -> as the pipeline settles unknown outcomes; never paid ->
@@ -121,8 +123,8 @@ export class BulkReaper implements OnApplicationBootstrap {
 
   private async settleJob(jobId: string, accountId: string): Promise<number> {
     const now = this.clock.now();
-    // Rows put back to pending after the cancel (a window cut short by a pause, a rate limit or a
-    // provider error) are cancelled like the others.
+    // Rows put back to pending after the cancel (a window cut short for want of money: none of them
+    // holds a payment) are cancelled like the others.
     let n = await this.db.steps(function* (): Steps<number> {
       const r: StmtResult = yield sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId);
       if (r.affected) yield sql('UPDATE bulk_jobs SET pending_count = pending_count - ?, cancelled_count = cancelled_count + ?, updated_at = ? WHERE id = ?', r.affected, r.affected, now, jobId);
@@ -159,7 +161,7 @@ export class BulkReaper implements OnApplicationBootstrap {
     const cancelled: Settled = { idx, status: 'cancelled', code: null, message: null, at: now };
     if (r.message_id === null) return cancelled;
     const messageId = String(r.message_id);
-    let m = await this.log.findById(messageId);
+    let m = await this.log.findOwned(accountId, messageId);
     if (!m) {
       // Never paid: claim the id as a cancelled message, so a stalled runner's late payment and insert
       // of it fail on the key (and roll back) instead of leaving a paid message nobody settles.
@@ -177,12 +179,12 @@ export class BulkReaper implements OnApplicationBootstrap {
         this.metrics.recordMessage(String(r.channel ?? ''), 'failed');
         return cancelled;
       }
-      m = await this.log.findById(messageId);
+      m = await this.log.findOwned(accountId, messageId);
       if (!m) return null;
     }
     if (m.status === 'queued' || m.status === 'scheduled') {
       await this.pipeline.reconcile(m, CANCELLED).catch((err: unknown) => this.logger.warn(`settling message ${messageId} failed: ${String(err)}`));
-      m = await this.log.findById(messageId);
+      m = await this.log.findOwned(accountId, messageId);
       if (!m) return null;
     }
     if (m.status === 'sent') return { idx, status: 'sent', code: null, message: null, at: m.sentAt ?? now };

@@ -11,6 +11,7 @@ import { BulkSettings } from './bulk-settings';
 import { canPayNextRow } from './next-row-payment';
 import { MetricsService } from '../metrics/metrics.service';
 import { checkBulkRow, RowProblem } from './row-check';
+import type { BulkJobErrorCode } from './bulk-error-codes';
 
 interface Invalid extends RowProblem {
   idx: number;
@@ -160,7 +161,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
   }
 
   /** Nothing is sent: every row not invalid becomes `cancelled`, counters say so. */
-  private async reject(jobId: string, code: string, message: string): Promise<boolean> {
+  private async reject(jobId: string, code: BulkJobErrorCode, message: string): Promise<boolean> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
     const stmts: Stmt[] = [

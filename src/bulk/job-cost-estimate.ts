@@ -33,7 +33,7 @@ export class JobCostEstimate {
   /**
    * Pays the rows as a running job does: windows of `mps` rows in row order (BulkJobRunner claims
    * that many); in a window, each channel's rows in one payment, channels in order of first
-   * appearance (SendPipeline.sendMany -> LedgerService.debitMany), each message from free messages,
+   * appearance (MessagePayments.payWindow -> LedgerService.debitMany), each message from free messages,
    * plan quota, then wallet. A window with an unpaid message pauses the job: nothing after it is paid.
    */
   cost(payment: PaymentEstimate, mps: number): JobCost {

@@ -1,9 +1,10 @@
 import { ApiError } from '../common/errors';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import type { ValidatedMessage } from '../messaging/validation/validated-message';
+import { MessageValidationCode, validationCodeOf } from '../messaging/validation/validation-codes';
 
 export interface RowProblem {
-  code: string;
+  code: MessageValidationCode;
   message: string;
 }
 
@@ -19,7 +20,7 @@ export async function checkBulkRow(validator: MessageValidator, ctx: ValidationC
   try {
     return { ok: true, message: await validator.validate(ctx, read(), { bulkRow: true }) };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, code: err.code, message: err.message.slice(0, 500) };
+    if (err instanceof ApiError) return { ok: false, code: validationCodeOf(err), message: err.message.slice(0, 500) };
     return { ok: false, code: 'VALIDATION_ERROR', message: 'The row could not be checked' };
   }
 }

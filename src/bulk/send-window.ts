@@ -1,3 +1,6 @@
+import type { Clock } from '../common/clock';
+import type { PacerStop, SendPacer } from '../messaging/window-sender';
+
 /**
  * Sliding one-second window of one job's sends. A send is counted at its completion time, and the
  * next one may start only when fewer than `limit` sends completed in the last `windowMs`: since a
@@ -19,5 +22,37 @@ export class SendWindow {
     if (this.times.length < limit) return 0;
     const oldest = this.times[this.times.length - limit];
     return Math.max(0, oldest + this.windowMs - now + 1);
+  }
+}
+
+/** What the pacer asks its job before each provider call. */
+export interface PacerChecks {
+  /** The replica is shutting down: no new call starts (the call in flight has ended). */
+  stopping(): boolean;
+  /** The job's lease outlasts the next call (renewed if it runs short); false: another replica took it. */
+  keepLease(): Promise<boolean>;
+}
+
+/**
+ * One job's pacer (a SendPacer for WindowSender): waits on the clock until the sliding window lets
+ * the next call start at `perSecond`, and stops the window for shutdown or a lost lease.
+ */
+export class WindowPacer implements SendPacer {
+  constructor(
+    private readonly clock: Clock,
+    private readonly window: SendWindow,
+    private readonly perSecond: number,
+    private readonly checks: PacerChecks,
+  ) {}
+
+  async before(): Promise<PacerStop | null> {
+    if (this.checks.stopping()) return 'shutting_down';
+    await this.clock.sleep(this.window.waitMs(this.clock.now(), this.perSecond));
+    if (this.checks.stopping()) return 'shutting_down';
+    return (await this.checks.keepLease()) ? null : 'lease_lost';
+  }
+
+  after(): void {
+    this.window.record(this.clock.now());
   }
 }

@@ -9,4 +9,8 @@ export class Clock {
   date(): Date {
     return new Date(this.now());
   }
+  /** Resolves once `ms` milliseconds of this clock's time have passed (at once for 0 or less). */
+  async sleep(ms: number): Promise<void> {
+    if (ms > 0) await new Promise<void>((resolve) => setTimeout(resolve, ms));
+  }
 }

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
 import type { Funding } from '../accounts/ledger.service';
 import { isUniqueViolation } from '../database/db-errors';
-import { SqlParam } from '../database/sql';
+import { inList, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
+import type { MessageFailureCode } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
 
 export interface LogOrigin {
@@ -20,9 +21,23 @@ export interface ListFilter {
   limit: number;
 }
 
+/** A paid message as the pipeline records it. */
+export interface NewLogEntry {
+  id: string;
+  accountId: string;
+  msg: ValidatedMessage;
+  funding: Funding;
+  status: MessageStatus;
+  origin: LogOrigin;
+  /** A queued message its sender will still work on until then (a long batch send). */
+  leaseUntil?: number;
+}
+
 /**
- * Writes and reads of the message log. Every read takes the owning account id, so a cross-account
- * read cannot be written by accident. Status moves are conditional on the current status.
+ * Writes and reads of the message log. Every read and every status move takes the owning account id
+ * and filters by it, so a cross-account access cannot be written by accident (the scheduled sender's
+ * loop, which works across accounts, has its own statements in scheduled/message-leases.ts). Status
+ * moves are conditional on the current status.
  */
 @Injectable()
 export class MessageLog {
@@ -34,8 +49,7 @@ export class MessageLog {
   }
 
   /** One multi-row INSERT for a batch of paid messages (raw SQL: this is the hot path of bulk). */
-  /** `leaseUntil`: a queued message its sender will still work on until then (a long batch send). */
-  async insert(rows: { id: string; accountId: string; msg: ValidatedMessage; funding: Funding; status: MessageStatus; origin: LogOrigin; leaseUntil?: number }[], now: number): Promise<void> {
+  async insert(rows: NewLogEntry[], now: number): Promise<void> {
     if (!rows.length) return;
     const params: SqlParam[] = [];
     for (const { id, accountId, msg, funding, status, origin, leaseUntil } of rows) {
@@ -50,41 +64,33 @@ export class MessageLog {
   }
 
   /** queued/scheduled -> sent; false when the message was settled already (by another replica). */
-  async markSent(id: string, providerMessageId: string, now: number): Promise<boolean> {
+  async markSent(accountId: string, id: string, providerMessageId: string, now: number): Promise<boolean> {
     const changed = await this.exec(
-      "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')",
-      [providerMessageId.slice(0, 200), now, now, id],
+      "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled')",
+      [providerMessageId.slice(0, 200), now, now, id, accountId],
     );
     return changed === 1;
   }
 
   /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window); returns how many it marked. */
-  async markSentMany(sent: { id: string; providerMessageId: string }[], now: number): Promise<number> {
+  async markSentMany(accountId: string, sent: { id: string; providerMessageId: string }[], now: number): Promise<number> {
     if (!sent.length) return 0;
     const params: SqlParam[] = [];
     for (const s of sent) params.push(s.id, s.providerMessageId.slice(0, 200));
-    const marks = sent.map(() => '?').join(', ');
     return this.exec(
-      `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${marks}) AND status IN ('queued', 'scheduled')`,
-      [...params, now, now, ...sent.map((s) => s.id)],
+      `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${inList(sent.length)}) AND account_id = ? AND status IN ('queued', 'scheduled')`,
+      [...params, now, now, ...sent.map((s) => s.id), accountId],
     );
-  }
-
-  /** Those of these ids already in the log, by id (one query). */
-  async findByIds(ids: string[]): Promise<Map<string, MessageEntity>> {
-    if (!ids.length) return new Map();
-    const rows = await this.repo.findBy({ id: In(ids) });
-    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /**
    * queued/scheduled -> failed and refunded (cost 0, refunded_at = now); false when the message was
    * settled already.
    */
-  async markFailed(id: string, code: string, message: string, now: number, opts: { notHandedOff?: boolean } = {}): Promise<boolean> {
+  async markFailed(accountId: string, id: string, code: MessageFailureCode, message: string, now: number, opts: { notHandedOff?: boolean } = {}): Promise<boolean> {
     const changed = await this.exec(
-      `UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND status IN ('queued', 'scheduled')${opts.notHandedOff ? ' AND handed_off_at IS NULL' : ''}`,
-      [code, message.slice(0, 500), now, now, id],
+      `UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled')${opts.notHandedOff ? ' AND handed_off_at IS NULL' : ''}`,
+      [code, message.slice(0, 500), now, now, id, accountId],
     );
     return changed === 1;
   }
@@ -110,7 +116,7 @@ export class MessageLog {
    * with `code`, cost 0, so a late insert of the same id (a stalled runner) fails on the key and rolls
    * its payment back. False when the id exists already.
    */
-  async insertUnpaidFailure(m: { id: string; accountId: string; channel: string; messageType: string; recipient: string; bulkJobId: string; rowIndex: number; code: string; message: string }, now: number): Promise<boolean> {
+  async insertUnpaidFailure(m: { id: string; accountId: string; channel: string; messageType: string; recipient: string; bulkJobId: string; rowIndex: number; code: MessageFailureCode; message: string }, now: number): Promise<boolean> {
     try {
       await this.exec(
         `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, error_code, error_message, bulk_job_id, row_index, attempts, created_at, updated_at)
@@ -128,31 +134,38 @@ export class MessageLog {
    * Records that a queued (or due scheduled) message is being handed to a provider that cannot be asked about it later
    * (no lookup): after a crash, a `queued` message with this mark may have been delivered.
    */
-  async markHandedOff(id: string, now: number): Promise<boolean> {
-    const changed = await this.exec("UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'scheduled') AND handed_off_at IS NULL", [now, now, id]);
+  async markHandedOff(accountId: string, id: string, now: number): Promise<boolean> {
+    const changed = await this.exec("UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled') AND handed_off_at IS NULL", [now, now, id, accountId]);
+    return changed === 1;
+  }
+
+  /**
+   * Takes the hand-off mark back from a queued message the provider refused to take (a rate limit):
+   * it was not delivered, so the next attempt may send it. False when it was settled meanwhile.
+   */
+  async clearHandOff(accountId: string, id: string, now: number): Promise<boolean> {
+    const changed = await this.exec("UPDATE messages SET handed_off_at = NULL, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'queued'", [now, id, accountId]);
     return changed === 1;
   }
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
-  async requeue(id: string, funding: Funding, now: number): Promise<boolean> {
+  async requeue(accountId: string, id: string, funding: Funding, now: number): Promise<boolean> {
     const changed = await this.exec(
-      "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, handed_off_at = NULL, updated_at = ? WHERE id = ? AND status = 'failed'",
-      [funding.amount, funding.source, now, id],
+      "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, handed_off_at = NULL, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'failed'",
+      [funding.amount, funding.source, now, id, accountId],
     );
     return changed === 1;
   }
 
-  /** Runs one write (in the open unit of work, if any); returns the rows it changed. */
-  async exec(sql: string, params: SqlParam[]): Promise<number> {
-    return this.uow.exec({ sql, params });
-  }
-
-  async findById(id: string): Promise<MessageEntity | null> {
-    return this.repo.findOneBy({ id });
-  }
-
   async findOwned(accountId: string, id: string): Promise<MessageEntity | null> {
     return this.repo.findOneBy({ accountId, id });
+  }
+
+  /** Those of these ids the account has in the log, by id (one query). */
+  async findOwnedMany(accountId: string, ids: string[]): Promise<Map<string, MessageEntity>> {
+    if (!ids.length) return new Map();
+    const rows = await this.repo.findBy({ accountId, id: In(ids) });
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** Newest first, keyed by id (ids sort by creation time). */
@@ -163,5 +176,10 @@ export class MessageLog {
     if (f.bulkJobId) qb.andWhere('m.bulk_job_id = :bulkJobId', { bulkJobId: f.bulkJobId });
     if (f.afterId) qb.andWhere('m.id < :afterId', { afterId: f.afterId });
     return qb.orderBy('m.id', 'DESC').limit(f.limit).getMany();
+  }
+
+  /** Runs one write (in the open unit of work, if any); returns the rows it changed. */
+  private async exec(sql: string, params: SqlParam[]): Promise<number> {
+    return this.uow.exec({ sql, params });
   }
 }

@@ -1,5 +1,6 @@
 import { iso } from '../database/columns';
 import type { MessageEntity } from './entities/message.entity';
+import type { MessageFailureCode } from './send-outcome';
 
 export interface MessageView {
   id: string;
@@ -12,7 +13,7 @@ export interface MessageView {
   cost: number;
   paidFrom: string | null;
   providerMessageId: string | null;
-  errorCode: string | null;
+  errorCode: MessageFailureCode | null;
   errorMessage: string | null;
   bulkJobId: string | null;
   rowIndex: number | null;

@@ -5,6 +5,7 @@ import { ApiError } from '../common/errors';
 import { ListMessagesQuery } from './dto/messages.dto';
 import { MessageLog } from './message-log';
 import { MessageView, toMessageView } from './message-view';
+import type { MessageFailureCode } from './send-outcome';
 import { SendPipeline, SendResult } from './send-pipeline';
 import { MessageValidator } from './validation/message-validator';
 import { isObject } from './validation/recipient-rules';
@@ -19,7 +20,7 @@ export interface SentMessageView {
   status: SendResult['status'];
   cost: number;
   scheduledAt?: string;
-  errorCode?: string;
+  errorCode?: MessageFailureCode;
 }
 
 /** POST /messages/send and the message log reads. */

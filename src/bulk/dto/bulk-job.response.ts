@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { BULK_JOB_ERROR_CODES, BULK_ROW_ERROR_CODES, BulkJobErrorCode, BulkRowErrorCode } from '../bulk-error-codes';
 import { ROW_STATUS_FILTERS } from '../bulk-job.view';
 
 // Response classes of the bulk routes: what `toJobView` / `toRowView` and the controller return.
@@ -43,7 +44,8 @@ export class BulkJobResource {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows of the job.' }) total: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows that passed validation so far.' }) validatedCount: number;
   @ApiProperty({ type: () => BulkJobCounts }) counts: BulkJobCounts;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Why the job was rejected, e.g. INVALID_RECIPIENT or INTAKE_INCOMPLETE.' }) errorCode: string | null;
+  @ApiProperty({ type: 'string', enum: [...BULK_JOB_ERROR_CODES, null], nullable: true, description: 'Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.' })
+  errorCode: BulkJobErrorCode | null;
   @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
 }
@@ -77,7 +79,8 @@ export class BulkRowResource {
   @ApiProperty({ type: 'string', nullable: true, description: 'The element’s `channel` as sent.' }) channel: string | null;
   @ApiProperty({ enum: ROW_STATUS_FILTERS, description: '`pending` includes rows being sent; `invalid` rows failed validation.' }) status: string;
   @ApiProperty({ type: 'string', nullable: true, description: 'The message of a sent or failed row (see GET /messages/{id}).' }) messageId: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) errorCode: string | null;
+  @ApiProperty({ type: 'string', enum: [...BULK_ROW_ERROR_CODES, null], nullable: true, description: 'Invalid rows: the validation code; failed rows: the code their message failed with.' })
+  errorCode: BulkRowErrorCode | null;
   @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) sentAt: string | null;
 }

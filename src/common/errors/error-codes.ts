@@ -49,6 +49,22 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+// Outcome codes: how a message, a bulk row or a bulk job ended, in its `errorCode`. Never an HTTP
+// error (no status): an API answer carries them only inside a resource. The error codes above can be
+// outcomes too (a row's validation code, a message's PROVIDER_UNAVAILABLE); each errorCode field of
+// the OpenAPI document is an enum drawn from both lists.
+export const OUTCOME_CODES = {
+  PROVIDER_REJECTED: { description: 'The provider refused this message for good (unknown number, blocked recipient...); it was refunded.' },
+  DELIVERY_UNCONFIRMED: {
+    description: 'An earlier attempt reached a provider that cannot be asked afterwards and its answer was lost (restart); it may have been delivered, so it was not sent again; refunded.',
+  },
+  CANCELLED: { description: 'The bulk job was cancelled before this message was sent; refunded.' },
+  VALIDATION_FAILED: { description: 'Bulk job: a row failed validation (see the rows with status `invalid`); nothing was sent.' },
+  INTAKE_INCOMPLETE: { description: 'Bulk job: the upload broke off before its last row was stored; nothing was kept.' },
+} as const;
+
+export type OutcomeCode = keyof typeof OUTCOME_CODES;
+
 export function statusOf(code: ErrorCode): number {
   return ERROR_CODES[code].status;
 }

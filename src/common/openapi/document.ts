@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, PathItemObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ERROR_CODES, ErrorCode } from '../errors';
+import { ERROR_CODES, ErrorCode, OUTCOME_CODES } from '../errors';
 import { REQUEST_ID_HEADER } from '../request-id';
 import { ERROR_CODES_EXTENSION, STREAMED_BODY_EXTENSION } from './api-errors.decorator';
 import { MULTIPART_EXTENSION } from './api-multipart.decorator';
@@ -90,6 +90,9 @@ function baseConfig(publicBaseUrl: string): DocumentBuilder {
   const table = Object.entries(ERROR_CODES)
     .map(([code, v]) => `| ${v.status} | \`${code}\` | ${v.description} |`)
     .join('\n');
+  const outcomes = Object.entries(OUTCOME_CODES)
+    .map(([code, v]) => `| \`${code}\` | ${v.description} |`)
+    .join('\n');
   return new DocumentBuilder()
     .setTitle('Messaging Service API')
     .setVersion('2')
@@ -97,7 +100,11 @@ function baseConfig(publicBaseUrl: string): DocumentBuilder {
       'One API key sends SMS, chat-app, bot, email and verification messages. Amounts are integer minor units. ' +
         'Every error is `{ success:false, code, error, requestId }` (+ `retryAfterSeconds` on 429); each operation ' +
         'lists the codes it can answer with.\n\n| HTTP | code | meaning |\n|---|---|---|\n' +
-        table,
+        table +
+        '\n\nA message, a bulk row or a bulk job that ended without success says why in its `errorCode`: one of the codes ' +
+        'above (a row\'s validation code, the provider error that failed a message) or one of these outcome codes, which ' +
+        'are never an HTTP error.\n\n| code | meaning |\n|---|---|\n' +
+        outcomes,
     )
     .setLicense('Proprietary (self-hosted licence)', `${publicBaseUrl}/docs`)
     .setContact('Messaging Service operators', `${publicBaseUrl}/docs`, '')

@@ -3,6 +3,7 @@ import { CHANNELS } from '../../config/app-config';
 import { MESSAGE_STATUSES, MessageStatus } from '../entities/message.entity';
 import type { MessageView } from '../message-view';
 import type { SentMessageView } from '../messages.service';
+import { MESSAGE_FAILURE_CODES, MessageFailureCode } from '../send-outcome';
 import { MESSAGE_TYPES } from '../validation/validated-message';
 
 // Response shapes of the messages routes. Each class implements the view the service returns, so a
@@ -36,10 +37,11 @@ export class SentMessage implements SentMessageView {
   scheduledAt?: string;
 
   @ApiPropertyOptional({
-    description: 'Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).',
+    enum: MESSAGE_FAILURE_CODES,
+    description: 'Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), INVALID_ATTACHMENT (a URL refused at send time), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).',
     example: 'PROVIDER_REJECTED',
   })
-  errorCode?: string;
+  errorCode?: MessageFailureCode;
 }
 
 export class SendMessageResult {
@@ -82,8 +84,14 @@ export class MessageResource implements MessageView {
   @ApiProperty({ type: 'string', nullable: true, description: "The provider's message id once sent.", example: 'sbx_5f2c9a1e' })
   providerMessageId: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Failed messages: e.g. PROVIDER_REJECTED, PROVIDER_UNAVAILABLE, DELIVERY_UNCONFIRMED, CANCELLED.', example: null })
-  errorCode: string | null;
+  @ApiProperty({
+    type: 'string',
+    enum: [...MESSAGE_FAILURE_CODES, null],
+    nullable: true,
+    description: 'Failed messages: why (the outcome codes and error codes of the API description; SERVICE_UNAVAILABLE only on messages of earlier versions).',
+    example: null,
+  })
+  errorCode: MessageFailureCode | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'Failed messages: what went wrong, for a person.', example: null })
   errorMessage: string | null;

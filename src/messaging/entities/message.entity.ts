@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn, MoneyColumn } from '../../database/columns';
+import type { MessageFailureCode } from '../send-outcome';
 
 /** Every status of the message log. `cancelled`: a scheduled message cancelled before a sender took it (refunded). */
 export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sent', 'failed', 'cancelled'] as const;
@@ -46,7 +47,7 @@ export class MessageEntity {
   providerMessageId: string | null;
 
   @Column({ type: 'varchar', length: 50, nullable: true })
-  errorCode: string | null;
+  errorCode: MessageFailureCode | null;
 
   @Column({ type: 'varchar', length: 500, nullable: true })
   errorMessage: string | null;

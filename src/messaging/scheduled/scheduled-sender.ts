@@ -1,19 +1,18 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { MessageLog } from '../message-log';
-import { SendPipeline } from '../send-pipeline';
+import { NotSent, SendPipeline } from '../send-pipeline';
+import { LeasableMessage, MessageLeases } from './message-leases';
 import type { ValidatedMessage } from '../validation/validated-message';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
 import { MetricsService } from '../../metrics/metrics.service';
 import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
 
 const INTERVAL_NAME = 'messaging.scheduled-sender';
-const UNREADABLE = { code: 'PROVIDER_ERROR', message: 'The stored message could not be read; it was not sent' };
+const UNREADABLE: NotSent = { code: 'PROVIDER_ERROR', message: 'The stored message could not be read; it was not sent' };
 
 /**
  * Sends scheduled messages when due. Safe with several replicas and across restarts: a row is taken
@@ -30,10 +29,10 @@ export class ScheduledSender implements OnApplicationBootstrap {
   private readonly leaseMs: number;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly log: MessageLog,
+    private readonly leases: MessageLeases,
     private readonly pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
@@ -54,11 +53,10 @@ export class ScheduledSender implements OnApplicationBootstrap {
   /**
    * Messages claimed but not settled (a pass that failed half-way, perhaps after the provider took
    * the message): claimable again at once by any replica, whose claim makes it a second attempt that
-   * settles the first one before sending. The lease is left expired, not cleared: a cancel needs
-   * `lease_expires_at IS NULL` (never claimed), so one that may have reached the provider is never refunded.
+   * settles the first one before sending.
    */
   private async releaseLeases(): Promise<void> {
-    await this.log.exec("UPDATE messages SET lease_owner = NULL, lease_expires_at = 0 WHERE lease_owner = ? AND status IN ('scheduled', 'queued')", [this.owner]);
+    await this.leases.expireLeasesOfAcrossAccounts(this.owner);
   }
 
   /** One pass; skipped while the previous one still runs. */
@@ -68,17 +66,15 @@ export class ScheduledSender implements OnApplicationBootstrap {
 
   async runOnce(): Promise<number> {
     const now = this.clock.now();
-    const due: { id: string; lease_owner: string | null }[] = await this.ds.query(
-      `SELECT id, lease_owner FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${this.batch}`,
-      [now, now],
-    );
+    const due = await this.leases.dueAcrossAccounts(now, this.batch);
     let handled = await this.reconcileStale(now);
-    for (const { id, lease_owner } of due) {
+    for (const m of due) {
       if (this.job.halted) break;
-      if (!(await this.claim(id, now))) continue;
+      if (!(await this.claim(m, 'scheduled', now))) continue;
       // Still leased by an attempt that never settled it: its replica died (or stalled) mid-send.
-      if (lease_owner !== null) this.metrics.recordLeaseTakeover('scheduled_send');
-      const row = await this.log.findById(id);
+      if (m.leaseOwner !== null) this.metrics.recordLeaseTakeover('scheduled_send');
+      const { id } = m;
+      const row = await this.log.findOwned(m.accountId, id);
       if (!row || row.status !== 'scheduled') continue;
       let msg: ValidatedMessage;
       try {
@@ -102,27 +98,20 @@ export class ScheduledSender implements OnApplicationBootstrap {
 
   /** Single sends left `queued` by a crash (older than a lease): settle them through the provider. */
   private async reconcileStale(now: number): Promise<number> {
-    const stale: { id: string }[] = await this.ds.query(
-      `SELECT id FROM messages WHERE status = 'queued' AND bulk_job_id IS NULL AND updated_at < ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) LIMIT ${this.batch}`,
-      [now - this.leaseMs, now],
-    );
+    const stale = await this.leases.staleQueuedAcrossAccounts(now - this.leaseMs, now, this.batch);
     let handled = 0;
-    for (const { id } of stale) {
+    for (const m of stale) {
       if (this.job.halted) break;
-      if (!(await this.claim(id, now, 'queued'))) continue;
-      const row = await this.log.findById(id);
+      if (!(await this.claim(m, 'queued', now))) continue;
+      const row = await this.log.findOwned(m.accountId, m.id);
       if (!row || row.status !== 'queued') continue;
-      await this.pipeline.reconcile(row).catch((err: unknown) => this.logger.warn(`reconcile ${id} failed: ${String(err)}`));
+      await this.pipeline.reconcile(row).catch((err: unknown) => this.logger.warn(`reconcile ${m.id} failed: ${String(err)}`));
       handled++;
     }
     return handled;
   }
 
-  private async claim(id: string, now: number, status: 'scheduled' | 'queued' = 'scheduled'): Promise<boolean> {
-    const changed = await this.log.exec(
-      'UPDATE messages SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)',
-      [this.owner, now + this.leaseMs, now, id, status, now],
-    );
-    return changed === 1;
+  private async claim(m: LeasableMessage, status: 'scheduled' | 'queued', now: number): Promise<boolean> {
+    return this.leases.claim(m.accountId, m.id, status, this.owner, now, now + this.leaseMs);
   }
 }

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { Funding, FundingSource, LedgerService } from '../accounts/ledger.service';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { newId } from '../common/ids';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { MessageEntity } from './entities/message.entity';
+import { LogOrigin, MessageLog, NewLogEntry } from './message-log';
+import { ProviderGateway } from './provider-gateway';
+import type { ValidatedMessage } from './validation/validated-message';
+
+/** A message paid and recorded, ready for its provider call (or its scheduled time). */
+export interface PaidMessage {
+  id: string;
+  msg: ValidatedMessage;
+  funding: Funding;
+}
+
+/** What a logged message was paid with (a row without a source was paid from the wallet). */
+export function fundingOf(row: MessageEntity): Funding {
+  return { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost) };
+}
+
+/**
+ * The payment step: each unit debits the ledger and records the paid messages (`queued`, or
+ * `scheduled`) together, so a failed insert takes nothing and nothing is recorded unpaid.
+ */
+@Injectable()
+export class MessagePayments {
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly log: MessageLog,
+    private readonly gateway: ProviderGateway,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  /** One message; throws INSUFFICIENT_BALANCE / SUBSCRIPTION_INACTIVE (nothing taken) or the insert's error. */
+  async payOne(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<Funding> {
+    return this.uow.transaction(async () => {
+      const funding = await this.ledger.debit(accountId, msg.channel);
+      await this.log.insert([entry(accountId, { id, msg, funding }, origin)], this.clock.now());
+      return funding;
+    });
+  }
+
+  /**
+   * A batch (one content, one channel): all paid, with at most three UPDATEs, or 402 with nothing
+   * taken; one INSERT. The queued ones are leased for as long as the batch may take (one provider
+   * timeout each, plus a second), so the stale-send reconciler leaves them to this request.
+   */
+  async payBatch(accountId: string, msgs: ValidatedMessage[], origin: LogOrigin): Promise<PaidMessage[]> {
+    return this.uow.transaction(async () => {
+      const fundings = await this.ledger.debitMany(accountId, msgs[0].channel, msgs.length, { allOrNothing: true });
+      const paid = msgs.map((msg, i) => ({ id: newId('msg'), msg, funding: fundings[i] }));
+      const now = this.clock.now();
+      const leaseUntil = now + paid.length * (this.gateway.timeoutMs + 1000);
+      await this.log.insert(
+        paid.map((p) => ({ ...entry(accountId, p, origin), leaseUntil: p.msg.scheduleAt === null ? leaseUntil : undefined })),
+        now,
+      );
+      return paid;
+    });
+  }
+
+  /**
+   * A bulk window: in order, as many as the balance covers, with one debitMany per channel (a window
+   * usually has one) and one INSERT, in one unit. Returns each item's funding, null past the
+   * balance (unpaid, unrecorded). Throws SUBSCRIPTION_INACTIVE with nothing taken.
+   */
+  async payWindow(accountId: string, items: { id: string; msg: ValidatedMessage; origin: LogOrigin }[]): Promise<(Funding | null)[]> {
+    const fundings: (Funding | null)[] = items.map(() => null);
+    await this.uow.transaction(async () => {
+      for (const channel of new Set(items.map((it) => it.msg.channel))) {
+        const group = items.flatMap((it, i) => (it.msg.channel === channel ? [i] : []));
+        const paid = await this.ledger.debitMany(accountId, channel, group.length, { allOrNothing: false });
+        paid.forEach((f, k) => (fundings[group[k]] = f));
+      }
+      const rows = items.flatMap((it, i) => {
+        const funding = fundings[i];
+        return funding ? [entry(accountId, { id: it.id, msg: it.msg, funding }, it.origin)] : [];
+      });
+      await this.log.insert(rows, this.clock.now());
+    });
+    return fundings;
+  }
+
+  /**
+   * A message that failed before reaching the provider (refunded), paid again and back to `queued`,
+   * in one unit: a requeue that lost a race (a concurrent retry) rolls the payment back.
+   */
+  async payAgain(accountId: string, row: MessageEntity, msg: ValidatedMessage): Promise<Funding> {
+    return this.uow.transaction(async () => {
+      const funding = await this.ledger.debit(accountId, msg.channel);
+      if (!(await this.log.requeue(accountId, row.id, funding, this.clock.now()))) throw new ApiError('CONFLICT', 'The message is being retried concurrently');
+      return funding;
+    });
+  }
+}
+
+function entry(accountId: string, p: PaidMessage, origin: LogOrigin): NewLogEntry {
+  return { id: p.id, accountId, msg: p.msg, funding: p.funding, origin, status: p.msg.scheduleAt !== null ? 'scheduled' : 'queued' };
+}

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { Funding, LedgerService } from '../accounts/ledger.service';
+import { Clock } from '../common/clock';
+import { UnitOfWork } from '../database/unit-of-work';
+import { MetricsService } from '../metrics/metrics.service';
+import type { DeliveryResult } from './delivery-step';
+import type { MessageEntity } from './entities/message.entity';
+import { MessageLog } from './message-log';
+import { Addressee, MessageFailureCode, ProviderFailure, SendOutcome, SendResult, sendResult, Settled } from './send-outcome';
+
+/**
+ * How a provider error is answered. `throw` (single, batch and scheduled sends): the message is
+ * failed and refunded, and the caller rethrows the error. `report` (a bulk window): a rate limit
+ * leaves the message paid and open for the next window (the provider did not take it); any other
+ * error fails it and is reported in the outcome.
+ */
+export type ErrorPolicy = 'throw' | 'report';
+
+/**
+ * The outcome step: writes what became of a paid message. Marking it sent or failed is a conditional
+ * UPDATE on a still-open message, and a failure refunds in the same unit, so a message is refunded
+ * at most once across replicas; a message settled elsewhere meanwhile is reported as the log has it.
+ */
+@Injectable()
+export class OutcomeRecorder {
+  constructor(
+    private readonly log: MessageLog,
+    private readonly ledger: LedgerService,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /** Records a provider call's (or lookup's) result for a paid, open message. */
+  async record(accountId: string, id: string, to: Addressee, funding: Funding, d: DeliveryResult, policy: ErrorPolicy): Promise<SendOutcome> {
+    if (d.kind === 'taken') return this.recorded(accountId, id, to);
+    if (d.kind === 'answered') {
+      if (d.outcome.status === 'sent') return this.sent(accountId, id, to, funding, d.outcome.providerMessageId);
+      return this.fail(accountId, id, to, funding, d.outcome.code, d.outcome.message);
+    }
+    if (policy === 'report' && d.error.code === 'PROVIDER_RATE_LIMITED') return this.keepOpen(accountId, id, to, d.error, d.handedOff);
+    return this.fail(accountId, id, to, funding, d.error.code, d.error.message, {}, d.error);
+  }
+
+  async sent(accountId: string, id: string, to: Addressee, funding: Funding, providerMessageId: string): Promise<Settled> {
+    if (!(await this.log.markSent(accountId, id, providerMessageId, this.clock.now()))) return this.recorded(accountId, id, to);
+    return { kind: 'sent', result: this.counted(sendResult(id, to, 'sent', funding.amount, null, providerMessageId)) };
+  }
+
+  /** The sent messages of a bulk window in one UPDATE (they were reported sent as the provider answered). */
+  async sentMany(accountId: string, sent: { id: string; providerMessageId: string; channel: string }[]): Promise<void> {
+    // One UPDATE per channel (a window usually has one), so each channel counts the rows it marked.
+    for (const channel of new Set(sent.map((s) => s.channel))) {
+      const marked = await this.log.markSentMany(accountId, sent.filter((s) => s.channel === channel), this.clock.now());
+      this.metrics.recordMessage(channel, 'sent', marked);
+    }
+  }
+
+  /**
+   * Marks the message failed and refunds it, once: a message already settled elsewhere is neither
+   * refunded again nor reported failed (its recorded state is returned). `notHandedOff`: only if no
+   * provider call was marked on it meanwhile.
+   */
+  async fail(
+    accountId: string,
+    id: string,
+    to: Addressee,
+    funding: Funding,
+    code: MessageFailureCode,
+    message: string,
+    opts: { notHandedOff?: boolean } = {},
+    error: ProviderFailure | null = null,
+  ): Promise<Settled> {
+    const now = this.clock.now();
+    const changed = await this.uow.transaction(async () => {
+      const marked = await this.log.markFailed(accountId, id, code, message, now, opts);
+      if (marked) await this.ledger.refundMany(accountId, [funding]);
+      return marked;
+    });
+    if (!changed) return this.recorded(accountId, id, to);
+    return { kind: 'failed', error, result: this.counted(sendResult(id, to, 'failed', 0, code, null)) };
+  }
+
+  /** A scheduled message just paid and recorded (counted as it is committed). */
+  scheduled(id: string, to: Addressee, funding: Funding, scheduleAt: number): SendResult {
+    return this.counted(sendResult(id, to, 'scheduled', funding.amount, null, null, scheduleAt));
+  }
+
+  /** The message as the log has it now (after another sender settled or took it). */
+  async recorded(accountId: string, id: string, to: Addressee): Promise<Settled> {
+    const row = await this.log.findOwned(accountId, id);
+    if (!row) throw new Error(`message ${id} is not in the log`);
+    return { kind: 'settled_elsewhere', result: resultOfRow(row, to) };
+  }
+
+  /** A rate-limited message stays paid and queued; a hand-off mark set for the refused call is taken back. */
+  private async keepOpen(accountId: string, id: string, to: Addressee, error: ProviderFailure, handedOff: boolean): Promise<SendOutcome> {
+    if (handedOff && !(await this.log.clearHandOff(accountId, id, this.clock.now()))) return this.recorded(accountId, id, to);
+    return { kind: 'not_attempted', reason: 'rate_limited', paid: true, retryAfterMs: (error.extra.retryAfterSeconds ?? 0) * 1000 };
+  }
+
+  /**
+   * messages_total: called exactly where this step's own write moved the message into the result's
+   * status and that write is committed (a conditional UPDATE that changed the row, or the payment
+   * unit of a scheduled message), so each move is counted once across replicas.
+   */
+  private counted(r: SendResult): SendResult {
+    if (r.status !== 'queued') this.metrics.recordMessage(r.channel, r.status);
+    return r;
+  }
+}
+
+/** A logged message as a send result (status as recorded; `cancelled` reads as failed, CANCELLED). */
+export function resultOfRow(row: MessageEntity, to: Addressee): SendResult {
+  if (row.status === 'cancelled') return sendResult(row.id, to, 'failed', 0, 'CANCELLED', null, row.scheduledAt);
+  return sendResult(row.id, to, row.status, Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { sql } from '../../database/sql';
+import { UnitOfWork } from '../../database/unit-of-work';
+
+/** A message the scheduled sender may take: its id, its account, and who last held it (null: nobody). */
+export interface LeasableMessage {
+  id: string;
+  accountId: string;
+  leaseOwner: string | null;
+}
+
+/**
+ * The scheduled sender's statements on the message log. Finding due work and letting go of a
+ * replica's leases span accounts by design (one loop serves every account) and say so; a claim is
+ * made on a message already found, with its account id.
+ */
+@Injectable()
+export class MessageLeases {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  /** Scheduled messages due by `now` and not leased (or whose lease expired), oldest due first. */
+  async dueAcrossAccounts(now: number, limit: number): Promise<LeasableMessage[]> {
+    const rows = await this.uow.rows(
+      sql(
+        `SELECT id, account_id, lease_owner FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${Number(limit)}`,
+        now, now,
+      ),
+    );
+    return rows.map(leasable);
+  }
+
+  /** Single sends (no bulk job) left `queued` since before `updatedBefore`, not leased: a crash left them. */
+  async staleQueuedAcrossAccounts(updatedBefore: number, now: number, limit: number): Promise<LeasableMessage[]> {
+    const rows = await this.uow.rows(
+      sql(
+        `SELECT id, account_id, lease_owner FROM messages WHERE status = 'queued' AND bulk_job_id IS NULL AND updated_at < ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) LIMIT ${Number(limit)}`,
+        updatedBefore, now,
+      ),
+    );
+    return rows.map(leasable);
+  }
+
+  /** Leases one message in `status` for `owner` until `until`, counting the attempt; false when someone else holds it or it moved on. */
+  async claim(accountId: string, id: string, status: 'scheduled' | 'queued', owner: string, now: number, until: number): Promise<boolean> {
+    const r = await this.uow.run(
+      sql(
+        'UPDATE messages SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND account_id = ? AND status = ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)',
+        owner, until, now, id, accountId, status, now,
+      ),
+    );
+    return r.affected === 1;
+  }
+
+  /**
+   * Every open message `owner` still leases, whatever its account, claimable again at once. The lease
+   * is left expired, not cleared: a cancel needs `lease_expires_at IS NULL` (never claimed), so one
+   * that may have reached the provider is never refunded.
+   */
+  async expireLeasesOfAcrossAccounts(owner: string): Promise<void> {
+    await this.uow.run(sql("UPDATE messages SET lease_owner = NULL, lease_expires_at = 0 WHERE lease_owner = ? AND status IN ('scheduled', 'queued')", owner));
+  }
+}
+
+function leasable(r: Record<string, unknown>): LeasableMessage {
+  return { id: String(r.id), accountId: String(r.account_id), leaseOwner: r.lease_owner === null || r.lease_owner === undefined ? null : String(r.lease_owner) };
+}

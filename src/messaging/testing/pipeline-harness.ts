@@ -1,0 +1,139 @@
+import 'reflect-metadata';
+import { Registry } from 'prom-client';
+import { LedgerService } from '../../accounts/ledger.service';
+import { FakeClock } from '../../common/fake-clock';
+import { TargetPolicy } from '../../common/net/target-policy';
+import { AppConfig, CHANNELS, loadConfig } from '../../config/app-config';
+import { openInMemoryDatabase } from '../../database/testing/in-memory-database';
+import type { UnitOfWork } from '../../database/unit-of-work';
+import { MetricsService } from '../../metrics/metrics.service';
+import { ProvidersRegistry } from '../../providers/providers.registry';
+import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../../providers/provider.types';
+import { DeliveryStep } from '../delivery-step';
+import { MessageEntity } from '../entities/message.entity';
+import { MessageLog } from '../message-log';
+import { MessagePayments } from '../message-payments';
+import { OutcomeRecorder } from '../outcome-recorder';
+import { ProviderGateway } from '../provider-gateway';
+import { SendPipeline } from '../send-pipeline';
+import type { ValidatedMessage } from '../validation/validated-message';
+import { WindowSender } from '../window-sender';
+
+/** What the fake provider does with one call: answer (sent / rejected), or fail like an adapter. */
+export type FakeAnswer = 'sent' | 'rejected' | 'rate_limited' | 'unavailable' | 'failed';
+
+/**
+ * A channel provider for unit specs, on the fake clock: each call takes `callMs` of clock time and
+ * answers from `script` (one answer per call, then `sent`). With `lookup`, it remembers what it took
+ * (sent or rejected) under our message id, as the real adapters with a lookup do.
+ */
+export class FakeProvider implements ChannelProvider {
+  readonly name = 'sandbox';
+  readonly calls: { messageId: string; startedAt: number }[] = [];
+  readonly lookups: string[] = [];
+  script: FakeAnswer[] = [];
+  callMs = 0;
+  lookup?: (messageId: string) => Promise<ProviderOutcome | null>;
+  private readonly taken = new Map<string, ProviderOutcome>();
+
+  constructor(
+    private readonly clock: FakeClock,
+    withLookup: boolean,
+  ) {
+    if (withLookup) {
+      this.lookup = async (messageId) => {
+        this.lookups.push(messageId);
+        return this.taken.get(messageId) ?? null;
+      };
+    }
+  }
+
+  async send(m: OutboundMessage): Promise<ProviderOutcome> {
+    this.calls.push({ messageId: m.messageId, startedAt: this.clock.now() });
+    const answer = this.script.shift() ?? 'sent';
+    await Promise.resolve();
+    this.clock.advance(this.callMs);
+    if (answer === 'rate_limited') throw new ProviderError('rate_limited', 'fake: slow down', 2000);
+    if (answer === 'unavailable') throw new ProviderError('unavailable', 'fake: down');
+    if (answer === 'failed') throw new ProviderError('failed', 'fake: broken');
+    const outcome: ProviderOutcome = answer === 'sent' ? { status: 'sent', providerMessageId: `fake_${m.messageId}` } : { status: 'rejected', code: 'PROVIDER_REJECTED', message: 'fake: no such number' };
+    this.taken.set(m.messageId, outcome);
+    return outcome;
+  }
+
+  /** Whether it was handed a message id (and took it). */
+  took(messageId: string): boolean {
+    return this.taken.has(messageId);
+  }
+}
+
+export interface PipelineHarness {
+  config: AppConfig;
+  clock: FakeClock;
+  provider: FakeProvider;
+  uow: UnitOfWork;
+  log: MessageLog;
+  pipeline: SendPipeline;
+  windows: WindowSender;
+  /** A fresh account (wallet only, unless told). */
+  account(f?: { wallet?: number; free?: number }): Promise<string>;
+  wallet(accountId: string): Promise<number>;
+  message(accountId: string, id: string): Promise<MessageEntity | null>;
+  /** messages_total{status} summed over channels. */
+  counted(status: 'sent' | 'failed' | 'scheduled'): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** An SMS as the validator hands it over (price 5 in the default configuration). */
+export function smsTo(to: string, extra: Partial<ValidatedMessage> = {}): ValidatedMessage {
+  return { channel: 'local_sms', messageType: 'free_text', to, sender: 'MsgService', text: 'hi', subject: null, html: null, template: null, attachment: null, session: null, chatId: null, scheduleAt: null, price: 5, ...extra };
+}
+
+/** The pipeline's real steps on an embedded in-memory database, a fake clock and a fake provider. */
+export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock }): Promise<PipelineHarness> {
+  const config = loadConfig({ NODE_ENV: 'test' });
+  const { ds, uow } = await openInMemoryDatabase([MessageEntity]);
+  const clock = opts.clock ?? new FakeClock();
+  const registry = new Registry();
+  const metrics = new MetricsService(registry, config);
+  const providers = new ProvidersRegistry(config);
+  const provider = new FakeProvider(clock, opts.lookup);
+  for (const channel of CHANNELS) providers.register(channel, 'sandbox', provider);
+  const targets = new TargetPolicy(config, { resolve: () => Promise.reject(new Error('no DNS in unit specs')) });
+  const gateway = new ProviderGateway(providers, config, targets, { routeForSend: () => Promise.resolve(null) }, metrics);
+  const ledger = new LedgerService(uow, config);
+  const log = new MessageLog(uow);
+  const payments = new MessagePayments(ledger, log, gateway, clock, uow);
+  const delivery = new DeliveryStep(gateway, log, clock);
+  const recorder = new OutcomeRecorder(log, ledger, uow, clock, metrics);
+  const pipeline = new SendPipeline(payments, delivery, recorder, log);
+  const windows = new WindowSender(pipeline, payments, delivery, recorder, log);
+  let n = 0;
+  return {
+    config,
+    clock,
+    provider,
+    uow,
+    log,
+    pipeline,
+    windows,
+    async account(f = {}) {
+      const id = `acc_spec_${++n}`;
+      await ds.query(
+        'INSERT INTO accounts (id, name, phone_verified, subscription_active, wallet_balance, currency, plan_name, message_quota, messages_used, free_messages, created_at, updated_at) VALUES (?, ?, 1, 1, ?, ?, NULL, 0, 0, ?, 0, 0)',
+        [id, 'spec', f.wallet ?? 1000, 'SAR', f.free ?? 0],
+      );
+      return id;
+    },
+    async wallet(accountId) {
+      const [r] = await ds.query('SELECT wallet_balance AS w FROM accounts WHERE id = ?', [accountId]);
+      return Number(r.w);
+    },
+    message: (accountId, id) => log.findOwned(accountId, id),
+    async counted(status) {
+      const values = (await registry.getSingleMetric('messages_total')!.get()).values;
+      return values.filter((v) => v.labels.status === status).reduce((s, v) => s + v.value, 0);
+    },
+    close: () => ds.destroy(),
+  };
+}
