@@ -98,8 +98,10 @@ export class ReceiptIntakeService implements ReceiptIntake {
       part.status = next;
       const targets = stepsTo(row.status, messageTarget(parts.map((p) => p.status)));
       if (!targets.length) return { row, steps: [] };
-      const steps = targets.map((status) => step(status, r));
-      const after = await this.move(row, targets, r);
+      // Never before the send as we recorded it (provider clocks differ; a receipt can be quicker than our record).
+      const at = { ...r, at: Math.max(r.at, Number(row.sentAt ?? 0)) };
+      const steps = targets.map((status) => step(status, at));
+      const after = await this.move(row, targets, at);
       if (!after) return { row, steps: [] };
       await this.trail.record([{ row: after, steps }]);
       return { row: after, steps };
