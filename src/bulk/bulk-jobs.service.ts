@@ -8,6 +8,7 @@ import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { BulkJobView, BulkRowView, JobRow, ROW_FILTERS, ROW_STATUS_FILTERS, toJobView, toRowView } from './bulk-job.view';
 import type { ListBulkJobsQuery, ListBulkRowsQuery } from './dto/bulk-queries.dto';
 import { canPayNextRow } from './next-row-payment';
+import { BulkJobEvents } from './bulk-job-events';
 
 export interface JobPage {
   jobs: BulkJobView[];
@@ -29,6 +30,7 @@ export class BulkJobsService {
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
     private readonly ledger: LedgerService,
+    private readonly events: BulkJobEvents,
   ) {}
 
   async get(accountId: string, jobId: string): Promise<BulkJobView> {
@@ -76,13 +78,13 @@ export class BulkJobsService {
   async pause(accountId: string, jobId: string): Promise<BulkJobView> {
     await this.load(accountId, jobId);
     const now = this.clock.now();
-    const r = await this.db.run(
+    const r = await this.events.around(jobId, 'bulk_job.paused', () => this.db.run(
       sql(
         `UPDATE bulk_jobs SET status = 'paused', pause_reason = 'user', resume_at = NULL, updated_at = ?
          WHERE id = ? AND (status IN ('queued', 'running') OR (status = 'paused' AND pause_reason <> 'user'))`,
         now, jobId,
       ),
-    );
+    ), (res) => res.affected === 1);
     return this.after(accountId, jobId, r.affected, 'paused');
   }
 
@@ -101,7 +103,7 @@ export class BulkJobsService {
   async cancel(accountId: string, jobId: string): Promise<BulkJobView> {
     await this.load(accountId, jobId);
     const now = this.clock.now();
-    const moved = await this.db.steps(function* (): Steps<number> {
+    const moved = await this.events.around(jobId, 'bulk_job.cancelled', () => this.db.steps(function* (): Steps<number> {
       const r: StmtResult = yield sql(
         `UPDATE bulk_jobs SET status = 'cancelled', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status IN ('validating', 'queued', 'running', 'paused')`,
         now, jobId,
@@ -110,7 +112,7 @@ export class BulkJobsService {
       const rows: StmtResult = yield sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId);
       yield sql('UPDATE bulk_jobs SET pending_count = pending_count - ?, cancelled_count = cancelled_count + ? WHERE id = ?', rows.affected, rows.affected, jobId);
       return 1;
-    });
+    }), (n) => n === 1);
     return this.after(accountId, jobId, moved, 'cancelled');
   }
 

@@ -11,12 +11,13 @@ import { BulkReaper } from './bulk-reaper';
 import { BulkRowExport } from './bulk-row-export.service';
 import { BulkSettings } from './bulk-settings';
 import { BulkValidationLoop } from './bulk-validation.loop';
+import { BulkJobEvents } from './bulk-job-events';
 
 /** Bulk jobs: streamed intake and dry run, background validation, paced dispatch under leases, job routes, CSV export. */
 @Module({
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
-  providers: [BulkSettings, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
+  providers: [BulkSettings, BulkJobEvents, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
   exports: [BulkJobsService],
 })
 export class BulkModule {}
