@@ -30,6 +30,8 @@ export interface SmppConfig {
   reconnectMaxMs: number;
   /** Submissions awaiting their response at once. */
   window: number;
+  /** How receipts write message ids (SMPP_RECEIPT_ID_FORMAT, see smpp-receipts.ts). */
+  receiptIdFormat: 'as_submitted' | 'decimal';
 }
 
 export interface CloudApiConfig {
@@ -110,6 +112,7 @@ export function smppSection(r: EnvReader, providers: ProvidersConfig): SmppConfi
     enquireLinkMs: r.int('SMPP_ENQUIRE_LINK_MS', 30000, 1000),
     reconnectMaxMs: r.int('SMPP_RECONNECT_MAX_MS', 30000, 100),
     window: r.int('SMPP_WINDOW', 10, 1, 1000),
+    receiptIdFormat: r.matching('SMPP_RECEIPT_ID_FORMAT', r.string('SMPP_RECEIPT_ID_FORMAT', 'as_submitted'), /^(as_submitted|decimal)$/, 'as_submitted or decimal') as 'as_submitted' | 'decimal',
   };
 }
 

@@ -13,6 +13,8 @@ export interface SmppLinkOptions {
   reconnectMaxMs: number;
   /** Outstanding requests allowed on the session (SMPP window). */
   window: number;
+  /** Handles a deliver_sm (receipt or inbound SMS); resolves to the deliver_sm_resp status. */
+  onDeliverSm?: (pdu: smpp.PDU) => Promise<number>;
 }
 
 /**
@@ -150,7 +152,7 @@ export class SmppLink {
         this.onClose(session);
       });
       session.on('enquire_link', (pdu: smpp.PDU) => session.send(pdu.response()));
-      session.on('deliver_sm', (pdu: smpp.PDU) => session.send(pdu.response()));
+      session.on('deliver_sm', (pdu: smpp.PDU) => void this.answerDeliverSm(session, pdu));
       session.on('unbind', (pdu: smpp.PDU) => {
         session.send(pdu.response());
         session.close();
@@ -169,6 +171,12 @@ export class SmppLink {
         });
       });
     });
+  }
+
+  /** Answers deliver_sm_resp only after the handler stored what it carried (or refused it). */
+  private async answerDeliverSm(session: smpp.Session, pdu: smpp.PDU): Promise<void> {
+    const status = this.opts.onDeliverSm ? await this.opts.onDeliverSm(pdu).catch(() => 0x64 /* ESME_RX_T_APPN */) : 0;
+    session.send(pdu.response(status ? { command_status: status } : {}));
   }
 
   private onClose(session: smpp.Session): void {

@@ -1,0 +1,171 @@
+import { Env } from '../src/config/app-config';
+import { OutboundMessage } from '../src/providers/provider.types';
+import { ProvidersRegistry } from '../src/providers/providers.registry';
+import { DELIVER_SM_STATUS } from '../src/providers/smpp/smpp-deliveries';
+import { SmppProvider, submitParams } from '../src/providers/smpp/smpp.provider';
+import { adapterConfig } from './providers-fakes/adapter-config';
+import { RecordingIntakes, smppDeliveries } from './providers-fakes/recording-intakes';
+import { SmppFake } from './providers-fakes/smpp-fake';
+import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+import { UnitOfWork } from '../src/database/unit-of-work';
+import { sql } from '../src/database/sql';
+
+const CREDS = { systemId: 'esme1', password: 'pw123' };
+
+function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
+  return { messageId: 'msg_sms_1', accountId: 'acc_1', channel: 'local_sms', to: '+966501234567', sender: 'MyShop', text: 'Your code is 1234', ...fields };
+}
+
+describe('SMPP receipts and inbound SMS at the adapter (deliver_sm from an SMSC built with the smpp package)', () => {
+  let smsc: SmppFake;
+  let intakes: RecordingIntakes;
+  const opened: SmppProvider[] = [];
+
+  function adapter(env: Env = {}): SmppProvider {
+    const config = adapterConfig({
+      PROVIDER_LOCAL_SMS: 'smpp', PROVIDER_TIMEOUT_MS: '2000', SMPP_URL: smsc.url, SMPP_SYSTEM_ID: CREDS.systemId, SMPP_PASSWORD: CREDS.password, ...env,
+    });
+    const provider = new SmppProvider(new ProvidersRegistry(config), config, smppDeliveries(config, intakes));
+    provider.onModuleInit();
+    opened.push(provider);
+    return provider;
+  }
+
+  beforeEach(async () => {
+    smsc = await new SmppFake(CREDS).start();
+    intakes = new RecordingIntakes();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((p) => p.onApplicationShutdown()));
+    await smsc.stop();
+  });
+
+  it('asks for a delivery receipt on every submit_sm', () => {
+    expect(submitParams(message(), 'Default')).toMatchObject({ registered_delivery: 1 });
+  });
+
+  it('hands DELIVRD / UNDELIV receipts to the intake before answering OK', async () => {
+    const sut = adapter();
+    const sent = await sut.send(message());
+    expect(sent).toEqual({ status: 'sent', providerMessageId: 'smsc-1' });
+    expect(await smsc.receipt('smsc-1', 'DELIVRD')).toBe(DELIVER_SM_STATUS.ok);
+    expect(await smsc.receipt('smsc-1', 'UNDELIV', { err: '034' })).toBe(DELIVER_SM_STATUS.ok);
+    expect(intakes.receipts).toEqual([
+      { providerMessageId: 'smsc-1', status: 'delivered', providerStatus: 'DELIVRD', errorCode: null, providerErrorCode: null, at: expect.any(Number) },
+      { providerMessageId: 'smsc-1', status: 'failed', providerStatus: 'UNDELIV', errorCode: 'UNDELIVERED', providerErrorCode: '034', at: expect.any(Number) },
+    ]);
+  });
+
+  it('reads the receipted_message_id / message_state TLVs of a receipt without text', async () => {
+    await adapter().send(message());
+    expect(await smsc.receipt('ignored', 'DELIVRD', { noText: true, tlv: { receiptedMessageId: 'smsc-1', messageState: 8 } })).toBe(0);
+    expect(intakes.receipts).toEqual([expect.objectContaining({ providerMessageId: 'smsc-1', status: 'failed', providerStatus: 'REJECTD', errorCode: 'REJECTED_BY_CARRIER' })]);
+  });
+
+  it('answers an error status (so the SMSC retries) when the intake could not store the receipt', async () => {
+    await adapter().send(message());
+    intakes.failing = true;
+    expect(await smsc.receipt('smsc-1', 'DELIVRD')).toBe(DELIVER_SM_STATUS.retryLater);
+    intakes.failing = false;
+    expect(await smsc.receipt('smsc-1', 'DELIVRD')).toBe(DELIVER_SM_STATUS.ok);
+    expect(intakes.receipts).toHaveLength(1);
+  });
+
+  it('acknowledges ENROUTE / ACCEPTD without a receipt; refuses an unreadable receipt', async () => {
+    await adapter().send(message());
+    expect(await smsc.receipt('smsc-1', 'ENROUTE')).toBe(0);
+    expect(await smsc.receipt('smsc-1', 'ACCEPTD')).toBe(0);
+    expect(await smsc.receipt('smsc-1', 'NONSENSE')).toBe(DELIVER_SM_STATUS.refused);
+    expect(intakes.receipts).toEqual([]);
+  });
+
+  it('decimal ids: a hex submit_sm_resp id is stored as its decimal value, which the receipt text carries', async () => {
+    smsc.hexIds = true;
+    const sut = adapter({ SMPP_RECEIPT_ID_FORMAT: 'decimal' });
+    const sent = await sut.send(message());
+    const decimal = String(0xa0001);
+    expect(sent).toEqual({ status: 'sent', providerMessageId: decimal });
+    expect(await smsc.receipt('000A0001', 'DELIVRD', { textId: decimal })).toBe(0);
+    expect(await smsc.receipt('x', 'EXPIRED', { textId: 'x', tlv: { receiptedMessageId: '000A0001' } })).toBe(0);
+    expect(intakes.receipts.map((r) => [r.providerMessageId, r.status, r.errorCode])).toEqual([[decimal, 'delivered', null], [decimal, 'failed', 'EXPIRED']]);
+  });
+
+  it('a deliver_sm that is not a receipt is an inbound SMS, acknowledged once stored', async () => {
+    const sut = adapter();
+    await sut.send(message());
+    expect(await smsc.inboundSms('966501234567', 'MyShop', 'STOP')).toBe(0);
+    expect(intakes.inboundSms).toEqual([{ from: '+966501234567', to: 'MyShop', text: 'STOP', providerMessageId: null, at: expect.any(Number) }]);
+    intakes.failing = true;
+    expect(await smsc.inboundSms('966501234567', 'MyShop', 'again')).toBe(DELIVER_SM_STATUS.retryLater);
+  });
+});
+
+describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
+  let smsc: SmppFake;
+  let t: TestApp;
+  let acc: TestAccount;
+  let other: TestAccount;
+
+  beforeAll(async () => {
+    smsc = await new SmppFake(CREDS).start();
+    t = await createTestApp({ env: { PROVIDER_LOCAL_SMS: 'smpp', PROVIDER_TIMEOUT_MS: '2000', SMPP_URL: smsc.url, SMPP_SYSTEM_ID: CREDS.systemId, SMPP_PASSWORD: CREDS.password } });
+    [acc, other] = await Promise.all([t.createAccount(), t.createAccount()]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smsc?.stop();
+  });
+
+  const send = async (to: string): Promise<{ id: string; providerMessageId: string }> => {
+    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Your code is 1234' } });
+    expect(res.status).toBe(201);
+    const m = res.body.data.messages[0];
+    expect(m.status).toBe('sent');
+    return { id: m.id, providerMessageId: `smsc-${smsc.submits.length}` };
+  };
+  const message = async (id: string) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key).expect(200)).body.data;
+  const approvedSender = async (a: TestAccount, name: string): Promise<string> => {
+    const created = await t.http().post('/api/v2/sms-senders').set('X-API-Key', a.key).send({ name });
+    expect(created.status).toBe(201);
+    const id = created.body.data.smsSender.id as string;
+    await t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({}).expect(200);
+    return id;
+  };
+  const inboundRows = (text: string) =>
+    t.app.get(UnitOfWork).rows<Record<string, unknown>>(sql('SELECT account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?', text));
+
+  it('submit_sm asks for a receipt; DELIVRD moves the message to delivered, a later UNDELIV changes nothing', async () => {
+    const m = await send('+966501230001');
+    expect(smsc.submits.at(-1)).toMatchObject({ destination: '966501230001' });
+    expect(await smsc.receipt(m.providerMessageId, 'DELIVRD')).toBe(0);
+    await waitFor(async () => (await message(m.id)).status === 'delivered', { what: 'delivered' });
+    expect(await smsc.receipt(m.providerMessageId, 'UNDELIV')).toBe(0);
+    expect(await message(m.id)).toMatchObject({ status: 'delivered', errorCode: null });
+  });
+
+  it.each([
+    ['UNDELIV', 'UNDELIVERED'],
+    ['EXPIRED', 'EXPIRED'],
+    ['REJECTD', 'REJECTED_BY_CARRIER'],
+  ])('%s -> failed %s with the SMSC error code', async (stat, code) => {
+    const m = await send(`+96650124${String(smsc.submits.length).padStart(4, '0')}`);
+    expect(await smsc.receipt(m.providerMessageId, stat, { err: '034' })).toBe(0);
+    await waitFor(async () => (await message(m.id)).status === 'failed', { what: `failed after ${stat}` });
+    expect(await message(m.id)).toMatchObject({ status: 'failed', errorCode: code, providerErrorCode: '034' });
+  });
+
+  it('an inbound SMS to an approved sender name is stored for its account, and acknowledged after', async () => {
+    const senderId = await approvedSender(acc, 'RcptShop');
+    expect(await smsc.inboundSms('966501234567', 'rcptshop', 'STOP please')).toBe(0);
+    expect(await inboundRows('STOP please')).toEqual([{ account_id: acc.id, sender_id: senderId, from_address: '+966501234567', to_address: 'rcptshop', text: 'STOP please' }]);
+  });
+
+  it('an inbound SMS to a name no account (or several accounts) holds is kept without an account', async () => {
+    expect(await smsc.inboundSms('966501234567', 'NoSuchName', 'hello?')).toBe(0);
+    await approvedSender(acc, 'Shared1');
+    await approvedSender(other, 'Shared1');
+    expect(await smsc.inboundSms('966501234567', 'Shared1', 'which one?')).toBe(0);
+    expect(await inboundRows('hello?')).toEqual([{ account_id: null, sender_id: null, from_address: '+966501234567', to_address: 'NoSuchName', text: 'hello?' }]);
+    expect(await inboundRows('which one?')).toEqual([expect.objectContaining({ account_id: null, to_address: 'Shared1' })]);
+  });
+});
