@@ -53,7 +53,10 @@ describe('Cloud API receipts (e2e)', () => {
     expect((await post(cloudStatusWebhook([cloudStatus(m.providerMessageId, 'read')]))).status).toBe(200);
     await waitFor(async () => (await message(m.id)).status === 'read', { what: 'read' });
     expect((await post(cloudStatusWebhook([cloudStatus(m.providerMessageId, 'delivered')]))).status).toBe(200);
-    expect(await message(m.id)).toMatchObject({ status: 'read', errorCode: null });
+    const after = await message(m.id);
+    expect(after).toMatchObject({ status: 'read', errorCode: null, deliveredAt: expect.any(String), readAt: expect.any(String) });
+    expect(after.statusHistory.filter((h: { source: string }) => h.source === 'provider').map((h: { status: string; providerStatus: string }) => [h.status, h.providerStatus]))
+      .toEqual([['delivered', 'delivered'], ['read', 'read']]);
   });
 
   it('failed with errors -> failed UNDELIVERED with the provider code', async () => {

@@ -140,7 +140,10 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     expect(await smsc.receipt(m.providerMessageId, 'DELIVRD')).toBe(0);
     await waitFor(async () => (await message(m.id)).status === 'delivered', { what: 'delivered' });
     expect(await smsc.receipt(m.providerMessageId, 'UNDELIV')).toBe(0);
-    expect(await message(m.id)).toMatchObject({ status: 'delivered', errorCode: null });
+    const after = await message(m.id);
+    expect(after).toMatchObject({ status: 'delivered', errorCode: null, deliveredAt: expect.any(String), failedAt: null });
+    expect(after.statusHistory.at(-1)).toMatchObject({ status: 'delivered', source: 'provider', providerStatus: 'DELIVRD' });
+    expect(after.statusHistory.filter((h: { status: string }) => h.status === 'failed')).toEqual([]);
   });
 
   it.each([
