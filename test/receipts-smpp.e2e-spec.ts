@@ -9,6 +9,7 @@ import { SmppFake } from './providers-fakes/smpp-fake';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { sql } from '../src/database/sql';
+import { DomainEvent, EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
 
 const CREDS = { systemId: 'esme1', password: 'pw123' };
 
@@ -157,10 +158,49 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     expect(await message(m.id)).toMatchObject({ status: 'failed', errorCode: code, providerErrorCode: '034' });
   });
 
-  it('an inbound SMS to an approved sender name is stored for its account, and acknowledged after', async () => {
+  it('an inbound SMS to an approved sender name is stored for its account with sms.received, and acknowledged after', async () => {
     const senderId = await approvedSender(acc, 'RcptShop');
-    expect(await smsc.inboundSms('966501234567', 'rcptshop', 'STOP please')).toBe(0);
-    expect(await inboundRows('STOP please')).toEqual([{ account_id: acc.id, sender_id: senderId, from_address: '+966501234567', to_address: 'rcptshop', text: 'STOP please' }]);
+    // The outbox fan-out (EVENT_SINK) is observed in-process: the event must be recorded inside the storing unit of work.
+    const sink = t.app.get<EventSink>(EVENT_SINK);
+    const recorded: DomainEvent[] = [];
+    const spy = jest.spyOn(sink, 'record').mockImplementation(async (tx, events) => {
+      expect((await tx.rows(sql('SELECT id FROM inbound_sms WHERE text = ?', 'STOP please'))).length).toBe(1);
+      recorded.push(...events);
+    });
+    try {
+      expect(await smsc.inboundSms('966501234567', 'rcptshop', 'STOP please')).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    const rows = await t.app.get(UnitOfWork).rows<Record<string, unknown>>(sql('SELECT id, account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?', 'STOP please'));
+    expect(rows).toEqual([{ id: expect.stringMatching(/^isms_/), account_id: acc.id, sender_id: senderId, from_address: '+966501234567', to_address: 'rcptshop', text: 'STOP please' }]);
+    expect(recorded).toEqual([{
+      accountId: acc.id, type: 'sms.received', at: expect.any(Number),
+      data: { id: rows[0].id, from: '+966501234567', to: 'rcptshop', text: 'STOP please', senderId, receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    }]);
+  });
+
+  it('an inbound SMS whose event cannot be recorded is not stored and not acknowledged (the SMSC sends it again)', async () => {
+    await approvedSender(acc, 'RcptShop2');
+    const spy = jest.spyOn(t.app.get<EventSink>(EVENT_SINK), 'record').mockRejectedValue(new Error('outbox down'));
+    try {
+      expect(await smsc.inboundSms('966501234567', 'RcptShop2', 'retry me')).toBe(DELIVER_SM_STATUS.retryLater);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await inboundRows('retry me')).toEqual([]);
+    expect(await smsc.inboundSms('966501234567', 'RcptShop2', 'retry me')).toBe(0);
+    expect(await inboundRows('retry me')).toHaveLength(1);
+  });
+
+  it('a receipt that arrives before the submit_sm_resp is applied once the send is recorded', async () => {
+    smsc.receiptBeforeResponse = 'DELIVRD';
+    try {
+      const m = await send('+966501239001');
+      await waitFor(async () => (await message(m.id)).status === 'delivered', { what: 'early receipt applied' });
+    } finally {
+      smsc.receiptBeforeResponse = null;
+    }
   });
 
   it('an inbound SMS to a name no account (or several accounts) holds is kept without an account', async () => {

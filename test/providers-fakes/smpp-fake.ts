@@ -37,6 +37,8 @@ export class SmppFake {
   responseDelayMs = 0;
   maxOutstanding = 0;
   hexIds = false;
+  /** Sends a receipt with this stat for each accepted submit_sm before its submit_sm_resp (fast SMSCs race like this). */
+  receiptBeforeResponse: string | null = null;
   private outstanding = 0;
   private server: smpp.Server | null = null;
   private readonly sessions = new Set<smpp.Session>();
@@ -128,9 +130,12 @@ export class SmppFake {
       const messageId = this.hexIds ? (0xa0000 + this.submits.length).toString(16).toUpperCase().padStart(8, '0') : `smsc-${this.submits.length}`;
       const response = pdu.response(status ? { command_status: status } : { message_id: messageId });
       this.maxOutstanding = Math.max(this.maxOutstanding, ++this.outstanding);
+      const early = !status && this.receiptBeforeResponse ? this.receipt(messageId, this.receiptBeforeResponse).catch(() => -1) : Promise.resolve(0);
       setTimeout(() => {
-        this.outstanding--;
-        session.send(response);
+        void early.then(() => {
+          this.outstanding--;
+          session.send(response);
+        });
       }, this.responseDelayMs);
     });
   }
