@@ -1,34 +1,25 @@
+import { CloudFake, cloudEnv } from './providers-fakes/cloud-fake';
 import { cloudStatus, cloudStatusWebhook, hubSignature } from './providers-fakes/cloud-webhook';
-import { HttpFake, RecordedRequest } from './providers-fakes/http-fake';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+import { chatappBody } from './support/templates-helpers';
 
 const APP_SECRET = 'cloud-app-secret-123';
 const VERIFY_TOKEN = 'verify-me-456';
-
-function cloudReply(req: RecordedRequest) {
-  return { status: 200, body: { messaging_product: 'whatsapp', messages: [{ id: `wamid.${String((req.body as { to?: string }).to)}` }] } };
-}
 
 // The Cloud API's message status webhook at POST /hooks/chatapp/messages (X-Hub-Signature-256) and its GET subscription check.
 describe('Cloud API receipts (e2e)', () => {
   let t: TestApp;
   let acc: TestAccount;
-  let cloud: HttpFake;
+  const cloud = new CloudFake();
 
   beforeAll(async () => {
-    cloud = await new HttpFake().start();
-    cloud.reply = cloudReply;
-    t = await createTestApp({
-      env: {
-        PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_BASE_URL: cloud.baseUrl, CHATAPP_CLOUD_TOKEN: 'cloud-token', CHATAPP_CLOUD_PHONE_NUMBER_ID: '1055',
-        CHATAPP_CLOUD_WABA_ID: 'waba_platform', CHATAPP_CLOUD_APP_SECRET: APP_SECRET, CHATAPP_CLOUD_VERIFY_TOKEN: VERIFY_TOKEN,
-      },
-    });
+    await cloud.start();
+    t = await createTestApp({ env: { ...cloudEnv(cloud.url), PROVIDER_TIMEOUT_MS: '2000', CHATAPP_CLOUD_APP_SECRET: APP_SECRET, CHATAPP_CLOUD_VERIFY_TOKEN: VERIFY_TOKEN } });
     acc = await t.createAccount();
   });
   afterAll(async () => {
     await t?.close();
-    await cloud?.stop();
+    await cloud.stop();
   });
 
   const sendTo = async (to: string): Promise<{ id: string; providerMessageId: string }> => {
@@ -36,7 +27,7 @@ describe('Cloud API receipts (e2e)', () => {
     expect(res.status).toBe(201);
     const m = res.body.data.messages[0];
     expect(m.status).toBe('sent');
-    return { id: m.id, providerMessageId: `wamid.${to.replace('+', '')}` };
+    return { id: m.id, providerMessageId: (await message(m.id)).providerMessageId };
   };
   const message = async (id: string) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key).expect(200)).body.data;
   const post = (body: unknown, secret = APP_SECRET) => {
@@ -93,25 +84,34 @@ describe('Cloud API receipts (e2e)', () => {
   });
 
   it('takes template status updates sent to the same callback URL', async () => {
-    const body = { object: 'whatsapp_business_account', entry: [{ id: 'waba_platform', changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: 99999, reason: 'NONE' } }] }] };
+    const created = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'receipts_hook_target' }));
+    expect(created.status).toBe(201);
+    const { id, providerTemplateId } = created.body.data.template;
+    const body = { object: 'whatsapp_business_account', entry: [{ id: 'waba_main', changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: Number(providerTemplateId), reason: 'NONE' } }] }] };
     const res = await post(body);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, receipts: 0, templates: 0 });
+    expect(res.body).toEqual({ ok: true, receipts: 0, templates: 1 });
+    expect((await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data.status).toBe('approved');
   });
 });
 
 describe('Cloud API hook without its settings (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { PUBLIC_THROTTLE_LIMIT: '3', PUBLIC_THROTTLE_TTL_SECONDS: '60' } });
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  it('refuses everything while CHATAPP_CLOUD_APP_SECRET / CHATAPP_CLOUD_VERIFY_TOKEN are unset', async () => {
+  it('refuses everything while CHATAPP_CLOUD_APP_SECRET / CHATAPP_CLOUD_VERIFY_TOKEN are unset, throttled per client IP', async () => {
     const raw = JSON.stringify(cloudStatusWebhook([]));
     expect((await t.http().post('/hooks/chatapp/messages').set('Content-Type', 'application/json').set('X-Hub-Signature-256', hubSignature('', raw)).send(raw)).status).toBe(401);
     expect((await t.http().get('/hooks/chatapp/messages').query({ 'hub.mode': 'subscribe', 'hub.verify_token': '', 'hub.challenge': '1' })).status).toBe(403);
+    // Throttled per client IP like the other hooks: a budget of 3 calls.
+    expect((await t.http().get('/hooks/chatapp/messages').query({ 'hub.mode': 'subscribe' })).status).toBe(403);
+    const limited = await t.http().post('/hooks/chatapp/messages').set('Content-Type', 'application/json').send('{}');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
   });
 });
