@@ -51,7 +51,10 @@ describe('WAHA receipts (e2e)', () => {
     expect((await post(wahaAck(m.providerMessageId, 3))).body).toMatchObject({ receiptStatus: 'read' });
     await waitFor(async () => (await message(m.id)).status === 'read', { what: 'read' });
     expect((await post(wahaAck(m.providerMessageId, 2))).status).toBe(200);
-    expect((await message(m.id)).status).toBe('read');
+    const after = await message(m.id);
+    expect(after).toMatchObject({ status: 'read', deliveredAt: expect.any(String), readAt: expect.any(String) });
+    expect(after.statusHistory.filter((h: { source: string }) => h.source === 'provider').map((h: { status: string; providerStatus: string }) => [h.status, h.providerStatus]))
+      .toEqual([['delivered', 'ack 2 DEVICE'], ['read', 'ack 3 READ']]);
   });
 
   it('played -> read; error -> failed UNDELIVERED; pending is ignored', async () => {
