@@ -6,7 +6,9 @@ import { SmppProvider, submitParams } from '../src/providers/smpp/smpp.provider'
 import { adapterConfig } from './providers-fakes/adapter-config';
 import { RecordingIntakes, smppDeliveries } from './providers-fakes/recording-intakes';
 import { SmppFake } from './providers-fakes/smpp-fake';
+import { Webhook } from 'standardwebhooks';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { sql } from '../src/database/sql';
 import { DomainEvent, EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
@@ -106,15 +108,18 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
   let t: TestApp;
   let acc: TestAccount;
   let other: TestAccount;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    smsc = await new SmppFake(CREDS).start();
-    t = await createTestApp({ env: { PROVIDER_LOCAL_SMS: 'smpp', PROVIDER_TIMEOUT_MS: '2000', SMPP_URL: smsc.url, SMPP_SYSTEM_ID: CREDS.systemId, SMPP_PASSWORD: CREDS.password } });
+    [smsc, receiver] = await Promise.all([new SmppFake(CREDS).start(), startReceiver()]);
+    t = await createTestApp({
+      env: { PROVIDER_LOCAL_SMS: 'smpp', PROVIDER_TIMEOUT_MS: '2000', SMPP_URL: smsc.url, SMPP_SYSTEM_ID: CREDS.systemId, SMPP_PASSWORD: CREDS.password, WEBHOOK_DELIVERY_INTERVAL_MS: '30' },
+    });
     [acc, other] = await Promise.all([t.createAccount(), t.createAccount()]);
   });
   afterAll(async () => {
     await t?.close();
-    await smsc?.stop();
+    await Promise.all([smsc?.stop(), receiver?.close()]);
   });
 
   const send = async (to: string): Promise<{ id: string; providerMessageId: string }> => {
@@ -178,6 +183,20 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
       accountId: acc.id, type: 'sms.received', at: expect.any(Number),
       data: { id: rows[0].id, from: '+966501234567', to: 'rcptshop', text: 'STOP please', senderId, receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     }]);
+  });
+
+  it('sms.received reaches the subscribed event endpoint of the account, signed (Standard Webhooks)', async () => {
+    const endpoint = await t.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', acc.key).send({ url: receiver.url, events: ['sms.*'] });
+    expect(endpoint.status).toBe(201);
+    const senderId = await approvedSender(acc, 'HookShop');
+    expect(await smsc.inboundSms('966501234567', 'HookShop', 'STOP via endpoint')).toBe(0);
+    const call = await waitFor(async () => receiver.calls.find((c) => (c.body as { data?: { text?: string } })?.data?.text === 'STOP via endpoint'), { what: 'sms.received delivery' });
+    expect(new Webhook(endpoint.body.data.endpoint.secret).verify(call.raw, call.headers as Record<string, string>)).toBeTruthy();
+    const [row] = await t.app.get(UnitOfWork).rows<{ id: string }>(sql('SELECT id FROM inbound_sms WHERE text = ?', 'STOP via endpoint'));
+    expect(call.body).toEqual({
+      type: 'sms.received', timestamp: expect.any(String),
+      data: { id: row.id, from: '+966501234567', to: 'HookShop', text: 'STOP via endpoint', senderId, receivedAt: expect.any(String) },
+    });
   });
 
   it('an inbound SMS whose event cannot be recorded is not stored and not acknowledged (the SMSC sends it again)', async () => {
