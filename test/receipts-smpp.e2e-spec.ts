@@ -2,7 +2,7 @@ import { Env } from '../src/config/app-config';
 import { OutboundMessage } from '../src/providers/provider.types';
 import { ProvidersRegistry } from '../src/providers/providers.registry';
 import { DELIVER_SM_STATUS } from '../src/providers/smpp/smpp-deliveries';
-import { SmppProvider, submitParams } from '../src/providers/smpp/smpp.provider';
+import { SmppProvider } from '../src/providers/smpp/smpp.provider';
 import { adapterConfig } from './providers-fakes/adapter-config';
 import { RecordingIntakes, smppDeliveries } from './providers-fakes/recording-intakes';
 import { SmppFake } from './providers-fakes/smpp-fake';
@@ -43,8 +43,11 @@ describe('SMPP receipts and inbound SMS at the adapter (deliver_sm from an SMSC 
     await smsc.stop();
   });
 
-  it('asks for a delivery receipt on every submit_sm', () => {
-    expect(submitParams(message(), 'Default')).toMatchObject({ registered_delivery: 1 });
+  it('asks for a delivery receipt on every submit_sm', async () => {
+    const registered: unknown[] = [];
+    smsc.onSubmit = (pdu) => registered.push(pdu.registered_delivery);
+    await adapter().send(message());
+    expect(registered).toEqual([1]);
   });
 
   it('hands DELIVRD / UNDELIV receipts to the intake before answering OK', async () => {

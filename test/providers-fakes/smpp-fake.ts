@@ -26,8 +26,6 @@ export interface ReceiptOptions {
  * An SMSC built with the `smpp` package. Answers depend on the destination's last four digits:
  * 1111 -> ESME_RINVDSTADR, 2222 -> ESME_RTHROTTLED, 3333 -> no answer, 4444 -> ESME_RSYSERR,
  * 5555 -> the SMSC drops the connection. `silentBind` leaves bind_transceiver unanswered.
- * `receipt()` and `inboundSms()` send a deliver_sm on the latest session and resolve with the
- * client's deliver_sm_resp status. `hexIds` answers submit_sm with hexadecimal message ids.
  */
 export class SmppFake {
   readonly submits: ReceivedSubmit[] = [];
@@ -36,6 +34,9 @@ export class SmppFake {
   /** Delay before each submit_sm_resp; `maxOutstanding` records the client's window use. */
   responseDelayMs = 0;
   maxOutstanding = 0;
+  /** Sees every submit_sm PDU as it arrives (fields the `submits` record leaves out). */
+  onSubmit: ((pdu: smpp.PDU) => void) | null = null;
+  /** Answer submit_sm with hexadecimal message ids (`000A0001`...). */
   hexIds = false;
   /** Sends a receipt with this stat for each accepted submit_sm before its submit_sm_resp (fast SMSCs race like this). */
   receiptBeforeResponse: string | null = null;
@@ -69,7 +70,7 @@ export class SmppFake {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  /** A delivery receipt for `messageId` with `stat` (DELIVRD, UNDELIV...). */
+  /** A delivery receipt for `messageId` with `stat` (DELIVRD, UNDELIV...), on the latest session; resolves with the deliver_sm_resp status. */
   receipt(messageId: string, stat: string, opts: ReceiptOptions = {}): Promise<number> {
     const text = `id:${opts.textId ?? messageId} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611260915 done date:2611260916 stat:${stat} err:${opts.err ?? '000'} text:Your code is`;
     const tlvs: Record<string, unknown> = {};
@@ -96,8 +97,16 @@ export class SmppFake {
     });
   }
 
+  /** `hexIds` and `receiptBeforeResponse` applied to a submit_sm_resp about to be sent. */
+  private beforeResponse(response: smpp.PDU): Promise<unknown> {
+    if (typeof response.message_id !== 'string' || !response.message_id) return Promise.resolve();
+    if (this.hexIds) response.message_id = (0xa0000 + this.submits.length).toString(16).toUpperCase().padStart(8, '0');
+    return this.receiptBeforeResponse ? this.receipt(response.message_id, this.receiptBeforeResponse).catch(() => undefined) : Promise.resolve();
+  }
+
   private accept(session: smpp.Session): void {
     this.sessions.add(session);
+    session.on('submit_sm', (pdu: smpp.PDU) => this.onSubmit?.(pdu));
     const sessionNo = ++this.binds;
     session.on('close', () => this.sessions.delete(session));
     session.on('error', () => undefined);
@@ -127,10 +136,9 @@ export class SmppFake {
       if (suffix === '3333') return void this.maxOutstanding++;
       if (suffix === '5555') return session.destroy();
       const status = { '1111': smpp.ESME_RINVDSTADR, '2222': smpp.ESME_RTHROTTLED, '4444': smpp.ESME_RSYSERR }[suffix];
-      const messageId = this.hexIds ? (0xa0000 + this.submits.length).toString(16).toUpperCase().padStart(8, '0') : `smsc-${this.submits.length}`;
-      const response = pdu.response(status ? { command_status: status } : { message_id: messageId });
+      const response = pdu.response(status ? { command_status: status } : { message_id: `smsc-${this.submits.length}` });
       this.maxOutstanding = Math.max(this.maxOutstanding, ++this.outstanding);
-      const early = !status && this.receiptBeforeResponse ? this.receipt(messageId, this.receiptBeforeResponse).catch(() => -1) : Promise.resolve(0);
+      const early = this.beforeResponse(response);
       setTimeout(() => {
         void early.then(() => {
           this.outstanding--;
