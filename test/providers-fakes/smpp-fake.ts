@@ -100,8 +100,9 @@ export class SmppFake {
   /** `hexIds` and `receiptBeforeResponse` applied to a submit_sm_resp about to be sent. */
   private beforeResponse(response: smpp.PDU): Promise<unknown> {
     if (typeof response.message_id !== 'string' || !response.message_id) return Promise.resolve();
-    if (this.hexIds) response.message_id = (0xa0000 + this.submits.length).toString(16).toUpperCase().padStart(8, '0');
-    return this.receiptBeforeResponse ? this.receipt(response.message_id, this.receiptBeforeResponse).catch(() => undefined) : Promise.resolve();
+    const id = this.hexIds ? (0xa0000 + this.submits.length).toString(16).toUpperCase().padStart(8, '0') : response.message_id;
+    response.message_id = id;
+    return this.receiptBeforeResponse ? this.receipt(id, this.receiptBeforeResponse).catch(() => undefined) : Promise.resolve();
   }
 
   private accept(session: smpp.Session): void {

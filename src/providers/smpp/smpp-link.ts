@@ -15,6 +15,8 @@ export interface SmppLinkOptions {
   window: number;
   /** Handles a deliver_sm (receipt or inbound SMS); resolves to the deliver_sm_resp status. */
   onDeliverSm?: (pdu: smpp.PDU) => Promise<number>;
+  /** The form a submit_sm_resp message_id is kept in (so receipts, which may write it differently, meet it). */
+  submitId?: (id: string) => string;
 }
 
 /**
@@ -78,9 +80,14 @@ export class SmppLink {
       const fail = (err: ProviderError) => settle(() => reject(err));
       const timer = setTimeout(() => fail(new ProviderError('unavailable', `SMSC did not answer ${command} within ${this.opts.timeoutMs} ms`)), Math.max(0, deadline - Date.now()));
       this.inflight.add(fail);
-      const written = session[command](params, (pdu) => settle(() => resolve(pdu)));
+      const written = session[command](params, (pdu) => settle(() => resolve(this.withKeptId(pdu))));
       if (!written) fail(new ProviderError('unavailable', 'SMPP session is not writable'));
     });
+  }
+
+  private withKeptId(pdu: smpp.PDU): smpp.PDU {
+    if (this.opts.submitId && typeof pdu.message_id === 'string' && pdu.message_id) pdu.message_id = this.opts.submitId(pdu.message_id);
+    return pdu;
   }
 
   /** At most `window` requests await their response at once (SMSCs refuse or throttle more). */

@@ -34,7 +34,7 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
     this.registry.register('local_sms', this.name, this);
     const smpp = this.config.smpp;
     if (!smpp) return;
-    this.link = new SmppLink({ ...smpp, timeoutMs: this.config.providers.timeoutMs, onDeliverSm: (pdu) => this.deliveries.handle(pdu) });
+    this.link = new SmppLink({ ...smpp, timeoutMs: this.config.providers.timeoutMs, onDeliverSm: (pdu) => this.deliveries.handle(pdu), submitId: (id) => this.deliveries.storedId(id) });
     // Bind early so the first send does not pay for it; a failure here only logs (sends retry).
     this.link.acquire().catch((err: Error) => this.logger.warn(err.message));
   }
@@ -49,7 +49,7 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
     const resp = await link.request('submit_sm', submitParams(msg, this.config.messaging.defaultSmsSender));
     if (resp.command_status === 0 && typeof resp.message_id === 'string' && resp.message_id) {
       this.logger.log(`sms ${msg.messageId} accepted by SMSC as ${resp.message_id}`);
-      return { status: 'sent', providerMessageId: this.deliveries.storedId(resp.message_id) };
+      return { status: 'sent', providerMessageId: resp.message_id };
     }
     const verdict = resp.command_status === 0 ? new ProviderError('failed', 'SMSC accepted the message without a message_id') : classifySubmitStatus(resp.command_status);
     this.logger.warn(`sms ${msg.messageId} not sent: ${verdict.message}`);
