@@ -44,7 +44,7 @@ describe('config sections: defaults', () => {
   it('templates, media, official chat-app platform', () => {
     expect(c.templates).toEqual({ statusPollMs: 300_000, statusPollBatch: 20 });
     expect(c.media).toEqual({ dir: 'data/media', quotaBytes: 524288000, fetchTimeoutMs: 15_000, orphanMs: 24 * 3_600_000, purgeTickMs: 3_600_000 });
-    expect(c.chatapp).toEqual({ platformNumber: '+966500000001', platformDisplayName: 'Platform number', wabaId: null, webhookSecret: null });
+    expect(c.chatapp).toEqual({ platformNumber: '+966500000001', platformDisplayName: 'Platform number', wabaId: null, webhookSecret: null, appSecret: null, verifyToken: null });
   });
 
   it('scheduled sends, bulk, verification, webhooks', () => {

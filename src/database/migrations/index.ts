@@ -16,6 +16,7 @@ import { SandboxDelayFaults1732000016000 } from './1732000016000-sandbox-delay-f
 import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
 import { EventEndpoints1732000040000 } from './1732000040000-event-endpoints';
 import { MessageLifecycle1732000050000 } from './1732000050000-message-lifecycle';
+import { InboundSms1732000060000 } from './1732000060000-inbound-sms';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ApiKeyNames1732000017000,
   EventEndpoints1732000040000,
   MessageLifecycle1732000050000,
+  InboundSms1732000060000,
 ];
