@@ -24,6 +24,8 @@ export class BulkSettings {
   readonly maxJobsPerReplica: number;
   readonly idempotencyWindowMs: number;
   readonly schedulersEnabled: boolean;
+  /** Heartbeat of a bulk job's event stream. */
+  readonly eventsHeartbeatMs: number;
   readonly testHooks: boolean;
 
   constructor(config: AppConfig) {
@@ -44,6 +46,7 @@ export class BulkSettings {
     this.maxJobsPerReplica = bulk.maxJobsPerReplica;
     this.idempotencyWindowMs = bulk.idempotencyWindowMs;
     this.schedulersEnabled = config.schedulers.enabled;
+    this.eventsHeartbeatMs = bulk.eventsHeartbeatMs;
     this.testHooks = bulk.testHooks;
   }
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { SandboxAdminController } from './admin/sandbox-admin.controller';
 import { MessageEntity } from './entities/message.entity';
+import { DeliveryCounts } from './delivery-counts';
 import { DeliveryStep } from './delivery-step';
 import { MessageLog } from './message-log';
 import { MessagePayments } from './message-payments';
@@ -38,7 +39,8 @@ import { WindowSender } from './window-sender';
     MessageLeases,
     ScheduledSender,
     ScheduledCancelService,
+    DeliveryCounts,
   ],
-  exports: [MessageValidator, SendPipeline, WindowSender, MessageLog],
+  exports: [MessageValidator, SendPipeline, WindowSender, MessageLog, DeliveryCounts],
 })
 export class MessagingModule {}
