@@ -37,12 +37,6 @@ export class BulkJobsService {
     return this.view(accountId, await this.load(accountId, jobId));
   }
 
-  /** The job as GET answers it, or null when the account has no such job (the event stream's poll). */
-  async find(accountId: string, jobId: string): Promise<BulkJobView | null> {
-    const row = await this.findRow(accountId, jobId);
-    return row ? this.view(accountId, row) : null;
-  }
-
   /** A row read for `accountId`, with its delivery counts. */
   async view(accountId: string, row: JobRow): Promise<BulkJobView> {
     return toJobView(row, await this.delivery.ofBulkJob(accountId, String(row.id)));
@@ -168,7 +162,8 @@ export class BulkJobsService {
     return row;
   }
 
-  private async findRow(accountId: string, jobId: string): Promise<JobRow | null> {
+  /** The account's job row, or null (the event stream's poll, which adds delivery counts at its own pace). */
+  async findRow(accountId: string, jobId: string): Promise<JobRow | null> {
     const rows = await this.db.rows(sql('SELECT * FROM bulk_jobs WHERE id = ? AND account_id = ?', String(jobId).slice(0, 40), accountId));
     return rows[0] ?? null;
   }
