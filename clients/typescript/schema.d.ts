@@ -485,8 +485,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the message log, newest first
-         * @description Cursor pagination; filters by status, channel and bulk job.
+         * Read the message log, newest first (or by last change)
+         * @description Cursor pagination; filters by status, channel, bulk job and `updatedSince`. `order=updated` lists the least recently changed first, so a client can reconcile statuses by polling.
          */
         get: operations["listMessages"];
         put?: never;
@@ -524,7 +524,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one message of the message log */
+        /**
+         * Read one message of the message log
+         * @description The message and its status history (every status it reached, from our API or a provider receipt).
+         */
         get: operations["getMessage"];
         put?: never;
         post?: never;
@@ -861,7 +864,7 @@ export interface components {
              * @description Invalid rows: the validation code; failed rows: the code their message failed with.
              * @enum {string|null}
              */
-            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | null;
+            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
             errorMessage: string | null;
             /** Format: date-time */
             sentAt: string | null;
@@ -1047,6 +1050,124 @@ export interface components {
              */
             chatId: string;
         };
+        MessageDetail: {
+            /** @example msg_01jd0r8m6f3q9w2k4x7b5c8v1n */
+            id: string;
+            /**
+             * @description E.164 phone, lowercased email, or chat id.
+             * @example +966501234567
+             */
+            to: string;
+            /**
+             * @example local_sms
+             * @enum {string}
+             */
+            channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
+            /**
+             * @example free_text
+             * @enum {string}
+             */
+            messageType: "free_text" | "template";
+            /**
+             * @description Sender name (local_sms: the approved sender used).
+             * @example MyShop
+             */
+            sender: string | null;
+            /**
+             * @description Template messages only.
+             * @example null
+             */
+            templateId: string | null;
+            /**
+             * @description Moves forward only: scheduled -> queued -> sent -> delivered -> read (receipts, on channels whose provider sends them), or to failed; a failure receipt moves only a `sent` message to failed (UNDELIVERED, EXPIRED, REJECTED_BY_CARRIER: paid, not refunded). `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
+             * @example sent
+             * @enum {string}
+             */
+            status: "scheduled" | "queued" | "sent" | "delivered" | "read" | "failed" | "cancelled";
+            /**
+             * @description Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).
+             * @example 5
+             */
+            cost: number;
+            /**
+             * @description What paid: free messages, plan quota or wallet.
+             * @example wallet
+             * @enum {string|null}
+             */
+            paidFrom: "free" | "quota" | "wallet" | null;
+            /**
+             * @description The provider's message id once sent.
+             * @example sbx_5f2c9a1e
+             */
+            providerMessageId: string | null;
+            /**
+             * @description A failure receipt's own code from the provider (SMPP `err:`, Cloud API error code...).
+             * @example null
+             */
+            providerErrorCode: string | null;
+            /**
+             * @description Failed messages: why (the outcome codes and error codes of the API description; SERVICE_UNAVAILABLE only on messages of earlier versions).
+             * @example null
+             * @enum {string|null}
+             */
+            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
+            /**
+             * @description Failed messages: what went wrong, for a person.
+             * @example null
+             */
+            errorMessage: string | null;
+            /**
+             * @description The bulk job that sent it.
+             * @example null
+             */
+            bulkJobId: string | null;
+            /**
+             * @description Index of the message in its bulk job's `messages`.
+             * @example null
+             */
+            rowIndex: number | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            scheduledAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.120Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the provider reported it delivered (also set by a read receipt that came first).
+             * @example null
+             */
+            deliveredAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the provider reported it read (chat channels).
+             * @example null
+             */
+            readAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it failed (a provider error at send time, or a failure receipt).
+             * @example null
+             */
+            failedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change (status, receipt, hand-off).
+             * @example 2026-11-22T10:15:30.120Z
+             */
+            updatedAt: string;
+            /** @description Every status the message reached, oldest first. */
+            statusHistory: components["schemas"]["StatusHistoryEntry"][];
+        };
         MessageList: {
             /** @description Newest first. */
             messages: components["schemas"]["MessageResource"][];
@@ -1143,11 +1264,11 @@ export interface components {
              */
             templateId: string | null;
             /**
-             * @description Moves forward only: scheduled -> queued -> sent, or to failed; `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
+             * @description Moves forward only: scheduled -> queued -> sent -> delivered -> read (receipts, on channels whose provider sends them), or to failed; a failure receipt moves only a `sent` message to failed (UNDELIVERED, EXPIRED, REJECTED_BY_CARRIER: paid, not refunded). `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
              * @example sent
              * @enum {string}
              */
-            status: "scheduled" | "queued" | "sent" | "failed" | "cancelled";
+            status: "scheduled" | "queued" | "sent" | "delivered" | "read" | "failed" | "cancelled";
             /**
              * @description Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).
              * @example 5
@@ -1165,11 +1286,16 @@ export interface components {
              */
             providerMessageId: string | null;
             /**
+             * @description A failure receipt's own code from the provider (SMPP `err:`, Cloud API error code...).
+             * @example null
+             */
+            providerErrorCode: string | null;
+            /**
              * @description Failed messages: why (the outcome codes and error codes of the API description; SERVICE_UNAVAILABLE only on messages of earlier versions).
              * @example null
              * @enum {string|null}
              */
-            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | null;
+            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
             /**
              * @description Failed messages: what went wrong, for a person.
              * @example null
@@ -1197,11 +1323,30 @@ export interface components {
             sentAt: string | null;
             /**
              * Format: date-time
+             * @description When the provider reported it delivered (also set by a read receipt that came first).
+             * @example null
+             */
+            deliveredAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the provider reported it read (chat channels).
+             * @example null
+             */
+            readAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it failed (a provider error at send time, or a failure receipt).
+             * @example null
+             */
+            failedAt: string | null;
+            /**
+             * Format: date-time
              * @example 2026-11-22T10:15:30.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
+             * @description Last change (status, receipt, hand-off).
              * @example 2026-11-22T10:15:30.120Z
              */
             updatedAt: string;
@@ -1422,7 +1567,7 @@ export interface components {
              * @example PROVIDER_REJECTED
              * @enum {string}
              */
-            errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE";
+            errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER";
         };
         SentVerification: {
             /**
@@ -1502,6 +1647,35 @@ export interface components {
             category: "sms";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected" | "active";
+        };
+        StatusHistoryEntry: {
+            /**
+             * @example sent
+             * @enum {string}
+             */
+            status: "scheduled" | "queued" | "sent" | "delivered" | "read" | "failed" | "cancelled";
+            /**
+             * Format: date-time
+             * @description When it happened (for receipts: when the provider says it did).
+             * @example 2026-11-22T10:15:30.120Z
+             */
+            at: string;
+            /**
+             * @description `api`: our send pipeline (or your cancel); `provider`: a delivery receipt.
+             * @example api
+             * @enum {string}
+             */
+            source: "api" | "provider";
+            /**
+             * @description The provider's own word for the receipt (`DELIVRD`, `delivered`...).
+             * @example null
+             */
+            providerStatus: string | null;
+            /**
+             * @description Failures: the errorCode of this move.
+             * @example null
+             */
+            errorCode: string | null;
         };
         Template: {
             /** @example tpl_01JD0Q8Y4C7M2X */
@@ -8261,11 +8435,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only messages with this status. */
-                status?: "scheduled" | "queued" | "sent" | "failed" | "cancelled";
+                status?: "scheduled" | "queued" | "sent" | "delivered" | "read" | "failed" | "cancelled";
                 /** @description Only messages of this channel. */
                 channel?: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
                 /** @description Only messages sent by this bulk job. */
                 bulkJobId?: string;
+                /** @description Only messages changed (created, or moved to another status) at or after this time. With `order=updated`, poll with the time of your last poll, minus a few seconds, to reconcile. */
+                updatedSince?: string;
+                /** @description `created`: newest first; `updated`: least recently changed first (by updatedAt, then id), for polling. */
+                order?: "created" | "updated";
                 /** @description Page size. */
                 limit?: number;
                 /** @description `nextCursor` of the previous page (opaque; VALIDATION_ERROR when altered). */
@@ -8296,18 +8474,22 @@ export interface operations {
                      *             "messageType": "free_text",
                      *             "sender": "MyShop",
                      *             "templateId": null,
-                     *             "status": "sent",
+                     *             "status": "delivered",
                      *             "cost": 5,
                      *             "paidFrom": "wallet",
                      *             "providerMessageId": "sbx_5f2c9a1e",
+                     *             "providerErrorCode": null,
                      *             "errorCode": null,
                      *             "errorMessage": null,
                      *             "bulkJobId": null,
                      *             "rowIndex": null,
                      *             "scheduledAt": null,
                      *             "sentAt": "2026-11-22T10:15:30.120Z",
+                     *             "deliveredAt": "2026-11-22T10:15:32.004Z",
+                     *             "readAt": null,
+                     *             "failedAt": null,
                      *             "createdAt": "2026-11-22T10:15:30.000Z",
-                     *             "updatedAt": "2026-11-22T10:15:30.120Z"
+                     *             "updatedAt": "2026-11-22T10:15:32.010Z"
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -8487,12 +8669,16 @@ export interface operations {
                      *           "cost": 0,
                      *           "paidFrom": "wallet",
                      *           "providerMessageId": null,
+                     *           "providerErrorCode": null,
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "bulkJobId": null,
                      *           "rowIndex": null,
                      *           "scheduledAt": "2026-11-23T09:00:00.000Z",
                      *           "sentAt": null,
+                     *           "deliveredAt": null,
+                     *           "readAt": null,
+                     *           "failedAt": null,
                      *           "createdAt": "2026-11-22T10:15:30.000Z",
                      *           "updatedAt": "2026-11-22T11:02:00.000Z"
                      *         }
@@ -8733,7 +8919,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The message. */
+            /** @description The message and its status history. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8750,25 +8936,52 @@ export interface operations {
                      *         "messageType": "free_text",
                      *         "sender": "MyShop",
                      *         "templateId": null,
-                     *         "status": "sent",
+                     *         "status": "delivered",
                      *         "cost": 5,
                      *         "paidFrom": "wallet",
                      *         "providerMessageId": "sbx_5f2c9a1e",
+                     *         "providerErrorCode": null,
                      *         "errorCode": null,
                      *         "errorMessage": null,
                      *         "bulkJobId": null,
                      *         "rowIndex": null,
                      *         "scheduledAt": null,
                      *         "sentAt": "2026-11-22T10:15:30.120Z",
+                     *         "deliveredAt": "2026-11-22T10:15:32.004Z",
+                     *         "readAt": null,
+                     *         "failedAt": null,
                      *         "createdAt": "2026-11-22T10:15:30.000Z",
-                     *         "updatedAt": "2026-11-22T10:15:30.120Z"
+                     *         "updatedAt": "2026-11-22T10:15:32.010Z",
+                     *         "statusHistory": [
+                     *           {
+                     *             "status": "queued",
+                     *             "at": "2026-11-22T10:15:30.000Z",
+                     *             "source": "api",
+                     *             "providerStatus": null,
+                     *             "errorCode": null
+                     *           },
+                     *           {
+                     *             "status": "sent",
+                     *             "at": "2026-11-22T10:15:30.120Z",
+                     *             "source": "api",
+                     *             "providerStatus": null,
+                     *             "errorCode": null
+                     *           },
+                     *           {
+                     *             "status": "delivered",
+                     *             "at": "2026-11-22T10:15:32.004Z",
+                     *             "source": "provider",
+                     *             "providerStatus": "DELIVRD",
+                     *             "errorCode": null
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["MessageResource"];
+                        data: components["schemas"]["MessageDetail"];
                     };
                 };
             };

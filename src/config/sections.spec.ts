@@ -31,12 +31,12 @@ describe('config sections: defaults', () => {
 
   it('billing, messaging, providers', () => {
     expect(c.billing).toEqual({ currency: 'SAR', prices: { local_sms: 5, chatapp: 10, chatapp_web: 3, messaging_bot: 2, email: 1 } });
-    expect(c.messaging).toEqual({ defaultRegion: 'SA', defaultSmsSender: 'MsgService' });
+    expect(c.messaging).toEqual({ defaultRegion: 'SA', defaultSmsSender: 'MsgService', receiptMatchWindowMs: 600_000, receiptSweepTickMs: 5000 });
     expect(c.providers).toEqual({
       byChannel: { local_sms: 'sandbox', chatapp: 'sandbox', chatapp_web: 'sandbox', messaging_bot: 'sandbox', email: 'sandbox' },
       timeoutMs: 10_000,
     });
-    expect(c.sandbox).toEqual({ faultRefreshMs: 200 });
+    expect(c.sandbox).toEqual({ faultRefreshMs: 200, deliveredAfterMs: 1000, readAfterMs: 3000, receiptTickMs: 250, receiptBatch: 500 });
     expect(c.waha).toEqual({ baseUrl: null, apiKey: null, timeoutMs: 10_000, eventMaxAgeSeconds: 300 });
     expect(c.webSessions).toEqual({ defaultProvider: 'sandbox' });
   });
