@@ -1,4 +1,5 @@
 import { BulkJobEvents } from '../src/bulk/bulk-job-events';
+import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
 import { createTestApp, TestApp, waitFor } from './support/app';
 import { loadCommittedContract } from './support/openapi-contract';
 import { openSse, SseEvent, SseStream } from './support/sse-client';
@@ -86,20 +87,20 @@ describe('Bulk job event stream (e2e)', () => {
     expect(jobOf(s.events[0]).status).toBe('completed');
   });
 
-  it('delivery counts come from the message log: GET one job, the list and the stream of a paused job', async () => {
+  it("receipts through the lifecycle's intake show in the delivery counts: the stream of a paused job, GET one job, the list", async () => {
     const acc = await t.createAccount();
     const id = await pausedJob(acc.key, 4);
     const s = await open(t, acc.key, id);
     const first = jobOf(await s.next((e) => e.event === 'job'));
     expect(first).toMatchObject({ status: 'paused', delivery: { delivered: 0, read: 0, undelivered: 0 } });
-    const sent: { id: string }[] = await ds(t).query("SELECT id FROM messages WHERE bulk_job_id = ? AND status = 'sent' ORDER BY id", [id]);
+    const sent: { provider_message_id: string }[] = await ds(t).query("SELECT provider_message_id FROM messages WHERE bulk_job_id = ? AND status = 'sent' ORDER BY id", [id]);
     expect(sent.length).toBeGreaterThanOrEqual(4);
-    // Receipts as the lifecycle writer records them: two delivered, one read, one failed by the carrier.
-    const set = (status: string, errorCode: string | null, ids: string[]) =>
-      ds(t).query(`UPDATE messages SET status = ?, error_code = ? WHERE id IN (${ids.map(() => '?').join(', ')})`, [status, errorCode, ...ids]);
-    await set('delivered', null, [sent[0].id, sent[1].id]);
-    await set('read', null, [sent[2].id]);
-    await set('failed', 'UNDELIVERED', [sent[3].id]);
+    // Receipts through the lifecycle's intake, as a provider hook hands them over: two delivered, one
+    // read (before any delivered: it sets both), one the carrier did not deliver.
+    const receipt = (i: number, status: ProviderReceipt['status'], errorCode: ProviderReceipt['errorCode'] = null): ProviderReceipt => ({
+      providerMessageId: sent[i].provider_message_id, status, providerStatus: status, errorCode, providerErrorCode: errorCode ? '001' : null, at: Date.now(),
+    });
+    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(0, 'delivered'), receipt(1, 'delivered'), receipt(2, 'read'), receipt(3, 'failed', 'UNDELIVERED')]);
     const expected = { delivered: 3, read: 1, undelivered: 1 };
 
     const changed = jobOf(await s.next((e) => e.event === 'job' && (JSON.parse(e.data) as JobJson).delivery !== undefined && JSON.stringify((JSON.parse(e.data) as JobJson).delivery) === JSON.stringify(expected)));

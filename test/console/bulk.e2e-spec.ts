@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../../src/providers/provider-events';
 import { BULK_TEST_ENV, ds, post, sms } from '../bulk-helpers';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
@@ -129,12 +130,13 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     }
     const stored = await t.http().get(`/api/v2/messages/bulk/${jobId}`).set('X-API-Key', acc.key).expect(200);
     expect(stored.body.job).toMatchObject({ status: 'completed', counts: { sent: 4 } });
-    // Receipts after completion (set in the log as the lifecycle's receipt writer does): the job page,
-    // opened again, shows them.
-    const ids: { id: string }[] = await ds(t).query('SELECT id FROM messages WHERE bulk_job_id = ? ORDER BY id', [jobId]);
-    await ds(t).query(`UPDATE messages SET status = 'read' WHERE id = ?`, [ids[0].id]);
-    await ds(t).query(`UPDATE messages SET status = 'delivered' WHERE id = ?`, [ids[1].id]);
-    await ds(t).query(`UPDATE messages SET status = 'failed', error_code = 'UNDELIVERED' WHERE id = ?`, [ids[2].id]);
+    // Receipts after completion, through the lifecycle's intake (as a provider hook hands them over):
+    // the job page, opened again, shows them.
+    const ids: { provider_message_id: string }[] = await ds(t).query('SELECT provider_message_id FROM messages WHERE bulk_job_id = ? ORDER BY id', [jobId]);
+    const receipt = (i: number, status: ProviderReceipt['status']): ProviderReceipt => ({
+      providerMessageId: ids[i].provider_message_id, status, providerStatus: status, errorCode: status === 'failed' ? 'UNDELIVERED' : null, providerErrorCode: null, at: Date.now(),
+    });
+    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(0, 'read'), receipt(1, 'delivered'), receipt(2, 'failed')]);
     await b.open(`/bulk/${jobId}`);
     await b.page.getByTestId('count-delivered').filter({ hasText: /^2$/ }).waitFor();
     await b.page.getByTestId('count-read').filter({ hasText: /^1$/ }).waitFor();
