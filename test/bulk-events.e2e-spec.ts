@@ -153,6 +153,33 @@ describe('Bulk job event stream (e2e)', () => {
     expect(forbidden.status).toBe(403);
   });
 
+  it("the sandbox's simulated receipts show in the stream while the job runs (one recipient undelivered)", async () => {
+    const fast = await createTestApp({ env: { ...BULK_TEST_ENV, SANDBOX_DELIVERED_AFTER_MS: '100', SANDBOX_RECEIPT_TICK_MS: '50' } });
+    try {
+      const acc = await fast.createAccount();
+      // Sent, then failed UNDELIVERED by the sandbox (a number ending in 0009).
+      const messages = [sms('+966501230009'), ...Array.from({ length: 5 }, () => sms())];
+      const res = await post(fast, acc.key, { messagesPerSecond: 2, messages });
+      expect(res.status).toBe(202);
+      const s = await open(fast, acc.key, res.body.id);
+      await s.closed;
+      const jobs = s.events.filter((e) => e.event === 'job').map(jobOf);
+      const last = jobs[jobs.length - 1];
+      expect(last).toMatchObject({ status: 'completed', counts: { sent: 6 } });
+      // Receipts of the first windows came in while later rows were still being sent.
+      expect(jobs.some((j) => j.status === 'running' && j.delivery.delivered + j.delivery.undelivered > 0)).toBe(true);
+      // The last receipts may come after `end`: GET shows them.
+      const settled = await waitFor(async () => {
+        const j = await getJob(fast, acc.key, res.body.id);
+        return j.delivery.delivered + j.delivery.undelivered === 6 ? j : null;
+      }, { what: 'every receipt' });
+      expect(settled.delivery).toEqual({ delivered: 5, read: 0, undelivered: 1 });
+      expect(settled.counts).toEqual({ pending: 0, sent: 6, failed: 0, cancelled: 0 });
+    } finally {
+      await fast.close();
+    }
+  });
+
   it('a second replica (no loops of its own) streams a job the first runs; its shutdown closes its streams', async () => {
     const replica = await createTestApp({ databaseUrl: t.databaseUrl, env: { ...BULK_TEST_ENV, SCHEDULERS_ENABLED: 'false' } });
     let closed = false;
