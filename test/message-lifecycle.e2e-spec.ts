@@ -1,3 +1,4 @@
+import { UnitOfWork } from '../src/database/unit-of-work';
 import { EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
 import { OutcomeRecorder } from '../src/messaging/outcome-recorder';
 import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
@@ -88,8 +89,9 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     let acc: TestAccount;
     let intake: ReceiptIntake;
     beforeAll(async () => {
-      // Sandbox receipts an hour away: only the receipts the tests give arrive.
-      t = await start();
+      // No loops (no sandbox receipts, no sweeper): only the receipts the tests give arrive, and the
+      // statements counted are the intake's own.
+      t = await start({ SCHEDULERS_ENABLED: 'false' });
       acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
       intake = t.app.get<ReceiptIntake>(RECEIPT_INTAKE);
     });
@@ -110,6 +112,19 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       await intake.accept([receipt(`sbx_${id}`, 'delivered'), receipt(`sbx_${id}`, 'read'), receipt(`sbx_${id}`, 'failed', { errorCode: 'UNDELIVERED' }), receipt(`sbx_${id}`, 'sent')]);
       const again = await get(t, acc, id);
       expect(again).toEqual(m);
+    });
+
+    it('one batch of receipts for many messages costs a fixed number of statements, in order per message', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) ids.push(await sentId(t, acc, sms()));
+      const uow = t.app.get(UnitOfWork);
+      const before = uow.statements;
+      await intake.accept(ids.flatMap((id) => [receipt(`sbx_${id}`, 'delivered'), receipt(`sbx_${id}`, 'read')]));
+      expect(uow.statements - before).toBeLessThanOrEqual(8);
+      for (const id of [ids[0], ids[29]]) {
+        const m = await get(t, acc, id);
+        expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'DELIVERED'), provider('read', 'READ')]);
+      }
     });
 
     it('a failure receipt moves sent to failed with its codes; later receipts change nothing; no refund', async () => {

@@ -1,22 +1,32 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
-import { sql } from '../../database/sql';
+import { inList, sql, SqlParam } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { ProviderReceipt, ReceiptIntake } from '../../providers/provider-events';
 import { MessageEntity } from '../entities/message.entity';
-import { messageTarget, nextPartStatus, ReceiptTarget, stepsTo } from './lifecycle-rules';
+import { messageTarget, nextPartStatus, PartStatus, ReceiptTarget, stepsTo } from './lifecycle-rules';
 import { PendingReceipt, ProviderRef, ReceiptStore } from './receipt-store';
-import { StatusTrail, TrailStep } from './status-trail';
+import { StatusMove, StatusTrail } from './status-trail';
+
+/** Messages a unit of receipts covers at most (bounded statements). */
+const CHUNK = 500;
+
+interface Matched {
+  ref: ProviderRef;
+  receipt: ProviderReceipt;
+}
 
 /**
  * RECEIPT_INTAKE: the one writer of provider receipts. A receipt is matched to its message by the
- * provider id (one per SMS part) and applied in a unit of work that first locks the message row, so
- * receipts of one message (its parts, two replicas) apply one after the other: forward only,
- * duplicates and stale receipts change nothing, `read` before `delivered` passes both, a failure
- * only from `sent`. Each move bumps `sequence` and `updated_at` and leaves its history row and event
- * in the same unit. A receipt whose provider id is not recorded yet is kept (pending_receipts) for
+ * provider id (one per SMS part). A batch is applied in one unit of work that first locks its
+ * messages' rows, so receipts of one message (its parts, two replicas) apply one after the other:
+ * forward only, duplicates and stale receipts change nothing, `read` before `delivered` passes both,
+ * a failure only from `sent` (lifecycle-rules.ts). Each move bumps `sequence` and `updated_at` and
+ * leaves its history rows and events in the same unit; a batch costs the same handful of statements
+ * whatever its size. A receipt whose provider id is not recorded yet is kept (pending_receipts) for
  * RECEIPT_MATCH_WINDOW_MS and applied when the message is marked sent (or by the sweeper). Receipts
  * never touch money: a sent message was paid whatever the carrier says later.
  */
@@ -39,12 +49,12 @@ export class ReceiptIntakeService implements ReceiptIntake {
       await this.store.keepPending(unmatched, this.clock.now() + this.config.messaging.receiptMatchWindowMs);
       for (const r of unmatched) this.metrics.recordReceipt(null, r.status);
     }
-    for (const r of receipts) {
-      const ref = refs.get(r.providerMessageId);
-      if (!ref) continue;
-      const channel = await this.apply(ref, r);
-      this.metrics.recordReceipt(channel, r.status);
-    }
+    const matched = receipts.flatMap((receipt) => {
+      const ref = refs.get(receipt.providerMessageId);
+      return ref ? [{ ref, receipt }] : [];
+    });
+    const channels = await this.applyAll(matched);
+    for (const { ref, receipt } of matched) this.metrics.recordReceipt(channels.get(ref.messageId) ?? null, receipt.status);
   }
 
   /** Receipts kept for these provider ids (of messages just marked sent), applied and dropped. */
@@ -65,15 +75,13 @@ export class ReceiptIntakeService implements ReceiptIntake {
   private async applyPending(pending: PendingReceipt[]): Promise<number> {
     if (!pending.length) return 0;
     const refs = await this.refsByProviderId(pending.map((p) => p.providerMessageId));
-    const done: string[] = [];
-    for (const p of pending) {
+    const matched = pending.flatMap((p) => {
       const ref = refs.get(p.providerMessageId);
-      if (!ref) continue;
-      await this.apply(ref, p);
-      done.push(p.id);
-    }
-    await this.store.deletePending(done);
-    return done.length;
+      return ref ? [{ ref, receipt: p, id: p.id }] : [];
+    });
+    await this.applyAll(matched);
+    await this.store.deletePending(matched.map((m) => m.id));
+    return matched.length;
   }
 
   /** The newest ref of each provider id (an id reused by a provider long after belongs to the newer message). */
@@ -83,57 +91,85 @@ export class ReceiptIntakeService implements ReceiptIntake {
     return byId;
   }
 
-  /** Applies one receipt to its message part; returns the message's channel (null when the message is gone). */
-  private async apply(ref: ProviderRef, r: ProviderReceipt): Promise<string | null> {
-    const moved = await this.uow.transaction(async () => {
-      // Lock first, read after: receipts of the same message wait here and then see each other's parts.
-      await this.uow.run(sql('UPDATE messages SET sequence = sequence WHERE id = ? AND account_id = ?', ref.messageId, ref.accountId));
-      const row = await this.uow.manager.getRepository(MessageEntity).findOneBy({ id: ref.messageId, accountId: ref.accountId });
-      if (!row) return null;
-      const parts = await this.store.refsOfMessage(ref.accountId, ref.messageId);
-      const part = parts.find((p) => p.providerMessageId === ref.providerMessageId);
-      const next = part ? nextPartStatus(part.status, r.status) : null;
-      if (!part || !next) return { row, steps: [] };
-      await this.store.setPartStatus(part, next, r.providerErrorCode);
-      part.status = next;
-      const targets = stepsTo(row.status, messageTarget(parts.map((p) => p.status)));
-      if (!targets.length) return { row, steps: [] };
-      // Never before the send as we recorded it (provider clocks differ; a receipt can be quicker than our record).
-      const at = { ...r, at: Math.max(r.at, Number(row.sentAt ?? 0)) };
-      const steps = targets.map((status) => step(status, at));
-      const after = await this.move(row, targets, at);
-      if (!after) return { row, steps: [] };
-      await this.trail.record([{ row: after, steps }]);
-      return { row: after, steps };
-    });
-    if (!moved) return null;
-    for (const s of moved.steps) this.metrics.recordMessage(moved.row.channel, s.status as ReceiptTarget);
-    return moved.row.channel;
+  /** Applies matched receipts in order, in units of up to CHUNK messages; returns each message's channel. */
+  private async applyAll(matched: Matched[]): Promise<Map<string, string>> {
+    const channels = new Map<string, string>();
+    const ids = [...new Set(matched.map((m) => m.ref.messageId))];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = new Set(ids.slice(i, i + CHUNK));
+      const moves = await this.uow.transaction(() => this.applyChunk(matched.filter((m) => chunk.has(m.ref.messageId)), channels));
+      for (const { row, steps } of moves) for (const s of steps) this.metrics.recordMessage(row.channel, s.status as ReceiptTarget);
+    }
+    return channels;
   }
 
-  /** The message row moved through `targets` (conditional on the row as read under the lock); null if it changed meanwhile. */
-  private async move(row: MessageEntity, targets: ReceiptTarget[], r: ProviderReceipt): Promise<MessageEntity | null> {
-    const now = this.clock.now();
-    const status = targets[targets.length - 1];
-    const after: MessageEntity = { ...row, status, sequence: Number(row.sequence) + targets.length, updatedAt: now };
-    if (targets.includes('delivered')) after.deliveredAt = row.deliveredAt ?? r.at;
-    if (targets.includes('read')) after.readAt = row.readAt ?? r.at;
-    if (status === 'failed') {
-      after.failedAt = r.at;
-      after.errorCode = r.errorCode ?? 'UNDELIVERED';
-      after.errorMessage = `The provider reported the message not delivered (${r.providerStatus}${r.providerErrorCode ? `, code ${r.providerErrorCode}` : ''})`.slice(0, 500);
-      after.providerErrorCode = r.providerErrorCode?.slice(0, 100) ?? null;
+  private async applyChunk(matched: Matched[], channels: Map<string, string>): Promise<StatusMove[]> {
+    const owners = [...new Map(matched.map((m) => [m.ref.messageId, { id: m.ref.messageId, accountId: m.ref.accountId }])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const accounts = [...new Set(owners.map((o) => o.accountId))];
+    // Lock first, read after: receipts of the same messages wait here and then see each other's parts.
+    await this.uow.run(sql(`UPDATE messages SET sequence = sequence WHERE id IN (${inList(owners.length)}) AND account_id IN (${inList(accounts.length)})`, ...owners.map((o) => o.id), ...accounts));
+    const rows = new Map<string, MessageEntity>();
+    for (const row of await this.uow.manager.getRepository(MessageEntity).findBy({ id: In(owners.map((o) => o.id)), accountId: In(accounts) })) rows.set(row.id, row);
+    const parts = await this.store.refsOfMessages(owners);
+    const changedParts = new Map<ProviderRef, string | null>();
+    const moves = new Map<string, StatusMove>();
+    for (const { ref, receipt } of matched) {
+      const row = rows.get(ref.messageId);
+      const part = parts.find((p) => p.messageId === ref.messageId && p.providerMessageId === ref.providerMessageId && p.accountId === row?.accountId);
+      if (!row || !part) continue;
+      channels.set(row.id, row.channel);
+      const next = nextPartStatus(part.status, receipt.status);
+      if (!next) continue;
+      part.status = next;
+      changedParts.set(part, receipt.providerErrorCode);
+      const move = moves.get(row.id) ?? { row: { ...row }, steps: [] };
+      const targets = stepsTo(move.row.status, messageTarget(parts.filter((p) => p.messageId === row.id).map((p) => p.status as PartStatus)));
+      if (!targets.length) continue;
+      advance(move, targets, receipt, this.clock.now());
+      moves.set(row.id, move);
     }
-    const changed = await this.uow.exec(
-      sql(
-        'UPDATE messages SET status = ?, delivered_at = ?, read_at = ?, failed_at = ?, error_code = ?, error_message = ?, provider_error_code = ?, sequence = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status = ? AND sequence = ?',
-        after.status, after.deliveredAt, after.readAt, after.failedAt, after.errorCode, after.errorMessage, after.providerErrorCode, after.sequence, now, row.id, row.accountId, row.status, Number(row.sequence),
-      ),
-    );
-    return changed === 1 ? after : null;
+    await this.store.setPartStatuses([...changedParts].map(([ref, providerErrorCode]) => ({ ref, status: ref.status, providerErrorCode })));
+    const moved = [...moves.values()];
+    await this.writeRows(moved.map((m) => m.row));
+    await this.trail.record(moved);
+    return moved;
+  }
+
+  /** The moved rows in one UPDATE (their rows are locked by this unit). */
+  private async writeRows(rows: MessageEntity[]): Promise<void> {
+    if (!rows.length) return;
+    const cols: [string, (m: MessageEntity) => SqlParam][] = [
+      ['status', (m) => m.status], ['delivered_at', (m) => m.deliveredAt], ['read_at', (m) => m.readAt], ['failed_at', (m) => m.failedAt],
+      ['error_code', (m) => m.errorCode], ['error_message', (m) => m.errorMessage], ['provider_error_code', (m) => m.providerErrorCode],
+      ['sequence', (m) => m.sequence], ['updated_at', (m) => m.updatedAt],
+    ];
+    const params: SqlParam[] = [];
+    const sets = cols.map(([col, get]) => {
+      for (const m of rows) params.push(m.id, get(m));
+      return `${col} = CASE id ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+    });
+    const accounts = [...new Set(rows.map((m) => m.accountId))];
+    await this.uow.run({ sql: `UPDATE messages SET ${sets.join(', ')} WHERE id IN (${inList(rows.length)}) AND account_id IN (${inList(accounts.length)})`, params: [...params, ...rows.map((m) => m.id), ...accounts] });
   }
 }
 
-function step(status: ReceiptTarget, r: ProviderReceipt): TrailStep {
-  return { status, at: r.at, source: 'provider', providerStatus: r.providerStatus, errorCode: status === 'failed' ? (r.errorCode ?? 'UNDELIVERED') : null };
+/** Moves the message (a copy of its row) through `targets` as this receipt says; the steps join its trail. */
+function advance(move: StatusMove, targets: ReceiptTarget[], r: ProviderReceipt, now: number): void {
+  const m = move.row;
+  // Never before the send as we recorded it (provider clocks differ; a receipt can be quicker than our record).
+  const at = Math.max(r.at, Number(m.sentAt ?? 0));
+  for (const status of targets) {
+    m.status = status;
+    if (status === 'delivered') m.deliveredAt = m.deliveredAt ?? at;
+    if (status === 'read') m.readAt = m.readAt ?? at;
+    if (status === 'failed') {
+      m.failedAt = at;
+      m.errorCode = r.errorCode ?? 'UNDELIVERED';
+      m.errorMessage = `The provider reported the message not delivered (${r.providerStatus}${r.providerErrorCode ? `, code ${r.providerErrorCode}` : ''})`.slice(0, 500);
+      m.providerErrorCode = r.providerErrorCode?.slice(0, 100) ?? null;
+    }
+    move.steps.push({ status, at, source: 'provider', providerStatus: r.providerStatus, errorCode: status === 'failed' ? m.errorCode : null });
+  }
+  m.sequence = Number(m.sequence) + targets.length;
+  m.updatedAt = now;
 }

@@ -69,15 +69,35 @@ export class ReceiptStore {
     return rows.map(toRef);
   }
 
-  /** Every part of one message, in part order. */
-  async refsOfMessage(accountId: string, messageId: string): Promise<ProviderRef[]> {
-    const rows = await this.uow.rows(sql('SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id = ? AND account_id = ? ORDER BY part_index', messageId, accountId));
+  /** Every part of these messages (found through refs, so with their accounts), in part order. */
+  async refsOfMessages(messages: { id: string; accountId: string }[]): Promise<ProviderRef[]> {
+    if (!messages.length) return [];
+    const accounts = [...new Set(messages.map((m) => m.accountId))];
+    const rows = await this.uow.rows(
+      sql(
+        `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id IN (${inList(messages.length)}) AND account_id IN (${inList(accounts.length)}) ORDER BY message_id, part_index`,
+        ...messages.map((m) => m.id), ...accounts,
+      ),
+    );
     return rows.map(toRef);
   }
 
-  async setPartStatus(ref: ProviderRef, status: PartStatus, providerErrorCode: string | null): Promise<void> {
+  /** New part statuses (and failure codes) in one UPDATE. */
+  async setPartStatuses(changes: { ref: ProviderRef; status: PartStatus; providerErrorCode: string | null }[]): Promise<void> {
+    if (!changes.length) return;
+    const when = changes.map(() => 'WHEN provider_message_id = ? AND message_id = ? THEN ?').join(' ');
+    const status: SqlParam[] = [];
+    const code: SqlParam[] = [];
+    for (const c of changes) {
+      status.push(c.ref.providerMessageId, c.ref.messageId, c.status);
+      code.push(c.ref.providerMessageId, c.ref.messageId, c.providerErrorCode?.slice(0, 100) ?? null);
+    }
+    const ids = [...new Set(changes.map((c) => c.ref.messageId))];
     await this.uow.run(
-      sql('UPDATE message_provider_refs SET status = ?, provider_error_code = ? WHERE provider_message_id = ? AND message_id = ? AND account_id = ?', status, providerErrorCode, ref.providerMessageId, ref.messageId, ref.accountId),
+      sql(
+        `UPDATE message_provider_refs SET status = CASE ${when} ELSE status END, provider_error_code = CASE ${when} ELSE provider_error_code END WHERE message_id IN (${inList(ids.length)})`,
+        ...status, ...code, ...ids,
+      ),
     );
   }
 

@@ -76,7 +76,7 @@ export class SandboxReceipts implements OnApplicationBootstrap {
       ),
     );
     const mine = await this.uow.rows(
-      sql(`SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at, delivered_at FROM sandbox_deliveries WHERE receipt_lease_owner = ? AND id IN (${inList(ids.length)})`, this.owner, ...ids),
+      sql(`SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE receipt_lease_owner = ? AND id IN (${inList(ids.length)})`, this.owner, ...ids),
     );
     if (!mine.length) return 0;
     await this.intake.accept(mine.map(receiptOf));
@@ -89,10 +89,12 @@ export class SandboxReceipts implements OnApplicationBootstrap {
     const toRead = rows.filter((r) => r.receipt_stage === 'delivered' && READ_CHANNELS.includes(String(r.channel)));
     const done = rows.filter((r) => !toRead.includes(r));
     await this.uow.transaction(async () => {
-      for (const r of toRead) {
-        // (Per row: the read time depends on the send time; chat messages are the few.)
+      if (toRead.length) {
         await this.uow.run(
-          sql("UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = ?, receipt_lease_owner = NULL, receipt_lease_expires_at = NULL WHERE id = ? AND receipt_lease_owner = ?", Number(r.delivered_at) + this.sandbox.readAfterMs, r.id as string, this.owner),
+          sql(
+            `UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = delivered_at + ?, receipt_lease_owner = NULL, receipt_lease_expires_at = NULL WHERE id IN (${inList(toRead.length)}) AND receipt_lease_owner = ?`,
+            this.sandbox.readAfterMs, ...toRead.map((r) => String(r.id)), this.owner,
+          ),
         );
       }
       if (done.length) {
