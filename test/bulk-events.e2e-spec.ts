@@ -27,7 +27,7 @@ describe('Bulk job event stream (e2e)', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_EVENTS_HEARTBEAT_MS: '150' } });
+    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_EVENTS_HEARTBEAT_MS: '150', BULK_EVENTS_MAX_PER_ACCOUNT: '2' } });
   });
   afterEach(() => {
     for (const s of streams.splice(0)) if (!s.isClosed()) s.abort();
@@ -133,6 +133,27 @@ describe('Bulk job event stream (e2e)', () => {
     expect(service.openStreams).toBe(1);
     s.abort();
     await waitFor(async () => service.openStreams === 0, { what: 'the stream released' });
+  });
+
+  it('an account holds at most BULK_EVENTS_MAX_PER_ACCOUNT streams on a replica: 429 RATE_LIMITED past it, free again once one closes', async () => {
+    const acc = await t.createAccount();
+    const other = await t.createAccount();
+    const id = await pausedJob(acc.key, 1);
+    const a = await open(t, acc.key, id);
+    const b2 = await open(t, acc.key, id);
+    expect([a.status, b2.status]).toEqual([200, 200]);
+    const refused = await t.http().get(`/api/v2/messages/bulk/${id}/events`).set('X-API-Key', acc.key);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toMatchObject({ success: false, code: 'RATE_LIMITED', retryAfterSeconds: 1 });
+    // Another account is not affected.
+    const theirs = await post(t, other.key, { messagesPerSecond: 10, messages: [sms()] });
+    const s = await open(t, other.key, theirs.body.id);
+    expect(s.status).toBe(200);
+    a.abort();
+    await waitFor(async () => t.app.get(BulkJobEvents).openStreams <= 2, { what: 'a stream released' });
+    const again = await open(t, acc.key, id);
+    expect(again.status).toBe(200);
   });
 
   it("answers 404 JOB_NOT_FOUND (JSON) for another account's job or an unknown id, 401 without a key", async () => {

@@ -59,6 +59,8 @@ interface Watch {
 export class BulkJobEvents {
   private readonly logger = new Logger(BulkJobEvents.name);
   private readonly watches = new Map<string, Watch>();
+  /** Open streams per account on this replica (each costs a connection; the polls are shared per job). */
+  private readonly perAccount = new Map<string, number>();
   private closing = false;
 
   constructor(
@@ -81,6 +83,10 @@ export class BulkJobEvents {
   async open(accountId: string, jobId: string, res: Response): Promise<void> {
     const job = await this.jobs.get(accountId, jobId);
     if (this.closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down; reconnect');
+    const open = this.perAccount.get(accountId) ?? 0;
+    if (open >= this.settings.eventsMaxPerAccount) {
+      throw new ApiError('RATE_LIMITED', `At most ${this.settings.eventsMaxPerAccount} bulk job event streams may be open at once; close one first`, { retryAfterSeconds: 1 });
+    }
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -96,6 +102,7 @@ export class BulkJobEvents {
     const watch = this.watches.get(key) ?? this.watch(key, accountId, job.id);
     const sub: Subscriber = { res, last: first, heartbeat: setInterval(() => this.send(watch, sub, ': ping\n\n'), this.settings.eventsHeartbeatMs) };
     watch.subscribers.add(sub);
+    this.perAccount.set(accountId, open + 1);
     res.on('close', () => this.leave(key, watch, sub));
   }
 
@@ -164,7 +171,10 @@ export class BulkJobEvents {
 
   private leave(key: string, watch: Watch, sub: Subscriber): void {
     clearInterval(sub.heartbeat);
-    watch.subscribers.delete(sub);
+    if (!watch.subscribers.delete(sub)) return;
+    const left = (this.perAccount.get(watch.accountId) ?? 1) - 1;
+    if (left > 0) this.perAccount.set(watch.accountId, left);
+    else this.perAccount.delete(watch.accountId);
     if (watch.subscribers.size > 0 || this.watches.get(key) !== watch) return;
     this.watches.delete(key);
     if (watch.timer) clearTimeout(watch.timer);

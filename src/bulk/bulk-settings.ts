@@ -26,6 +26,8 @@ export class BulkSettings {
   readonly schedulersEnabled: boolean;
   /** Heartbeat of a bulk job's event stream. */
   readonly eventsHeartbeatMs: number;
+  /** Open event streams per account on this replica. */
+  readonly eventsMaxPerAccount: number;
   readonly testHooks: boolean;
 
   constructor(config: AppConfig) {
@@ -47,6 +49,7 @@ export class BulkSettings {
     this.idempotencyWindowMs = bulk.idempotencyWindowMs;
     this.schedulersEnabled = config.schedulers.enabled;
     this.eventsHeartbeatMs = bulk.eventsHeartbeatMs;
+    this.eventsMaxPerAccount = bulk.eventsMaxPerAccount;
     this.testHooks = bulk.testHooks;
   }
 }

@@ -111,7 +111,8 @@ export class BulkController {
       'every 15 s while nothing changes; once the job is `completed`, `rejected` or `cancelled` with nothing pending (a job ' +
       'cancelled mid-window first finishes that window), `event: end` (data: the job\'s ' +
       '`id` and `status`) and the server closes the stream. Any replica serves any job. A stream also ends when the server ' +
-      'shuts down: reconnect, and the first event is the job as it is then. Errors are JSON envelopes, before any event. ' +
+      'shuts down: reconnect, and the first event is the job as it is then. Errors are JSON envelopes, before any event; ' +
+      '429 RATE_LIMITED when the account already holds BULK_EVENTS_MAX_PER_ACCOUNT (20) streams on the replica. ' +
       'Browsers: EventSource cannot send the X-API-Key header; read the body of a `fetch()` instead.',
   })
   @JobIdParam()

@@ -26,6 +26,8 @@ export interface BulkConfig {
   idempotencyWindowMs: number;
   /** BULK_EVENTS_HEARTBEAT_MS: a comment line on an idle bulk job event stream this often (proxies close silent connections). */
   eventsHeartbeatMs: number;
+  /** BULK_EVENTS_MAX_PER_ACCOUNT: event streams one account may hold open on one replica (429 past it). */
+  eventsMaxPerAccount: number;
   /** Test-only probes in the bulk runner (refused outside NODE_ENV=test). */
   testHooks: boolean;
 }
@@ -51,6 +53,7 @@ export function bulkSection(r: EnvReader, mode: RuntimeMode, providerTimeoutMs: 
     maxJobsPerReplica: r.int('BULK_MAX_JOBS_PER_REPLICA', 500, 1),
     idempotencyWindowMs: r.int('IDEMPOTENCY_WINDOW_HOURS', 24, 1) * 3_600_000,
     eventsHeartbeatMs: r.int('BULK_EVENTS_HEARTBEAT_MS', 15_000, 10, 300_000),
+    eventsMaxPerAccount: r.int('BULK_EVENTS_MAX_PER_ACCOUNT', 20, 1, 10_000),
     testHooks,
   };
 }
