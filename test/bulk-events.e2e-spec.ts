@@ -38,7 +38,7 @@ describe('Bulk job event stream (e2e)', () => {
 
   /** A job that sent `sentAtLeast` rows and is paused by the user (a state that does not change on its own). */
   async function pausedJob(key: string, sentAtLeast: number): Promise<string> {
-    const res = await post(t, key, { messagesPerSecond: 2, messages: Array.from({ length: 8 }, () => sms()) });
+    const res = await post(t, key, { messagesPerSecond: 2, messages: Array.from({ length: 20 }, () => sms()) });
     expect(res.status).toBe(202);
     await waitFor(async () => (await getJob(t, key, res.body.id)).counts.sent >= sentAtLeast, { what: `${sentAtLeast} sent` });
     const paused = await t.http().post(`/api/v2/messages/bulk/${res.body.id}/pause`).set('X-API-Key', key);
@@ -206,13 +206,13 @@ describe('Bulk job event stream (e2e)', () => {
     let closed = false;
     try {
       const acc = await t.createAccount();
-      const res = await post(t, acc.key, { messagesPerSecond: 5, messages: Array.from({ length: 4 }, () => sms()) });
+      const res = await post(t, acc.key, { messagesPerSecond: 2, messages: Array.from({ length: 6 }, () => sms()) });
       const s = await open(replica, acc.key, res.body.id);
       expect(s.status).toBe(200);
       await s.closed;
       const jobs = s.events.filter((e) => e.event === 'job').map(jobOf);
       expect(jobs.length).toBeGreaterThanOrEqual(2);
-      expect(jobs[jobs.length - 1]).toMatchObject({ status: 'completed', counts: { sent: 4 } });
+      expect(jobs[jobs.length - 1]).toMatchObject({ status: 'completed', counts: { sent: 6 } });
       expect(s.events[s.events.length - 1].event).toBe('end');
 
       // Shutdown: a stream of a job that is not final ends at once, without `end` (the client reconnects elsewhere).
