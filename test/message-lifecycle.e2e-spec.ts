@@ -2,7 +2,9 @@ import { UnitOfWork } from '../src/database/unit-of-work';
 import { EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
 import { OutcomeRecorder } from '../src/messaging/outcome-recorder';
 import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
+import { Webhook } from 'standardwebhooks';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 const PHONE = '+966501234567';
 /** Sandbox receipts within a test's patience: delivered after 150 ms, read after 300 ms. */
@@ -42,9 +44,29 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
   describe('sandbox receipts', () => {
     let t: TestApp;
     let acc: TestAccount;
+    let receiver: WebhookReceiver;
     beforeAll(async () => {
-      t = await start(FAST_RECEIPTS);
+      t = await start({ ...FAST_RECEIPTS, WEBHOOK_DELIVERY_INTERVAL_MS: '20' });
       acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+      receiver = await startReceiver();
+    });
+    afterAll(() => receiver.close());
+
+    it('an endpoint subscribed to message.* gets message.sent then message.delivered, signed, with the resource and a growing sequence', async () => {
+      const own = await t.createAccount({ walletBalance: 1000 });
+      const ep = await t.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', own.key).send({ url: receiver.url, events: ['message.*'] });
+      expect(ep.status).toBe(201);
+      const id = await sentId(t, own, sms());
+      await statusOf(t, own, id, 'delivered');
+      const calls = await waitFor(async () => {
+        const mine = receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === id);
+        return mine.length >= 2 ? mine : null;
+      }, { what: 'two message events' });
+      const bodies = calls.map((c) => new Webhook(ep.body.data.endpoint.secret as string).verify(c.raw, { 'webhook-id': String(c.headers['webhook-id']), 'webhook-timestamp': String(c.headers['webhook-timestamp']), 'webhook-signature': String(c.headers['webhook-signature']) }) as { type: string; data: Record<string, unknown> });
+      const { statusHistory, ...resource } = await get(t, own, id);
+      expect(statusHistory).toHaveLength(3);
+      expect(bodies.map((b) => [b.type, b.data.sequence, b.data.status]).sort()).toEqual([['message.delivered', 3, 'delivered'], ['message.sent', 2, 'sent']]);
+      expect(bodies.find((b) => b.type === 'message.delivered')!.data).toEqual({ ...resource, sequence: 3 });
     });
 
     it('an SMS is delivered; the history shows each step; billing is unchanged', async () => {
