@@ -668,9 +668,9 @@ export interface components {
             label: string;
         };
         BulkCostEstimate: {
-            /** @description Messages the free messages would pay. */
+            /** @description Billable units the free messages would pay (an SMS: its parts; any other message: 1). */
             free: number;
-            /** @description Messages the plan quota would pay. */
+            /** @description Billable units the plan quota would pay. */
             quota: number;
             /** @description Minor units of `currency` the wallet would pay. */
             wallet: number;
@@ -712,7 +712,9 @@ export interface components {
             channels: {
                 [key: string]: number;
             };
-            /** @description The valid rows paid from the balance as it is now, as a running job pays them: windows of `messagesPerSecond` rows in row order, in each one payment per channel (in order of first appearance) from free messages, then plan quota, then wallet. Nothing is taken. */
+            /** @description Encodings and parts of the valid local_sms rows. */
+            sms: components["schemas"]["BulkSmsParts"];
+            /** @description The valid rows paid from the balance as it is now, as a running job pays them: windows of `messagesPerSecond` rows in row order, in each one payment per channel and number of SMS parts (in order of first appearance), each message whole from free messages, then plan quota, then wallet. Nothing is taken. */
             estimatedCost: components["schemas"]["BulkCostEstimate"];
             /** @description ceil(valid / messagesPerSecond): sending time at the job’s pace, without waiting behind other jobs of the account. */
             estimatedDurationSeconds: number;
@@ -833,6 +835,25 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             sentAt: string | null;
+            /**
+             * @description local_sms rows with a message (sent or failed): its encoding; null otherwise.
+             * @example gsm7
+             * @enum {string|null}
+             */
+            encoding: "gsm7" | "ucs2" | null;
+            /**
+             * @description local_sms rows with a message (sent or failed): its parts, each one billable unit; null otherwise.
+             * @example 1
+             */
+            segments: number | null;
+        };
+        BulkSmsParts: {
+            /** @description Valid local_sms rows sent as GSM-7. */
+            gsm7: number;
+            /** @description Valid local_sms rows sent as UCS-2. */
+            ucs2: number;
+            /** @description The parts those rows take in all: each part is one billable unit. */
+            segments: number;
         };
         CancelledMessage: {
             /** @description The message as GET /api/v2/messages/{id} shows it now: `status: cancelled`, `cost: 0`. */
@@ -1122,11 +1143,22 @@ export interface components {
              */
             cost: number;
             /**
-             * @description What paid: free messages, plan quota or wallet.
+             * @description What paid: free messages, plan quota or wallet (every part of an SMS from the same one).
              * @example wallet
              * @enum {string|null}
              */
             paidFrom: "free" | "quota" | "wallet" | null;
+            /**
+             * @description local_sms: `gsm7` (GSM 03.38: 160 characters in one part, 153 per part; `€ [ ] { } ^ ~ \ |` count two) or `ucs2` (70 in one part, 67 per part; characters outside the BMP count two). null on other channels and on messages logged before parts were counted.
+             * @example gsm7
+             * @enum {string|null}
+             */
+            encoding: "gsm7" | "ucs2" | null;
+            /**
+             * @description local_sms: the parts the text takes; each part is one billable unit (cost = parts x PRICE_LOCAL_SMS when the wallet pays). null on other channels (one unit) and on messages logged before parts were counted.
+             * @example 1
+             */
+            segments: number | null;
             /**
              * @description The provider's message id once sent.
              * @example sbx_5f2c9a1e
@@ -1375,10 +1407,21 @@ export interface components {
              */
             status: "scheduled" | "queued" | "sent" | "failed";
             /**
-             * @description Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed).
+             * @description Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed). An SMS costs its price per part times its parts.
              * @example 5
              */
             cost: number;
+            /**
+             * @description local_sms: `gsm7` (GSM 03.38: 160 characters in one part, 153 per part; `€ [ ] { } ^ ~ \ |` count two) or `ucs2` (70 in one part, 67 per part; characters outside the BMP count two). null on other channels.
+             * @example gsm7
+             * @enum {string|null}
+             */
+            encoding: "gsm7" | "ucs2" | null;
+            /**
+             * @description local_sms: the parts the text takes; each part is one billable unit (cost = parts x PRICE_LOCAL_SMS when the wallet pays). null on other channels (one unit).
+             * @example 1
+             */
+            segments: number | null;
             /**
              * Format: date-time
              * @description Scheduled messages only.
@@ -5933,10 +5976,15 @@ export interface operations {
                      *           "email": 1,
                      *           "local_sms": 2
                      *         },
+                     *         "sms": {
+                     *           "gsm7": 1,
+                     *           "ucs2": 1,
+                     *           "segments": 3
+                     *         },
                      *         "estimatedCost": {
                      *           "free": 1,
                      *           "quota": 0,
-                     *           "wallet": 6,
+                     *           "wallet": 15,
                      *           "unpaid": 0,
                      *           "currency": "SAR"
                      *         },
@@ -7747,7 +7795,9 @@ export interface operations {
                      *             "to": "+966501234567",
                      *             "channel": "local_sms",
                      *             "status": "sent",
-                     *             "cost": 5
+                     *             "cost": 5,
+                     *             "encoding": "gsm7",
+                     *             "segments": 1
                      *           },
                      *           {
                      *             "id": "msg_01jd0r8m6g0a1b2c3d4e5f6g7h",
@@ -7755,6 +7805,8 @@ export interface operations {
                      *             "channel": "local_sms",
                      *             "status": "failed",
                      *             "cost": 0,
+                     *             "encoding": "gsm7",
+                     *             "segments": 1,
                      *             "errorCode": "PROVIDER_REJECTED"
                      *           }
                      *         ]
@@ -8067,6 +8119,8 @@ export interface operations {
                      *             "status": "sent",
                      *             "cost": 5,
                      *             "paidFrom": "wallet",
+                     *             "encoding": "gsm7",
+                     *             "segments": 1,
                      *             "providerMessageId": "sbx_5f2c9a1e",
                      *             "errorCode": null,
                      *             "errorMessage": null,
@@ -8254,6 +8308,8 @@ export interface operations {
                      *           "status": "cancelled",
                      *           "cost": 0,
                      *           "paidFrom": "wallet",
+                     *           "encoding": "gsm7",
+                     *           "segments": 1,
                      *           "providerMessageId": null,
                      *           "errorCode": null,
                      *           "errorMessage": null,
@@ -8521,6 +8577,8 @@ export interface operations {
                      *         "status": "sent",
                      *         "cost": 5,
                      *         "paidFrom": "wallet",
+                     *         "encoding": "gsm7",
+                     *         "segments": 1,
                      *         "providerMessageId": "sbx_5f2c9a1e",
                      *         "errorCode": null,
                      *         "errorMessage": null,

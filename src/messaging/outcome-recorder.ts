@@ -111,7 +111,8 @@ export class OutcomeRecorder {
 }
 
 /** A logged message as a send result (status as recorded; `cancelled` reads as failed, CANCELLED). */
-export function resultOfRow(row: MessageEntity, to: Addressee): SendResult {
+export function resultOfRow(row: MessageEntity, addressee: Addressee): SendResult {
+  const to: Addressee = { ...addressee, encoding: row.encoding, segments: row.segments };
   if (row.status === 'cancelled') return sendResult(row.id, to, 'failed', 0, 'CANCELLED', null, row.scheduledAt);
   return sendResult(row.id, to, row.status, Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);
 }

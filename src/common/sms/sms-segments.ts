@@ -8,7 +8,8 @@
  * packages on the examples of the unit spec; kept here because the SMPP adapter needs the septet
  * values and the parts themselves, and because those split by grapheme where carriers do not.
  */
-export type SmsEncoding = 'gsm7' | 'ucs2';
+export const SMS_ENCODINGS = ['gsm7', 'ucs2'] as const;
+export type SmsEncoding = (typeof SMS_ENCODINGS)[number];
 
 export interface SmsSplit {
   encoding: SmsEncoding;

@@ -14,6 +14,7 @@ import { LongText1732000010000 } from './1732000010000-long-text';
 import { SandboxOfficialTemplates1732000012000 } from './1732000012000-sandbox-official-templates';
 import { SandboxDelayFaults1732000016000 } from './1732000016000-sandbox-delay-faults';
 import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
+import { SmsSegments1732000030000 } from './1732000030000-sms-segments';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   SandboxOfficialTemplates1732000012000,
   SandboxDelayFaults1732000016000,
   ApiKeyNames1732000017000,
+  SmsSegments1732000030000,
 ];
