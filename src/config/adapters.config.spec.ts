@@ -34,6 +34,7 @@ describe('adapter sections', () => {
   it('smpp, cloud_api, bot_api: defaults, URLs without trailing slashes', () => {
     expect(loadConfig({ ...SMPP, SMPP_URL: 'ssmpp://smsc.example:3550/' }).smpp).toEqual({
       url: 'ssmpp://smsc.example:3550', systemId: 'esme', password: 'pw', systemType: '', enquireLinkMs: 30_000, reconnectMaxMs: 30_000, window: 10,
+      longMessage: 'udh', gsm7Packing: false,
     });
     expect(loadConfig(CLOUD).cloudApi).toEqual({ baseUrl: 'https://graph.facebook.com', apiVersion: 'v21.0', token: 'tok', phoneNumberId: 'pn_1', wabaId: 'waba_1' });
     expect(loadConfig(BOT).botApi).toEqual({ baseUrl: 'https://api.telegram.org', token: '42:abc' });
@@ -58,6 +59,7 @@ describe('adapter sections', () => {
     [{ ...SMTP, SMTP_REQUIRE_TLS: 'sure' }, 'SMTP_REQUIRE_TLS must be true or false, got "sure"'],
     [{ ...SMPP, SMPP_URL: 'http://smsc.example' }, 'SMPP_URL must use smpp or ssmpp://, got "http://smsc.example"'],
     [{ ...SMPP, SMPP_WINDOW: '1001' }, 'SMPP_WINDOW must be between 1 and 1000, got 1001'],
+    [{ ...SMPP, SMPP_LONG_MESSAGE: 'split' }, 'SMPP_LONG_MESSAGE must be udh or payload, got "split"'],
     [{ ...CLOUD, CHATAPP_CLOUD_PHONE_NUMBER_ID: '../x' }, 'CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "../x"'],
     [{ ...CLOUD, CHATAPP_CLOUD_API_VERSION: '21.0' }, 'CHATAPP_CLOUD_API_VERSION must be a Graph API version like v21.0, got "21.0"'],
     [{ ...CLOUD, CHATAPP_CLOUD_BASE_URL: 'graph' }, 'CHATAPP_CLOUD_BASE_URL is not a valid URL: "graph"'],

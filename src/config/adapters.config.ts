@@ -30,6 +30,10 @@ export interface SmppConfig {
   reconnectMaxMs: number;
   /** Submissions awaiting their response at once. */
   window: number;
+  /** A text longer than one SMS: `udh` splits it into parts with a concatenation header; `payload` sends it whole in message_payload. */
+  longMessage: 'udh' | 'payload';
+  /** GSM-7 text packed 8 septets into 7 octets; off: one septet per octet (data_coding 0, the SMSC packs). */
+  gsm7Packing: boolean;
 }
 
 export interface CloudApiConfig {
@@ -110,6 +114,8 @@ export function smppSection(r: EnvReader, providers: ProvidersConfig): SmppConfi
     enquireLinkMs: r.int('SMPP_ENQUIRE_LINK_MS', 30000, 1000),
     reconnectMaxMs: r.int('SMPP_RECONNECT_MAX_MS', 30000, 100),
     window: r.int('SMPP_WINDOW', 10, 1, 1000),
+    longMessage: r.oneOf('SMPP_LONG_MESSAGE', ['udh', 'payload'] as const, 'udh'),
+    gsm7Packing: r.bool('SMPP_GSM7_PACKING', false),
   };
 }
 

@@ -53,7 +53,11 @@ export interface ProviderTemplate {
 export type TemplateRoute = { via: 'platform' } | { via: 'account'; phoneNumberId: string | null };
 
 export type ProviderOutcome =
-  | { status: 'sent'; providerMessageId: string }
+  /**
+   * `providerMessageIds`: every part's id in part order, when the provider took the message as
+   * several (a concatenated SMS); receipts come per part. `providerMessageId` is the first part's id.
+   */
+  | { status: 'sent'; providerMessageId: string; providerMessageIds?: string[] }
   /**
    * Refused for good: by the provider (bad number, blocked...: PROVIDER_REJECTED), or because its
    * attachment / header media URL is not an allowed target or could not be fetched at send time
