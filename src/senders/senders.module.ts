@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SENDER_LOOKUP } from '../messaging/validation/lookups';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminSendersController } from './admin-senders.controller';
+import { DefaultSenderService } from './default-sender.service';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
 import { SenderReviewService } from './sender-review.service';
 import { SendersController } from './senders.controller';
@@ -16,7 +17,7 @@ import { SendersService } from './senders.service';
 @Module({
   imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule],
   controllers: [SendersController, AdminSendersController],
-  providers: [SendersService, SenderReviewService, { provide: SENDER_LOOKUP, useExisting: SendersService }],
+  providers: [SendersService, SenderReviewService, DefaultSenderService, { provide: SENDER_LOOKUP, useExisting: SendersService }],
   exports: [SENDER_LOOKUP],
 })
 export class SendersModule {}

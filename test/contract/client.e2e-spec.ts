@@ -119,6 +119,9 @@ describe('Typed client against the public document (contract)', () => {
     expect(sender.data?.data.smsSender.status).toBe('pending');
     const senders = await client.GET('/api/v2/sms-senders');
     expect(senders.data?.data.smsSenders.map((s) => s.name)).toContain('TypedCo');
+    // Still pending: the typed error answer of the default switch.
+    const notYet = await client.POST('/api/v2/sms-senders/{id}/default', { params: { path: { id: sender.data!.data.smsSender.id } } });
+    expect(notYet.error?.code).toBe('INVALID_STATE');
     const official = await client.GET('/api/v2/chatapp/official-senders');
     expect(official.data?.data.officialSenders[0]?.isPlatform).toBe(true);
   });
