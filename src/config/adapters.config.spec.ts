@@ -2,7 +2,7 @@ import { ConfigError, type Env, loadConfig } from './app-config';
 
 const SMTP = { PROVIDER_EMAIL: 'smtp', SMTP_HOST: 'mail.example', SMTP_FROM: 'Shop <no-reply@shop.example>' };
 const SMPP = { PROVIDER_LOCAL_SMS: 'smpp', SMPP_URL: 'smpp://smsc.example:2775', SMPP_SYSTEM_ID: 'esme', SMPP_PASSWORD: 'pw' };
-const CLOUD = { PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 'tok', CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_1', CHATAPP_CLOUD_WABA_ID: 'waba_1' };
+const CLOUD = { PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 'tok', CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_1', CHATAPP_CLOUD_WABA_ID: 'waba_1', CHATAPP_CLOUD_APP_ID: 'app_1' };
 const BOT = { PROVIDER_MESSAGING_BOT: 'bot_api', BOT_API_TOKEN: '42:abc' };
 
 function problems(env: Env): string[] {
@@ -36,7 +36,7 @@ describe('adapter sections', () => {
       url: 'ssmpp://smsc.example:3550', systemId: 'esme', password: 'pw', systemType: '', enquireLinkMs: 30_000, reconnectMaxMs: 30_000, window: 10,
       longMessage: 'udh', gsm7Packing: false,
     });
-    expect(loadConfig(CLOUD).cloudApi).toEqual({ baseUrl: 'https://graph.facebook.com', apiVersion: 'v21.0', token: 'tok', phoneNumberId: 'pn_1', wabaId: 'waba_1' });
+    expect(loadConfig(CLOUD).cloudApi).toEqual({ baseUrl: 'https://graph.facebook.com', apiVersion: 'v21.0', token: 'tok', phoneNumberId: 'pn_1', wabaId: 'waba_1', appId: 'app_1' });
     expect(loadConfig(BOT).botApi).toEqual({ baseUrl: 'https://api.telegram.org', token: '42:abc' });
     expect(loadConfig({ ...BOT, BOT_API_BASE_URL: 'http://127.0.0.1:8081//' }).botApi?.baseUrl).toBe('http://127.0.0.1:8081');
   });
@@ -44,7 +44,7 @@ describe('adapter sections', () => {
   it.each([
     ['smtp', { PROVIDER_EMAIL: 'smtp' }, ['SMTP_HOST is required when PROVIDER_EMAIL=smtp', 'SMTP_FROM is required when PROVIDER_EMAIL=smtp']],
     ['smpp', { PROVIDER_LOCAL_SMS: 'smpp' }, ['SMPP_URL', 'SMPP_SYSTEM_ID', 'SMPP_PASSWORD'].map((n) => `${n} is required when PROVIDER_LOCAL_SMS=smpp`)],
-    ['cloud_api', { PROVIDER_CHATAPP: 'cloud_api' }, ['CHATAPP_CLOUD_PHONE_NUMBER_ID', 'CHATAPP_CLOUD_TOKEN', 'CHATAPP_CLOUD_WABA_ID'].map((n) => `${n} is required when PROVIDER_CHATAPP=cloud_api`)],
+    ['cloud_api', { PROVIDER_CHATAPP: 'cloud_api' }, ['CHATAPP_CLOUD_PHONE_NUMBER_ID', 'CHATAPP_CLOUD_APP_ID', 'CHATAPP_CLOUD_TOKEN', 'CHATAPP_CLOUD_WABA_ID'].map((n) => `${n} is required when PROVIDER_CHATAPP=cloud_api`)],
     ['bot_api', { PROVIDER_MESSAGING_BOT: 'bot_api' }, ['BOT_API_TOKEN is required when PROVIDER_MESSAGING_BOT=bot_api']],
     ['waha (sends)', { PROVIDER_CHATAPP_WEB: 'waha' }, ['WAHA_BASE_URL is required when PROVIDER_CHATAPP_WEB=waha']],
     ['waha (new sessions)', { CHATAPP_WEB_SESSION_PROVIDER: 'waha' }, ['WAHA_BASE_URL is required when CHATAPP_WEB_SESSION_PROVIDER=waha']],

@@ -46,6 +46,8 @@ export interface CloudApiConfig {
   phoneNumberId: string;
   /** The platform's business account: templates without an account sender's own one go there. */
   wabaId: string;
+  /** The app whose resumable upload sessions carry template header media (the handle of `header_handle`). */
+  appId: string;
 }
 
 export interface BotApiConfig {
@@ -123,6 +125,7 @@ export function cloudApiSection(r: EnvReader, providers: ProvidersConfig): Cloud
   if (providers.byChannel.chatapp !== 'cloud_api') return null;
   const why = `${providerVariable('chatapp')}=cloud_api`;
   const phoneNumberId = r.required('CHATAPP_CLOUD_PHONE_NUMBER_ID', why);
+  const appId = r.required('CHATAPP_CLOUD_APP_ID', why);
   if (phoneNumberId && !PHONE_NUMBER_ID.test(phoneNumberId)) {
     r.fail(`CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "${phoneNumberId}"`);
   }
@@ -132,6 +135,7 @@ export function cloudApiSection(r: EnvReader, providers: ProvidersConfig): Cloud
     token: r.required('CHATAPP_CLOUD_TOKEN', why),
     phoneNumberId,
     wabaId: r.required('CHATAPP_CLOUD_WABA_ID', why),
+    appId: appId && r.matching('CHATAPP_CLOUD_APP_ID', appId, PHONE_NUMBER_ID, 'an app id (letters, digits, _ or -)'),
   };
 }
 
