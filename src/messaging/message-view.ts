@@ -16,12 +16,16 @@ export interface MessageView {
   encoding: SmsEncoding | null;
   segments: number | null;
   providerMessageId: string | null;
+  providerErrorCode: string | null;
   errorCode: MessageFailureCode | null;
   errorMessage: string | null;
   bulkJobId: string | null;
   rowIndex: number | null;
   scheduledAt: string | null;
   sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  failedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -40,12 +44,16 @@ export function toMessageView(m: MessageEntity): MessageView {
     encoding: m.encoding ?? null,
     segments: m.segments === null || m.segments === undefined ? null : Number(m.segments),
     providerMessageId: m.providerMessageId,
+    providerErrorCode: m.providerErrorCode ?? null,
     errorCode: m.errorCode,
     errorMessage: m.errorMessage,
     bulkJobId: m.bulkJobId,
     rowIndex: m.rowIndex,
     scheduledAt: iso(m.scheduledAt),
     sentAt: iso(m.sentAt),
+    deliveredAt: iso(m.deliveredAt),
+    readAt: iso(m.readAt),
+    failedAt: iso(m.failedAt),
     createdAt: iso(m.createdAt) as string,
     updatedAt: iso(m.updatedAt) as string,
   };

@@ -54,8 +54,9 @@ export type TemplateRoute = { via: 'platform' } | { via: 'account'; phoneNumberI
 
 export type ProviderOutcome =
   /**
-   * `providerMessageIds`: every part's id in part order, when the provider took the message as
-   * several (a concatenated SMS); receipts come per part. `providerMessageId` is the first part's id.
+   * `providerMessageIds`: every id the provider gave the message when it split it (multi-part SMS:
+   * one per part, in order), so receipts of each part can be matched; absent means just
+   * `providerMessageId`.
    */
   | { status: 'sent'; providerMessageId: string; providerMessageIds?: string[] }
   /**

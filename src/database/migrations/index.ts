@@ -15,6 +15,8 @@ import { SandboxOfficialTemplates1732000012000 } from './1732000012000-sandbox-o
 import { SandboxDelayFaults1732000016000 } from './1732000016000-sandbox-delay-faults';
 import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
 import { SmsSegments1732000030000 } from './1732000030000-sms-segments';
+import { EventEndpoints1732000040000 } from './1732000040000-event-endpoints';
+import { MessageLifecycle1732000050000 } from './1732000050000-message-lifecycle';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -33,4 +35,6 @@ export const MIGRATIONS = [
   SandboxDelayFaults1732000016000,
   ApiKeyNames1732000017000,
   SmsSegments1732000030000,
+  EventEndpoints1732000040000,
+  MessageLifecycle1732000050000,
 ];
