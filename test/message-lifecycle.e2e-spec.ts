@@ -170,6 +170,27 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       expect(await get(t, acc, other)).toMatchObject({ status: 'failed', errorCode: 'UNDELIVERED', providerErrorCode: '001' });
     });
 
+    it('two replicas applying the two parts of one message at the same moment: it ends delivered, once', async () => {
+      // (Two apps on one embedded database in one process would block each other's synchronous driver:
+      // there the second intake is the same app's, whose concurrent units the gate serialises.)
+      const concurrent = t.app.get(UnitOfWork).capabilities.concurrentWrites;
+      const other = concurrent ? await start({ SCHEDULERS_ENABLED: 'false' }, t.databaseUrl) : t;
+      try {
+        for (let round = 0; round < 3; round++) {
+          const p = `rp-${round}-${Date.now()}`;
+          const id = await recordSent([`${p}-1`, `${p}-2`]);
+          await Promise.all([intake.accept([receipt(`${p}-1`, 'delivered')]), other.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(`${p}-2`, 'delivered')])]);
+          const m = await get(t, acc, id);
+          expect(m.statusHistory.map((h: { status: string }) => h.status)).toEqual(['scheduled', 'sent', 'delivered']);
+        }
+      } finally {
+        if (other !== t) {
+          await other.close({ keepDatabase: true });
+          apps.splice(apps.indexOf(other), 1);
+        }
+      }
+    });
+
     it('GET /messages?order=updated&updatedSince= pages through changes oldest first, each once', async () => {
       const own = await t.createAccount({ walletBalance: 1000 });
       const ids = [await sentId(t, own, sms()), await sentId(t, own, sms()), await sentId(t, own, sms())];

@@ -452,6 +452,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/messages/bulk/{jobId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live progress of a bulk job (server-sent events)
+         * @description A `text/event-stream`: `event: job` with the job object (as `getBulkJob` answers it, delivery counts included) at once, then again whenever it changed (checked every 500 ms, so at most twice a second); a comment line `: ping` every 15 s while nothing changes; once the job is `completed`, `rejected` or `cancelled` with nothing pending (a job cancelled mid-window first finishes that window), `event: end` (data: the job's `id` and `status`) and the server closes the stream. Any replica serves any job. A stream also ends when the server shuts down: reconnect, and the first event is the job as it is then. Errors are JSON envelopes, before any event; 429 RATE_LIMITED when the account already holds BULK_EVENTS_MAX_PER_ACCOUNT (20) streams on the replica. Browsers: EventSource cannot send the X-API-Key header; read the body of a `fetch()` instead.
+         */
+        get: operations["streamBulkJobEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/messages/bulk/{jobId}/rows": {
         parameters: {
             query?: never;
@@ -875,6 +895,8 @@ export interface components {
             /** @description Rows that passed validation so far. */
             validatedCount: number;
             counts: components["schemas"]["BulkJobCounts"];
+            /** @description What delivery receipts said about the sent messages so far (channels without receipts stay at 0). Receipts can arrive after the job completed. */
+            delivery: components["schemas"]["BulkJobDelivery"];
             /**
              * @description Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.
              * @enum {string|null}
@@ -892,6 +914,14 @@ export interface components {
             sent: number;
             failed: number;
             cancelled: number;
+        };
+        BulkJobDelivery: {
+            /** @description Messages of the job a receipt says reached the recipient (status `delivered` or `read`). */
+            delivered: number;
+            /** @description Messages the recipient read (status `read`; also counted in `delivered`). */
+            read: number;
+            /** @description Sent messages a receipt failed (`failed` with errorCode UNDELIVERED, EXPIRED or REJECTED_BY_CARRIER); also counted in `counts.sent`. */
+            undelivered: number;
         };
         BulkJobEnvelope: {
             /** @enum {boolean} */
@@ -925,6 +955,8 @@ export interface components {
             /** @description Rows that passed validation so far. */
             validatedCount: number;
             counts: components["schemas"]["BulkJobCounts"];
+            /** @description What delivery receipts said about the sent messages so far (channels without receipts stay at 0). Receipts can arrive after the job completed. */
+            delivery: components["schemas"]["BulkJobDelivery"];
             /**
              * @description Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.
              * @enum {string|null}
@@ -8038,6 +8070,11 @@ export interface operations {
                      *               "failed": 0,
                      *               "cancelled": 0
                      *             },
+                     *             "delivery": {
+                     *               "delivered": 1,
+                     *               "read": 0,
+                     *               "undelivered": 0
+                     *             },
                      *             "errorCode": null,
                      *             "errorMessage": null,
                      *             "createdAt": "2024-11-19T10:15:00.000Z"
@@ -8224,6 +8261,11 @@ export interface operations {
                      *         "sent": 0,
                      *         "failed": 0,
                      *         "cancelled": 0
+                     *       },
+                     *       "delivery": {
+                     *         "delivered": 1,
+                     *         "read": 0,
+                     *         "undelivered": 0
                      *       },
                      *       "errorCode": null,
                      *       "errorMessage": null,
@@ -8613,6 +8655,11 @@ export interface operations {
                      *           "failed": 0,
                      *           "cancelled": 0
                      *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
+                     *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
                      *         "createdAt": "2024-11-19T10:15:00.000Z"
@@ -8620,6 +8667,171 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BulkJobEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    streamBulkJobEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the creation response. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job's events until it is final */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: job
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *
+                     *     : ping
+                     *
+                     *     event: job
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *
+                     *     event: end
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","status":"completed"}
+                     */
+                    "text/event-stream": string;
                 };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
@@ -9166,6 +9378,11 @@ export interface operations {
                      *           "failed": 0,
                      *           "cancelled": 0
                      *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
+                     *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
                      *         "createdAt": "2024-11-19T10:15:00.000Z"
@@ -9447,6 +9664,11 @@ export interface operations {
                      *           "failed": 0,
                      *           "cancelled": 0
                      *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
+                     *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
                      *         "createdAt": "2024-11-19T10:15:00.000Z"
@@ -9706,6 +9928,11 @@ export interface operations {
                      *           "sent": 2,
                      *           "failed": 0,
                      *           "cancelled": 0
+                     *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
@@ -9987,6 +10214,11 @@ export interface operations {
                      *           "sent": 2,
                      *           "failed": 0,
                      *           "cancelled": 1
+                     *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,

@@ -12,6 +12,7 @@ import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
 import { WindowTxProbe } from './window-tx-probe';
+import { BulkJobEvents } from './bulk-job-events';
 
 /** Jobs leased per claim statement. */
 const CLAIM_CHUNK = 500;
@@ -50,8 +51,9 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
     shutdown: ShutdownCoordinator,
+    events: BulkJobEvents,
   ) {
-    this.deps = { db, clock, settings, validator, windows, metrics, probe: new WindowTxProbe(settings.testHooks) };
+    this.deps = { db, clock, settings, validator, windows, metrics, events, probe: new WindowTxProbe(settings.testHooks) };
     // Each runner, once stopped, writes its window's outcomes and releases its job's lease itself.
     shutdown.register({
       name: 'bulk-dispatch',

@@ -13,6 +13,7 @@ import { BulkSettings } from './bulk-settings';
 import { pauseAfter, planRow, RowOutcome, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
 import type { WindowTxProbe } from './window-tx-probe';
+import type { BulkJobEvents } from './bulk-job-events';
 
 export interface RunnerDeps {
   db: UnitOfWork;
@@ -21,6 +22,8 @@ export interface RunnerDeps {
   validator: MessageValidator;
   windows: WindowSender;
   metrics: MetricsService;
+  /** bulk_job.paused / bulk_job.completed, in the unit of the status change. */
+  events: BulkJobEvents;
   /** Test-only freeze point inside the window transaction (does nothing unless BULK_TEST_HOOKS). */
   probe: WindowTxProbe;
 }
@@ -240,7 +243,8 @@ export class BulkJobRunner {
           sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', jobId, me),
         ]
       : [];
-    const settled = await this.d.db.steps(function* (): Steps<number> {
+    let paused = false;
+    const settleAll = () => this.d.db.steps(function* (): Steps<number> {
       const sent = settleSent ? (yield settleSent).affected : 0;
       const failed = settleFailed ? (yield settleFailed).affected : 0;
       if (back) yield back;
@@ -250,20 +254,25 @@ export class BulkJobRunner {
           sent + failed, sent, failed, now, jobId,
         );
       }
-      for (const s of pauseStmts) yield s;
+      if (pauseStmts.length) {
+        paused = (yield pauseStmts[0]).affected === 1;
+        yield pauseStmts[1];
+      }
       return sent + failed;
     });
+    // A pause is an event (its own unit around the settlement); a plain window stays a synchronous unit.
+    const settled = pause ? await this.d.events.around(jobId, 'bulk_job.paused', settleAll, () => paused) : await settleAll();
     this.d.metrics.recordBulkDispatched(settled);
   }
 
   private async complete(): Promise<boolean> {
-    const r = await this.d.db.run(
+    const r = await this.d.events.around(this.jobId, 'bulk_job.completed', () => this.d.db.run(
       sql(
         `UPDATE bulk_jobs SET status = 'completed', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'running' AND lease_owner = ?
          AND NOT EXISTS (SELECT 1 FROM bulk_rows WHERE job_id = ? AND status IN ('pending', 'sending'))`,
         this.d.clock.now(), this.jobId, this.d.settings.instanceId, this.jobId,
       ),
-    );
+    ), (res) => res.affected === 1);
     return r.affected === 1;
   }
 

@@ -12,6 +12,7 @@ import { canPayNextRow } from './next-row-payment';
 import { MetricsService } from '../metrics/metrics.service';
 import { checkBulkRow, RowProblem } from './row-check';
 import type { BulkJobErrorCode } from './bulk-error-codes';
+import { BulkJobEvents } from './bulk-job-events';
 
 interface Invalid extends RowProblem {
   idx: number;
@@ -53,6 +54,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
     shutdown: ShutdownCoordinator,
+    private readonly events: BulkJobEvents,
   ) {
     // Shutdown: the chunk being checked is saved, then the job's lease is let go (validatedCount kept).
     shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.releaseLeases() });
@@ -151,12 +153,12 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     if (!(await canPayNextRow(this.db, this.ledger, accountId, jobId, 'pending'))) {
       return this.reject(jobId, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
     }
-    const r = await this.db.run(
+    const r = await this.events.around(jobId, 'bulk_job.queued', () => this.db.run(
       sql(
         `UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
         this.clock.now(), jobId, this.settings.instanceId,
       ),
-    );
+    ), (res) => res.affected === 1);
     return r.affected === 1;
   }
 
@@ -167,7 +169,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     const stmts: Stmt[] = [
       sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId),
     ];
-    return this.db.steps(function* (): Steps<boolean> {
+    return this.events.around(jobId, 'bulk_job.rejected', () => this.db.steps(function* (): Steps<boolean> {
       const r: StmtResult = yield sql(
         `UPDATE bulk_jobs SET status = 'rejected', error_code = ?, error_message = ?, pending_count = 0, cancelled_count = total, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
          WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
@@ -176,6 +178,6 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
       if (r.affected !== 1) return false;
       for (const s of stmts) yield s;
       return true;
-    });
+    }), (moved) => moved);
   }
 }

@@ -4,6 +4,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { SandboxAdminController } from './admin/sandbox-admin.controller';
 import { MessageEntity } from './entities/message.entity';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { DeliveryCounts } from './delivery-counts';
 import { DeliveryStep } from './delivery-step';
 import { MessageLog } from './message-log';
 import { MessagePayments } from './message-payments';
@@ -39,7 +40,8 @@ import { WindowSender } from './window-sender';
     MessageLeases,
     ScheduledSender,
     ScheduledCancelService,
+    DeliveryCounts,
   ],
-  exports: [MessageValidator, SendPipeline, WindowSender, MessageLog],
+  exports: [MessageValidator, SendPipeline, WindowSender, MessageLog, DeliveryCounts],
 })
 export class MessagingModule {}

@@ -4,6 +4,7 @@ import { SandboxProvider } from './sandbox/sandbox.provider';
 import { SandboxReceipts } from './sandbox/sandbox-receipts';
 import { BotApiProvider } from './bot-api/bot-api.provider';
 import { CloudApiProvider } from './cloud-api/cloud-api.provider';
+import { SmppDeliveries } from './smpp/smpp-deliveries';
 import { SmppProvider } from './smpp/smpp.provider';
 import { SmtpProvider } from './smtp/smtp.provider';
 
@@ -14,7 +15,7 @@ import { SmtpProvider } from './smtp/smtp.provider';
  */
 @Global()
 @Module({
-  providers: [ProvidersRegistry, SandboxProvider, SandboxReceipts, SmtpProvider, SmppProvider, CloudApiProvider, BotApiProvider],
+  providers: [ProvidersRegistry, SandboxProvider, SandboxReceipts, SmtpProvider, SmppProvider, SmppDeliveries, CloudApiProvider, BotApiProvider],
   exports: [ProvidersRegistry],
 })
 export class ProvidersModule {}

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { iso } from '../database/columns';
@@ -8,7 +8,8 @@ import { isUniqueViolation } from '../database/db-errors';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
 import { SmsSenderDetailView, toSenderDetailView } from './senders.service';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
+import { EVENT_SINK, EventSink } from '../messaging/events/event-sink';
 
 export type ReviewDecision = 'approved' | 'rejected';
 export type AdminSmsSenderView = SmsSenderDetailView & { accountId: string };
@@ -24,6 +25,7 @@ export class SenderReviewService {
     private readonly uow: UnitOfWork,
     private readonly webhooks: WebhooksService,
     private readonly clock: Clock,
+    @Inject(EVENT_SINK) private readonly events: EventSink,
   ) {}
 
   async review(id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
@@ -32,12 +34,12 @@ export class SenderReviewService {
     if (!current) throw ApiError.notFound('SMS sender');
     if (current.status !== 'pending') throw notPending(current.status);
     try {
-      return await this.uow.transaction(({ manager: em }) => this.reviewIn(em, id, decision, reason));
+      return await this.uow.transaction((tx) => this.reviewIn(tx, id, decision, reason));
     } catch (err) {
       // Two senders of one account approved at the same moment both tried to become the default:
       // the unique index let one win; the other runs again and sees that default.
       if (!isUniqueViolation(err)) throw err;
-      return this.uow.transaction(({ manager: em }) => this.reviewIn(em, id, decision, reason));
+      return this.uow.transaction((tx) => this.reviewIn(tx, id, decision, reason));
     }
   }
 
@@ -46,7 +48,8 @@ export class SenderReviewService {
     return rows.map((r) => ({ ...toSenderDetailView(r), accountId: r.accountId }));
   }
 
-  private async reviewIn(em: EntityManager, id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
+  private async reviewIn(tx: Tx, id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
+    const em = tx.manager;
     const row = await em.findOneBy(SmsSenderEntity, { id });
     if (!row) throw ApiError.notFound('SMS sender');
     if (row.status !== 'pending') throw notPending(row.status);
@@ -77,6 +80,8 @@ export class SenderReviewService {
         },
       });
     }
+    // Event endpoints: sms_sender.* with the sender as the API shows it.
+    await this.events.record(tx, [{ accountId: row.accountId, type: `sms_sender.${decision}`, data: { ...toSenderDetailView(row) }, at: now }]);
     return { ...toSenderDetailView(row), accountId: row.accountId };
   }
 }

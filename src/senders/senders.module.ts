@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SENDER_LOOKUP } from '../messaging/validation/lookups';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { InboundSmsModule } from './inbound-sms/inbound-sms.module';
 import { AdminSendersController } from './admin-senders.controller';
 import { DefaultSenderService } from './default-sender.service';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
@@ -15,7 +16,7 @@ import { SendersService } from './senders.service';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule],
+  imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule, InboundSmsModule],
   controllers: [SendersController, AdminSendersController],
   providers: [SendersService, SenderReviewService, DefaultSenderService, { provide: SENDER_LOOKUP, useExisting: SendersService }],
   exports: [SENDER_LOOKUP],

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { FindOptionsWhere, In, Repository } from 'typeorm';
+import { UnitOfWork } from '../database/unit-of-work';
+import { DomainEvent, EVENT_SINK, EventSink } from '../messaging/events/event-sink';
 import { Clock } from '../common/clock';
 import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
@@ -21,6 +23,8 @@ export class TemplatesService {
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
     private readonly senders: OfficialSendersService,
+    private readonly uow: UnitOfWork,
+    @Inject(EVENT_SINK) private readonly events: EventSink,
   ) {}
 
   /**
@@ -89,20 +93,37 @@ export class TemplatesService {
     const t = await this.templates.findOne({ where: { id: templateId } });
     if (!t) throw new ApiError('NOT_FOUND', 'Template not found');
     const change = this.statusChange(status, reason);
-    await this.templates.update({ id: t.id }, change);
+    await this.move({ id: t.id }, [t], change);
     return this.mapper.toView(Object.assign(t, change), t.accountId);
   }
 
   /** Status poll (a background loop over every account's templates): the move alone. Returns whether the template exists. */
   async setStatusOfAny(templateId: string, status: TemplateStatus, reason: string | null): Promise<boolean> {
-    const res = await this.templates.update({ id: templateId }, this.statusChange(status, reason));
-    return (res.affected ?? 0) > 0;
+    const rows = await this.templates.find({ where: { id: templateId } });
+    return (await this.move({ id: templateId }, rows, this.statusChange(status, reason))) > 0;
   }
 
   /** Provider callback, keyed by the provider's template id (whichever account holds it). Returns how many rows moved. */
   async setStatusOfAnyByProviderId(providerTemplateId: string, status: TemplateStatus, reason: string | null): Promise<number> {
-    const res = await this.templates.update({ providerTemplateId, provider: 'official' }, this.statusChange(status, reason));
-    return res.affected ?? 0;
+    const where: FindOptionsWhere<TemplateEntity> = { providerTemplateId, provider: 'official' };
+    return this.move(where, await this.templates.find({ where }), this.statusChange(status, reason));
+  }
+
+  /**
+   * The status UPDATE and, in the same unit, template.approved / template.rejected for each account
+   * template (read as `before`) that this move changes. Views are built before the unit opens (they
+   * read official senders). Returns the rows updated.
+   */
+  private async move(where: FindOptionsWhere<TemplateEntity>, before: TemplateEntity[], change: ReturnType<TemplatesService['statusChange']>): Promise<number> {
+    const moving = change.status === 'approved' || change.status === 'rejected' ? before.filter((t) => t.accountId !== null && t.status !== change.status) : [];
+    const views = await Promise.all(moving.map((t) => this.mapper.toView({ ...t, ...change }, t.accountId)));
+    const type = `template.${change.status}` as DomainEvent['type'];
+    const events: DomainEvent[] = moving.map((t, i) => ({ accountId: t.accountId as string, type, data: { ...views[i] }, at: change.updatedAt }));
+    return this.uow.transaction(async (tx) => {
+      const res = await tx.manager.update(TemplateEntity, where, change);
+      if (events.length) await this.events.record(tx, events);
+      return res.affected ?? 0;
+    });
   }
 
   /** Every status move writes this: the reason only when rejected, cut to its column (provider text is unbounded). */

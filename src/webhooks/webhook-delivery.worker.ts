@@ -13,11 +13,18 @@ import { EventEndpointsRepository } from './event-endpoints.repository';
 import { MAX_ATTEMPTS, retryDelayMs } from './webhook-backoff';
 import { PostOutcome, WebhookHttpClient } from './webhook-http.client';
 import { AttemptLimits, AttemptRecord, ClaimedDelivery, WebhookOutboxRepository } from './webhook-outbox.repository';
-import { attemptHeaders } from './webhook-request';
+import { attemptHeaders, EndpointSigning, endpointSigning } from './webhook-request';
 
 const INTERVAL_NAME = 'webhook-delivery';
-/** Outcomes written per statement batch. */
+
+interface Queued {
+  row: ClaimedDelivery;
+  signing: EndpointSigning | undefined;
+}
+/** Outcomes written per unit, at most. */
 const RECORD_CHUNK = 500;
+/** How long an outcome waits for others to be written with it. */
+const WRITE_DELAY_MS = 5;
 
 /**
  * The outbox loop. A tick leases due deliveries in batches (one conditional UPDATE for many rows),
@@ -35,9 +42,12 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
   private readonly loop = new SinglePeriodicJob(INTERVAL_NAME, () => this.runOnce());
   /** Sends in flight; a slow receiver holds one slot, not the whole loop. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Claimed, waiting for a slot. */
+  private readonly queue: Queued[] = [];
   /** Outcomes waiting for the next batched write. */
   private readonly outcomes: { rec: AttemptRecord; endpointId: string | null }[] = [];
   private writing: Promise<void> | null = null;
+  private writeTimer: NodeJS.Timeout | null = null;
   private stopped = false;
 
   constructor(
@@ -63,7 +73,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
         await Promise.all([...this.inFlight]);
         await this.flushed();
       },
-      releaseLeases: () => this.outbox.release(this.owner),
+      releaseLeases: async () => {
+        await this.outbox.releaseUnsent(this.owner, this.queue.splice(0).map((q) => q.row.id));
+        await this.outbox.release(this.owner);
+      },
     });
     this.cap = config.webhooks.batch;
     this.limits = { spec: MAX_ATTEMPTS, endpoint: config.webhooks.endpointRetryScheduleMs.length };
@@ -80,31 +93,47 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
 
   private async runOnce(): Promise<void> {
     await this.housekeeping(this.clock.now());
-    // Keep claiming while there is due work: when every slot is busy, wait for one to free up.
+    // Keep claiming while there is due work, in batches, one batch ahead of the sends: up to 2x the
+    // cap is leased (at most one cap waiting, so a queued row is sent within one round of sends,
+    // well inside its lease), and the next claim is made while the sends of the last one run.
+    const most = 2 * this.cap;
+    const refillAt = Math.ceil(this.cap / 2);
     while (!this.stopped) {
-      if (this.inFlight.size >= this.cap) await Promise.race(this.inFlight);
-      const free = this.cap - this.inFlight.size;
-      if (free <= 0) continue;
-      const now = this.clock.now();
-      const rows = await this.outbox.claimDue(this.owner, now, this.config.webhooks.leaseMs, free, this.limits);
+      while (this.inFlight.size + this.queue.length > most - refillAt) await Promise.race(this.inFlight);
+      const room = most - this.inFlight.size - this.queue.length;
+      const rows = await this.outbox.claimDue(this.owner, this.clock.now(), this.config.webhooks.leaseMs, room, this.limits);
       if (!rows.length) return;
       this.metrics.recordLeaseTakeover('webhook_delivery', rows.filter((r) => r.takeover).length);
-      const keys = await this.endpoints.keysOfAny([...new Set(rows.flatMap((r) => (r.endpointId ? [r.endpointId] : [])))]);
+      const found = await this.endpoints.keysOfAny([...new Set(rows.flatMap((r) => (r.endpointId ? [r.endpointId] : [])))]);
+      const signing = new Map<string, EndpointSigning>();
       for (const row of rows) {
-        const send: Promise<void> = this.deliver(row, keys.get(row.endpointId ?? ''))
-          .catch((err: unknown) => this.logger.error({ err, deliveryId: row.id }, 'webhook delivery failed unexpectedly'))
-          .finally(() => this.inFlight.delete(send));
-        this.inFlight.add(send);
+        if (row.endpointId && !signing.has(row.endpointId)) signing.set(row.endpointId, endpointSigning(found.get(row.endpointId), this.secretBox, this.clock.now()));
+        this.queue.push({ row, signing: row.endpointId ? signing.get(row.endpointId) : undefined });
       }
-      if (rows.length < free) return;
+      this.pump();
+      if (rows.length < room) return;
     }
   }
 
-  private async deliver(row: ClaimedDelivery, endpoint: Parameters<typeof attemptHeaders>[1]): Promise<void> {
+  /** Starts queued sends while slots are free (also as each send ends). */
+  private pump(): void {
+    while (!this.stopped && this.inFlight.size < this.cap && this.queue.length) {
+      const { row, signing } = this.queue.shift() as Queued;
+      const send: Promise<void> = this.deliver(row, signing)
+        .catch((err: unknown) => this.logger.error({ err, deliveryId: row.id }, 'webhook delivery failed unexpectedly'))
+        .finally(() => {
+          this.inFlight.delete(send);
+          this.pump();
+        });
+      this.inFlight.add(send);
+    }
+  }
+
+  private async deliver(row: ClaimedDelivery, signing: EndpointSigning | undefined): Promise<void> {
     const startedAt = this.clock.now();
     let outcome: PostOutcome;
     try {
-      const req = attemptHeaders(row, endpoint, this.secretBox, startedAt);
+      const req = attemptHeaders(row, signing, this.secretBox, startedAt);
       outcome = 'refused' in req
         ? { ok: false, httpStatus: null, durationMs: 0, error: req.refused, refused: true }
         : await this.http.post(row.url, req.headers, row.body, this.config.webhooks.timeoutMs);
@@ -113,7 +142,12 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
       outcome = { ok: false, httpStatus: null, durationMs: this.clock.now() - startedAt, error: `internal: ${(err as Error).message}`.slice(0, 480), refused: false };
     }
     this.outcomes.push({ rec: this.toRecord(row, startedAt, outcome), endpointId: row.endpointId });
-    this.writing ??= this.writeOutcomes().finally(() => (this.writing = null));
+    // Outcomes are written together: a short wait gathers those of the sends ending meanwhile.
+    if (this.writing || this.writeTimer) return;
+    this.writeTimer = setTimeout(() => {
+      this.writeTimer = null;
+      this.writing = this.writeOutcomes().finally(() => (this.writing = null));
+    }, WRITE_DELAY_MS);
   }
 
   /** What the attempt means for the delivery: delivered, failed (attempts spent or target refused), or pending until the next wait. */
@@ -163,6 +197,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
 
   /** Resolves once every buffered outcome is written. */
   private async flushed(): Promise<void> {
+    if (this.writeTimer) {
+      clearTimeout(this.writeTimer);
+      this.writeTimer = null;
+      this.writing ??= this.writeOutcomes().finally(() => (this.writing = null));
+    }
     while (this.writing) await this.writing;
   }
 

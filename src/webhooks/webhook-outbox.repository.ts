@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { caseOf, inList, Row, sql, SqlParam, Stmt } from '../database/sql';
+import { inList, Row, sql, SqlParam, Stmt } from '../database/sql';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
 /** A new outbox row (the sink's fan-out, a redelivery). */
@@ -123,22 +123,36 @@ export class WebhookOutboxRepository {
         `INSERT INTO webhook_attempts (id, delivery_id, attempt_no, started_at, duration_ms, http_status, error, success) VALUES ${recs.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         ...params,
       ));
-      const ids = recs.map((a) => a.deliveryId);
-      const status = caseOf('id', recs.map((a) => [a.deliveryId, a.status]));
-      const httpStatus = caseOf('id', recs.map((a) => [a.deliveryId, a.httpStatus]));
-      const error = caseOf('id', recs.map((a) => [a.deliveryId, a.error]));
-      const next = caseOf('id', recs.map((a) => [a.deliveryId, a.nextAttemptAt]));
-      const completed = caseOf('id', recs.map((a) => [a.deliveryId, a.status === 'pending' ? null : now]));
-      const moved = await tx.exec(sql(
-        `UPDATE webhook_deliveries SET status = ${status.sql}, last_http_status = ${httpStatus.sql}, last_error = ${error.sql},
-         next_attempt_at = COALESCE(${next.sql}, next_attempt_at), completed_at = ${completed.sql},
-         lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-         WHERE id IN (${inList(ids.length)}) AND lease_owner = ?`,
-        ...status.params, ...httpStatus.params, ...error.params, ...next.params, ...completed.params, now, ...ids, owner,
-      ));
+      // Rows with the same outcome move in one UPDATE (most of a batch: delivered, HTTP 200).
+      const groups = new Map<string, AttemptRecord[]>();
+      for (const a of recs) {
+        const key = JSON.stringify([a.status, a.httpStatus, a.error, a.nextAttemptAt]);
+        const g = groups.get(key);
+        if (g) g.push(a);
+        else groups.set(key, [a]);
+      }
+      let moved = 0;
+      for (const g of groups.values()) {
+        const a = g[0];
+        const ids = g.map((r) => r.deliveryId);
+        moved += await tx.exec(sql(
+          `UPDATE webhook_deliveries SET status = ?, last_http_status = ?, last_error = ?, next_attempt_at = COALESCE(?, next_attempt_at), completed_at = ?,
+           lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND lease_owner = ?`,
+          a.status, a.httpStatus, a.error, a.nextAttemptAt, a.status === 'pending' ? null : now, now, ...ids, owner,
+        ));
+      }
       if (extra) await extra(tx);
       return recs.length - moved;
     });
+  }
+
+  /** Claimed rows that were never sent (shutdown): their attempt is not counted, and they are free again. */
+  async releaseUnsent(owner: string, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.uow.run(sql(
+      `UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, attempt_count = attempt_count - 1 WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'pending'`,
+      ...ids, owner,
+    ));
   }
 
   /** Claimed but unrecorded rows of `owner` (shutdown): due again at once, on any replica. */

@@ -1,6 +1,6 @@
 import { createMessagingClient, ErrorCode, MessagingClient } from '../../clients/typescript';
 import { loadCommittedContract } from '../support/openapi-contract';
-import { createTestApp, TestAccount, TestApp } from '../support/app';
+import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 
 /**
  * The integrator's view: every public operation called through the typed client generated from the
@@ -156,6 +156,14 @@ describe('Typed client against the public document (contract)', () => {
     }
     const unknown = await client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId: 'job_missing' } } });
     expect(unknown.error?.code).toBe('JOB_NOT_FOUND');
+    // The event stream, read as a browser reads it (fetch body reader): the job is final by now.
+    await waitFor(async () => ['completed', 'cancelled'].includes((await client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId } } })).data?.job.status ?? ''));
+    const events = await client.GET('/api/v2/messages/bulk/{jobId}/events', { params: { path: { jobId } }, parseAs: 'stream' });
+    expect(events.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const text = await new Response(events.data as ReadableStream<Uint8Array>).text();
+    expect(text).toMatch(/^event: job\ndata: \{.*\}\n\nevent: end\ndata: \{.*\}\n\n$/);
+    const missing = await client.GET('/api/v2/messages/bulk/{jobId}/events', { params: { path: { jobId: 'job_missing' } } });
+    expect(missing.error?.code).toBe('JOB_NOT_FOUND');
   });
 
   it('web-session chats and the web-session webhook', async () => {

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_SINK, EventSink } from '../../messaging/events/event-sink';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { iso } from '../../database/columns';
@@ -22,6 +23,7 @@ export class InboundMessagesService {
     private readonly uow: UnitOfWork,
     private readonly webhooks: WebhooksService,
     private readonly clock: Clock,
+    @Inject(EVENT_SINK) private readonly events: EventSink,
   ) {}
 
   async receive(session: WebSessionEntity, input: InboundMessageInput): Promise<InboundResult> {
@@ -34,12 +36,15 @@ export class InboundMessagesService {
     const body = this.eventBody(session, input, { now, messageId, remoteChatId });
     const target = await this.webhooks.getChatappWebTarget(session.accountId);
     try {
-      return await this.uow.transaction(async ({ manager: em }) => {
+      return await this.uow.transaction(async (tx) => {
+        const em = tx.manager;
         const row: InboundMessageEntity = {
           id: newId('win'), accountId: session.accountId, sessionId: session.id, remoteMessageId: messageId, remoteChatId,
           status: target ? 'queued' : 'skipped', deliveryId: null, createdAt: now,
         };
         await em.insert(InboundMessageEntity, row);
+        // Event endpoints get it too (Standard Webhooks body; `data` as in the spec's event).
+        await this.events.record(tx, [{ accountId: session.accountId, type: INBOUND_EVENT, data: body.data as Record<string, unknown>, at: now }]);
         if (!target) return { accepted: true, dropped: null, status: 'skipped' as const, deliveryId: null, remoteMessageId: messageId };
         const { deliveryId } = await this.webhooks.enqueue(em, {
           accountId: session.accountId, url: target.url, event: INBOUND_EVENT, body, sealedSecret: target.sealedSecret, apiKeyHeader: true,

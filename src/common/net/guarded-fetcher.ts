@@ -16,6 +16,12 @@ export interface FetchOptions {
   maxBytes: number;
   /** Redirects followed, each target checked like the first (default 3); 0 returns a 3xx as the answer. */
   maxRedirects?: number;
+  /**
+   * Keep-alive pools to reuse sockets from (the webhook sender; none by default). A pooled socket was
+   * connected through the pinned lookup of the request that opened it, so it still goes to an address
+   * that passed the checks; new sockets are pinned as usual.
+   */
+  agents?: { http: http.Agent; https: https.Agent };
 }
 
 export interface FetchedResponse {
@@ -92,7 +98,8 @@ export class GuardedFetcher {
       const transport = target.url.protocol === 'https:' ? https : http;
       const body = opts.body ?? null;
       const headers = { ...opts.headers, ...(body !== null ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) };
-      const req = transport.request(target.url, { method: opts.method ?? 'GET', headers, agent: false, signal, lookup: pinnedLookup(target.address) }, resolve);
+      const agent = opts.agents ? (target.url.protocol === 'https:' ? opts.agents.https : opts.agents.http) : false;
+      const req = transport.request(target.url, { method: opts.method ?? 'GET', headers, agent, signal, lookup: pinnedLookup(target.address) }, resolve);
       req.on('error', (err) => reject(failure(err, signal, opts.timeoutMs)));
       req.end(body ?? undefined);
     });

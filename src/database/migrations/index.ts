@@ -17,6 +17,8 @@ import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
 import { SmsSegments1732000030000 } from './1732000030000-sms-segments';
 import { EventEndpoints1732000040000 } from './1732000040000-event-endpoints';
 import { MessageLifecycle1732000050000 } from './1732000050000-message-lifecycle';
+import { InboundSms1732000060000 } from './1732000060000-inbound-sms';
+import { MessagesBulkDelivery1732000070000 } from './1732000070000-messages-bulk-delivery';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -37,4 +39,6 @@ export const MIGRATIONS = [
   SmsSegments1732000030000,
   EventEndpoints1732000040000,
   MessageLifecycle1732000050000,
+  InboundSms1732000060000,
+  MessagesBulkDelivery1732000070000,
 ];
