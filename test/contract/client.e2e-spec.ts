@@ -187,6 +187,41 @@ describe('Typed client against the public document (contract)', () => {
     expect(removed.response.status).toBe(200);
   });
 
+  it('event endpoints and the delivery log', async () => {
+    const created = await client.POST('/api/v2/webhooks/endpoints', {
+      body: { url: 'https://hooks.example.test/events', events: ['message.*', 'bulk_job.completed'], description: 'Typed client' },
+    });
+    expect(created.response.status).toBe(201);
+    const endpoint = created.data!.data.endpoint;
+    expect(endpoint.secret.startsWith('whsec_')).toBe(true);
+    const id = endpoint.id;
+    const listed = await client.GET('/api/v2/webhooks/endpoints');
+    expect(listed.data?.data.endpoints.map((e) => e.id)).toContain(id);
+    const one = await client.GET('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } } });
+    expect(one.data?.data.endpoint.events).toEqual(['message.*', 'bulk_job.completed']);
+    const rotated = await client.POST('/api/v2/webhooks/endpoints/{id}/rotate-secret', { params: { path: { id } } });
+    expect(rotated.data?.data.endpoint.secret).not.toBe(endpoint.secret);
+    const test = await client.POST('/api/v2/webhooks/endpoints/{id}/test', { params: { path: { id } } });
+    expect(test.response.status).toBe(202);
+    const deliveryId = test.data!.data.deliveryId;
+    const filtered = await client.GET('/api/v2/webhooks/deliveries', { params: { query: { endpointId: id, event: 'webhook.test' } } });
+    expect(filtered.data?.data.deliveries.map((d) => d.id)).toContain(deliveryId);
+    const again = await client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', { params: { path: { id: deliveryId } } });
+    expect(again.response.status).toBe(202);
+    const unknown = await client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', { params: { path: { id: 'whd_missing' } } });
+    expect(unknown.error?.code).toBe('NOT_FOUND');
+    const patched = await client.PATCH('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } }, body: { status: 'disabled' } });
+    expect(patched.data?.data.endpoint.status).toBe('disabled');
+    const badEvents = await client.PATCH('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } }, body: { events: ['no.such.event'] } });
+    expect(badEvents.error?.code).toBe('VALIDATION_ERROR');
+    const disabledTest = await client.POST('/api/v2/webhooks/endpoints/{id}/test', { params: { path: { id } } });
+    expect(disabledTest.error?.code).toBe('INVALID_STATE');
+    const removed = await client.DELETE('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } } });
+    expect(removed.response.status).toBe(200);
+    const gone = await client.GET('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } } });
+    expect(gone.error?.code).toBe('NOT_FOUND');
+  });
+
   it('API keys: create a member key, list, revoke', async () => {
     const created = await client.POST('/api/v2/api-keys', { body: { name: 'Typed client key', permissions: ['messages:read'] } });
     expect(created.response.status).toBe(201);
