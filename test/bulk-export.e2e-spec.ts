@@ -4,7 +4,7 @@ import { UnitOfWork } from '../src/database/unit-of-work';
 import { createTestApp, REQUEST_ID_RE, TestApp, waitFor } from './support/app';
 import { BULK_TEST_ENV, ds, post, sms, waitStatus } from './bulk-helpers';
 
-const HEADER = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt'];
+const HEADER = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt', 'encoding', 'segments'];
 const rejectedPhone = () => `+96650${String(100 + Math.floor(Math.random() * 899))}0000`;
 
 interface RowJson {
@@ -16,6 +16,8 @@ interface RowJson {
   errorCode: string | null;
   errorMessage: string | null;
   sentAt: string | null;
+  encoding: string | null;
+  segments: number | null;
 }
 
 /** GET /rows.csv over a raw connection: the status, headers, body, and whether the response ended properly. */
@@ -50,7 +52,7 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(res.status).toBe(200);
     return res.body.data.rows;
   };
-  const asRecord = (r: RowJson) => [String(r.index), r.to ?? '', r.channel ?? '', r.status, r.messageId ?? '', r.errorCode ?? '', r.errorMessage ?? '', r.sentAt ?? ''];
+  const asRecord = (r: RowJson) => [String(r.index), r.to ?? '', r.channel ?? '', r.status, r.messageId ?? '', r.errorCode ?? '', r.errorMessage ?? '', r.sentAt ?? '', r.encoding ?? '', r.segments === null ? '' : String(r.segments)];
 
   it('a sent job: header row, every row across pages in row order, exactly what the JSON report says; file headers', async () => {
     const acc = await t.createAccount();
@@ -72,7 +74,7 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(records.slice(1)).toEqual(expected.map(asRecord));
     // 7 rows over pages of 3; sent rows carry their message and time, the provider's refusal its code.
     expect(records.slice(1).map((r) => r[0])).toEqual(['0', '1', '2', '3', '4', '5', '6']);
-    expect(records[1]).toEqual(['0', messages[0].to, 'local_sms', 'sent', expect.stringMatching(/^msg_/), '', '', expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/)]);
+    expect(records[1]).toEqual(['0', messages[0].to, 'local_sms', 'sent', expect.stringMatching(/^msg_/), '', '', expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), 'gsm7', '1']);
     expect(records[3]).toMatchObject({ 1: failing, 3: 'failed', 4: expect.stringMatching(/^msg_/), 5: expect.stringMatching(/^[A-Z_]+$/) });
     // HEAD: the same headers, no body.
     const head = await t.http().head(`/api/v2/messages/bulk/${res.body.id}/rows.csv`).set('X-API-Key', acc.key);
@@ -109,8 +111,8 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(got.text).toContain(`"'=HYPERLINK(""http://evil.test/?q=1"",""click"")"`);
     expect(got.text).not.toMatch(/(^|,)=HYPERLINK/m);
     const byIndex = (i: number) => records[i + 1];
-    expect(byIndex(0).slice(3)).toEqual(['cancelled', '', '', '', '']);
-    expect(byIndex(5)).toEqual(['5', 'مرحبا بكم', 'local_sms', 'invalid', '', 'INVALID_RECIPIENT', expect.stringContaining('مرحبا بكم'), '']);
+    expect(byIndex(0).slice(3)).toEqual(['cancelled', '', '', '', '', '', '']);
+    expect(byIndex(5)).toEqual(['5', 'مرحبا بكم', 'local_sms', 'invalid', '', 'INVALID_RECIPIENT', expect.stringContaining('مرحبا بكم'), '', '', '']);
     expect(byIndex(1)[6]).toContain('a,b');
     // Apart from the neutralised cells, the file says what the JSON report says.
     const expected = (await jsonRows(acc.key, res.body.id)).map(asRecord);

@@ -52,6 +52,7 @@ describe('Bulk dry run: POST /api/v2/messages/bulk/validate (e2e)', () => {
         invalid: 150,
         errors: invalidIdx.slice(0, 100).map((index) => ({ index, code: 'INVALID_RECIPIENT', error: expect.stringContaining('not a valid phone number') })),
         channels: { email: 20, local_sms: 60 },
+        sms: { gsm7: 60, ucs2: 0, segments: 60 },
         estimatedCost: { free: 0, quota: 0, wallet: 60 * 5 + 20 * 1, unpaid: 0, currency: 'SAR' },
         estimatedDurationSeconds: Math.ceil(80 / 3),
       },

@@ -164,7 +164,7 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     const recordSent = async (providerMessageIds: string[]) => {
       const id = await sentId(t, acc, sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }));
       const mark = { id, providerMessageId: providerMessageIds[0], providerMessageIds };
-      const out = await t.app.get(OutcomeRecorder).sent(acc.id, mark, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5 });
+      const out = await t.app.get(OutcomeRecorder).sent(acc.id, mark, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5, units: 1 });
       expect(out.kind).toBe('sent');
       return id;
     };
@@ -256,7 +256,7 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     const b = await start(env, a.databaseUrl);
     await statusOf(b, acc, id, 'delivered');
     const scheduled = await sentId(b, acc, sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }));
-    await b.app.get(OutcomeRecorder).sent(acc.id, { id: scheduled, providerMessageId: pid }, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5 });
+    await b.app.get(OutcomeRecorder).sent(acc.id, { id: scheduled, providerMessageId: pid }, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5, units: 1 });
     expect((await get(b, acc, scheduled)).status).toBe('delivered');
     expect((await get(b, acc, id)).statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered')]);
   });

@@ -32,7 +32,7 @@ describe('Scheduled sends (e2e)', () => {
     const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(at));
     expect(res.status).toBe(201);
     const m = res.body.data.messages[0];
-    expect(m).toEqual({ id: expect.any(String), to: PHONE, channel: 'local_sms', status: 'scheduled', cost: 5, scheduledAt: new Date(at).toISOString() });
+    expect(m).toEqual({ id: expect.any(String), to: PHONE, channel: 'local_sms', status: 'scheduled', cost: 5, scheduledAt: new Date(at).toISOString(), encoding: 'gsm7', segments: 1 });
     expect((await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance).toBe(95);
     expect(await message(t, acc.key, m.id)).toMatchObject({ status: 'scheduled', scheduledAt: new Date(at).toISOString() });
     expect(await delivered(t, acc.id)).toEqual([]);

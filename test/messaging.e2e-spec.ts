@@ -31,7 +31,7 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
     it('local_sms: 201 sent, normalised E.164, debited, logged, recorded by the sandbox', async () => {
       const res = await send(sms('0501234567'));
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ success: true, data: { messages: [{ id: expect.stringMatching(/^msg_/), to: PHONE, channel: 'local_sms', status: 'sent', cost: 5 }] } });
+      expect(res.body).toEqual({ success: true, data: { messages: [{ id: expect.stringMatching(/^msg_/), to: PHONE, channel: 'local_sms', status: 'sent', cost: 5, encoding: 'gsm7', segments: 1 }] } });
       expect((await account()).walletBalance).toBe(100_000 - 5);
       const id = res.body.data.messages[0].id;
       const got = await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key);
@@ -318,7 +318,7 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       const origin = { bulkJobId: 'job_test', rowIndex: 7, messageId: 'msg_fixed_for_row_7' };
       const first = await pipeline.send(acc.id, msg, origin);
       const again = await pipeline.send(acc.id, msg, origin);
-      expect(first).toEqual({ id: 'msg_fixed_for_row_7', to: PHONE, channel: 'local_sms', status: 'sent', cost: 5, errorCode: null, providerMessageId: 'sbx_msg_fixed_for_row_7' });
+      expect(first).toEqual({ id: 'msg_fixed_for_row_7', to: PHONE, channel: 'local_sms', status: 'sent', cost: 5, errorCode: null, providerMessageId: 'sbx_msg_fixed_for_row_7', encoding: 'gsm7', segments: 1 });
       expect(again).toEqual(first);
       expect((await account()).walletBalance).toBe(100_000 - 5);
       expect(await delivered('&bulkJobId=job_test')).toEqual([expect.objectContaining({ messageId: 'msg_fixed_for_row_7', bulkJobId: 'job_test', rowIndex: 7 })]);

@@ -8,7 +8,7 @@ import { adapterConfig } from './providers-fakes/adapter-config';
 const TOKEN = 'cloud-token-123';
 
 function adapter(env: Env): CloudApiProvider {
-  const config = adapterConfig({ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_WABA_ID: 'waba_1', PROVIDER_TIMEOUT_MS: '400', ...env });
+  const config = adapterConfig({ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_WABA_ID: 'waba_1', CHATAPP_CLOUD_APP_ID: 'app_1', PROVIDER_TIMEOUT_MS: '400', ...env });
   const provider = new CloudApiProvider(new ProvidersRegistry(config), config);
   provider.onModuleInit();
   return provider;

@@ -63,6 +63,7 @@ describe('Real provider adapters through POST /api/v2/messages/send (e2e)', () =
         CHATAPP_CLOUD_TOKEN: 'cloud-token',
         CHATAPP_CLOUD_PHONE_NUMBER_ID: '1055',
         CHATAPP_CLOUD_WABA_ID: 'waba_platform',
+        CHATAPP_CLOUD_APP_ID: 'app_1',
         PROVIDER_MESSAGING_BOT: 'bot_api',
         BOT_API_BASE_URL: bot.baseUrl,
         BOT_API_TOKEN: BOT_TOKEN,
@@ -262,9 +263,11 @@ describe('Real provider adapters: start-up configuration checks (e2e)', () => {
   it.each([
     [{ PROVIDER_EMAIL: 'smtp', SMTP_FROM: 'a@b.example' }, 'SMTP_HOST is required when PROVIDER_EMAIL=smtp'],
     [{ PROVIDER_LOCAL_SMS: 'smpp', SMPP_URL: 'smpp://127.0.0.1:1', SMPP_SYSTEM_ID: 'x' }, 'SMPP_PASSWORD is required when PROVIDER_LOCAL_SMS=smpp'],
-    [{ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 't', CHATAPP_CLOUD_WABA_ID: 'w' }, 'CHATAPP_CLOUD_PHONE_NUMBER_ID is required when PROVIDER_CHATAPP=cloud_api'],
+    [{ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 't', CHATAPP_CLOUD_WABA_ID: 'w', CHATAPP_CLOUD_APP_ID: 'a' }, 'CHATAPP_CLOUD_PHONE_NUMBER_ID is required when PROVIDER_CHATAPP=cloud_api'],
     // Needed by template submissions from the platform sender: before, only such a request failed.
-    [{ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 't', CHATAPP_CLOUD_PHONE_NUMBER_ID: 'p' }, 'CHATAPP_CLOUD_WABA_ID is required when PROVIDER_CHATAPP=cloud_api'],
+    [{ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 't', CHATAPP_CLOUD_PHONE_NUMBER_ID: 'p', CHATAPP_CLOUD_APP_ID: 'a' }, 'CHATAPP_CLOUD_WABA_ID is required when PROVIDER_CHATAPP=cloud_api'],
+    // Template header media go up through the app's resumable upload sessions.
+    [{ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 't', CHATAPP_CLOUD_PHONE_NUMBER_ID: 'p', CHATAPP_CLOUD_WABA_ID: 'w' }, 'CHATAPP_CLOUD_APP_ID is required when PROVIDER_CHATAPP=cloud_api'],
     [{ PROVIDER_MESSAGING_BOT: 'bot_api', BOT_API_TOKEN: 't', BOT_API_BASE_URL: 'nope' }, 'BOT_API_BASE_URL is not a valid URL: "nope"'],
     [{ PROVIDER_CHATAPP_WEB: 'waha' }, 'WAHA_BASE_URL is required when PROVIDER_CHATAPP_WEB=waha'],
   ])('a selected adapter with a missing or bad setting is refused by the configuration, before any module starts (%j)', (env, message) => {
@@ -277,7 +280,7 @@ describe('Real provider adapters: start-up configuration checks (e2e)', () => {
       testEnv({
         DATABASE_URL: `sqlite:${join(dir, 'data', 'messaging.sqlite')}`, PORT: '0', HOST: '127.0.0.1',
         PROVIDER_EMAIL: 'smtp', SMTP_FROM: 'Shop <no-reply@shop.example>',
-        PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 'cloud-token', CHATAPP_CLOUD_PHONE_NUMBER_ID: '1055',
+        PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 'cloud-token', CHATAPP_CLOUD_PHONE_NUMBER_ID: '1055', CHATAPP_CLOUD_APP_ID: 'app_1',
       }),
     );
     try {

@@ -53,9 +53,10 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
     await expect(sut.send(message())).resolves.toEqual({ status: 'sent', providerMessageId: 'smsc-1' });
     await expect(sut.send(message({ messageId: 'msg_sms_2', to: '+966501234568', sender: '966500000009' }))).resolves.toEqual({ status: 'sent', providerMessageId: 'smsc-2' });
     expect(smsc.binds).toBe(1);
+    const single = { dataCoding: 0, esmClass: 0, payload: false, concat: null };
     expect(smsc.submits).toEqual([
-      { destination: '966501234567', source: 'MyShop', sourceTon: 5, text: 'Your code is 1234', clientRef: 'msg_sms_1', userRef: referenceHash('msg_sms_1'), session: 1 },
-      { destination: '966501234568', source: '966500000009', sourceTon: 1, text: 'Your code is 1234', clientRef: 'msg_sms_2', userRef: referenceHash('msg_sms_2'), session: 1 },
+      { destination: '966501234567', source: 'MyShop', sourceTon: 5, text: 'Your code is 1234', clientRef: 'msg_sms_1', userRef: referenceHash('msg_sms_1'), session: 1, ...single, messageId: 'smsc-1' },
+      { destination: '966501234568', source: '966500000009', sourceTon: 1, text: 'Your code is 1234', clientRef: 'msg_sms_2', userRef: referenceHash('msg_sms_2'), session: 1, ...single, messageId: 'smsc-2' },
     ]);
   });
 
@@ -64,7 +65,50 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
     const arabic = 'رمز التحقق الخاص بك هو 1234';
     await adapter().send(message({ text: long }));
     await adapter().send(message({ text: arabic }));
-    expect(smsc.submits.map((s) => s.text)).toEqual([long, arabic]);
+    expect(smsc.reassembled()).toEqual([long, arabic]);
+    expect(smsc.submits.map((s) => s.dataCoding)).toEqual([0, 0, 8]);
+  });
+
+  describe('long messages (SMPP_LONG_MESSAGE=udh, the default)', () => {
+    it.each([
+      ['GSM-7', 'Hello '.repeat(60), 3, 0],
+      ['GSM-7 with extension characters across a part boundary', 'a'.repeat(152) + '€[]{}^~\\|' + 'b'.repeat(150), 3, 0],
+      ['Arabic (UCS-2)', 'رمز التحقق الخاص بك هو 1234. '.repeat(6), 3, 8],
+      ['emoji (surrogate pairs)', '😀'.repeat(40), 2, 8],
+    ])('%s: one submit_sm per part with a concatenation UDH; the parts reassemble to the text; every part id', async (_name, text, total, dataCoding) => {
+      const outcome = await adapter().send(message({ text }));
+      expect(smsc.submits).toHaveLength(total);
+      const ref = referenceHash('msg_sms_1') & 0xff;
+      expect(smsc.submits.map((s) => s.concat)).toEqual(Array.from({ length: total }, (_, i) => ({ ref, total, seq: i + 1 })));
+      expect(smsc.submits.every((s) => s.esmClass === 0x40 && s.dataCoding === dataCoding && !s.payload && s.clientRef === 'msg_sms_1')).toBe(true);
+      expect(smsc.reassembled()).toEqual([text]);
+      const ids = smsc.submits.map((s) => s.messageId);
+      expect(outcome).toEqual({ status: 'sent', providerMessageId: ids[0], providerMessageIds: ids });
+    });
+
+    it('two long messages to one number keep their own references', async () => {
+      const sut = adapter();
+      const a = 'A'.repeat(200);
+      const b = 'B'.repeat(200);
+      await sut.send(message({ messageId: 'msg_a', text: a }));
+      await sut.send(message({ messageId: 'msg_b', text: b }));
+      expect(new Set(smsc.submits.map((s) => s.concat?.ref)).size).toBe(2);
+      expect(smsc.reassembled()).toEqual([a, b]);
+    });
+
+    it('a later part refused fails the message with that part\'s verdict', async () => {
+      const err = await providerError(adapter().send(message({ to: '+966501236666', text: 'x'.repeat(200) })));
+      expect(err.kind).toBe('rate_limited');
+      expect(smsc.submits.map((s) => s.concat?.seq)).toEqual([1, 2]);
+    });
+  });
+
+  it('SMPP_LONG_MESSAGE=payload keeps the whole text in message_payload', async () => {
+    const text = 'رمز التحقق '.repeat(20);
+    const outcome = await adapter({ SMPP_LONG_MESSAGE: 'payload' }).send(message({ text }));
+    expect(smsc.submits).toHaveLength(1);
+    expect(smsc.submits[0]).toMatchObject({ payload: true, dataCoding: 8, esmClass: 0, concat: null, text });
+    expect(outcome).toEqual({ status: 'sent', providerMessageId: 'smsc-1' });
   });
 
   it('ESME_RINVDSTADR is rejected PROVIDER_REJECTED', async () => {

@@ -10,7 +10,7 @@ const TOKEN = 'cloud-token-tpl';
 
 /** The template client serves PROVIDER_CHATAPP=cloud_api, whose settings it reads. */
 const cloudConfig = (baseUrl: string, env: Env = {}) =>
-  adapterConfig({ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_BASE_URL: baseUrl, CHATAPP_CLOUD_TOKEN: TOKEN, CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_1', CHATAPP_CLOUD_WABA_ID: 'waba_platform', ...env });
+  adapterConfig({ PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_BASE_URL: baseUrl, CHATAPP_CLOUD_TOKEN: TOKEN, CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_1', CHATAPP_CLOUD_WABA_ID: 'waba_platform', CHATAPP_CLOUD_APP_ID: 'app_1', ...env });
 
 const submission: OfficialTemplateSubmission = {
   name: 'order_update', language: 'en', subType: 'utility', body: 'Hi {{1}}', bodyParameters: [{ index: 1, label: 'Sara' }],

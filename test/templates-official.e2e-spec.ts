@@ -49,6 +49,39 @@ describe('Templates: official submission over the cloud API (e2e)', () => {
     });
   });
 
+  it('header media go up through a resumable upload session; the handle is the header example', async () => {
+    fake.uploads = [];
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\n%%EOF\n');
+    const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
+      .field('payload', JSON.stringify(chatappBody({ name: 'cloud_media' })))
+      .attach('file', pdf, { filename: 'invoice.pdf', contentType: 'application/pdf' });
+    expect(res.status).toBe(201);
+    expect(fake.uploads).toEqual([
+      {
+        app: 'app_main', openAuth: 'Bearer cloud-token-123', fileLength: pdf.length, fileType: 'application/pdf', session: expect.stringMatching(/^upload:.+\?sig=/), bytes: pdf,
+        auth: 'OAuth cloud-token-123', fileOffset: '0', handle: expect.stringMatching(/^4::/),
+      },
+    ]);
+    const submit = fake.requests.find((r) => r.path.endsWith('/message_templates'));
+    expect((submit?.body.components as Record<string, unknown>[])[0]).toEqual({ type: 'HEADER', format: 'DOCUMENT', example: { header_handle: [fake.uploads[0].handle] } });
+  });
+
+  it('an upload the provider refuses: 503 PROVIDER_UNAVAILABLE, no template submitted or stored', async () => {
+    fake.uploads = [];
+    fake.failUploadWith = 503;
+    try {
+      const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
+        .field('payload', JSON.stringify(chatappBody({ name: 'cloud_media_down' })))
+        .attach('file', Buffer.from('%PDF-1.4\n%%EOF\n'), { filename: 'x.pdf', contentType: 'application/pdf' });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ success: false, code: 'PROVIDER_UNAVAILABLE' });
+    } finally {
+      fake.failUploadWith = null;
+    }
+    expect(fake.requests.filter((r) => r.path.endsWith('/message_templates'))).toHaveLength(0);
+    expect(await names('cloud_media_down')).toEqual([]);
+  });
+
   it('OTP templates go as AUTHENTICATION with the OTP button', async () => {
     const res = await post({ name: 'cloud_otp', category: 'chatapp', subType: 'otp', language: 'ar', body: 'Code {{1}}', bodyParameters: [{ index: 1, label: '123456' }], otpType: 'one_tap', packageName: 'com.example.app', signatureHash: 'K8a/AINcGX7', codeExpirationMinutes: 10, addSecurityRecommendation: true, otpButtonText: 'Copy code' });
     expect(res.status).toBe(201);

@@ -281,7 +281,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(await message(b, acc.key, mids[1])).toMatchObject({ status: 'failed', errorCode: 'CANCELLED', cost: 0 });
     // The never-paid row's id is taken, so a stalled runner's late insert of it fails (and rolls back).
     expect(await message(b, acc.key, mids[3])).toMatchObject({ status: 'failed', errorCode: 'CANCELLED', cost: 0 });
-    const late = { id: mids[3], accountId: acc.id, msg: { channel: 'email', messageType: 'free_text', to: 'd@example.org', sender: null, scheduleAt: null } as never, funding: { source: 'wallet' as const, amount: price }, status: 'queued' as const, origin: { bulkJobId: jobId, rowIndex: 3 } };
+    const late = { id: mids[3], accountId: acc.id, msg: { channel: 'email', messageType: 'free_text', to: 'd@example.org', sender: null, scheduleAt: null } as never, funding: { source: 'wallet' as const, amount: price, units: 1 }, status: 'queued' as const, origin: { bulkJobId: jobId, rowIndex: 3 } };
     await expect(b.app.get(MessageLog).insert([late], Date.now())).rejects.toThrow();
     expect(smtp.received).toHaveLength(1);
     // Only the delivered message stays paid.

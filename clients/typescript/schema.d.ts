@@ -279,6 +279,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/sms-senders/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an approved sender the account's default (owner key only)
+         * @description The default is the sender of every local_sms message that names none (without one, the platform default sender). Exactly one default per account, also under concurrent calls; the previous default stays approved. A sender that is not approved: 409 INVALID_STATE. Another account's sender: 404.
+         */
+        post: operations["setDefaultSmsSender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/templates": {
         parameters: {
             query?: never;
@@ -803,9 +823,9 @@ export interface components {
             label: string;
         };
         BulkCostEstimate: {
-            /** @description Messages the free messages would pay. */
+            /** @description Billable units the free messages would pay (an SMS: its parts; any other message: 1). */
             free: number;
-            /** @description Messages the plan quota would pay. */
+            /** @description Billable units the plan quota would pay. */
             quota: number;
             /** @description Minor units of `currency` the wallet would pay. */
             wallet: number;
@@ -847,7 +867,9 @@ export interface components {
             channels: {
                 [key: string]: number;
             };
-            /** @description The valid rows paid from the balance as it is now, as a running job pays them: windows of `messagesPerSecond` rows in row order, in each one payment per channel (in order of first appearance) from free messages, then plan quota, then wallet. Nothing is taken. */
+            /** @description Encodings and parts of the valid local_sms rows. */
+            sms: components["schemas"]["BulkSmsParts"];
+            /** @description The valid rows paid from the balance as it is now, as a running job pays them: windows of `messagesPerSecond` rows in row order, in each one payment per channel and number of SMS parts (in order of first appearance), each message whole from free messages, then plan quota, then wallet. Nothing is taken. */
             estimatedCost: components["schemas"]["BulkCostEstimate"];
             /** @description ceil(valid / messagesPerSecond): sending time at the job’s pace, without waiting behind other jobs of the account. */
             estimatedDurationSeconds: number;
@@ -980,6 +1002,25 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             sentAt: string | null;
+            /**
+             * @description local_sms rows with a message (sent or failed): its encoding; null otherwise.
+             * @example gsm7
+             * @enum {string|null}
+             */
+            encoding: "gsm7" | "ucs2" | null;
+            /**
+             * @description local_sms rows with a message (sent or failed): its parts, each one billable unit; null otherwise.
+             * @example 1
+             */
+            segments: number | null;
+        };
+        BulkSmsParts: {
+            /** @description Valid local_sms rows sent as GSM-7. */
+            gsm7: number;
+            /** @description Valid local_sms rows sent as UCS-2. */
+            ucs2: number;
+            /** @description The parts those rows take in all: each part is one billable unit. */
+            segments: number;
         };
         CancelledMessage: {
             /** @description The message as GET /api/v2/messages/{id} shows it now: `status: cancelled`, `cost: 0`. */
@@ -1271,11 +1312,22 @@ export interface components {
              */
             cost: number;
             /**
-             * @description What paid: free messages, plan quota or wallet.
+             * @description What paid: free messages, plan quota or wallet (every part of an SMS from the same one).
              * @example wallet
              * @enum {string|null}
              */
             paidFrom: "free" | "quota" | "wallet" | null;
+            /**
+             * @description local_sms: `gsm7` (GSM 03.38: 160 characters in one part, 153 per part; `€ [ ] { } ^ ~ \ |` count two) or `ucs2` (70 in one part, 67 per part; characters outside the BMP count two). null on other channels and on messages logged before parts were counted.
+             * @example gsm7
+             * @enum {string|null}
+             */
+            encoding: "gsm7" | "ucs2" | null;
+            /**
+             * @description local_sms: the parts the text takes; each part is one billable unit (cost = parts x PRICE_LOCAL_SMS when the wallet pays). null on other channels (one unit) and on messages logged before parts were counted.
+             * @example 1
+             */
+            segments: number | null;
             /**
              * @description The provider's message id once sent.
              * @example sbx_5f2c9a1e
@@ -1456,11 +1508,22 @@ export interface components {
              */
             cost: number;
             /**
-             * @description What paid: free messages, plan quota or wallet.
+             * @description What paid: free messages, plan quota or wallet (every part of an SMS from the same one).
              * @example wallet
              * @enum {string|null}
              */
             paidFrom: "free" | "quota" | "wallet" | null;
+            /**
+             * @description local_sms: `gsm7` (GSM 03.38: 160 characters in one part, 153 per part; `€ [ ] { } ^ ~ \ |` count two) or `ucs2` (70 in one part, 67 per part; characters outside the BMP count two). null on other channels and on messages logged before parts were counted.
+             * @example gsm7
+             * @enum {string|null}
+             */
+            encoding: "gsm7" | "ucs2" | null;
+            /**
+             * @description local_sms: the parts the text takes; each part is one billable unit (cost = parts x PRICE_LOCAL_SMS when the wallet pays). null on other channels (one unit) and on messages logged before parts were counted.
+             * @example 1
+             */
+            segments: number | null;
             /**
              * @description The provider's message id once sent.
              * @example sbx_5f2c9a1e
@@ -1736,10 +1799,21 @@ export interface components {
              */
             status: "scheduled" | "queued" | "sent" | "failed";
             /**
-             * @description Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed).
+             * @description Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed). An SMS costs its price per part times its parts.
              * @example 5
              */
             cost: number;
+            /**
+             * @description local_sms: `gsm7` (GSM 03.38: 160 characters in one part, 153 per part; `€ [ ] { } ^ ~ \ |` count two) or `ucs2` (70 in one part, 67 per part; characters outside the BMP count two). null on other channels.
+             * @example gsm7
+             * @enum {string|null}
+             */
+            encoding: "gsm7" | "ucs2" | null;
+            /**
+             * @description local_sms: the parts the text takes; each part is one billable unit (cost = parts x PRICE_LOCAL_SMS when the wallet pays). null on other channels (one unit).
+             * @example 1
+             */
+            segments: number | null;
             /**
              * Format: date-time
              * @description Scheduled messages only.
@@ -1788,7 +1862,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
-            /** @description The account sends from this sender when a message names none. */
+            /** @description The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account. */
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
             webhookConfigured: boolean;
@@ -1810,7 +1884,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
-            /** @description The account sends from this sender when a message names none. */
+            /** @description The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account. */
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
             webhookConfigured: boolean;
@@ -1820,6 +1894,9 @@ export interface components {
             reviewedAt: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        SmsSenderEntry: {
+            smsSender: components["schemas"]["SmsSenderDetail"];
         };
         SmsSenderList: {
             smsSenders: components["schemas"]["SmsSenderDetail"][];
@@ -6303,6 +6380,264 @@ export interface operations {
             };
         };
     };
+    setDefaultSmsSender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SMS sender id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sender as the list shows it, now `isDefault: true`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "smsSender": {
+                     *           "id": "snd_01JD0Q8Y4C7M2X",
+                     *           "name": "MyShop",
+                     *           "status": "approved",
+                     *           "isDefault": true,
+                     *           "webhookConfigured": true,
+                     *           "reason": null,
+                     *           "reviewedAt": "2026-11-22T11:00:00.000Z",
+                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SmsSenderEntry"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_REQUEST_BODY",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST_BODY";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_STATE",
+                     *       "error": "The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending).",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listTemplates: {
         parameters: {
             query?: {
@@ -8130,10 +8465,15 @@ export interface operations {
                      *           "email": 1,
                      *           "local_sms": 2
                      *         },
+                     *         "sms": {
+                     *           "gsm7": 1,
+                     *           "ucs2": 1,
+                     *           "segments": 3
+                     *         },
                      *         "estimatedCost": {
                      *           "free": 1,
                      *           "quota": 0,
-                     *           "wallet": 6,
+                     *           "wallet": 15,
                      *           "unpaid": 0,
                      *           "currency": "SAR"
                      *         },
@@ -10134,7 +10474,9 @@ export interface operations {
                      *             "to": "+966501234567",
                      *             "channel": "local_sms",
                      *             "status": "sent",
-                     *             "cost": 5
+                     *             "cost": 5,
+                     *             "encoding": "gsm7",
+                     *             "segments": 1
                      *           },
                      *           {
                      *             "id": "msg_01jd0r8m6g0a1b2c3d4e5f6g7h",
@@ -10142,6 +10484,8 @@ export interface operations {
                      *             "channel": "local_sms",
                      *             "status": "failed",
                      *             "cost": 0,
+                     *             "encoding": "gsm7",
+                     *             "segments": 1,
                      *             "errorCode": "PROVIDER_REJECTED"
                      *           }
                      *         ]
@@ -10458,6 +10802,8 @@ export interface operations {
                      *             "status": "delivered",
                      *             "cost": 5,
                      *             "paidFrom": "wallet",
+                     *             "encoding": "gsm7",
+                     *             "segments": 1,
                      *             "providerMessageId": "sbx_5f2c9a1e",
                      *             "providerErrorCode": null,
                      *             "errorCode": null,
@@ -10649,6 +10995,8 @@ export interface operations {
                      *           "status": "cancelled",
                      *           "cost": 0,
                      *           "paidFrom": "wallet",
+                     *           "encoding": "gsm7",
+                     *           "segments": 1,
                      *           "providerMessageId": null,
                      *           "providerErrorCode": null,
                      *           "errorCode": null,
@@ -10920,6 +11268,8 @@ export interface operations {
                      *         "status": "delivered",
                      *         "cost": 5,
                      *         "paidFrom": "wallet",
+                     *         "encoding": "gsm7",
+                     *         "segments": 1,
                      *         "providerMessageId": "sbx_5f2c9a1e",
                      *         "providerErrorCode": null,
                      *         "errorCode": null,

@@ -37,9 +37,9 @@ describe(LedgerService.name, () => {
 
   it('pays from free messages, then quota, then wallet, then refuses with 402', async () => {
     const id = await account({ wallet: 5, free: 1, quota: 1 });
-    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'free', amount: 0 });
-    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'quota', amount: 0 });
-    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'wallet', amount: 5 });
+    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'free', amount: 0, units: 1 });
+    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'quota', amount: 0, units: 1 });
+    expect(await sut.debit(id, 'local_sms')).toEqual({ source: 'wallet', amount: 5, units: 1 });
     await expect(sut.debit(id, 'local_sms')).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
     expect(await balances(id)).toEqual({ wallet: 0, free: 0, used: 1 });
   });
@@ -108,5 +108,47 @@ describe(LedgerService.name, () => {
     // The last sms could not be paid (1 left); the two emails after it could.
     expect(estimate.result()).toEqual({ free: 2, quota: 2, wallet: 22 });
     expect(await balances(id)).toEqual({ wallet: 1, free: 0, used: 3 });
+  });
+
+  it('pays a multi-part message whole from the first source that covers all its parts, and refunds every part', async () => {
+    const id = await account({ wallet: 30, free: 2, quota: 4, used: 1 });
+    // 3 parts: 2 free messages cannot cover them, the quota (3 left) can.
+    const a = await sut.debit(id, 'local_sms', 3);
+    expect(a).toEqual({ source: 'quota', amount: 0, units: 3 });
+    const b = await sut.debit(id, 'local_sms', 2);
+    expect(b).toEqual({ source: 'free', amount: 0, units: 2 });
+    const c = await sut.debit(id, 'local_sms', 4);
+    expect(c).toEqual({ source: 'wallet', amount: 20, units: 4 });
+    await expect(sut.debit(id, 'local_sms', 3)).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(await balances(id)).toEqual({ wallet: 10, free: 0, used: 4 });
+    await sut.refundMany(id, [a, b, c]);
+    expect(await balances(id)).toEqual({ wallet: 30, free: 2, used: 1 });
+  });
+
+  it('debitMany counts messages of several parts: all-or-nothing and partial', async () => {
+    const id = await account({ wallet: 30, free: 3 });
+    // 4 two-part messages need 8 units: 1 from free (3 free cover one), 3 x 10 from the wallet.
+    await expect(sut.debitMany(id, 'local_sms', 5, { allOrNothing: true, units: 2 })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(await balances(id)).toEqual({ wallet: 30, free: 3, used: 0 });
+    const got = await sut.debitMany(id, 'local_sms', 5, { allOrNothing: false, units: 2 });
+    expect(got).toEqual([
+      { source: 'free', amount: 0, units: 2 },
+      { source: 'wallet', amount: 10, units: 2 },
+      { source: 'wallet', amount: 10, units: 2 },
+      { source: 'wallet', amount: 10, units: 2 },
+    ]);
+    expect(await balances(id)).toEqual({ wallet: 0, free: 1, used: 0 });
+    expect(await sut.canPay(id, 'local_sms', 1)).toBe(true);
+    expect(await sut.canPay(id, 'local_sms', 2)).toBe(false);
+  });
+
+  it('estimate pays multi-part messages as debit does', async () => {
+    const id = await account({ wallet: 27, free: 3, quota: 2 });
+    const estimate = await sut.estimate(id);
+    for (const units of [2, 3, 2, 1, 4, 1, 2]) {
+      const real = await sut.debit(id, 'local_sms', units).then((f) => f.source, () => null);
+      expect(estimate.pay(sut.price('local_sms') * units, units)).toBe(real);
+    }
+    expect(estimate.result()).toEqual({ free: 3, quota: 2, wallet: 20 });
   });
 });

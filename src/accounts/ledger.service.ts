@@ -5,13 +5,15 @@ import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
 import { PaymentEstimate } from './payment-estimate';
 
-/** Where one message's payment came from. Free messages and plan quota count messages, the wallet money. */
+/** Where one message's payment came from. Free messages and plan quota count billable units, the wallet money. */
 export type FundingSource = 'free' | 'quota' | 'wallet';
 
 export interface Funding {
   source: FundingSource;
-  /** Minor units taken from the wallet (0 when a free message or plan quota paid). */
+  /** Minor units taken from the wallet (0 when free messages or plan quota paid). */
   amount: number;
+  /** Billable units the message took (an SMS: its parts; every other message: 1), all from `source`. */
+  units: number;
 }
 
 interface BalanceRow {
@@ -28,6 +30,8 @@ interface BalanceRow {
  * overdraw: the database decides who wins, no read-modify-write. Only debitMany, which may need up
  * to three UPDATEs, runs them in a transaction (the caller's, or its own).
  * Order of payment: free messages, then plan quota (messageQuota - messagesUsed), then wallet.
+ * A message of several billable units (a multi-part SMS) is paid whole from the first source that
+ * covers all its units: one message, one source, so a refund gives every unit back where it came from.
  */
 @Injectable()
 export class LedgerService {
@@ -40,9 +44,10 @@ export class LedgerService {
     return this.config.billing.prices[channel];
   }
 
-  async canPay(accountId: string, channel: ChannelName): Promise<boolean> {
+  /** Can the account pay for one message of `units` billable units now? */
+  async canPay(accountId: string, channel: ChannelName, units = 1): Promise<boolean> {
     const b = await this.balance(accountId);
-    return b !== null && this.payable(b, this.price(channel)) > 0;
+    return b !== null && this.payable(b, this.price(channel), units) > 0;
   }
 
   /** A paper copy of the balance as it is now, for estimating what messages would cost (nothing is taken). */
@@ -53,53 +58,55 @@ export class LedgerService {
   }
 
   /**
-   * Pays for one message or throws SUBSCRIPTION_INACTIVE / INSUFFICIENT_BALANCE (nothing taken).
+   * Pays for one message of `units` billable units (each at the channel's price) or throws
+   * SUBSCRIPTION_INACTIVE / INSUFFICIENT_BALANCE (nothing taken).
    * Inside a unit of work it is part of it (the pipeline records the message in the same one).
    */
-  async debit(accountId: string, channel: ChannelName): Promise<Funding> {
+  async debit(accountId: string, channel: ChannelName, units = 1): Promise<Funding> {
     const price = this.price(channel);
-    if (await this.take(accountId, 'free', 1, price)) return { source: 'free', amount: 0 };
-    if (await this.take(accountId, 'quota', 1, price)) return { source: 'quota', amount: 0 };
-    if (await this.take(accountId, 'wallet', 1, price)) return { source: 'wallet', amount: price };
+    for (const source of ['free', 'quota', 'wallet'] as FundingSource[]) {
+      if (await this.take(accountId, source, units, price)) return funding(source, units, price);
+    }
     throw await this.refusal(accountId);
   }
 
   /**
-   * Pays for up to `count` messages with at most three UPDATEs (bulk dispatch, batch sends).
+   * Pays for up to `count` messages of `units` billable units each with at most three UPDATEs (bulk
+   * dispatch, batch sends).
    * `allOrNothing`: fewer than `count` payable -> everything taken is given back and 402 thrown.
    * Otherwise returns as many fundings as could be paid (possibly none).
    * One unit of work (the caller's, when one is open), so a database error after the first UPDATE
    * leaves nothing taken.
    */
-  async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }): Promise<Funding[]> {
-    return this.uow.transaction(() => this.debitManyInUnit(accountId, channel, count, opts));
+  async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean; units?: number }): Promise<Funding[]> {
+    return this.uow.transaction(() => this.debitManyInUnit(accountId, channel, count, opts.allOrNothing, opts.units ?? 1));
   }
 
-  private async debitManyInUnit(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean }): Promise<Funding[]> {
+  private async debitManyInUnit(accountId: string, channel: ChannelName, count: number, allOrNothing: boolean, units: number): Promise<Funding[]> {
     const price = this.price(channel);
     const out: Funding[] = [];
     const first = await this.balance(accountId);
     if (!first) throw ApiError.notFound('Account');
     if (!truthy(first.subscription_active)) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
-    if (opts.allOrNothing && this.payable(first, price) < count) throw this.short(channel, count);
+    if (allOrNothing && this.payable(first, price, units) < count) throw this.short(channel, count);
     let b: BalanceRow | null = first;
     for (const source of ['free', 'quota', 'wallet'] as FundingSource[]) {
       // Retry a few times: a concurrent debit may change the balance between our read and UPDATE.
       for (let attempt = 0; attempt < 5 && out.length < count && b; attempt++) {
         const missing = count - out.length;
-        const available = this.availableFrom(b, source, price);
+        const available = this.messagesFrom(b, source, price, units);
         // The wallet is the last source: in all-or-nothing mode take everything still missing or
         // nothing, so a batch that cannot be paid never holds money a concurrent one needed.
-        const n = opts.allOrNothing && source === 'wallet' ? missing : Math.min(missing, available);
+        const n = allOrNothing && source === 'wallet' ? missing : Math.min(missing, available);
         if (n <= 0 || available < n) break;
-        if (await this.take(accountId, source, n, price)) {
-          for (let i = 0; i < n; i++) out.push({ source, amount: source === 'wallet' ? price : 0 });
+        if (await this.take(accountId, source, n * units, price)) {
+          for (let i = 0; i < n; i++) out.push(funding(source, units, price));
           break;
         }
         b = await this.balance(accountId);
       }
     }
-    if (opts.allOrNothing && out.length < count) {
+    if (allOrNothing && out.length < count) {
       await this.refundMany(accountId, out);
       throw this.short(channel, count);
     }
@@ -119,16 +126,18 @@ export class LedgerService {
     return (await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ? AND wallet_balance <= ?', [amount, accountId, Number.MAX_SAFE_INTEGER - amount])) === 1;
   }
 
-  /** Gives payments back to where they came from (one UPDATE per source). */
+  /** Gives payments back to where they came from, every unit of each (one UPDATE per source). */
   async refundMany(accountId: string, fundings: Funding[]): Promise<void> {
-    const free = fundings.filter((f) => f.source === 'free').length;
-    const quota = fundings.filter((f) => f.source === 'quota').length;
+    const units = (source: FundingSource): number => fundings.filter((f) => f.source === source).reduce((s, f) => s + f.units, 0);
+    const free = units('free');
+    const quota = units('quota');
     const wallet = fundings.filter((f) => f.source === 'wallet').reduce((s, f) => s + f.amount, 0);
     if (free) await this.exec('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId]);
     if (quota) await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [quota, accountId, quota]);
     if (wallet) await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
   }
 
+  /** Takes `n` billable units from one source in one conditional UPDATE. */
   private async take(accountId: string, source: FundingSource, n: number, price: number): Promise<boolean> {
     const active = 'AND subscription_active = ?';
     switch (source) {
@@ -154,8 +163,13 @@ export class LedgerService {
     return price > 0 ? Math.floor(Number(b.wallet_balance) / price) : Number.MAX_SAFE_INTEGER;
   }
 
-  private payable(b: BalanceRow, price: number): number {
-    return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + this.availableFrom(b, src, price), 0);
+  /** Messages of `units` units one source can pay whole. */
+  private messagesFrom(b: BalanceRow, source: FundingSource, price: number, units: number): number {
+    return Math.floor(this.availableFrom(b, source, price) / units);
+  }
+
+  private payable(b: BalanceRow, price: number, units = 1): number {
+    return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + this.messagesFrom(b, src, price, units), 0);
   }
 
   // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).
@@ -171,6 +185,10 @@ export class LedgerService {
   private async exec(sql: string, params: SqlParam[]): Promise<number> {
     return this.uow.exec({ sql, params });
   }
+}
+
+function funding(source: FundingSource, units: number, price: number): Funding {
+  return { source, amount: source === 'wallet' ? units * price : 0, units };
 }
 
 function truthy(v: number | string | boolean): boolean {

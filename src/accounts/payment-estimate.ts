@@ -8,9 +8,9 @@ export interface SpendableBalance {
 }
 
 export interface SpentEstimate {
-  /** Messages paid from free messages. */
+  /** Billable units (SMS parts; one per other message) paid from free messages. */
   free: number;
-  /** Messages paid from the plan quota. */
+  /** Billable units paid from the plan quota. */
   quota: number;
   /** Minor units taken from the wallet. */
   wallet: number;
@@ -18,7 +18,8 @@ export interface SpentEstimate {
 
 /**
  * Pays messages on paper from a balance snapshot, each as LedgerService.debit / debitMany take it:
- * free messages, then plan quota, then the wallet at the message's price. Nothing is taken.
+ * free messages, then plan quota, then the wallet at the message's price; a message of several units
+ * whole from the first source that covers them all. Nothing is taken.
  */
 export class PaymentEstimate {
   private readonly left: SpendableBalance;
@@ -28,16 +29,16 @@ export class PaymentEstimate {
     this.left = { ...balance };
   }
 
-  /** Where one message of this price would be paid from; null (nothing taken) when it cannot be. */
-  pay(price: number): FundingSource | null {
-    if (this.left.freeMessages > 0) {
-      this.left.freeMessages--;
-      this.spent.free++;
+  /** Where one message of `units` billable units costing `price` in all would be paid from; null (nothing taken) when it cannot be. */
+  pay(price: number, units = 1): FundingSource | null {
+    if (this.left.freeMessages >= units) {
+      this.left.freeMessages -= units;
+      this.spent.free += units;
       return 'free';
     }
-    if (this.left.quotaLeft > 0) {
-      this.left.quotaLeft--;
-      this.spent.quota++;
+    if (this.left.quotaLeft >= units) {
+      this.left.quotaLeft -= units;
+      this.spent.quota += units;
       return 'quota';
     }
     if (this.left.wallet >= price) {

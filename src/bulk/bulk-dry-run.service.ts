@@ -6,6 +6,7 @@ import type { PaymentEstimate } from '../accounts/payment-estimate';
 import { ApiError } from '../common/errors';
 import { MAX_JSON_DEPTH } from '../common/json-depth';
 import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
+import { billableUnits, type ValidatedMessage } from '../messaging/validation/validated-message';
 import { readBulkBody } from './bulk-body-reader';
 import { checkJobFields, elementProblem } from './bulk-request-rules';
 import { BulkSettings } from './bulk-settings';
@@ -23,6 +24,8 @@ export interface DryRunResult {
   invalid: number;
   errors: { index: number; code: string; error: string }[];
   channels: Record<string, number>;
+  /** The valid local_sms rows: how many use each encoding and how many parts (billable units) they take in all. */
+  sms: { gsm7: number; ucs2: number; segments: number };
   estimatedCost: JobCost & { currency: string };
   estimatedDurationSeconds: number;
 }
@@ -78,7 +81,7 @@ export class BulkDryRunService {
   private async checkInOrder(ctx: ValidationContext, rows: { index: number; value: unknown }[], tally: DryRunTally): Promise<void> {
     for (const row of rows) {
       const verdict = await checkBulkRow(this.validator, ctx, () => row.value);
-      if (verdict.ok) tally.valid(verdict.message.channel, verdict.message.price);
+      if (verdict.ok) tally.valid(verdict.message);
       else tally.invalid(row.index, verdict.code, verdict.message);
     }
   }
@@ -91,13 +94,18 @@ class DryRunTally {
   private readonly errors: DryRunResult['errors'] = [];
   private readonly channels = new Map<string, number>();
   private readonly cost = new JobCostEstimate();
+  private readonly sms = { gsm7: 0, ucs2: 0, segments: 0 };
 
   constructor(private readonly payment: PaymentEstimate) {}
 
-  valid(channel: string, price: number): void {
+  valid(msg: ValidatedMessage): void {
     this.validCount++;
-    this.channels.set(channel, (this.channels.get(channel) ?? 0) + 1);
-    this.cost.add(channel, price);
+    this.channels.set(msg.channel, (this.channels.get(msg.channel) ?? 0) + 1);
+    this.cost.add(msg.channel, msg.price, billableUnits(msg));
+    if (msg.encoding) {
+      this.sms[msg.encoding]++;
+      this.sms.segments += billableUnits(msg);
+    }
   }
 
   invalid(index: number, code: string, error: string): void {
@@ -112,6 +120,7 @@ class DryRunTally {
       invalid: this.invalidCount,
       errors: this.errors,
       channels: Object.fromEntries([...this.channels].sort(([a], [b]) => a.localeCompare(b))),
+      sms: { ...this.sms },
       estimatedCost: { ...this.cost.cost(this.payment, messagesPerSecond), currency },
       // Sending time at the job's pace (N messages take N / messagesPerSecond seconds).
       estimatedDurationSeconds: Math.ceil(this.validCount / messagesPerSecond),

@@ -65,7 +65,12 @@ export interface BulkRowView {
   errorCode: BulkRowErrorCode | null;
   errorMessage: string | null;
   sentAt: string | null;
+  /** From the row's message (local_sms, sent or failed); null before the row has one. */
+  encoding: string | null;
+  segments: number | null;
 }
+
+const messageId = (status: string): boolean => status === 'sent' || status === 'failed';
 
 export function toRowView(r: Record<string, unknown>): BulkRowView {
   const status = String(r.status);
@@ -75,9 +80,11 @@ export function toRowView(r: Record<string, unknown>): BulkRowView {
     channel: s(r.channel),
     // `sending` is an internal claim marker: outwardly the row is still pending.
     status: status === 'sending' ? 'pending' : status,
-    messageId: status === 'sent' || status === 'failed' ? s(r.message_id) : null,
+    messageId: messageId(status) ? s(r.message_id) : null,
     errorCode: s(r.error_code) as BulkRowErrorCode | null,
     errorMessage: s(r.error_message),
     sentAt: r.sent_at === null || r.sent_at === undefined ? null : iso(n(r.sent_at)),
+    encoding: messageId(status) ? s(r.encoding) : null,
+    segments: messageId(status) && r.segments !== null && r.segments !== undefined ? n(r.segments) : null,
   };
 }

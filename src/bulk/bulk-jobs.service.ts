@@ -174,16 +174,21 @@ export class BulkJobsService {
 /** Rows of a job after index `from`, in index order, optionally of one stored status. */
 export function rowPage(jobId: string, status: string | null, from: number | null, limit: number): Stmt {
   const params: SqlParam[] = [jobId];
-  let where = 'job_id = ?';
+  let where = 'r.job_id = ?';
   if (status !== null) {
-    where += ' AND status = ?';
+    where += ' AND r.status = ?';
     params.push(status);
   }
   if (from !== null) {
-    where += ' AND idx > ?';
+    where += ' AND r.idx > ?';
     params.push(from);
   }
-  return sql(`SELECT idx, status, to_addr, channel, message_id, error_code, error_message, sent_at FROM bulk_rows WHERE ${where} ORDER BY idx LIMIT ${limit}`, ...params);
+  // The row's message (by primary key) tells an SMS row's encoding and parts: nothing stored twice.
+  return sql(
+    `SELECT r.idx, r.status, r.to_addr, r.channel, r.message_id, r.error_code, r.error_message, r.sent_at, m.encoding, m.segments
+     FROM bulk_rows r LEFT JOIN messages m ON m.id = r.message_id WHERE ${where} ORDER BY r.idx LIMIT ${limit}`,
+    ...params,
+  );
 }
 
 function invalidState(status: string, verb: string): ApiError {

@@ -32,4 +32,14 @@ describe(JobCostEstimate.name, () => {
   it('grows past its first buffer', () => {
     expect(cost(Array.from({ length: 10_000 }, () => 'email'), 10, { wallet: 9_999 })).toEqual({ free: 0, quota: 0, wallet: 9_999, unpaid: 1 });
   });
+
+  it('an SMS of several parts is paid whole from one source, groups per channel and number of parts', () => {
+    const sut = new JobCostEstimate();
+    // Row order: 2-part sms, 1-part sms, 2-part sms; one window: the 2-part group pays first.
+    sut.add('local_sms', 10, 2);
+    sut.add('local_sms', 5, 1);
+    sut.add('local_sms', 10, 2);
+    // 3 free: the first 2-part takes 2, the second cannot (1 left) and goes to the wallet; the 1-part takes the last free.
+    expect(sut.cost(new PaymentEstimate({ freeMessages: 3, quotaLeft: 0, wallet: 15 }), 10)).toEqual({ free: 3, quota: 0, wallet: 10, unpaid: 0 });
+  });
 });

@@ -2,7 +2,7 @@ import { ApiError } from '../common/errors';
 import type { ProviderFailure, SendOutcome, SendResult } from '../messaging/send-outcome';
 import { pauseAfter, planRow } from './row-outcomes';
 
-const result = (status: SendResult['status'], errorCode: SendResult['errorCode'] = null): SendResult => ({ id: 'msg_1', to: '+966501234567', channel: 'local_sms', status, cost: 0, errorCode, providerMessageId: null });
+const result = (status: SendResult['status'], errorCode: SendResult['errorCode'] = null): SendResult => ({ id: 'msg_1', to: '+966501234567', channel: 'local_sms', status, cost: 0, errorCode, providerMessageId: null, encoding: 'gsm7', segments: 1 });
 
 describe('bulk row outcomes', () => {
   it('maps each kind of outcome to what happens to its row', () => {

@@ -2,7 +2,7 @@ import { ConfigError, type Env, loadConfig } from './app-config';
 
 const SMTP = { PROVIDER_EMAIL: 'smtp', SMTP_HOST: 'mail.example', SMTP_FROM: 'Shop <no-reply@shop.example>' };
 const SMPP = { PROVIDER_LOCAL_SMS: 'smpp', SMPP_URL: 'smpp://smsc.example:2775', SMPP_SYSTEM_ID: 'esme', SMPP_PASSWORD: 'pw' };
-const CLOUD = { PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 'tok', CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_1', CHATAPP_CLOUD_WABA_ID: 'waba_1' };
+const CLOUD = { PROVIDER_CHATAPP: 'cloud_api', CHATAPP_CLOUD_TOKEN: 'tok', CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_1', CHATAPP_CLOUD_WABA_ID: 'waba_1', CHATAPP_CLOUD_APP_ID: 'app_1' };
 const BOT = { PROVIDER_MESSAGING_BOT: 'bot_api', BOT_API_TOKEN: '42:abc' };
 
 function problems(env: Env): string[] {
@@ -35,8 +35,9 @@ describe('adapter sections', () => {
     expect(loadConfig({ ...SMPP, SMPP_URL: 'ssmpp://smsc.example:3550/' }).smpp).toEqual({
       receiptIdFormat: 'as_submitted',
       url: 'ssmpp://smsc.example:3550', systemId: 'esme', password: 'pw', systemType: '', enquireLinkMs: 30_000, reconnectMaxMs: 30_000, window: 10,
+      longMessage: 'udh', gsm7Packing: false,
     });
-    expect(loadConfig(CLOUD).cloudApi).toEqual({ baseUrl: 'https://graph.facebook.com', apiVersion: 'v21.0', token: 'tok', phoneNumberId: 'pn_1', wabaId: 'waba_1' });
+    expect(loadConfig(CLOUD).cloudApi).toEqual({ baseUrl: 'https://graph.facebook.com', apiVersion: 'v21.0', token: 'tok', phoneNumberId: 'pn_1', wabaId: 'waba_1', appId: 'app_1' });
     expect(loadConfig(BOT).botApi).toEqual({ baseUrl: 'https://api.telegram.org', token: '42:abc' });
     expect(loadConfig({ ...BOT, BOT_API_BASE_URL: 'http://127.0.0.1:8081//' }).botApi?.baseUrl).toBe('http://127.0.0.1:8081');
   });
@@ -44,7 +45,7 @@ describe('adapter sections', () => {
   it.each([
     ['smtp', { PROVIDER_EMAIL: 'smtp' }, ['SMTP_HOST is required when PROVIDER_EMAIL=smtp', 'SMTP_FROM is required when PROVIDER_EMAIL=smtp']],
     ['smpp', { PROVIDER_LOCAL_SMS: 'smpp' }, ['SMPP_URL', 'SMPP_SYSTEM_ID', 'SMPP_PASSWORD'].map((n) => `${n} is required when PROVIDER_LOCAL_SMS=smpp`)],
-    ['cloud_api', { PROVIDER_CHATAPP: 'cloud_api' }, ['CHATAPP_CLOUD_PHONE_NUMBER_ID', 'CHATAPP_CLOUD_TOKEN', 'CHATAPP_CLOUD_WABA_ID'].map((n) => `${n} is required when PROVIDER_CHATAPP=cloud_api`)],
+    ['cloud_api', { PROVIDER_CHATAPP: 'cloud_api' }, ['CHATAPP_CLOUD_PHONE_NUMBER_ID', 'CHATAPP_CLOUD_APP_ID', 'CHATAPP_CLOUD_TOKEN', 'CHATAPP_CLOUD_WABA_ID'].map((n) => `${n} is required when PROVIDER_CHATAPP=cloud_api`)],
     ['bot_api', { PROVIDER_MESSAGING_BOT: 'bot_api' }, ['BOT_API_TOKEN is required when PROVIDER_MESSAGING_BOT=bot_api']],
     ['waha (sends)', { PROVIDER_CHATAPP_WEB: 'waha' }, ['WAHA_BASE_URL is required when PROVIDER_CHATAPP_WEB=waha']],
     ['waha (new sessions)', { CHATAPP_WEB_SESSION_PROVIDER: 'waha' }, ['WAHA_BASE_URL is required when CHATAPP_WEB_SESSION_PROVIDER=waha']],
@@ -60,6 +61,7 @@ describe('adapter sections', () => {
     [{ ...SMPP, SMPP_RECEIPT_ID_FORMAT: 'hex' }, 'SMPP_RECEIPT_ID_FORMAT must be as_submitted or decimal, got "hex"'],
     [{ ...SMPP, SMPP_URL: 'http://smsc.example' }, 'SMPP_URL must use smpp or ssmpp://, got "http://smsc.example"'],
     [{ ...SMPP, SMPP_WINDOW: '1001' }, 'SMPP_WINDOW must be between 1 and 1000, got 1001'],
+    [{ ...SMPP, SMPP_LONG_MESSAGE: 'split' }, 'SMPP_LONG_MESSAGE must be udh or payload, got "split"'],
     [{ ...CLOUD, CHATAPP_CLOUD_PHONE_NUMBER_ID: '../x' }, 'CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "../x"'],
     [{ ...CLOUD, CHATAPP_CLOUD_API_VERSION: '21.0' }, 'CHATAPP_CLOUD_API_VERSION must be a Graph API version like v21.0, got "21.0"'],
     [{ ...CLOUD, CHATAPP_CLOUD_BASE_URL: 'graph' }, 'CHATAPP_CLOUD_BASE_URL is not a valid URL: "graph"'],

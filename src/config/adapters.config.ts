@@ -32,6 +32,10 @@ export interface SmppConfig {
   reconnectMaxMs: number;
   /** Submissions awaiting their response at once. */
   window: number;
+  /** A text longer than one SMS: `udh` splits it into parts with a concatenation header; `payload` sends it whole in message_payload. */
+  longMessage: 'udh' | 'payload';
+  /** GSM-7 text packed 8 septets into 7 octets; off: one septet per octet (data_coding 0, the SMSC packs). */
+  gsm7Packing: boolean;
 }
 
 export interface CloudApiConfig {
@@ -44,6 +48,8 @@ export interface CloudApiConfig {
   phoneNumberId: string;
   /** The platform's business account: templates without an account sender's own one go there. */
   wabaId: string;
+  /** The app whose resumable upload sessions carry template header media (the handle of `header_handle`). */
+  appId: string;
 }
 
 export interface BotApiConfig {
@@ -113,6 +119,8 @@ export function smppSection(r: EnvReader, providers: ProvidersConfig): SmppConfi
     enquireLinkMs: r.int('SMPP_ENQUIRE_LINK_MS', 30000, 1000),
     reconnectMaxMs: r.int('SMPP_RECONNECT_MAX_MS', 30000, 100),
     window: r.int('SMPP_WINDOW', 10, 1, 1000),
+    longMessage: r.oneOf('SMPP_LONG_MESSAGE', ['udh', 'payload'] as const, 'udh'),
+    gsm7Packing: r.bool('SMPP_GSM7_PACKING', false),
   };
 }
 
@@ -120,6 +128,7 @@ export function cloudApiSection(r: EnvReader, providers: ProvidersConfig): Cloud
   if (providers.byChannel.chatapp !== 'cloud_api') return null;
   const why = `${providerVariable('chatapp')}=cloud_api`;
   const phoneNumberId = r.required('CHATAPP_CLOUD_PHONE_NUMBER_ID', why);
+  const appId = r.required('CHATAPP_CLOUD_APP_ID', why);
   if (phoneNumberId && !PHONE_NUMBER_ID.test(phoneNumberId)) {
     r.fail(`CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "${phoneNumberId}"`);
   }
@@ -129,6 +138,7 @@ export function cloudApiSection(r: EnvReader, providers: ProvidersConfig): Cloud
     token: r.required('CHATAPP_CLOUD_TOKEN', why),
     phoneNumberId,
     wabaId: r.required('CHATAPP_CLOUD_WABA_ID', why),
+    appId: appId && r.matching('CHATAPP_CLOUD_APP_ID', appId, PHONE_NUMBER_ID, 'an app id (letters, digits, _ or -)'),
   };
 }
 

@@ -76,11 +76,11 @@ export class MessageLog {
     for (const { id, accountId, msg, funding, status, origin, leaseUntil } of rows) {
       params.push(
         id, accountId, msg.channel, msg.messageType, msg.to, msg.sender, msg.template?.id ?? null, status, funding.amount, funding.source,
-        origin.bulkJobId ?? null, origin.rowIndex ?? null, status === 'scheduled' ? JSON.stringify(msg) : null, msg.scheduleAt, leaseUntil ?? null, now, now,
+        msg.encoding ?? null, msg.segments ?? null, origin.bulkJobId ?? null, origin.rowIndex ?? null, status === 'scheduled' ? JSON.stringify(msg) : null, msg.scheduleAt, leaseUntil ?? null, now, now,
       );
     }
-    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1)').join(', ');
-    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, bulk_job_id, row_index, payload, scheduled_at, lease_expires_at, attempts, created_at, updated_at, sequence) VALUES ${values}`;
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1)').join(', ');
+    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, encoding, segments, bulk_job_id, row_index, payload, scheduled_at, lease_expires_at, attempts, created_at, updated_at, sequence) VALUES ${values}`;
     await this.uow.transaction(async () => {
       await this.uow.run({ sql, params });
       await this.trail.firstSteps(rows, now);
@@ -209,11 +209,11 @@ export class MessageLog {
   }
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
-  async requeue(accountId: string, id: string, funding: Funding, now: number): Promise<boolean> {
+  async requeue(accountId: string, id: string, funding: Funding, msg: Pick<ValidatedMessage, 'encoding' | 'segments'>, now: number): Promise<boolean> {
     return this.moved(accountId, id, apiStep('queued', now), () =>
       this.exec(
-        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, failed_at = NULL, provider_error_code = NULL, handed_off_at = NULL, updated_at = ?, sequence = sequence + 1 WHERE id = ? AND account_id = ? AND status = 'failed'",
-        [funding.amount, funding.source, now, id, accountId],
+        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, encoding = ?, segments = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, failed_at = NULL, provider_error_code = NULL, handed_off_at = NULL, updated_at = ?, sequence = sequence + 1 WHERE id = ? AND account_id = ? AND status = 'failed'",
+        [funding.amount, funding.source, msg.encoding ?? null, msg.segments ?? null, now, id, accountId],
       ),
     );
   }

@@ -7,7 +7,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import type { MessageEntity } from './entities/message.entity';
 import { LogOrigin, MessageLog, NewLogEntry } from './message-log';
 import { ProviderGateway } from './provider-gateway';
-import type { ValidatedMessage } from './validation/validated-message';
+import { billableUnits, type ValidatedMessage } from './validation/validated-message';
 
 /** A message paid and recorded, ready for its provider call (or its scheduled time). */
 export interface PaidMessage {
@@ -16,9 +16,22 @@ export interface PaidMessage {
   funding: Funding;
 }
 
-/** What a logged message was paid with (a row without a source was paid from the wallet). */
-export function fundingOf(row: MessageEntity): Funding {
-  return { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost) };
+/** What a logged message was paid with (a row without a source was paid from the wallet; every unit of it from that source). */
+export function fundingOf(row: Pick<MessageEntity, 'paidFrom' | 'cost' | 'segments'>): Funding {
+  return { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost), units: billableUnits(row) };
+}
+
+/** Indexes of `items` grouped by channel and billable units, groups in order of first appearance. */
+function paymentGroups(msgs: ValidatedMessage[]): { channel: ValidatedMessage['channel']; units: number; indexes: number[] }[] {
+  const groups = new Map<string, { channel: ValidatedMessage['channel']; units: number; indexes: number[] }>();
+  msgs.forEach((msg, i) => {
+    const units = billableUnits(msg);
+    const key = `${msg.channel}:${units}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { channel: msg.channel, units, indexes: [] }));
+    g.indexes.push(i);
+  });
+  return [...groups.values()];
 }
 
 /**
@@ -38,20 +51,24 @@ export class MessagePayments {
   /** One message; throws INSUFFICIENT_BALANCE / SUBSCRIPTION_INACTIVE (nothing taken) or the insert's error. */
   async payOne(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<Funding> {
     return this.uow.transaction(async () => {
-      const funding = await this.ledger.debit(accountId, msg.channel);
+      const funding = await this.ledger.debit(accountId, msg.channel, billableUnits(msg));
       await this.log.insert([entry(accountId, { id, msg, funding }, origin)], this.clock.now());
       return funding;
     });
   }
 
   /**
-   * A batch (one content, one channel): all paid, with at most three UPDATEs, or 402 with nothing
-   * taken; one INSERT. The queued ones are leased for as long as the batch may take (one provider
+   * A batch (one content, one channel, so one number of parts): all paid, with at most three UPDATEs
+   * per number of parts, or 402 with nothing taken; one INSERT. The queued ones are leased for as long as the batch may take (one provider
    * timeout each, plus a second), so the stale-send reconciler leaves them to this request.
    */
   async payBatch(accountId: string, msgs: ValidatedMessage[], origin: LogOrigin): Promise<PaidMessage[]> {
     return this.uow.transaction(async () => {
-      const fundings = await this.ledger.debitMany(accountId, msgs[0].channel, msgs.length, { allOrNothing: true });
+      const fundings: Funding[] = [];
+      for (const g of paymentGroups(msgs)) {
+        const got = await this.ledger.debitMany(accountId, g.channel, g.indexes.length, { allOrNothing: true, units: g.units });
+        g.indexes.forEach((i, k) => (fundings[i] = got[k]));
+      }
       const paid = msgs.map((msg, i) => ({ id: newId('msg'), msg, funding: fundings[i] }));
       const now = this.clock.now();
       const leaseUntil = now + paid.length * (this.gateway.timeoutMs + 1000);
@@ -64,17 +81,16 @@ export class MessagePayments {
   }
 
   /**
-   * A bulk window: in order, as many as the balance covers, with one debitMany per channel (a window
-   * usually has one) and one INSERT, in one unit. Returns each item's funding, null past the
+   * A bulk window: in order, as many as the balance covers, with one debitMany per channel and number
+   * of SMS parts (a window usually has one or two) and one INSERT, in one unit. Returns each item's funding, null past the
    * balance (unpaid, unrecorded). Throws SUBSCRIPTION_INACTIVE with nothing taken.
    */
   async payWindow(accountId: string, items: { id: string; msg: ValidatedMessage; origin: LogOrigin }[]): Promise<(Funding | null)[]> {
     const fundings: (Funding | null)[] = items.map(() => null);
     await this.uow.transaction(async () => {
-      for (const channel of new Set(items.map((it) => it.msg.channel))) {
-        const group = items.flatMap((it, i) => (it.msg.channel === channel ? [i] : []));
-        const paid = await this.ledger.debitMany(accountId, channel, group.length, { allOrNothing: false });
-        paid.forEach((f, k) => (fundings[group[k]] = f));
+      for (const g of paymentGroups(items.map((it) => it.msg))) {
+        const paid = await this.ledger.debitMany(accountId, g.channel, g.indexes.length, { allOrNothing: false, units: g.units });
+        paid.forEach((f, k) => (fundings[g.indexes[k]] = f));
       }
       const rows = items.flatMap((it, i) => {
         const funding = fundings[i];
@@ -91,8 +107,8 @@ export class MessagePayments {
    */
   async payAgain(accountId: string, row: MessageEntity, msg: ValidatedMessage): Promise<Funding> {
     return this.uow.transaction(async () => {
-      const funding = await this.ledger.debit(accountId, msg.channel);
-      if (!(await this.log.requeue(accountId, row.id, funding, this.clock.now()))) throw new ApiError('CONFLICT', 'The message is being retried concurrently');
+      const funding = await this.ledger.debit(accountId, msg.channel, billableUnits(msg));
+      if (!(await this.log.requeue(accountId, row.id, funding, msg, this.clock.now()))) throw new ApiError('CONFLICT', 'The message is being retried concurrently');
       return funding;
     });
   }

@@ -1,3 +1,4 @@
+import type { SmsEncoding } from '../common/sms/sms-segments';
 import { iso } from '../database/columns';
 import type { MessageEntity } from './entities/message.entity';
 import type { MessageFailureCode } from './send-outcome';
@@ -12,6 +13,8 @@ export interface MessageView {
   status: string;
   cost: number;
   paidFrom: string | null;
+  encoding: SmsEncoding | null;
+  segments: number | null;
   providerMessageId: string | null;
   providerErrorCode: string | null;
   errorCode: MessageFailureCode | null;
@@ -38,6 +41,8 @@ export function toMessageView(m: MessageEntity): MessageView {
     status: m.status,
     cost: Number(m.cost),
     paidFrom: m.paidFrom,
+    encoding: m.encoding ?? null,
+    segments: m.segments === null || m.segments === undefined ? null : Number(m.segments),
     providerMessageId: m.providerMessageId,
     providerErrorCode: m.providerErrorCode ?? null,
     errorCode: m.errorCode,

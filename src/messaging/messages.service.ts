@@ -1,3 +1,4 @@
+import type { SmsEncoding } from '../common/sms/sms-segments';
 import { Injectable } from '@nestjs/common';
 import type { AccountEntity } from '../accounts/entities/account.entity';
 import { CursorCodec, Page } from '../common/cursor';
@@ -24,6 +25,8 @@ export interface SentMessageView {
   channel: string;
   status: SendResult['status'];
   cost: number;
+  encoding: SmsEncoding | null;
+  segments: number | null;
   scheduledAt?: string;
   errorCode?: MessageFailureCode;
 }
@@ -99,7 +102,7 @@ export class MessagesService {
   }
 
   private view(r: SendResult): SentMessageView {
-    const v: SentMessageView = { id: r.id, to: r.to, channel: r.channel, status: r.status, cost: r.cost };
+    const v: SentMessageView = { id: r.id, to: r.to, channel: r.channel, status: r.status, cost: r.cost, encoding: r.encoding, segments: r.segments };
     if (r.scheduledAt) v.scheduledAt = r.scheduledAt;
     if (r.errorCode) v.errorCode = r.errorCode;
     return v;

@@ -131,7 +131,8 @@ export class OutcomeRecorder {
  * A logged message as a send result: status as recorded; `cancelled` reads as failed, CANCELLED;
  * delivered, read and failed by a receipt (after it was sent) read as sent: the send's outcome.
  */
-export function resultOfRow(row: MessageEntity, to: Addressee): SendResult {
+export function resultOfRow(row: MessageEntity, addressee: Addressee): SendResult {
+  const to: Addressee = { ...addressee, encoding: row.encoding, segments: row.segments };
   if (row.status === 'cancelled') return sendResult(row.id, to, 'failed', 0, 'CANCELLED', null, row.scheduledAt);
   if (wasSent(row)) return sendResult(row.id, to, 'sent', Number(row.cost), null, row.providerMessageId, row.scheduledAt);
   return sendResult(row.id, to, row.status as SendResult['status'], Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);

@@ -1,4 +1,5 @@
 import { ApiError, ErrorCode, OutcomeCode } from '../common/errors';
+import type { SmsEncoding } from '../common/sms/sms-segments';
 import { iso } from '../database/columns';
 import type { LogOrigin } from './message-log';
 
@@ -54,6 +55,9 @@ export interface SendResult {
   providerMessageId: string | null;
   /** ISO 8601, scheduled messages only. */
   scheduledAt?: string;
+  /** local_sms: `gsm7` / `ucs2` and the parts (billable units); null on other channels. */
+  encoding: SmsEncoding | null;
+  segments: number | null;
 }
 
 /** Why a message of a bulk window was not handed to the provider (nothing was decided about it). */
@@ -90,6 +94,9 @@ export type Settled = Exclude<SendOutcome, { kind: 'not_attempted' }>;
 export interface Addressee {
   to: string;
   channel: string;
+  /** local_sms only (absent or null elsewhere, and in payloads stored before segments were counted). */
+  encoding?: SmsEncoding | null;
+  segments?: number | null;
 }
 
 export function sendResult(
@@ -101,7 +108,7 @@ export function sendResult(
   providerMessageId: string | null,
   scheduledAt?: number | null,
 ): SendResult {
-  const r: SendResult = { id, to: to.to, channel: to.channel, status, cost, errorCode, providerMessageId };
+  const r: SendResult = { id, to: to.to, channel: to.channel, status, cost, errorCode, providerMessageId, encoding: to.encoding ?? null, segments: to.segments ?? null };
   if (scheduledAt !== undefined && scheduledAt !== null) r.scheduledAt = iso(scheduledAt) as string;
   return r;
 }

@@ -16,7 +16,7 @@ describe(SendPipeline.name, () => {
       const acc = await h.account({ wallet: 100 });
       const sentBefore = await h.counted('sent');
       const r = await h.pipeline.send(acc, smsTo('+966501111111'));
-      expect(r).toEqual({ id: expect.stringMatching(/^msg_/), to: '+966501111111', channel: 'local_sms', status: 'sent', cost: 5, errorCode: null, providerMessageId: `fake_${r.id}` });
+      expect(r).toEqual({ id: expect.stringMatching(/^msg_/), to: '+966501111111', channel: 'local_sms', status: 'sent', cost: 5, errorCode: null, providerMessageId: `fake_${r.id}`, encoding: 'gsm7', segments: 1 });
       expect(await h.wallet(acc)).toBe(95);
       expect(await h.message(acc, r.id)).toMatchObject({ status: 'sent', cost: 5, paidFrom: 'wallet', errorCode: null, refundedAt: null });
       expect(h.provider.calls.filter((c) => c.messageId === r.id)).toHaveLength(1);

@@ -99,7 +99,7 @@ export class SendPipeline {
    * with `notSent`'s code and refunded. Never re-sent: its caller got no answer and may have retried.
    */
   async reconcile(row: MessageEntity, notSent: NotSent = INTERRUPTED): Promise<SendResult> {
-    const to: Addressee = { to: row.recipient, channel: row.channel };
+    const to: Addressee = { to: row.recipient, channel: row.channel, encoding: row.encoding, segments: row.segments };
     // (A failed lookup fails and refunds it, and throws.)
     const prior = await this.prior(row, to, fundingOf(row), 'throw');
     if (prior) return settledResult(prior);

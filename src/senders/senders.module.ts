@@ -4,6 +4,7 @@ import { SENDER_LOOKUP } from '../messaging/validation/lookups';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { InboundSmsModule } from './inbound-sms/inbound-sms.module';
 import { AdminSendersController } from './admin-senders.controller';
+import { DefaultSenderService } from './default-sender.service';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
 import { SenderReviewService } from './sender-review.service';
 import { SendersController } from './senders.controller';
@@ -17,7 +18,7 @@ import { SendersService } from './senders.service';
 @Module({
   imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule, InboundSmsModule],
   controllers: [SendersController, AdminSendersController],
-  providers: [SendersService, SenderReviewService, { provide: SENDER_LOOKUP, useExisting: SendersService }],
+  providers: [SendersService, SenderReviewService, DefaultSenderService, { provide: SENDER_LOOKUP, useExisting: SendersService }],
   exports: [SENDER_LOOKUP],
 })
 export class SendersModule {}

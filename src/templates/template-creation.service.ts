@@ -14,7 +14,7 @@ import type { UploadedMedia } from './media/multer-ingest.storage';
 import { TemplateMediaService } from './media/template-media.service';
 import { OfficialSendersService, ResolvedOfficialSender } from './official/official-senders.service';
 import { ManualLinkVerifier } from './official/manual-link.verifier';
-import { OfficialTemplateClient, OfficialTemplateReceipt, providerCall } from './official/official-template-client';
+import { HeaderMediaSource, OfficialTemplateClient, OfficialTemplateReceipt, providerCall } from './official/official-template-client';
 import { planTemplate, TemplatePlan } from './template-rules';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { SmsTemplateCreatedView, TemplateStatus, TemplateView } from './template.types';
@@ -105,12 +105,16 @@ export class TemplateCreationService {
       subType: dto.subType,
       body: plan.text,
       bodyParameters: plan.bodyParameters,
-      header: headerType ? { type: headerType, text: dto.headerValue ?? null, mediaUrl: this.mapper.previewUrl(asset?.id ?? null) } : null,
+      header: headerType ? { type: headerType, text: dto.headerValue ?? null, mediaUrl: this.mapper.previewUrl(asset?.id ?? null), media: asset ? this.mediaSource(asset) : null } : null,
       footer: dto.footer ?? null,
       buttons: plan.buttons,
       otp: plan.otp,
       wabaId: sender.wabaId,
     }));
+  }
+
+  private mediaSource(asset: TemplateMediaEntity): HeaderMediaSource {
+    return { mimeType: asset.mimeType, size: asset.size, read: () => this.media.readAll(asset) };
   }
 
   private build(

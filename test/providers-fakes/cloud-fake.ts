@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { mediaDir } from '../support/templates-helpers';
 
@@ -15,13 +15,19 @@ export class CloudFake {
   /** Review status the fake reports for GET /{v}/{template-id} (status poll). */
   statuses: Record<string, { status: string; rejected_reason?: string }> = {};
   requests: { method: string; path: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
+  /** Resumable uploads: sessions opened (app, length, type) and the bytes each received, with their headers. */
+  uploads: { app: string; openAuth: string | undefined; fileLength: number; fileType: string; session: string; bytes: Buffer | null; auth: string | undefined; fileOffset: string | undefined; handle: string | null }[] = [];
+  /** Makes the next upload of bytes fail with this HTTP status. */
+  failUploadWith: number | null = null;
   /** Templates the provider holds (manual-link lookups): id -> business account, name, language, status, body. */
   known: Record<string, { waba: string; name: string; language: string; status: string; body: string }> = {};
   private next = 9000;
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
-      void this.read(req).then((raw) => {
+      void this.readBytes(req).then((bytes) => {
+        if (this.upload(req, res, bytes)) return;
+        const raw = bytes.toString('utf8');
         this.requests.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization, body: raw ? JSON.parse(raw) : {} });
         const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
         if (req.method === 'GET') {
@@ -68,11 +74,44 @@ export class CloudFake {
     await new Promise((r) => this.server.close(r));
   }
 
-  private read(req: IncomingMessage): Promise<string> {
+  /**
+   * The two calls of a resumable upload: POST /{v}/{app-id}/uploads?file_length=&file_type= -> { id },
+   * then POST /{v}/upload:{session} with the bytes (Authorization: OAuth <token>, file_offset: 0) -> { h }.
+   */
+  private upload(req: IncomingMessage, res: ServerResponse, bytes: Buffer): boolean {
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const parts = url.pathname.split('/');
+    if (req.method === 'POST' && parts.at(-1) === 'uploads') {
+      const session = `upload:${Buffer.from(`session-${this.uploads.length + 1}`).toString('base64')}?sig=ARZfake${this.uploads.length + 1}`;
+      this.uploads.push({ app: parts.at(-2) ?? '', openAuth: req.headers.authorization, fileLength: Number(url.searchParams.get('file_length')), fileType: url.searchParams.get('file_type') ?? '', session, bytes: null, auth: req.headers.authorization, fileOffset: undefined, handle: null });
+      json(200, { id: session });
+      return true;
+    }
+    const target = decodeURIComponent(`${parts.at(-1)}${url.search}`);
+    const open = this.uploads.find((u) => u.session === target);
+    if (req.method !== 'POST' || !target.startsWith('upload:')) return false;
+    if (!open) {
+      json(400, { error: { message: 'unknown upload session', code: 100 } });
+      return true;
+    }
+    open.bytes = bytes;
+    open.auth = req.headers.authorization;
+    open.fileOffset = req.headers.file_offset as string | undefined;
+    if (this.failUploadWith) {
+      json(this.failUploadWith, { error: { message: 'upload failed', code: 1 } });
+      return true;
+    }
+    open.handle = `4::${Buffer.from(open.session).toString('base64')}`;
+    json(200, { h: open.handle });
+    return true;
+  }
+
+  private readBytes(req: IncomingMessage): Promise<Buffer> {
     return new Promise((resolve) => {
-      let s = '';
-      req.on('data', (c) => (s += c));
-      req.on('end', () => resolve(s));
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks)));
     });
   }
 }
@@ -83,6 +122,7 @@ export const cloudEnv = (baseUrl: string) => ({
   CHATAPP_CLOUD_BASE_URL: baseUrl,
   CHATAPP_CLOUD_TOKEN: 'cloud-token-123',
   CHATAPP_CLOUD_WABA_ID: 'waba_main',
+  CHATAPP_CLOUD_APP_ID: 'app_main',
   CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_main',
   CHATAPP_CLOUD_WEBHOOK_SECRET: 'hook-secret-123',
   PROVIDER_TIMEOUT_MS: '400',

@@ -9,6 +9,14 @@ export interface ReceivedSubmit {
   clientRef: unknown;
   userRef: unknown;
   session: number;
+  dataCoding: number;
+  esmClass: number;
+  /** The text came in message_payload (else short_message). */
+  payload: boolean;
+  /** The concatenation header's `ref total seq` (8-bit reference), when the part had one. */
+  concat: { ref: number; total: number; seq: number } | null;
+  /** The message id answered, if any. */
+  messageId: string | null;
 }
 
 /** Options of a delivery receipt the fake sends (SMPP 3.4 Appendix B text, optional TLVs). */
@@ -25,7 +33,7 @@ export interface ReceiptOptions {
 /**
  * An SMSC built with the `smpp` package. Answers depend on the destination's last four digits:
  * 1111 -> ESME_RINVDSTADR, 2222 -> ESME_RTHROTTLED, 3333 -> no answer, 4444 -> ESME_RSYSERR,
- * 5555 -> the SMSC drops the connection. `silentBind` leaves bind_transceiver unanswered.
+ * 5555 -> the SMSC drops the connection, 6666 -> parts after the first of a concatenated SMS throttled. `silentBind` leaves bind_transceiver unanswered.
  */
 export class SmppFake {
   readonly submits: ReceivedSubmit[] = [];
@@ -58,6 +66,27 @@ export class SmppFake {
     this.server = smpp.createServer({}, (session) => this.accept(session));
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
     return this;
+  }
+
+  /**
+   * The texts a handset would show: parts with a concatenation header joined by (destination,
+   * reference) in `seq` order once all `total` arrived, other submits as they are; in arrival order.
+   */
+  reassembled(): string[] {
+    const out: string[] = [];
+    const groups = new Map<string, ReceivedSubmit[]>();
+    for (const s of this.submits) {
+      if (!s.concat) {
+        out.push(s.text);
+        continue;
+      }
+      const key = `${s.destination}/${s.concat.ref}`;
+      const parts = groups.get(key) ?? [];
+      if (!groups.has(key)) groups.set(key, parts);
+      parts.push(s);
+      if (parts.length === s.concat.total) out.push([...parts].sort((a, b) => a.concat!.seq - b.concat!.seq).map((p) => p.text).join(''));
+    }
+    return out;
   }
 
   /** Drops every client connection (as an SMSC restart would). */
@@ -123,8 +152,11 @@ export class SmppFake {
     });
     session.on('submit_sm', (pdu: smpp.PDU) => {
       const destination = String(pdu.destination_addr);
-      const body = (pdu.message_payload ?? pdu.short_message) as { message?: string } | undefined;
-      this.submits.push({
+      // The smpp package decodes the text by data_coding (0: GSM 03.38 one septet per octet, 8: UCS-2)
+      // and splits off the user data header when esm_class says there is one.
+      const body = (pdu.message_payload ?? pdu.short_message) as { message?: string; udh?: Buffer[] } | undefined;
+      const ie = body?.udh?.find((h) => h[0] === 0x00 && h[1] === 0x03);
+      const submit: ReceivedSubmit = {
         destination,
         source: String(pdu.source_addr),
         sourceTon: Number(pdu.source_addr_ton),
@@ -132,12 +164,21 @@ export class SmppFake {
         clientRef: pdu.client_message_ref,
         userRef: pdu.user_message_reference,
         session: sessionNo,
-      });
+        dataCoding: Number(pdu.data_coding),
+        esmClass: Number(pdu.esm_class),
+        payload: pdu.message_payload !== undefined,
+        concat: ie ? { ref: ie[2], total: ie[3], seq: ie[4] } : null,
+        messageId: null,
+      };
+      this.submits.push(submit);
       const suffix = destination.slice(-4);
       if (suffix === '3333') return void this.maxOutstanding++;
       if (suffix === '5555') return session.destroy();
-      const status = { '1111': smpp.ESME_RINVDSTADR, '2222': smpp.ESME_RTHROTTLED, '4444': smpp.ESME_RSYSERR }[suffix];
-      const response = pdu.response(status ? { command_status: status } : { message_id: `smsc-${this.submits.length}` });
+      // 6666: every part after the first is refused as throttled.
+      const laterPartThrottled = suffix === '6666' && submit.concat !== null && submit.concat.seq > 1;
+      const status = laterPartThrottled ? smpp.ESME_RTHROTTLED : { '1111': smpp.ESME_RINVDSTADR, '2222': smpp.ESME_RTHROTTLED, '4444': smpp.ESME_RSYSERR }[suffix];
+      if (!status) submit.messageId = `smsc-${this.submits.length}`;
+      const response = pdu.response(status ? { command_status: status } : { message_id: submit.messageId });
       this.maxOutstanding = Math.max(this.maxOutstanding, ++this.outstanding);
       const early = this.beforeResponse(response);
       setTimeout(() => {

@@ -433,7 +433,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
-            /** @description The account sends from this sender when a message names none. */
+            /** @description The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account. */
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
             webhookConfigured: boolean;

@@ -7,9 +7,15 @@ export class BulkDryRunError {
   @ApiProperty({ description: 'What is wrong with the row.' }) error: string;
 }
 
+export class BulkSmsParts {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Valid local_sms rows sent as GSM-7.' }) gsm7: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Valid local_sms rows sent as UCS-2.' }) ucs2: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The parts those rows take in all: each part is one billable unit.' }) segments: number;
+}
+
 export class BulkCostEstimate {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages the free messages would pay.' }) free: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages the plan quota would pay.' }) quota: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Billable units the free messages would pay (an SMS: its parts; any other message: 1).' }) free: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Billable units the plan quota would pay.' }) quota: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units of `currency` the wallet would pay.' }) wallet: number;
   @ApiProperty({
     type: 'integer',
@@ -35,11 +41,13 @@ export class BulkDryRunResource implements DryRunResult {
     example: { local_sms: 2, email: 1 },
   })
   channels: Record<string, number>;
+  @ApiProperty({ type: () => BulkSmsParts, description: 'Encodings and parts of the valid local_sms rows.' })
+  sms: BulkSmsParts;
   @ApiProperty({
     type: () => BulkCostEstimate,
     description:
       'The valid rows paid from the balance as it is now, as a running job pays them: windows of `messagesPerSecond` rows in row order, ' +
-      'in each one payment per channel (in order of first appearance) from free messages, then plan quota, then wallet. Nothing is taken.',
+      'in each one payment per channel and number of SMS parts (in order of first appearance), each message whole from free messages, then plan quota, then wallet. Nothing is taken.',
   })
   estimatedCost: BulkCostEstimate;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'ceil(valid / messagesPerSecond): sending time at the job’s pace, without waiting behind other jobs of the account.' })
@@ -54,7 +62,8 @@ export const EXAMPLE_DRY_RUN: { success: true; data: BulkDryRunResource } = {
     invalid: 1,
     errors: [{ index: 2, code: 'INVALID_RECIPIENT', error: 'to is not a valid phone number: 12' }],
     channels: { email: 1, local_sms: 2 },
-    estimatedCost: { free: 1, quota: 0, wallet: 6, unpaid: 0, currency: 'SAR' },
+    sms: { gsm7: 1, ucs2: 1, segments: 3 },
+    estimatedCost: { free: 1, quota: 0, wallet: 15, unpaid: 0, currency: 'SAR' },
     estimatedDurationSeconds: 1,
   },
 };

@@ -93,6 +93,10 @@ export class BulkRowResource {
   errorCode: BulkRowErrorCode | null;
   @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) sentAt: string | null;
+  @ApiProperty({ type: 'string', enum: ['gsm7', 'ucs2', null], nullable: true, description: 'local_sms rows with a message (sent or failed): its encoding; null otherwise.', example: 'gsm7' })
+  encoding: string | null;
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true, description: 'local_sms rows with a message (sent or failed): its parts, each one billable unit; null otherwise.', example: 1 })
+  segments: number | null;
 }
 
 export class BulkRowPage {

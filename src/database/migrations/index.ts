@@ -14,6 +14,7 @@ import { LongText1732000010000 } from './1732000010000-long-text';
 import { SandboxOfficialTemplates1732000012000 } from './1732000012000-sandbox-official-templates';
 import { SandboxDelayFaults1732000016000 } from './1732000016000-sandbox-delay-faults';
 import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
+import { SmsSegments1732000030000 } from './1732000030000-sms-segments';
 import { EventEndpoints1732000040000 } from './1732000040000-event-endpoints';
 import { MessageLifecycle1732000050000 } from './1732000050000-message-lifecycle';
 import { InboundSms1732000060000 } from './1732000060000-inbound-sms';
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   SandboxOfficialTemplates1732000012000,
   SandboxDelayFaults1732000016000,
   ApiKeyNames1732000017000,
+  SmsSegments1732000030000,
   EventEndpoints1732000040000,
   MessageLifecycle1732000050000,
   InboundSms1732000060000,

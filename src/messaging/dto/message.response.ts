@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { CHANNELS } from '../../config/app-config';
 import { MESSAGE_STATUSES, MessageStatus } from '../entities/message.entity';
 import type { MessageView } from '../message-view';
@@ -6,6 +6,7 @@ import type { HistoryEntry } from '../lifecycle/status-trail';
 import type { MessageDetailView, SentMessageView } from '../messages.service';
 import { MESSAGE_FAILURE_CODES, MessageFailureCode } from '../send-outcome';
 import { MESSAGE_TYPES } from '../validation/validated-message';
+import { SMS_ENCODINGS, type SmsEncoding } from '../../common/sms/sms-segments';
 
 // Response shapes of the messages routes. Each class implements the view the service returns, so a
 // field added to (or retyped in) the view without its documentation is a compile error here.
@@ -13,6 +14,23 @@ import { MESSAGE_TYPES } from '../validation/validated-message';
 /** What a send answers with (`cancelled` comes later, through POST /messages/{id}/cancel). */
 const SEND_STATUSES: MessageStatus[] = ['scheduled', 'queued', 'sent', 'failed'];
 const FUNDING_SOURCES = ['free', 'quota', 'wallet'];
+const LOGGED_BEFORE = ' and on messages logged before parts were counted';
+
+// `encoding` and `segments` of the send response and the message resource (`alsoNull`: when else they are null).
+const smsEncodingProperty = (alsoNull: string): ApiPropertyOptions => ({
+  type: 'string',
+  enum: [...SMS_ENCODINGS, null],
+  nullable: true,
+  description: `local_sms: \`gsm7\` (GSM 03.38: 160 characters in one part, 153 per part; \`€ [ ] { } ^ ~ \\ |\` count two) or \`ucs2\` (70 in one part, 67 per part; characters outside the BMP count two). null on other channels${alsoNull}.`,
+  example: 'gsm7',
+});
+const smsSegmentsProperty = (alsoNull: string): ApiPropertyOptions => ({
+  type: 'integer',
+  minimum: 1,
+  nullable: true,
+  description: `local_sms: the parts the text takes; each part is one billable unit (cost = parts x PRICE_LOCAL_SMS when the wallet pays). null on other channels (one unit)${alsoNull}.`,
+  example: 1,
+});
 
 export class SentMessage implements SentMessageView {
   @ApiProperty({ description: 'Message id (GET /api/v2/messages/{id}).', example: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n' })
@@ -31,8 +49,14 @@ export class SentMessage implements SentMessageView {
   })
   status: SentMessageView['status'];
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed).', example: 5 })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed). An SMS costs its price per part times its parts.', example: 5 })
   cost: number;
+
+  @ApiProperty(smsEncodingProperty(''))
+  encoding: SmsEncoding | null;
+
+  @ApiProperty(smsSegmentsProperty(''))
+  segments: number | null;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Scheduled messages only.', example: '2030-01-01T09:00:00.000Z' })
   scheduledAt?: string;
@@ -80,8 +104,14 @@ export class MessageResource implements MessageView {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).', example: 5 })
   cost: number;
 
-  @ApiProperty({ type: 'string', enum: [...FUNDING_SOURCES, null], nullable: true, description: 'What paid: free messages, plan quota or wallet.', example: 'wallet' })
+  @ApiProperty({ type: 'string', enum: [...FUNDING_SOURCES, null], nullable: true, description: 'What paid: free messages, plan quota or wallet (every part of an SMS from the same one).', example: 'wallet' })
   paidFrom: string | null;
+
+  @ApiProperty(smsEncodingProperty(LOGGED_BEFORE))
+  encoding: SmsEncoding | null;
+
+  @ApiProperty(smsSegmentsProperty(LOGGED_BEFORE))
+  segments: number | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: "The provider's message id once sent.", example: 'sbx_5f2c9a1e' })
   providerMessageId: string | null;

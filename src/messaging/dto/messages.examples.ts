@@ -13,6 +13,8 @@ export const MESSAGE_EXAMPLE: MessageResource = {
   status: 'delivered',
   cost: 5,
   paidFrom: 'wallet',
+  encoding: 'gsm7',
+  segments: 1,
   providerMessageId: 'sbx_5f2c9a1e',
   providerErrorCode: null,
   errorCode: null,
@@ -40,8 +42,8 @@ export const MESSAGE_DETAIL_EXAMPLE = { success: true, data: MESSAGE_DETAIL };
 
 const SEND_DATA: SendMessageResult = {
   messages: [
-    { id: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n', to: '+966501234567', channel: 'local_sms', status: 'sent', cost: 5 },
-    { id: 'msg_01jd0r8m6g0a1b2c3d4e5f6g7h', to: '+966501234568', channel: 'local_sms', status: 'failed', cost: 0, errorCode: 'PROVIDER_REJECTED' },
+    { id: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n', to: '+966501234567', channel: 'local_sms', status: 'sent', cost: 5, encoding: 'gsm7', segments: 1 },
+    { id: 'msg_01jd0r8m6g0a1b2c3d4e5f6g7h', to: '+966501234568', channel: 'local_sms', status: 'failed', cost: 0, encoding: 'gsm7', segments: 1, errorCode: 'PROVIDER_REJECTED' },
   ],
 };
 export const SEND_EXAMPLE = { success: true, data: SEND_DATA };

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn, MoneyColumn } from '../../database/columns';
+import type { SmsEncoding } from '../../common/sms/sms-segments';
 import type { MessageFailureCode } from '../send-outcome';
 
 /**
@@ -42,6 +43,14 @@ export class MessageEntity {
 
   @Column({ type: 'varchar', length: 10, nullable: true })
   paidFrom: string | null;
+
+  /** local_sms: `gsm7` or `ucs2`; null on other channels (and on SMS logged before segments were counted). */
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  encoding: SmsEncoding | null;
+
+  /** local_sms: the parts the text takes, each one billable unit; null on other channels (one unit). */
+  @Column({ type: 'int', nullable: true })
+  segments: number | null;
 
   @EpochMsColumn({ nullable: true })
   refundedAt: number | null;

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { FundingSource, LedgerService } from '../../accounts/ledger.service';
+import { LedgerService } from '../../accounts/ledger.service';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
 import type { MessageEntity } from '../entities/message.entity';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { MetricsService } from '../../metrics/metrics.service';
 import { MessageLog } from '../message-log';
+import { fundingOf } from '../message-payments';
 import { MessageView, toMessageView } from '../message-view';
 
 /**
@@ -31,8 +32,8 @@ export class ScheduledCancelService {
     const paid = { cost: Number(row.cost), paidFrom: row.paidFrom };
     const won = await this.uow.transaction(async () => {
       if (!(await this.log.markCancelled(accountId, id, paid, this.clock.now()))) return false;
-      // (Same fallback as the pipeline's refunds: a row without a source was paid from the wallet.)
-      await this.ledger.refundMany(accountId, [{ source: (row.paidFrom ?? 'wallet') as FundingSource, amount: paid.cost }]);
+      // The pipeline's refund: every unit (SMS part) back to its source.
+      await this.ledger.refundMany(accountId, [fundingOf(row)]);
       return true;
     });
     const after = await this.log.findOwned(accountId, id);

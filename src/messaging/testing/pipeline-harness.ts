@@ -92,7 +92,7 @@ export interface PipelineHarness {
 
 /** An SMS as the validator hands it over (price 5 in the default configuration). */
 export function smsTo(to: string, extra: Partial<ValidatedMessage> = {}): ValidatedMessage {
-  return { channel: 'local_sms', messageType: 'free_text', to, sender: 'MsgService', text: 'hi', subject: null, html: null, template: null, attachment: null, session: null, chatId: null, scheduleAt: null, price: 5, ...extra };
+  return { channel: 'local_sms', messageType: 'free_text', to, sender: 'MsgService', text: 'hi', subject: null, html: null, template: null, attachment: null, session: null, chatId: null, scheduleAt: null, price: 5, encoding: 'gsm7', segments: 1, ...extra };
 }
 
 /** The pipeline's real steps on an embedded in-memory database, a fake clock and a fake provider. */

@@ -3,6 +3,7 @@ import { AppConfig, ChannelName, CHANNELS } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ErrorCode } from '../../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../../common/net/target-policy';
+import { smsSegments } from '../../common/sms/sms-segments';
 import { SENDER_LOOKUP, SenderLookup, SESSION_LOOKUP, SessionLookup, TEMPLATE_LOOKUP, type TemplateForSend, TemplateLookup } from './lookups';
 import { fail, httpUrl, isObject, normaliseEmail, optionalString, parseSchedule, toE164 } from './recipient-rules';
 import { resolveTemplate } from './template-rules';
@@ -104,9 +105,12 @@ export class MessageValidator {
       if (opts.bulkRow) fail('INVALID_SCHEDULE', 'scheduleAt is not allowed in bulk messages');
       scheduleAt = parseSchedule(input.scheduleAt, this.clock.now());
     }
+    const sms = channel === 'local_sms' ? smsSegments(text ?? '') : null;
     return {
       channel, messageType, to, sender, text, subject, html, template, attachment,
-      session: chat?.session ?? null, chatId: chat?.chatId ?? null, scheduleAt, price: this.config.billing.prices[channel],
+      session: chat?.session ?? null, chatId: chat?.chatId ?? null, scheduleAt,
+      price: this.config.billing.prices[channel] * (sms?.segments ?? 1),
+      encoding: sms?.encoding ?? null, segments: sms?.segments ?? null,
     };
   }
 

@@ -1,4 +1,5 @@
 import type { ChannelName } from '../../config/app-config';
+import type { SmsEncoding } from '../../common/sms/sms-segments';
 import type { ProviderTemplate } from '../../providers/provider.types';
 
 export const MESSAGE_TYPES = ['free_text', 'template'] as const;
@@ -14,7 +15,8 @@ export type ValidatedTemplate = Omit<ProviderTemplate, 'route'> & { headerMediaU
 /**
  * One recipient, checked and normalised by MessageValidator: `to` is E.164 for phone channels, a
  * lowercased address for email, the chat id for web-session / bot channels. `price` is what the
- * message costs in minor units when the wallet pays it.
+ * message costs in minor units when the wallet pays it: the channel's price per billable unit times
+ * `billableUnits(msg)`.
  */
 export interface ValidatedMessage {
   channel: ChannelName;
@@ -33,4 +35,12 @@ export interface ValidatedMessage {
   /** Epoch ms when scheduled (single-send route only), else null. */
   scheduleAt: number | null;
   price: number;
+  /** local_sms: how the text is sent and how many parts it takes (each a billable unit); null on other channels. */
+  encoding: SmsEncoding | null;
+  segments: number | null;
+}
+
+/** Billable units of a message: an SMS's parts, 1 for every other message (and for payloads stored before segments). */
+export function billableUnits(msg: Pick<ValidatedMessage, 'segments'>): number {
+  return msg.segments ?? 1;
 }

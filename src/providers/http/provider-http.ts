@@ -27,15 +27,28 @@ export async function requestJson(
   payload: unknown,
   opts: { timeoutMs: number; headers?: Record<string, string>; redact?: string },
 ): Promise<ProviderHttpResponse> {
+  const hasBody = payload !== undefined;
+  return exchange(method, url, hasBody ? JSON.stringify(payload) : undefined, { ...opts, headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...opts.headers } });
+}
+
+/** POSTs raw bytes (an upload) and reads a JSON answer, with postJson's timeout and failure mapping. */
+export async function postBytes(
+  url: string,
+  bytes: Buffer,
+  opts: { timeoutMs: number; headers?: Record<string, string>; redact?: string },
+): Promise<ProviderHttpResponse> {
+  return exchange('POST', url, bytes, { ...opts, headers: { 'Content-Type': 'application/octet-stream', ...opts.headers } });
+}
+
+async function exchange(
+  method: 'GET' | 'POST',
+  url: string,
+  body: string | Buffer | undefined,
+  opts: { timeoutMs: number; headers?: Record<string, string>; redact?: string },
+): Promise<ProviderHttpResponse> {
   let res: Response;
   try {
-    const hasBody = payload !== undefined;
-    res = await fetch(url, {
-      method,
-      headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), Accept: 'application/json', ...opts.headers },
-      body: hasBody ? JSON.stringify(payload) : undefined,
-      signal: AbortSignal.timeout(opts.timeoutMs),
-    });
+    res = await fetch(url, { method, headers: { Accept: 'application/json', ...opts.headers }, body, signal: AbortSignal.timeout(opts.timeoutMs) });
   } catch (err) {
     throw transportError(err, url, opts);
   }

@@ -1,10 +1,12 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import * as smpp from 'smpp';
+import type { SmppConfig } from '../../config/adapters.config';
 import { AppConfig } from '../../config/app-config';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
 import { SmppDeliveries } from './smpp-deliveries';
 import { SmppLink } from './smpp-link';
+import { smppParts } from './smpp-parts';
 import { classifySubmitStatus } from './smpp-status';
 
 /**
@@ -15,9 +17,7 @@ import { classifySubmitStatus } from './smpp-status';
 export const CLIENT_REF_TLV = { name: 'client_message_ref', tag: 0x1401 };
 if (!(CLIENT_REF_TLV.name in smpp.tlvs)) smpp.addTLV(CLIENT_REF_TLV.name, { id: CLIENT_REF_TLV.tag, type: smpp.types.tlv.cstring });
 
-const SHORT_MESSAGE_MAX_BYTES = 254;
-
-/** Local SMS over SMPP 3.4 (`PROVIDER_LOCAL_SMS=smpp`): one bound transceiver session, submit_sm per message. */
+/** Local SMS over SMPP 3.4 (`PROVIDER_LOCAL_SMS=smpp`): one bound transceiver session, submit_sm per part. */
 @Injectable()
 export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicationShutdown {
   readonly name = 'smpp';
@@ -44,26 +44,42 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
     await this.link?.stop();
   }
 
+  /**
+   * One submit_sm per part, in order (see smppParts). Every part must be accepted: a part refused
+   * after earlier ones were taken fails the message as a refused first part would (the handset cannot
+   * assemble it without the rest; a retry sends every part again under the same reference).
+   */
   async send(msg: OutboundMessage): Promise<ProviderOutcome> {
     const link = whenSelected(this.link, this.name);
-    const resp = await link.request('submit_sm', submitParams(msg, this.config.messaging.defaultSmsSender));
-    if (resp.command_status === 0 && typeof resp.message_id === 'string' && resp.message_id) {
-      this.logger.log(`sms ${msg.messageId} accepted by SMSC as ${resp.message_id}`);
-      return { status: 'sent', providerMessageId: resp.message_id };
+    const smpp = whenSelected(this.config.smpp, this.name);
+    const ids: string[] = [];
+    const parts = submitParts(msg, this.config.messaging.defaultSmsSender, smpp);
+    for (const [i, params] of parts.entries()) {
+      const resp = await link.request('submit_sm', params);
+      if (resp.command_status === 0 && typeof resp.message_id === 'string' && resp.message_id) {
+        ids.push(resp.message_id);
+        continue;
+      }
+      const verdict = resp.command_status === 0 ? new ProviderError('failed', 'SMSC accepted the message without a message_id') : classifySubmitStatus(resp.command_status);
+      const which = parts.length > 1 ? ` (part ${i + 1} of ${parts.length}${ids.length ? `; parts accepted: ${ids.join(', ')}` : ''})` : '';
+      this.logger.warn(`sms ${msg.messageId} not sent: ${verdict.message}${which}`);
+      if (verdict instanceof Error) throw verdict;
+      return verdict;
     }
-    const verdict = resp.command_status === 0 ? new ProviderError('failed', 'SMSC accepted the message without a message_id') : classifySubmitStatus(resp.command_status);
-    this.logger.warn(`sms ${msg.messageId} not sent: ${verdict.message}`);
-    if (verdict instanceof Error) throw verdict;
-    return verdict;
+    this.logger.log(`sms ${msg.messageId} accepted by SMSC as ${ids.join(', ')}`);
+    return parts.length > 1 ? { status: 'sent', providerMessageId: ids[0], providerMessageIds: ids } : { status: 'sent', providerMessageId: ids[0] };
   }
 }
 
-/** submit_sm fields: international destination, alphanumeric or numeric source, delivery receipt requested. */
-export function submitParams(msg: OutboundMessage, defaultSender: string): Record<string, unknown> {
+/**
+ * The submit_sm of each part: international destination, alphanumeric or numeric source, a delivery
+ * receipt requested per part, our id in a TLV and user_message_reference on every part.
+ */
+export function submitParts(msg: OutboundMessage, defaultSender: string, opts: Pick<SmppConfig, 'longMessage' | 'gsm7Packing'>): Record<string, unknown>[] {
   const sender = msg.sender || defaultSender;
   const numericSender = /^\+?\d{3,15}$/.test(sender);
-  const text = msg.text ?? '';
-  const params: Record<string, unknown> = {
+  const reference = referenceHash(msg.messageId);
+  const common: Record<string, unknown> = {
     source_addr_ton: numericSender ? 1 : 5,
     source_addr_npi: numericSender ? 1 : 0,
     source_addr: sender.replace(/^\+/, ''),
@@ -71,15 +87,10 @@ export function submitParams(msg: OutboundMessage, defaultSender: string): Recor
     dest_addr_npi: 1,
     destination_addr: msg.to.replace(/^\+/, ''),
     registered_delivery: 1,
-    user_message_reference: referenceHash(msg.messageId),
+    user_message_reference: reference,
     [CLIENT_REF_TLV.name]: msg.messageId,
   };
-  // GSM-7 text fits 160 characters (one byte each here), UCS-2 two bytes a character: longer text
-  // goes in message_payload and the SMSC segments it.
-  const bytes = /^[\x20-\x7e\n\r]*$/.test(text) ? text.length : text.length * 2;
-  if (bytes <= SHORT_MESSAGE_MAX_BYTES) params.short_message = text;
-  else params.message_payload = text;
-  return params;
+  return smppParts(msg.text ?? '', { ...opts, reference }).map((part) => ({ ...common, ...part }));
 }
 
 /** 16-bit FNV-1a of our id: a hint for SMSCs that only echo user_message_reference. */

@@ -7,7 +7,7 @@ export class SmsSender {
   @ApiProperty({ example: 'snd_01JD0Q8Y4C7M2X' }) id: string;
   @ApiProperty({ example: 'MyShop' }) name: string;
   @ApiProperty({ enum: STATUSES }) status: string;
-  @ApiProperty({ description: 'The account sends from this sender when a message names none.' }) isDefault: boolean;
+  @ApiProperty({ description: 'The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account.' }) isDefault: boolean;
   @ApiProperty({ description: 'A webhook URL (and secret) receives the review decision.' }) webhookConfigured: boolean;
 }
 
@@ -24,6 +24,10 @@ export class AdminSmsSender extends SmsSenderDetail {
 
 export class SmsSenderCreated {
   @ApiProperty({ type: SmsSender }) smsSender: SmsSender;
+}
+
+export class SmsSenderEntry {
+  @ApiProperty({ type: SmsSenderDetail }) smsSender: SmsSenderDetail;
 }
 
 export class SmsSenderList {

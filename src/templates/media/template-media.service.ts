@@ -96,6 +96,15 @@ export class TemplateMediaService {
     return asset && stream ? { stream, mimeType: asset.mimeType, size: asset.size } : null;
   }
 
+  /** A stored asset's bytes (header media are at most MEDIA_MAX_BYTES), e.g. for a provider upload. */
+  async readAll(asset: TemplateMediaEntity): Promise<Buffer> {
+    const stream = await this.storage.open(asset.storageKey);
+    if (!stream) throw new Error(`header media ${asset.id} is missing from storage`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+    return Buffer.concat(chunks);
+  }
+
   discard(file: IngestedFile | null | undefined): Promise<void> {
     return MediaIngest.discard(file);
   }

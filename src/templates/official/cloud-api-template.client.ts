@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import type { CloudApiConfig } from '../../config/adapters.config';
 import { ApiError } from '../../common/errors';
-import { classifyHttpStatus, ProviderHttpResponse, requestJson } from '../../providers/http/provider-http';
+import { classifyHttpStatus, postBytes, ProviderHttpResponse, requestJson } from '../../providers/http/provider-http';
 import { isCloudApiRateLimit } from '../../providers/cloud-api/cloud-api.settings';
 import { ProviderError } from '../../providers/provider.types';
 import { countPlaceholders } from '../template-rules';
 import { cloudTemplatePayload } from './cloud-api-template.payload';
-import { OfficialTemplateClient, OfficialTemplateReceipt, OfficialTemplateSubmission, ProviderTemplateRecord } from './official-template-client';
+import { HeaderMediaSource, OfficialTemplateClient, OfficialTemplateReceipt, OfficialTemplateSubmission, ProviderTemplateRecord } from './official-template-client';
 import { mapProviderStatus, ProviderReviewStatus, providerReason } from './provider-template-status';
 
 interface GraphError {
@@ -20,12 +20,17 @@ interface GraphError {
 /** Graph "Unsupported get request": the object does not exist or this token cannot see it. */
 const GRAPH_NO_OBJECT = 100;
 
+/** An upload session id as Graph answers it (`upload:<base64>?sig=<...>`): used verbatim as a path, so no slash, space or fragment. */
+const UPLOAD_SESSION_ID = /^[A-Za-z0-9:_\-.=?&%+]+$/;
+
 /** Graph "template already exists" (same name and language). */
 const DUPLICATE_SUBCODES = new Set([2388023, 2388024]);
 
 /**
  * Template submission over a WhatsApp-Cloud-API-compatible HTTP API (`PROVIDER_CHATAPP=cloud_api`):
  * POST {CHATAPP_CLOUD_BASE_URL}/{version}/{waba-id}/message_templates with `Bearer CHATAPP_CLOUD_TOKEN`.
+ * Header media go first through a resumable upload session of CHATAPP_CLOUD_APP_ID; its handle is the
+ * header's example (`header_handle`), as the real API wants it.
  */
 @Injectable()
 export class CloudApiTemplateClient extends OfficialTemplateClient {
@@ -42,7 +47,9 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
 
   async submit(s: OfficialTemplateSubmission): Promise<OfficialTemplateReceipt> {
     const waba = s.wabaId ?? this.api.wabaId;
-    const res = await this.call('POST', `/${encodeURIComponent(waba)}/message_templates`, cloudTemplatePayload(s));
+    const media = s.header && s.header.type !== 'text' ? s.header.media : null;
+    const handle = media ? await this.uploadHandle(media) : null;
+    const res = await this.call('POST', `/${encodeURIComponent(waba)}/message_templates`, cloudTemplatePayload(s, handle));
     const body = record(res.body);
     if (res.status >= 200 && res.status < 300) {
       const id = typeof body.id === 'string' || typeof body.id === 'number' ? String(body.id) : null;
@@ -91,6 +98,33 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
     const body = components.find((c) => String(c.type).toUpperCase() === 'BODY');
     const variableCount = typeof body?.text === 'string' ? countPlaceholders(body.text, 'body', false) : null;
     return { providerTemplateId, name: node.name, language: node.language, status, variableCount };
+  }
+
+  /**
+   * Resumable upload: POST /{version}/{app-id}/uploads?file_length=&file_type= opens a session ({ id }),
+   * then POST /{version}/{session-id} with the bytes, `Authorization: OAuth <token>` and
+   * `file_offset: 0` answers the handle ({ h }).
+   */
+  private async uploadHandle(media: HeaderMediaSource): Promise<string> {
+    const query = `file_length=${media.size}&file_type=${encodeURIComponent(media.mimeType)}`;
+    const opened = await this.call('POST', `/${encodeURIComponent(this.api.appId)}/uploads?${query}`);
+    const session = record(opened.body).id;
+    if (opened.status < 200 || opened.status >= 300) throw this.refusedUpload(opened);
+    if (typeof session !== 'string' || !UPLOAD_SESSION_ID.test(session)) throw new ProviderError('failed', 'provider opened an upload session without a usable id');
+    const bytes = await media.read();
+    const sent = await postBytes(`${this.api.baseUrl}/${this.api.apiVersion}/${session}`, bytes, {
+      timeoutMs: this.timeoutMs,
+      headers: { Authorization: `OAuth ${this.api.token}`, file_offset: '0' },
+    });
+    const handle = record(sent.body).h;
+    if (sent.status < 200 || sent.status >= 300) throw this.refusedUpload(sent);
+    if (typeof handle !== 'string' || !handle) throw new ProviderError('failed', 'provider took the header media without a handle');
+    return handle;
+  }
+
+  private refusedUpload(res: ProviderHttpResponse): ProviderError {
+    const err = record(record(res.body).error) as GraphError;
+    return this.classify(res, err) ?? new ProviderError('failed', `header media upload refused (HTTP ${res.status}): ${err.message ?? ''}`.trim());
   }
 
   /** GET a Graph object; null when it does not exist or is not visible to this token. */

@@ -4,13 +4,16 @@ type Component = Record<string, unknown>;
 
 const CATEGORY: Record<string, string> = { otp: 'AUTHENTICATION', marketing: 'MARKETING', utility: 'UTILITY', free: 'UTILITY' };
 
-/** Body of POST /{version}/{waba-id}/message_templates (WhatsApp Cloud API template creation). */
-export function cloudTemplatePayload(s: OfficialTemplateSubmission): Record<string, unknown> {
+/**
+ * Body of POST /{version}/{waba-id}/message_templates (WhatsApp Cloud API template creation).
+ * `headerHandle`: the resumable-upload handle of the header media (the example the reviewers see).
+ */
+export function cloudTemplatePayload(s: OfficialTemplateSubmission, headerHandle: string | null = null): Record<string, unknown> {
   const components: Component[] = [];
   if (s.subType === 'otp' && s.otp) return { name: s.name, language: s.language, category: 'AUTHENTICATION', components: otpComponents(s) };
   if (s.header) {
     if (s.header.type === 'text') components.push({ type: 'HEADER', format: 'TEXT', text: s.header.text });
-    else components.push({ type: 'HEADER', format: s.header.type.toUpperCase(), example: { header_handle: [s.header.mediaUrl] } });
+    else components.push({ type: 'HEADER', format: s.header.type.toUpperCase(), example: { header_handle: [headerHandle ?? s.header.mediaUrl] } });
   }
   if (s.body) {
     const body: Component = { type: 'BODY', text: s.body };

@@ -10,12 +10,20 @@ export interface OfficialTemplateSubmission {
   subType: TemplateSubType;
   body: string | null;
   bodyParameters: BodyParameter[];
-  header: { type: HeaderType; text: string | null; mediaUrl: string | null } | null;
+  /** `mediaUrl`: the public preview link of the header media; `media`: its bytes, for providers that take an upload. */
+  header: { type: HeaderType; text: string | null; mediaUrl: string | null; media: HeaderMediaSource | null } | null;
   footer: string | null;
   buttons: TemplateButton[];
   otp: OtpOptions | null;
   /** Business account the template is filed under (sender's, or CHATAPP_CLOUD_WABA_ID). */
   wabaId: string | null;
+}
+
+/** Stored header media, read only by a client that uploads it. */
+export interface HeaderMediaSource {
+  mimeType: string;
+  size: number;
+  read(): Promise<Buffer>;
 }
 
 export interface OfficialTemplateReceipt {
