@@ -21,8 +21,9 @@ export const NO_DELIVERY: Readonly<JobDelivery> = Object.freeze({ delivered: 0, 
  * Delivery counts of bulk jobs, computed from the message log when a job is read (no counters to keep
  * in step with receipts). Index `ix_messages_bulk_status` (bulk_job_id, status, error_code,
  * account_id) answers it alone, reading only the job's delivered, read and failed entries (the plain
- * `status IN` lets SQLite seek per status too; an OR of the two cases made it scan the whole job).
- * Measured on a 200k-message job (150k counted): SQLite ~50-90 ms, MariaDB ~0.1 s on a quiet box.
+ * `status IN` lets the embedded database seek per status too; an OR of the two cases made it scan the
+ * whole job). Measured on a 200k-message job (150k counted): ~50-90 ms embedded, ~0.1 s on the
+ * server database on a quiet box.
  */
 @Injectable()
 export class DeliveryCounts {
