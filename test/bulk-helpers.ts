@@ -37,6 +37,7 @@ export interface JobJson {
   total: number;
   validatedCount: number;
   counts: { pending: number; sent: number; failed: number; cancelled: number };
+  delivery: { delivered: number; read: number; undelivered: number };
   errorCode: string | null;
   errorMessage: string | null;
   [field: string]: unknown;

@@ -68,3 +68,14 @@ export class WahaFake {
 export function wahaSignature(key: string, body: string): string {
   return createHmac('sha512', key).update(body).digest('hex');
 }
+
+const ACK_NAMES: Record<number, string> = { [-1]: 'ERROR', 0: 'PENDING', 1: 'SERVER', 2: 'DEVICE', 3: 'READ', 4: 'PLAYED' };
+
+/** A WAHA `message.ack` event for a message the session sent (`id`: WAHA's serialized id). */
+export function wahaAck(id: string, ack: number, session = 'default'): Record<string, unknown> {
+  const chat = /^true_(.+)_[^_]+$/.exec(id)?.[1] ?? '966511111111@c.us';
+  return {
+    id: `evt_ack_${id}_${ack}`, event: 'message.ack', session, timestamp: Date.now(),
+    payload: { id, from: chat, to: chat, fromMe: true, ack, ackName: ACK_NAMES[ack] ?? String(ack), timestamp: Math.floor(Date.now() / 1000) },
+  };
+}

@@ -4,6 +4,7 @@ import { ProvidersRegistry } from '../src/providers/providers.registry';
 import { referenceHash, SmppProvider } from '../src/providers/smpp/smpp.provider';
 import { adapterConfig } from './providers-fakes/adapter-config';
 import { closedPort } from './providers-fakes/http-fake';
+import { smppDeliveries } from './providers-fakes/recording-intakes';
 import { SmppFake } from './providers-fakes/smpp-fake';
 import { waitFor } from './providers-fakes/wait-for';
 
@@ -33,7 +34,7 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
       SMPP_RECONNECT_MAX_MS: '200',
       ...env,
     });
-    const provider = new SmppProvider(new ProvidersRegistry(config), config);
+    const provider = new SmppProvider(new ProvidersRegistry(config), config, smppDeliveries(config));
     provider.onModuleInit();
     opened.push(provider);
     return provider;

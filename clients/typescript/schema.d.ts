@@ -432,6 +432,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/messages/bulk/{jobId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live progress of a bulk job (server-sent events)
+         * @description A `text/event-stream`: `event: job` with the job object (as `getBulkJob` answers it, delivery counts included) at once, then again whenever it changed (checked every 500 ms, so at most twice a second); a comment line `: ping` every 15 s while nothing changes; once the job is `completed`, `rejected` or `cancelled` with nothing pending (a job cancelled mid-window first finishes that window), `event: end` (data: the job's `id` and `status`) and the server closes the stream. Any replica serves any job. A stream also ends when the server shuts down: reconnect, and the first event is the job as it is then. Errors are JSON envelopes, before any event; 429 RATE_LIMITED when the account already holds BULK_EVENTS_MAX_PER_ACCOUNT (20) streams on the replica. Browsers: EventSource cannot send the X-API-Key header; read the body of a `fetch()` instead.
+         */
+        get: operations["streamBulkJobEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/messages/bulk/{jobId}/rows": {
         parameters: {
             query?: never;
@@ -577,8 +597,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the message log, newest first
-         * @description Cursor pagination; filters by status, channel and bulk job.
+         * Read the message log, newest first (or by last change)
+         * @description Cursor pagination; filters by status, channel, bulk job and `updatedSince`. `order=updated` lists the least recently changed first, so a client can reconcile statuses by polling.
          */
         get: operations["listMessages"];
         put?: never;
@@ -616,7 +636,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one message of the message log */
+        /**
+         * Read one message of the message log
+         * @description The message and its status history (every status it reached, from our API or a provider receipt).
+         */
         get: operations["getMessage"];
         put?: never;
         post?: never;
@@ -850,6 +873,8 @@ export interface components {
             /** @description Rows that passed validation so far. */
             validatedCount: number;
             counts: components["schemas"]["BulkJobCounts"];
+            /** @description What delivery receipts said about the sent messages so far (channels without receipts stay at 0). Receipts can arrive after the job completed. */
+            delivery: components["schemas"]["BulkJobDelivery"];
             /**
              * @description Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.
              * @enum {string|null}
@@ -867,6 +892,14 @@ export interface components {
             sent: number;
             failed: number;
             cancelled: number;
+        };
+        BulkJobDelivery: {
+            /** @description Messages of the job a receipt says reached the recipient (status `delivered` or `read`). */
+            delivered: number;
+            /** @description Messages the recipient read (status `read`; also counted in `delivered`). */
+            read: number;
+            /** @description Sent messages a receipt failed (`failed` with errorCode UNDELIVERED, EXPIRED or REJECTED_BY_CARRIER); also counted in `counts.sent`. */
+            undelivered: number;
         };
         BulkJobEnvelope: {
             /** @enum {boolean} */
@@ -900,6 +933,8 @@ export interface components {
             /** @description Rows that passed validation so far. */
             validatedCount: number;
             counts: components["schemas"]["BulkJobCounts"];
+            /** @description What delivery receipts said about the sent messages so far (channels without receipts stay at 0). Receipts can arrive after the job completed. */
+            delivery: components["schemas"]["BulkJobDelivery"];
             /**
              * @description Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.
              * @enum {string|null}
@@ -941,7 +976,7 @@ export interface components {
              * @description Invalid rows: the validation code; failed rows: the code their message failed with.
              * @enum {string|null}
              */
-            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | null;
+            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
             errorMessage: string | null;
             /** Format: date-time */
             sentAt: string | null;
@@ -1196,6 +1231,124 @@ export interface components {
              */
             chatId: string;
         };
+        MessageDetail: {
+            /** @example msg_01jd0r8m6f3q9w2k4x7b5c8v1n */
+            id: string;
+            /**
+             * @description E.164 phone, lowercased email, or chat id.
+             * @example +966501234567
+             */
+            to: string;
+            /**
+             * @example local_sms
+             * @enum {string}
+             */
+            channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
+            /**
+             * @example free_text
+             * @enum {string}
+             */
+            messageType: "free_text" | "template";
+            /**
+             * @description Sender name (local_sms: the approved sender used).
+             * @example MyShop
+             */
+            sender: string | null;
+            /**
+             * @description Template messages only.
+             * @example null
+             */
+            templateId: string | null;
+            /**
+             * @description Moves forward only: scheduled -> queued -> sent -> delivered -> read (receipts, on channels whose provider sends them), or to failed; a failure receipt moves only a `sent` message to failed (UNDELIVERED, EXPIRED, REJECTED_BY_CARRIER: paid, not refunded). `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
+             * @example sent
+             * @enum {string}
+             */
+            status: "scheduled" | "queued" | "sent" | "delivered" | "read" | "failed" | "cancelled";
+            /**
+             * @description Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).
+             * @example 5
+             */
+            cost: number;
+            /**
+             * @description What paid: free messages, plan quota or wallet.
+             * @example wallet
+             * @enum {string|null}
+             */
+            paidFrom: "free" | "quota" | "wallet" | null;
+            /**
+             * @description The provider's message id once sent.
+             * @example sbx_5f2c9a1e
+             */
+            providerMessageId: string | null;
+            /**
+             * @description A failure receipt's own code from the provider (SMPP `err:`, Cloud API error code...).
+             * @example null
+             */
+            providerErrorCode: string | null;
+            /**
+             * @description Failed messages: why (the outcome codes and error codes of the API description; SERVICE_UNAVAILABLE only on messages of earlier versions).
+             * @example null
+             * @enum {string|null}
+             */
+            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
+            /**
+             * @description Failed messages: what went wrong, for a person.
+             * @example null
+             */
+            errorMessage: string | null;
+            /**
+             * @description The bulk job that sent it.
+             * @example null
+             */
+            bulkJobId: string | null;
+            /**
+             * @description Index of the message in its bulk job's `messages`.
+             * @example null
+             */
+            rowIndex: number | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            scheduledAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.120Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the provider reported it delivered (also set by a read receipt that came first).
+             * @example null
+             */
+            deliveredAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the provider reported it read (chat channels).
+             * @example null
+             */
+            readAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it failed (a provider error at send time, or a failure receipt).
+             * @example null
+             */
+            failedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change (status, receipt, hand-off).
+             * @example 2026-11-22T10:15:30.120Z
+             */
+            updatedAt: string;
+            /** @description Every status the message reached, oldest first. */
+            statusHistory: components["schemas"]["StatusHistoryEntry"][];
+        };
         MessageList: {
             /** @description Newest first. */
             messages: components["schemas"]["MessageResource"][];
@@ -1292,11 +1445,11 @@ export interface components {
              */
             templateId: string | null;
             /**
-             * @description Moves forward only: scheduled -> queued -> sent, or to failed; `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
+             * @description Moves forward only: scheduled -> queued -> sent -> delivered -> read (receipts, on channels whose provider sends them), or to failed; a failure receipt moves only a `sent` message to failed (UNDELIVERED, EXPIRED, REJECTED_BY_CARRIER: paid, not refunded). `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
              * @example sent
              * @enum {string}
              */
-            status: "scheduled" | "queued" | "sent" | "failed" | "cancelled";
+            status: "scheduled" | "queued" | "sent" | "delivered" | "read" | "failed" | "cancelled";
             /**
              * @description Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).
              * @example 5
@@ -1314,11 +1467,16 @@ export interface components {
              */
             providerMessageId: string | null;
             /**
+             * @description A failure receipt's own code from the provider (SMPP `err:`, Cloud API error code...).
+             * @example null
+             */
+            providerErrorCode: string | null;
+            /**
              * @description Failed messages: why (the outcome codes and error codes of the API description; SERVICE_UNAVAILABLE only on messages of earlier versions).
              * @example null
              * @enum {string|null}
              */
-            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | null;
+            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
             /**
              * @description Failed messages: what went wrong, for a person.
              * @example null
@@ -1346,11 +1504,30 @@ export interface components {
             sentAt: string | null;
             /**
              * Format: date-time
+             * @description When the provider reported it delivered (also set by a read receipt that came first).
+             * @example null
+             */
+            deliveredAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the provider reported it read (chat channels).
+             * @example null
+             */
+            readAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it failed (a provider error at send time, or a failure receipt).
+             * @example null
+             */
+            failedAt: string | null;
+            /**
+             * Format: date-time
              * @example 2026-11-22T10:15:30.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
+             * @description Last change (status, receipt, hand-off).
              * @example 2026-11-22T10:15:30.120Z
              */
             updatedAt: string;
@@ -1574,7 +1751,7 @@ export interface components {
              * @example PROVIDER_REJECTED
              * @enum {string}
              */
-            errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE";
+            errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER";
         };
         SentVerification: {
             /**
@@ -1654,6 +1831,35 @@ export interface components {
             category: "sms";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected" | "active";
+        };
+        StatusHistoryEntry: {
+            /**
+             * @example sent
+             * @enum {string}
+             */
+            status: "scheduled" | "queued" | "sent" | "delivered" | "read" | "failed" | "cancelled";
+            /**
+             * Format: date-time
+             * @description When it happened (for receipts: when the provider says it did).
+             * @example 2026-11-22T10:15:30.120Z
+             */
+            at: string;
+            /**
+             * @description `api`: our send pipeline (or your cancel); `provider`: a delivery receipt.
+             * @example api
+             * @enum {string}
+             */
+            source: "api" | "provider";
+            /**
+             * @description The provider's own word for the receipt (`DELIVRD`, `delivered`...).
+             * @example null
+             */
+            providerStatus: string | null;
+            /**
+             * @description Failures: the errorCode of this move.
+             * @example null
+             */
+            errorCode: string | null;
         };
         Template: {
             /** @example tpl_01JD0Q8Y4C7M2X */
@@ -7529,6 +7735,11 @@ export interface operations {
                      *               "failed": 0,
                      *               "cancelled": 0
                      *             },
+                     *             "delivery": {
+                     *               "delivered": 1,
+                     *               "read": 0,
+                     *               "undelivered": 0
+                     *             },
                      *             "errorCode": null,
                      *             "errorMessage": null,
                      *             "createdAt": "2024-11-19T10:15:00.000Z"
@@ -7715,6 +7926,11 @@ export interface operations {
                      *         "sent": 0,
                      *         "failed": 0,
                      *         "cancelled": 0
+                     *       },
+                     *       "delivery": {
+                     *         "delivered": 1,
+                     *         "read": 0,
+                     *         "undelivered": 0
                      *       },
                      *       "errorCode": null,
                      *       "errorMessage": null,
@@ -8099,6 +8315,11 @@ export interface operations {
                      *           "failed": 0,
                      *           "cancelled": 0
                      *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
+                     *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
                      *         "createdAt": "2024-11-19T10:15:00.000Z"
@@ -8106,6 +8327,171 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BulkJobEnvelope"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `JOB_NOT_FOUND`: Bulk job not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "JOB_NOT_FOUND",
+                     *       "error": "Bulk job not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "JOB_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    streamBulkJobEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the creation response. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job's events until it is final */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: job
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *
+                     *     : ping
+                     *
+                     *     event: job
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *
+                     *     event: end
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","status":"completed"}
+                     */
+                    "text/event-stream": string;
                 };
             };
             /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
@@ -8652,6 +9038,11 @@ export interface operations {
                      *           "failed": 0,
                      *           "cancelled": 0
                      *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
+                     *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
                      *         "createdAt": "2024-11-19T10:15:00.000Z"
@@ -8933,6 +9324,11 @@ export interface operations {
                      *           "failed": 0,
                      *           "cancelled": 0
                      *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
+                     *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
                      *         "createdAt": "2024-11-19T10:15:00.000Z"
@@ -9192,6 +9588,11 @@ export interface operations {
                      *           "sent": 2,
                      *           "failed": 0,
                      *           "cancelled": 0
+                     *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
@@ -9473,6 +9874,11 @@ export interface operations {
                      *           "sent": 2,
                      *           "failed": 0,
                      *           "cancelled": 1
+                     *         },
+                     *         "delivery": {
+                     *           "delivered": 1,
+                     *           "read": 0,
+                     *           "undelivered": 0
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
@@ -10010,11 +10416,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only messages with this status. */
-                status?: "scheduled" | "queued" | "sent" | "failed" | "cancelled";
+                status?: "scheduled" | "queued" | "sent" | "delivered" | "read" | "failed" | "cancelled";
                 /** @description Only messages of this channel. */
                 channel?: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
                 /** @description Only messages sent by this bulk job. */
                 bulkJobId?: string;
+                /** @description Only messages changed (created, or moved to another status) at or after this time. With `order=updated`, poll with the time of your last poll, minus a few seconds, to reconcile. */
+                updatedSince?: string;
+                /** @description `created`: newest first; `updated`: least recently changed first (by updatedAt, then id), for polling. */
+                order?: "created" | "updated";
                 /** @description Page size. */
                 limit?: number;
                 /** @description `nextCursor` of the previous page (opaque; VALIDATION_ERROR when altered). */
@@ -10045,18 +10455,22 @@ export interface operations {
                      *             "messageType": "free_text",
                      *             "sender": "MyShop",
                      *             "templateId": null,
-                     *             "status": "sent",
+                     *             "status": "delivered",
                      *             "cost": 5,
                      *             "paidFrom": "wallet",
                      *             "providerMessageId": "sbx_5f2c9a1e",
+                     *             "providerErrorCode": null,
                      *             "errorCode": null,
                      *             "errorMessage": null,
                      *             "bulkJobId": null,
                      *             "rowIndex": null,
                      *             "scheduledAt": null,
                      *             "sentAt": "2026-11-22T10:15:30.120Z",
+                     *             "deliveredAt": "2026-11-22T10:15:32.004Z",
+                     *             "readAt": null,
+                     *             "failedAt": null,
                      *             "createdAt": "2026-11-22T10:15:30.000Z",
-                     *             "updatedAt": "2026-11-22T10:15:30.120Z"
+                     *             "updatedAt": "2026-11-22T10:15:32.010Z"
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -10236,12 +10650,16 @@ export interface operations {
                      *           "cost": 0,
                      *           "paidFrom": "wallet",
                      *           "providerMessageId": null,
+                     *           "providerErrorCode": null,
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "bulkJobId": null,
                      *           "rowIndex": null,
                      *           "scheduledAt": "2026-11-23T09:00:00.000Z",
                      *           "sentAt": null,
+                     *           "deliveredAt": null,
+                     *           "readAt": null,
+                     *           "failedAt": null,
                      *           "createdAt": "2026-11-22T10:15:30.000Z",
                      *           "updatedAt": "2026-11-22T11:02:00.000Z"
                      *         }
@@ -10482,7 +10900,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The message. */
+            /** @description The message and its status history. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10499,25 +10917,52 @@ export interface operations {
                      *         "messageType": "free_text",
                      *         "sender": "MyShop",
                      *         "templateId": null,
-                     *         "status": "sent",
+                     *         "status": "delivered",
                      *         "cost": 5,
                      *         "paidFrom": "wallet",
                      *         "providerMessageId": "sbx_5f2c9a1e",
+                     *         "providerErrorCode": null,
                      *         "errorCode": null,
                      *         "errorMessage": null,
                      *         "bulkJobId": null,
                      *         "rowIndex": null,
                      *         "scheduledAt": null,
                      *         "sentAt": "2026-11-22T10:15:30.120Z",
+                     *         "deliveredAt": "2026-11-22T10:15:32.004Z",
+                     *         "readAt": null,
+                     *         "failedAt": null,
                      *         "createdAt": "2026-11-22T10:15:30.000Z",
-                     *         "updatedAt": "2026-11-22T10:15:30.120Z"
+                     *         "updatedAt": "2026-11-22T10:15:32.010Z",
+                     *         "statusHistory": [
+                     *           {
+                     *             "status": "queued",
+                     *             "at": "2026-11-22T10:15:30.000Z",
+                     *             "source": "api",
+                     *             "providerStatus": null,
+                     *             "errorCode": null
+                     *           },
+                     *           {
+                     *             "status": "sent",
+                     *             "at": "2026-11-22T10:15:30.120Z",
+                     *             "source": "api",
+                     *             "providerStatus": null,
+                     *             "errorCode": null
+                     *           },
+                     *           {
+                     *             "status": "delivered",
+                     *             "at": "2026-11-22T10:15:32.004Z",
+                     *             "source": "provider",
+                     *             "providerStatus": "DELIVRD",
+                     *             "errorCode": null
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["MessageResource"];
+                        data: components["schemas"]["MessageDetail"];
                     };
                 };
             };

@@ -7,6 +7,7 @@ import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { UnitOfWork } from '../database/unit-of-work';
 import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
+import { DeliveryCounts } from '../messaging/delivery-counts';
 import { readBulkBody } from './bulk-body-reader';
 import { BulkJobView, JobRow, toJobView } from './bulk-job.view';
 import { BulkSettings } from './bulk-settings';
@@ -37,6 +38,7 @@ export class BulkIntakeService {
     private readonly db: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
+    private readonly delivery: DeliveryCounts,
   ) {
     this.fullBatchValues = rowPlaceholders(settings.intakeBatch);
   }
@@ -249,7 +251,8 @@ export class BulkIntakeService {
       const same = await this.sameRequest(result.row, jobId, f, print);
       if (jobId !== null) await this.discard(jobId);
       if (!same) throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with a different body');
-      return toJobView(result.row);
+      // A replay answers the existing job as it is now, receipts included.
+      return toJobView(result.row, await this.delivery.ofBulkJob(accountId, String(result.row.id)));
     }
     throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key is being used concurrently; retry');
   }

@@ -1,4 +1,5 @@
 import { iso } from '../database/columns';
+import type { JobDelivery } from '../messaging/delivery-counts';
 import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
 
 export type JobStatus = 'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
@@ -16,6 +17,8 @@ export interface BulkJobView {
   total: number;
   validatedCount: number;
   counts: { pending: number; sent: number; failed: number; cancelled: number };
+  /** What receipts said about the job's sent messages (read from the message log, not the job row). */
+  delivery: JobDelivery;
   errorCode: BulkJobErrorCode | null;
   errorMessage: string | null;
   createdAt: string;
@@ -24,8 +27,8 @@ export interface BulkJobView {
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const s = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
-/** The spec's Bulk job object. */
-export function toJobView(r: JobRow): BulkJobView {
+/** The spec's Bulk job object, with the job's delivery counts (zeros for a job nothing was sent for yet). */
+export function toJobView(r: JobRow, delivery: JobDelivery = { delivered: 0, read: 0, undelivered: 0 }): BulkJobView {
   const status = String(r.status) as JobStatus;
   return {
     id: String(r.id),
@@ -36,6 +39,7 @@ export function toJobView(r: JobRow): BulkJobView {
     total: n(r.total),
     validatedCount: n(r.validated_count),
     counts: { pending: n(r.pending_count), sent: n(r.sent_count), failed: n(r.failed_count), cancelled: n(r.cancelled_count) },
+    delivery: { delivered: delivery.delivered, read: delivery.read, undelivered: delivery.undelivered },
     errorCode: s(r.error_code) as BulkJobErrorCode | null,
     errorMessage: s(r.error_message),
     createdAt: iso(n(r.created_at)) as string,

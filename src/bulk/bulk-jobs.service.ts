@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { CursorCodec } from '../common/cursor';
 import { UnitOfWork } from '../database/unit-of-work';
 import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
+import { DeliveryCounts } from '../messaging/delivery-counts';
 import { BulkJobView, BulkRowView, JobRow, ROW_FILTERS, ROW_STATUS_FILTERS, toJobView, toRowView } from './bulk-job.view';
 import type { ListBulkJobsQuery, ListBulkRowsQuery } from './dto/bulk-queries.dto';
 import { canPayNextRow } from './next-row-payment';
@@ -31,10 +32,16 @@ export class BulkJobsService {
     private readonly cursors: CursorCodec,
     private readonly ledger: LedgerService,
     private readonly events: BulkJobEvents,
+    private readonly delivery: DeliveryCounts,
   ) {}
 
   async get(accountId: string, jobId: string): Promise<BulkJobView> {
-    return toJobView(await this.load(accountId, jobId));
+    return this.view(accountId, await this.load(accountId, jobId));
+  }
+
+  /** A row read for `accountId`, with its delivery counts. */
+  async view(accountId: string, row: JobRow): Promise<BulkJobView> {
+    return toJobView(row, await this.delivery.ofBulkJob(accountId, String(row.id)));
   }
 
   async list(accountId: string, q: ListBulkJobsQuery): Promise<JobPage> {
@@ -49,8 +56,10 @@ export class BulkJobsService {
     const rows = await this.db.rows(sql(`SELECT * FROM bulk_jobs WHERE ${where} ORDER BY id DESC LIMIT ${limit + 1}`, ...params));
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
+    // One grouped query for the page's delivery counts.
+    const delivery = await this.delivery.ofBulkJobs(accountId, page.map((r) => String(r.id)));
     return {
-      jobs: page.map(toJobView),
+      jobs: page.map((r) => toJobView(r, delivery.get(String(r.id)))),
       nextCursor: hasMore ? this.cursors.encode(`bulk-jobs:${accountId}`, String(page[page.length - 1].id)) : null,
       hasMore,
     };
@@ -140,19 +149,25 @@ export class BulkJobsService {
       return { retried: rows.affected, job: (after.rows[0] as JobRow | undefined) ?? null };
     });
     if (result.retried === 0 || !result.job) throw new ApiError('NOTHING_TO_RETRY', 'The job has no failed rows');
-    return { retried: result.retried, job: toJobView(result.job) };
+    return { retried: result.retried, job: await this.view(accountId, result.job) };
   }
 
   private async after(accountId: string, jobId: string, affected: number, verb: string): Promise<BulkJobView> {
     const job = await this.load(accountId, jobId);
     if (affected === 0) throw invalidState(String(job.status), verb);
-    return toJobView(job);
+    return this.view(accountId, job);
   }
 
   private async load(accountId: string, jobId: string): Promise<JobRow> {
+    const row = await this.findRow(accountId, jobId);
+    if (!row) throw new ApiError('JOB_NOT_FOUND', 'Bulk job not found');
+    return row;
+  }
+
+  /** The account's job row, or null (the event stream's poll, which adds delivery counts at its own pace). */
+  async findRow(accountId: string, jobId: string): Promise<JobRow | null> {
     const rows = await this.db.rows(sql('SELECT * FROM bulk_jobs WHERE id = ? AND account_id = ?', String(jobId).slice(0, 40), accountId));
-    if (!rows[0]) throw new ApiError('JOB_NOT_FOUND', 'Bulk job not found');
-    return rows[0];
+    return rows[0] ?? null;
   }
 }
 

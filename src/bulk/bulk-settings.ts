@@ -24,6 +24,10 @@ export class BulkSettings {
   readonly maxJobsPerReplica: number;
   readonly idempotencyWindowMs: number;
   readonly schedulersEnabled: boolean;
+  /** Heartbeat of a bulk job's event stream. */
+  readonly eventsHeartbeatMs: number;
+  /** Open event streams per account on this replica. */
+  readonly eventsMaxPerAccount: number;
   readonly testHooks: boolean;
 
   constructor(config: AppConfig) {
@@ -44,6 +48,8 @@ export class BulkSettings {
     this.maxJobsPerReplica = bulk.maxJobsPerReplica;
     this.idempotencyWindowMs = bulk.idempotencyWindowMs;
     this.schedulersEnabled = config.schedulers.enabled;
+    this.eventsHeartbeatMs = bulk.eventsHeartbeatMs;
+    this.eventsMaxPerAccount = bulk.eventsMaxPerAccount;
     this.testHooks = bulk.testHooks;
   }
 }

@@ -5,6 +5,7 @@ import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService, JobPage, RowPage } from './bulk-jobs.service';
+import { BulkJobStream, EVENTS_POLL_MS } from './bulk-job-stream';
 import { BulkJobView } from './bulk-job.view';
 import { ApiErrors, ApiFileSuccess, ApiStreamedBody, ApiSuccess } from '../common/openapi';
 import { requestIdOf } from '../common/request-id';
@@ -29,6 +30,7 @@ export class BulkController {
     private readonly jobs: BulkJobsService,
     private readonly dryRun: BulkDryRunService,
     private readonly rowExport: BulkRowExport,
+    private readonly jobEvents: BulkJobStream,
   ) {}
 
   @Post()
@@ -96,6 +98,36 @@ export class BulkController {
   @ApiErrors('JOB_NOT_FOUND')
   async get(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string): Promise<JobBody> {
     return { success: true, job: await this.jobs.get(auth.accountId, jobId) };
+  }
+
+  @Get(':jobId/events')
+  @RequirePermissions('messages:read')
+  @ApiOperation({
+    operationId: 'streamBulkJobEvents',
+    summary: 'Live progress of a bulk job (server-sent events)',
+    description:
+      'A `text/event-stream`: `event: job` with the job object (as `getBulkJob` answers it, delivery counts included) at once, ' +
+      `then again whenever it changed (checked every ${EVENTS_POLL_MS} ms, so at most twice a second); a comment line \`: ping\` ` +
+      'every 15 s while nothing changes; once the job is `completed`, `rejected` or `cancelled` with nothing pending (a job ' +
+      'cancelled mid-window first finishes that window), `event: end` (data: the job\'s ' +
+      '`id` and `status`) and the server closes the stream. Any replica serves any job. A stream also ends when the server ' +
+      'shuts down: reconnect, and the first event is the job as it is then. Errors are JSON envelopes, before any event; ' +
+      '429 RATE_LIMITED when the account already holds BULK_EVENTS_MAX_PER_ACCOUNT (20) streams on the replica. ' +
+      'Browsers: EventSource cannot send the X-API-Key header; read the body of a `fetch()` instead.',
+  })
+  @JobIdParam()
+  @ApiFileSuccess(200, {
+    description: 'The job\'s events until it is final',
+    mediaType: 'text/event-stream',
+    example:
+      `event: job\ndata: ${JSON.stringify({ ...EXAMPLE_JOB, status: 'running' })}\n\n` +
+      ': ping\n\n' +
+      `event: job\ndata: ${JSON.stringify({ ...EXAMPLE_JOB, status: 'completed', counts: { pending: 0, sent: 3, failed: 0, cancelled: 0 } })}\n\n` +
+      `event: end\ndata: ${JSON.stringify({ id: EXAMPLE_JOB.id, status: 'completed' })}\n\n`,
+  })
+  @ApiErrors('JOB_NOT_FOUND')
+  async events(@CurrentAuth() auth: AuthContext, @Param('jobId') jobId: string, @Res() res: Response): Promise<void> {
+    await this.jobEvents.open(auth.accountId, jobId, res);
   }
 
   @Get(':jobId/rows')

@@ -5,19 +5,20 @@ import { BulkController } from './bulk.controller';
 import { BulkDispatcher } from './bulk-dispatcher';
 import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
+import { BulkJobEvents } from './bulk-job-events';
 import { BulkJobsService } from './bulk-jobs.service';
 import { BulkMetricsSource } from './bulk-metrics.source';
 import { BulkReaper } from './bulk-reaper';
 import { BulkRowExport } from './bulk-row-export.service';
 import { BulkSettings } from './bulk-settings';
 import { BulkValidationLoop } from './bulk-validation.loop';
-import { BulkJobEvents } from './bulk-job-events';
+import { BulkJobStream } from './bulk-job-stream';
 
-/** Bulk jobs: streamed intake and dry run, background validation, paced dispatch under leases, job routes, CSV export. */
+/** Bulk jobs: streamed intake and dry run, background validation, paced dispatch under leases, job routes, CSV export, the job event stream. */
 @Module({
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
-  providers: [BulkSettings, BulkJobEvents, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
+  providers: [BulkSettings, BulkJobEvents, BulkJobStream, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
   exports: [BulkJobsService],
 })
 export class BulkModule {}

@@ -33,6 +33,7 @@ describe('adapter sections', () => {
 
   it('smpp, cloud_api, bot_api: defaults, URLs without trailing slashes', () => {
     expect(loadConfig({ ...SMPP, SMPP_URL: 'ssmpp://smsc.example:3550/' }).smpp).toEqual({
+      receiptIdFormat: 'as_submitted',
       url: 'ssmpp://smsc.example:3550', systemId: 'esme', password: 'pw', systemType: '', enquireLinkMs: 30_000, reconnectMaxMs: 30_000, window: 10,
     });
     expect(loadConfig(CLOUD).cloudApi).toEqual({ baseUrl: 'https://graph.facebook.com', apiVersion: 'v21.0', token: 'tok', phoneNumberId: 'pn_1', wabaId: 'waba_1' });
@@ -56,6 +57,7 @@ describe('adapter sections', () => {
     [{ ...SMTP, SMTP_FROM: 'Shop' }, 'SMTP_FROM must be an email address or "Name <address>", got "Shop"'],
     [{ ...SMTP, SMTP_PORT: '0' }, 'SMTP_PORT must be between 1 and 65535, got 0'],
     [{ ...SMTP, SMTP_REQUIRE_TLS: 'sure' }, 'SMTP_REQUIRE_TLS must be true or false, got "sure"'],
+    [{ ...SMPP, SMPP_RECEIPT_ID_FORMAT: 'hex' }, 'SMPP_RECEIPT_ID_FORMAT must be as_submitted or decimal, got "hex"'],
     [{ ...SMPP, SMPP_URL: 'http://smsc.example' }, 'SMPP_URL must use smpp or ssmpp://, got "http://smsc.example"'],
     [{ ...SMPP, SMPP_WINDOW: '1001' }, 'SMPP_WINDOW must be between 1 and 1000, got 1001'],
     [{ ...CLOUD, CHATAPP_CLOUD_PHONE_NUMBER_ID: '../x' }, 'CHATAPP_CLOUD_PHONE_NUMBER_ID must be a phone number id (letters, digits, _ or -), got "../x"'],

@@ -26,6 +26,8 @@ export interface SmppConfig {
   systemId: string;
   password: string;
   systemType: string;
+  /** How receipts write message ids (SMPP_RECEIPT_ID_FORMAT, see smpp-receipts.ts). */
+  receiptIdFormat: 'as_submitted' | 'decimal';
   enquireLinkMs: number;
   reconnectMaxMs: number;
   /** Submissions awaiting their response at once. */
@@ -107,6 +109,7 @@ export function smppSection(r: EnvReader, providers: ProvidersConfig): SmppConfi
     systemId: r.required('SMPP_SYSTEM_ID', why),
     password: r.required('SMPP_PASSWORD', why),
     systemType: r.string('SMPP_SYSTEM_TYPE', ''),
+    receiptIdFormat: r.matching('SMPP_RECEIPT_ID_FORMAT', r.string('SMPP_RECEIPT_ID_FORMAT', 'as_submitted'), /^(as_submitted|decimal)$/, 'as_submitted or decimal') as 'as_submitted' | 'decimal',
     enquireLinkMs: r.int('SMPP_ENQUIRE_LINK_MS', 30000, 1000),
     reconnectMaxMs: r.int('SMPP_RECONNECT_MAX_MS', 30000, 100),
     window: r.int('SMPP_WINDOW', 10, 1, 1000),

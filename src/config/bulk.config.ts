@@ -24,6 +24,10 @@ export interface BulkConfig {
   maxJobsPerReplica: number;
   /** Bulk idempotency replay window. */
   idempotencyWindowMs: number;
+  /** BULK_EVENTS_HEARTBEAT_MS: a comment line on an idle bulk job event stream this often (proxies close silent connections). */
+  eventsHeartbeatMs: number;
+  /** BULK_EVENTS_MAX_PER_ACCOUNT: event streams one account may hold open on one replica (429 past it). */
+  eventsMaxPerAccount: number;
   /** Test-only probes in the bulk runner (refused outside NODE_ENV=test). */
   testHooks: boolean;
 }
@@ -48,6 +52,8 @@ export function bulkSection(r: EnvReader, mode: RuntimeMode, providerTimeoutMs: 
     rateLimitBackoffMs: r.int('BULK_RATE_LIMIT_BACKOFF_MS', 30_000, 1),
     maxJobsPerReplica: r.int('BULK_MAX_JOBS_PER_REPLICA', 500, 1),
     idempotencyWindowMs: r.int('IDEMPOTENCY_WINDOW_HOURS', 24, 1) * 3_600_000,
+    eventsHeartbeatMs: r.int('BULK_EVENTS_HEARTBEAT_MS', 15_000, 10, 300_000),
+    eventsMaxPerAccount: r.int('BULK_EVENTS_MAX_PER_ACCOUNT', 20, 1, 10_000),
     testHooks,
   };
 }

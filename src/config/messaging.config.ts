@@ -13,6 +13,10 @@ export interface MessagingConfig {
   defaultRegion: string;
   /** The platform's SMS sender name: used when a message names none and the account has no default. */
   defaultSmsSender: string;
+  /** A receipt for a provider id no message is recorded with yet is kept this long (RECEIPT_MATCH_WINDOW_MS). */
+  receiptMatchWindowMs: number;
+  /** How often a replica applies kept receipts whose message was recorded since, and drops expired ones. */
+  receiptSweepTickMs: number;
 }
 
 export interface ScheduledSendsConfig {
@@ -71,7 +75,12 @@ export function billingSection(r: EnvReader): BillingConfig {
 export function messagingSection(r: EnvReader): MessagingConfig {
   const defaultRegion = r.string('DEFAULT_REGION', 'SA').toUpperCase();
   if (!/^[A-Z]{2}$/.test(defaultRegion)) r.fail('DEFAULT_REGION must be a two-letter country code');
-  return { defaultRegion, defaultSmsSender: r.string('DEFAULT_SMS_SENDER', 'MsgService') };
+  return {
+    defaultRegion,
+    defaultSmsSender: r.string('DEFAULT_SMS_SENDER', 'MsgService'),
+    receiptMatchWindowMs: r.int('RECEIPT_MATCH_WINDOW_MS', 600_000, 1000),
+    receiptSweepTickMs: r.int('RECEIPT_SWEEP_TICK_MS', 5000, 10, 3_600_000),
+  };
 }
 
 export function scheduledSendsSection(r: EnvReader, providerTimeoutMs: number): ScheduledSendsConfig {

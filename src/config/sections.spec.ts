@@ -31,12 +31,12 @@ describe('config sections: defaults', () => {
 
   it('billing, messaging, providers', () => {
     expect(c.billing).toEqual({ currency: 'SAR', prices: { local_sms: 5, chatapp: 10, chatapp_web: 3, messaging_bot: 2, email: 1 } });
-    expect(c.messaging).toEqual({ defaultRegion: 'SA', defaultSmsSender: 'MsgService' });
+    expect(c.messaging).toEqual({ defaultRegion: 'SA', defaultSmsSender: 'MsgService', receiptMatchWindowMs: 600_000, receiptSweepTickMs: 5000 });
     expect(c.providers).toEqual({
       byChannel: { local_sms: 'sandbox', chatapp: 'sandbox', chatapp_web: 'sandbox', messaging_bot: 'sandbox', email: 'sandbox' },
       timeoutMs: 10_000,
     });
-    expect(c.sandbox).toEqual({ faultRefreshMs: 200 });
+    expect(c.sandbox).toEqual({ faultRefreshMs: 200, deliveredAfterMs: 1000, readAfterMs: 3000, receiptTickMs: 250, receiptBatch: 500 });
     expect(c.waha).toEqual({ baseUrl: null, apiKey: null, timeoutMs: 10_000, eventMaxAgeSeconds: 300 });
     expect(c.webSessions).toEqual({ defaultProvider: 'sandbox' });
   });
@@ -44,7 +44,7 @@ describe('config sections: defaults', () => {
   it('templates, media, official chat-app platform', () => {
     expect(c.templates).toEqual({ statusPollMs: 300_000, statusPollBatch: 20 });
     expect(c.media).toEqual({ dir: 'data/media', quotaBytes: 524288000, fetchTimeoutMs: 15_000, orphanMs: 24 * 3_600_000, purgeTickMs: 3_600_000 });
-    expect(c.chatapp).toEqual({ platformNumber: '+966500000001', platformDisplayName: 'Platform number', wabaId: null, webhookSecret: null });
+    expect(c.chatapp).toEqual({ platformNumber: '+966500000001', platformDisplayName: 'Platform number', wabaId: null, webhookSecret: null, appSecret: null, verifyToken: null });
   });
 
   it('scheduled sends, bulk, verification, webhooks', () => {
@@ -52,7 +52,7 @@ describe('config sections: defaults', () => {
     expect(c.bulk).toEqual({
       instanceId: null, intakeBatch: 1000, maxElementBytes: 65536, intakeLeaseMs: 60_000, reaperTickMs: 30_000, validationTickMs: 200,
       validationChunk: 2000, exportPageRows: 2000, dispatchTickMs: 100, leaseMs: 15_000, dispatchLeaseMs: 20_000,
-      rateLimitBackoffMs: 30_000, maxJobsPerReplica: 500, idempotencyWindowMs: 24 * 3_600_000, testHooks: false,
+      rateLimitBackoffMs: 30_000, maxJobsPerReplica: 500, idempotencyWindowMs: 24 * 3_600_000, eventsHeartbeatMs: 15_000, eventsMaxPerAccount: 20, testHooks: false,
     });
     expect(c.verification).toEqual({ maxChecks: 5, retentionMs: 24 * 3_600_000, purgeTickMs: 3_600_000, sendLimit: 5, sendWindowMs: 600_000 });
     expect(c.webhooks).toEqual({
@@ -86,6 +86,7 @@ describe('config sections: values and ranges', () => {
 
   it.each([
     ['BULK_EXPORT_PAGE_ROWS', '10001', 'BULK_EXPORT_PAGE_ROWS must be between 1 and 10000, got 10001'],
+    ['BULK_EVENTS_HEARTBEAT_MS', '9', 'BULK_EVENTS_HEARTBEAT_MS must be between 10 and 300000, got 9'],
     ['BULK_MAX_ELEMENT_BYTES', '1023', 'BULK_MAX_ELEMENT_BYTES must be between 1024 and 16777216, got 1023'],
     ['MEDIA_FETCH_TIMEOUT_MS', '99', 'MEDIA_FETCH_TIMEOUT_MS must be between 100 and 600000, got 99'],
     ['SCHEDULED_SEND_TICK_MS', 'often', 'SCHEDULED_SEND_TICK_MS must be an integer, got "often"'],

@@ -27,6 +27,10 @@ export interface ChatappConfig {
   wabaId: string | null;
   /** CHATAPP_CLOUD_WEBHOOK_SECRET: the template status hook refuses every call when null. */
   webhookSecret: string | null;
+  /** CHATAPP_CLOUD_APP_SECRET: the key of the provider's X-Hub-Signature-256 on /hooks/chatapp/messages (refused when null). */
+  appSecret: string | null;
+  /** CHATAPP_CLOUD_VERIFY_TOKEN: the hub.verify_token of the webhook subscription check (refused when null). */
+  verifyToken: string | null;
 }
 
 const HOUR_MS = 3_600_000;
@@ -54,5 +58,7 @@ export function chatappSection(r: EnvReader): ChatappConfig {
     platformDisplayName: r.string('PLATFORM_CHATAPP_DISPLAY_NAME', 'Platform number'),
     wabaId: r.optional('CHATAPP_CLOUD_WABA_ID'),
     webhookSecret: r.optional('CHATAPP_CLOUD_WEBHOOK_SECRET'),
+    appSecret: r.optional('CHATAPP_CLOUD_APP_SECRET'),
+    verifyToken: r.optional('CHATAPP_CLOUD_VERIFY_TOKEN'),
   };
 }

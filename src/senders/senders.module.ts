@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SENDER_LOOKUP } from '../messaging/validation/lookups';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { InboundSmsModule } from './inbound-sms/inbound-sms.module';
 import { AdminSendersController } from './admin-senders.controller';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
 import { SenderReviewService } from './sender-review.service';
@@ -14,7 +15,7 @@ import { SendersService } from './senders.service';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule],
+  imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule, InboundSmsModule],
   controllers: [SendersController, AdminSendersController],
   providers: [SendersService, SenderReviewService, { provide: SENDER_LOOKUP, useExisting: SendersService }],
   exports: [SENDER_LOOKUP],

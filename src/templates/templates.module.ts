@@ -24,6 +24,7 @@ import { OfficialSendersService } from './official/official-senders.service';
 import { OfficialTemplateClient } from './official/official-template-client';
 import { SandboxOfficialTemplateEntity } from './official/sandbox-official-template.entity';
 import { SandboxTemplateClient } from './official/sandbox-template.client';
+import { CloudApiHookController } from './official/cloud-api-hook.controller';
 import { TemplateStatusHookController } from './official/template-status-hook.controller';
 import { TemplateStatusPoller } from './official/template-status.poller';
 import { TemplateCreationService } from './template-creation.service';
@@ -50,7 +51,7 @@ import { TemplatesService } from './templates.service';
       }),
     }),
   ],
-  controllers: [TemplatesController, OfficialSendersController, MediaPreviewController, AdminTemplatesController, TemplateStatusHookController],
+  controllers: [TemplatesController, OfficialSendersController, MediaPreviewController, AdminTemplatesController, TemplateStatusHookController, CloudApiHookController],
   providers: [
     TemplatesService,
     TemplateCreationService,

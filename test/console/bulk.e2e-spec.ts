@@ -1,12 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BULK_TEST_ENV, post, sms } from '../bulk-helpers';
+import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../../src/providers/provider-events';
+import { BULK_TEST_ENV, ds, post, sms } from '../bulk-helpers';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 
-// Six rows at 1 a second: about six seconds of sending, so the page (polling every second) sees the job
-// running first even on a loaded machine.
+// Six rows at 1 a second: about six seconds of sending, so the page (the job's event stream) sees the
+// job running first even on a loaded machine.
 const GOOD_CSV = [
   'to,channel,text,subject',
   '+966552000001,local_sms,"Your order 1042 has shipped, thanks",',
@@ -57,6 +58,11 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
   });
 
   it('uploads a CSV, previews it with a dry run, creates the job and watches it reach completed', async () => {
+    const jobRequests: string[] = [];
+    b.page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/v2/messages/bulk/')) jobRequests.push(path);
+    });
     await b.open('/bulk/new');
     await upload('november.csv', GOOD_CSV);
     const preview = b.page.getByRole('region', { name: 'CSV preview' });
@@ -72,11 +78,16 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
 
     await b.page.waitForURL(/\/console\/bulk\/(?!new$)[^/]+$/);
     const jobId = decodeURIComponent(new URL(b.page.url()).pathname.split('/').pop()!);
-    // Live progress: the page polls the job every second.
+    // Live progress: the job's event stream (fetch + a body reader, one request), never a poll of the job.
     await b.page.getByTestId('job-status').getByText('running').waitFor();
     await b.shoot('bulk-job-running');
     await b.page.getByTestId('job-status').getByText('completed').waitFor({ timeout: 30_000 });
     await b.page.getByTestId('count-sent').filter({ hasText: /^6$/ }).waitFor();
+    const jobUrl = `/api/v2/messages/bulk/${encodeURIComponent(jobId)}`;
+    expect(jobRequests.filter((p) => p === `${jobUrl}/events`)).toHaveLength(1);
+    expect(jobRequests.filter((p) => p === jobUrl)).toEqual([]);
+    await b.page.getByText('Live: updates as the job changes.').waitFor({ state: 'detached' });
+    await b.page.getByTestId('count-delivered').filter({ hasText: /^0$/ }).waitFor();
     await b.page.getByRole('region', { name: 'Rows' }).locator('tbody tr').nth(5).waitFor();
     await b.shoot('bulk-job', [WIDE, NARROW]);
 
@@ -100,13 +111,12 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await b.shoot('bulk-jobs');
   });
 
-  it('live progress keeps up on a connection slower than the one-second poll', async () => {
-    // Four messages at one a second: the job is still sending when the first (late) answer arrives.
+  it('live progress keeps up on a slow link, and delivery receipts show as they arrive', async () => {
+    // Four messages at one a second: the job is still sending when the (late) stream starts.
     const created = await post(t, acc.key, { name: 'slow link', messagesPerSecond: 1, messages: [1, 2, 3, 4].map((i) => sms(`+96655300000${i}`)) }).expect(202);
     const jobId = created.body.id as string;
-    // Every answer about this job reaches the page 1.5 s late (a mobile link): each poll would be
-    // superseded by the next one before it answered, if the page polled on a fixed beat.
-    const late = `${t.baseUrl}/api/v2/messages/bulk/${encodeURIComponent(jobId)}`;
+    // The event stream reaches the page 1.5 s late (a mobile link).
+    const late = `${t.baseUrl}/api/v2/messages/bulk/${encodeURIComponent(jobId)}/events`;
     await b.page.route((url) => url.href === late, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       await route.fallback();
@@ -120,6 +130,18 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     }
     const stored = await t.http().get(`/api/v2/messages/bulk/${jobId}`).set('X-API-Key', acc.key).expect(200);
     expect(stored.body.job).toMatchObject({ status: 'completed', counts: { sent: 4 } });
+    // Receipts after completion, through the lifecycle's intake (as a provider hook hands them over):
+    // the job page, opened again, shows them.
+    const ids: { provider_message_id: string }[] = await ds(t).query('SELECT provider_message_id FROM messages WHERE bulk_job_id = ? ORDER BY id', [jobId]);
+    const receipt = (i: number, status: ProviderReceipt['status']): ProviderReceipt => ({
+      providerMessageId: ids[i].provider_message_id, status, providerStatus: status, errorCode: status === 'failed' ? 'UNDELIVERED' : null, providerErrorCode: null, at: Date.now(),
+    });
+    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(0, 'read'), receipt(1, 'delivered'), receipt(2, 'failed')]);
+    await b.open(`/bulk/${jobId}`);
+    await b.page.getByTestId('count-delivered').filter({ hasText: /^2$/ }).waitFor();
+    await b.page.getByTestId('count-read').filter({ hasText: /^1$/ }).waitFor();
+    await b.page.getByTestId('count-undelivered').filter({ hasText: /^1$/ }).waitFor();
+    await b.shoot('bulk-job-delivery');
   }, 90_000);
 
   it('pause, resume and cancel from the job page; retry failed rows (its API error shown first, then the retry)', async () => {

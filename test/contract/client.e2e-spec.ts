@@ -1,6 +1,6 @@
 import { createMessagingClient, ErrorCode, MessagingClient } from '../../clients/typescript';
 import { loadCommittedContract } from '../support/openapi-contract';
-import { createTestApp, TestAccount, TestApp } from '../support/app';
+import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 
 /**
  * The integrator's view: every public operation called through the typed client generated from the
@@ -153,6 +153,14 @@ describe('Typed client against the public document (contract)', () => {
     }
     const unknown = await client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId: 'job_missing' } } });
     expect(unknown.error?.code).toBe('JOB_NOT_FOUND');
+    // The event stream, read as a browser reads it (fetch body reader): the job is final by now.
+    await waitFor(async () => ['completed', 'cancelled'].includes((await client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId } } })).data?.job.status ?? ''));
+    const events = await client.GET('/api/v2/messages/bulk/{jobId}/events', { params: { path: { jobId } }, parseAs: 'stream' });
+    expect(events.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const text = await new Response(events.data as ReadableStream<Uint8Array>).text();
+    expect(text).toMatch(/^event: job\ndata: \{.*\}\n\nevent: end\ndata: \{.*\}\n\n$/);
+    const missing = await client.GET('/api/v2/messages/bulk/{jobId}/events', { params: { path: { jobId: 'job_missing' } } });
+    expect(missing.error?.code).toBe('JOB_NOT_FOUND');
   });
 
   it('web-session chats and the web-session webhook', async () => {
@@ -174,6 +182,41 @@ describe('Typed client against the public document (contract)', () => {
     expect(deliveries.response.status).toBe(200);
     const removed = await client.DELETE('/api/v2/webhooks/chatapp-web');
     expect(removed.response.status).toBe(200);
+  });
+
+  it('event endpoints and the delivery log', async () => {
+    const created = await client.POST('/api/v2/webhooks/endpoints', {
+      body: { url: 'https://hooks.example.test/events', events: ['message.*', 'bulk_job.completed'], description: 'Typed client' },
+    });
+    expect(created.response.status).toBe(201);
+    const endpoint = created.data!.data.endpoint;
+    expect(endpoint.secret.startsWith('whsec_')).toBe(true);
+    const id = endpoint.id;
+    const listed = await client.GET('/api/v2/webhooks/endpoints');
+    expect(listed.data?.data.endpoints.map((e) => e.id)).toContain(id);
+    const one = await client.GET('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } } });
+    expect(one.data?.data.endpoint.events).toEqual(['message.*', 'bulk_job.completed']);
+    const rotated = await client.POST('/api/v2/webhooks/endpoints/{id}/rotate-secret', { params: { path: { id } } });
+    expect(rotated.data?.data.endpoint.secret).not.toBe(endpoint.secret);
+    const test = await client.POST('/api/v2/webhooks/endpoints/{id}/test', { params: { path: { id } } });
+    expect(test.response.status).toBe(202);
+    const deliveryId = test.data!.data.deliveryId;
+    const filtered = await client.GET('/api/v2/webhooks/deliveries', { params: { query: { endpointId: id, event: 'webhook.test' } } });
+    expect(filtered.data?.data.deliveries.map((d) => d.id)).toContain(deliveryId);
+    const again = await client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', { params: { path: { id: deliveryId } } });
+    expect(again.response.status).toBe(202);
+    const unknown = await client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', { params: { path: { id: 'whd_missing' } } });
+    expect(unknown.error?.code).toBe('NOT_FOUND');
+    const patched = await client.PATCH('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } }, body: { status: 'disabled' } });
+    expect(patched.data?.data.endpoint.status).toBe('disabled');
+    const badEvents = await client.PATCH('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } }, body: { events: ['no.such.event'] } });
+    expect(badEvents.error?.code).toBe('VALIDATION_ERROR');
+    const disabledTest = await client.POST('/api/v2/webhooks/endpoints/{id}/test', { params: { path: { id } } });
+    expect(disabledTest.error?.code).toBe('INVALID_STATE');
+    const removed = await client.DELETE('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } } });
+    expect(removed.response.status).toBe(200);
+    const gone = await client.GET('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } } });
+    expect(gone.error?.code).toBe('NOT_FOUND');
   });
 
   it('API keys: create a member key, list, revoke', async () => {

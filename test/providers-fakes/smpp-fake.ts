@@ -11,6 +11,17 @@ export interface ReceivedSubmit {
   session: number;
 }
 
+/** Options of a delivery receipt the fake sends (SMPP 3.4 Appendix B text, optional TLVs). */
+export interface ReceiptOptions {
+  err?: string;
+  /** The id written in the text (default: the message id as given). */
+  textId?: string;
+  /** Also send receipted_message_id / message_state TLVs. */
+  tlv?: { receiptedMessageId?: string; messageState?: number };
+  /** Leave the text empty (TLV-only receipts). */
+  noText?: boolean;
+}
+
 /**
  * An SMSC built with the `smpp` package. Answers depend on the destination's last four digits:
  * 1111 -> ESME_RINVDSTADR, 2222 -> ESME_RTHROTTLED, 3333 -> no answer, 4444 -> ESME_RSYSERR,
@@ -23,6 +34,12 @@ export class SmppFake {
   /** Delay before each submit_sm_resp; `maxOutstanding` records the client's window use. */
   responseDelayMs = 0;
   maxOutstanding = 0;
+  /** Sees every submit_sm PDU as it arrives (fields the `submits` record leaves out). */
+  onSubmit: ((pdu: smpp.PDU) => void) | null = null;
+  /** Answer submit_sm with hexadecimal message ids (`000A0001`...). */
+  hexIds = false;
+  /** Sends a receipt with this stat for each accepted submit_sm before its submit_sm_resp (fast SMSCs race like this). */
+  receiptBeforeResponse: string | null = null;
   private outstanding = 0;
   private server: smpp.Server | null = null;
   private readonly sessions = new Set<smpp.Session>();
@@ -53,8 +70,44 @@ export class SmppFake {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /** A delivery receipt for `messageId` with `stat` (DELIVRD, UNDELIV...), on the latest session; resolves with the deliver_sm_resp status. */
+  receipt(messageId: string, stat: string, opts: ReceiptOptions = {}): Promise<number> {
+    const text = `id:${opts.textId ?? messageId} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611260915 done date:2611260916 stat:${stat} err:${opts.err ?? '000'} text:Your code is`;
+    const tlvs: Record<string, unknown> = {};
+    if (opts.tlv?.receiptedMessageId) tlvs.receipted_message_id = opts.tlv.receiptedMessageId;
+    if (opts.tlv?.messageState) tlvs.message_state = opts.tlv.messageState;
+    return this.deliver({ esm_class: 0x04, source_addr: '966501234567', destination_addr: 'MyShop', short_message: opts.noText ? '' : text, ...tlvs });
+  }
+
+  /** An SMS from a phone to one of our numbers or sender names. */
+  inboundSms(from: string, to: string, text: string): Promise<number> {
+    return this.deliver({ esm_class: 0, source_addr_ton: 1, source_addr: from, destination_addr: to, short_message: { message: text } });
+  }
+
+  /** Sends a deliver_sm on the latest session; resolves with the deliver_sm_resp command_status. */
+  deliver(params: Record<string, unknown>, timeoutMs = 5000): Promise<number> {
+    const session = [...this.sessions].at(-1);
+    if (!session) return Promise.reject(new Error('no client session to deliver to'));
+    return new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no deliver_sm_resp')), timeoutMs);
+      session.deliver_sm(params, (resp) => {
+        clearTimeout(timer);
+        resolve(resp.command_status);
+      });
+    });
+  }
+
+  /** `hexIds` and `receiptBeforeResponse` applied to a submit_sm_resp about to be sent. */
+  private beforeResponse(response: smpp.PDU): Promise<unknown> {
+    if (typeof response.message_id !== 'string' || !response.message_id) return Promise.resolve();
+    const id = this.hexIds ? (0xa0000 + this.submits.length).toString(16).toUpperCase().padStart(8, '0') : response.message_id;
+    response.message_id = id;
+    return this.receiptBeforeResponse ? this.receipt(id, this.receiptBeforeResponse).catch(() => undefined) : Promise.resolve();
+  }
+
   private accept(session: smpp.Session): void {
     this.sessions.add(session);
+    session.on('submit_sm', (pdu: smpp.PDU) => this.onSubmit?.(pdu));
     const sessionNo = ++this.binds;
     session.on('close', () => this.sessions.delete(session));
     session.on('error', () => undefined);
@@ -86,9 +139,12 @@ export class SmppFake {
       const status = { '1111': smpp.ESME_RINVDSTADR, '2222': smpp.ESME_RTHROTTLED, '4444': smpp.ESME_RSYSERR }[suffix];
       const response = pdu.response(status ? { command_status: status } : { message_id: `smsc-${this.submits.length}` });
       this.maxOutstanding = Math.max(this.maxOutstanding, ++this.outstanding);
+      const early = this.beforeResponse(response);
       setTimeout(() => {
-        this.outstanding--;
-        session.send(response);
+        void early.then(() => {
+          this.outstanding--;
+          session.send(response);
+        });
       }, this.responseDelayMs);
     });
   }

@@ -1,7 +1,7 @@
 const TONE: Record<string, string> = {
-  delivered: 'ok', sent: 'ok', completed: 'ok', approved: 'ok', active: 'ok',
+  delivered: 'ok', read: 'ok', sent: 'ok', completed: 'ok', approved: 'ok', active: 'ok', enabled: 'ok',
   failed: 'bad', rejected: 'bad', invalid: 'bad',
-  cancelled: 'muted',
+  cancelled: 'muted', disabled: 'muted',
   paused: 'warn', pending: 'warn', queued: 'warn', validating: 'warn', accepting: 'warn', scheduled: 'warn',
   running: 'info',
 };

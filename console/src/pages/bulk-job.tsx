@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useClient } from '../api/context';
 import { unwrap } from '../api/failure';
 import type { Schemas } from '../api/public';
-import { useAction, useApi, usePolling } from '../api/use-api';
+import { useJobStream } from '../api/job-stream';
+import { useAction, useApi } from '../api/use-api';
 import { ErrorBox } from '../components/error-box';
 import { Empty, Page, Section, TableBox } from '../components/page';
 import { Pager, useCursor } from '../components/pager';
@@ -11,7 +12,6 @@ import { saveBlob } from '../lib/download';
 import { Link } from '../router';
 
 type Job = Schemas['BulkJobResource'];
-const SETTLED = ['completed', 'cancelled', 'rejected'];
 const ROW_FILTERS = ['pending', 'sent', 'failed', 'cancelled', 'invalid'] as const;
 
 function Progress({ job }: { job: Job }) {
@@ -29,6 +29,12 @@ function Progress({ job }: { job: Job }) {
         <div><dt>Pending</dt><dd data-testid="count-pending">{job.counts.pending}</dd></div>
         <div><dt>Cancelled</dt><dd>{job.counts.cancelled}</dd></div>
         <div><dt>Per second</dt><dd>{job.messagesPerSecond}</dd></div>
+      </dl>
+      <h3 className="small">Delivery receipts</h3>
+      <dl className="facts" aria-label="Delivery receipts">
+        <div><dt>Delivered</dt><dd data-testid="count-delivered">{job.delivery.delivered}</dd></div>
+        <div><dt>Read</dt><dd data-testid="count-read">{job.delivery.read}</dd></div>
+        <div><dt>Undelivered</dt><dd data-testid="count-undelivered">{job.delivery.undelivered}</dd></div>
       </dl>
       {job.errorCode && (
         <div className="error" role="alert"><strong>{job.errorCode}</strong>: {job.errorMessage}</div>
@@ -91,22 +97,22 @@ function Rows({ jobId, version }: { jobId: string; version: string }) {
   );
 }
 
-/** One job: live progress (polled every second until it settles), controls, rows and CSV export. */
+/** One job: live progress (the job's event stream until it settles), controls, rows and CSV export. */
 export function BulkJobPage({ id }: { id: string }) {
   const client = useClient();
-  const job = useApi(async () => (await unwrap(client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId: id } } }))).job, id);
-  const j = job.data;
-  // A cancelled job still finishes the window it had claimed: follow it until nothing is pending.
-  const live = !!j && (!SETTLED.includes(j.status) || (j.status === 'cancelled' && j.counts.pending > 0));
-  // One second after each answer, not every second: see usePolling.
-  usePolling(job.reload, 1000, live && !job.loading);
+  // The server sends the job at once and on every change; a cancelled job's stream ends only once the
+  // window it had claimed is settled (nothing pending).
+  const stream = useJobStream(id);
+  const j = stream.job;
+  const live = stream.live;
   const path = { params: { path: { jobId: id } } };
   const act = useAction(async (what: 'pause' | 'resume' | 'cancel' | 'retry-failed') => {
     if (what === 'retry-failed') await unwrap(client.POST('/api/v2/messages/bulk/{jobId}/retry-failed', path));
     else if (what === 'pause') await unwrap(client.POST('/api/v2/messages/bulk/{jobId}/pause', path));
     else if (what === 'resume') await unwrap(client.POST('/api/v2/messages/bulk/{jobId}/resume', path));
     else await unwrap(client.POST('/api/v2/messages/bulk/{jobId}/cancel', path));
-    job.reload();
+    // An open stream shows the change by itself; a settled job's stream has ended (a retry revives the job).
+    if (!stream.live) stream.restart();
   });
   // Fetched with the key (a plain link could not send it), then saved from a blob: URL.
   const exportCsv = useAction(async () => {
@@ -116,13 +122,13 @@ export function BulkJobPage({ id }: { id: string }) {
   const can = (s: string[]) => !!j && s.includes(j.status) && !act.busy;
   return (
     <Page title={j ? `Bulk job: ${j.name || j.id}` : 'Bulk job'} actions={<Link to="/bulk">All jobs</Link>}>
-      <ErrorBox error={job.error} />
+      <ErrorBox error={stream.error} />
       {j && (
         <>
           <Section title="Progress">
             <Progress job={j} />
             <p className="muted small">
-              Job <code>{j.id}</code>, created <When at={j.createdAt} />. {live ? 'Updates every second.' : ''}
+              Job <code>{j.id}</code>, created <When at={j.createdAt} />. {live ? 'Live: updates as the job changes.' : ''}
             </p>
             <div className="row" role="group" aria-label="Job controls">
               <button type="button" onClick={() => void act.run('pause')} disabled={!can(['queued', 'running'])}>Pause</button>

@@ -17,6 +17,7 @@ export const EXAMPLE_JOB: Record<string, unknown> & { id: string } = {
   total: 3,
   validatedCount: 3,
   counts: { pending: 1, sent: 2, failed: 0, cancelled: 0 },
+  delivery: { delivered: 1, read: 0, undelivered: 0 },
   errorCode: null,
   errorMessage: null,
   createdAt: '2024-11-19T10:15:00.000Z',
@@ -27,6 +28,13 @@ export class BulkJobCounts {
   @ApiProperty({ type: 'integer', minimum: 0 }) sent: number;
   @ApiProperty({ type: 'integer', minimum: 0 }) failed: number;
   @ApiProperty({ type: 'integer', minimum: 0 }) cancelled: number;
+}
+
+export class BulkJobDelivery {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages of the job a receipt says reached the recipient (status `delivered` or `read`).' }) delivered: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages the recipient read (status `read`; also counted in `delivered`).' }) read: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Sent messages a receipt failed (`failed` with errorCode UNDELIVERED, EXPIRED or REJECTED_BY_CARRIER); also counted in `counts.sent`.' })
+  undelivered: number;
 }
 
 export class BulkJobResource {
@@ -44,6 +52,8 @@ export class BulkJobResource {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows of the job.' }) total: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows that passed validation so far.' }) validatedCount: number;
   @ApiProperty({ type: () => BulkJobCounts }) counts: BulkJobCounts;
+  @ApiProperty({ type: () => BulkJobDelivery, description: 'What delivery receipts said about the sent messages so far (channels without receipts stay at 0). Receipts can arrive after the job completed.' })
+  delivery: BulkJobDelivery;
   @ApiProperty({ type: 'string', enum: [...BULK_JOB_ERROR_CODES, null], nullable: true, description: 'Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.' })
   errorCode: BulkJobErrorCode | null;
   @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;

@@ -97,4 +97,29 @@ describe('parseWahaEvent', () => {
     expect(() => parseWahaEvent({ payload: {} }, session, fresh)).toThrow('event is required');
     expect(() => parseWahaEvent({ event: 'message', payload: { body: 'x' } }, session, fresh)).toThrow(/payload.id/);
   });
+
+  describe('message.ack', () => {
+    const ack = (ack: number, extra: Record<string, unknown> = {}) =>
+      parseWahaEvent({ event: 'message.ack', payload: { id: 'true_966500000002@c.us_AAA', fromMe: true, ack, timestamp: nowS, ...extra } }, session, fresh);
+
+    it.each([
+      [1, 'sent', null],
+      [2, 'delivered', null],
+      [3, 'read', null],
+      [4, 'read', null],
+      [-1, 'failed', 'UNDELIVERED'],
+    ])('ack %i -> %s', (level, status, errorCode) => {
+      expect(ack(level, { ackName: 'X' })).toEqual({
+        kind: 'receipt',
+        receipt: { providerMessageId: 'true_966500000002@c.us_AAA', status, errorCode, providerStatus: `ack ${level} X`, providerErrorCode: null, at: nowS * 1000 },
+      });
+    });
+
+    it('ignores pending acks, unknown levels and acks of messages we did not send', () => {
+      expect(ack(0)).toEqual({ kind: 'ignored', event: 'message.ack' });
+      expect(ack(7)).toEqual({ kind: 'ignored', event: 'message.ack' });
+      expect(ack(3, { fromMe: false })).toEqual({ kind: 'ignored', event: 'message.ack' });
+      expect(ack(3, { id: { _serialized: 'true_x@c.us_B' }, timestamp: undefined })).toMatchObject({ receipt: { providerMessageId: 'true_x@c.us_B', at: fresh.now } });
+    });
+  });
 });

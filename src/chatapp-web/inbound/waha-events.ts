@@ -1,4 +1,5 @@
 import { ApiError } from '../../common/errors';
+import type { ProviderReceipt } from '../../providers/provider-events';
 import type { WebSessionEntity } from '../entities/web-session.entity';
 import { isObj, statusFromWaha, str, wahaId } from '../providers/waha.mapping';
 import type { WebSessionStatus } from '../web-session.types';
@@ -7,6 +8,7 @@ import { REMOTE_ID_MAX_LENGTH, type InboundMessageInput } from './inbound.types'
 export type WahaHookAction =
   | { kind: 'message'; input: InboundMessageInput }
   | { kind: 'status'; status: WebSessionStatus }
+  | { kind: 'receipt'; receipt: ProviderReceipt }
   | { kind: 'ignored'; event: string };
 
 /** The latest time a Date holds (ms); a later timestamp would make the event's ISO time throw. */
@@ -35,6 +37,7 @@ export function parseWahaEvent(body: unknown, session: WebSessionEntity, freshne
     if (Math.abs(freshness.now - at) > freshness.maxAgeMs) return { kind: 'ignored', event };
     return { kind: 'status', status };
   }
+  if (event === 'message.ack') return parseAck(body.payload, freshness.now) ?? { kind: 'ignored', event };
   if (event !== 'message' && event !== 'message.any') return { kind: 'ignored', event };
   const p = body.payload;
   if (!isObj(p)) throw ApiError.validation('payload is required');
@@ -67,6 +70,28 @@ export function parseWahaEvent(body: unknown, session: WebSessionEntity, freshne
       media: p.hasMedia === true ? { mediaType: mediaTypeOf(mimetype, str(data.type)), mimetype, fileName: str(media.filename) ?? str(data.filename) } : null,
       timestamp: timestampMs,
     },
+  };
+}
+
+/** WAHA ack levels: -1 error, 0 pending, 1 server, 2 device, 3 read, 4 played. */
+const ACKS: Record<number, Pick<ProviderReceipt, 'status' | 'errorCode'>> = {
+  [-1]: { status: 'failed', errorCode: 'UNDELIVERED' },
+  1: { status: 'sent', errorCode: null },
+  2: { status: 'delivered', errorCode: null },
+  3: { status: 'read', errorCode: null },
+  4: { status: 'read', errorCode: null },
+};
+
+/** `message.ack` of a message we sent -> a receipt matched by WAHA's message id; pending and others' acks are ignored. */
+function parseAck(p: unknown, now: number): WahaHookAction | null {
+  if (!isObj(p) || p.fromMe === false || typeof p.ack !== 'number') return null;
+  const id = wahaId(p.id);
+  const mapped = ACKS[p.ack];
+  if (!id || !mapped) return null;
+  const name = str(p.ackName);
+  return {
+    kind: 'receipt',
+    receipt: { providerMessageId: id, ...mapped, providerStatus: name ? `ack ${p.ack} ${name}` : `ack ${p.ack}`, providerErrorCode: null, at: epochSecondsToMs(p.timestamp) ?? now },
   };
 }
 

@@ -1,14 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
 import { AppConfig } from '../../config/app-config';
+import { RECEIPT_INTAKE, type ReceiptIntake } from '../../providers/provider-events';
 import { WebSessionsService } from '../web-sessions.service';
 import { InboundMessagesService } from './inbound-messages.service';
 import { InboundResult } from './inbound.types';
 import { parseWahaEvent } from './waha-events';
 
-export type WahaHookResult = { ok: true; event: string } & Partial<InboundResult> & { ignored?: boolean; sessionStatus?: string };
+export type WahaHookResult = { ok: true; event: string } & Partial<InboundResult> & { ignored?: boolean; sessionStatus?: string; receiptStatus?: string };
 
 /** Verifies and dispatches one WAHA webhook call for one of our sessions. */
 @Injectable()
@@ -18,6 +19,7 @@ export class WahaHookService {
     private readonly inbound: InboundMessagesService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    @Inject(RECEIPT_INTAKE) private readonly receipts: ReceiptIntake,
   ) {}
 
   async handle(sessionRef: string, signature: string | undefined, rawBody: Buffer | null, body: unknown): Promise<WahaHookResult> {
@@ -29,6 +31,10 @@ export class WahaHookService {
     }
     const action = parseWahaEvent(body, session, { now: this.clock.now(), maxAgeMs: this.config.waha.eventMaxAgeSeconds * 1000 });
     if (action.kind === 'ignored') return { ok: true, event: action.event, ignored: true };
+    if (action.kind === 'receipt') {
+      await this.receipts.accept([action.receipt]);
+      return { ok: true, event: 'message.ack', receiptStatus: action.receipt.status };
+    }
     if (action.kind === 'status') {
       await this.sessions.setStatus(session, action.status);
       return { ok: true, event: 'session.status', sessionStatus: action.status };

@@ -15,6 +15,9 @@ import { SandboxOfficialTemplates1732000012000 } from './1732000012000-sandbox-o
 import { SandboxDelayFaults1732000016000 } from './1732000016000-sandbox-delay-faults';
 import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
 import { EventEndpoints1732000040000 } from './1732000040000-event-endpoints';
+import { MessageLifecycle1732000050000 } from './1732000050000-message-lifecycle';
+import { InboundSms1732000060000 } from './1732000060000-inbound-sms';
+import { MessagesBulkDelivery1732000070000 } from './1732000070000-messages-bulk-delivery';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -33,4 +36,7 @@ export const MIGRATIONS = [
   SandboxDelayFaults1732000016000,
   ApiKeyNames1732000017000,
   EventEndpoints1732000040000,
+  MessageLifecycle1732000050000,
+  InboundSms1732000060000,
+  MessagesBulkDelivery1732000070000,
 ];

@@ -13,6 +13,10 @@ export interface SmppLinkOptions {
   reconnectMaxMs: number;
   /** Outstanding requests allowed on the session (SMPP window). */
   window: number;
+  /** Handles a deliver_sm (receipt or inbound SMS); resolves to the deliver_sm_resp status. */
+  onDeliverSm?: (pdu: smpp.PDU) => Promise<number>;
+  /** The form a submit_sm_resp message_id is kept in (so receipts, which may write it differently, meet it). */
+  submitId?: (id: string) => string;
 }
 
 /**
@@ -76,9 +80,14 @@ export class SmppLink {
       const fail = (err: ProviderError) => settle(() => reject(err));
       const timer = setTimeout(() => fail(new ProviderError('unavailable', `SMSC did not answer ${command} within ${this.opts.timeoutMs} ms`)), Math.max(0, deadline - Date.now()));
       this.inflight.add(fail);
-      const written = session[command](params, (pdu) => settle(() => resolve(pdu)));
+      const written = session[command](params, (pdu) => settle(() => resolve(this.withKeptId(pdu))));
       if (!written) fail(new ProviderError('unavailable', 'SMPP session is not writable'));
     });
+  }
+
+  private withKeptId(pdu: smpp.PDU): smpp.PDU {
+    if (this.opts.submitId && typeof pdu.message_id === 'string' && pdu.message_id) pdu.message_id = this.opts.submitId(pdu.message_id);
+    return pdu;
   }
 
   /** At most `window` requests await their response at once (SMSCs refuse or throttle more). */
@@ -150,7 +159,7 @@ export class SmppLink {
         this.onClose(session);
       });
       session.on('enquire_link', (pdu: smpp.PDU) => session.send(pdu.response()));
-      session.on('deliver_sm', (pdu: smpp.PDU) => session.send(pdu.response()));
+      session.on('deliver_sm', (pdu: smpp.PDU) => void this.answerDeliverSm(session, pdu));
       session.on('unbind', (pdu: smpp.PDU) => {
         session.send(pdu.response());
         session.close();
@@ -169,6 +178,12 @@ export class SmppLink {
         });
       });
     });
+  }
+
+  /** Answers deliver_sm_resp only after the handler stored what it carried (or refused it). */
+  private async answerDeliverSm(session: smpp.Session, pdu: smpp.PDU): Promise<void> {
+    const status = this.opts.onDeliverSm ? await this.opts.onDeliverSm(pdu).catch(() => 0x64 /* ESME_RX_T_APPN */) : 0;
+    session.send(pdu.response(status ? { command_status: status } : {}));
   }
 
   private onClose(session: smpp.Session): void {

@@ -3,6 +3,7 @@ import * as smpp from 'smpp';
 import { AppConfig } from '../../config/app-config';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome, whenSelected } from '../provider.types';
 import { ProvidersRegistry } from '../providers.registry';
+import { SmppDeliveries } from './smpp-deliveries';
 import { SmppLink } from './smpp-link';
 import { classifySubmitStatus } from './smpp-status';
 
@@ -26,13 +27,14 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
   constructor(
     private readonly registry: ProvidersRegistry,
     private readonly config: AppConfig,
+    private readonly deliveries: SmppDeliveries,
   ) {}
 
   onModuleInit(): void {
     this.registry.register('local_sms', this.name, this);
     const smpp = this.config.smpp;
     if (!smpp) return;
-    this.link = new SmppLink({ ...smpp, timeoutMs: this.config.providers.timeoutMs });
+    this.link = new SmppLink({ ...smpp, timeoutMs: this.config.providers.timeoutMs, onDeliverSm: (pdu) => this.deliveries.handle(pdu), submitId: (id) => this.deliveries.storedId(id) });
     // Bind early so the first send does not pay for it; a failure here only logs (sends retry).
     this.link.acquire().catch((err: Error) => this.logger.warn(err.message));
   }

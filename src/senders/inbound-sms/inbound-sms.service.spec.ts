@@ -1,0 +1,54 @@
+import type { DomainEvent, EventSink } from '../../messaging/events/event-sink';
+import type { Tx, UnitOfWork } from '../../database/unit-of-work';
+import type { InboundSmsRecord, InboundSmsRepository } from './inbound-sms.repository';
+import { destinationKeys, InboundSmsService } from './inbound-sms.service';
+
+describe(InboundSmsService.name, () => {
+  const tx = {} as Tx;
+  let owners: { senderId: string; accountId: string }[];
+  let stored: InboundSmsRecord[];
+  let events: DomainEvent[];
+  let asked: string[][];
+  let sut: InboundSmsService;
+
+  beforeEach(() => {
+    owners = [];
+    stored = [];
+    events = [];
+    asked = [];
+    const uow = { transaction: <T>(work: (t: Tx) => Promise<T>) => work(tx) } as unknown as UnitOfWork;
+    const repo = {
+      approvedSendersAnyByName: async (_tx: Tx, keys: string[]) => (asked.push(keys), owners),
+      insert: async (_tx: Tx, r: InboundSmsRecord) => void stored.push(r),
+    } as unknown as InboundSmsRepository;
+    const sink: EventSink = { record: async (_tx, e) => void events.push(...e) };
+    sut = new InboundSmsService(uow, repo, sink);
+  });
+
+  const sms = { from: '+966501234567', to: 'MyShop', text: 'STOP', providerMessageId: null, at: Date.UTC(2026, 10, 26) };
+
+  it('stores the SMS for the one account whose approved sender it was sent to and emits sms.received', async () => {
+    owners = [{ senderId: 'snd_1', accountId: 'acc_1' }];
+    await sut.accept(sms);
+    expect(asked).toEqual([['myshop']]);
+    expect(stored).toEqual([{ id: expect.stringMatching(/^isms_/), accountId: 'acc_1', senderId: 'snd_1', fromAddress: '+966501234567', toAddress: 'MyShop', text: 'STOP', providerMessageId: null, receivedAt: sms.at }]);
+    expect(events).toEqual([{ accountId: 'acc_1', type: 'sms.received', at: sms.at, data: { id: stored[0].id, from: '+966501234567', to: 'MyShop', text: 'STOP', senderId: 'snd_1', receivedAt: '2026-11-26T00:00:00.000Z' } }]);
+  });
+
+  it('keeps the SMS without an account and emits nothing when no account, or several, match', async () => {
+    await sut.accept(sms);
+    owners = [{ senderId: 'snd_1', accountId: 'acc_1' }, { senderId: 'snd_2', accountId: 'acc_2' }];
+    await sut.accept(sms);
+    expect(stored.map((r) => [r.accountId, r.senderId])).toEqual([[null, null], [null, null]]);
+    expect(events).toEqual([]);
+  });
+});
+
+describe(destinationKeys.name, () => {
+  it('lower-cases, drops a leading + and skips what cannot be a sender name', () => {
+    expect(destinationKeys('+MyShop')).toEqual(['myshop']);
+    expect(destinationKeys('4567')).toEqual(['4567']);
+    expect(destinationKeys('+966500000009')).toEqual([]);
+    expect(destinationKeys('')).toEqual([]);
+  });
+});
