@@ -134,8 +134,13 @@ async function child(dialect: string): Promise<void> {
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    while ((await delivered()) < events) {
+    let lastReport = performance.now();
+    for (let n = 0; n < events; n = await delivered()) {
       await new Promise((r) => setTimeout(r, 50));
+      if (process.env.BENCH_PROGRESS && performance.now() - lastReport > 1000) {
+        lastReport = performance.now();
+        console.log(`  ${((lastReport - t0) / 1000).toFixed(1)} s: ${fmt(n)} delivered`);
+      }
     }
     const secs = (performance.now() - t0) / 1000;
     stop = true;

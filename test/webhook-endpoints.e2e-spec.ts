@@ -320,4 +320,21 @@ describe('Event endpoints (e2e)', () => {
     expect(bodies.find((b) => b.type === 'template.approved')?.data).toMatchObject({ id, status: 'approved' });
     expect(receiver.calls).toHaveLength(3);
   });
+
+  it('chatapp_web.message.received reaches event endpoints too (Standard Webhooks body), also without a web-session webhook; a duplicate adds nothing', async () => {
+    const acc = await t.createAccount();
+    const ep = await endpoint(acc, ['chatapp_web.*']);
+    await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'main', status: 'ready', chats: [] }).expect(201);
+    const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions/main/inbound`).send({ from: { jid: '966501234567@c.us', displayName: 'Sara' }, text: 'Hi', remoteMessageId: 'wamid-ep-1' });
+    expect(res.status).toBe(202);
+    expect(res.body.data.status).toBe('skipped');
+    const [call] = await waitFor(async () => (receiver.calls.length ? receiver.calls : null), { what: 'the inbound event' });
+    const body = new Webhook(ep.secret).verify(call.raw, headersOf(call)) as { type: string; data: Record<string, unknown> };
+    expect(body).toMatchObject({ type: 'chatapp_web.message.received', data: { accountId: 'main', remoteMessageId: 'wamid-ep-1', text: 'Hi', from: { phone: '+966501234567' } } });
+    // A repeated remote message id is dropped: no second event.
+    const again = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions/main/inbound`).send({ from: { jid: '966501234567@c.us', displayName: 'Sara' }, text: 'Hi', remoteMessageId: 'wamid-ep-1' });
+    expect(again.status).toBe(202);
+    expect(again.body.data.dropped).toBe('duplicate');
+    expect(((await api(acc.key).deliveries(`?event=chatapp_web.message.received`)).body.data.deliveries as Delivery[])).toHaveLength(1);
+  });
 });
