@@ -1,5 +1,7 @@
 // npm run bench:bulk [-- --dialect=sqlite|mysql|both --rows=100000,1000000 --accounts=200 --seconds=10]
 // npm run bench:bulk -- --tenants=1000 [--tenant-rows=300] runs only the many-tenant scenario (bulk-tenants.ts).
+// --subscribe: every dispatch account has an event endpoint subscribed to `message.*` (the fan-out's cost;
+// deliveries are written to the outbox, the delivery worker is not running).
 // (BENCH_CPU_PROF=dir writes a V8 CPU profile of each dialect's child there.)
 // Each dialect runs in its own child process (clean RSS figures): intake over HTTP (streamed body) with
 // peak RSS, the raw multi-row INSERT rate measured in the same run, validation rows/s, a dry run
@@ -98,6 +100,7 @@ async function child(dialect: string): Promise<void> {
     SCHEDULERS_ENABLED: args.tenants ? 'true' : 'false',
     DB_POOL_SIZE: '40',
     PORT: '0',
+    ...('subscribe' in args ? { WEBHOOK_ALLOW_INSECURE: 'true' } : {}),
   });
   const { createApp } = await import('../src/bootstrap');
   const app: NestExpressApplication = await createApp();
@@ -195,8 +198,11 @@ async function child(dialect: string): Promise<void> {
     if (!(seconds >= 3)) throw new Error('--seconds must be at least 3');
     const perJob = 10 * seconds;
     const jobIds: string[] = [];
+    const { EventEndpointsService } = await import('../src/webhooks/event-endpoints.service');
+    const endpoints = app.get(EventEndpointsService);
     for (let a = 0; a < nAcc; a++) {
       const acc = await accounts.create({ name: `Bench ${a}`, walletBalance: 1_000_000 });
+      if ('subscribe' in args) await endpoints.create(acc.account.id, { url: 'http://127.0.0.1:9/hook', events: ['message.*'] });
       const res = await postBulk(port, acc.apiKey.key, perJob, 10);
       jobIds.push(String(res.body.id));
     }
@@ -262,7 +268,7 @@ async function child(dialect: string): Promise<void> {
     const steady = inWindow / ((winEnd - winStart) / 1000);
     const statements = mysql ? queries : queries + (bulkDb.statements - bulkBefore);
     console.log(
-      `dispatch ${nAcc} accounts x 10/s, ${fmt(sent)} messages in ${span.toFixed(2)} s: steady-state aggregate ${fmt(steady)}/s = ${((steady / ceiling) * 100).toFixed(1)}% of ${fmt(ceiling)}/s; ` +
+      `dispatch ${nAcc} accounts x 10/s${"subscribe" in args ? " (message.* subscribed)" : ""}, ${fmt(sent)} messages in ${span.toFixed(2)} s: steady-state aggregate ${fmt(steady)}/s = ${((steady / ceiling) * 100).toFixed(1)}% of ${fmt(ceiling)}/s; ` +
         `worst job ${(worstRate).toFixed(2)}/s; max sends of one job in any 1 s window: ${worstWindow} (ceiling 10)${worstWindow > 10 ? '  <-- OVER' : ''}`,
     );
     console.log(`dispatch database cost: ${(statements / sent).toFixed(2)} statements/message, transaction control not counted (bulk module: ${((bulkDb.statements - bulkBefore) / sent).toFixed(2)})`);
