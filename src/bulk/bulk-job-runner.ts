@@ -8,8 +8,10 @@ import type { MessageValidator, ValidationContext } from '../messaging/validatio
 import { validationCodeOf } from '../messaging/validation/validation-codes';
 import type { WindowItem, WindowSender } from '../messaging/window-sender';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
+import type { Steps } from '../database/sql';
 import { BulkSettings } from './bulk-settings';
+import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkRowRepository, ClaimedRow } from './bulk-row.repository';
 import { pauseAfter, planRow, RowOutcome, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
 import type { WindowTxProbe } from './window-tx-probe';
@@ -21,15 +23,12 @@ export interface RunnerDeps {
   validator: MessageValidator;
   windows: WindowSender;
   metrics: MetricsService;
+  leases: BulkJobLeases;
+  rows: BulkRowRepository;
   /** Test-only freeze point inside the window transaction (does nothing unless BULK_TEST_HOOKS). */
   probe: WindowTxProbe;
 }
 
-interface Claimed {
-  idx: number;
-  payload: string;
-  messageId: string;
-}
 type Outcome = RowOutcome & { idx: number; at: number };
 type Stop = 'done' | 'stopped' | 'lost';
 
@@ -113,44 +112,23 @@ export class BulkJobRunner {
   }
 
   private async loadWindow(): Promise<void> {
-    const since = this.d.clock.now() - 1000;
-    const rows = await this.d.db.rows(sql(`SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at`, this.jobId, since));
-    for (const r of rows) this.window.record(Number(r.sent_at));
+    for (const at of await this.d.rows.recentSends(this.jobId, this.d.clock.now() - 1000)) this.window.record(at);
   }
 
   /** null: the lease was lost, or the job is no longer running (paused, cancelled...). */
-  private async startBatch(): Promise<{ rows: Claimed[]; remaining: boolean } | null> {
-    const now = this.d.clock.now();
+  private async startBatch(): Promise<{ rows: ClaimedRow[]; remaining: boolean } | null> {
     const { jobId, mps } = this;
     const me = this.d.settings.instanceId;
-    const lease = now + this.d.settings.dispatchLeaseMs;
+    const lease = this.d.clock.now() + this.d.settings.dispatchLeaseMs;
     const recover = !this.recovered;
     this.recovered = true;
     this.leaseUntil = lease;
-    return this.d.db.steps(function* (): Steps<{ rows: Claimed[]; remaining: boolean } | null> {
-      // The renewal is the check: still ours and still to run (a retry-failed or resume may have set
-      // it back to `queued` while we hold it).
-      const r: StmtResult = yield sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`, lease, jobId, me);
-      if (r.affected !== 1) return null;
-      // Rows left `sending` first: their outcome must be settled before anything new goes out. One
-      // status per query, so (job_id, status, idx) serves it without sorting.
-      let found: StmtResult = { affected: 0, rows: [] };
-      if (recover) found = yield sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT ${mps}`, jobId);
-      if (!found.rows.length) found = yield sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = 'pending' ORDER BY idx LIMIT ${mps}`, jobId);
-      const rows: Claimed[] = found.rows.map((x) => ({ idx: Number(x.idx), payload: String(x.payload), messageId: x.message_id === null ? newId('msg') : String(x.message_id) }));
-      if (!rows.length) return { rows, remaining: false };
-      const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
-      const params: SqlParam[] = [];
-      for (const x of rows) params.push(x.idx, x.messageId);
-      const claim: StmtResult = yield {
-        sql: `UPDATE bulk_rows SET status = 'sending', message_id = CASE idx ${cases} END WHERE job_id = ? AND status IN ('pending', 'sending') AND idx IN (${inList(rows.length)})`,
-        params: [...params, jobId, ...rows.map((x) => x.idx)],
-      };
-      if (claim.affected === rows.length) return { rows, remaining: true };
-      // A cancel took some rows between our read and claim (other connection): keep what is ours.
-      const mine: StmtResult = yield sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, jobId, ...rows.map((x) => x.idx));
-      const keep = new Set(mine.rows.map((x) => Number(x.idx)));
-      return { rows: rows.filter((x) => keep.has(x.idx)), remaining: true };
+    const { rows, leases } = this.d;
+    return this.d.db.steps(function* (): Steps<{ rows: ClaimedRow[]; remaining: boolean } | null> {
+      if (!(yield* leases.renewForWindow(jobId, me, lease))) return null;
+      // Rows left `sending` first: their outcome must be settled before anything new goes out.
+      const claimed = yield* rows.claimWindow(jobId, mps, recover, () => newId('msg'));
+      return { rows: claimed.rows, remaining: claimed.found > 0 };
     }, { afterFirst: this.d.probe.hold(jobId) });
   }
 
@@ -162,7 +140,7 @@ export class BulkJobRunner {
    * `pending` when unpaid (and no balance pauses the job) or stays `sending` when paid (the next batch
    * sends it from the log without charging again; a rate limit pauses the job).
    */
-  private async sendRows(rows: Claimed[]): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: WindowPause | null }> {
+  private async sendRows(rows: ClaimedRow[]): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: WindowPause | null }> {
     const outcomes: Outcome[] = [];
     const unsent: number[] = [];
     const items: WindowItem[] = [];
@@ -198,8 +176,7 @@ export class BulkJobRunner {
     const now = this.d.clock.now();
     if (this.leaseUntil - now >= 1.5 * this.d.settings.providerTimeoutMs) return true;
     const lease = now + this.d.settings.dispatchLeaseMs;
-    const r = await this.d.db.run(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', lease, this.jobId, this.d.settings.instanceId));
-    if (r.affected !== 1) return false;
+    if (!(await this.d.leases.renew(this.jobId, this.d.settings.instanceId, lease))) return false;
     this.leaseUntil = lease;
     return true;
   }
@@ -214,61 +191,21 @@ export class BulkJobRunner {
     const { jobId } = this;
     const me = this.d.settings.instanceId;
     const now = this.d.clock.now();
-    const settle = (status: 'sent' | 'failed'): Stmt | null => {
-      const rows = outcomes.filter((o) => o.status === status);
-      if (!rows.length) return null;
-      const p: SqlParam[] = [];
-      const col = (f: (o: Outcome) => SqlParam) => {
-        for (const o of rows) p.push(o.idx, f(o));
-        return `CASE idx ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END`;
-      };
-      const set =
-        status === 'sent'
-          ? `error_code = NULL, error_message = NULL, sent_at = ${col((o) => o.at)}`
-          : `error_code = ${col((o) => o.code)}, error_message = ${col((o) => (o.message === null ? null : o.message.slice(0, 500)))}, sent_at = ${col((o) => o.at)}`;
-      return { sql: `UPDATE bulk_rows SET status = '${status}', ${set} WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, params: [...p, jobId, ...rows.map((o) => o.idx)] };
-    };
-    const settleSent = settle('sent');
-    const settleFailed = settle('failed');
-    const back = unsent.length ? sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(unsent.length)})`, jobId, ...unsent) : null;
-    const pauseStmts = pause
-      ? [
-          sql(
-            `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-            pause.reason, pause.resumeAt, jobId, me,
-          ),
-          sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', jobId, me),
-        ]
-      : [];
+    const { rows, leases } = this.d;
     const settled = await this.d.db.steps(function* (): Steps<number> {
-      const sent = settleSent ? (yield settleSent).affected : 0;
-      const failed = settleFailed ? (yield settleFailed).affected : 0;
-      if (back) yield back;
-      if (sent + failed > 0) {
-        yield sql(
-          `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ?`,
-          sent + failed, sent, failed, now, jobId,
-        );
-      }
-      for (const s of pauseStmts) yield s;
+      const { sent, failed } = yield* rows.settleWindow(jobId, outcomes, unsent);
+      yield* leases.closeWindow(jobId, me, sent, failed, pause, now);
       return sent + failed;
     });
     this.d.metrics.recordBulkDispatched(settled);
   }
 
   private async complete(): Promise<boolean> {
-    const r = await this.d.db.run(
-      sql(
-        `UPDATE bulk_jobs SET status = 'completed', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'running' AND lease_owner = ?
-         AND NOT EXISTS (SELECT 1 FROM bulk_rows WHERE job_id = ? AND status IN ('pending', 'sending'))`,
-        this.d.clock.now(), this.jobId, this.d.settings.instanceId, this.jobId,
-      ),
-    );
-    return r.affected === 1;
+    return this.d.leases.complete(this.jobId, this.d.settings.instanceId, this.d.clock.now());
   }
 
   private async release(result: Stop): Promise<Stop> {
-    await this.d.db.run(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', this.jobId, this.d.settings.instanceId));
+    await this.d.leases.release(this.jobId, this.d.settings.instanceId);
     return result;
   }
 }

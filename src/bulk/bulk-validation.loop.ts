@@ -4,40 +4,31 @@ import { LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
 import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import { UnitOfWork } from '../database/unit-of-work';
-import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
 import { canPayNextRow } from './next-row-payment';
 import { MetricsService } from '../metrics/metrics.service';
-import { checkBulkRow, RowProblem } from './row-check';
+import { checkBulkRow } from './row-check';
 import type { BulkJobErrorCode } from './bulk-error-codes';
+import { BulkJobLeases, ValidationLease } from './bulk-job-leases.repository';
+import type { BulkRowRecord } from './bulk-records';
+import { BulkRowRepository, InvalidRow } from './bulk-row.repository';
 
-interface Invalid extends RowProblem {
-  idx: number;
-}
-
-/** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
-const MARK_CHUNK = 500;
-
-/** One UPDATE marks rows invalid, each with its own error (CASE on idx). */
-function markInvalid(jobId: string, rows: Invalid[]): Stmt {
-  const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
-  const codes: SqlParam[] = [];
-  const messages: SqlParam[] = [];
-  for (const r of rows) {
-    codes.push(r.idx, r.code);
-    messages.push(r.idx, r.message);
-  }
-  return {
-    sql: `UPDATE bulk_rows SET status = 'invalid', error_code = CASE idx ${cases} END, error_message = CASE idx ${cases} END WHERE job_id = ? AND idx IN (${rows.map(() => '?').join(', ')})`,
-    params: [...codes, ...messages, jobId, ...rows.map((r) => r.idx)],
-  };
+/** What one pass shares between its workers: leased jobs not yet started, and whether any are left to lease. */
+interface Pass {
+  queue: ValidationLease[];
+  exhausted: boolean;
+  refilling: Promise<void> | null;
+  done: number;
 }
 
 /**
- * Background validation: a replica leases a `validating` job, runs every row through the messaging
- * validator in chunks (validatedCount rises per chunk), then moves the job to `rejected`
+ * Background validation: a pass leases `validating` jobs (oldest first, several per statement) and
+ * validates them with BULK_VALIDATION_CONCURRENCY workers, leasing more as the workers run dry, until
+ * no job is left to lease; so many small jobs submitted at once are validated side by side instead of
+ * a few per tick, and one large job does not hold up the others. Per job: every row through the
+ * messaging validator in chunks (validatedCount rises per chunk), then `rejected`
  * (VALIDATION_FAILED / INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
  */
 @Injectable()
@@ -52,130 +43,102 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     private readonly ledger: LedgerService,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
+    private readonly leases: BulkJobLeases,
+    private readonly rows: BulkRowRepository,
     shutdown: ShutdownCoordinator,
   ) {
-    // Shutdown: the chunk being checked is saved, then the job's lease is let go (validatedCount kept).
-    shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.releaseLeases() });
+    // Shutdown: the chunks being checked are saved, then the jobs' leases are let go (validatedCount kept).
+    shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.leases.releaseValidation(this.settings.instanceId) });
   }
 
   onApplicationBootstrap(): void {
     if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.validationTickMs);
   }
 
-  private async releaseLeases(): Promise<void> {
-    await this.db.run(sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'validating'`, this.settings.instanceId));
-  }
-
-  /** Validates every job it can lease; returns how many it finished. */
+  /** Validates every job it can lease until none is left; returns how many it finished. */
   async runOnce(): Promise<number> {
-    const now = this.clock.now();
-    const candidates = await this.db.rows(
-      sql(`SELECT id, lease_owner FROM bulk_jobs WHERE status = 'validating' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT 10`, now),
-    );
-    let done = 0;
-    for (const c of candidates) {
-      if (this.loop.halted) break;
-      const id = String(c.id);
-      if (!(await this.lease(id))) continue;
-      // Another replica's expired lease: it stopped validating this job part-way.
-      if (c.lease_owner !== null && c.lease_owner !== this.settings.instanceId) this.metrics.recordLeaseTakeover('bulk_validation');
-      done += (await this.validateJob(id)) ? 1 : 0;
+    const pass: Pass = { queue: [], exhausted: false, refilling: null, done: 0 };
+    const worker = async () => {
+      for (let job = await this.next(pass); job; job = await this.next(pass)) {
+        pass.done += (await this.validateJob(job)) ? 1 : 0;
+      }
+    };
+    await Promise.all(Array.from({ length: this.settings.validationConcurrency }, worker));
+    return pass.done;
+  }
+
+  /** The next leased job of the pass; leases a batch (one refill at a time) when the queue is empty. */
+  private async next(pass: Pass): Promise<ValidationLease | null> {
+    for (;;) {
+      if (this.loop.halted) return null;
+      const job = pass.queue.shift();
+      if (job) return job;
+      if (pass.exhausted) return null;
+      pass.refilling ??= this.refill(pass).finally(() => (pass.refilling = null));
+      await pass.refilling;
     }
-    return done;
   }
 
-  private async lease(jobId: string): Promise<boolean> {
+  private async refill(pass: Pass): Promise<void> {
     const now = this.clock.now();
-    const r = await this.db.run(
-      sql(
-        `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ? WHERE id = ? AND status = 'validating' AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
-        this.settings.instanceId, now + this.settings.leaseMs, jobId, this.settings.instanceId, now,
-      ),
-    );
-    return r.affected === 1;
+    const me = this.settings.instanceId;
+    // Twice the workers: the next jobs are leased while the current ones run, and few wait on a lease.
+    const leased = await this.leases.leaseForValidation(me, now + this.settings.leaseMs, now, 2 * this.settings.validationConcurrency);
+    if (!leased.length) pass.exhausted = true;
+    // Another replica's expired lease: it stopped validating that job part-way.
+    const takenOver = leased.filter((j) => j.previousOwner !== null && j.previousOwner !== me).length;
+    if (takenOver) this.metrics.recordLeaseTakeover('bulk_validation', takenOver);
+    pass.queue.push(...leased);
   }
 
-  private async validateJob(jobId: string): Promise<boolean> {
-    const [job] = await this.db.rows(sql('SELECT account_id, validated_count, total FROM bulk_jobs WHERE id = ?', jobId));
-    if (!job) return false;
-    const accountId = String(job.account_id);
-    const ctx = this.validator.createContext(accountId);
-    let from = Number(job.validated_count);
-    const total = Number(job.total);
-    while (from < total) {
-      const rows = await this.db.rows(sql(`SELECT idx, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${this.settings.validationChunk}`, jobId, from));
+  private async validateJob(job: ValidationLease): Promise<boolean> {
+    const ctx = this.validator.createContext(job.accountId);
+    let from = job.validatedCount;
+    let invalidSeen = job.invalidCount;
+    while (from < job.total) {
+      const rows = await this.rows.payloads(job.id, from, this.settings.validationChunk);
       if (!rows.length) break;
       const invalid = await this.check(ctx, rows);
-      const next = Number(rows[rows.length - 1].idx) + 1;
-      if (!(await this.saveChunk(jobId, next, invalid))) return false; // cancelled or lease lost
+      const next = rows[rows.length - 1].idx + 1;
+      if (!(await this.saveChunk(job.id, next, invalid))) return false; // cancelled or lease lost
+      invalidSeen += invalid.length;
       if (this.loop.halted) return false; // shutdown: the next lease holder goes on from `next`
       from = next;
       // On the embedded database every statement resolves without I/O: let timers, requests and signals in between chunks.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return this.conclude(jobId, accountId);
+    return this.conclude(job, invalidSeen > 0);
   }
 
-  private async check(ctx: ValidationContext, rows: Record<string, unknown>[]): Promise<Invalid[]> {
-    const invalid: Invalid[] = [];
+  private async check(ctx: ValidationContext, rows: BulkRowRecord[]): Promise<InvalidRow[]> {
+    const invalid: InvalidRow[] = [];
     for (const row of rows) {
-      const verdict = await checkBulkRow(this.validator, ctx, () => JSON.parse(String(row.payload)));
-      if (!verdict.ok) invalid.push({ idx: Number(row.idx), code: verdict.code, message: verdict.message });
+      const verdict = await checkBulkRow(this.validator, ctx, () => JSON.parse(row.payload));
+      if (!verdict.ok) invalid.push({ idx: row.idx, code: verdict.code, message: verdict.message });
     }
     return invalid;
   }
 
-  private async saveChunk(jobId: string, next: number, invalid: Invalid[]): Promise<boolean> {
+  private async saveChunk(jobId: string, next: number, invalid: InvalidRow[]): Promise<boolean> {
     const now = this.clock.now();
-    const me = this.settings.instanceId;
-    const lease = now + this.settings.leaseMs;
-    const marks: Stmt[] = [];
-    for (let i = 0; i < invalid.length; i += MARK_CHUNK) marks.push(markInvalid(jobId, invalid.slice(i, i + MARK_CHUNK)));
-    return this.db.steps(function* (): Steps<boolean> {
-      const r: StmtResult = yield sql(
-        `UPDATE bulk_jobs SET validated_count = ?, invalid_count = invalid_count + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-        next, invalid.length, lease, now, jobId, me,
-      );
-      if (r.affected !== 1) return false;
-      for (const m of marks) yield m;
-      return true;
-    });
+    const marks = this.rows.markInvalid(jobId, invalid);
+    return this.db.steps(() => this.leases.saveValidationProgress(jobId, this.settings.instanceId, next, marks, invalid.length, now + this.settings.leaseMs, now));
   }
 
-  private async conclude(jobId: string, accountId: string): Promise<boolean> {
-    const [first] = await this.db.rows(sql(`SELECT idx, error_code, error_message FROM bulk_rows WHERE job_id = ? AND status = 'invalid' ORDER BY idx LIMIT 1`, jobId));
-    if (first) {
-      return this.reject(jobId, 'VALIDATION_FAILED', `messages[${Number(first.idx)}]: ${String(first.error_message)} (${String(first.error_code)})`);
-    }
+  private async conclude(job: ValidationLease, anyInvalid: boolean): Promise<boolean> {
+    // (The first invalid row is looked up only when there is one: most jobs have none.)
+    const first = anyInvalid ? await this.rows.firstInvalid(job.id) : null;
+    if (first) return this.reject(job.id, 'VALIDATION_FAILED', `messages[${first.idx}]: ${String(first.errorMessage)} (${String(first.errorCode)})`);
     // No row is invalid: every row is pending.
-    if (!(await canPayNextRow(this.db, this.ledger, accountId, jobId, 'pending'))) {
-      return this.reject(jobId, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
+    if (!(await canPayNextRow(this.rows, this.ledger, job.accountId, job.id, 'pending'))) {
+      return this.reject(job.id, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
     }
-    const r = await this.db.run(
-      sql(
-        `UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-        this.clock.now(), jobId, this.settings.instanceId,
-      ),
-    );
-    return r.affected === 1;
+    return this.leases.queueValidated(job.id, this.settings.instanceId, this.clock.now());
   }
 
   /** Nothing is sent: every row not invalid becomes `cancelled`, counters say so. */
   private async reject(jobId: string, code: BulkJobErrorCode, message: string): Promise<boolean> {
     const now = this.clock.now();
-    const me = this.settings.instanceId;
-    const stmts: Stmt[] = [
-      sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId),
-    ];
-    return this.db.steps(function* (): Steps<boolean> {
-      const r: StmtResult = yield sql(
-        `UPDATE bulk_jobs SET status = 'rejected', error_code = ?, error_message = ?, pending_count = 0, cancelled_count = total, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-         WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-        code, message.slice(0, 1000), now, jobId, me,
-      );
-      if (r.affected !== 1) return false;
-      for (const s of stmts) yield s;
-      return true;
-    });
+    return this.db.steps(() => this.leases.rejectValidated(jobId, this.settings.instanceId, code, message, now));
   }
 }

@@ -6,6 +6,9 @@ import { BulkDispatcher } from './bulk-dispatcher';
 import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService } from './bulk-jobs.service';
+import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkJobRepository } from './bulk-job.repository';
+import { BulkRowRepository } from './bulk-row.repository';
 import { BulkMetricsSource } from './bulk-metrics.source';
 import { BulkReaper } from './bulk-reaper';
 import { BulkRowExport } from './bulk-row-export.service';
@@ -16,7 +19,7 @@ import { BulkValidationLoop } from './bulk-validation.loop';
 @Module({
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
-  providers: [BulkSettings, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
+  providers: [BulkSettings, BulkJobRepository, BulkJobLeases, BulkRowRepository, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
   exports: [BulkJobsService],
 })
 export class BulkModule {}
