@@ -5,6 +5,7 @@ import type { Stmt } from '../src/database/sql';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { leaseStatements } from '../src/bulk/bulk-job-leases.repository';
 import { jobStatements } from '../src/bulk/bulk-job.repository';
+import { validationStatements } from '../src/bulk/bulk-job-validation.repository';
 import { rowStatements } from '../src/bulk/bulk-row.repository';
 
 // The hot queries must walk an index in order, never sort the job's rows (STACK-NOTES: a collation
@@ -61,13 +62,26 @@ describe('Bulk query plans (e2e)', () => {
   });
 
   it('validation leases read only validating jobs, through a status-leading index', async () => {
-    const p = await plan(t, leaseStatements.validationCandidates(Date.now(), 16, t.app.get(UnitOfWork).capabilities.skipLocked));
+    const p = await plan(t, validationStatements.candidates(Date.now(), 16, t.app.get(UnitOfWork).capabilities.skipLocked));
     if (isMysqlRun()) {
       // (MariaDB may pick either status-leading index; both read only the validating jobs, never every job.)
       expect(String(p.mysql[0].key)).toMatch(/^ix_bulk_jobs_(status|unsettled)$/);
       expect(p.mysql[0].type).not.toBe('ALL');
     } else {
       expect(p.sqlite).toMatch(/USING INDEX ix_bulk_jobs_status/);
+      expect(p.sqlite).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it("a group's rows (several jobs in one statement) read each job's range by primary key, never sorting", async () => {
+    const p = await plan(t, rowStatements.payloadsOfJobs([{ jobId, from: 0, limit: 300 }, { jobId: 'bulk_other', from: 0, limit: 300 }]));
+    if (isMysqlRun()) {
+      const reads = p.mysql.filter((r) => r.table === 'bulk_rows');
+      expect(reads).toHaveLength(2);
+      for (const r of reads) expect(String(r.key)).toBe('PRIMARY');
+      expect(p.mysql.map((r) => String(r.Extra ?? '')).join(' | ')).not.toMatch(/filesort|temporary/i);
+    } else {
+      expect(p.sqlite).toMatch(/USING (INDEX|PRIMARY KEY)/);
       expect(p.sqlite).not.toMatch(/TEMP B-TREE/);
     }
   });

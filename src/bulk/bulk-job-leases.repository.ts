@@ -1,24 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
 import { inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
-import type { BulkJobErrorCode } from './bulk-error-codes';
 import { num, str } from './bulk-records';
 import { rowStatements, SettledRow } from './bulk-row.repository';
 
 /** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
 const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
-
-/** A `validating` job leased for validation. */
-export interface ValidationLease {
-  id: string;
-  accountId: string;
-  validatedCount: number;
-  /** Rows found invalid so far (by an earlier lease holder). */
-  invalidCount: number;
-  total: number;
-  /** Who held the lease before (an expired one of another replica: a takeover). */
-  previousOwner: string | null;
-}
 
 /** Per account, the oldest job holding its turn. */
 export interface Turn {
@@ -44,35 +31,10 @@ export interface WindowPauseMove {
 }
 
 /**
- * Statements of bulk_jobs the background loops issue (leases, validation progress, turns, windows),
+ * Statements of bulk_jobs dispatch and the reaper issue (turns, leases, windows, orphans),
  * as pure builders. `skipLocked` comes from the unit of work's capabilities (feature code names no dialect).
  */
 export const leaseStatements = {
-  // --- validation
-  validationCandidates: (now: number, limit: number, skipLocked: boolean): Stmt =>
-    sql(
-      `SELECT id, account_id, validated_count, invalid_count, total, lease_owner FROM bulk_jobs WHERE status = 'validating' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT ${limit}${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      now,
-    ),
-  leaseValidation: (ids: string[], owner: string, until: number, now: number): Stmt =>
-    sql(
-      `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ? WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
-      owner, until, ...ids, owner, now,
-    ),
-  validationProgress: (id: string, owner: string, next: number, invalid: number, until: number, now: number): Stmt =>
-    sql(
-      `UPDATE bulk_jobs SET validated_count = ?, invalid_count = invalid_count + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-      next, invalid, until, now, id, owner,
-    ),
-  queueValidated: (id: string, owner: string, now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`, now, id, owner),
-  rejectValidated: (id: string, owner: string, code: BulkJobErrorCode, message: string, now: number): Stmt =>
-    sql(
-      `UPDATE bulk_jobs SET status = 'rejected', error_code = ?, error_message = ?, pending_count = 0, cancelled_count = total, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-       WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-      code, message.slice(0, 1000), now, id, owner,
-    ),
-  releaseValidation: (owner: string): Stmt => sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'validating'`, owner),
   // --- dispatch
   resumeRateLimited: (now: number): Stmt =>
     sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE status = 'paused' AND pause_reason = 'provider_rate_limit' AND resume_at <= ?`, now, now),
@@ -121,52 +83,13 @@ export const leaseStatements = {
 };
 
 /**
- * bulk_jobs as the background loops move it: leases for validation, dispatch turns and reaping;
- * validation progress and its conclusion; a window's renewal, counters, pause and completion.
+ * bulk_jobs as dispatch and the reaper move it: turns and their leases, a window's renewal, counters,
+ * pause and completion; the reaper's leases of cancelled jobs and their orphan rows. (Validation's
+ * statements are in bulk-job-validation.repository.ts.)
  */
 @Injectable()
 export class BulkJobLeases {
   constructor(private readonly db: UnitOfWork) {}
-
-  /**
-   * Leases up to `limit` `validating` jobs whose lease is free or expired, oldest first, in one short
-   * unit: rows another transaction holds are skipped where the database can, and read back as leased.
-   */
-  async leaseForValidation(owner: string, until: number, now: number, limit: number): Promise<ValidationLease[]> {
-    const skipLocked = this.db.capabilities.skipLocked;
-    return this.db.steps(function* (): Steps<ValidationLease[]> {
-      const found: StmtResult = yield leaseStatements.validationCandidates(now, limit, skipLocked);
-      if (!found.rows.length) return [];
-      const ids = found.rows.map((r) => String(r.id));
-      // The rows are locked by the read above (or the embedded database's one writer is us): all are leased.
-      yield leaseStatements.leaseValidation(ids, owner, until, now);
-      return found.rows.map((r) => ({ id: String(r.id), accountId: String(r.account_id), validatedCount: num(r.validated_count), invalidCount: num(r.invalid_count), total: num(r.total), previousOwner: str(r.lease_owner) }));
-    });
-  }
-
-  /** A chunk validated: progress and the lease renewed, invalid rows marked; false when the lease is gone (cancelled, taken). */
-  *saveValidationProgress(id: string, owner: string, next: number, marks: Stmt[], invalid: number, until: number, now: number): Steps<boolean> {
-    const r: StmtResult = yield leaseStatements.validationProgress(id, owner, next, invalid, until, now);
-    if (r.affected !== 1) return false;
-    for (const m of marks) yield m;
-    return true;
-  }
-
-  async queueValidated(id: string, owner: string, now: number): Promise<boolean> {
-    return (await this.db.exec(leaseStatements.queueValidated(id, owner, now))) === 1;
-  }
-
-  /** Nothing is sent: every row not invalid becomes `cancelled`, the counters say so. */
-  *rejectValidated(id: string, owner: string, code: BulkJobErrorCode, message: string, now: number): Steps<boolean> {
-    const r: StmtResult = yield leaseStatements.rejectValidated(id, owner, code, message, now);
-    if (r.affected !== 1) return false;
-    yield rowStatements.cancelPending(id);
-    return true;
-  }
-
-  async releaseValidation(owner: string): Promise<void> {
-    await this.db.run(leaseStatements.releaseValidation(owner));
-  }
 
   async resumeRateLimited(now: number): Promise<void> {
     await this.db.run(leaseStatements.resumeRateLimited(now));

@@ -32,6 +32,9 @@ export interface RunnerDeps {
 type Outcome = RowOutcome & { idx: number; at: number };
 type Stop = 'done' | 'stopped' | 'lost';
 
+/** How long a runner trusts the lookups its rows were checked against before reading them again. */
+export const BASIS_TTL_MS = 10_000;
+
 /** The lease was taken over (this replica stalled past its expiry): stop before sending anything more. */
 class LeaseLost extends Error {}
 
@@ -47,7 +50,9 @@ class LeaseLost extends Error {}
 export class BulkJobRunner {
   private readonly log = new Logger(BulkJobRunner.name);
   private readonly window = new SendWindow();
-  private readonly ctx: ValidationContext;
+  /** What the rows' validation relies on (see BASIS_TTL_MS), and since when. */
+  private ctx: ValidationContext;
+  private ctxSince: number;
   private readonly pacer: WindowPacer;
   private stopRequested = false;
   /**
@@ -66,6 +71,7 @@ export class BulkJobRunner {
     private readonly mps: number,
   ) {
     this.ctx = d.validator.createContext(accountId);
+    this.ctxSince = d.clock.now();
     this.pacer = new WindowPacer(d.clock, this.window, mps, { stopping: () => this.stopRequested, keepLease: () => this.keepLease() });
   }
 
@@ -147,7 +153,7 @@ export class BulkJobRunner {
     const idxs: number[] = [];
     for (const row of rows) {
       try {
-        items.push({ msg: await this.d.validator.validate(this.ctx, JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } });
+        items.push({ msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } });
         idxs.push(row.idx);
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
@@ -166,6 +172,21 @@ export class BulkJobRunner {
       else this.recovered = false;
     });
     return { outcomes, unsent, pause: pauseAfter(results, at, this.d.settings.rateLimitBackoffMs) };
+  }
+
+  /**
+   * The validation context of this window: a fresh one once the last is BASIS_TTL_MS old, so what a
+   * row relied on when it was validated and may have changed since (the sender's approval, the
+   * template's status and content, the session, a URL host's addresses) is read again at most that
+   * often while the job sends, never once per row and never only once for a job that sends for hours.
+   */
+  private basis(): ValidationContext {
+    const now = this.d.clock.now();
+    if (now - this.ctxSince >= BASIS_TTL_MS) {
+      this.ctx = this.d.validator.createContext(this.accountId);
+      this.ctxSince = now;
+    }
+    return this.ctx;
   }
 
   /**

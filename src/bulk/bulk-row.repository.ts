@@ -12,6 +12,13 @@ export interface NewRow {
   payload: string;
 }
 
+/** Rows of one job from index `from`, at most `limit`. */
+export interface RowSpan {
+  jobId: string;
+  from: number;
+  limit: number;
+}
+
 /** A row's problem found by validation. */
 export interface InvalidRow {
   idx: number;
@@ -52,7 +59,16 @@ export const rowStatements = {
   },
   deleteOfJob: (jobId: string): Stmt => sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId),
   /** Rows of a job from index `from` in index order, with their payloads (validation, fingerprints). */
-  payloads: (jobId: string, from: number, limit: number): Stmt => sql(`SELECT idx, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${limit}`, jobId, from),
+  payloads: (jobId: string, from: number, limit: number): Stmt => sql(`SELECT idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${limit}`, jobId, from),
+  /** The same for several jobs in one statement: each job's range read in index order, one after the other. */
+  payloadsOfJobs: (spans: RowSpan[]): Stmt => {
+    const params: SqlParam[] = [];
+    const parts = spans.map((s, i) => {
+      params.push(s.jobId, s.from);
+      return `SELECT * FROM (SELECT job_id, idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${s.limit}) r${i}`;
+    });
+    return { sql: parts.join(' UNION ALL '), params };
+  },
   /** One UPDATE marks rows invalid, each with its own error (CASE on idx). */
   markInvalid: (jobId: string, rows: InvalidRow[]): Stmt => {
     const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
@@ -126,6 +142,15 @@ export class BulkRowRepository {
   /** Rows from index `from` with their payloads (validation chunks, fingerprints of a stored job). */
   async payloads(jobId: string, from: number, limit: number): Promise<BulkRowRecord[]> {
     return (await this.db.rows(rowStatements.payloads(jobId, from, limit))).map((r) => toRowRecord(r, jobId));
+  }
+
+  /** The rows of several jobs' spans in one statement, per job in index order. */
+  async payloadsOfJobs(spans: RowSpan[]): Promise<Map<string, BulkRowRecord[]>> {
+    const out = new Map<string, BulkRowRecord[]>(spans.map((s) => [s.jobId, []]));
+    if (!spans.length) return out;
+    for (const r of await this.db.rows(rowStatements.payloadsOfJobs(spans))) out.get(String(r.job_id))?.push(toRowRecord(r, String(r.job_id)));
+    for (const rows of out.values()) rows.sort((a, b) => a.idx - b.idx);
+    return out;
   }
 
   /** Invalid rows marked, as statements for the caller's unit (MARK_CHUNK rows per statement). */

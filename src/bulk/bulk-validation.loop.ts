@@ -2,18 +2,21 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
-import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
+import { MessageValidator } from '../messaging/validation/message-validator';
 import { UnitOfWork } from '../database/unit-of-work';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
-import { canPayNextRow } from './next-row-payment';
+import { canPayChannel } from './next-row-payment';
 import { MetricsService } from '../metrics/metrics.service';
 import { checkBulkRow } from './row-check';
 import type { BulkJobErrorCode } from './bulk-error-codes';
-import { BulkJobLeases, ValidationLease } from './bulk-job-leases.repository';
+import { BulkJobValidation, ChunkProgress, ValidationLease } from './bulk-job-validation.repository';
 import type { BulkRowRecord } from './bulk-records';
 import { BulkRowRepository, InvalidRow } from './bulk-row.repository';
+
+/** Jobs at most in one group (their rows together at most one chunk): one read, one progress write, one queue move. */
+const GROUP_JOBS = 16;
 
 /** What one pass shares between its workers: leased jobs not yet started, and whether any are left to lease. */
 interface Pass {
@@ -23,13 +26,22 @@ interface Pass {
   done: number;
 }
 
+/** A group's job: the rows this pass read and checked, and the invalid ones among them. */
+interface Checked {
+  job: ValidationLease;
+  rows: BulkRowRecord[];
+  invalid: InvalidRow[];
+}
+
 /**
- * Background validation: a pass leases `validating` jobs (oldest first, several per statement) and
- * validates them with BULK_VALIDATION_CONCURRENCY workers, leasing more as the workers run dry, until
- * no job is left to lease; so many small jobs submitted at once are validated side by side instead of
- * a few per tick, and one large job does not hold up the others. Per job: every row through the
- * messaging validator in chunks (validatedCount rises per chunk), then `rejected`
- * (VALIDATION_FAILED / INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
+ * Background validation. A pass leases `validating` jobs (oldest first, many per unit) and validates
+ * them with BULK_VALIDATION_CONCURRENCY workers, leasing more as the queue runs dry, until none is
+ * left; so jobs submitted at the same moment by many accounts are validated side by side, and a large
+ * job does not hold up the small ones. Small jobs go in groups (rows together at most
+ * BULK_VALIDATION_CHUNK): their rows are read in one statement, their progress written in one, and the
+ * valid ones queued in one; a larger job is validated alone, chunk by chunk (validatedCount rises per
+ * chunk). Every row goes through the messaging validator; a job ends `rejected` (VALIDATION_FAILED /
+ * INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
  */
 @Injectable()
 export class BulkValidationLoop implements OnApplicationBootstrap {
@@ -43,12 +55,12 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     private readonly ledger: LedgerService,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
-    private readonly leases: BulkJobLeases,
+    private readonly jobs: BulkJobValidation,
     private readonly rows: BulkRowRepository,
     shutdown: ShutdownCoordinator,
   ) {
     // Shutdown: the chunks being checked are saved, then the jobs' leases are let go (validatedCount kept).
-    shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.leases.releaseValidation(this.settings.instanceId) });
+    shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.jobs.release(this.settings.instanceId) });
   }
 
   onApplicationBootstrap(): void {
@@ -59,20 +71,35 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
   async runOnce(): Promise<number> {
     const pass: Pass = { queue: [], exhausted: false, refilling: null, done: 0 };
     const worker = async () => {
-      for (let job = await this.next(pass); job; job = await this.next(pass)) {
-        pass.done += (await this.validateJob(job)) ? 1 : 0;
+      for (let group = await this.next(pass); group; group = await this.next(pass)) {
+        if (group.length === 1 && this.left(group[0]) > this.settings.validationChunk) pass.done += (await this.validateJob(group[0])) ? 1 : 0;
+        else pass.done += await this.validateGroup(group);
       }
     };
     await Promise.all(Array.from({ length: this.settings.validationConcurrency }, worker));
     return pass.done;
   }
 
-  /** The next leased job of the pass; leases a batch (one refill at a time) when the queue is empty. */
-  private async next(pass: Pass): Promise<ValidationLease | null> {
+  private left(job: ValidationLease): number {
+    return Math.max(0, job.total - job.validatedCount);
+  }
+
+  /** The next work of the pass: one large job, or small jobs whose rows together fit one chunk. */
+  private async next(pass: Pass): Promise<ValidationLease[] | null> {
     for (;;) {
       if (this.loop.halted) return null;
-      const job = pass.queue.shift();
-      if (job) return job;
+      const first = pass.queue.shift();
+      if (first) {
+        const group = [first];
+        let rows = this.left(first);
+        if (rows > this.settings.validationChunk) return group;
+        while (pass.queue.length && group.length < GROUP_JOBS && rows + this.left(pass.queue[0]) <= this.settings.validationChunk) {
+          const job = pass.queue.shift() as ValidationLease;
+          rows += this.left(job);
+          group.push(job);
+        }
+        return group;
+      }
       if (pass.exhausted) return null;
       pass.refilling ??= this.refill(pass).finally(() => (pass.refilling = null));
       await pass.refilling;
@@ -82,8 +109,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
   private async refill(pass: Pass): Promise<void> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
-    // Twice the workers: the next jobs are leased while the current ones run, and few wait on a lease.
-    const leased = await this.leases.leaseForValidation(me, now + this.settings.leaseMs, now, 2 * this.settings.validationConcurrency);
+    const leased = await this.jobs.lease(me, now + this.settings.leaseMs, now, this.settings.validationConcurrency * GROUP_JOBS);
     if (!leased.length) pass.exhausted = true;
     // Another replica's expired lease: it stopped validating that job part-way.
     const takenOver = leased.filter((j) => j.previousOwner !== null && j.previousOwner !== me).length;
@@ -91,16 +117,50 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     pass.queue.push(...leased);
   }
 
+  /** Small jobs together: one read, each job's rows checked, one unit of progress, then the conclusions. */
+  private async validateGroup(group: ValidationLease[]): Promise<number> {
+    const spans = group.filter((j) => this.left(j) > 0).map((j) => ({ jobId: j.id, from: j.validatedCount, limit: this.left(j) }));
+    const read = await this.rows.payloadsOfJobs(spans);
+    const checked: Checked[] = [];
+    for (const job of group) {
+      const rows = read.get(job.id) ?? [];
+      checked.push({ job, rows, invalid: rows.length ? await this.check(job, rows) : [] });
+    }
+    const progress: ChunkProgress[] = checked
+      .filter((c) => c.rows.length)
+      .map((c) => ({ id: c.job.id, next: c.rows[c.rows.length - 1].idx + 1, invalid: c.invalid.length, marks: this.rows.markInvalid(c.job.id, c.invalid) }));
+    const now = this.clock.now();
+    const kept = await this.db.steps(() => this.jobs.saveProgress(progress, this.settings.instanceId, now + this.settings.leaseMs, now));
+    if (this.loop.halted) return 0; // shutdown: the next lease holder concludes them
+    // Jobs with nothing left to read were validated by an earlier holder: still ours (leased), conclude them too.
+    const ours = checked.filter((c) => !c.rows.length || kept.has(c.job.id));
+    const payable = await Promise.all(ours.map((c) => this.payable(c)));
+    const queue = ours.filter((_, i) => payable[i] === true).map((c) => c.job.id);
+    const others = await Promise.all(ours.map((c, i) => (payable[i] === true ? false : this.conclude(c.job, payable[i] === 'invalid'))));
+    return (await this.jobs.queue(queue, this.settings.instanceId, this.clock.now())) + others.filter(Boolean).length;
+  }
+
+  /** true: every row valid and the first payable; 'invalid': some row is invalid; false: the first row cannot be paid. */
+  private async payable(c: Checked): Promise<boolean | 'invalid'> {
+    if (c.job.invalidCount + c.invalid.length > 0) return 'invalid';
+    // (The first row's channel is at hand when this pass read the job from row 0.)
+    const channel = c.rows[0]?.idx === 0 ? c.rows[0].channel : await this.rows.firstChannel(c.job.id, 'pending');
+    return canPayChannel(this.ledger, c.job.accountId, channel);
+  }
+
+  /** A large job alone, chunk by chunk. */
   private async validateJob(job: ValidationLease): Promise<boolean> {
-    const ctx = this.validator.createContext(job.accountId);
     let from = job.validatedCount;
     let invalidSeen = job.invalidCount;
     while (from < job.total) {
       const rows = await this.rows.payloads(job.id, from, this.settings.validationChunk);
       if (!rows.length) break;
-      const invalid = await this.check(ctx, rows);
+      const invalid = await this.check(job, rows);
       const next = rows[rows.length - 1].idx + 1;
-      if (!(await this.saveChunk(job.id, next, invalid))) return false; // cancelled or lease lost
+      const now = this.clock.now();
+      const progress: ChunkProgress = { id: job.id, next, invalid: invalid.length, marks: this.rows.markInvalid(job.id, invalid) };
+      const kept = await this.db.steps(() => this.jobs.saveProgress([progress], this.settings.instanceId, now + this.settings.leaseMs, now));
+      if (!kept.has(job.id)) return false; // cancelled or lease lost
       invalidSeen += invalid.length;
       if (this.loop.halted) return false; // shutdown: the next lease holder goes on from `next`
       from = next;
@@ -110,7 +170,8 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     return this.conclude(job, invalidSeen > 0);
   }
 
-  private async check(ctx: ValidationContext, rows: BulkRowRecord[]): Promise<InvalidRow[]> {
+  private async check(job: ValidationLease, rows: BulkRowRecord[]): Promise<InvalidRow[]> {
+    const ctx = this.validator.createContext(job.accountId);
     const invalid: InvalidRow[] = [];
     for (const row of rows) {
       const verdict = await checkBulkRow(this.validator, ctx, () => JSON.parse(row.payload));
@@ -119,26 +180,20 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     return invalid;
   }
 
-  private async saveChunk(jobId: string, next: number, invalid: InvalidRow[]): Promise<boolean> {
-    const now = this.clock.now();
-    const marks = this.rows.markInvalid(jobId, invalid);
-    return this.db.steps(() => this.leases.saveValidationProgress(jobId, this.settings.instanceId, next, marks, invalid.length, now + this.settings.leaseMs, now));
-  }
-
   private async conclude(job: ValidationLease, anyInvalid: boolean): Promise<boolean> {
     // (The first invalid row is looked up only when there is one: most jobs have none.)
     const first = anyInvalid ? await this.rows.firstInvalid(job.id) : null;
     if (first) return this.reject(job.id, 'VALIDATION_FAILED', `messages[${first.idx}]: ${String(first.errorMessage)} (${String(first.errorCode)})`);
     // No row is invalid: every row is pending.
-    if (!(await canPayNextRow(this.rows, this.ledger, job.accountId, job.id, 'pending'))) {
+    if (!(await canPayChannel(this.ledger, job.accountId, await this.rows.firstChannel(job.id, 'pending')))) {
       return this.reject(job.id, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
     }
-    return this.leases.queueValidated(job.id, this.settings.instanceId, this.clock.now());
+    return (await this.jobs.queue([job.id], this.settings.instanceId, this.clock.now())) === 1;
   }
 
   /** Nothing is sent: every row not invalid becomes `cancelled`, counters say so. */
   private async reject(jobId: string, code: BulkJobErrorCode, message: string): Promise<boolean> {
     const now = this.clock.now();
-    return this.db.steps(() => this.leases.rejectValidated(jobId, this.settings.instanceId, code, message, now));
+    return this.db.steps(() => this.jobs.reject(jobId, this.settings.instanceId, code, message, now));
   }
 }

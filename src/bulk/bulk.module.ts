@@ -7,6 +7,7 @@ import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobsService } from './bulk-jobs.service';
 import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkJobValidation } from './bulk-job-validation.repository';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkRowRepository } from './bulk-row.repository';
 import { BulkMetricsSource } from './bulk-metrics.source';
@@ -19,7 +20,7 @@ import { BulkValidationLoop } from './bulk-validation.loop';
 @Module({
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
-  providers: [BulkSettings, BulkJobRepository, BulkJobLeases, BulkRowRepository, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
+  providers: [BulkSettings, BulkJobRepository, BulkJobLeases, BulkJobValidation, BulkRowRepository, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
   exports: [BulkJobsService],
 })
 export class BulkModule {}
