@@ -61,7 +61,8 @@ describe('Cancel a scheduled message (e2e)', () => {
     const acc = await t.createAccount({ walletBalance: 100, freeMessages: 0 });
     const [id] = await schedule(t, acc);
     expect(await balances(t, acc.key)).toEqual({ wallet: 95, free: 0, quotaUsed: 0 });
-    const before = await message(t, acc.key, id);
+    const { statusHistory, ...before } = await message(t, acc.key, id);
+    expect(statusHistory).toEqual([{ status: 'scheduled', at: before.createdAt, source: 'api', providerStatus: null, errorCode: null }]);
 
     const res = await cancel(t, acc.key, id);
     expect(res.status).toBe(200);
@@ -69,7 +70,8 @@ describe('Cancel a scheduled message (e2e)', () => {
       success: true,
       data: { message: { ...before, status: 'cancelled', cost: 0, paidFrom: 'wallet', providerMessageId: null, sentAt: null, updatedAt: expect.any(String) } },
     });
-    expect(await message(t, acc.key, id)).toEqual(res.body.data.message);
+    const after = await message(t, acc.key, id);
+    expect(after).toEqual({ ...res.body.data.message, statusHistory: [statusHistory[0], { status: 'cancelled', at: res.body.data.message.updatedAt, source: 'api', providerStatus: null, errorCode: null }] });
     expect(await stored(t, id)).toMatchObject({ status: 'cancelled', paid_from: 'wallet', payload: null });
     expect(Number((await stored(t, id)).cost)).toBe(0);
     expect((await stored(t, id)).refunded_at).not.toBeNull();

@@ -250,7 +250,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
       if (i !== 1) expect(await log.markHandedOff(acc.id, mids[i], Date.now())).toBe(true);
       if (i === 0) {
         await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
-        expect(await log.markSent(acc.id, mids[0], 'smtp-id-0', Date.now())).toBe(true);
+        expect(await log.markSent(acc.id, { id: mids[0], providerMessageId: 'smtp-id-0' }, Date.now())).toBe(true);
       }
     }
     for (const i of [0, 1, 2, 3]) await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = ?", [mids[i], jobId, i]);
@@ -299,7 +299,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const db = t.app.get(DataSource);
     const mid = 'msg_sent_row0';
     await payAndLog(t, acc.id, jobId, 0, mid);
-    expect(await t.app.get(MessageLog).markSent(acc.id, mid, 'smtp-1', Date.now())).toBe(true);
+    expect(await t.app.get(MessageLog).markSent(acc.id, { id: mid, providerMessageId: 'smtp-1' }, Date.now())).toBe(true);
     // Sent and logged, then the runner died before writing the row; the wallet is empty since.
     await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = 0", [mid, jobId]);
     await db.query("UPDATE bulk_jobs SET status = 'running', lease_owner = 'rep_dead', lease_expires_at = ? WHERE id = ?", [Date.now() - 1, jobId]);

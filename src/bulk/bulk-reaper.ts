@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { MessageLog } from '../messaging/message-log';
+import { wasSent } from '../messaging/outcome-recorder';
 import { NotSent, SendPipeline } from '../messaging/send-pipeline';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BulkSettings } from './bulk-settings';
@@ -147,7 +148,7 @@ export class BulkReaper implements OnApplicationBootstrap {
       m = await this.log.findOwned(accountId, messageId);
       if (!m) return null;
     }
-    if (m.status === 'sent') return { idx, status: 'sent', code: null, message: null, at: m.sentAt ?? now };
+    if (wasSent(m)) return { idx, status: 'sent', code: null, message: null, at: m.sentAt ?? now };
     if (m.status !== 'failed') return null;
     if (m.errorCode === CANCELLED.code) return cancelled;
     return { idx, status: 'failed', code: m.errorCode, message: m.errorMessage, at: m.updatedAt };

@@ -13,6 +13,10 @@ export interface MessagingConfig {
   defaultRegion: string;
   /** The platform's SMS sender name: used when a message names none and the account has no default. */
   defaultSmsSender: string;
+  /** A receipt for a provider id no message is recorded with yet is kept this long (RECEIPT_MATCH_WINDOW_MS). */
+  receiptMatchWindowMs: number;
+  /** How often a replica applies kept receipts whose message was recorded since, and drops expired ones. */
+  receiptSweepTickMs: number;
 }
 
 export interface ScheduledSendsConfig {
@@ -44,7 +48,14 @@ export interface WebhooksConfig {
   /** Finished deliveries are kept this long. */
   retentionMs: number;
   pruneIntervalMs: number;
+  /** Event endpoints: the wait before each attempt (the first is usually 0); its length is the attempt count. */
+  endpointRetryScheduleMs: number[];
+  /** An event endpoint is disabled after this many deliveries in a row failed. */
+  disableAfterFailures: number;
 }
+
+/** Standard Webhooks' schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+const ENDPOINT_RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 const HOUR_MS = 3_600_000;
 
@@ -64,7 +75,12 @@ export function billingSection(r: EnvReader): BillingConfig {
 export function messagingSection(r: EnvReader): MessagingConfig {
   const defaultRegion = r.string('DEFAULT_REGION', 'SA').toUpperCase();
   if (!/^[A-Z]{2}$/.test(defaultRegion)) r.fail('DEFAULT_REGION must be a two-letter country code');
-  return { defaultRegion, defaultSmsSender: r.string('DEFAULT_SMS_SENDER', 'MsgService') };
+  return {
+    defaultRegion,
+    defaultSmsSender: r.string('DEFAULT_SMS_SENDER', 'MsgService'),
+    receiptMatchWindowMs: r.int('RECEIPT_MATCH_WINDOW_MS', 600_000, 1000),
+    receiptSweepTickMs: r.int('RECEIPT_SWEEP_TICK_MS', 5000, 10, 3_600_000),
+  };
 }
 
 export function scheduledSendsSection(r: EnvReader, providerTimeoutMs: number): ScheduledSendsConfig {
@@ -95,5 +111,19 @@ export function webhooksSection(r: EnvReader): WebhooksConfig {
     retryBaseMs: r.int('WEBHOOK_RETRY_BASE_MS', 5000, 1),
     retentionMs: r.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650) * 24 * HOUR_MS,
     pruneIntervalMs: r.int('WEBHOOK_PRUNE_INTERVAL_MS', 300_000, 10),
+    endpointRetryScheduleMs: retrySchedule(r, 'WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS', ENDPOINT_RETRY_SCHEDULE_MS),
+    disableAfterFailures: r.int('WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1, 1_000_000),
   };
+}
+
+/** Comma-separated waits in ms, 1 to 20 of them, each up to 7 days. */
+function retrySchedule(r: EnvReader, name: string, def: number[]): number[] {
+  const raw = r.optional(name);
+  if (raw === null || raw.trim() === '') return def;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d{1,9}$/.test(p) || Number(p) > 7 * 86_400_000)) {
+    r.fail(`${name} must be 1 to 20 comma-separated waits in ms (each at most 604800000), got "${raw}"`);
+    return def;
+  }
+  return parts.map(Number);
 }

@@ -24,6 +24,13 @@ export interface ProvidersConfig {
 export interface SandboxConfig {
   /** How often a replica re-reads injected faults. */
   faultRefreshMs: number;
+  /** Simulated receipts: `delivered` (or `failed` / UNDELIVERED for the documented recipients) this long after the send. */
+  deliveredAfterMs: number;
+  /** Chat channels (chatapp, chatapp_web, messaging_bot): `read` this long after the send. */
+  readAfterMs: number;
+  /** How often a replica looks for due simulated receipts, and how many it takes per look. */
+  receiptTickMs: number;
+  receiptBatch: number;
 }
 
 /** `PROVIDER_EMAIL` for `email`. */
@@ -46,5 +53,12 @@ export function providersSection(r: EnvReader): ProvidersConfig {
 }
 
 export function sandboxSection(r: EnvReader): SandboxConfig {
-  return { faultRefreshMs: r.int('SANDBOX_FAULT_REFRESH_MS', 200, 0, 60_000) };
+  const deliveredAfterMs = r.int('SANDBOX_DELIVERED_AFTER_MS', 1000, 0);
+  return {
+    faultRefreshMs: r.int('SANDBOX_FAULT_REFRESH_MS', 200, 0, 60_000),
+    deliveredAfterMs,
+    readAfterMs: Math.max(deliveredAfterMs, r.int('SANDBOX_READ_AFTER_MS', 3000, 0)),
+    receiptTickMs: r.int('SANDBOX_RECEIPT_TICK_MS', 250, 10, 60_000),
+    receiptBatch: r.int('SANDBOX_RECEIPT_BATCH', 500, 1, 5000),
+  };
 }

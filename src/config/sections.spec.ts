@@ -31,12 +31,12 @@ describe('config sections: defaults', () => {
 
   it('billing, messaging, providers', () => {
     expect(c.billing).toEqual({ currency: 'SAR', prices: { local_sms: 5, chatapp: 10, chatapp_web: 3, messaging_bot: 2, email: 1 } });
-    expect(c.messaging).toEqual({ defaultRegion: 'SA', defaultSmsSender: 'MsgService' });
+    expect(c.messaging).toEqual({ defaultRegion: 'SA', defaultSmsSender: 'MsgService', receiptMatchWindowMs: 600_000, receiptSweepTickMs: 5000 });
     expect(c.providers).toEqual({
       byChannel: { local_sms: 'sandbox', chatapp: 'sandbox', chatapp_web: 'sandbox', messaging_bot: 'sandbox', email: 'sandbox' },
       timeoutMs: 10_000,
     });
-    expect(c.sandbox).toEqual({ faultRefreshMs: 200 });
+    expect(c.sandbox).toEqual({ faultRefreshMs: 200, deliveredAfterMs: 1000, readAfterMs: 3000, receiptTickMs: 250, receiptBatch: 500 });
     expect(c.waha).toEqual({ baseUrl: null, apiKey: null, timeoutMs: 10_000, eventMaxAgeSeconds: 300 });
     expect(c.webSessions).toEqual({ defaultProvider: 'sandbox' });
   });
@@ -57,6 +57,7 @@ describe('config sections: defaults', () => {
     expect(c.verification).toEqual({ maxChecks: 5, retentionMs: 24 * 3_600_000, purgeTickMs: 3_600_000, sendLimit: 5, sendWindowMs: 600_000 });
     expect(c.webhooks).toEqual({
       deliveryIntervalMs: 500, timeoutMs: 10_000, leaseMs: 40_000, batch: 20, retryBaseMs: 5000, retentionMs: 30 * 86_400_000, pruneIntervalMs: 300_000,
+      endpointRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000], disableAfterFailures: 50,
     });
   });
 });
@@ -94,6 +95,7 @@ describe('config sections: values and ranges', () => {
     ['DB_CONNECT_RETRIES', '101', 'DB_CONNECT_RETRIES must be between 0 and 100, got 101'],
     ['SANDBOX_FAULT_REFRESH_MS', '60001', 'SANDBOX_FAULT_REFRESH_MS must be between 0 and 60000, got 60001'],
     ['WAHA_TIMEOUT_MS', '120001', 'WAHA_TIMEOUT_MS must be between 1 and 120000, got 120001'],
+    ['WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS', '0,5s', 'WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS must be 1 to 20 comma-separated waits in ms (each at most 604800000), got "0,5s"'],
     ['WEBHOOK_ALLOWED_PORTS', '443,0', 'WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports (1-65535), got "443,0"'],
     ['DEFAULT_REGION', 'SAU', 'DEFAULT_REGION must be a two-letter country code'],
     ['REDIS_KEY_PREFIX', 'has space', 'REDIS_KEY_PREFIX must be at most 100 letters, digits, _ : . or -'],

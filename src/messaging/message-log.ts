@@ -7,6 +7,8 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
 import type { MessageFailureCode } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
+import { ReceiptStore } from './lifecycle/receipt-store';
+import { StatusTrail, TrailStep } from './lifecycle/status-trail';
 
 export interface LogOrigin {
   bulkJobId?: string;
@@ -17,8 +19,20 @@ export interface ListFilter {
   status?: string;
   channel?: string;
   bulkJobId?: string;
-  afterId?: string;
+  /** Only messages changed at or after this time (epoch ms). */
+  updatedSince?: number;
+  /** `created`: newest first by id; `updated`: oldest change first by (updated_at, id), for polling. */
+  order?: 'created' | 'updated';
+  /** The last message of the previous page: its id, and its updated_at when ordered by update. */
+  after?: { id: string; updatedAt?: number };
   limit: number;
+}
+
+/** A message the provider took: its id(s) there (one per SMS part when it split the message). */
+export interface SentMark {
+  id: string;
+  providerMessageId: string;
+  providerMessageIds?: string[];
 }
 
 /** A paid message as the pipeline records it. */
@@ -34,14 +48,21 @@ export interface NewLogEntry {
 }
 
 /**
- * Writes and reads of the message log. Every read and every status move takes the owning account id
+ * Writes and reads of the message log. Every status move also bumps `sequence` and `updated_at` and,
+ * in the same unit, leaves its history row and event (StatusTrail); marking sent records the
+ * provider ids receipts are matched by (ReceiptStore). Each costs a bounded number of statements
+ * per call (a bulk window's moves are multi-row statements). Every read and every status move takes the owning account id
  * and filters by it, so a cross-account access cannot be written by accident (the scheduled sender's
  * loop, which works across accounts, has its own statements in scheduled/message-leases.ts). Status
  * moves are conditional on the current status.
  */
 @Injectable()
 export class MessageLog {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly trail: StatusTrail,
+    private readonly refs: ReceiptStore,
+  ) {}
 
   /** The messages repository of the open unit of work (or the default manager's outside one). */
   private get repo(): Repository<MessageEntity> {
@@ -58,29 +79,53 @@ export class MessageLog {
         origin.bulkJobId ?? null, origin.rowIndex ?? null, status === 'scheduled' ? JSON.stringify(msg) : null, msg.scheduleAt, leaseUntil ?? null, now, now,
       );
     }
-    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ');
-    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, bulk_job_id, row_index, payload, scheduled_at, lease_expires_at, attempts, created_at, updated_at) VALUES ${values}`;
-    await this.uow.run({ sql, params });
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1)').join(', ');
+    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, bulk_job_id, row_index, payload, scheduled_at, lease_expires_at, attempts, created_at, updated_at, sequence) VALUES ${values}`;
+    await this.uow.transaction(async () => {
+      await this.uow.run({ sql, params });
+      await this.trail.firstSteps(rows, now);
+    });
   }
 
   /** queued/scheduled -> sent; false when the message was settled already (by another replica). */
-  async markSent(accountId: string, id: string, providerMessageId: string, now: number): Promise<boolean> {
-    const changed = await this.exec(
-      "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled')",
-      [providerMessageId.slice(0, 200), now, now, id, accountId],
-    );
-    return changed === 1;
+  async markSent(accountId: string, mark: SentMark, now: number): Promise<boolean> {
+    return this.uow.transaction(async () => {
+      const changed = await this.exec(
+        "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled')",
+        [mark.providerMessageId.slice(0, 200), now, now, mark.id, accountId],
+      );
+      if (changed !== 1) return false;
+      await this.afterSent(accountId, [mark], await this.findOwnedMany(accountId, [mark.id]), now);
+      return true;
+    });
   }
 
   /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window); returns how many it marked. */
-  async markSentMany(accountId: string, sent: { id: string; providerMessageId: string }[], now: number): Promise<number> {
+  async markSentMany(accountId: string, sent: SentMark[], now: number): Promise<number> {
     if (!sent.length) return 0;
     const params: SqlParam[] = [];
     for (const s of sent) params.push(s.id, s.providerMessageId.slice(0, 200));
-    return this.exec(
-      `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${inList(sent.length)}) AND account_id = ? AND status IN ('queued', 'scheduled')`,
-      [...params, now, now, ...sent.map((s) => s.id), accountId],
-    );
+    return this.uow.transaction(async () => {
+      const marked = await this.exec(
+        `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${inList(sent.length)}) AND account_id = ? AND status IN ('queued', 'scheduled')`,
+        [...params, now, now, ...sent.map((s) => s.id), accountId],
+      );
+      if (marked > 0) await this.afterSent(accountId, sent, await this.findOwnedMany(accountId, sent.map((s) => s.id)), now);
+      return marked;
+    });
+  }
+
+  /**
+   * History, events and provider refs of the messages just marked sent: those of `rows` this unit
+   * moved (sent now; another replica's earlier mark has its own sent_at).
+   */
+  private async afterSent(accountId: string, marks: SentMark[], rows: Map<string, MessageEntity>, now: number): Promise<void> {
+    const moved = marks.flatMap((m) => {
+      const row = rows.get(m.id);
+      return row && row.status === 'sent' && Number(row.sentAt) === now && Number(row.updatedAt) === now ? [{ mark: m, row }] : [];
+    });
+    await this.trail.record(moved.map(({ row }) => ({ row, steps: [apiStep('sent', now)] })));
+    await this.refs.insertRefs(moved.map(({ mark }) => ({ id: mark.id, accountId, providerMessageIds: mark.providerMessageIds?.length ? mark.providerMessageIds : [mark.providerMessageId] })), now);
   }
 
   /**
@@ -88,11 +133,22 @@ export class MessageLog {
    * settled already.
    */
   async markFailed(accountId: string, id: string, code: MessageFailureCode, message: string, now: number, opts: { notHandedOff?: boolean } = {}): Promise<boolean> {
-    const changed = await this.exec(
-      `UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled')${opts.notHandedOff ? ' AND handed_off_at IS NULL' : ''}`,
-      [code, message.slice(0, 500), now, now, id, accountId],
+    return this.moved(accountId, id, apiStep('failed', now, code), () =>
+      this.exec(
+        `UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, failed_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled')${opts.notHandedOff ? ' AND handed_off_at IS NULL' : ''}`,
+        [code, message.slice(0, 500), now, now, now, id, accountId],
+      ),
     );
-    return changed === 1;
+  }
+
+  /** Runs one conditional status UPDATE of one message; when it moved the row, leaves its trail in the same unit. */
+  private async moved(accountId: string, id: string, step: TrailStep, update: () => Promise<number>): Promise<boolean> {
+    return this.uow.transaction(async () => {
+      if ((await update()) !== 1) return false;
+      const row = await this.findOwned(accountId, id);
+      if (row) await this.trail.record([{ row, steps: [step] }]);
+      return true;
+    });
   }
 
   /**
@@ -103,12 +159,13 @@ export class MessageLog {
    * `paid` is what the caller will refund: compared too, so the refund matches what was taken.
    */
   async markCancelled(accountId: string, id: string, paid: { cost: number; paidFrom: string | null }, now: number): Promise<boolean> {
-    const changed = await this.exec(
-      `UPDATE messages SET status = 'cancelled', cost = 0, refunded_at = ?, updated_at = ?, payload = NULL
-       WHERE id = ? AND account_id = ? AND status = 'scheduled' AND lease_expires_at IS NULL AND cost = ? AND COALESCE(paid_from, '') = ?`,
-      [now, now, id, accountId, paid.cost, paid.paidFrom ?? ''],
+    return this.moved(accountId, id, apiStep('cancelled', now), () =>
+      this.exec(
+        `UPDATE messages SET status = 'cancelled', cost = 0, refunded_at = ?, updated_at = ?, sequence = sequence + 1, payload = NULL
+         WHERE id = ? AND account_id = ? AND status = 'scheduled' AND lease_expires_at IS NULL AND cost = ? AND COALESCE(paid_from, '') = ?`,
+        [now, now, id, accountId, paid.cost, paid.paidFrom ?? ''],
+      ),
     );
-    return changed === 1;
   }
 
   /**
@@ -118,11 +175,14 @@ export class MessageLog {
    */
   async insertUnpaidFailure(m: { id: string; accountId: string; channel: string; messageType: string; recipient: string; bulkJobId: string; rowIndex: number; code: MessageFailureCode; message: string }, now: number): Promise<boolean> {
     try {
-      await this.exec(
-        `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, error_code, error_message, bulk_job_id, row_index, attempts, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'failed', 0, ?, ?, ?, ?, 0, ?, ?)`,
-        [m.id, m.accountId, m.channel.slice(0, 20), m.messageType.slice(0, 20), m.recipient.slice(0, 320), m.code, m.message.slice(0, 500), m.bulkJobId, m.rowIndex, now, now],
-      );
+      await this.uow.transaction(async () => {
+        await this.exec(
+          `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, error_code, error_message, bulk_job_id, row_index, attempts, created_at, updated_at, failed_at, sequence)
+           VALUES (?, ?, ?, ?, ?, 'failed', 0, ?, ?, ?, ?, 0, ?, ?, ?, 1)`,
+          [m.id, m.accountId, m.channel.slice(0, 20), m.messageType.slice(0, 20), m.recipient.slice(0, 320), m.code, m.message.slice(0, 500), m.bulkJobId, m.rowIndex, now, now, now],
+        );
+        await this.trail.firstSteps([{ id: m.id, status: 'failed' }], now);
+      });
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;
@@ -150,11 +210,12 @@ export class MessageLog {
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
   async requeue(accountId: string, id: string, funding: Funding, now: number): Promise<boolean> {
-    const changed = await this.exec(
-      "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, handed_off_at = NULL, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'failed'",
-      [funding.amount, funding.source, now, id, accountId],
+    return this.moved(accountId, id, apiStep('queued', now), () =>
+      this.exec(
+        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, failed_at = NULL, provider_error_code = NULL, handed_off_at = NULL, updated_at = ?, sequence = sequence + 1 WHERE id = ? AND account_id = ? AND status = 'failed'",
+        [funding.amount, funding.source, now, id, accountId],
+      ),
     );
-    return changed === 1;
   }
 
   async findOwned(accountId: string, id: string): Promise<MessageEntity | null> {
@@ -168,13 +229,21 @@ export class MessageLog {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  /** Newest first, keyed by id (ids sort by creation time). */
+  /**
+   * Newest first keyed by id (ids sort by creation time), or by last change keyed by (updated_at, id)
+   * (index on account_id, updated_at, id), so a poller with updatedSince misses no change.
+   */
   async list(accountId: string, f: ListFilter): Promise<MessageEntity[]> {
     const qb = this.repo.createQueryBuilder('m').where('m.account_id = :accountId', { accountId });
     if (f.status) qb.andWhere('m.status = :status', { status: f.status });
     if (f.channel) qb.andWhere('m.channel = :channel', { channel: f.channel });
     if (f.bulkJobId) qb.andWhere('m.bulk_job_id = :bulkJobId', { bulkJobId: f.bulkJobId });
-    if (f.afterId) qb.andWhere('m.id < :afterId', { afterId: f.afterId });
+    if (f.updatedSince !== undefined) qb.andWhere('m.updated_at >= :updatedSince', { updatedSince: f.updatedSince });
+    if (f.order === 'updated') {
+      if (f.after) qb.andWhere('(m.updated_at > :au OR (m.updated_at = :au AND m.id > :aid))', { au: f.after.updatedAt ?? 0, aid: f.after.id });
+      return qb.orderBy('m.updated_at', 'ASC').addOrderBy('m.id', 'ASC').limit(f.limit).getMany();
+    }
+    if (f.after) qb.andWhere('m.id < :afterId', { afterId: f.after.id });
     return qb.orderBy('m.id', 'DESC').limit(f.limit).getMany();
   }
 
@@ -182,4 +251,8 @@ export class MessageLog {
   private async exec(sql: string, params: SqlParam[]): Promise<number> {
     return this.uow.exec({ sql, params });
   }
+}
+
+function apiStep(status: MessageStatus, at: number, errorCode: string | null = null): TrailStep {
+  return { status, at, source: 'api', providerStatus: null, errorCode };
 }

@@ -13,12 +13,16 @@ export interface MessageView {
   cost: number;
   paidFrom: string | null;
   providerMessageId: string | null;
+  providerErrorCode: string | null;
   errorCode: MessageFailureCode | null;
   errorMessage: string | null;
   bulkJobId: string | null;
   rowIndex: number | null;
   scheduledAt: string | null;
   sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  failedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -35,12 +39,16 @@ export function toMessageView(m: MessageEntity): MessageView {
     cost: Number(m.cost),
     paidFrom: m.paidFrom,
     providerMessageId: m.providerMessageId,
+    providerErrorCode: m.providerErrorCode ?? null,
     errorCode: m.errorCode,
     errorMessage: m.errorMessage,
     bulkJobId: m.bulkJobId,
     rowIndex: m.rowIndex,
     scheduledAt: iso(m.scheduledAt),
     sentAt: iso(m.sentAt),
+    deliveredAt: iso(m.deliveredAt),
+    readAt: iso(m.readAt),
+    failedAt: iso(m.failedAt),
     createdAt: iso(m.createdAt) as string,
     updatedAt: iso(m.updatedAt) as string,
   };

@@ -4,11 +4,11 @@ import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { ApiErrors, ApiSuccess } from '../common/openapi';
 import { SendMessageRequest } from './dto/message.request';
-import { CancelledMessage, MessageList, MessageResource, SendMessageResult } from './dto/message.response';
+import { CancelledMessage, MessageDetail, MessageList, SendMessageResult } from './dto/message.response';
 import { ListMessagesQuery } from './dto/messages.dto';
-import { CANCELLED_EXAMPLE, LIST_EXAMPLE, MESSAGE_EXAMPLE, SEND_EXAMPLE } from './dto/messages.examples';
+import { CANCELLED_EXAMPLE, LIST_EXAMPLE, MESSAGE_DETAIL_EXAMPLE, SEND_EXAMPLE } from './dto/messages.examples';
 import { MessageView } from './message-view';
-import { MessagesService, SentMessageView } from './messages.service';
+import { MessageDetailView, MessagesService, SentMessageView } from './messages.service';
 import { ScheduledCancelService } from './scheduled/scheduled-cancel.service';
 
 const MessageIdParam = () => ApiParam({ name: 'id', description: 'Message id from the send response or the log.', schema: { type: 'string', maxLength: 80 }, example: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n' });
@@ -47,7 +47,7 @@ export class MessagesController {
 
   @Get()
   @RequirePermissions('messages:read')
-  @ApiOperation({ operationId: 'listMessages', summary: 'Read the message log, newest first', description: 'Cursor pagination; filters by status, channel and bulk job.' })
+  @ApiOperation({ operationId: 'listMessages', summary: 'Read the message log, newest first (or by last change)', description: 'Cursor pagination; filters by status, channel, bulk job and `updatedSince`. `order=updated` lists the least recently changed first, so a client can reconcile statuses by polling.' })
   @ApiSuccess(200, MessageList, { description: 'One page of the message log.', example: LIST_EXAMPLE })
   @ApiErrors('VALIDATION_ERROR')
   async list(@CurrentAuth() auth: AuthContext, @Query() q: ListMessagesQuery): Promise<{ success: true; data: { messages: MessageView[]; nextCursor: string | null; hasMore: boolean } }> {
@@ -74,11 +74,11 @@ export class MessagesController {
 
   @Get(':id')
   @RequirePermissions('messages:read')
-  @ApiOperation({ operationId: 'getMessage', summary: 'Read one message of the message log' })
+  @ApiOperation({ operationId: 'getMessage', summary: 'Read one message of the message log', description: 'The message and its status history (every status it reached, from our API or a provider receipt).' })
   @MessageIdParam()
-  @ApiSuccess(200, MessageResource, { description: 'The message.', example: { success: true, data: MESSAGE_EXAMPLE } })
+  @ApiSuccess(200, MessageDetail, { description: 'The message and its status history.', example: MESSAGE_DETAIL_EXAMPLE })
   @ApiErrors('NOT_FOUND')
-  async get(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<{ success: true; data: MessageView }> {
+  async get(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<{ success: true; data: MessageDetailView }> {
     return { success: true, data: await this.messages.get(auth.accountId, id) };
   }
 }

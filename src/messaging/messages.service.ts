@@ -3,6 +3,7 @@ import type { AccountEntity } from '../accounts/entities/account.entity';
 import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
 import { ListMessagesQuery } from './dto/messages.dto';
+import { HistoryEntry, StatusTrail } from './lifecycle/status-trail';
 import { MessageLog } from './message-log';
 import { MessageView, toMessageView } from './message-view';
 import type { MessageFailureCode } from './send-outcome';
@@ -12,6 +13,10 @@ import { isObject } from './validation/recipient-rules';
 import type { ValidatedMessage } from './validation/validated-message';
 
 export const MAX_BATCH = 100;
+
+export interface MessageDetailView extends MessageView {
+  statusHistory: HistoryEntry[];
+}
 
 export interface SentMessageView {
   id: string;
@@ -31,6 +36,7 @@ export class MessagesService {
     private readonly pipeline: SendPipeline,
     private readonly log: MessageLog,
     private readonly cursors: CursorCodec,
+    private readonly trail: StatusTrail,
   ) {}
 
   /**
@@ -67,21 +73,29 @@ export class MessagesService {
     return outcomes.map((o) => this.view(o.result));
   }
 
-  async get(accountId: string, id: string): Promise<MessageView> {
+  /** The message with its status history (read after the message, for the account that owns it). */
+  async get(accountId: string, id: string): Promise<MessageDetailView> {
     const m = await this.log.findOwned(accountId, id);
     if (!m) throw ApiError.notFound('Message');
-    return toMessageView(m);
+    return { ...toMessageView(m), statusHistory: await this.trail.historyOf(m.id) };
   }
 
   async list(accountId: string, q: ListMessagesQuery): Promise<Page<MessageView>> {
-    const scope = `messages:${accountId}`;
-    const after = this.cursors.decode<{ id: string }>(scope, q.cursor);
-    if (after !== null && typeof after.id !== 'string') throw ApiError.validation('cursor is invalid');
+    const order = q.order ?? 'created';
+    // A cursor of one order is refused by the other (its key differs: id, or updated_at and id).
+    const scope = order === 'updated' ? `messages:${accountId}:updated` : `messages:${accountId}`;
+    const after = this.cursors.decode<{ id: string; u?: number }>(scope, q.cursor);
+    if (after !== null && (typeof after.id !== 'string' || (order === 'updated' && typeof after.u !== 'number'))) throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;
-    const rows = await this.log.list(accountId, { status: q.status, channel: q.channel, bulkJobId: q.bulkJobId, afterId: after?.id, limit: limit + 1 });
+    const updatedSince = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince);
+    const rows = await this.log.list(accountId, {
+      status: q.status, channel: q.channel, bulkJobId: q.bulkJobId, updatedSince, order, after: after ? { id: after.id, updatedAt: after.u } : undefined, limit: limit + 1,
+    });
     const hasMore = rows.length > limit;
-    const items = rows.slice(0, limit).map(toMessageView);
-    return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scope, { id: items[items.length - 1].id }) : null };
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const next = !hasMore ? null : order === 'updated' ? { id: last.id, u: Number(last.updatedAt) } : { id: last.id };
+    return { items: page.map(toMessageView), hasMore, nextCursor: next ? this.cursors.encode(scope, next) : null };
   }
 
   private view(r: SendResult): SentMessageView {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { SandboxAdminController } from './admin/sandbox-admin.controller';
 import { MessageEntity } from './entities/message.entity';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { DeliveryStep } from './delivery-step';
 import { MessageLog } from './message-log';
 import { MessagePayments } from './message-payments';
@@ -23,7 +24,7 @@ import { WindowSender } from './window-sender';
  * that their feature modules provide globally: messaging imports no feature module.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MessageEntity]), AccountsModule],
+  imports: [TypeOrmModule.forFeature([MessageEntity]), AccountsModule, LifecycleModule],
   controllers: [MessagesController, SandboxAdminController],
   providers: [
     MessageValidator,

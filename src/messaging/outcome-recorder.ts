@@ -1,12 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Funding, LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
 import { UnitOfWork } from '../database/unit-of-work';
 import { MetricsService } from '../metrics/metrics.service';
 import type { DeliveryResult } from './delivery-step';
 import type { MessageEntity } from './entities/message.entity';
-import { MessageLog } from './message-log';
-import { Addressee, MessageFailureCode, ProviderFailure, SendOutcome, SendResult, sendResult, Settled } from './send-outcome';
+import { ReceiptIntakeService } from './lifecycle/receipt-intake.service';
+import { MessageLog, SentMark } from './message-log';
+import { Addressee, isReceiptFailure, MessageFailureCode, ProviderFailure, SendOutcome, SendResult, sendResult, Settled } from './send-outcome';
 
 /**
  * How a provider error is answered. `throw` (single, batch and scheduled sends): the message is
@@ -23,37 +24,53 @@ export type ErrorPolicy = 'throw' | 'report';
  */
 @Injectable()
 export class OutcomeRecorder {
+  private readonly logger = new Logger(OutcomeRecorder.name);
+
   constructor(
     private readonly log: MessageLog,
     private readonly ledger: LedgerService,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
+    private readonly receipts: ReceiptIntakeService,
   ) {}
 
   /** Records a provider call's (or lookup's) result for a paid, open message. */
   async record(accountId: string, id: string, to: Addressee, funding: Funding, d: DeliveryResult, policy: ErrorPolicy): Promise<SendOutcome> {
     if (d.kind === 'taken') return this.recorded(accountId, id, to);
     if (d.kind === 'answered') {
-      if (d.outcome.status === 'sent') return this.sent(accountId, id, to, funding, d.outcome.providerMessageId);
+      if (d.outcome.status === 'sent') return this.sent(accountId, { id, providerMessageId: d.outcome.providerMessageId, providerMessageIds: d.outcome.providerMessageIds }, to, funding);
       return this.fail(accountId, id, to, funding, d.outcome.code, d.outcome.message);
     }
     if (policy === 'report' && d.error.code === 'PROVIDER_RATE_LIMITED') return this.keepOpen(accountId, id, to, d.error, d.handedOff);
     return this.fail(accountId, id, to, funding, d.error.code, d.error.message, {}, d.error);
   }
 
-  async sent(accountId: string, id: string, to: Addressee, funding: Funding, providerMessageId: string): Promise<Settled> {
-    if (!(await this.log.markSent(accountId, id, providerMessageId, this.clock.now()))) return this.recorded(accountId, id, to);
-    return { kind: 'sent', result: this.counted(sendResult(id, to, 'sent', funding.amount, null, providerMessageId)) };
+  /** Marks the message sent; receipts that came before it (kept) are applied then. */
+  async sent(accountId: string, mark: SentMark, to: Addressee, funding: Funding): Promise<Settled> {
+    if (!(await this.log.markSent(accountId, mark, this.clock.now()))) return this.recorded(accountId, mark.id, to);
+    const result = this.counted(sendResult(mark.id, to, 'sent', funding.amount, null, mark.providerMessageId));
+    await this.applyKept([mark]);
+    return { kind: 'sent', result };
   }
 
-  /** The sent messages of a bulk window in one UPDATE (they were reported sent as the provider answered). */
-  async sentMany(accountId: string, sent: { id: string; providerMessageId: string; channel: string }[]): Promise<void> {
+  /**
+   * The sent messages of a bulk window in one UPDATE (they were reported sent as the provider
+   * answered), then one look-up of receipts kept for their provider ids.
+   */
+  async sentMany(accountId: string, sent: (SentMark & { channel: string })[]): Promise<void> {
     // One UPDATE per channel (a window usually has one), so each channel counts the rows it marked.
     for (const channel of new Set(sent.map((s) => s.channel))) {
       const marked = await this.log.markSentMany(accountId, sent.filter((s) => s.channel === channel), this.clock.now());
       this.metrics.recordMessage(channel, 'sent', marked);
     }
+    await this.applyKept(sent);
+  }
+
+  /** Receipts kept for these messages' provider ids; a failure here leaves them to the sweeper (the send is recorded). */
+  private async applyKept(marks: SentMark[]): Promise<void> {
+    if (!marks.length) return;
+    await this.receipts.applyPendingFor(providerIdsOf(marks)).catch((err: unknown) => this.logger.warn(`kept receipts not applied yet: ${String(err)}`));
   }
 
   /**
@@ -110,8 +127,21 @@ export class OutcomeRecorder {
   }
 }
 
-/** A logged message as a send result (status as recorded; `cancelled` reads as failed, CANCELLED). */
+/**
+ * A logged message as a send result: status as recorded; `cancelled` reads as failed, CANCELLED;
+ * delivered, read and failed by a receipt (after it was sent) read as sent: the send's outcome.
+ */
 export function resultOfRow(row: MessageEntity, to: Addressee): SendResult {
   if (row.status === 'cancelled') return sendResult(row.id, to, 'failed', 0, 'CANCELLED', null, row.scheduledAt);
-  return sendResult(row.id, to, row.status, Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);
+  if (wasSent(row)) return sendResult(row.id, to, 'sent', Number(row.cost), null, row.providerMessageId, row.scheduledAt);
+  return sendResult(row.id, to, row.status as SendResult['status'], Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);
+}
+
+function providerIdsOf(marks: SentMark[]): string[] {
+  return marks.flatMap((m) => (m.providerMessageIds?.length ? m.providerMessageIds : [m.providerMessageId]).map((p) => p.slice(0, 200)));
+}
+
+/** The provider took the message: sent, or moved on by its receipts since (delivered, read, failed after sent). */
+export function wasSent(row: MessageEntity): boolean {
+  return row.status === 'sent' || row.status === 'delivered' || row.status === 'read' || (row.status === 'failed' && isReceiptFailure(row.errorCode));
 }

@@ -8,6 +8,7 @@ import type { LogOrigin } from './message-log';
  * unconfirmed earlier attempt, a cancelled bulk job. SERVICE_UNAVAILABLE: written by earlier
  * versions for a bulk window cut short by shutdown (such messages now stay paid and open, and the
  * next window sends them); kept so messages stored then still match the documented enum.
+ * UNDELIVERED / EXPIRED / REJECTED_BY_CARRIER: a failure receipt after `sent` (paid, not refunded).
  */
 export const MESSAGE_FAILURE_CODES = [
   'PROVIDER_REJECTED',
@@ -18,8 +19,16 @@ export const MESSAGE_FAILURE_CODES = [
   'DELIVERY_UNCONFIRMED',
   'CANCELLED',
   'SERVICE_UNAVAILABLE',
+  'UNDELIVERED',
+  'EXPIRED',
+  'REJECTED_BY_CARRIER',
 ] as const satisfies readonly (ErrorCode | OutcomeCode)[];
 export type MessageFailureCode = (typeof MESSAGE_FAILURE_CODES)[number];
+
+/** The codes of a failure receipt: the message was sent (and paid) and the carrier or device did not get it. */
+export function isReceiptFailure(code: string | null): boolean {
+  return code === 'UNDELIVERED' || code === 'EXPIRED' || code === 'REJECTED_BY_CARRIER';
+}
 
 /** The three ways a provider call (or lookup) fails without a verdict (providers/provider-errors.ts). */
 export type ProviderFailureCode = 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'PROVIDER_ERROR';

@@ -119,6 +119,18 @@ describe(WindowSender.name, () => {
         // hand-off mark per message for a provider without lookup.
         expect(large - small).toBe(lookup ? 0 : 8);
       });
+
+      it('a window records its history in one INSERT and its message.sent events in one record() call, each with its sequence', async () => {
+        const acc = await h.account({ wallet: 1000 });
+        const items = window(acc, 5, 'events');
+        const before = h.events.length;
+        await h.windows.sendWindow(acc, items, go);
+        const calls = h.events.slice(before);
+        expect(calls).toHaveLength(1);
+        expect(calls[0].map((e) => [e.type, e.data.id, e.data.status, e.data.sequence])).toEqual(items.map((it) => ['message.sent', it.origin.messageId, 'sent', 2]));
+        const history = await h.uow.rows({ sql: 'SELECT message_id, seq, status FROM message_status_history WHERE message_id = ? ORDER BY seq', params: [items[4].origin.messageId] });
+        expect(history.map((r) => [r.seq, r.status].map(String))).toEqual([['1', 'queued'], ['2', 'sent']]);
+      });
     });
   }
 });

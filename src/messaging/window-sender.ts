@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors';
 import { DeliveryStep } from './delivery-step';
 import { MessagePayments } from './message-payments';
-import { MessageLog } from './message-log';
+import { MessageLog, SentMark } from './message-log';
 import { OutcomeRecorder } from './outcome-recorder';
 import { NotAttemptedReason, SendOrigin, SendOutcome, sendResult } from './send-outcome';
 import { SendPipeline } from './send-pipeline';
@@ -79,7 +79,7 @@ export class WindowSender {
       if (err instanceof ApiError && err.code === 'SUBSCRIPTION_INACTIVE') return fill(out, fresh, notAttempted({ reason: 'insufficient_balance' }, false));
       throw err;
     }
-    const sent: { id: string; providerMessageId: string; channel: string }[] = [];
+    const sent: (SentMark & { channel: string })[] = [];
     try {
       for (const [k, i] of fresh.entries()) {
         const { msg, origin } = items[i];
@@ -96,7 +96,7 @@ export class WindowSender {
         const d = await this.delivery.attempt(accountId, origin.messageId, msg, origin).finally(() => pacer.after());
         if (d.kind === 'answered' && d.outcome.status === 'sent') {
           // Marked with the rest of the window below.
-          sent.push({ id: origin.messageId, providerMessageId: d.outcome.providerMessageId, channel: msg.channel });
+          sent.push({ id: origin.messageId, providerMessageId: d.outcome.providerMessageId, providerMessageIds: d.outcome.providerMessageIds, channel: msg.channel });
           out[i] = { kind: 'sent', result: sendResult(origin.messageId, msg, 'sent', funding.amount, null, d.outcome.providerMessageId) };
           continue;
         }

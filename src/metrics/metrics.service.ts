@@ -4,7 +4,7 @@ import { AppConfig, ChannelName, CHANNELS } from '../config/app-config';
 import { METRICS_REGISTRY } from './metrics-registry';
 
 /** A message reaching one of these statuses is counted once (see recordMessage). */
-export type CountedMessageStatus = 'scheduled' | 'sent' | 'failed' | 'cancelled';
+export type CountedMessageStatus = 'scheduled' | 'sent' | 'delivered' | 'read' | 'failed' | 'cancelled';
 /** How a provider call ended: a verdict (sent, rejected) or the failure kind the gateway maps to an error. */
 export type ProviderCallOutcome = 'sent' | 'rejected' | 'rate_limited' | 'unavailable' | 'error';
 /** A webhook delivery attempt: delivered, failed with another attempt to come, or failed for good. */
@@ -33,6 +33,7 @@ export class MetricsService {
   private readonly webhookDuration: Histogram;
   private readonly outboxPending: Gauge;
   private readonly leaseTakeovers: Counter<'loop'>;
+  private readonly receipts: Counter<'provider' | 'status'>;
 
   constructor(
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
@@ -40,7 +41,7 @@ export class MetricsService {
   ) {
     const registers = [registry];
     this.http = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP requests by method, matched route template ("unmatched" when none) and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
-    this.messages = new Counter({ name: 'messages_total', help: 'Messages reaching a status (scheduled, sent, failed, cancelled), by channel and configured provider', labelNames: ['channel', 'provider', 'status'], registers });
+    this.messages = new Counter({ name: 'messages_total', help: 'Messages reaching a status (scheduled, sent, delivered, read, failed, cancelled), by channel and configured provider', labelNames: ['channel', 'provider', 'status'], registers });
     this.providerCalls = new Histogram({ name: 'provider_request_duration_seconds', help: 'Provider send calls by channel, provider and outcome', labelNames: ['channel', 'provider', 'outcome'], buckets: LATENCY_BUCKETS, registers });
     this.bulkJobs = new Gauge({ name: 'bulk_jobs', help: 'Bulk jobs in each live status (accepting, validating, queued, running, paused)', labelNames: ['status'], registers });
     this.bulkRowsPending = new Gauge({ name: 'bulk_rows_pending', help: 'Rows of live bulk jobs not yet sent or failed', registers });
@@ -49,6 +50,7 @@ export class MetricsService {
     this.webhookDuration = new Histogram({ name: 'webhook_delivery_duration_seconds', help: 'Duration of webhook delivery attempts', buckets: LATENCY_BUCKETS, registers });
     this.outboxPending = new Gauge({ name: 'webhook_outbox_pending', help: 'Webhook deliveries waiting for an attempt (due or backing off)', registers });
     this.leaseTakeovers = new Counter({ name: 'lease_takeovers_total', help: 'Expired leases of another replica (or an earlier process) taken over, by loop', labelNames: ['loop'], registers });
+    this.receipts = new Counter({ name: 'receipts_total', help: 'Provider delivery receipts accepted, by the configured provider of their message\'s channel ("unmatched" while no message is recorded for them) and receipt status', labelNames: ['provider', 'status'], registers });
   }
 
   recordHttpRequest(method: string, route: string, status: number, seconds: number): void {
@@ -61,6 +63,11 @@ export class MetricsService {
    */
   recordMessage(channel: string, status: CountedMessageStatus, n = 1): void {
     if (n > 0) this.messages.inc({ channel, provider: this.providerOf(channel), status }, n);
+  }
+
+  /** A receipt accepted (once, as it arrives); `channel` null while no message is recorded for its provider id. */
+  recordReceipt(channel: string | null, status: string, n = 1): void {
+    if (n > 0) this.receipts.inc({ provider: channel === null ? 'unmatched' : this.providerOf(channel), status }, n);
   }
 
   observeProviderCall(channel: string, outcome: ProviderCallOutcome, seconds: number): void {

@@ -53,7 +53,12 @@ export interface ProviderTemplate {
 export type TemplateRoute = { via: 'platform' } | { via: 'account'; phoneNumberId: string | null };
 
 export type ProviderOutcome =
-  | { status: 'sent'; providerMessageId: string }
+  /**
+   * `providerMessageIds`: every id the provider gave the message when it split it (multi-part SMS:
+   * one per part, in order), so receipts of each part can be matched; absent means just
+   * `providerMessageId`.
+   */
+  | { status: 'sent'; providerMessageId: string; providerMessageIds?: string[] }
   /**
    * Refused for good: by the provider (bad number, blocked...: PROVIDER_REJECTED), or because its
    * attachment / header media URL is not an allowed target or could not be fetched at send time

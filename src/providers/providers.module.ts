@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ProvidersRegistry } from './providers.registry';
 import { SandboxProvider } from './sandbox/sandbox.provider';
+import { SandboxReceipts } from './sandbox/sandbox-receipts';
 import { BotApiProvider } from './bot-api/bot-api.provider';
 import { CloudApiProvider } from './cloud-api/cloud-api.provider';
 import { SmppProvider } from './smpp/smpp.provider';
@@ -13,7 +14,7 @@ import { SmtpProvider } from './smtp/smtp.provider';
  */
 @Global()
 @Module({
-  providers: [ProvidersRegistry, SandboxProvider, SmtpProvider, SmppProvider, CloudApiProvider, BotApiProvider],
+  providers: [ProvidersRegistry, SandboxProvider, SandboxReceipts, SmtpProvider, SmppProvider, CloudApiProvider, BotApiProvider],
   exports: [ProvidersRegistry],
 })
 export class ProvidersModule {}

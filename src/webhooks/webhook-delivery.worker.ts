@@ -1,9 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Brackets, DataSource, In } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
@@ -11,38 +9,40 @@ import { SecretBox } from '../common/secret-box';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { MetricsService } from '../metrics/metrics.service';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
-import { WebhookAttemptEntity } from './entities/webhook-attempt.entity';
-import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
+import { EventEndpointsRepository } from './event-endpoints.repository';
 import { MAX_ATTEMPTS, retryDelayMs } from './webhook-backoff';
 import { PostOutcome, WebhookHttpClient } from './webhook-http.client';
-import { UnitOfWork } from '../database/unit-of-work';
+import { AttemptLimits, AttemptRecord, ClaimedDelivery, WebhookOutboxRepository } from './webhook-outbox.repository';
+import { attemptHeaders } from './webhook-request';
 
 const INTERVAL_NAME = 'webhook-delivery';
+/** Outcomes written per statement batch. */
+const RECORD_CHUNK = 500;
 
 /**
- * The outbox loop. Each tick takes a bounded batch of due deliveries, each by a lease (conditional
- * UPDATE that also counts the attempt), POSTs them, and records the attempt fenced by the lease, so
- * replicas never send the same attempt twice and a crashed replica's rows come back when its lease expires.
+ * The outbox loop. A tick leases due deliveries in batches (one conditional UPDATE for many rows),
+ * sends them concurrently up to WEBHOOK_DELIVERY_BATCH per replica and keeps claiming as slots
+ * free up; outcomes are written in batches, fenced by the lease, so replicas never send one attempt
+ * twice and a crashed replica's rows come back when its lease expires.
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap {
   private readonly logger = new Logger(WebhookDeliveryWorker.name);
   private readonly owner = `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly intervalMs: number;
-  private readonly timeoutMs: number;
-  private readonly leaseMs: number;
-  private readonly batch: number;
-  private readonly retentionMs: number;
-  private readonly housekeepingEveryMs: number;
+  private readonly cap: number;
+  private readonly limits: AttemptLimits;
   private nextHousekeepingAt = 0;
   private readonly loop = new SinglePeriodicJob(INTERVAL_NAME, () => this.runOnce());
   /** Sends in flight; a slow receiver holds one slot, not the whole loop. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Outcomes waiting for the next batched write. */
+  private readonly outcomes: { rec: AttemptRecord; endpointId: string | null }[] = [];
+  private writing: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly uow: UnitOfWork,
+    private readonly outbox: WebhookOutboxRepository,
+    private readonly endpoints: EventEndpointsRepository,
     private readonly http: WebhookHttpClient,
     private readonly secretBox: SecretBox,
     private readonly scheduler: SchedulerRegistry,
@@ -61,30 +61,16 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
       drain: async () => {
         await this.loop.idle();
         await Promise.all([...this.inFlight]);
+        await this.flushed();
       },
-      releaseLeases: () => this.releaseLeases(),
+      releaseLeases: () => this.outbox.release(this.owner),
     });
-    this.intervalMs = config.webhooks.deliveryIntervalMs;
-    this.timeoutMs = config.webhooks.timeoutMs;
-    this.leaseMs = config.webhooks.leaseMs;
-    // Also the cap on concurrent sends per replica.
-    this.batch = config.webhooks.batch;
-    this.retentionMs = config.webhooks.retentionMs;
-    this.housekeepingEveryMs = config.webhooks.pruneIntervalMs;
+    this.cap = config.webhooks.batch;
+    this.limits = { spec: MAX_ATTEMPTS, endpoint: config.webhooks.endpointRetryScheduleMs.length };
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.schedulers.enabled) this.loop.start(this.scheduler, this.intervalMs);
-  }
-
-  /** Deliveries claimed but not recorded (a recording that failed): due again at once, on any replica. */
-  private async releaseLeases(): Promise<void> {
-    await this.dataSource.manager
-      .createQueryBuilder()
-      .update(WebhookDeliveryEntity)
-      .set({ leaseOwner: null, leaseExpiresAt: null })
-      .where('lease_owner = :owner AND status = :pending', { owner: this.owner, pending: 'pending' })
-      .execute();
+    if (this.config.schedulers.enabled) this.loop.start(this.scheduler, this.config.webhooks.deliveryIntervalMs);
   }
 
   /** One claiming pass (skipped while the previous one runs); sends continue in the background. Public so tests can drive it. */
@@ -93,107 +79,91 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
   }
 
   private async runOnce(): Promise<void> {
-    if (this.stopped) return;
-    const now = this.clock.now();
-    await this.housekeeping(now);
-    if (this.inFlight.size >= this.batch) return;
-    const due = await this.dataSource.manager
-      .createQueryBuilder(WebhookDeliveryEntity, 'd')
-      .select('d.id', 'id')
-      .addSelect('d.leaseExpiresAt', 'leaseExpiresAt')
-      .where('d.status = :pending', { pending: 'pending' })
-      .andWhere('d.nextAttemptAt <= :now', { now })
-      .andWhere('d.attemptCount < :max', { max: MAX_ATTEMPTS })
-      .andWhere(new Brackets((q) => q.where('d.leaseExpiresAt IS NULL').orWhere('d.leaseExpiresAt < :now', { now })))
-      .orderBy('d.nextAttemptAt', 'ASC')
-      .limit(this.batch - this.inFlight.size)
-      .getRawMany<{ id: string; leaseExpiresAt: unknown }>();
-    for (const { id, leaseExpiresAt } of due) {
-      if (this.stopped || this.inFlight.size >= this.batch) break;
-      const row = await this.claim(id, now);
-      if (!row) continue;
-      // A recorded attempt clears the lease: one still set is an attempt whose replica died mid-send.
-      if (leaseExpiresAt !== null) this.metrics.recordLeaseTakeover('webhook_delivery');
-      const send: Promise<void> = this.deliver(row)
-        .catch((err: unknown) => this.logger.error({ err, deliveryId: row.id }, 'webhook delivery failed unexpectedly'))
-        .finally(() => this.inFlight.delete(send));
-      this.inFlight.add(send);
+    await this.housekeeping(this.clock.now());
+    // Keep claiming while there is due work: when every slot is busy, wait for one to free up.
+    while (!this.stopped) {
+      if (this.inFlight.size >= this.cap) await Promise.race(this.inFlight);
+      const free = this.cap - this.inFlight.size;
+      if (free <= 0) continue;
+      const now = this.clock.now();
+      const rows = await this.outbox.claimDue(this.owner, now, this.config.webhooks.leaseMs, free, this.limits);
+      if (!rows.length) return;
+      this.metrics.recordLeaseTakeover('webhook_delivery', rows.filter((r) => r.takeover).length);
+      const keys = await this.endpoints.keysOfAny([...new Set(rows.flatMap((r) => (r.endpointId ? [r.endpointId] : [])))]);
+      for (const row of rows) {
+        const send: Promise<void> = this.deliver(row, keys.get(row.endpointId ?? ''))
+          .catch((err: unknown) => this.logger.error({ err, deliveryId: row.id }, 'webhook delivery failed unexpectedly'))
+          .finally(() => this.inFlight.delete(send));
+        this.inFlight.add(send);
+      }
+      if (rows.length < free) return;
     }
   }
 
-  /** Conditional UPDATE: only one replica can move a free (or expired) lease to itself. */
-  private async claim(id: string, now: number): Promise<WebhookDeliveryEntity | null> {
-    const res = await this.dataSource.manager
-      .createQueryBuilder()
-      .update(WebhookDeliveryEntity)
-      .set({ leaseOwner: this.owner, leaseExpiresAt: now + this.leaseMs, attemptCount: () => 'attempt_count + 1', updatedAt: now })
-      .where('id = :id AND status = :pending AND attempt_count < :max', { id, pending: 'pending', max: MAX_ATTEMPTS })
-      .andWhere(new Brackets((q) => q.where('lease_expires_at IS NULL').orWhere('lease_expires_at < :now', { now })))
-      .execute();
-    if (res.affected !== 1) return null;
-    return this.dataSource.manager.findOneBy(WebhookDeliveryEntity, { id, leaseOwner: this.owner });
-  }
-
-  private async deliver(row: WebhookDeliveryEntity): Promise<void> {
+  private async deliver(row: ClaimedDelivery, endpoint: Parameters<typeof attemptHeaders>[1]): Promise<void> {
     const startedAt = this.clock.now();
     let outcome: PostOutcome;
     try {
-      const secret = this.secretBox.open(row.sealedSecret);
-      const headers: Record<string, string> = {
-        'Content-Type': 'application/json',
-        Authorization: `Bearer ${secret}`,
-        'X-Service-Event': row.event,
-        'X-Service-Delivery-Id': row.id,
-        'User-Agent': 'messaging-service-webhooks/1',
-      };
-      if (row.apiKeyHeader) headers['X-API-Key'] = secret;
-      outcome = await this.http.post(row.url, headers, row.body, this.timeoutMs);
+      const req = attemptHeaders(row, endpoint, this.secretBox, startedAt);
+      outcome = 'refused' in req
+        ? { ok: false, httpStatus: null, durationMs: 0, error: req.refused, refused: true }
+        : await this.http.post(row.url, req.headers, row.body, this.config.webhooks.timeoutMs);
     } catch (err) {
       // Never log the headers or the secret; the message of an unexpected failure is enough.
       outcome = { ok: false, httpStatus: null, durationMs: this.clock.now() - startedAt, error: `internal: ${(err as Error).message}`.slice(0, 480), refused: false };
     }
-    await this.record(row, startedAt, outcome);
+    this.outcomes.push({ rec: this.toRecord(row, startedAt, outcome), endpointId: row.endpointId });
+    this.writing ??= this.writeOutcomes().finally(() => (this.writing = null));
   }
 
-  /**
-   * Logs the attempt (it happened, whatever follows) and moves the delivery on, fenced by the lease,
-   * in one unit of work.
-   */
-  private async record(row: WebhookDeliveryEntity, startedAt: number, o: PostOutcome): Promise<void> {
+  /** What the attempt means for the delivery: delivered, failed (attempts spent or target refused), or pending until the next wait. */
+  private toRecord(row: ClaimedDelivery, startedAt: number, o: PostOutcome): AttemptRecord {
+    const schedule = this.config.webhooks.endpointRetryScheduleMs;
+    const max = row.endpointId ? schedule.length : MAX_ATTEMPTS;
+    const status = o.ok ? 'delivered' : o.refused || row.attemptNo >= max ? 'failed' : 'pending';
     const now = this.clock.now();
-    const exhausted = !o.ok && row.attemptCount >= MAX_ATTEMPTS;
-    const status = o.ok ? 'delivered' : exhausted || o.refused ? 'failed' : 'pending';
+    const wait = row.endpointId ? schedule[row.attemptNo] ?? 0 : retryDelayMs(row.attemptNo, this.config.webhooks.retryBaseMs);
     this.metrics.recordWebhookAttempt(status === 'pending' ? 'retrying' : status, Math.max(0, o.durationMs) / 1000);
-    const moved = await this.uow.transaction(async ({ manager: em }) => {
-      await em.insert(WebhookAttemptEntity, {
-        id: newId('wha'),
-        deliveryId: row.id,
-        attemptNo: row.attemptCount,
-        startedAt,
-        durationMs: Math.max(0, o.durationMs),
-        httpStatus: o.httpStatus,
-        error: o.error,
-        success: o.ok,
-      });
-      const res = await em
-        .createQueryBuilder()
-        .update(WebhookDeliveryEntity)
-        .set({
-          status,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          lastHttpStatus: o.httpStatus,
-          lastError: o.error,
-          updatedAt: now,
-          completedAt: status === 'pending' ? null : now,
-          ...(status === 'pending' ? { nextAttemptAt: now + retryDelayMs(row.attemptCount, this.config.webhooks.retryBaseMs) } : {}),
-        })
-        .where('id = :id AND lease_owner = :owner', { id: row.id, owner: this.owner })
-        .execute();
-      return res.affected === 1;
-    });
+    return {
+      id: newId('wha'), deliveryId: row.id, attemptNo: row.attemptNo, startedAt, durationMs: Math.max(0, o.durationMs),
+      httpStatus: o.httpStatus, error: o.error, success: o.ok, status, nextAttemptAt: status === 'pending' ? now + wait : null,
+    };
+  }
+
+  /** Writes buffered outcomes, a chunk per unit, until none is left (one writer at a time). */
+  private async writeOutcomes(): Promise<void> {
+    while (this.outcomes.length) {
+      const chunk = this.outcomes.splice(0, RECORD_CHUNK);
+      try {
+        await this.writeChunk(chunk);
+      } catch (err) {
+        // One bad row must not lose the others: write them one by one.
+        this.logger.warn({ err }, 'batched webhook outcome write failed; writing one by one');
+        for (const one of chunk) await this.writeChunk([one]).catch((e: unknown) => this.logger.error({ err: e, deliveryId: one.rec.deliveryId }, 'webhook outcome not recorded'));
+      }
+    }
+  }
+
+  private async writeChunk(chunk: { rec: AttemptRecord; endpointId: string | null }[]): Promise<void> {
+    const delivered = new Set<string>();
+    const failed = new Map<string, number>();
+    for (const { rec, endpointId } of chunk) {
+      if (!endpointId) continue;
+      if (rec.status === 'delivered') delivered.add(endpointId);
+      else if (rec.status === 'failed') failed.set(endpointId, (failed.get(endpointId) ?? 0) + 1);
+    }
+    const threshold = this.config.webhooks.disableAfterFailures;
+    const now = this.clock.now();
+    const lost = await this.outbox.recordAttempts(this.owner, now, chunk.map((c) => c.rec), delivered.size || failed.size
+      ? (tx) => this.endpoints.countOutcomes(tx, [...delivered], failed, threshold, `Disabled after ${threshold} consecutive failed deliveries`, now)
+      : undefined);
     // Lost lease (we outlived WEBHOOK_LEASE_MS): another replica owns the row now and decides its fate.
-    if (!moved) this.logger.warn({ deliveryId: row.id }, 'webhook lease lost before the attempt was recorded');
+    if (lost) this.logger.warn({ lost }, 'webhook lease lost before the attempt was recorded');
+  }
+
+  /** Resolves once every buffered outcome is written. */
+  private async flushed(): Promise<void> {
+    while (this.writing) await this.writing;
   }
 
   /**
@@ -203,33 +173,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
    */
   private async housekeeping(now: number): Promise<void> {
     if (now < this.nextHousekeepingAt) return;
-    this.nextHousekeepingAt = now + this.housekeepingEveryMs;
-    await this.failAbandoned(now);
-    await this.pruneOld(now);
-  }
-
-  /** Finished deliveries older than WEBHOOK_RETENTION_DAYS go (with their attempts), a bounded chunk per pass. */
-  private async pruneOld(now: number): Promise<void> {
-    const old = await this.dataSource.manager
-      .createQueryBuilder(WebhookDeliveryEntity, 'd')
-      .select('d.id', 'id')
-      .where('d.status IN (:...done)', { done: ['delivered', 'failed'] })
-      .andWhere('d.completedAt < :cutoff', { cutoff: now - this.retentionMs })
-      .limit(1000)
-      .getRawMany<{ id: string }>();
-    if (old.length === 0) return;
-    const ids = old.map((r) => r.id);
-    await this.dataSource.manager.delete(WebhookAttemptEntity, { deliveryId: In(ids) });
-    await this.dataSource.manager.delete(WebhookDeliveryEntity, { id: In(ids) });
-  }
-
-  /** A replica died holding the last attempt: once its lease expires the delivery is failed. */
-  private async failAbandoned(now: number): Promise<void> {
-    await this.dataSource.manager
-      .createQueryBuilder()
-      .update(WebhookDeliveryEntity)
-      .set({ status: 'failed', leaseOwner: null, leaseExpiresAt: null, lastError: 'attempt interrupted (lease expired)', updatedAt: now, completedAt: now })
-      .where('status = :pending AND attempt_count >= :max AND lease_expires_at < :now', { pending: 'pending', max: MAX_ATTEMPTS, now })
-      .execute();
+    this.nextHousekeepingAt = now + this.config.webhooks.pruneIntervalMs;
+    await this.outbox.failAbandoned(now, this.limits);
+    await this.outbox.pruneOld(now - this.config.webhooks.retentionMs);
   }
 }

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { OwnerOnly, RequirePermissions } from '../auth/decorators';
 import { ApiErrors, ApiSuccess } from '../common/openapi';
 import { ListDeliveriesQuery, PutWebhookDto } from './dto/webhook-settings.dto';
-import { WebhookDeleted, WebhookDeliveryPage, WebhookSettings, WebhookTestQueued } from './dto/webhook.response';
-import { DeliveryPage, WebhookDeliveriesService } from './webhook-deliveries.service';
+import { RedeliveryEnvelope, WebhookDeleted, WebhookDeliveryPage, WebhookSettings, WebhookTestQueued } from './dto/webhook.response';
+import { DeliveryPage, WebhookDeliveriesService, WebhookDeliveryView } from './webhook-deliveries.service';
 import { WebhookSettingsService, WebhookSettingsView } from './webhook-settings.service';
 
 type Ok<T> = { success: true; data: T };
@@ -88,6 +88,8 @@ export class WebhooksController {
           {
             id: DELIVERY_ID,
             event: 'webhook.test',
+            endpointId: null,
+            webhookId: DELIVERY_ID,
             url: URL_EXAMPLE,
             status: 'delivered',
             attemptCount: 1,
@@ -106,6 +108,28 @@ export class WebhooksController {
   })
   @ApiErrors('VALIDATION_ERROR')
   async list(@CurrentAuth() auth: AuthContext, @Query() q: ListDeliveriesQuery): Promise<Ok<DeliveryPage>> {
-    return { success: true, data: await this.deliveries.list(auth.accountId, { status: q.status, cursor: q.cursor, limit: q.limit ?? 20 }) };
+    return { success: true, data: await this.deliveries.list(auth.accountId, { status: q.status, endpointId: q.endpointId, event: q.event, cursor: q.cursor, limit: q.limit ?? 20 }) };
+  }
+
+  @Post('deliveries/:id/redeliver')
+  @HttpCode(202)
+  @OwnerOnly()
+  @ApiOperation({ operationId: 'redeliverWebhookDelivery', summary: 'Send a delivery again (a new series of attempts, same webhook-id)', description: 'Owner key only. The answer is the new delivery; its `webhookId` is the original\'s.' })
+  @ApiSuccess(202, RedeliveryEnvelope, {
+    description: 'The new delivery, pending',
+    example: {
+      success: true,
+      data: {
+        delivery: {
+          id: 'whd_01jd8y0000q9r3t5v8w2y4z0', event: 'message.delivered', endpointId: 'wep_01jd8x2k4m7q9r3t5v8w2y4z', webhookId: DELIVERY_ID, url: 'https://example.com/hooks/events',
+          status: 'pending', attemptCount: 0, nextAttemptAt: '2024-11-19T11:00:00.000Z', lastHttpStatus: null, lastError: null,
+          createdAt: '2024-11-19T11:00:00.000Z', completedAt: null, attempts: [],
+        },
+      },
+    },
+  })
+  @ApiErrors('NOT_FOUND', 'INVALID_STATE')
+  async redeliver(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<Ok<{ delivery: WebhookDeliveryView }>> {
+    return { success: true, data: { delivery: await this.deliveries.redeliver(auth.accountId, id) } };
   }
 }

@@ -36,10 +36,13 @@ export class WebhooksService {
     // resolved address) fails a delivery whose target is no longer allowed, visibly in the log,
     // instead of failing the caller's transaction (e.g. an inbound provider event).
     const now = this.clock.now();
+    const id = newId('whd');
     const row: WebhookDeliveryEntity = {
-      id: newId('whd'),
+      id,
       accountId: input.accountId,
       event: input.event,
+      endpointId: null,
+      webhookId: id,
       url: input.url,
       body: JSON.stringify(input.body),
       sealedSecret: input.sealedSecret,

@@ -49,6 +49,8 @@ export function testEnv(extra: Env = {}): Env {
     DEMO_ACCOUNT: 'false',
     WEBHOOK_ALLOW_INSECURE: 'true',
     WEBHOOK_RETRY_BASE_MS: '50',
+    // Suites assert `sent` after sandbox sends: simulated receipts come after an hour unless a suite opts in.
+    SANDBOX_DELIVERED_AFTER_MS: '3600000',
     APP_SECRET: 'test-app-secret-0123456789',
     // Suites poll a lot with one key; throttling is tested with its own low limit.
     THROTTLE_LIMIT: '1000000',

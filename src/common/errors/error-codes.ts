@@ -59,6 +59,9 @@ export const OUTCOME_CODES = {
     description: 'An earlier attempt reached a provider that cannot be asked afterwards and its answer was lost (restart); it may have been delivered, so it was not sent again; refunded.',
   },
   CANCELLED: { description: 'The bulk job was cancelled before this message was sent; refunded.' },
+  UNDELIVERED: { description: 'A delivery receipt: the carrier or device did not get the message (it was sent and paid; receipts do not refund). The provider\'s own code is in providerErrorCode.' },
+  EXPIRED: { description: 'A delivery receipt: the carrier gave up delivering the message before it expired (it was sent and paid; receipts do not refund).' },
+  REJECTED_BY_CARRIER: { description: 'A delivery receipt: the carrier refused the message after the provider accepted it (it was sent and paid; receipts do not refund).' },
   VALIDATION_FAILED: { description: 'Bulk job: a row failed validation (see the rows with status `invalid`); nothing was sent.' },
   INTAKE_INCOMPLETE: { description: 'Bulk job: the upload broke off before its last row was stored; nothing was kept.' },
 } as const;

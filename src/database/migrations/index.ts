@@ -14,6 +14,8 @@ import { LongText1732000010000 } from './1732000010000-long-text';
 import { SandboxOfficialTemplates1732000012000 } from './1732000012000-sandbox-official-templates';
 import { SandboxDelayFaults1732000016000 } from './1732000016000-sandbox-delay-faults';
 import { ApiKeyNames1732000017000 } from './1732000017000-api-key-names';
+import { EventEndpoints1732000040000 } from './1732000040000-event-endpoints';
+import { MessageLifecycle1732000050000 } from './1732000050000-message-lifecycle';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -31,4 +33,6 @@ export const MIGRATIONS = [
   SandboxOfficialTemplates1732000012000,
   SandboxDelayFaults1732000016000,
   ApiKeyNames1732000017000,
+  EventEndpoints1732000040000,
+  MessageLifecycle1732000050000,
 ];

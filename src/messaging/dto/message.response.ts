@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CHANNELS } from '../../config/app-config';
 import { MESSAGE_STATUSES, MessageStatus } from '../entities/message.entity';
 import type { MessageView } from '../message-view';
-import type { SentMessageView } from '../messages.service';
+import type { HistoryEntry } from '../lifecycle/status-trail';
+import type { MessageDetailView, SentMessageView } from '../messages.service';
 import { MESSAGE_FAILURE_CODES, MessageFailureCode } from '../send-outcome';
 import { MESSAGE_TYPES } from '../validation/validated-message';
 
@@ -70,7 +71,8 @@ export class MessageResource implements MessageView {
 
   @ApiProperty({
     enum: MESSAGE_STATUSES,
-    description: 'Moves forward only: scheduled -> queued -> sent, or to failed; `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.',
+    description:
+      'Moves forward only: scheduled -> queued -> sent -> delivered -> read (receipts, on channels whose provider sends them), or to failed; a failure receipt moves only a `sent` message to failed (UNDELIVERED, EXPIRED, REJECTED_BY_CARRIER: paid, not refunded). `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.',
     example: 'sent',
   })
   status: string;
@@ -83,6 +85,9 @@ export class MessageResource implements MessageView {
 
   @ApiProperty({ type: 'string', nullable: true, description: "The provider's message id once sent.", example: 'sbx_5f2c9a1e' })
   providerMessageId: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, maxLength: 100, description: "A failure receipt's own code from the provider (SMPP `err:`, Cloud API error code...).", example: null })
+  providerErrorCode: string | null;
 
   @ApiProperty({
     type: 'string',
@@ -108,11 +113,42 @@ export class MessageResource implements MessageView {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-22T10:15:30.120Z' })
   sentAt: string | null;
 
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When the provider reported it delivered (also set by a read receipt that came first).', example: null })
+  deliveredAt: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When the provider reported it read (chat channels).', example: null })
+  readAt: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When it failed (a provider error at send time, or a failure receipt).', example: null })
+  failedAt: string | null;
+
   @ApiProperty({ format: 'date-time', example: '2026-11-22T10:15:30.000Z' })
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:15:30.120Z' })
+  @ApiProperty({ format: 'date-time', description: 'Last change (status, receipt, hand-off).', example: '2026-11-22T10:15:30.120Z' })
   updatedAt: string;
+}
+
+export class StatusHistoryEntry implements HistoryEntry {
+  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'sent' })
+  status: HistoryEntry['status'];
+
+  @ApiProperty({ format: 'date-time', description: 'When it happened (for receipts: when the provider says it did).', example: '2026-11-22T10:15:30.120Z' })
+  at: string;
+
+  @ApiProperty({ enum: ['api', 'provider'], description: '`api`: our send pipeline (or your cancel); `provider`: a delivery receipt.', example: 'api' })
+  source: 'api' | 'provider';
+
+  @ApiProperty({ type: 'string', nullable: true, description: "The provider's own word for the receipt (`DELIVRD`, `delivered`...).", example: null })
+  providerStatus: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Failures: the errorCode of this move.', example: null })
+  errorCode: string | null;
+}
+
+export class MessageDetail extends MessageResource implements MessageDetailView {
+  @ApiProperty({ type: () => [StatusHistoryEntry], description: 'Every status the message reached, oldest first.' })
+  statusHistory: StatusHistoryEntry[];
 }
 
 export class CancelledMessage {

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CHANNELS } from '../../config/app-config';
 import { MESSAGE_STATUSES } from '../entities/message.entity';
 
@@ -19,6 +19,18 @@ export class ListMessagesQuery {
   @ApiPropertyOptional({ maxLength: 40, description: 'Only messages sent by this bulk job.', example: 'job_01jd0r8m6f3q9w2k4x7b5c8v1n' })
   @IsOptional() @IsString() @MaxLength(40)
   bulkJobId?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Only messages changed (created, or moved to another status) at or after this time. With `order=updated`, poll with the time of your last poll, minus a few seconds, to reconcile.',
+    example: '2026-11-22T10:00:00.000Z',
+  })
+  @IsOptional() @IsISO8601({ strict: true })
+  updatedSince?: string;
+
+  @ApiPropertyOptional({ enum: ['created', 'updated'], default: 'created', description: '`created`: newest first; `updated`: least recently changed first (by updatedAt, then id), for polling.' })
+  @IsOptional() @IsIn(['created', 'updated'])
+  order?: 'created' | 'updated';
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Page size.' })
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)

@@ -1,4 +1,4 @@
-import type { CancelledMessage, MessageList, MessageResource, SendMessageResult } from './message.response';
+import type { CancelledMessage, MessageDetail, MessageList, MessageResource, SendMessageResult } from './message.response';
 
 // Complete response bodies (envelope included) for the OpenAPI document; typed, so they keep the
 // shape of the response classes.
@@ -10,19 +10,33 @@ export const MESSAGE_EXAMPLE: MessageResource = {
   messageType: 'free_text',
   sender: 'MyShop',
   templateId: null,
-  status: 'sent',
+  status: 'delivered',
   cost: 5,
   paidFrom: 'wallet',
   providerMessageId: 'sbx_5f2c9a1e',
+  providerErrorCode: null,
   errorCode: null,
   errorMessage: null,
   bulkJobId: null,
   rowIndex: null,
   scheduledAt: null,
   sentAt: '2026-11-22T10:15:30.120Z',
+  deliveredAt: '2026-11-22T10:15:32.004Z',
+  readAt: null,
+  failedAt: null,
   createdAt: '2026-11-22T10:15:30.000Z',
-  updatedAt: '2026-11-22T10:15:30.120Z',
+  updatedAt: '2026-11-22T10:15:32.010Z',
 };
+
+const MESSAGE_DETAIL: MessageDetail = {
+  ...MESSAGE_EXAMPLE,
+  statusHistory: [
+    { status: 'queued', at: '2026-11-22T10:15:30.000Z', source: 'api', providerStatus: null, errorCode: null },
+    { status: 'sent', at: '2026-11-22T10:15:30.120Z', source: 'api', providerStatus: null, errorCode: null },
+    { status: 'delivered', at: '2026-11-22T10:15:32.004Z', source: 'provider', providerStatus: 'DELIVRD', errorCode: null },
+  ],
+};
+export const MESSAGE_DETAIL_EXAMPLE = { success: true, data: MESSAGE_DETAIL };
 
 const SEND_DATA: SendMessageResult = {
   messages: [
@@ -43,6 +57,7 @@ const CANCELLED_DATA: CancelledMessage = {
     providerMessageId: null,
     scheduledAt: '2026-11-23T09:00:00.000Z',
     sentAt: null,
+    deliveredAt: null,
     updatedAt: '2026-11-22T11:02:00.000Z',
   },
 };

@@ -2,8 +2,11 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn, MoneyColumn } from '../../database/columns';
 import type { MessageFailureCode } from '../send-outcome';
 
-/** Every status of the message log. `cancelled`: a scheduled message cancelled before a sender took it (refunded). */
-export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sent', 'failed', 'cancelled'] as const;
+/**
+ * Every status of the message log. Forward only: scheduled < queued < sent < delivered < read, or to
+ * failed; `cancelled`: a scheduled message cancelled before a sender took it (refunded).
+ */
+export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** The message log: every accepted message, how it was paid and what the provider said. */
@@ -82,6 +85,24 @@ export class MessageEntity {
 
   @EpochMsColumn({ nullable: true })
   sentAt: number | null;
+
+  /** Delivery receipts (lifecycle/): when the provider says it was delivered, read, or not delivered. */
+  @EpochMsColumn({ nullable: true })
+  deliveredAt: number | null;
+
+  @EpochMsColumn({ nullable: true })
+  readAt: number | null;
+
+  @EpochMsColumn({ nullable: true })
+  failedAt: number | null;
+
+  /** The provider's own code of a failure receipt (SMPP `err:`, Cloud API error code...). */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  providerErrorCode: string | null;
+
+  /** Grows with every status change (message events carry it, so a receiver can drop stale ones). */
+  @Column({ type: 'int', default: 0 })
+  sequence: number;
 
   /** Last hand-off to a provider without lookup (an unknown outcome then cannot be asked about). */
   @EpochMsColumn({ nullable: true })

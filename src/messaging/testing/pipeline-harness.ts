@@ -15,6 +15,10 @@ import { MessageLog } from '../message-log';
 import { MessagePayments } from '../message-payments';
 import { OutcomeRecorder } from '../outcome-recorder';
 import { ProviderGateway } from '../provider-gateway';
+import { ReceiptIntakeService } from '../lifecycle/receipt-intake.service';
+import { ReceiptStore } from '../lifecycle/receipt-store';
+import { StatusTrail } from '../lifecycle/status-trail';
+import type { DomainEvent } from '../events/event-sink';
 import { SendPipeline } from '../send-pipeline';
 import type { ValidatedMessage } from '../validation/validated-message';
 import { WindowSender } from '../window-sender';
@@ -75,6 +79,8 @@ export interface PipelineHarness {
   log: MessageLog;
   pipeline: SendPipeline;
   windows: WindowSender;
+  /** Each EVENT_SINK.record() call's events, in order. */
+  events: DomainEvent[][];
   /** A fresh account (wallet only, unless told). */
   account(f?: { wallet?: number; free?: number }): Promise<string>;
   wallet(accountId: string): Promise<number>;
@@ -102,10 +108,19 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
   const targets = new TargetPolicy(config, { resolve: () => Promise.reject(new Error('no DNS in unit specs')) });
   const gateway = new ProviderGateway(providers, config, targets, { routeForSend: () => Promise.resolve(null) }, metrics);
   const ledger = new LedgerService(uow, config);
-  const log = new MessageLog(uow);
+  const events: DomainEvent[][] = [];
+  const trail = new StatusTrail(uow, {
+    record: (_tx, evs) => {
+      events.push([...evs]);
+      return Promise.resolve();
+    },
+  });
+  const receiptStore = new ReceiptStore(uow);
+  const log = new MessageLog(uow, trail, receiptStore);
+  const receipts = new ReceiptIntakeService(uow, receiptStore, trail, clock, config, metrics);
   const payments = new MessagePayments(ledger, log, gateway, clock, uow);
   const delivery = new DeliveryStep(gateway, log, clock);
-  const recorder = new OutcomeRecorder(log, ledger, uow, clock, metrics);
+  const recorder = new OutcomeRecorder(log, ledger, uow, clock, metrics, receipts);
   const pipeline = new SendPipeline(payments, delivery, recorder, log);
   const windows = new WindowSender(pipeline, payments, delivery, recorder, log);
   let n = 0;
@@ -117,6 +132,7 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     log,
     pipeline,
     windows,
+    events,
     async account(f = {}) {
       const id = `acc_spec_${++n}`;
       await ds.query(

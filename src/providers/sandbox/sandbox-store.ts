@@ -30,6 +30,8 @@ export interface SandboxDeliveryInput extends SandboxDelivery {
   channel: ChannelName;
   outcome: 'sent' | 'rejected';
   providerMessageId: string;
+  /** The first simulated receipt of a sent message (`delivered`, or `failed` for the documented recipients) and when it is due. */
+  receipt: { stage: 'delivered' | 'failed'; dueAt: number } | null;
 }
 
 export interface SandboxDeliveryView extends SandboxDelivery {
@@ -90,7 +92,7 @@ export class SandboxStore {
    * deliveries is inserted alone so only the duplicate answers false.
    */
   record(d: SandboxDeliveryInput, now: number): Promise<boolean> {
-    const values = [deliveryId(), d.messageId, d.accountId, d.channel, d.to, d.sender, d.text, d.subject, d.bulkJobId, d.rowIndex, d.outcome, d.providerMessageId, now];
+    const values = [deliveryId(), d.messageId, d.accountId, d.channel, d.to, d.sender, d.text, d.subject, d.bulkJobId, d.rowIndex, d.outcome, d.providerMessageId, now, d.receipt?.dueAt ?? null, d.receipt?.stage ?? null];
     return new Promise<boolean>((resolve, reject) => {
       this.queue.push({ values, resolve, reject });
       if (this.flushes < MAX_FLUSHES) void this.flush();
@@ -116,9 +118,9 @@ export class SandboxStore {
   }
 
   private async insert(rows: SqlParam[][]): Promise<void> {
-    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     await this.uow.run({
-      sql: `INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at) VALUES ${values}`,
+      sql: `INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at, receipt_due_at, receipt_stage) VALUES ${values}`,
       params: rows.flat(),
     });
   }

@@ -3,13 +3,15 @@ import { AppConfig, CHANNELS } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ProvidersRegistry } from '../providers.registry';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../provider.types';
+import { firstSandboxReceipt } from './sandbox-receipts';
 import { SandboxStore } from './sandbox-store';
 import { UnitOfWork } from '../../database/unit-of-work';
 
 /**
  * Default provider of every channel. Records each call in `sandbox_deliveries` (readable through
  * the admin API from any replica). Deterministic: phone numbers ending in 0000 and emails whose
- * local part starts with `fail` are rejected (PROVIDER_REJECTED). Honours injected faults. Our
+ * local part starts with `fail` are rejected (PROVIDER_REJECTED); ending in 0009 or starting with
+ * `undeliverable` are sent, then fail by receipt (sandbox-receipts.ts). Honours injected faults. Our
  * message id is its idempotency reference: a second send of the same id delivers nothing new.
  */
 @Injectable()
@@ -21,7 +23,7 @@ export class SandboxProvider implements ChannelProvider, OnModuleInit {
     private readonly registry: ProvidersRegistry,
     uow: UnitOfWork,
     private readonly clock: Clock,
-    config: AppConfig,
+    private readonly config: AppConfig,
   ) {
     this.store = new SandboxStore(uow, config.sandbox.faultRefreshMs);
   }
@@ -54,6 +56,7 @@ export class SandboxProvider implements ChannelProvider, OnModuleInit {
         rowIndex: message.rowIndex ?? null,
         outcome: rejected ? 'rejected' : 'sent',
         providerMessageId,
+        receipt: rejected ? null : firstSandboxReceipt(message.to, this.clock.now(), this.config.sandbox),
       },
       this.clock.now(),
     );

@@ -19,7 +19,15 @@ export class ListDeliveriesQuery {
   @IsOptional() @IsIn(['pending', 'delivered', 'failed'], { message: 'status must be one of: pending, delivered, failed' })
   status?: DeliveryStatus;
 
-  @ApiPropertyOptional({ type: 'string', maxLength: 500, description: 'nextCursor of the previous page (same status filter)' })
+  @ApiPropertyOptional({ type: 'string', maxLength: 40, description: 'Only deliveries to this event endpoint.' })
+  @IsOptional() @IsString() @MaxLength(40)
+  endpointId?: string;
+
+  @ApiPropertyOptional({ type: 'string', maxLength: 100, example: 'message.delivered', description: 'Only deliveries of this event type (exact name).' })
+  @IsOptional() @IsString() @MaxLength(100)
+  event?: string;
+
+  @ApiPropertyOptional({ type: 'string', maxLength: 500, description: 'nextCursor of the previous page (same filters)' })
   @IsOptional() @IsString() @MaxLength(500)
   cursor?: string;
 

@@ -16,6 +16,14 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'varchar', length: 100 })
   event: string;
 
+  /** The event endpoint it goes to (signed with that endpoint's secrets at send time); null for the spec's own events. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  endpointId: string | null;
+
+  /** The `webhook-id` header: the first delivery's id, kept by redeliveries (null on rows older than it: their id). */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  webhookId: string | null;
+
   @Column({ type: 'text' })
   url: string;
 
@@ -23,7 +31,7 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'text' })
   body: string;
 
-  /** SecretBox-sealed credential; opened only to build the request headers. */
+  /** SecretBox-sealed credential; opened only to build the request headers ('' for endpoint deliveries). */
   @Column({ type: 'text' })
   sealedSecret: string;
 

@@ -1,0 +1,119 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { Clock } from '../../common/clock';
+import { newId } from '../../common/ids';
+import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
+import { SinglePeriodicJob } from '../../common/single-periodic-job';
+import { AppConfig, ChannelName } from '../../config/app-config';
+import type { SandboxConfig } from '../../config/providers.config';
+import { inList, Row, sql } from '../../database/sql';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../provider-events';
+
+/** Chat channels: the device also reports the message read. */
+const READ_CHANNELS: readonly string[] = ['chatapp', 'chatapp_web', 'messaging_bot'] satisfies ChannelName[];
+const LEASE_MS = 30_000;
+
+/** A phone number ending in 0009, or an email whose local part starts with `undeliverable`: sent, then failed (UNDELIVERED). */
+export function sandboxUndeliverable(to: string): boolean {
+  return /0009$/.test(to) || (to.includes('@') && /^undeliverable/i.test(to.split('@')[0] ?? ''));
+}
+
+/** The first simulated receipt of a message the sandbox took (`send` writes it with the delivery row: no extra statement). */
+export function firstSandboxReceipt(to: string, sentAt: number, config: SandboxConfig): { stage: 'delivered' | 'failed'; dueAt: number } {
+  return { stage: sandboxUndeliverable(to) ? 'failed' : 'delivered', dueAt: sentAt + config.deliveredAfterMs };
+}
+
+/**
+ * The sandbox's simulated receipts: every sent message gets `delivered` SANDBOX_DELIVERED_AFTER_MS
+ * after its send, chat channels then `read` SANDBOX_READ_AFTER_MS after it, the documented
+ * recipients `failed` / UNDELIVERED instead. Due receipts are columns of the sandbox's delivery
+ * rows (durable, shared by replicas); a replica leases a batch of due rows (conditional UPDATE),
+ * hands their receipts to RECEIPT_INTAKE (which applies them idempotently) and moves each row to its
+ * next receipt or to none. A crash between the two sends a receipt again: the intake ignores it.
+ */
+@Injectable()
+export class SandboxReceipts implements OnApplicationBootstrap {
+  private readonly owner = newId('rep');
+  private readonly job = new SinglePeriodicJob('providers.sandbox-receipts', () => this.runOnce());
+  private readonly sandbox: SandboxConfig;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly scheduler: SchedulerRegistry,
+    @Inject(RECEIPT_INTAKE) private readonly intake: ReceiptIntake,
+    private readonly config: AppConfig,
+    shutdown: ShutdownCoordinator,
+  ) {
+    this.sandbox = config.sandbox;
+    shutdown.register({ name: 'sandbox-receipts', stopClaiming: () => this.job.halt(), drain: () => this.job.idle(), releaseLeases: () => this.release() });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.schedulers.enabled) this.job.start(this.scheduler, this.sandbox.receiptTickMs);
+  }
+
+  async tick(): Promise<number | undefined> {
+    return this.job.tick();
+  }
+
+  /** One pass: the due receipts of up to SANDBOX_RECEIPT_BATCH messages; returns how many it sent. */
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.uow.rows(
+      sql(
+        `SELECT id FROM sandbox_deliveries WHERE receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?) ORDER BY receipt_due_at LIMIT ${Math.floor(this.sandbox.receiptBatch)}`,
+        now, now,
+      ),
+    );
+    if (!due.length) return 0;
+    const ids = due.map((r) => String(r.id));
+    await this.uow.run(
+      sql(
+        `UPDATE sandbox_deliveries SET receipt_lease_owner = ?, receipt_lease_expires_at = ? WHERE id IN (${inList(ids.length)}) AND receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?)`,
+        this.owner, now + LEASE_MS, ...ids, now, now,
+      ),
+    );
+    const mine = await this.uow.rows(
+      sql(`SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE receipt_lease_owner = ? AND id IN (${inList(ids.length)})`, this.owner, ...ids),
+    );
+    if (!mine.length) return 0;
+    await this.intake.accept(mine.map(receiptOf));
+    await this.advance(mine);
+    return mine.length;
+  }
+
+  /** Each row to its next receipt (`read` for a delivered chat message) or to none; in two UPDATEs. */
+  private async advance(rows: Row[]): Promise<void> {
+    const toRead = rows.filter((r) => r.receipt_stage === 'delivered' && READ_CHANNELS.includes(String(r.channel)));
+    const done = rows.filter((r) => !toRead.includes(r));
+    await this.uow.transaction(async () => {
+      if (toRead.length) {
+        await this.uow.run(
+          sql(
+            `UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = delivered_at + ?, receipt_lease_owner = NULL, receipt_lease_expires_at = NULL WHERE id IN (${inList(toRead.length)}) AND receipt_lease_owner = ?`,
+            this.sandbox.readAfterMs, ...toRead.map((r) => String(r.id)), this.owner,
+          ),
+        );
+      }
+      if (done.length) {
+        await this.uow.run(
+          sql(`UPDATE sandbox_deliveries SET receipt_stage = NULL, receipt_due_at = NULL, receipt_lease_owner = NULL, receipt_lease_expires_at = NULL WHERE id IN (${inList(done.length)}) AND receipt_lease_owner = ?`, ...done.map((r) => String(r.id)), this.owner),
+        );
+      }
+    });
+  }
+
+  private async release(): Promise<void> {
+    await this.uow.run(sql('UPDATE sandbox_deliveries SET receipt_lease_owner = NULL, receipt_lease_expires_at = 0 WHERE receipt_lease_owner = ?', this.owner));
+  }
+}
+
+function receiptOf(r: Row): ProviderReceipt {
+  const stage = String(r.receipt_stage);
+  const at = Number(r.receipt_due_at);
+  const providerMessageId = String(r.provider_message_id);
+  if (stage === 'failed') return { providerMessageId, status: 'failed', providerStatus: 'undeliverable', errorCode: 'UNDELIVERED', providerErrorCode: 'SBX-UNDELIVERABLE', at };
+  return { providerMessageId, status: stage === 'read' ? 'read' : 'delivered', providerStatus: stage === 'read' ? 'read' : 'delivered', errorCode: null, providerErrorCode: null, at };
+}

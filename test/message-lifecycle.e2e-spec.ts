@@ -1,0 +1,241 @@
+import { UnitOfWork } from '../src/database/unit-of-work';
+import { EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
+import { OutcomeRecorder } from '../src/messaging/outcome-recorder';
+import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
+import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+
+const PHONE = '+966501234567';
+/** Sandbox receipts within a test's patience: delivered after 150 ms, read after 300 ms. */
+const FAST_RECEIPTS = { SANDBOX_DELIVERED_AFTER_MS: '150', SANDBOX_READ_AFTER_MS: '300', SANDBOX_RECEIPT_TICK_MS: '20', RECEIPT_SWEEP_TICK_MS: '50' };
+const api = (status: string) => ({ status, at: expect.any(String), source: 'api', providerStatus: null, errorCode: null });
+const provider = (status: string, providerStatus: string, errorCode: string | null = null) => ({ status, at: expect.any(String), source: 'provider', providerStatus, errorCode });
+const receipt = (providerMessageId: string, status: ProviderReceipt['status'], extra: Partial<ProviderReceipt> = {}): ProviderReceipt => ({
+  providerMessageId, status, providerStatus: status.toUpperCase(), errorCode: null, providerErrorCode: null, at: Date.now(), ...extra,
+});
+
+describe('Message lifecycle: receipts, history, polling (e2e)', () => {
+  const apps: TestApp[] = [];
+  const start = async (env: Record<string, string> = {}, databaseUrl?: string) => {
+    const app = await createTestApp({ env, databaseUrl });
+    apps.push(app);
+    return app;
+  };
+  afterAll(async () => {
+    for (const a of apps) await a.close();
+  });
+
+  const send = (t: TestApp, acc: TestAccount, body: Record<string, unknown>) => t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body);
+  const sms = (to = PHONE, extra: Record<string, unknown> = {}) => ({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Hello' }, ...extra });
+  const sentId = async (t: TestApp, acc: TestAccount, body: Record<string, unknown>) => {
+    const res = await send(t, acc, body);
+    expect(res.status).toBe(201);
+    return res.body.data.messages[0].id as string;
+  };
+  const get = async (t: TestApp, acc: TestAccount, id: string) => {
+    const res = await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key);
+    expect(res.status).toBe(200);
+    return res.body.data;
+  };
+  const wallet = async (t: TestApp, acc: TestAccount) => (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance as number;
+  const statusOf = (t: TestApp, acc: TestAccount, id: string, status: string) => waitFor(async () => (await get(t, acc, id)).status === status, { what: `${id} ${status}` });
+
+  describe('sandbox receipts', () => {
+    let t: TestApp;
+    let acc: TestAccount;
+    beforeAll(async () => {
+      t = await start(FAST_RECEIPTS);
+      acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    });
+
+    it('an SMS is delivered; the history shows each step; billing is unchanged', async () => {
+      const id = await sentId(t, acc, sms());
+      expect(await wallet(t, acc)).toBe(995);
+      await statusOf(t, acc, id, 'delivered');
+      const m = await get(t, acc, id);
+      expect(m).toMatchObject({ status: 'delivered', cost: 5, readAt: null, failedAt: null, errorCode: null, providerErrorCode: null });
+      // (Due 150 ms after the provider call, which is a moment before the send is recorded.)
+      expect(Date.parse(m.deliveredAt)).toBeGreaterThanOrEqual(Date.parse(m.sentAt) + 100);
+      expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered')]);
+      expect(m.updatedAt >= m.deliveredAt).toBe(true);
+      expect(await wallet(t, acc)).toBe(995);
+    });
+
+    it('a chat message is delivered, then read', async () => {
+      const id = await sentId(t, acc, { to: PHONE, channel: 'chatapp', messageType: 'free_text', content: { text: 'Hi chat' } });
+      await statusOf(t, acc, id, 'read');
+      const m = await get(t, acc, id);
+      expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered'), provider('read', 'read')]);
+      expect(Date.parse(m.readAt)).toBeGreaterThanOrEqual(Date.parse(m.deliveredAt));
+    });
+
+    it('0009 numbers and undeliverable@ emails are sent, then failed UNDELIVERED (paid, not refunded)', async () => {
+      const before = await wallet(t, acc);
+      const smsId = await sentId(t, acc, sms('+966501230009'));
+      const mailId = await sentId(t, acc, { to: 'undeliverable.sara@example.org', channel: 'email', messageType: 'free_text', content: { subject: 'Hi', text: 'x' } });
+      for (const id of [smsId, mailId]) {
+        await statusOf(t, acc, id, 'failed');
+        const m = await get(t, acc, id);
+        expect(m).toMatchObject({ status: 'failed', errorCode: 'UNDELIVERED', providerErrorCode: 'SBX-UNDELIVERABLE', deliveredAt: null });
+        expect(m.cost).toBeGreaterThan(0);
+        expect(m.failedAt).not.toBeNull();
+        expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('failed', 'undeliverable', 'UNDELIVERED')]);
+      }
+      expect(await wallet(t, acc)).toBe(before - 5 - 1);
+    });
+  });
+
+  describe('receipts through RECEIPT_INTAKE', () => {
+    let t: TestApp;
+    let acc: TestAccount;
+    let intake: ReceiptIntake;
+    beforeAll(async () => {
+      // No loops (no sandbox receipts, no sweeper): only the receipts the tests give arrive, and the
+      // statements counted are the intake's own.
+      t = await start({ SCHEDULERS_ENABLED: 'false' });
+      acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+      intake = t.app.get<ReceiptIntake>(RECEIPT_INTAKE);
+    });
+
+    it('read before delivered sets both; duplicate, stale and late failure receipts change nothing; events carry a growing sequence', async () => {
+      const sink = t.app.get<EventSink>(EVENT_SINK);
+      const recorded = jest.spyOn(sink, 'record');
+      const id = await sentId(t, acc, sms());
+      await intake.accept([receipt(`sbx_${id}`, 'read', { providerStatus: 'ack 3' })]);
+      const m = await get(t, acc, id);
+      expect(m).toMatchObject({ status: 'read', deliveredAt: expect.any(String), readAt: expect.any(String) });
+      expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'ack 3'), provider('read', 'ack 3')]);
+      const events = recorded.mock.calls.flatMap(([, evs]) => evs).filter((e) => e.data.id === id);
+      expect(events.map((e) => [e.type, e.data.sequence])).toEqual([['message.sent', 2], ['message.delivered', 3], ['message.read', 4]]);
+      expect(events[2].data).toMatchObject({ id, status: 'read', sequence: 4, deliveredAt: m.deliveredAt });
+      recorded.mockRestore();
+
+      await intake.accept([receipt(`sbx_${id}`, 'delivered'), receipt(`sbx_${id}`, 'read'), receipt(`sbx_${id}`, 'failed', { errorCode: 'UNDELIVERED' }), receipt(`sbx_${id}`, 'sent')]);
+      const again = await get(t, acc, id);
+      expect(again).toEqual(m);
+    });
+
+    it('one batch of receipts for many messages costs a fixed number of statements, in order per message', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) ids.push(await sentId(t, acc, sms()));
+      const uow = t.app.get(UnitOfWork);
+      const before = uow.statements;
+      await intake.accept(ids.flatMap((id) => [receipt(`sbx_${id}`, 'delivered'), receipt(`sbx_${id}`, 'read')]));
+      expect(uow.statements - before).toBeLessThanOrEqual(8);
+      for (const id of [ids[0], ids[29]]) {
+        const m = await get(t, acc, id);
+        expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'DELIVERED'), provider('read', 'READ')]);
+      }
+    });
+
+    it('a failure receipt moves sent to failed with its codes; later receipts change nothing; no refund', async () => {
+      const id = await sentId(t, acc, sms());
+      const before = await wallet(t, acc);
+      await intake.accept([receipt(`sbx_${id}`, 'failed', { providerStatus: 'EXPIRED', errorCode: 'EXPIRED', providerErrorCode: '00B' })]);
+      await intake.accept([receipt(`sbx_${id}`, 'delivered')]);
+      const m = await get(t, acc, id);
+      expect(m).toMatchObject({ status: 'failed', errorCode: 'EXPIRED', providerErrorCode: '00B', cost: 5, deliveredAt: null });
+      expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('failed', 'EXPIRED', 'EXPIRED')]);
+      expect(await wallet(t, acc)).toBe(before);
+    });
+
+    /** A message paid and recorded but not sent yet (scheduled a day ahead), marked sent by the pipeline's recorder as a provider would answer. */
+    const recordSent = async (providerMessageIds: string[]) => {
+      const id = await sentId(t, acc, sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }));
+      const mark = { id, providerMessageId: providerMessageIds[0], providerMessageIds };
+      const out = await t.app.get(OutcomeRecorder).sent(acc.id, mark, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5 });
+      expect(out.kind).toBe('sent');
+      return id;
+    };
+
+    it('a receipt that arrives before the message is recorded is kept and applied when it is', async () => {
+      const pid = `early-${Date.now()}`;
+      await intake.accept([receipt(pid, 'delivered', { providerStatus: 'DELIVRD' })]);
+      const id = await recordSent([pid]);
+      const m = await get(t, acc, id);
+      expect(m.status).toBe('delivered');
+      expect(m.statusHistory).toEqual([api('scheduled'), api('sent'), provider('delivered', 'DELIVRD')]);
+    });
+
+    it('a multi-part message is delivered only when every part is, failed when any part fails', async () => {
+      const p = `mp-${Date.now()}`;
+      const id = await recordSent([`${p}-1`, `${p}-2`]);
+      await intake.accept([receipt(`${p}-1`, 'delivered')]);
+      expect((await get(t, acc, id)).status).toBe('sent');
+      await intake.accept([receipt(`${p}-1`, 'delivered'), receipt(`${p}-2`, 'delivered')]);
+      expect((await get(t, acc, id)).status).toBe('delivered');
+
+      const q = `mq-${Date.now()}`;
+      const other = await recordSent([`${q}-1`, `${q}-2`]);
+      await intake.accept([receipt(`${q}-1`, 'delivered'), receipt(`${q}-2`, 'failed', { providerStatus: 'UNDELIV', errorCode: 'UNDELIVERED', providerErrorCode: '001' })]);
+      expect(await get(t, acc, other)).toMatchObject({ status: 'failed', errorCode: 'UNDELIVERED', providerErrorCode: '001' });
+    });
+
+    it('two replicas applying the two parts of one message at the same moment: it ends delivered, once', async () => {
+      // (Two apps on one embedded database in one process would block each other's synchronous driver:
+      // there the second intake is the same app's, whose concurrent units the gate serialises.)
+      const concurrent = t.app.get(UnitOfWork).capabilities.concurrentWrites;
+      const other = concurrent ? await start({ SCHEDULERS_ENABLED: 'false' }, t.databaseUrl) : t;
+      try {
+        for (let round = 0; round < 3; round++) {
+          const p = `rp-${round}-${Date.now()}`;
+          const id = await recordSent([`${p}-1`, `${p}-2`]);
+          await Promise.all([intake.accept([receipt(`${p}-1`, 'delivered')]), other.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(`${p}-2`, 'delivered')])]);
+          const m = await get(t, acc, id);
+          expect(m.statusHistory.map((h: { status: string }) => h.status)).toEqual(['scheduled', 'sent', 'delivered']);
+        }
+      } finally {
+        if (other !== t) {
+          await other.close({ keepDatabase: true });
+          apps.splice(apps.indexOf(other), 1);
+        }
+      }
+    });
+
+    it('GET /messages?order=updated&updatedSince= pages through changes oldest first, each once', async () => {
+      const own = await t.createAccount({ walletBalance: 1000 });
+      const ids = [await sentId(t, own, sms()), await sentId(t, own, sms()), await sentId(t, own, sms())];
+      const since = new Date().toISOString();
+      await waitFor(async () => Date.now() > Date.parse(since), { what: 'clock past since' });
+      await intake.accept([receipt(`sbx_${ids[0]}`, 'delivered')]);
+      await intake.accept([receipt(`sbx_${ids[2]}`, 'delivered')]);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const q: string = `/api/v2/messages?order=updated&limit=1&updatedSince=${encodeURIComponent(since)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const res = await t.http().get(q).set('X-API-Key', own.key);
+        expect(res.status).toBe(200);
+        seen.push(...res.body.data.messages.map((m: { id: string }) => m.id));
+        cursor = res.body.data.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual([ids[0], ids[2]]);
+      const all = await t.http().get('/api/v2/messages?order=updated&limit=2').set('X-API-Key', own.key);
+      expect(all.body.data.messages.map((m: { id: string }) => m.id)).toEqual([ids[1], ids[0]]);
+      // A cursor of one order is not taken by the other.
+      const wrong = await t.http().get(`/api/v2/messages?limit=2&cursor=${encodeURIComponent(all.body.data.nextCursor)}`).set('X-API-Key', own.key);
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.code).toBe('VALIDATION_ERROR');
+      const bad = await t.http().get('/api/v2/messages?updatedSince=yesterday').set('X-API-Key', own.key);
+      expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    });
+  });
+
+  it('a restart in the middle: due sandbox receipts and kept receipts survive and are applied by the next process', async () => {
+    // The first process sends and keeps receipts but runs no loop: every receipt is still due when it stops.
+    const env = { ...FAST_RECEIPTS, SANDBOX_DELIVERED_AFTER_MS: '100' };
+    const a = await start({ ...env, SCHEDULERS_ENABLED: 'false' });
+    const acc = await a.createAccount({ walletBalance: 1000 });
+    const id = await sentId(a, acc, sms());
+    const pid = `restart-${Date.now()}`;
+    await a.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(pid, 'delivered')]);
+    expect((await get(a, acc, id)).status).toBe('sent');
+    await a.close({ keepDatabase: true });
+    apps.splice(apps.indexOf(a), 1);
+
+    const b = await start(env, a.databaseUrl);
+    await statusOf(b, acc, id, 'delivered');
+    const scheduled = await sentId(b, acc, sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }));
+    await b.app.get(OutcomeRecorder).sent(acc.id, { id: scheduled, providerMessageId: pid }, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5 });
+    expect((await get(b, acc, scheduled)).status).toBe('delivered');
+    expect((await get(b, acc, id)).statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered')]);
+  });
+});
