@@ -72,8 +72,9 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     const pass: Pass = { queue: [], exhausted: false, refilling: null, done: 0 };
     const worker = async () => {
       for (let group = await this.next(pass); group; group = await this.next(pass)) {
-        if (group.length === 1 && this.left(group[0]) > this.settings.validationChunk) pass.done += (await this.validateJob(group[0])) ? 1 : 0;
-        else pass.done += await this.validateGroup(group);
+        // (Awaited first, then added: `done += await ...` would read `done` before the await and lose the other workers' counts.)
+        const finished = group.length === 1 && this.left(group[0]) > this.settings.validationChunk ? Number(await this.validateJob(group[0])) : await this.validateGroup(group);
+        pass.done += finished;
       }
     };
     await Promise.all(Array.from({ length: this.settings.validationConcurrency }, worker));

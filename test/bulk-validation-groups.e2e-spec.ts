@@ -1,0 +1,47 @@
+import { BulkValidationLoop } from '../src/bulk/bulk-validation.loop';
+import { createTestApp, TestApp } from './support/app';
+import { BULK_TEST_ENV, JobJson, post, sms } from './bulk-helpers';
+
+// Many small jobs submitted together are validated in groups (one rows read, one progress UPDATE, one
+// queue UPDATE for the group): each job still ends on its own verdict.
+describe('Bulk validation of many jobs at once (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The loop is driven by the test: one pass must settle every job submitted before it.
+    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_VALIDATION_CHUNK: '50' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function job(key: string, id: string): Promise<JobJson> {
+    return (await t.http().get(`/api/v2/messages/bulk/${id}`).set('X-API-Key', key)).body.job as JobJson;
+  }
+
+  it('one pass validates every job, valid ones queued, each rejected one with its own reason', async () => {
+    const submitted: { key: string; id: string; expect: Partial<JobJson> }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const acc = await t.createAccount(i === 7 ? { walletBalance: 0 } : {});
+      const messages = Array.from({ length: 3 }, () => sms());
+      if (i === 3) messages[1] = sms('not a phone');
+      const res = await post(t, acc.key, { messagesPerSecond: 5, messages });
+      expect(res.status).toBe(202);
+      const verdict: Partial<JobJson> =
+        i === 3
+          ? { status: 'rejected', errorCode: 'VALIDATION_FAILED', counts: { pending: 0, sent: 0, failed: 0, cancelled: 3 } }
+          : i === 7
+            ? { status: 'rejected', errorCode: 'INSUFFICIENT_BALANCE' }
+            : { status: 'queued', errorCode: null, counts: { pending: 3, sent: 0, failed: 0, cancelled: 0 } };
+      submitted.push({ key: acc.key, id: res.body.id, expect: { validatedCount: 3, ...verdict } });
+    }
+    // A larger job among them (more rows than a chunk) is validated alone, chunk by chunk.
+    const big = await t.createAccount();
+    const bigRes = await post(t, big.key, { messagesPerSecond: 5, messages: Array.from({ length: 120 }, () => sms()) });
+    submitted.push({ key: big.key, id: bigRes.body.id, expect: { status: 'queued', validatedCount: 120 } });
+
+    expect(await t.app.get(BulkValidationLoop).runOnce()).toBe(submitted.length);
+    for (const s of submitted) expect(await job(s.key, s.id)).toMatchObject(s.expect);
+    const bad = submitted[3];
+    expect((await job(bad.key, bad.id)).errorMessage).toMatch(/^messages\[1\]: .*\(INVALID_RECIPIENT\)$/);
+  });
+});
