@@ -6,15 +6,17 @@ import { ApiError } from '../common/errors';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { UnitOfWork } from '../database/unit-of-work';
-import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
+import type { StmtResult, Steps } from '../database/sql';
 import { DeliveryCounts } from '../messaging/delivery-counts';
 import { readBulkBody } from './bulk-body-reader';
-import { BulkJobView, JobRow, toJobView } from './bulk-job.view';
+import { BulkJobView, toJobView } from './bulk-job.view';
 import { BulkSettings } from './bulk-settings';
 import { canonicalOfStoredJob, RequestFingerprint } from './request-hash';
-import { checkFields, CheckedFields, elementProblem, Fingerprint, PendingRow, rowPlaceholders, toPendingRow, validKey, MAX_KEY } from './bulk-request-rules';
+import { checkFields, CheckedFields, elementProblem, Fingerprint, PendingRow, toPendingRow, validKey, MAX_KEY } from './bulk-request-rules';
 import { isUniqueViolation } from '../database/db-errors';
-import { rejectIncompleteIntake } from './intake-rejection';
+import { BulkJobRepository, IntakeFields, jobStatements, KeyClaim } from './bulk-job.repository';
+import { BulkRowRepository, rowStatements, rowValues } from './bulk-row.repository';
+import type { BulkJobRecord } from './bulk-records';
 import { MAX_JSON_DEPTH } from '../common/json-depth';
 
 /**
@@ -38,9 +40,11 @@ export class BulkIntakeService {
     private readonly db: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
+    private readonly jobs: BulkJobRepository,
+    private readonly rowRepo: BulkRowRepository,
     private readonly delivery: DeliveryCounts,
   ) {
-    this.fullBatchValues = rowPlaceholders(settings.intakeBatch);
+    this.fullBatchValues = rowValues(settings.intakeBatch);
   }
 
   async accept(auth: AuthContext, req: Request): Promise<BulkJobView> {
@@ -146,22 +150,15 @@ export class BulkIntakeService {
     return null;
   }
 
-  private async findByKey(accountId: string, key: string): Promise<JobRow | null> {
-    const rows = await this.db.rows(sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash(key)));
-    const row = rows[0];
-    if (!row || Number(row.created_at) < this.clock.now() - this.settings.idempotencyWindowMs) return null;
-    return row;
+  private async findByKey(accountId: string, key: string): Promise<BulkJobRecord | null> {
+    const job = await this.jobs.findByKey(accountId, keyHash(key));
+    if (!job || job.createdAt < this.clock.now() - this.settings.idempotencyWindowMs) return null;
+    return job;
   }
 
   private async createAcceptingJob(jobId: string, accountId: string): Promise<void> {
     const now = this.clock.now();
-    await this.db.run(
-      sql(
-        `INSERT INTO bulk_jobs (id, account_id, name, status, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
-         VALUES (?, ?, NULL, 'accepting', 0, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?)`,
-        jobId, accountId, this.settings.instanceId, now + this.settings.intakeLeaseMs, now, now,
-      ),
-    );
+    await this.jobs.create(jobId, accountId, this.settings.instanceId, now + this.settings.intakeLeaseMs, now);
   }
 
   /**
@@ -170,15 +167,9 @@ export class BulkIntakeService {
    * back (the upload ends with an error).
    */
   private async insertRows(jobId: string, rows: PendingRow[]): Promise<void> {
-    const params: SqlParam[] = [];
-    for (const r of rows) params.push(jobId, r.idx, r.to, r.channel, r.payload);
-    const values = rows.length === this.settings.intakeBatch ? this.fullBatchValues : rowPlaceholders(rows.length);
-    const insert: Stmt = { sql: `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ${values}`, params };
+    const insert = rowStatements.insertBatch(jobId, rows, rows.length === this.settings.intakeBatch ? this.fullBatchValues : undefined);
     const now = this.clock.now();
-    const renew = sql(
-      `UPDATE bulk_jobs SET total = total + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'accepting'`,
-      rows.length, now + this.settings.intakeLeaseMs, now, jobId,
-    );
+    const renew = jobStatements.renewIntake(jobId, rows.length, now + this.settings.intakeLeaseMs, now);
     await this.db.steps(function* (): Steps<void> {
       yield insert;
       // Last, so the job row's lock is held only briefly (two batches of a job insert at once).
@@ -189,53 +180,36 @@ export class BulkIntakeService {
 
   /** Deletes this request's job and its rows, unless it already reached `validating` (then it holds the key). */
   private async discard(jobId: string): Promise<void> {
-    await this.db.steps(function* (): Steps<void> {
-      const r: StmtResult = yield sql(`DELETE FROM bulk_jobs WHERE id = ? AND status <> 'validating'`, jobId);
-      if (r.affected) yield sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId);
-    });
+    await this.db.steps(() => this.jobs.discard(jobId));
   }
 
   private async markIncomplete(jobId: string): Promise<void> {
     const now = this.clock.now();
-    await this.db.steps(() => rejectIncompleteIntake(jobId, now));
+    await this.db.steps(() => this.jobs.rejectIncompleteIntake(jobId, now));
   }
 
   /** Same name, rate and messages as the job holding the key? Raw bytes first, canonical JSON if they differ. */
-  private async sameRequest(holder: JobRow, ownJobId: string | null, f: CheckedFields, print: Fingerprint): Promise<boolean> {
-    if (holder.raw_hash === print.raw) return true;
-    const holderName = holder.name === null ? null : String(holder.name);
-    const holderMps = Number(holder.messages_per_second);
-    if (holderName !== f.name || holderMps !== f.mps) return false;
-    let theirs = holder.request_hash === null || holder.request_hash === undefined ? null : String(holder.request_hash);
+  private async sameRequest(holder: BulkJobRecord, ownJobId: string | null, f: CheckedFields, print: Fingerprint): Promise<boolean> {
+    if (holder.rawHash === print.raw) return true;
+    if (holder.name !== f.name || holder.messagesPerSecond !== f.mps) return false;
+    let theirs = holder.requestHash;
     if (theirs === null) {
-      theirs = await canonicalOfStoredJob(this.db, String(holder.id), holderName, holderMps);
-      await this.db.run(sql('UPDATE bulk_jobs SET request_hash = ? WHERE id = ?', theirs, String(holder.id)));
+      theirs = await canonicalOfStoredJob(this.rowRepo, holder.id, holder.name, holder.messagesPerSecond);
+      await this.jobs.setRequestHash(holder.id, theirs);
     }
-    const mine = print.canonical ?? (ownJobId ? await canonicalOfStoredJob(this.db, ownJobId, f.name, f.mps) : null);
+    const mine = print.canonical ?? (ownJobId ? await canonicalOfStoredJob(this.rowRepo, ownJobId, f.name, f.mps) : null);
     return mine === theirs;
   }
 
   /** Claims the key for `jobId` (or finds who holds it). Race-free: the unique index decides. */
   private async finalize(accountId: string, jobId: string | null, f: CheckedFields, print: Fingerprint, count: number): Promise<BulkJobView> {
     const windowStart = this.clock.now() - this.settings.idempotencyWindowMs;
+    const fields: IntakeFields = { name: f.name, mps: f.mps, total: count, key: f.key, keyHash: keyHash(f.key), rawHash: print.raw, requestHash: print.canonical };
     for (let attempt = 0; attempt < 5; attempt++) {
       const now = this.clock.now();
-      let result: { mine: boolean; row: JobRow } | null;
+      let result: KeyClaim | null;
       try {
-        result = await this.db.steps(function* (): Steps<{ mine: boolean; row: JobRow } | null> {
-          const found: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash(f.key));
-          const holder = found.rows[0];
-          if (holder && Number(holder.created_at) >= windowStart) return { mine: false, row: holder };
-          // After the window the key may be reused: the old job lets go of it.
-          if (holder) yield sql('UPDATE bulk_jobs SET idempotency_key_hash = NULL WHERE id = ?', String(holder.id));
-          if (jobId === null) return null;
-          yield sql(
-            `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, total = ?, pending_count = ?, idempotency_key = ?, idempotency_key_hash = ?, raw_hash = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
-            f.name, f.mps, count, count, f.key, keyHash(f.key), print.raw, print.canonical, now, jobId,
-          );
-          const mine: StmtResult = yield sql('SELECT * FROM bulk_jobs WHERE id = ?', jobId);
-          return { mine: true, row: mine.rows[0] };
-        });
+        result = await this.db.steps(() => this.jobs.claimKey(accountId, jobId, fields, windowStart, now));
       } catch (err) {
         if (isUniqueViolation(err)) continue;
         throw err;
@@ -245,14 +219,15 @@ export class BulkIntakeService {
         throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key expired while the request was read; send it again');
       }
       if (result.mine) {
-        if (!result.row || result.row.status !== 'validating') throw abandoned();
-        return toJobView(result.row);
+        if (!result.job || result.job.status !== 'validating') throw abandoned();
+        return toJobView(result.job);
       }
-      const same = await this.sameRequest(result.row, jobId, f, print);
+      const holder = result.job;
+      const same = await this.sameRequest(holder, jobId, f, print);
       if (jobId !== null) await this.discard(jobId);
       if (!same) throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with a different body');
       // A replay answers the existing job as it is now, receipts included.
-      return toJobView(result.row, await this.delivery.ofBulkJob(accountId, String(result.row.id)));
+      return toJobView(holder, await this.delivery.ofBulkJob(accountId, holder.id));
     }
     throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key is being used concurrently; retry');
   }

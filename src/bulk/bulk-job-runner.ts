@@ -8,8 +8,10 @@ import type { MessageValidator, ValidationContext } from '../messaging/validatio
 import { validationCodeOf } from '../messaging/validation/validation-codes';
 import type { WindowItem, WindowSender } from '../messaging/window-sender';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
+import type { Steps } from '../database/sql';
 import { BulkSettings } from './bulk-settings';
+import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkRowRepository, ClaimedRow } from './bulk-row.repository';
 import { pauseAfter, planRow, RowOutcome, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
 import type { WindowTxProbe } from './window-tx-probe';
@@ -22,19 +24,19 @@ export interface RunnerDeps {
   validator: MessageValidator;
   windows: WindowSender;
   metrics: MetricsService;
+  leases: BulkJobLeases;
+  rows: BulkRowRepository;
   /** bulk_job.paused / bulk_job.completed, in the unit of the status change. */
   events: BulkJobEvents;
   /** Test-only freeze point inside the window transaction (does nothing unless BULK_TEST_HOOKS). */
   probe: WindowTxProbe;
 }
 
-interface Claimed {
-  idx: number;
-  payload: string;
-  messageId: string;
-}
 type Outcome = RowOutcome & { idx: number; at: number };
 type Stop = 'done' | 'stopped' | 'lost';
+
+/** How long a runner trusts the lookups its rows were checked against before reading them again. */
+export const BASIS_TTL_MS = 10_000;
 
 /** The lease was taken over (this replica stalled past its expiry): stop before sending anything more. */
 class LeaseLost extends Error {}
@@ -51,7 +53,9 @@ class LeaseLost extends Error {}
 export class BulkJobRunner {
   private readonly log = new Logger(BulkJobRunner.name);
   private readonly window = new SendWindow();
-  private readonly ctx: ValidationContext;
+  /** What the rows' validation relies on (see BASIS_TTL_MS), and since when. */
+  private ctx: ValidationContext;
+  private ctxSince: number;
   private readonly pacer: WindowPacer;
   private stopRequested = false;
   /**
@@ -70,6 +74,7 @@ export class BulkJobRunner {
     private readonly mps: number,
   ) {
     this.ctx = d.validator.createContext(accountId);
+    this.ctxSince = d.clock.now();
     this.pacer = new WindowPacer(d.clock, this.window, mps, { stopping: () => this.stopRequested, keepLease: () => this.keepLease() });
   }
 
@@ -116,44 +121,23 @@ export class BulkJobRunner {
   }
 
   private async loadWindow(): Promise<void> {
-    const since = this.d.clock.now() - 1000;
-    const rows = await this.d.db.rows(sql(`SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at`, this.jobId, since));
-    for (const r of rows) this.window.record(Number(r.sent_at));
+    for (const at of await this.d.rows.recentSends(this.jobId, this.d.clock.now() - 1000)) this.window.record(at);
   }
 
   /** null: the lease was lost, or the job is no longer running (paused, cancelled...). */
-  private async startBatch(): Promise<{ rows: Claimed[]; remaining: boolean } | null> {
-    const now = this.d.clock.now();
+  private async startBatch(): Promise<{ rows: ClaimedRow[]; remaining: boolean } | null> {
     const { jobId, mps } = this;
     const me = this.d.settings.instanceId;
-    const lease = now + this.d.settings.dispatchLeaseMs;
+    const lease = this.d.clock.now() + this.d.settings.dispatchLeaseMs;
     const recover = !this.recovered;
     this.recovered = true;
     this.leaseUntil = lease;
-    return this.d.db.steps(function* (): Steps<{ rows: Claimed[]; remaining: boolean } | null> {
-      // The renewal is the check: still ours and still to run (a retry-failed or resume may have set
-      // it back to `queued` while we hold it).
-      const r: StmtResult = yield sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`, lease, jobId, me);
-      if (r.affected !== 1) return null;
-      // Rows left `sending` first: their outcome must be settled before anything new goes out. One
-      // status per query, so (job_id, status, idx) serves it without sorting.
-      let found: StmtResult = { affected: 0, rows: [] };
-      if (recover) found = yield sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT ${mps}`, jobId);
-      if (!found.rows.length) found = yield sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = 'pending' ORDER BY idx LIMIT ${mps}`, jobId);
-      const rows: Claimed[] = found.rows.map((x) => ({ idx: Number(x.idx), payload: String(x.payload), messageId: x.message_id === null ? newId('msg') : String(x.message_id) }));
-      if (!rows.length) return { rows, remaining: false };
-      const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
-      const params: SqlParam[] = [];
-      for (const x of rows) params.push(x.idx, x.messageId);
-      const claim: StmtResult = yield {
-        sql: `UPDATE bulk_rows SET status = 'sending', message_id = CASE idx ${cases} END WHERE job_id = ? AND status IN ('pending', 'sending') AND idx IN (${inList(rows.length)})`,
-        params: [...params, jobId, ...rows.map((x) => x.idx)],
-      };
-      if (claim.affected === rows.length) return { rows, remaining: true };
-      // A cancel took some rows between our read and claim (other connection): keep what is ours.
-      const mine: StmtResult = yield sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, jobId, ...rows.map((x) => x.idx));
-      const keep = new Set(mine.rows.map((x) => Number(x.idx)));
-      return { rows: rows.filter((x) => keep.has(x.idx)), remaining: true };
+    const { rows, leases } = this.d;
+    return this.d.db.steps(function* (): Steps<{ rows: ClaimedRow[]; remaining: boolean } | null> {
+      if (!(yield* leases.renewForWindow(jobId, me, lease))) return null;
+      // Rows left `sending` first: their outcome must be settled before anything new goes out.
+      const claimed = yield* rows.claimWindow(jobId, mps, recover, () => newId('msg'));
+      return { rows: claimed.rows, remaining: claimed.found > 0 };
     }, { afterFirst: this.d.probe.hold(jobId) });
   }
 
@@ -165,14 +149,14 @@ export class BulkJobRunner {
    * `pending` when unpaid (and no balance pauses the job) or stays `sending` when paid (the next batch
    * sends it from the log without charging again; a rate limit pauses the job).
    */
-  private async sendRows(rows: Claimed[]): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: WindowPause | null }> {
+  private async sendRows(rows: ClaimedRow[]): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: WindowPause | null }> {
     const outcomes: Outcome[] = [];
     const unsent: number[] = [];
     const items: WindowItem[] = [];
     const idxs: number[] = [];
     for (const row of rows) {
       try {
-        items.push({ msg: await this.d.validator.validate(this.ctx, JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } });
+        items.push({ msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } });
         idxs.push(row.idx);
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
@@ -194,6 +178,21 @@ export class BulkJobRunner {
   }
 
   /**
+   * The validation context of this window: a fresh one once the last is BASIS_TTL_MS old, so what a
+   * row relied on when it was validated and may have changed since (the sender's approval, the
+   * template's status and content, the session, a URL host's addresses) is read again at most that
+   * often while the job sends, never once per row and never only once for a job that sends for hours.
+   */
+  private basis(): ValidationContext {
+    const now = this.d.clock.now();
+    if (now - this.ctxSince >= BASIS_TTL_MS) {
+      this.ctx = this.d.validator.createContext(this.accountId);
+      this.ctxSince = now;
+    }
+    return this.ctx;
+  }
+
+  /**
    * Before a provider call: the lease must outlast the call (1.5 provider timeouts left), else it is
    * renewed; false when another replica took it meanwhile (the window stops before the call).
    */
@@ -201,8 +200,7 @@ export class BulkJobRunner {
     const now = this.d.clock.now();
     if (this.leaseUntil - now >= 1.5 * this.d.settings.providerTimeoutMs) return true;
     const lease = now + this.d.settings.dispatchLeaseMs;
-    const r = await this.d.db.run(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', lease, this.jobId, this.d.settings.instanceId));
-    if (r.affected !== 1) return false;
+    if (!(await this.d.leases.renew(this.jobId, this.d.settings.instanceId, lease))) return false;
     this.leaseUntil = lease;
     return true;
   }
@@ -217,47 +215,11 @@ export class BulkJobRunner {
     const { jobId } = this;
     const me = this.d.settings.instanceId;
     const now = this.d.clock.now();
-    const settle = (status: 'sent' | 'failed'): Stmt | null => {
-      const rows = outcomes.filter((o) => o.status === status);
-      if (!rows.length) return null;
-      const p: SqlParam[] = [];
-      const col = (f: (o: Outcome) => SqlParam) => {
-        for (const o of rows) p.push(o.idx, f(o));
-        return `CASE idx ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END`;
-      };
-      const set =
-        status === 'sent'
-          ? `error_code = NULL, error_message = NULL, sent_at = ${col((o) => o.at)}`
-          : `error_code = ${col((o) => o.code)}, error_message = ${col((o) => (o.message === null ? null : o.message.slice(0, 500)))}, sent_at = ${col((o) => o.at)}`;
-      return { sql: `UPDATE bulk_rows SET status = '${status}', ${set} WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, params: [...p, jobId, ...rows.map((o) => o.idx)] };
-    };
-    const settleSent = settle('sent');
-    const settleFailed = settle('failed');
-    const back = unsent.length ? sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(unsent.length)})`, jobId, ...unsent) : null;
-    const pauseStmts = pause
-      ? [
-          sql(
-            `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-            pause.reason, pause.resumeAt, jobId, me,
-          ),
-          sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', jobId, me),
-        ]
-      : [];
+    const { rows, leases } = this.d;
     let paused = false;
     const settleAll = () => this.d.db.steps(function* (): Steps<number> {
-      const sent = settleSent ? (yield settleSent).affected : 0;
-      const failed = settleFailed ? (yield settleFailed).affected : 0;
-      if (back) yield back;
-      if (sent + failed > 0) {
-        yield sql(
-          `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ?`,
-          sent + failed, sent, failed, now, jobId,
-        );
-      }
-      if (pauseStmts.length) {
-        paused = (yield pauseStmts[0]).affected === 1;
-        yield pauseStmts[1];
-      }
+      const { sent, failed } = yield* rows.settleWindow(jobId, outcomes, unsent);
+      paused = yield* leases.closeWindow(jobId, me, sent, failed, pause, now);
       return sent + failed;
     });
     // A pause is an event (its own unit around the settlement); a plain window stays a synchronous unit.
@@ -266,18 +228,12 @@ export class BulkJobRunner {
   }
 
   private async complete(): Promise<boolean> {
-    const r = await this.d.events.around(this.jobId, 'bulk_job.completed', () => this.d.db.run(
-      sql(
-        `UPDATE bulk_jobs SET status = 'completed', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'running' AND lease_owner = ?
-         AND NOT EXISTS (SELECT 1 FROM bulk_rows WHERE job_id = ? AND status IN ('pending', 'sending'))`,
-        this.d.clock.now(), this.jobId, this.d.settings.instanceId, this.jobId,
-      ),
-    ), (res) => res.affected === 1);
-    return r.affected === 1;
+    const { jobId } = this;
+    return this.d.events.around(jobId, 'bulk_job.completed', () => this.d.leases.complete(jobId, this.d.settings.instanceId, this.d.clock.now()), (moved) => moved);
   }
 
   private async release(result: Stop): Promise<Stop> {
-    await this.d.db.run(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', this.jobId, this.d.settings.instanceId));
+    await this.d.leases.release(this.jobId, this.d.settings.instanceId);
     return result;
   }
 }

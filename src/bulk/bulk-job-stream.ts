@@ -142,9 +142,9 @@ export class BulkJobStream {
 
   /** The job with its delivery counts (read again when due, and always for the last event). */
   private async read(watch: Watch): Promise<BulkJobView | null> {
-    const row = await this.jobs.findRow(watch.accountId, watch.jobId);
-    if (!row) return null;
-    const settling = isSettled(toJobView(row));
+    const job = await this.jobs.findOwned(watch.accountId, watch.jobId);
+    if (!job) return null;
+    const settling = isSettled(toJobView(job));
     if (!watch.delivery || settling || Date.now() >= watch.deliveryDueAt) {
       const started = Date.now();
       watch.delivery = await this.deliveryCounts.ofBulkJob(watch.accountId, watch.jobId);
@@ -152,7 +152,7 @@ export class BulkJobStream {
       const took = Date.now() - started;
       watch.deliveryDueAt = Date.now() + took * DELIVERY_COST_FACTOR - EVENTS_POLL_MS;
     }
-    return toJobView(row, watch.delivery);
+    return toJobView(job, watch.delivery);
   }
 
   private send(watch: Watch, sub: Subscriber, chunk: string): void {

@@ -1,12 +1,9 @@
 import { iso } from '../database/columns';
-import type { JobDelivery } from '../messaging/delivery-counts';
+import { NO_DELIVERY, type JobDelivery } from '../messaging/delivery-counts';
 import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
+import type { BulkJobRecord, BulkRowRecord, JobStatus, PauseReason } from './bulk-records';
 
-export type JobStatus = 'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
-export type PauseReason = 'insufficient_balance' | 'provider_rate_limit' | 'user';
-
-/** A bulk_jobs row as read with `SELECT *` (numbers may come back as strings from the driver). */
-export type JobRow = Record<string, unknown>;
+export type { JobStatus, PauseReason } from './bulk-records';
 
 export interface BulkJobView {
   id: string;
@@ -24,25 +21,21 @@ export interface BulkJobView {
   createdAt: string;
 }
 
-const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-const s = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-
 /** The spec's Bulk job object, with the job's delivery counts (zeros for a job nothing was sent for yet). */
-export function toJobView(r: JobRow, delivery: JobDelivery = { delivered: 0, read: 0, undelivered: 0 }): BulkJobView {
-  const status = String(r.status) as JobStatus;
+export function toJobView(r: BulkJobRecord, delivery: JobDelivery = NO_DELIVERY): BulkJobView {
   return {
-    id: String(r.id),
-    name: s(r.name),
-    status,
-    messagesPerSecond: n(r.messages_per_second),
-    pauseReason: status === 'paused' ? (s(r.pause_reason) as PauseReason | null) : null,
-    total: n(r.total),
-    validatedCount: n(r.validated_count),
-    counts: { pending: n(r.pending_count), sent: n(r.sent_count), failed: n(r.failed_count), cancelled: n(r.cancelled_count) },
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    messagesPerSecond: r.messagesPerSecond,
+    pauseReason: r.status === 'paused' ? r.pauseReason : null,
+    total: r.total,
+    validatedCount: r.validatedCount,
+    counts: { pending: r.pendingCount, sent: r.sentCount, failed: r.failedCount, cancelled: r.cancelledCount },
     delivery: { delivered: delivery.delivered, read: delivery.read, undelivered: delivery.undelivered },
-    errorCode: s(r.error_code) as BulkJobErrorCode | null,
-    errorMessage: s(r.error_message),
-    createdAt: iso(n(r.created_at)) as string,
+    errorCode: r.errorCode,
+    errorMessage: r.errorMessage,
+    createdAt: iso(r.createdAt) as string,
   };
 }
 
@@ -70,21 +63,21 @@ export interface BulkRowView {
   segments: number | null;
 }
 
-const messageId = (status: string): boolean => status === 'sent' || status === 'failed';
+const hasMessage = (status: string): boolean => status === 'sent' || status === 'failed';
 
-export function toRowView(r: Record<string, unknown>): BulkRowView {
-  const status = String(r.status);
+export function toRowView(r: BulkRowRecord): BulkRowView {
+  const withMessage = hasMessage(r.status);
   return {
-    index: n(r.idx),
-    to: s(r.to_addr),
-    channel: s(r.channel),
+    index: r.idx,
+    to: r.to,
+    channel: r.channel,
     // `sending` is an internal claim marker: outwardly the row is still pending.
-    status: status === 'sending' ? 'pending' : status,
-    messageId: messageId(status) ? s(r.message_id) : null,
-    errorCode: s(r.error_code) as BulkRowErrorCode | null,
-    errorMessage: s(r.error_message),
-    sentAt: r.sent_at === null || r.sent_at === undefined ? null : iso(n(r.sent_at)),
-    encoding: messageId(status) ? s(r.encoding) : null,
-    segments: messageId(status) && r.segments !== null && r.segments !== undefined ? n(r.segments) : null,
+    status: r.status === 'sending' ? 'pending' : r.status,
+    messageId: withMessage ? r.messageId : null,
+    errorCode: r.errorCode,
+    errorMessage: r.errorMessage,
+    sentAt: r.sentAt === null ? null : iso(r.sentAt),
+    encoding: withMessage ? r.encoding : null,
+    segments: withMessage ? r.segments : null,
   };
 }

@@ -1,11 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { MetricsService } from '../metrics/metrics.service';
-import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql } from '../database/sql';
-import type { JobStatus } from './bulk-job.view';
-
-/** Statuses a job can leave: finished jobs (completed, cancelled, rejected) only ever grow, so they are not gauged. */
-const LIVE: JobStatus[] = ['accepting', 'validating', 'queued', 'running', 'paused'];
+import { BulkJobRepository } from './bulk-job.repository';
 
 /**
  * bulk_jobs{status} and bulk_rows_pending, from the jobs' own counters: one GROUP BY over the live
@@ -14,7 +9,7 @@ const LIVE: JobStatus[] = ['accepting', 'validating', 'queued', 'running', 'paus
 @Injectable()
 export class BulkMetricsSource implements OnModuleInit {
   constructor(
-    private readonly db: UnitOfWork,
+    private readonly jobs: BulkJobRepository,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -23,15 +18,7 @@ export class BulkMetricsSource implements OnModuleInit {
   }
 
   async refresh(): Promise<void> {
-    const rows = await this.db.rows(
-      sql(`SELECT status, COUNT(*) AS jobs, SUM(pending_count) AS pending FROM bulk_jobs WHERE status IN (${inList(LIVE.length)}) GROUP BY status`, ...LIVE),
-    );
-    const jobs = Object.fromEntries(LIVE.map((s) => [s, 0]));
-    let pending = 0;
-    for (const r of rows) {
-      jobs[String(r.status)] = Number(r.jobs);
-      pending += Number(r.pending ?? 0);
-    }
+    const { jobs, pending } = await this.jobs.liveCounts();
     this.metrics.setBulkJobs(jobs, pending);
   }
 }

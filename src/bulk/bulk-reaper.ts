@@ -6,20 +6,13 @@ import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { MessageLog } from '../messaging/message-log';
 import { wasSent } from '../messaging/outcome-recorder';
 import { NotSent, SendPipeline } from '../messaging/send-pipeline';
-import type { BulkRowErrorCode } from './bulk-error-codes';
 import { UnitOfWork } from '../database/unit-of-work';
-import { sql, StmtResult, Steps } from '../database/sql';
 import { BulkSettings } from './bulk-settings';
-import { rejectIncompleteIntake } from './intake-rejection';
 import { MetricsService } from '../metrics/metrics.service';
-
-interface Settled {
-  idx: number;
-  status: 'sent' | 'failed' | 'cancelled';
-  code: BulkRowErrorCode | null;
-  message: string | null;
-  at: number;
-}
+import { BulkJobRepository } from './bulk-job.repository';
+import { BulkJobLeases } from './bulk-job-leases.repository';
+import type { BulkRowRecord } from './bulk-records';
+import { BulkRowRepository, SettledRow } from './bulk-row.repository';
 
 const CANCELLED: NotSent = { code: 'CANCELLED', message: 'The job was cancelled before this message was sent' };
 
@@ -53,6 +46,9 @@ export class BulkReaper implements OnApplicationBootstrap {
     private readonly log: MessageLog,
     private readonly pipeline: SendPipeline,
     private readonly metrics: MetricsService,
+    private readonly jobs: BulkJobRepository,
+    private readonly leases: BulkJobLeases,
+    private readonly rows: BulkRowRepository,
     shutdown: ShutdownCoordinator,
   ) {
     this.owner = `${settings.instanceId.slice(0, 34)}:reap`;
@@ -61,7 +57,7 @@ export class BulkReaper implements OnApplicationBootstrap {
   }
 
   private async releaseLeases(): Promise<void> {
-    await this.db.run(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', this.owner));
+    await this.leases.releaseAll(this.owner);
   }
 
   onApplicationBootstrap(): void {
@@ -75,14 +71,8 @@ export class BulkReaper implements OnApplicationBootstrap {
   /** Returns how many jobs were rejected. */
   async reap(): Promise<number> {
     const now = this.clock.now();
-    const stale = await this.db.rows(
-      sql(`SELECT id FROM bulk_jobs WHERE status = 'accepting' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT 100`, now),
-    );
     let n = 0;
-    for (const row of stale) {
-      const id = String(row.id);
-      n += await this.db.steps(() => rejectIncompleteIntake(id, now, now));
-    }
+    for (const id of await this.jobs.staleIntakes(now, 100)) n += await this.db.steps(() => this.jobs.rejectIncompleteIntake(id, now, now));
     // Each was an upload whose intake lease expired (the request died with its replica or client).
     this.metrics.recordLeaseTakeover('bulk_intake', n);
     return n;
@@ -93,30 +83,17 @@ export class BulkReaper implements OnApplicationBootstrap {
     const now = this.clock.now();
     // Cancelled jobs with unsettled rows and no live lease; the least recently tried first, so one
     // that keeps failing cannot starve the others (the claim bumps updated_at).
-    const jobs = await this.db.rows(
-      sql(
-        `SELECT id, account_id, lease_owner FROM bulk_jobs WHERE status = 'cancelled' AND pending_count > 0 AND (lease_owner IS NULL OR lease_expires_at < ?) ORDER BY updated_at LIMIT 20`,
-        now,
-      ),
-    );
     let n = 0;
-    for (const job of jobs) {
+    for (const job of await this.leases.unsettledCancelled(now, 20)) {
       if (this.loop.halted) break;
-      const id = String(job.id);
-      const claim = await this.db.run(
-        sql(
-          `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'cancelled' AND (lease_owner IS NULL OR lease_expires_at < ?)`,
-          this.owner, now + this.settings.dispatchLeaseMs, now, id, now,
-        ),
-      );
-      if (claim.affected !== 1) continue;
-      if (job.lease_owner !== null) this.metrics.recordLeaseTakeover('bulk_reaper');
+      if (!(await this.leases.leaseCancelled(job.id, this.owner, now + this.settings.dispatchLeaseMs, now))) continue;
+      if (job.leaseOwner !== null) this.metrics.recordLeaseTakeover('bulk_reaper');
       try {
-        n += await this.settleJob(id, String(job.account_id));
+        n += await this.settleJob(job.id, job.accountId);
       } catch (err) {
-        this.logger.error({ err, jobId: id }, 'settling the rows of a cancelled job failed; will retry');
+        this.logger.error({ err, jobId: job.id }, 'settling the rows of a cancelled job failed; will retry');
       } finally {
-        await this.db.run(sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, this.owner));
+        await this.leases.release(job.id, this.owner);
       }
     }
     return n;
@@ -126,58 +103,41 @@ export class BulkReaper implements OnApplicationBootstrap {
     const now = this.clock.now();
     // Rows put back to pending after the cancel (a window cut short for want of money: none of them
     // holds a payment) are cancelled like the others.
-    let n = await this.db.steps(function* (): Steps<number> {
-      const r: StmtResult = yield sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId);
-      if (r.affected) yield sql('UPDATE bulk_jobs SET pending_count = pending_count - ?, cancelled_count = cancelled_count + ?, updated_at = ? WHERE id = ?', r.affected, r.affected, now, jobId);
-      return r.affected;
-    });
-    const rows = await this.db.rows(sql(`SELECT idx, message_id, to_addr, channel, payload FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT 100`, jobId));
-    for (const r of rows) {
+    let n = await this.db.steps(() => this.jobs.cancelLeftoverRows(jobId, now));
+    for (const r of await this.rows.orphans(jobId, 100)) {
       // Keep the lease while settling (a provider lookup may be slow); stop if it was taken.
-      const renewed = await this.db.run(sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', this.clock.now() + this.settings.dispatchLeaseMs, jobId, this.owner));
-      if (renewed.affected !== 1) break;
+      if (!(await this.leases.renew(jobId, this.owner, this.clock.now() + this.settings.dispatchLeaseMs))) break;
       const s = await this.settleRow(jobId, accountId, r);
       if (!s) continue;
       const at = this.clock.now();
-      n += await this.db.steps(function* (): Steps<number> {
-        const u: StmtResult = yield sql(
-          `UPDATE bulk_rows SET status = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND status = 'sending'`,
-          s.status, s.code, s.message === null ? null : s.message.slice(0, 500), s.status === 'cancelled' ? null : s.at, jobId, s.idx,
-        );
-        if (!u.affected) return 0;
-        yield sql(
-          `UPDATE bulk_jobs SET pending_count = pending_count - 1, ${s.status}_count = ${s.status}_count + 1, updated_at = ? WHERE id = ?`,
-          at, jobId,
-        );
-        return 1;
-      });
+      n += await this.db.steps(() => this.leases.settleOrphan(jobId, s, at));
     }
     return n;
   }
 
   /** One orphaned row's outcome, from the message log; nothing is sent. null: still open, next pass. */
-  private async settleRow(jobId: string, accountId: string, r: Record<string, unknown>): Promise<Settled | null> {
+  private async settleRow(jobId: string, accountId: string, r: BulkRowRecord): Promise<SettledRow | null> {
     const now = this.clock.now();
-    const idx = Number(r.idx);
-    const cancelled: Settled = { idx, status: 'cancelled', code: null, message: null, at: now };
-    if (r.message_id === null) return cancelled;
-    const messageId = String(r.message_id);
+    const idx = r.idx;
+    const cancelled: SettledRow = { idx, status: 'cancelled', code: null, message: null, at: null };
+    if (r.messageId === null) return cancelled;
+    const messageId = r.messageId;
     let m = await this.log.findOwned(accountId, messageId);
     if (!m) {
       // Never paid: claim the id as a cancelled message, so a stalled runner's late payment and insert
       // of it fail on the key (and roll back) instead of leaving a paid message nobody settles.
       let messageType = 'free_text';
       try {
-        messageType = String((JSON.parse(String(r.payload)) as { messageType?: unknown }).messageType ?? messageType);
+        messageType = String((JSON.parse(r.payload) as { messageType?: unknown }).messageType ?? messageType);
       } catch {
         // (the row was validated; keep the default)
       }
       const claimed = await this.log.insertUnpaidFailure(
-        { id: messageId, accountId, channel: String(r.channel ?? ''), messageType, recipient: String(r.to_addr ?? ''), bulkJobId: jobId, rowIndex: idx, ...CANCELLED },
+        { id: messageId, accountId, channel: r.channel ?? '', messageType, recipient: r.to ?? '', bulkJobId: jobId, rowIndex: idx, ...CANCELLED },
         now,
       );
       if (claimed) {
-        this.metrics.recordMessage(String(r.channel ?? ''), 'failed');
+        this.metrics.recordMessage(r.channel ?? '', 'failed');
         return cancelled;
       }
       m = await this.log.findOwned(accountId, messageId);

@@ -65,8 +65,3 @@ export function toPendingRow(idx: number, el: Record<string, unknown>, text: str
   const channel = typeof el.channel === 'string' ? el.channel.slice(0, 32) : null;
   return { idx, to, channel, payload: text };
 }
-
-/** VALUES list of a multi-row INSERT into bulk_rows (the caller keeps the one for its full batch size). */
-export function rowPlaceholders(n: number): string {
-  return Array.from({ length: n }, () => "(?, ?, 'pending', ?, ?, ?, 0)").join(', ');
-}

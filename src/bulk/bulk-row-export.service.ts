@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Readable, Writable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { UnitOfWork } from '../database/unit-of-work';
 import { toRowView } from './bulk-job.view';
-import { rowPage } from './bulk-jobs.service';
+import type { BulkRowRecord } from './bulk-records';
+import { BulkRowRepository } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
 import { CSV_OPTIONS } from './csv-cells';
 
@@ -20,7 +20,7 @@ export class BulkRowExport {
   private readonly logger = new Logger(BulkRowExport.name);
 
   constructor(
-    private readonly db: UnitOfWork,
+    private readonly rows: BulkRowRepository,
     private readonly settings: BulkSettings,
   ) {}
 
@@ -44,10 +44,10 @@ export class BulkRowExport {
     yield CSV_COLUMNS;
     const size = this.settings.exportPageRows;
     // One page read ahead: the database reads the next page while this one is written out.
-    let next: Promise<Record<string, unknown>[]> | null = this.page(jobId, null, size);
+    let next: Promise<BulkRowRecord[]> | null = this.page(jobId, null, size);
     while (next) {
-      const rows: Record<string, unknown>[] = await next;
-      next = rows.length === size ? this.page(jobId, Number(rows[rows.length - 1].idx), size) : null;
+      const rows: BulkRowRecord[] = await next;
+      next = rows.length === size ? this.page(jobId, rows[rows.length - 1].idx, size) : null;
       for (const row of rows) {
         const r = toRowView(row);
         yield [r.index, r.to, r.channel, r.status, r.messageId, r.errorCode, r.errorMessage, r.sentAt, r.encoding, r.segments];
@@ -55,8 +55,8 @@ export class BulkRowExport {
     }
   }
 
-  private page(jobId: string, after: number | null, size: number): Promise<Record<string, unknown>[]> {
-    const p = this.db.rows(rowPage(jobId, null, after, size));
+  private page(jobId: string, after: number | null, size: number): Promise<BulkRowRecord[]> {
+    const p = this.rows.page(jobId, null, after, size);
     // Read ahead for a client that may leave first: its failure then has no one to await it.
     p.catch(() => undefined);
     return p;

@@ -13,6 +13,7 @@ export class BulkSettings {
   readonly reaperTickMs: number;
   readonly validationTickMs: number;
   readonly validationChunk: number;
+  readonly validationConcurrency: number;
   /** Rows read per query by the CSV export (one page in memory at a time). */
   readonly exportPageRows: number;
   readonly dispatchTickMs: number;
@@ -39,6 +40,7 @@ export class BulkSettings {
     this.reaperTickMs = bulk.reaperTickMs;
     this.validationTickMs = bulk.validationTickMs;
     this.validationChunk = bulk.validationChunk;
+    this.validationConcurrency = bulk.validationConcurrency;
     this.exportPageRows = bulk.exportPageRows;
     this.dispatchTickMs = bulk.dispatchTickMs;
     this.leaseMs = bulk.leaseMs;

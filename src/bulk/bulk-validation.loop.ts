@@ -2,44 +2,47 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
-import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
+import { MessageValidator } from '../messaging/validation/message-validator';
 import { UnitOfWork } from '../database/unit-of-work';
-import { sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
-import { canPayNextRow } from './next-row-payment';
+import { canPayChannel } from './next-row-payment';
 import { MetricsService } from '../metrics/metrics.service';
-import { checkBulkRow, RowProblem } from './row-check';
+import { checkBulkRow } from './row-check';
 import type { BulkJobErrorCode } from './bulk-error-codes';
 import { BulkJobEvents } from './bulk-job-events';
+import { BulkJobValidation, ChunkProgress, ValidationLease } from './bulk-job-validation.repository';
+import type { BulkRowRecord } from './bulk-records';
+import { BulkRowRepository, InvalidRow } from './bulk-row.repository';
 
-interface Invalid extends RowProblem {
-  idx: number;
+/** Jobs at most in one group (their rows together at most one chunk): one read, one progress write, one queue move. */
+const GROUP_JOBS = 16;
+
+/** What one pass shares between its workers: leased jobs not yet started, and whether any are left to lease. */
+interface Pass {
+  queue: ValidationLease[];
+  exhausted: boolean;
+  refilling: Promise<void> | null;
+  done: number;
 }
 
-/** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
-const MARK_CHUNK = 500;
-
-/** One UPDATE marks rows invalid, each with its own error (CASE on idx). */
-function markInvalid(jobId: string, rows: Invalid[]): Stmt {
-  const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
-  const codes: SqlParam[] = [];
-  const messages: SqlParam[] = [];
-  for (const r of rows) {
-    codes.push(r.idx, r.code);
-    messages.push(r.idx, r.message);
-  }
-  return {
-    sql: `UPDATE bulk_rows SET status = 'invalid', error_code = CASE idx ${cases} END, error_message = CASE idx ${cases} END WHERE job_id = ? AND idx IN (${rows.map(() => '?').join(', ')})`,
-    params: [...codes, ...messages, jobId, ...rows.map((r) => r.idx)],
-  };
+/** A group's job: the rows this pass read and checked, and the invalid ones among them. */
+interface Checked {
+  job: ValidationLease;
+  rows: BulkRowRecord[];
+  invalid: InvalidRow[];
 }
 
 /**
- * Background validation: a replica leases a `validating` job, runs every row through the messaging
- * validator in chunks (validatedCount rises per chunk), then moves the job to `rejected`
- * (VALIDATION_FAILED / INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
+ * Background validation. A pass leases `validating` jobs (oldest first, many per unit) and validates
+ * them with BULK_VALIDATION_CONCURRENCY workers, leasing more as the queue runs dry, until none is
+ * left; so jobs submitted at the same moment by many accounts are validated side by side, and a large
+ * job does not hold up the small ones. Small jobs go in groups (rows together at most
+ * BULK_VALIDATION_CHUNK): their rows are read in one statement, their progress written in one, and the
+ * valid ones queued in one; a larger job is validated alone, chunk by chunk (validatedCount rises per
+ * chunk). Every row goes through the messaging validator; a job ends `rejected` (VALIDATION_FAILED /
+ * INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
  */
 @Injectable()
 export class BulkValidationLoop implements OnApplicationBootstrap {
@@ -53,131 +56,157 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     private readonly ledger: LedgerService,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
+    private readonly jobs: BulkJobValidation,
+    private readonly rows: BulkRowRepository,
     shutdown: ShutdownCoordinator,
     private readonly events: BulkJobEvents,
   ) {
-    // Shutdown: the chunk being checked is saved, then the job's lease is let go (validatedCount kept).
-    shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.releaseLeases() });
+    // Shutdown: the chunks being checked are saved, then the jobs' leases are let go (validatedCount kept).
+    shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.jobs.release(this.settings.instanceId) });
   }
 
   onApplicationBootstrap(): void {
     if (this.settings.schedulersEnabled) this.loop.start(this.scheduler, this.settings.validationTickMs);
   }
 
-  private async releaseLeases(): Promise<void> {
-    await this.db.run(sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'validating'`, this.settings.instanceId));
-  }
-
-  /** Validates every job it can lease; returns how many it finished. */
+  /** Validates every job it can lease until none is left; returns how many it finished. */
   async runOnce(): Promise<number> {
-    const now = this.clock.now();
-    const candidates = await this.db.rows(
-      sql(`SELECT id, lease_owner FROM bulk_jobs WHERE status = 'validating' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT 10`, now),
-    );
-    let done = 0;
-    for (const c of candidates) {
-      if (this.loop.halted) break;
-      const id = String(c.id);
-      if (!(await this.lease(id))) continue;
-      // Another replica's expired lease: it stopped validating this job part-way.
-      if (c.lease_owner !== null && c.lease_owner !== this.settings.instanceId) this.metrics.recordLeaseTakeover('bulk_validation');
-      done += (await this.validateJob(id)) ? 1 : 0;
+    const pass: Pass = { queue: [], exhausted: false, refilling: null, done: 0 };
+    const worker = async () => {
+      for (let group = await this.next(pass); group; group = await this.next(pass)) {
+        // (Awaited first, then added: `done += await ...` would read `done` before the await and lose the other workers' counts.)
+        const finished = group.length === 1 && this.left(group[0]) > this.settings.validationChunk ? Number(await this.validateJob(group[0])) : await this.validateGroup(group);
+        pass.done += finished;
+      }
+    };
+    await Promise.all(Array.from({ length: this.settings.validationConcurrency }, worker));
+    return pass.done;
+  }
+
+  private left(job: ValidationLease): number {
+    return Math.max(0, job.total - job.validatedCount);
+  }
+
+  /** The next work of the pass: one large job, or small jobs whose rows together fit one chunk. */
+  private async next(pass: Pass): Promise<ValidationLease[] | null> {
+    for (;;) {
+      if (this.loop.halted) return null;
+      const first = pass.queue.shift();
+      if (first) {
+        const group = [first];
+        let rows = this.left(first);
+        if (rows > this.settings.validationChunk) return group;
+        while (pass.queue.length && group.length < GROUP_JOBS && rows + this.left(pass.queue[0]) <= this.settings.validationChunk) {
+          const job = pass.queue.shift() as ValidationLease;
+          rows += this.left(job);
+          group.push(job);
+        }
+        return group;
+      }
+      if (pass.exhausted) return null;
+      pass.refilling ??= this.refill(pass).finally(() => (pass.refilling = null));
+      await pass.refilling;
     }
-    return done;
   }
 
-  private async lease(jobId: string): Promise<boolean> {
+  private async refill(pass: Pass): Promise<void> {
     const now = this.clock.now();
-    const r = await this.db.run(
-      sql(
-        `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ? WHERE id = ? AND status = 'validating' AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
-        this.settings.instanceId, now + this.settings.leaseMs, jobId, this.settings.instanceId, now,
-      ),
-    );
-    return r.affected === 1;
+    const me = this.settings.instanceId;
+    const leased = await this.jobs.lease(me, now + this.settings.leaseMs, now, this.settings.validationConcurrency * GROUP_JOBS);
+    if (!leased.length) pass.exhausted = true;
+    // Another replica's expired lease: it stopped validating that job part-way.
+    const takenOver = leased.filter((j) => j.previousOwner !== null && j.previousOwner !== me).length;
+    if (takenOver) this.metrics.recordLeaseTakeover('bulk_validation', takenOver);
+    pass.queue.push(...leased);
   }
 
-  private async validateJob(jobId: string): Promise<boolean> {
-    const [job] = await this.db.rows(sql('SELECT account_id, validated_count, total FROM bulk_jobs WHERE id = ?', jobId));
-    if (!job) return false;
-    const accountId = String(job.account_id);
-    const ctx = this.validator.createContext(accountId);
-    let from = Number(job.validated_count);
-    const total = Number(job.total);
-    while (from < total) {
-      const rows = await this.db.rows(sql(`SELECT idx, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${this.settings.validationChunk}`, jobId, from));
+  /** Small jobs together: one read, each job's rows checked, one unit of progress, then the conclusions. */
+  private async validateGroup(group: ValidationLease[]): Promise<number> {
+    const spans = group.filter((j) => this.left(j) > 0).map((j) => ({ jobId: j.id, from: j.validatedCount, limit: this.left(j) }));
+    const read = await this.rows.payloadsOfJobs(spans);
+    const checked: Checked[] = [];
+    for (const job of group) {
+      const rows = read.get(job.id) ?? [];
+      checked.push({ job, rows, invalid: rows.length ? await this.check(job, rows) : [] });
+    }
+    const progress: ChunkProgress[] = checked
+      .filter((c) => c.rows.length)
+      .map((c) => ({ id: c.job.id, next: c.rows[c.rows.length - 1].idx + 1, invalid: c.invalid.length, marks: this.rows.markInvalid(c.job.id, c.invalid) }));
+    const now = this.clock.now();
+    const kept = await this.db.steps(() => this.jobs.saveProgress(progress, this.settings.instanceId, now + this.settings.leaseMs, now));
+    if (this.loop.halted) return 0; // shutdown: the next lease holder concludes them
+    // Jobs with nothing left to read were validated by an earlier holder: still ours (leased), conclude them too.
+    const ours = checked.filter((c) => !c.rows.length || kept.has(c.job.id));
+    const payable = await Promise.all(ours.map((c) => this.payable(c)));
+    const queue = ours.filter((_, i) => payable[i] === true).map((c) => c.job.id);
+    const others = await Promise.all(ours.map((c, i) => (payable[i] === true ? false : this.conclude(c.job, payable[i] === 'invalid'))));
+    return (await this.queue(queue)) + others.filter(Boolean).length;
+  }
+
+  /** Jobs to `queued` in one UPDATE, one bulk_job.queued event per job that moved, in the same unit; returns how many moved. */
+  private async queue(ids: string[]): Promise<number> {
+    if (!ids.length) return 0;
+    const now = this.clock.now();
+    const me = this.settings.instanceId;
+    const moved = await this.events.aroundEach('bulk_job.queued', () => this.db.steps(() => this.jobs.queue(ids, me, now)), (queued) => queued);
+    return moved.length;
+  }
+
+  /** true: every row valid and the first payable; 'invalid': some row is invalid; false: the first row cannot be paid. */
+  private async payable(c: Checked): Promise<boolean | 'invalid'> {
+    if (c.job.invalidCount + c.invalid.length > 0) return 'invalid';
+    // (The first row's channel is at hand when this pass read the job from row 0.)
+    const channel = c.rows[0]?.idx === 0 ? c.rows[0].channel : await this.rows.firstChannel(c.job.id, 'pending');
+    return canPayChannel(this.ledger, c.job.accountId, channel);
+  }
+
+  /** A large job alone, chunk by chunk. */
+  private async validateJob(job: ValidationLease): Promise<boolean> {
+    let from = job.validatedCount;
+    let invalidSeen = job.invalidCount;
+    while (from < job.total) {
+      const rows = await this.rows.payloads(job.id, from, this.settings.validationChunk);
       if (!rows.length) break;
-      const invalid = await this.check(ctx, rows);
-      const next = Number(rows[rows.length - 1].idx) + 1;
-      if (!(await this.saveChunk(jobId, next, invalid))) return false; // cancelled or lease lost
+      const invalid = await this.check(job, rows);
+      const next = rows[rows.length - 1].idx + 1;
+      const now = this.clock.now();
+      const progress: ChunkProgress = { id: job.id, next, invalid: invalid.length, marks: this.rows.markInvalid(job.id, invalid) };
+      const kept = await this.db.steps(() => this.jobs.saveProgress([progress], this.settings.instanceId, now + this.settings.leaseMs, now));
+      if (!kept.has(job.id)) return false; // cancelled or lease lost
+      invalidSeen += invalid.length;
       if (this.loop.halted) return false; // shutdown: the next lease holder goes on from `next`
       from = next;
       // On the embedded database every statement resolves without I/O: let timers, requests and signals in between chunks.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return this.conclude(jobId, accountId);
+    return this.conclude(job, invalidSeen > 0);
   }
 
-  private async check(ctx: ValidationContext, rows: Record<string, unknown>[]): Promise<Invalid[]> {
-    const invalid: Invalid[] = [];
+  private async check(job: ValidationLease, rows: BulkRowRecord[]): Promise<InvalidRow[]> {
+    const ctx = this.validator.createContext(job.accountId);
+    const invalid: InvalidRow[] = [];
     for (const row of rows) {
-      const verdict = await checkBulkRow(this.validator, ctx, () => JSON.parse(String(row.payload)));
-      if (!verdict.ok) invalid.push({ idx: Number(row.idx), code: verdict.code, message: verdict.message });
+      const verdict = await checkBulkRow(this.validator, ctx, () => JSON.parse(row.payload));
+      if (!verdict.ok) invalid.push({ idx: row.idx, code: verdict.code, message: verdict.message });
     }
     return invalid;
   }
 
-  private async saveChunk(jobId: string, next: number, invalid: Invalid[]): Promise<boolean> {
-    const now = this.clock.now();
-    const me = this.settings.instanceId;
-    const lease = now + this.settings.leaseMs;
-    const marks: Stmt[] = [];
-    for (let i = 0; i < invalid.length; i += MARK_CHUNK) marks.push(markInvalid(jobId, invalid.slice(i, i + MARK_CHUNK)));
-    return this.db.steps(function* (): Steps<boolean> {
-      const r: StmtResult = yield sql(
-        `UPDATE bulk_jobs SET validated_count = ?, invalid_count = invalid_count + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-        next, invalid.length, lease, now, jobId, me,
-      );
-      if (r.affected !== 1) return false;
-      for (const m of marks) yield m;
-      return true;
-    });
-  }
-
-  private async conclude(jobId: string, accountId: string): Promise<boolean> {
-    const [first] = await this.db.rows(sql(`SELECT idx, error_code, error_message FROM bulk_rows WHERE job_id = ? AND status = 'invalid' ORDER BY idx LIMIT 1`, jobId));
-    if (first) {
-      return this.reject(jobId, 'VALIDATION_FAILED', `messages[${Number(first.idx)}]: ${String(first.error_message)} (${String(first.error_code)})`);
-    }
+  private async conclude(job: ValidationLease, anyInvalid: boolean): Promise<boolean> {
+    // (The first invalid row is looked up only when there is one: most jobs have none.)
+    const first = anyInvalid ? await this.rows.firstInvalid(job.id) : null;
+    if (first) return this.reject(job.id, 'VALIDATION_FAILED', `messages[${first.idx}]: ${String(first.errorMessage)} (${String(first.errorCode)})`);
     // No row is invalid: every row is pending.
-    if (!(await canPayNextRow(this.db, this.ledger, accountId, jobId, 'pending'))) {
-      return this.reject(jobId, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
+    if (!(await canPayChannel(this.ledger, job.accountId, await this.rows.firstChannel(job.id, 'pending')))) {
+      return this.reject(job.id, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
     }
-    const r = await this.events.around(jobId, 'bulk_job.queued', () => this.db.run(
-      sql(
-        `UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-        this.clock.now(), jobId, this.settings.instanceId,
-      ),
-    ), (res) => res.affected === 1);
-    return r.affected === 1;
+    return (await this.queue([job.id])) === 1;
   }
 
   /** Nothing is sent: every row not invalid becomes `cancelled`, counters say so. */
   private async reject(jobId: string, code: BulkJobErrorCode, message: string): Promise<boolean> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
-    const stmts: Stmt[] = [
-      sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId),
-    ];
-    return this.events.around(jobId, 'bulk_job.rejected', () => this.db.steps(function* (): Steps<boolean> {
-      const r: StmtResult = yield sql(
-        `UPDATE bulk_jobs SET status = 'rejected', error_code = ?, error_message = ?, pending_count = 0, cancelled_count = total, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-         WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-        code, message.slice(0, 1000), now, jobId, me,
-      );
-      if (r.affected !== 1) return false;
-      for (const s of stmts) yield s;
-      return true;
-    }), (moved) => moved);
+    return this.events.around(jobId, 'bulk_job.rejected', () => this.db.steps(() => this.jobs.reject(jobId, me, code, message, now)), (moved) => moved);
   }
 }

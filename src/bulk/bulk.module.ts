@@ -7,6 +7,10 @@ import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobEvents } from './bulk-job-events';
 import { BulkJobsService } from './bulk-jobs.service';
+import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkJobValidation } from './bulk-job-validation.repository';
+import { BulkJobRepository } from './bulk-job.repository';
+import { BulkRowRepository } from './bulk-row.repository';
 import { BulkMetricsSource } from './bulk-metrics.source';
 import { BulkReaper } from './bulk-reaper';
 import { BulkRowExport } from './bulk-row-export.service';
@@ -18,7 +22,10 @@ import { BulkJobStream } from './bulk-job-stream';
 @Module({
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
-  providers: [BulkSettings, BulkJobEvents, BulkJobStream, BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource],
+  providers: [
+    BulkSettings, BulkJobRepository, BulkJobLeases, BulkJobValidation, BulkRowRepository, BulkJobEvents, BulkJobStream,
+    BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource,
+  ],
   exports: [BulkJobsService],
 })
 export class BulkModule {}

@@ -1,6 +1,5 @@
 import { createHash, Hash } from 'node:crypto';
-import { UnitOfWork } from '../database/unit-of-work';
-import { sql } from '../database/sql';
+import type { BulkRowRepository } from './bulk-row.repository';
 import { canonicalJson } from './canonical-json';
 
 /**
@@ -36,16 +35,16 @@ function combine(name: string | null, mps: number, messages: string): string {
 }
 
 /** Canonical fingerprint of a stored job, from its rows (payload = element text as sent). */
-export async function canonicalOfStoredJob(db: UnitOfWork, jobId: string, name: string | null, mps: number): Promise<string> {
+export async function canonicalOfStoredJob(rows: BulkRowRepository, jobId: string, name: string | null, mps: number): Promise<string> {
   const h = createHash('sha256');
   for (let from = 0; ; ) {
-    const rows = await db.rows(sql('SELECT idx, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT 5000', jobId, from));
-    if (!rows.length) break;
-    for (const r of rows) {
-      h.update(canonicalJson(JSON.parse(String(r.payload))));
+    const page = await rows.payloads(jobId, from, 5000);
+    if (!page.length) break;
+    for (const r of page) {
+      h.update(canonicalJson(JSON.parse(r.payload)));
       h.update('\n');
     }
-    from = Number(rows[rows.length - 1].idx) + 1;
+    from = page[page.length - 1].idx + 1;
   }
   return combine(name, mps, h.digest('hex'));
 }

@@ -13,6 +13,8 @@ export interface BulkConfig {
   reaperTickMs: number;
   validationTickMs: number;
   validationChunk: number;
+  /** Jobs one replica validates side by side (each a chain of chunk reads, checks and writes). */
+  validationConcurrency: number;
   /** Rows read per query by the CSV export (one page in memory at a time). */
   exportPageRows: number;
   dispatchTickMs: number;
@@ -45,12 +47,13 @@ export function bulkSection(r: EnvReader, mode: RuntimeMode, providerTimeoutMs: 
     reaperTickMs: r.int('BULK_REAPER_TICK_MS', 30_000, 10),
     validationTickMs: r.int('BULK_VALIDATION_TICK_MS', 200, 5),
     validationChunk: r.int('BULK_VALIDATION_CHUNK', 2000, 1),
+    validationConcurrency: r.int('BULK_VALIDATION_CONCURRENCY', 8, 1, 64),
     exportPageRows: r.int('BULK_EXPORT_PAGE_ROWS', 2000, 1, 10_000),
     dispatchTickMs: r.int('BULK_DISPATCH_TICK_MS', 100, 5),
     leaseMs,
     dispatchLeaseMs: Math.max(leaseMs, 2 * providerTimeoutMs),
     rateLimitBackoffMs: r.int('BULK_RATE_LIMIT_BACKOFF_MS', 30_000, 1),
-    maxJobsPerReplica: r.int('BULK_MAX_JOBS_PER_REPLICA', 500, 1),
+    maxJobsPerReplica: r.int('BULK_MAX_JOBS_PER_REPLICA', 2000, 1),
     idempotencyWindowMs: r.int('IDEMPOTENCY_WINDOW_HOURS', 24, 1) * 3_600_000,
     eventsHeartbeatMs: r.int('BULK_EVENTS_HEARTBEAT_MS', 15_000, 10, 300_000),
     eventsMaxPerAccount: r.int('BULK_EVENTS_MAX_PER_ACCOUNT', 20, 1, 10_000),

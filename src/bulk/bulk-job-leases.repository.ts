@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../database/unit-of-work';
+import { inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
+import { num, str } from './bulk-records';
+import { rowStatements, SettledRow } from './bulk-row.repository';
+
+/** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
+const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
+
+/** Per account, the oldest job holding its turn. */
+export interface Turn {
+  id: string;
+  accountId: string;
+  status: string;
+  /** Fixed once intake finished. */
+  mps: number;
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+}
+
+/** A cancelled job whose rows are not all settled (the reaper's work). */
+export interface UnsettledJob {
+  id: string;
+  accountId: string;
+  leaseOwner: string | null;
+}
+
+export interface WindowPauseMove {
+  reason: 'insufficient_balance' | 'provider_rate_limit';
+  resumeAt: number | null;
+}
+
+/**
+ * Statements of bulk_jobs dispatch and the reaper issue (turns, leases, windows, orphans),
+ * as pure builders. `skipLocked` comes from the unit of work's capabilities (feature code names no dialect).
+ */
+export const leaseStatements = {
+  // --- dispatch
+  resumeRateLimited: (now: number): Stmt =>
+    sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE status = 'paused' AND pause_reason = 'provider_rate_limit' AND resume_at <= ?`, now, now),
+  turns: (limit: number): Stmt =>
+    sql(
+      `SELECT j.id, j.account_id, j.status, j.messages_per_second, j.lease_owner, j.lease_expires_at
+       FROM bulk_jobs j JOIN (SELECT MIN(id) AS id FROM bulk_jobs WHERE ${HOLDS_TURN} GROUP BY account_id) t ON t.id = j.id
+       ORDER BY j.id LIMIT ${limit}`,
+    ),
+  freeTurns: (ids: string[], owner: string, now: number, skipLocked: boolean): Stmt =>
+    sql(
+      `SELECT id, lease_owner FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      ...ids, owner, now,
+    ),
+  leaseTurns: (ids: string[], owner: string, until: number, now: number): Stmt =>
+    sql(`UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(ids.length)})`, owner, until, now, ...ids),
+  /** The window's renewal is its check: still ours and still to run (a retry or resume may have set it back to `queued`). */
+  renewForWindow: (id: string, owner: string, until: number): Stmt =>
+    sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`, until, id, owner),
+  renew: (id: string, owner: string, until: number): Stmt => sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', until, id, owner),
+  release: (id: string, owner: string): Stmt => sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, owner),
+  releaseDispatch: (owner: string): Stmt => sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('queued', 'running')`, owner),
+  releaseAll: (owner: string): Stmt => sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', owner),
+  /** Counters of a window's settled rows. */
+  countSettled: (id: string, sent: number, failed: number, now: number): Stmt =>
+    sql(`UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ?`, sent + failed, sent, failed, now, id),
+  pauseRunning: (id: string, owner: string, p: WindowPauseMove): Stmt =>
+    sql(`UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`, p.reason, p.resumeAt, id, owner),
+  complete: (id: string, owner: string, now: number): Stmt =>
+    sql(
+      `UPDATE bulk_jobs SET status = 'completed', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'running' AND lease_owner = ?
+       AND NOT EXISTS (SELECT 1 FROM bulk_rows WHERE job_id = ? AND status IN ('pending', 'sending'))`,
+      now, id, owner, id,
+    ),
+  // --- reaper
+  unsettledCancelled: (now: number, limit: number): Stmt =>
+    sql(
+      `SELECT id, account_id, lease_owner FROM bulk_jobs WHERE status = 'cancelled' AND pending_count > 0 AND (lease_owner IS NULL OR lease_expires_at < ?) ORDER BY updated_at LIMIT ${limit}`,
+      now,
+    ),
+  leaseCancelled: (id: string, owner: string, until: number, now: number): Stmt =>
+    sql(`UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'cancelled' AND (lease_owner IS NULL OR lease_expires_at < ?)`, owner, until, now, id, now),
+  /** One orphan row of a cancelled job settled as `status`. */
+  countOrphanSettled: (id: string, status: 'sent' | 'failed' | 'cancelled', now: number): Stmt =>
+    sql(`UPDATE bulk_jobs SET pending_count = pending_count - 1, ${status}_count = ${status}_count + 1, updated_at = ? WHERE id = ?`, now, id),
+};
+
+/**
+ * bulk_jobs as dispatch and the reaper move it: turns and their leases, a window's renewal, counters,
+ * pause and completion; the reaper's leases of cancelled jobs and their orphan rows. (Validation's
+ * statements are in bulk-job-validation.repository.ts.)
+ */
+@Injectable()
+export class BulkJobLeases {
+  constructor(private readonly db: UnitOfWork) {}
+
+  async resumeRateLimited(now: number): Promise<void> {
+    await this.db.run(leaseStatements.resumeRateLimited(now));
+  }
+
+  async turns(limit: number): Promise<Turn[]> {
+    return (await this.db.rows(leaseStatements.turns(limit))).map((r) => ({
+      id: String(r.id),
+      accountId: String(r.account_id),
+      status: String(r.status),
+      mps: num(r.messages_per_second),
+      leaseOwner: str(r.lease_owner),
+      leaseExpiresAt: r.lease_expires_at === null || r.lease_expires_at === undefined ? null : num(r.lease_expires_at),
+    }));
+  }
+
+  /** Leases the free ones of `ids` (queued / running) in one unit; skips rows another transaction holds. */
+  async claimTurns(ids: string[], owner: string, until: number, now: number): Promise<{ won: Set<string>; takenOver: number }> {
+    const skipLocked = this.db.capabilities.skipLocked;
+    return this.db.steps(function* (): Steps<{ won: Set<string>; takenOver: number }> {
+      const free: StmtResult = yield leaseStatements.freeTurns(ids, owner, now, skipLocked);
+      const won = free.rows.map((r) => String(r.id));
+      if (!won.length) return { won: new Set<string>(), takenOver: 0 };
+      // (Locked by the read above, or the embedded database's one writer is us: no condition needed.)
+      yield leaseStatements.leaseTurns(won, owner, until, now);
+      return { won: new Set(won), takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== owner).length };
+    });
+  }
+
+  /** A window's renewal, which is its check: still ours and still to run (a retry or resume may have set it back to `queued`). */
+  *renewForWindow(id: string, owner: string, until: number): Steps<boolean> {
+    return (yield leaseStatements.renewForWindow(id, owner, until)).affected === 1;
+  }
+
+  /** A window's settled rows counted; then its pause, if any (the job lets go of its lease). Returns whether the job moved to `paused`. */
+  *closeWindow(id: string, owner: string, sent: number, failed: number, pause: WindowPauseMove | null, now: number): Steps<boolean> {
+    if (sent + failed > 0) yield leaseStatements.countSettled(id, sent, failed, now);
+    return pause ? yield* this.pauseWindow(id, owner, pause) : false;
+  }
+
+  async renew(id: string, owner: string, until: number): Promise<boolean> {
+    return (await this.db.exec(leaseStatements.renew(id, owner, until))) === 1;
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    await this.db.run(leaseStatements.release(id, owner));
+  }
+
+  async releaseDispatch(owner: string): Promise<void> {
+    await this.db.run(leaseStatements.releaseDispatch(owner));
+  }
+
+  async releaseAll(owner: string): Promise<void> {
+    await this.db.run(leaseStatements.releaseAll(owner));
+  }
+
+  /** A window's pause (no balance, a provider rate limit): the job lets go of its lease either way. Returns whether it moved to `paused`. */
+  *pauseWindow(id: string, owner: string, p: WindowPauseMove): Steps<boolean> {
+    const r: StmtResult = yield leaseStatements.pauseRunning(id, owner, p);
+    yield leaseStatements.release(id, owner);
+    return r.affected === 1;
+  }
+
+  /** `completed` once no row is pending or sending; false otherwise (or when the lease is gone). */
+  async complete(id: string, owner: string, now: number): Promise<boolean> {
+    return (await this.db.exec(leaseStatements.complete(id, owner, now))) === 1;
+  }
+
+  /** One orphan row of a cancelled job settled from the message log (if still `sending`), counted once; returns 1 when it moved. */
+  *settleOrphan(id: string, row: SettledRow, now: number): Steps<number> {
+    const r: StmtResult = yield rowStatements.settleOrphan(id, row);
+    if (!r.affected) return 0;
+    yield leaseStatements.countOrphanSettled(id, row.status, now);
+    return 1;
+  }
+
+  async unsettledCancelled(now: number, limit: number): Promise<UnsettledJob[]> {
+    return (await this.db.rows(leaseStatements.unsettledCancelled(now, limit))).map((r) => ({ id: String(r.id), accountId: String(r.account_id), leaseOwner: str(r.lease_owner) }));
+  }
+
+  async leaseCancelled(id: string, owner: string, until: number, now: number): Promise<boolean> {
+    return (await this.db.exec(leaseStatements.leaseCancelled(id, owner, until, now))) === 1;
+  }
+}

@@ -1,0 +1,101 @@
+import type { Row } from '../database/sql';
+import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
+
+export type JobStatus = 'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
+export type PauseReason = 'insufficient_balance' | 'provider_rate_limit' | 'user';
+export type RowStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled' | 'invalid';
+
+/** A bulk_jobs row, converted once from what the driver returns (snake_case, numbers maybe strings). */
+export interface BulkJobRecord {
+  id: string;
+  accountId: string;
+  name: string | null;
+  status: JobStatus;
+  messagesPerSecond: number;
+  pauseReason: PauseReason | null;
+  total: number;
+  validatedCount: number;
+  pendingCount: number;
+  sentCount: number;
+  failedCount: number;
+  cancelledCount: number;
+  invalidCount: number;
+  errorCode: BulkJobErrorCode | null;
+  errorMessage: string | null;
+  idempotencyKey: string | null;
+  rawHash: string | null;
+  requestHash: string | null;
+  /** Epoch ms. */
+  resumeAt: number | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A bulk_rows row (the columns a statement read; payload only where it was selected). */
+export interface BulkRowRecord {
+  jobId: string;
+  idx: number;
+  status: RowStatus;
+  to: string | null;
+  channel: string | null;
+  payload: string;
+  messageId: string | null;
+  errorCode: BulkRowErrorCode | null;
+  errorMessage: string | null;
+  /** Epoch ms. */
+  sentAt: number | null;
+  /** From the row's message (the report page's LEFT JOIN); null where not read or no message. */
+  encoding: string | null;
+  segments: number | null;
+}
+
+export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export function toJobRecord(r: Row): BulkJobRecord {
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    name: str(r.name),
+    status: String(r.status) as JobStatus,
+    messagesPerSecond: num(r.messages_per_second),
+    pauseReason: str(r.pause_reason) as PauseReason | null,
+    total: num(r.total),
+    validatedCount: num(r.validated_count),
+    pendingCount: num(r.pending_count),
+    sentCount: num(r.sent_count),
+    failedCount: num(r.failed_count),
+    cancelledCount: num(r.cancelled_count),
+    invalidCount: num(r.invalid_count),
+    errorCode: str(r.error_code) as BulkJobErrorCode | null,
+    errorMessage: str(r.error_message),
+    idempotencyKey: str(r.idempotency_key),
+    rawHash: str(r.raw_hash),
+    requestHash: str(r.request_hash),
+    resumeAt: numOrNull(r.resume_at),
+    leaseOwner: str(r.lease_owner),
+    leaseExpiresAt: numOrNull(r.lease_expires_at),
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+  };
+}
+
+export function toRowRecord(r: Row, jobId: string): BulkRowRecord {
+  return {
+    jobId,
+    idx: num(r.idx),
+    status: String(r.status ?? 'pending') as RowStatus,
+    to: str(r.to_addr),
+    channel: str(r.channel),
+    payload: r.payload === undefined || r.payload === null ? '' : String(r.payload),
+    messageId: str(r.message_id),
+    errorCode: str(r.error_code) as BulkRowErrorCode | null,
+    errorMessage: str(r.error_message),
+    sentAt: numOrNull(r.sent_at),
+    encoding: str(r.encoding),
+    segments: numOrNull(r.segments),
+  };
+}
