@@ -68,6 +68,19 @@ export interface BulkRowView {
   /** From the row's message (local_sms, sent or failed); null before the row has one. */
   encoding: string | null;
   segments: number | null;
+  /** Sent rows: what receipts said of the message (`sent` until one arrives); null otherwise. */
+  deliveryStatus: RowDeliveryStatus | null;
+  deliveredAt: string | null;
+}
+
+export const ROW_DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'undelivered'] as const;
+export type RowDeliveryStatus = (typeof ROW_DELIVERY_STATUSES)[number];
+
+/** A sent row's message status as the row report names it: a message failed by a receipt was sent but not delivered. */
+function deliveryStatus(rowStatus: string, messageStatus: unknown): RowDeliveryStatus | null {
+  if (rowStatus !== 'sent' || messageStatus === null || messageStatus === undefined) return null;
+  if (messageStatus === 'delivered' || messageStatus === 'read') return messageStatus;
+  return messageStatus === 'failed' ? 'undelivered' : 'sent';
 }
 
 const messageId = (status: string): boolean => status === 'sent' || status === 'failed';
@@ -86,5 +99,7 @@ export function toRowView(r: Record<string, unknown>): BulkRowView {
     sentAt: r.sent_at === null || r.sent_at === undefined ? null : iso(n(r.sent_at)),
     encoding: messageId(status) ? s(r.encoding) : null,
     segments: messageId(status) && r.segments !== null && r.segments !== undefined ? n(r.segments) : null,
+    deliveryStatus: deliveryStatus(status, r.message_status),
+    deliveredAt: status === 'sent' && r.delivered_at !== null && r.delivered_at !== undefined ? iso(n(r.delivered_at)) : null,
   };
 }

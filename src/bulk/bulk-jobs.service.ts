@@ -183,9 +183,11 @@ export function rowPage(jobId: string, status: string | null, from: number | nul
     where += ' AND r.idx > ?';
     params.push(from);
   }
-  // The row's message (by primary key) tells an SMS row's encoding and parts: nothing stored twice.
+  // The row's message (by primary key) tells an SMS row's encoding and parts and what receipts said
+  // of it: nothing stored twice.
   return sql(
-    `SELECT r.idx, r.status, r.to_addr, r.channel, r.message_id, r.error_code, r.error_message, r.sent_at, m.encoding, m.segments
+    `SELECT r.idx, r.status, r.to_addr, r.channel, r.message_id, r.error_code, r.error_message, r.sent_at, m.encoding, m.segments,
+            m.status AS message_status, m.delivered_at
      FROM bulk_rows r LEFT JOIN messages m ON m.id = r.message_id WHERE ${where} ORDER BY r.idx LIMIT ${limit}`,
     ...params,
   );
