@@ -1,10 +1,11 @@
 import { request, IncomingMessage } from 'node:http';
 import { parse } from 'csv-parse/sync';
 import { UnitOfWork } from '../src/database/unit-of-work';
+import { RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
 import { createTestApp, REQUEST_ID_RE, TestApp, waitFor } from './support/app';
 import { BULK_TEST_ENV, ds, post, sms, waitStatus } from './bulk-helpers';
 
-const HEADER = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt', 'encoding', 'segments'];
+const HEADER = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt', 'deliveryStatus', 'deliveredAt', 'encoding', 'segments'];
 const rejectedPhone = () => `+96650${String(100 + Math.floor(Math.random() * 899))}0000`;
 
 interface RowJson {
@@ -16,6 +17,8 @@ interface RowJson {
   errorCode: string | null;
   errorMessage: string | null;
   sentAt: string | null;
+  deliveryStatus: string | null;
+  deliveredAt: string | null;
   encoding: string | null;
   segments: number | null;
 }
@@ -52,7 +55,7 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(res.status).toBe(200);
     return res.body.data.rows;
   };
-  const asRecord = (r: RowJson) => [String(r.index), r.to ?? '', r.channel ?? '', r.status, r.messageId ?? '', r.errorCode ?? '', r.errorMessage ?? '', r.sentAt ?? '', r.encoding ?? '', r.segments === null ? '' : String(r.segments)];
+  const asRecord = (r: RowJson) => [String(r.index), r.to ?? '', r.channel ?? '', r.status, r.messageId ?? '', r.errorCode ?? '', r.errorMessage ?? '', r.sentAt ?? '', r.deliveryStatus ?? '', r.deliveredAt ?? '', r.encoding ?? '', r.segments === null ? '' : String(r.segments)];
 
   it('a sent job: header row, every row across pages in row order, exactly what the JSON report says; file headers', async () => {
     const acc = await t.createAccount();
@@ -74,13 +77,35 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(records.slice(1)).toEqual(expected.map(asRecord));
     // 7 rows over pages of 3; sent rows carry their message and time, the provider's refusal its code.
     expect(records.slice(1).map((r) => r[0])).toEqual(['0', '1', '2', '3', '4', '5', '6']);
-    expect(records[1]).toEqual(['0', messages[0].to, 'local_sms', 'sent', expect.stringMatching(/^msg_/), '', '', expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), 'gsm7', '1']);
+    expect(records[1]).toEqual(['0', messages[0].to, 'local_sms', 'sent', expect.stringMatching(/^msg_/), '', '', expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), 'sent', '', 'gsm7', '1']);
     expect(records[3]).toMatchObject({ 1: failing, 3: 'failed', 4: expect.stringMatching(/^msg_/), 5: expect.stringMatching(/^[A-Z_]+$/) });
     // HEAD: the same headers, no body.
     const head = await t.http().head(`/api/v2/messages/bulk/${res.body.id}/rows.csv`).set('X-API-Key', acc.key);
     expect(head.status).toBe(200);
     expect(head.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(head.text ?? '').toBe('');
+  });
+
+  it('delivery receipts show on sent rows: delivered (with its time), read, undelivered; failed rows have none', async () => {
+    const acc = await t.createAccount();
+    const failing = rejectedPhone();
+    const res = await post(t, acc.key, { name: 'receipts', messagesPerSecond: 10, messages: [sms(), sms(), sms(), sms(), sms(failing)] });
+    expect(res.status).toBe(202);
+    await waitStatus(t, acc.key, res.body.id, ['completed'], 30000);
+    const before = await jsonRows(acc.key, res.body.id);
+    expect(before.map((r) => [r.status, r.deliveryStatus, r.deliveredAt])).toEqual([...Array(4).fill(['sent', 'sent', null]), ['failed', null, null]]);
+    const at = Date.now();
+    const iso = new Date(at).toISOString();
+    const receipt = (id: string | null, status: 'delivered' | 'read' | 'failed') => ({
+      providerMessageId: `sbx_${id}`, status, providerStatus: status, errorCode: status === 'failed' ? ('UNDELIVERED' as const) : null, providerErrorCode: null, at,
+    });
+    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(before[0].messageId, 'delivered'), receipt(before[1].messageId, 'read'), receipt(before[2].messageId, 'failed')]);
+    const after = await jsonRows(acc.key, res.body.id);
+    expect(after.map((r) => [r.status, r.deliveryStatus, r.deliveredAt])).toEqual([
+      ['sent', 'delivered', iso], ['sent', 'read', iso], ['sent', 'undelivered', null], ['sent', 'sent', null], ['failed', null, null],
+    ]);
+    const records: string[][] = parse((await csv(acc.key, res.body.id)).text);
+    expect(records.slice(1).map((r) => [r[8], r[9]])).toEqual(after.map((r) => [r.deliveryStatus ?? '', r.deliveredAt ?? '']));
   });
 
   it('quotes commas, quotes and newlines, keeps Arabic, neutralises formulas but not phone numbers (a job ending on a page boundary)', async () => {
@@ -111,8 +136,8 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(got.text).toContain(`"'=HYPERLINK(""http://evil.test/?q=1"",""click"")"`);
     expect(got.text).not.toMatch(/(^|,)=HYPERLINK/m);
     const byIndex = (i: number) => records[i + 1];
-    expect(byIndex(0).slice(3)).toEqual(['cancelled', '', '', '', '', '', '']);
-    expect(byIndex(5)).toEqual(['5', 'مرحبا بكم', 'local_sms', 'invalid', '', 'INVALID_RECIPIENT', expect.stringContaining('مرحبا بكم'), '', '', '']);
+    expect(byIndex(0).slice(3)).toEqual(['cancelled', '', '', '', '', '', '', '', '']);
+    expect(byIndex(5)).toEqual(['5', 'مرحبا بكم', 'local_sms', 'invalid', '', 'INVALID_RECIPIENT', expect.stringContaining('مرحبا بكم'), '', '', '', '', '']);
     expect(byIndex(1)[6]).toContain('a,b');
     // Apart from the neutralised cells, the file says what the JSON report says.
     const expected = (await jsonRows(acc.key, res.body.id)).map(asRecord);

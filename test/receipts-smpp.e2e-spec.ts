@@ -155,6 +155,28 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     expect(after.statusHistory.filter((h: { status: string }) => h.status === 'failed')).toEqual([]);
   });
 
+  it('a two-part SMS (UDH) is delivered once both parts are, and failed when one part is not', async () => {
+    const long = async (to: string) => {
+      const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Long notice '.repeat(20) } });
+      expect(res.status).toBe(201);
+      expect(res.body.data.messages[0]).toMatchObject({ status: 'sent', encoding: 'gsm7', segments: 2 });
+      const n = smsc.submits.length;
+      return { id: res.body.data.messages[0].id as string, parts: [`smsc-${n - 1}`, `smsc-${n}`] };
+    };
+    const a = await long('+966501239001');
+    expect(await smsc.receipt(a.parts[0], 'DELIVRD')).toBe(0);
+    // One part of two: still sent (the receipt is stored, the message waits for its other part).
+    expect(await message(a.id)).toMatchObject({ status: 'sent', deliveredAt: null });
+    expect(await smsc.receipt(a.parts[1], 'DELIVRD')).toBe(0);
+    await waitFor(async () => (await message(a.id)).status === 'delivered', { what: 'delivered after both parts' });
+
+    const b = await long('+966501239002');
+    expect(await smsc.receipt(b.parts[0], 'DELIVRD')).toBe(0);
+    expect(await smsc.receipt(b.parts[1], 'UNDELIV', { err: '001' })).toBe(0);
+    await waitFor(async () => (await message(b.id)).status === 'failed', { what: 'failed after one part undelivered' });
+    expect(await message(b.id)).toMatchObject({ status: 'failed', errorCode: 'UNDELIVERED', providerErrorCode: '001' });
+  });
+
   it.each([
     ['UNDELIV', 'UNDELIVERED'],
     ['EXPIRED', 'EXPIRED'],

@@ -1013,6 +1013,17 @@ export interface components {
              * @example 1
              */
             segments: number | null;
+            /**
+             * @description Sent rows: what delivery receipts said of the message — `sent` until a receipt arrives (and for channels without receipts), `delivered`, `read`, or `undelivered` (the carrier or device did not get it; see the message's errorCode); null for rows not sent.
+             * @example delivered
+             * @enum {string|null}
+             */
+            deliveryStatus: "sent" | "delivered" | "read" | "undelivered" | null;
+            /**
+             * Format: date-time
+             * @description Sent rows: when the message was delivered (also set for read messages); null otherwise.
+             */
+            deliveredAt: string | null;
         };
         BulkSmsParts: {
             /** @description Valid local_sms rows sent as GSM-7. */

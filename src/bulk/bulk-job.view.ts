@@ -61,6 +61,19 @@ export interface BulkRowView {
   /** From the row's message (local_sms, sent or failed); null before the row has one. */
   encoding: string | null;
   segments: number | null;
+  /** Sent rows: what receipts said of the message (`sent` until one arrives); null otherwise. */
+  deliveryStatus: RowDeliveryStatus | null;
+  deliveredAt: string | null;
+}
+
+export const ROW_DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'undelivered'] as const;
+export type RowDeliveryStatus = (typeof ROW_DELIVERY_STATUSES)[number];
+
+/** A sent row's message status as the row report names it: a message failed by a receipt was sent but not delivered. */
+function deliveryStatus(rowStatus: string, messageStatus: unknown): RowDeliveryStatus | null {
+  if (rowStatus !== 'sent' || messageStatus === null || messageStatus === undefined) return null;
+  if (messageStatus === 'delivered' || messageStatus === 'read') return messageStatus;
+  return messageStatus === 'failed' ? 'undelivered' : 'sent';
 }
 
 const hasMessage = (status: string): boolean => status === 'sent' || status === 'failed';
@@ -79,5 +92,7 @@ export function toRowView(r: BulkRowRecord): BulkRowView {
     sentAt: r.sentAt === null ? null : iso(r.sentAt),
     encoding: withMessage ? r.encoding : null,
     segments: withMessage ? r.segments : null,
+    deliveryStatus: deliveryStatus(r.status, r.messageStatus),
+    deliveredAt: r.status === 'sent' && r.deliveredAt !== null ? iso(r.deliveredAt) : null,
   };
 }

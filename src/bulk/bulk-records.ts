@@ -49,6 +49,9 @@ export interface BulkRowRecord {
   /** From the row's message (the report page's LEFT JOIN); null where not read or no message. */
   encoding: string | null;
   segments: number | null;
+  /** The message's status and when a receipt said delivered (epoch ms); same join. */
+  messageStatus: string | null;
+  deliveredAt: number | null;
 }
 
 export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
@@ -97,5 +100,7 @@ export function toRowRecord(r: Row, jobId: string): BulkRowRecord {
     sentAt: numOrNull(r.sent_at),
     encoding: str(r.encoding),
     segments: numOrNull(r.segments),
+    messageStatus: str(r.message_status),
+    deliveredAt: numOrNull(r.delivered_at),
   };
 }

@@ -121,7 +121,8 @@ export const rowStatements = {
     sql(`UPDATE bulk_rows SET status = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND status = 'sending'`, s.status, s.code, cut(s.message, 500), s.at, jobId, s.idx),
   /**
    * Rows of a job after index `from`, in index order, optionally of one stored status, with their
-   * message's SMS encoding and parts (LEFT JOIN by the message's primary key: nothing stored twice).
+   * message's SMS encoding and parts and what receipts said of it (status, delivered_at): LEFT JOIN by
+   * the message's primary key, nothing stored twice.
    */
   page: (jobId: string, status: string | null, from: number | null, limit: number): Stmt => {
     const params: SqlParam[] = [jobId];
@@ -135,7 +136,7 @@ export const rowStatements = {
       params.push(from);
     }
     return sql(
-      `SELECT ${REPORT_COLUMNS}, m.encoding, m.segments
+      `SELECT ${REPORT_COLUMNS}, m.encoding, m.segments, m.status AS message_status, m.delivered_at
        FROM bulk_rows r LEFT JOIN messages m ON m.id = r.message_id WHERE ${where} ORDER BY r.idx LIMIT ${limit}`,
       ...params,
     );

@@ -143,7 +143,7 @@ describe('Typed client against the public document (contract)', () => {
     const csv = await client.GET('/api/v2/messages/bulk/{jobId}/rows.csv', { params: { path: { jobId } }, parseAs: 'text' });
     expect(csv.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const csvText: string | undefined = csv.data;
-    expect(csvText?.split('\r\n')[0]).toBe('rowIndex,to,channel,status,messageId,errorCode,errorMessage,sentAt,encoding,segments');
+    expect(csvText?.split('\r\n')[0]).toBe('rowIndex,to,channel,status,messageId,errorCode,errorMessage,sentAt,deliveryStatus,deliveredAt,encoding,segments');
     const dryRun = await client.POST('/api/v2/messages/bulk/validate', {
       body: { messagesPerSecond: 10, messages: [{ to: '+966501234569', channel: 'local_sms', messageType: 'free_text', content: { text: 'Bulk hello' } }] },
     });

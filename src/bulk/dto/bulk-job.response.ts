@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { BULK_JOB_ERROR_CODES, BULK_ROW_ERROR_CODES, BulkJobErrorCode, BulkRowErrorCode } from '../bulk-error-codes';
-import { ROW_STATUS_FILTERS } from '../bulk-job.view';
+import { ROW_DELIVERY_STATUSES, ROW_STATUS_FILTERS, RowDeliveryStatus } from '../bulk-job.view';
 
 // Response classes of the bulk routes: what `toJobView` / `toRowView` and the controller return.
 // Every property is always sent (null where the view says so).
@@ -97,6 +97,10 @@ export class BulkRowResource {
   encoding: string | null;
   @ApiProperty({ type: 'integer', minimum: 1, nullable: true, description: 'local_sms rows with a message (sent or failed): its parts, each one billable unit; null otherwise.', example: 1 })
   segments: number | null;
+  @ApiProperty({ type: 'string', enum: [...ROW_DELIVERY_STATUSES, null], nullable: true, description: 'Sent rows: what delivery receipts said of the message — `sent` until a receipt arrives (and for channels without receipts), `delivered`, `read`, or `undelivered` (the carrier or device did not get it; see the message\'s errorCode); null for rows not sent.', example: 'delivered' })
+  deliveryStatus: RowDeliveryStatus | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Sent rows: when the message was delivered (also set for read messages); null otherwise.' })
+  deliveredAt: string | null;
 }
 
 export class BulkRowPage {
