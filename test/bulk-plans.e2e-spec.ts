@@ -78,6 +78,21 @@ describe('Bulk query plans (e2e)', () => {
     }
   });
 
+  it("the events' read of jobs and the group queue's locked read find the jobs by primary key", async () => {
+    const ids = ['bulk_plan_0001', 'bulk_plan_0002', 'bulk_plan_0003'];
+    for (const stmt of [jobStatements.byIds(ids), validationStatements.lockForQueue(ids, false)]) {
+      const p = await plan(t, stmt);
+      if (isMysqlRun()) {
+        expect(p.mysql).toHaveLength(1);
+        expect(String(p.mysql[0].key)).toBe('PRIMARY');
+        expect(String(p.mysql[0].Extra ?? '')).not.toMatch(/filesort|temporary/i);
+      } else {
+        expect(p.sqlite).toMatch(/SEARCH bulk_jobs USING (INDEX sqlite_autoindex_bulk_jobs_1|PRIMARY KEY) \(id=\?\)/);
+        expect(p.sqlite).not.toMatch(/TEMP B-TREE/);
+      }
+    }
+  });
+
   it("a group's rows (several jobs in one statement) read each job's range by primary key, never sorting", async () => {
     const p = await plan(t, rowStatements.payloadsOfJobs([{ jobId, from: 0, limit: 300 }, { jobId: 'bulk_other', from: 0, limit: 300 }]));
     if (isMysqlRun()) {

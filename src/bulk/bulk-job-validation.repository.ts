@@ -48,9 +48,13 @@ export const validationStatements = {
     };
   },
   stillLeased: (ids: string[], owner: string): Stmt => sql(`SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`, ...ids, owner),
-  /** The same, locked until the unit ends (where rows are locked per transaction): the jobs a queue UPDATE will move. */
-  heldForQueue: (ids: string[], owner: string, lock: boolean): Stmt =>
-    sql(`SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ? ORDER BY id${lock ? ' FOR UPDATE' : ''}`, ...ids, owner),
+  /**
+   * The jobs a queue UPDATE is about to move, locked until the unit ends (where rows are locked per
+   * transaction). By primary key only, so exactly these rows are locked (a status condition could
+   * let the database walk, and lock, every validating job); the caller filters.
+   */
+  lockForQueue: (ids: string[], lock: boolean): Stmt =>
+    sql(`SELECT id, status, lease_owner FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id${lock ? ' FOR UPDATE' : ''}`, ...ids),
   queue: (ids: string[], owner: string, now: number): Stmt =>
     sql(`UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`, now, ...ids, owner),
   reject: (id: string, owner: string, code: BulkJobErrorCode, message: string, now: number): Stmt =>
@@ -111,14 +115,14 @@ export class BulkJobValidation {
 
   /**
    * Validated jobs with every row valid and payable move to `queued`, in the caller's unit; returns
-   * the ids that moved. The jobs still ours are read first, locked (a concurrent cancel waits, or
-   * already won), and moved in one UPDATE: the ids returned are exactly the moved ones (one event
-   * each, in the same unit).
+   * the ids that moved. The jobs are read first by primary key and locked (a concurrent cancel waits,
+   * or already won); those still validating under our lease are moved in one UPDATE: the ids returned
+   * are exactly the moved ones (one event each, in the same unit).
    */
   *queue(ids: string[], owner: string, now: number): Steps<string[]> {
     if (!ids.length) return [];
-    const held: StmtResult = yield validationStatements.heldForQueue(ids, owner, this.db.capabilities.skipLocked);
-    const moving = held.rows.map((r) => String(r.id));
+    const locked: StmtResult = yield validationStatements.lockForQueue(ids, this.db.capabilities.skipLocked);
+    const moving = locked.rows.filter((r) => r.status === 'validating' && r.lease_owner === owner).map((r) => String(r.id));
     if (!moving.length) return [];
     yield validationStatements.queue(moving, owner, now);
     return moving;
