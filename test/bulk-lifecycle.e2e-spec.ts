@@ -35,7 +35,7 @@ describe('Bulk lifecycle (e2e)', () => {
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(3000);
     const report = await rows(acc.key, res.body.id, '?status=sent&limit=5');
     expect(report.rows).toHaveLength(5);
-    expect(report.rows[0]).toEqual({ index: 0, to: expect.any(String), channel: 'local_sms', status: 'sent', messageId: expect.stringMatching(/^msg_/), errorCode: null, errorMessage: null, sentAt: expect.any(String), deliveryStatus: 'sent', deliveredAt: null, encoding: 'gsm7', segments: 1 });
+    expect(report.rows[0]).toEqual({ index: 0, to: expect.any(String), channel: 'local_sms', status: 'sent', messageId: expect.stringMatching(/^msg_/), errorCode: null, errorMessage: null, sentAt: expect.any(String), encoding: 'gsm7', segments: 1, deliveryStatus: 'sent', deliveredAt: null });
     expect(report.hasMore).toBe(true);
     const next = await rows(acc.key, res.body.id, `?status=sent&limit=20&cursor=${encodeURIComponent(report.nextCursor)}`);
     expect(next.rows.map((r: { index: number }) => r.index)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13]);

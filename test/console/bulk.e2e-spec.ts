@@ -158,7 +158,7 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await status('paused');
     expect(await job()).toMatchObject({ status: 'paused', pauseReason: 'user' });
     await button('Resume').click();
-    await b.page.getByTestId('job-status').getByText(/^(queued|running)$/).waitFor();
+    await b.page.getByTestId('job-status').getByText(/^(queued|running)$/).waitFor({ timeout: 30_000 });
     expect(['queued', 'running']).toContain((await job()).status);
     // The rejected first row has failed by now or in the next window; cancel once it shows.
     await b.page.getByTestId('count-failed').filter({ hasText: /^1$/ }).waitFor({ timeout: 30_000 });

@@ -1,6 +1,7 @@
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 import { png } from '../support/media-fixtures';
+import { RECEIPT_INTAKE, ReceiptIntake } from '../../src/providers/provider-events';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
@@ -64,6 +65,21 @@ describe('Console: messages and templates (real browser)', () => {
     expect(stored.body.data).toMatchObject({ status: 'cancelled', cost: 0 });
     const after = (await t.http().get('/api/v2/account').set('X-API-Key', acc.key).expect(200)).body.data.walletBalance as number;
     expect(after).toBe(before);
+  });
+
+  it('the timeline shows each status the message reached, receipts with the provider\'s word', async () => {
+    const sent = (await send({ to: '+966551234569' })).body.data.messages[0];
+    const at = Date.now();
+    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([
+      { providerMessageId: `sbx_${sent.id}`, status: 'delivered', providerStatus: 'DELIVRD', errorCode: null, providerErrorCode: null, at },
+    ]);
+    await b.open(`/messages/${sent.id}`);
+    const timeline = b.page.getByRole('list', { name: 'Status timeline' });
+    await timeline.getByText('delivered', { exact: true }).waitFor();
+    await timeline.getByText('receipt DELIVRD').waitFor();
+    expect(await timeline.locator('li strong').allTextContents()).toEqual(['created', 'queued', 'sent', 'delivered']);
+    await b.page.getByText('GSM-7; each part is billed').waitFor();
+    await b.shoot('message-detail-delivered');
   });
 
   it('creates an SMS template and an official chat-app template with an uploaded image header', async () => {

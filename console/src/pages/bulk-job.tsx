@@ -75,6 +75,7 @@ function Rows({ jobId, version }: { jobId: string; version: string }) {
               <th scope="col">Message</th>
               <th scope="col">Error</th>
               <th scope="col">Sent</th>
+              <th scope="col">Delivery</th>
             </tr>
           </thead>
           <tbody>
@@ -87,6 +88,7 @@ function Rows({ jobId, version }: { jobId: string; version: string }) {
                 <td>{r.messageId ? <Link to={`/messages/${encodeURIComponent(r.messageId)}`} className="mono">{r.messageId}</Link> : '-'}</td>
                 <td className="wrap">{r.errorCode ? `${r.errorCode}: ${r.errorMessage ?? ''}` : '-'}</td>
                 <td><When at={r.sentAt} /></td>
+                <td>{r.deliveryStatus ? <Status value={r.deliveryStatus} /> : '-'}</td>
               </tr>
             ))}
           </tbody>

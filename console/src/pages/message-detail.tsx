@@ -13,14 +13,20 @@ interface Step {
   detail?: string;
 }
 
-/** The status timeline from what a message records today: creation, schedule, hand-off, failure. */
-function timeline(m: Schemas['MessageResource']): Step[] {
+/** The status timeline: creation, the schedule, then every status the message reached (its history). */
+function timeline(m: Schemas['MessageDetail']): Step[] {
   const steps: Step[] = [{ label: 'created', at: m.createdAt }];
   if (m.scheduledAt) steps.push({ label: 'scheduled for', at: m.scheduledAt });
-  if (m.status === 'queued') steps.push({ label: 'queued', at: m.updatedAt });
-  if (m.sentAt) steps.push({ label: 'sent', at: m.sentAt, detail: m.providerMessageId ? `provider id ${m.providerMessageId}` : undefined });
-  if (m.status === 'cancelled') steps.push({ label: 'cancelled (refunded)', at: m.updatedAt });
-  if (m.status === 'failed') steps.push({ label: 'failed', at: m.updatedAt, detail: [m.errorCode, m.errorMessage].filter(Boolean).join(': ') });
+  for (const h of m.statusHistory) {
+    if (h.status === 'scheduled') continue; // shown as "scheduled for"
+    const detail = [
+      h.source === 'provider' ? `receipt${h.providerStatus ? ` ${h.providerStatus}` : ''}` : null,
+      h.status === 'sent' && m.providerMessageId ? `provider id ${m.providerMessageId}` : null,
+      h.errorCode,
+      h.status === 'failed' && h.source === 'api' ? m.errorMessage : null,
+    ].filter(Boolean).join(' · ');
+    steps.push({ label: h.status === 'cancelled' ? 'cancelled (refunded)' : h.status, at: h.at, detail: detail || undefined });
+  }
   return steps;
 }
 
@@ -46,6 +52,7 @@ export function MessageDetailPage({ id }: { id: string }) {
               <div><dt>Channel</dt><dd>{m.channel} ({m.messageType})</dd></div>
               <div><dt>Sender</dt><dd>{m.sender ?? '-'}</dd></div>
               <div><dt>Cost</dt><dd>{money(m.cost)} <span className="dd-note">paid from {m.paidFrom ?? '-'}</span></dd></div>
+              {m.segments !== null && <div><dt>SMS parts</dt><dd>{m.segments} <span className="dd-note">{m.encoding === 'ucs2' ? 'UCS-2' : 'GSM-7'}; each part is billed</span></dd></div>}
               {m.templateId && <div><dt>Template</dt><dd className="mono small">{m.templateId}</dd></div>}
               {m.bulkJobId && (
                 <div>
@@ -65,8 +72,8 @@ export function MessageDetailPage({ id }: { id: string }) {
           </Section>
           <Section title="Status timeline">
             <ol className="timeline" aria-label="Status timeline">
-              {timeline(m).map((s) => (
-                <li key={s.label}>
+              {timeline(m).map((s, i) => (
+                <li key={i}>
                   <strong>{s.label}</strong> <When at={s.at} />
                   {s.detail && <div className="muted small">{s.detail}</div>}
                 </li>
