@@ -241,23 +241,40 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     });
   });
 
-  it('a restart in the middle: due sandbox receipts and kept receipts survive and are applied by the next process', async () => {
-    // The first process sends and keeps receipts but runs no loop: every receipt is still due when it stops.
-    const env = { ...FAST_RECEIPTS, SANDBOX_DELIVERED_AFTER_MS: '100' };
-    const a = await start({ ...env, SCHEDULERS_ENABLED: 'false' });
-    const acc = await a.createAccount({ walletBalance: 1000 });
-    const id = await sentId(a, acc, sms());
-    const pid = `restart-${Date.now()}`;
-    await a.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(pid, 'delivered')]);
-    expect((await get(a, acc, id)).status).toBe('sent');
-    await a.close({ keepDatabase: true });
-    apps.splice(apps.indexOf(a), 1);
+  it('a restart in the middle: due sandbox receipts, kept receipts and undelivered events survive; the next process applies and delivers each once', async () => {
+    const receiver = await startReceiver();
+    try {
+      // The first process sends and keeps receipts but runs no loop: every receipt and event delivery is still due when it stops.
+      const env = { ...FAST_RECEIPTS, SANDBOX_DELIVERED_AFTER_MS: '100', WEBHOOK_DELIVERY_INTERVAL_MS: '20' };
+      const a = await start({ ...env, SCHEDULERS_ENABLED: 'false' });
+      const acc = await a.createAccount({ walletBalance: 1000 });
+      const ep = await a.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', acc.key).send({ url: receiver.url, events: ['message.*'] });
+      expect(ep.status).toBe(201);
+      const id = await sentId(a, acc, sms());
+      const pid = `restart-${Date.now()}`;
+      await a.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(pid, 'delivered')]);
+      expect((await get(a, acc, id)).status).toBe('sent');
+      await a.close({ keepDatabase: true });
+      apps.splice(apps.indexOf(a), 1);
+      expect(receiver.calls).toHaveLength(0);
 
-    const b = await start(env, a.databaseUrl);
-    await statusOf(b, acc, id, 'delivered');
-    const scheduled = await sentId(b, acc, sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }));
-    await b.app.get(OutcomeRecorder).sent(acc.id, { id: scheduled, providerMessageId: pid }, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5, units: 1 });
-    expect((await get(b, acc, scheduled)).status).toBe('delivered');
-    expect((await get(b, acc, id)).statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered')]);
+      const b = await start(env, a.databaseUrl);
+      await statusOf(b, acc, id, 'delivered');
+      const scheduled = await sentId(b, acc, sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }));
+      await b.app.get(OutcomeRecorder).sent(acc.id, { id: scheduled, providerMessageId: pid }, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5, units: 1 });
+      expect((await get(b, acc, scheduled)).status).toBe('delivered');
+      expect((await get(b, acc, id)).statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered')]);
+      // The event written by the first process (message.sent) and the one its receipt caused in the second (message.delivered): each delivered once, verified.
+      const events = (await waitFor(async () => {
+        const mine = receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === id);
+        return mine.length >= 2 ? mine : null;
+      }, { what: 'both events of the first message' })).map((c) => new Webhook(ep.body.data.endpoint.secret as string).verify(c.raw, { 'webhook-id': String(c.headers['webhook-id']), 'webhook-timestamp': String(c.headers['webhook-timestamp']), 'webhook-signature': String(c.headers['webhook-signature']) }) as { type: string });
+      expect(events.map((e) => e.type).sort()).toEqual(['message.delivered', 'message.sent']);
+      await waitFor(async () => receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === scheduled).length >= 2 || null, { what: 'events of the second message' });
+      const ids = receiver.calls.map((c) => String(c.headers['webhook-id']));
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -107,7 +107,7 @@ export function webhooksSection(r: EnvReader): WebhooksConfig {
     deliveryIntervalMs: r.int('WEBHOOK_DELIVERY_INTERVAL_MS', 500, 10, 60_000),
     timeoutMs,
     leaseMs: r.int('WEBHOOK_LEASE_MS', timeoutMs + 30_000, timeoutMs + 1000),
-    batch: r.int('WEBHOOK_DELIVERY_BATCH', 20, 1, 500),
+    batch: r.int('WEBHOOK_DELIVERY_BATCH', 100, 1, 500),
     retryBaseMs: r.int('WEBHOOK_RETRY_BASE_MS', 5000, 1),
     retentionMs: r.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650) * 24 * HOUR_MS,
     pruneIntervalMs: r.int('WEBHOOK_PRUNE_INTERVAL_MS', 300_000, 10),

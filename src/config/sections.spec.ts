@@ -56,7 +56,7 @@ describe('config sections: defaults', () => {
     });
     expect(c.verification).toEqual({ maxChecks: 5, retentionMs: 24 * 3_600_000, purgeTickMs: 3_600_000, sendLimit: 5, sendWindowMs: 600_000 });
     expect(c.webhooks).toEqual({
-      deliveryIntervalMs: 500, timeoutMs: 10_000, leaseMs: 40_000, batch: 20, retryBaseMs: 5000, retentionMs: 30 * 86_400_000, pruneIntervalMs: 300_000,
+      deliveryIntervalMs: 500, timeoutMs: 10_000, leaseMs: 40_000, batch: 100, retryBaseMs: 5000, retentionMs: 30 * 86_400_000, pruneIntervalMs: 300_000,
       endpointRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000], disableAfterFailures: 50,
     });
   });

@@ -1,5 +1,6 @@
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
+import { RECEIPT_INTAKE, ReceiptIntake } from '../../src/providers/provider-events';
 
 describe('Console: sign-in and overview (real browser)', () => {
   let t: TestApp;
@@ -34,6 +35,8 @@ describe('Console: sign-in and overview (real browser)', () => {
 
   it('signs in with a key (sessionStorage only), shows balance, plan and free messages, signs out', async () => {
     await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966500000001', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } }).expect(201);
+    const second = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966500000002', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } }).expect(201);
+    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([{ providerMessageId: `sbx_${second.body.data.messages[0].id}`, status: 'delivered', providerStatus: 'DELIVRD', errorCode: null, providerErrorCode: null, at: Date.now() }]);
     await b.page.getByLabel('API key', { exact: true }).fill(acc.key);
     await b.page.getByRole('button', { name: 'Sign in' }).click();
     await b.page.getByRole('heading', { name: 'Overview: Browser Co' }).waitFor();
@@ -42,6 +45,8 @@ describe('Console: sign-in and overview (real browser)', () => {
     await expect(b.page.getByText('0 of 1000 messages used').count()).resolves.toBe(1);
     const sent = b.page.getByRole('list', { name: 'Messages today by status' }).getByRole('link', { name: /sent/ });
     await expect(sent.textContent()).resolves.toMatch(/^1\s*sent$/);
+    const delivered = b.page.getByRole('list', { name: 'Messages today by status' }).getByRole('link', { name: /delivered/ });
+    await expect(delivered.textContent()).resolves.toMatch(/^1\s*delivered$/);
     await b.shoot('overview', [WIDE, NARROW]);
 
     await b.page.getByRole('button', { name: 'Sign out' }).click();

@@ -8,7 +8,7 @@ import { Pager, useCursor } from '../components/pager';
 import { Status, When, money } from '../components/status';
 import { Link, navigate, useQuery } from '../router';
 
-const STATUSES = ['scheduled', 'queued', 'sent', 'failed', 'cancelled'] as const;
+const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
 const CHANNELS = ['local_sms', 'chatapp', 'chatapp_web', 'messaging_bot', 'email'] as const;
 
 function oneOf<T extends string>(values: readonly T[], v: string | null): T | undefined {

@@ -7,7 +7,7 @@ import { Page, Section } from '../components/page';
 import { money, Status } from '../components/status';
 import { Link } from '../router';
 
-const STATUSES = ['scheduled', 'queued', 'sent', 'failed', 'cancelled'] as const;
+const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
 // The message log has no date filter: count the newest pages until a message from before today
 // appears, and say so when the cap stops the count first.
 const PAGE = 100;
