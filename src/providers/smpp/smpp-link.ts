@@ -69,8 +69,11 @@ export class SmppLink {
 
   private exchange(session: smpp.Session, command: 'submit_sm', params: Record<string, unknown>, deadline: number): Promise<smpp.PDU> {
     return new Promise<smpp.PDU>((resolve, reject) => {
-      if (Date.now() >= deadline) {
-        return reject(new ProviderError('unavailable', `SMPP ${command} not attempted: the ${this.opts.timeoutMs} ms budget ran out waiting for the window or the bind`));
+      // Too little of the budget left to expect an answer: do not write at all. A submit written a few
+      // ms before the deadline would time out at once and be reported failed, while the SMSC may
+      // still deliver it.
+      if (deadline - Date.now() < minimumAttemptMs(this.opts.timeoutMs)) {
+        return reject(new ProviderError('unavailable', `SMPP ${command} not attempted: too little of the ${this.opts.timeoutMs} ms budget was left after waiting for the window or the bind`));
       }
       const settle = (fn: () => void) => {
         clearTimeout(timer);
@@ -207,6 +210,11 @@ export class SmppLink {
     }, delay);
     this.reconnectTimer.unref();
   }
+}
+
+/** The least time left for a submit to be written: a quarter of the budget, at most 250 ms. */
+export function minimumAttemptMs(timeoutMs: number): number {
+  return Math.min(250, Math.floor(timeoutMs / 4));
 }
 
 function beforeDeadline<T>(p: Promise<T>, deadline: number, what: string): Promise<T> {
