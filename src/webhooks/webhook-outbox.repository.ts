@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { inList, Row, sql, SqlParam, Stmt } from '../database/sql';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 
-/** A new outbox row (the sink's fan-out, a redelivery). */
-export interface NewDelivery {
+/** What a delivery sends, where and how it is signed: the same for a new row and a claimed one. */
+interface DeliveryTarget {
   id: string;
   accountId: string;
   event: string;
@@ -13,21 +13,16 @@ export interface NewDelivery {
   body: string;
   sealedSecret: string;
   apiKeyHeader: boolean;
+}
+
+/** A new outbox row (the sink's fan-out, a redelivery). */
+export interface NewDelivery extends DeliveryTarget {
   nextAttemptAt: number;
   createdAt: number;
 }
 
 /** A claimed delivery: what a send needs. */
-export interface ClaimedDelivery {
-  id: string;
-  accountId: string;
-  event: string;
-  endpointId: string | null;
-  webhookId: string;
-  url: string;
-  body: string;
-  sealedSecret: string;
-  apiKeyHeader: boolean;
+export interface ClaimedDelivery extends DeliveryTarget {
   /** This attempt's number (1-based). */
   attemptNo: number;
   /** The lease was taken over from a replica that died mid-attempt. */
