@@ -8,13 +8,10 @@
 // (POST /messages/bulk/validate) of the largest size, the CSV export of the largest job (rows/s and
 // RSS growth), and paced dispatch of N accounts x 10 msg/s on the sandbox with per-job one-second-window maxima.
 import 'reflect-metadata';
+import { benchDatabase } from './bench-database';
 import { fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createConnection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { downloadCsv, element, postBulk } from './bulk-clients';
 
@@ -74,22 +71,7 @@ async function rawInsertRate(ds: DataSource, mysql: boolean, rows: number): Prom
 
 async function child(dialect: string): Promise<void> {
   const mysql = dialect === 'mysql';
-  let databaseUrl: string;
-  let dropDb: (() => Promise<void>) | null = null;
-  if (mysql) {
-    const u = new URL(MYSQL_URL);
-    const name = `bench_bulk_${process.pid}`;
-    const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
-    await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
-    dropDb = async () => {
-      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await conn.end();
-    };
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-  } else {
-    databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-bulk-')), 'bench.sqlite')}`;
-  }
+  const { databaseUrl, drop: dropDb } = await benchDatabase('bench-bulk', mysql ? MYSQL_URL : null);
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
@@ -274,7 +256,7 @@ async function child(dialect: string): Promise<void> {
     console.log(`dispatch database cost: ${(statements / sent).toFixed(2)} statements/message, transaction control not counted (bulk module: ${((bulkDb.statements - bulkBefore) / sent).toFixed(2)})`);
   } finally {
     await app.close();
-    if (dropDb) await dropDb();
+    await dropDb();
   }
 }
 

@@ -4,13 +4,10 @@
 // delivery is recorded `delivered`. The receiver runs in this (parent) process so it does not share
 // the worker's event loop; each dialect runs in its own child process.
 import 'reflect-metadata';
+import { benchDatabase } from './bench-database';
 import { fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import http, { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 
 const args = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=') as [string, string]));
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/x';
@@ -48,22 +45,7 @@ async function parent(): Promise<void> {
 async function child(dialect: string): Promise<void> {
   const mysql = dialect === 'mysql';
   const events = Number(args.events ?? 20_000);
-  let databaseUrl: string;
-  let dropDb: (() => Promise<void>) | null = null;
-  if (mysql) {
-    const u = new URL(MYSQL_URL);
-    const name = `bench_webhooks_${process.pid}`;
-    const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
-    await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    dropDb = async () => {
-      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await conn.end();
-    };
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-  } else {
-    databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-webhooks-')), 'bench.sqlite')}`;
-  }
+  const { databaseUrl, drop: dropDb } = await benchDatabase('bench-webhooks', mysql ? MYSQL_URL : null, 'utf8mb4_unicode_ci');
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
@@ -149,7 +131,7 @@ async function child(dialect: string): Promise<void> {
     console.log(`delivery: ${fmt(events / secs)} deliveries/s (${secs.toFixed(2)} s, ${((100 * events) / secs / bare).toFixed(0)}% of the baseline; target >= 2,000/s)`);
   } finally {
     await app.close();
-    await dropDb?.();
+    await dropDb();
   }
 }
 
