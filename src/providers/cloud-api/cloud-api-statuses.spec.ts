@@ -22,6 +22,8 @@ describe(receiptsFromWebhook.name, () => {
 
   it('skips unknown statuses, entries without an id, other fields and malformed bodies', () => {
     expect(receiptsFromWebhook(hook([{ id: 'w', status: 'deleted' }, { status: 'read' }, null]), NOW)).toEqual([]);
+    // Names an object inherits are not statuses.
+    expect(receiptsFromWebhook(hook([{ id: 'w', status: 'constructor' }, { id: 'w', status: 'toString' }]), NOW)).toEqual([]);
     expect(receiptsFromWebhook(hook([{ id: 'w', status: 'read' }], 'message_template_status_update'), NOW)).toEqual([]);
     expect(receiptsFromWebhook({ entry: 'x' }, NOW)).toEqual([]);
     expect(receiptsFromWebhook(null, NOW)).toEqual([]);

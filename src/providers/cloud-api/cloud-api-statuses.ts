@@ -8,7 +8,7 @@ import type { ProviderReceipt, ReceiptStatus } from '../provider-events';
  * templates/official/cloud-api-hook.controller.ts.
  */
 
-const STATUSES: Record<string, ReceiptStatus> = { sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
+const STATUSES = new Map<string, ReceiptStatus>([['sent', 'sent'], ['delivered', 'delivered'], ['read', 'read'], ['failed', 'failed']]);
 
 /** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body with the app secret>`, compared in constant time. */
 export function verifyHubSignature(appSecret: string, header: string | undefined, rawBody: Buffer | null): boolean {
@@ -30,7 +30,7 @@ export function receiptsFromWebhook(body: unknown, now: number): ProviderReceipt
   for (const change of changesOf(body, 'messages')) {
     const statuses = (change as { statuses?: unknown }).statuses;
     for (const s of Array.isArray(statuses) ? (statuses as StatusEntry[]) : []) {
-      const status = typeof s?.status === 'string' ? STATUSES[s.status] : undefined;
+      const status = typeof s?.status === 'string' ? STATUSES.get(s.status) : undefined;
       if (!status || typeof s.id !== 'string' || !s.id) continue;
       const error = Array.isArray(s.errors) ? s.errors[0] : undefined;
       receipts.push({

@@ -38,6 +38,7 @@ describe(parseDeliverSm.name, () => {
   it('refuses a receipt without an id or with an unknown stat', () => {
     expect(parseDeliverSm(receiptPdu('stat:DELIVRD'), NOW, 'as_submitted').kind).toBe('invalid');
     expect(parseDeliverSm(receiptPdu(text('1', 'WHATEVER')), NOW, 'as_submitted').kind).toBe('invalid');
+    expect(parseDeliverSm(receiptPdu(text('1', 'constructor')), NOW, 'as_submitted').kind).toBe('invalid');
   });
 
   it('a deliver_sm that is not a receipt is an inbound SMS (numbers as E.164)', () => {

@@ -101,7 +101,7 @@ export function parseDeliverSm(pdu: DeliverSmFields, now: number, format: SmppRe
   const stat = parsed.stat ?? state ?? null;
   const id = receiptMessageId(cstring(pdu.receipted_message_id), parsed.id, format);
   if (!id) return { kind: 'invalid', reason: 'receipt without a message id (no id: in the text, no receipted_message_id)' };
-  if (!stat || !(stat in STATS)) return { kind: 'invalid', reason: `receipt for ${id} with an unknown stat "${stat ?? ''}"` };
+  if (!stat || !Object.hasOwn(STATS, stat)) return { kind: 'invalid', reason: `receipt for ${id} with an unknown stat "${stat ?? ''}"` };
   const mapped = STATS[stat];
   if (!mapped) return { kind: 'ignored', reason: `receipt for ${id}: ${stat} is not final` };
   const providerErrorCode = mapped.status === 'failed' ? errorCodeOf(parsed.err, pdu.network_error_code) : null;
