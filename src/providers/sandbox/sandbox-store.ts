@@ -76,6 +76,7 @@ function deliveryId(): string {
  */
 export class SandboxStore {
   private hasFaults = true;
+  private checking: Promise<void> | null = null;
   private checkedUntil = 0;
   private readonly queue: QueuedDelivery[] = [];
   private flushes = 0;
@@ -181,6 +182,20 @@ export class SandboxStore {
   /** Consumes one fault matching this channel and account (oldest first), or null. */
   async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFault | null> {
     if (!this.hasFaults && now < this.checkedUntil) return null;
+    // While none is known, one look at a time: the sends of a thousand bulk windows that arrive
+    // together wait for the one look-up already under way instead of each making their own.
+    if (!this.hasFaults && this.checking) {
+      await this.checking;
+      if (!this.hasFaults) return null;
+    }
+    if (!this.hasFaults) {
+      this.checking = this.uow.rows<Row>(sql('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1')).then(
+        (any) => this.noted(any.length > 0, now),
+        () => undefined,
+      ).finally(() => (this.checking = null));
+      await this.checking;
+      if (!this.hasFaults) return null;
+    }
     const rows = await this.uow.rows<Row>(
       sql('SELECT id, kind, delay_ms FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id', channel, accountId),
     );
@@ -191,8 +206,12 @@ export class SandboxStore {
     // None for this call. While no fault exists at all, sends skip the lookup (re-checked every
     // refreshMs for faults added on another replica); a fault of another account keeps it on.
     const any = rows.length ? rows : await this.uow.rows<Row>(sql('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1'));
-    this.hasFaults = any.length > 0;
-    this.checkedUntil = now + this.refreshMs;
+    this.noted(any.length > 0, now);
     return null;
+  }
+
+  private noted(hasFaults: boolean, now: number): void {
+    this.hasFaults = hasFaults;
+    this.checkedUntil = now + this.refreshMs;
   }
 }
