@@ -7,7 +7,8 @@ const rejectedPhone = () => `+96650${String(100 + Math.floor(Math.random() * 899
 describe('Bulk lifecycle (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: BULK_TEST_ENV });
+    // One call of a window at a time, so a provider error in the middle leaves the later rows untried (the case these tests pin down).
+    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_SEND_LANES: '1' } });
   });
   afterAll(async () => {
     await t.close();

@@ -6,6 +6,7 @@ import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { DemoAccountBootstrap } from './demo-account.bootstrap';
 import { LedgerService } from './ledger.service';
+import { LedgerBatch } from './ledger-batch';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
@@ -15,7 +16,7 @@ import { ApiKeyEntity } from './entities/api-key.entity';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([AccountEntity, ApiKeyEntity])],
-  providers: [AccountsService, ApiKeysService, ApiKeysRepository, ApiKeyAuthService, DemoAccountBootstrap, LedgerService],
-  exports: [AccountsService, ApiKeysService, ApiKeyAuthService, LedgerService],
+  providers: [AccountsService, ApiKeysService, ApiKeysRepository, ApiKeyAuthService, DemoAccountBootstrap, LedgerService, LedgerBatch],
+  exports: [AccountsService, ApiKeysService, ApiKeyAuthService, LedgerService, LedgerBatch],
 })
 export class AccountsModule {}

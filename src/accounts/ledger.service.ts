@@ -16,7 +16,7 @@ export interface Funding {
   units: number;
 }
 
-interface BalanceRow {
+export interface BalanceRow {
   free_messages: number | string;
   message_quota: number | string;
   messages_used: number | string;
@@ -54,7 +54,7 @@ export class LedgerService {
   async estimate(accountId: string): Promise<PaymentEstimate> {
     const b = await this.balance(accountId);
     if (!b) throw ApiError.notFound('Account');
-    return new PaymentEstimate({ freeMessages: Number(b.free_messages), quotaLeft: this.availableFrom(b, 'quota', 0), wallet: Number(b.wallet_balance) });
+    return new PaymentEstimate({ freeMessages: Number(b.free_messages), quotaLeft: availableFrom(b, 'quota', 0), wallet: Number(b.wallet_balance) });
   }
 
   /**
@@ -94,7 +94,7 @@ export class LedgerService {
       // Retry a few times: a concurrent debit may change the balance between our read and UPDATE.
       for (let attempt = 0; attempt < 5 && out.length < count && b; attempt++) {
         const missing = count - out.length;
-        const available = this.messagesFrom(b, source, price, units);
+        const available = messagesFrom(b, source, price, units);
         // The wallet is the last source: in all-or-nothing mode take everything still missing or
         // nothing, so a batch that cannot be paid never holds money a concurrent one needed.
         const n = allOrNothing && source === 'wallet' ? missing : Math.min(missing, available);
@@ -157,19 +157,8 @@ export class LedgerService {
     return new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message');
   }
 
-  private availableFrom(b: BalanceRow, source: FundingSource, price: number): number {
-    if (source === 'free') return Number(b.free_messages);
-    if (source === 'quota') return Math.max(0, Number(b.message_quota) - Number(b.messages_used));
-    return price > 0 ? Math.floor(Number(b.wallet_balance) / price) : Number.MAX_SAFE_INTEGER;
-  }
-
-  /** Messages of `units` units one source can pay whole. */
-  private messagesFrom(b: BalanceRow, source: FundingSource, price: number, units: number): number {
-    return Math.floor(this.availableFrom(b, source, price) / units);
-  }
-
   private payable(b: BalanceRow, price: number, units = 1): number {
-    return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + this.messagesFrom(b, src, price, units), 0);
+    return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + messagesFrom(b, src, price, units), 0);
   }
 
   // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).
@@ -187,10 +176,22 @@ export class LedgerService {
   }
 }
 
-function funding(source: FundingSource, units: number, price: number): Funding {
+export function funding(source: FundingSource, units: number, price: number): Funding {
   return { source, amount: source === 'wallet' ? units * price : 0, units };
 }
 
-function truthy(v: number | string | boolean): boolean {
+export function truthy(v: number | string | boolean): boolean {
   return v === true || Number(v) === 1;
+}
+
+/** What one source holds: free messages and plan quota in billable units, the wallet in messages of `price`. */
+export function availableFrom(b: BalanceRow, source: FundingSource, price: number): number {
+  if (source === 'free') return Number(b.free_messages);
+  if (source === 'quota') return Math.max(0, Number(b.message_quota) - Number(b.messages_used));
+  return price > 0 ? Math.floor(Number(b.wallet_balance) / price) : Number.MAX_SAFE_INTEGER;
+}
+
+/** Messages of `units` units one source can pay whole. */
+export function messagesFrom(b: BalanceRow, source: FundingSource, price: number, units: number): number {
+  return Math.floor(availableFrom(b, source, price) / units);
 }

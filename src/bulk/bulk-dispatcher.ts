@@ -12,7 +12,7 @@ import { BulkRowRepository } from './bulk-row.repository';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
-import { WindowTxProbe } from './window-tx-probe';
+import { WindowBatches } from './window-batches';
 import { BulkJobEvents } from './bulk-job-events';
 
 /** Jobs leased per claim statement. */
@@ -46,8 +46,9 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     rows: BulkRowRepository,
     shutdown: ShutdownCoordinator,
     events: BulkJobEvents,
+    batches: WindowBatches,
   ) {
-    this.deps = { db, clock, settings, validator, windows, metrics, leases, rows, events, probe: new WindowTxProbe(settings.testHooks) };
+    this.deps = { db, clock, settings, validator, windows, metrics, leases, rows, events, batches };
     // Each runner, once stopped, writes its window's outcomes and releases its job's lease itself.
     shutdown.register({
       name: 'bulk-dispatch',

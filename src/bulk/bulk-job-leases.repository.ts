@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
+import { caseOf, inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import { num, str } from './bulk-records';
 import { rowStatements, SettledRow } from './bulk-row.repository';
 
@@ -54,6 +54,21 @@ export const leaseStatements = {
   /** The window's renewal is its check: still ours and still to run (a retry or resume may have set it back to `queued`). */
   renewForWindow: (id: string, owner: string, until: number): Stmt =>
     sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`, until, id, owner),
+  /** Several windows' renewal; `runningOf` then tells which of them it renewed (still ours and to run). */
+  renewManyForWindow: (ids: string[], owner: string, until: number): Stmt =>
+    sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status IN ('queued', 'running')`, until, ...ids, owner),
+  runningOf: (ids: string[], owner: string): Stmt => sql(`SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'running'`, ...ids, owner),
+  /** Counters of several windows' settled rows in one UPDATE. */
+  countSettledOfJobs: (counts: { id: string; sent: number; failed: number }[], now: number): Stmt => {
+    const col = (f: (c: { sent: number; failed: number }) => number) => caseOf('id', counts.map((c) => [c.id, f(c)]));
+    const settled = col((c) => c.sent + c.failed);
+    const sent = col((c) => c.sent);
+    const failed = col((c) => c.failed);
+    return {
+      sql: `UPDATE bulk_jobs SET pending_count = pending_count - ${settled.sql}, sent_count = sent_count + ${sent.sql}, failed_count = failed_count + ${failed.sql}, updated_at = ? WHERE id IN (${inList(counts.length)})`,
+      params: [...settled.params, ...sent.params, ...failed.params, now, ...counts.map((c) => c.id)],
+    };
+  },
   renew: (id: string, owner: string, until: number): Stmt => sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', until, id, owner),
   release: (id: string, owner: string): Stmt => sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, owner),
   releaseDispatch: (owner: string): Stmt => sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('queued', 'running')`, owner),

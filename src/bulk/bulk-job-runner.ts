@@ -1,20 +1,18 @@
 import { Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
-import { newId } from '../common/ids';
 import { isTransientDbError } from '../database/db-errors';
 import type { MetricsService } from '../metrics/metrics.service';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import { validationCodeOf } from '../messaging/validation/validation-codes';
 import type { WindowItem, WindowSender } from '../messaging/window-sender';
 import { UnitOfWork } from '../database/unit-of-work';
-import type { Steps } from '../database/sql';
 import { BulkSettings } from './bulk-settings';
 import { BulkJobLeases } from './bulk-job-leases.repository';
 import { BulkRowRepository, ClaimedRow } from './bulk-row.repository';
 import { pauseAfter, planRow, RowOutcome, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
-import type { WindowTxProbe } from './window-tx-probe';
+import type { ClaimAnswer, WindowBatches } from './window-batches';
 import type { BulkJobEvents } from './bulk-job-events';
 
 export interface RunnerDeps {
@@ -26,10 +24,10 @@ export interface RunnerDeps {
   metrics: MetricsService;
   leases: BulkJobLeases;
   rows: BulkRowRepository;
+  /** Window starts and ends, written together with other jobs' (WindowBatches). */
+  batches: WindowBatches;
   /** bulk_job.paused / bulk_job.completed, in the unit of the status change. */
   events: BulkJobEvents;
-  /** Test-only freeze point inside the window transaction (does nothing unless BULK_TEST_HOOKS). */
-  probe: WindowTxProbe;
 }
 
 type Outcome = RowOutcome & { idx: number; at: number };
@@ -63,6 +61,11 @@ export class BulkJobRunner {
    * after a window that left some there (paid messages it did not attempt).
    */
   private recovered = false;
+  /**
+   * The last row index this runner claimed: its next pending rows are read from there on (a range of
+   * the primary key, not the job's rows from the start). Rows it puts back to `pending` move it back.
+   */
+  private cursor = -1;
   /** Expiry of our lease as last written (renewed per batch, and before a provider call if it runs short). */
   private leaseUntil = 0;
 
@@ -75,7 +78,8 @@ export class BulkJobRunner {
   ) {
     this.ctx = d.validator.createContext(accountId);
     this.ctxSince = d.clock.now();
-    this.pacer = new WindowPacer(d.clock, this.window, mps, { stopping: () => this.stopRequested, keepLease: () => this.keepLease() });
+    // A window's calls go out side by side (BULK_SEND_LANES, at most the job's rate), still within the rate in every second.
+    this.pacer = new WindowPacer(d.clock, this.window, mps, { stopping: () => this.stopRequested, keepLease: () => this.keepLease() }, d.settings.sendLanes);
   }
 
   stop(): void {
@@ -125,20 +129,14 @@ export class BulkJobRunner {
   }
 
   /** null: the lease was lost, or the job is no longer running (paused, cancelled...). */
-  private async startBatch(): Promise<{ rows: ClaimedRow[]; remaining: boolean } | null> {
-    const { jobId, mps } = this;
-    const me = this.d.settings.instanceId;
-    const lease = this.d.clock.now() + this.d.settings.dispatchLeaseMs;
+  private async startBatch(): Promise<ClaimAnswer> {
+    const leaseUntil = this.d.clock.now() + this.d.settings.dispatchLeaseMs;
     const recover = !this.recovered;
     this.recovered = true;
-    this.leaseUntil = lease;
-    const { rows, leases } = this.d;
-    return this.d.db.steps(function* (): Steps<{ rows: ClaimedRow[]; remaining: boolean } | null> {
-      if (!(yield* leases.renewForWindow(jobId, me, lease))) return null;
-      // Rows left `sending` first: their outcome must be settled before anything new goes out.
-      const claimed = yield* rows.claimWindow(jobId, mps, recover, () => newId('msg'));
-      return { rows: claimed.rows, remaining: claimed.found > 0 };
-    }, { afterFirst: this.d.probe.hold(jobId) });
+    this.leaseUntil = leaseUntil;
+    const claimed = await this.d.batches.claim({ jobId: this.jobId, limit: this.mps, recover, after: this.cursor, owner: this.d.settings.instanceId, leaseUntil });
+    for (const row of claimed?.rows ?? []) this.cursor = Math.max(this.cursor, row.idx);
+    return claimed;
   }
 
   /**
@@ -156,7 +154,7 @@ export class BulkJobRunner {
     const idxs: number[] = [];
     for (const row of rows) {
       try {
-        items.push({ msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId } });
+        items.push({ msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId }, fresh: row.minted });
         idxs.push(row.idx);
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
@@ -212,18 +210,10 @@ export class BulkJobRunner {
    * rows it settles first are not counted again.
    */
   private async finishBatch(outcomes: Outcome[], unsent: number[], pause: WindowPause | null): Promise<void> {
-    const { jobId } = this;
-    const me = this.d.settings.instanceId;
-    const now = this.d.clock.now();
-    const { rows, leases } = this.d;
-    let paused = false;
-    const settleAll = () => this.d.db.steps(function* (): Steps<number> {
-      const { sent, failed } = yield* rows.settleWindow(jobId, outcomes, unsent);
-      paused = yield* leases.closeWindow(jobId, me, sent, failed, pause, now);
-      return sent + failed;
-    });
-    // A pause is an event (its own unit around the settlement); a plain window stays a synchronous unit.
-    const settled = pause ? await this.d.events.around(jobId, 'bulk_job.paused', settleAll, () => paused) : await settleAll();
+    for (const idx of unsent) this.cursor = Math.min(this.cursor, idx - 1);
+    const req = { jobId: this.jobId, owner: this.d.settings.instanceId, outcomes, unsent, pause, now: this.d.clock.now() };
+    // A pause is an event (its own unit around the settlement); a plain window goes with other jobs' windows.
+    const { settled } = pause ? await this.d.events.around(this.jobId, 'bulk_job.paused', () => this.d.batches.settle(req), (r) => r.paused) : await this.d.batches.settle(req);
     this.d.metrics.recordBulkDispatched(settled);
   }
 
@@ -237,3 +227,4 @@ export class BulkJobRunner {
     return result;
   }
 }
+

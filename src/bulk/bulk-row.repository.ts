@@ -3,6 +3,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import type { BulkRowErrorCode } from './bulk-error-codes';
 import { BulkRowRecord, num, toRowRecord } from './bulk-records';
+import { byJob, JobRow, nestedCase, ofJobs } from './job-rows-sql';
 
 /** A row as intake stores it. */
 export interface NewRow {
@@ -37,7 +38,7 @@ export interface SettledRow {
 }
 
 /** A row claimed for a window: marked `sending`, with the message id it is sent under. */
-export type ClaimedRow = BulkRowRecord & { status: 'sending'; messageId: string };
+export type ClaimedRow = BulkRowRecord & { status: 'sending'; messageId: string; /** The id was made by this claim (the row had none): nothing is in the log under it. */ minted: boolean };
 
 /** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
 export const MARK_CHUNK = 500;
@@ -98,6 +99,44 @@ export const rowStatements = {
       sql: `UPDATE bulk_rows SET status = 'sending', message_id = CASE idx ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END WHERE job_id = ? AND status IN ('pending', 'sending') AND idx IN (${inList(rows.length)})`,
       params: [...params, jobId, ...rows.map((x) => x.idx)],
     };
+  },
+  /** The next rows of several jobs' windows, of one status, in one statement (each job's part is the one-job read). */
+  windowRowsOfJobs: (spans: { jobId: string; limit: number }[], status: 'pending' | 'sending'): Stmt => {
+    const params: SqlParam[] = [];
+    const parts = spans.map((s, i) => {
+      params.push(s.jobId, status);
+      return `SELECT * FROM (SELECT job_id, idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(s.limit)}) r${i}`;
+    });
+    return { sql: parts.join(' UNION ALL '), params };
+  },
+  /** Pending rows of several jobs, each in its range of indexes after a cursor: one read of primary-key ranges (no per-job subquery). */
+  pendingInRanges: (spans: { jobId: string; after: number; limit: number }[]): Stmt => {
+    const params: SqlParam[] = [];
+    for (const s of spans) params.push(s.jobId, s.after, s.after + s.limit);
+    return { sql: `SELECT job_id, idx, payload, message_id FROM bulk_rows WHERE status = 'pending' AND (${spans.map(() => '(job_id = ? AND idx > ? AND idx <= ?)').join(' OR ')})`, params };
+  },
+  /** Several jobs' windows claimed in one UPDATE: per job a primary-key range (job_id = ? AND idx IN ...), the message id per job and index. */
+  claimOfJobs: (rows: JobRow<{ messageId: string }>[]): Stmt => {
+    const jobs = byJob(rows);
+    const set = nestedCase(jobs, (r) => r.messageId);
+    const where = ofJobs(jobs);
+    return { sql: `UPDATE bulk_rows SET status = 'sending', message_id = ${set.sql} WHERE status IN ('pending', 'sending') AND (${where.sql})`, params: [...set.params, ...where.params] };
+  },
+  /** Several jobs' settled rows of one status in one UPDATE (only rows still `sending`: counted once). */
+  settleOfJobs: (status: 'sent' | 'failed', rows: JobRow<SettledRow>[]): Stmt => {
+    const jobs = byJob(rows);
+    const cols: Stmt[] = [];
+    const col = (name: string, f: (o: SettledRow) => SqlParam) => {
+      const c = nestedCase(jobs, f);
+      cols.push(c);
+      return `${name} = ${c.sql}`;
+    };
+    const set =
+      status === 'sent'
+        ? ['error_code = NULL', 'error_message = NULL', col('sent_at', (o) => o.at)]
+        : [col('error_code', (o) => o.code), col('error_message', (o) => cut(o.message, 500)), col('sent_at', (o) => o.at)];
+    const where = ofJobs(jobs);
+    return { sql: `UPDATE bulk_rows SET status = '${status}', ${set.join(', ')} WHERE status = 'sending' AND (${where.sql})`, params: [...cols.flatMap((c) => c.params), ...where.params] };
   },
   sendingOf: (jobId: string, idxs: number[]): Stmt => sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(idxs.length)})`, jobId, ...idxs),
   /** Claimed rows moved to `sent` or `failed` with their outcome (only rows still `sending`: counted once). */
@@ -189,7 +228,7 @@ export class BulkRowRepository {
     let found: StmtResult = { affected: 0, rows: [] };
     if (recover) found = yield rowStatements.windowRows(jobId, 'sending', limit);
     if (!found.rows.length) found = yield rowStatements.windowRows(jobId, 'pending', limit);
-    const rows: ClaimedRow[] = found.rows.map((x) => ({ ...toRowRecord(x, jobId), status: 'sending', messageId: x.message_id === null ? newId() : String(x.message_id) }));
+    const rows: ClaimedRow[] = found.rows.map((x) => ({ ...toRowRecord(x, jobId), status: 'sending', messageId: x.message_id === null ? newId() : String(x.message_id), minted: x.message_id === null }));
     if (!rows.length) return { rows, found: 0 };
     const claim: StmtResult = yield rowStatements.claim(jobId, rows);
     if (claim.affected === rows.length) return { rows, found: rows.length };

@@ -22,6 +22,7 @@ export class BulkSettings {
   readonly dispatchLeaseMs: number;
   readonly providerTimeoutMs: number;
   readonly rateLimitBackoffMs: number;
+  readonly sendLanes: number;
   readonly maxJobsPerReplica: number;
   readonly idempotencyWindowMs: number;
   readonly schedulersEnabled: boolean;
@@ -47,6 +48,7 @@ export class BulkSettings {
     this.providerTimeoutMs = config.providers.timeoutMs;
     this.dispatchLeaseMs = bulk.dispatchLeaseMs;
     this.rateLimitBackoffMs = bulk.rateLimitBackoffMs;
+    this.sendLanes = bulk.sendLanes;
     this.maxJobsPerReplica = bulk.maxJobsPerReplica;
     this.idempotencyWindowMs = bulk.idempotencyWindowMs;
     this.schedulersEnabled = config.schedulers.enabled;

@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { BulkController } from './bulk.controller';
 import { BulkDispatcher } from './bulk-dispatcher';
+import { WindowBatches } from './window-batches';
 import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobEvents } from './bulk-job-events';
@@ -24,7 +25,7 @@ import { BulkJobStream } from './bulk-job-stream';
   controllers: [BulkController],
   providers: [
     BulkSettings, BulkJobRepository, BulkJobLeases, BulkJobValidation, BulkRowRepository, BulkJobEvents, BulkJobStream,
-    BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, BulkMetricsSource,
+    BulkIntakeService, BulkDryRunService, BulkJobsService, BulkRowExport, BulkReaper, BulkValidationLoop, BulkDispatcher, WindowBatches, BulkMetricsSource,
   ],
   exports: [BulkJobsService],
 })

@@ -35,24 +35,46 @@ export interface PacerChecks {
 
 /**
  * One job's pacer (a SendPacer for WindowSender): waits on the clock until the sliding window lets
- * the next call start at `perSecond`, and stops the window for shutdown or a lost lease.
+ * the next call start at `perSecond`, and stops the window for shutdown or a lost lease. With
+ * `lanes` > 1 that many calls of a window may be in flight at once; a call in flight counts as if
+ * it had completed now, so a call starts only when the calls completed in the last second plus those
+ * in flight are fewer than `perSecond`. Then no one-second window holds more than `perSecond` calls
+ * at the provider either: of the calls it sees in a window, the last to start found every other one
+ * in flight or completed within the second before its start.
  */
 export class WindowPacer implements SendPacer {
+  readonly lanes: number;
+  private inFlight = 0;
+
   constructor(
     private readonly clock: Clock,
     private readonly window: SendWindow,
     private readonly perSecond: number,
     private readonly checks: PacerChecks,
-  ) {}
+    lanes = 1,
+  ) {
+    this.lanes = Math.max(1, Math.min(lanes, perSecond));
+  }
 
   async before(): Promise<PacerStop | null> {
-    if (this.checks.stopping()) return 'shutting_down';
-    await this.clock.sleep(this.window.waitMs(this.clock.now(), this.perSecond));
-    if (this.checks.stopping()) return 'shutting_down';
-    return (await this.checks.keepLease()) ? null : 'lease_lost';
+    for (;;) {
+      if (this.checks.stopping()) return 'shutting_down';
+      const wait = this.window.waitMs(this.clock.now(), this.perSecond - this.inFlight);
+      if (wait === 0) break;
+      await this.clock.sleep(wait);
+    }
+    this.inFlight++;
+    if (await this.checks.keepLease()) return null;
+    this.inFlight--;
+    return 'lease_lost';
   }
 
   after(): void {
+    this.inFlight--;
     this.window.record(this.clock.now());
+  }
+
+  cancel(): void {
+    this.inFlight--;
   }
 }

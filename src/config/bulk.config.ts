@@ -23,6 +23,8 @@ export interface BulkConfig {
   /** Lease of a dispatched job: BULK_LEASE_MS, but at least two provider timeouts (a call never outlives it). */
   dispatchLeaseMs: number;
   rateLimitBackoffMs: number;
+  /** BULK_SEND_LANES: provider calls of one job's window in flight at once (never more than its messagesPerSecond). */
+  sendLanes: number;
   maxJobsPerReplica: number;
   /** Bulk idempotency replay window. */
   idempotencyWindowMs: number;
@@ -53,6 +55,7 @@ export function bulkSection(r: EnvReader, mode: RuntimeMode, providerTimeoutMs: 
     leaseMs,
     dispatchLeaseMs: Math.max(leaseMs, 2 * providerTimeoutMs),
     rateLimitBackoffMs: r.int('BULK_RATE_LIMIT_BACKOFF_MS', 30_000, 1),
+    sendLanes: r.int('BULK_SEND_LANES', 10, 1, 10),
     maxJobsPerReplica: r.int('BULK_MAX_JOBS_PER_REPLICA', 2000, 1),
     idempotencyWindowMs: r.int('IDEMPOTENCY_WINDOW_HOURS', 24, 1) * 3_600_000,
     eventsHeartbeatMs: r.int('BULK_EVENTS_HEARTBEAT_MS', 15_000, 10, 300_000),

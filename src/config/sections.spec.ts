@@ -52,7 +52,7 @@ describe('config sections: defaults', () => {
     expect(c.bulk).toEqual({
       instanceId: null, intakeBatch: 1000, maxElementBytes: 65536, intakeLeaseMs: 60_000, reaperTickMs: 30_000, validationTickMs: 200,
       validationChunk: 2000, validationConcurrency: 8, exportPageRows: 2000, dispatchTickMs: 100, leaseMs: 15_000, dispatchLeaseMs: 20_000,
-      rateLimitBackoffMs: 30_000, maxJobsPerReplica: 2000, idempotencyWindowMs: 24 * 3_600_000, eventsHeartbeatMs: 15_000, eventsMaxPerAccount: 20, testHooks: false,
+      rateLimitBackoffMs: 30_000, sendLanes: 10, maxJobsPerReplica: 2000, idempotencyWindowMs: 24 * 3_600_000, eventsHeartbeatMs: 15_000, eventsMaxPerAccount: 20, testHooks: false,
     });
     expect(c.verification).toEqual({ maxChecks: 5, retentionMs: 24 * 3_600_000, purgeTickMs: 3_600_000, sendLimit: 5, sendWindowMs: 600_000 });
     expect(c.webhooks).toEqual({

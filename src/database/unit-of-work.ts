@@ -99,6 +99,11 @@ export class UnitOfWork {
     return (await this.run(stmt)).affected;
   }
 
+  /** A unit is open in this async context (work done now joins it). */
+  get inUnit(): boolean {
+    return this.current() !== null;
+  }
+
   /** TypeORM's manager of the open unit, or the default one outside a unit. */
   get manager(): EntityManager {
     return this.current()?.manager ?? this.ds.manager;

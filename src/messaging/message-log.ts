@@ -95,23 +95,39 @@ export class MessageLog {
         [mark.providerMessageId.slice(0, 200), now, now, mark.id, accountId],
       );
       if (changed !== 1) return false;
-      await this.afterSent(accountId, [mark], await this.findOwnedMany(accountId, [mark.id]), now);
+      await this.afterSent([{ ...mark, accountId }], await this.findOwnedMany(accountId, [mark.id]), now);
       return true;
     });
   }
 
-  /** Many sent messages in one UPDATE (one statement and one commit for a whole bulk window); returns how many it marked. */
-  async markSentMany(accountId: string, sent: SentMark[], now: number): Promise<number> {
-    if (!sent.length) return 0;
-    const params: SqlParam[] = [];
-    for (const s of sent) params.push(s.id, s.providerMessageId.slice(0, 200));
+  /**
+   * Sent messages of one or many accounts (bulk windows) in one UPDATE by primary key (and the
+   * accounts' ids), then one read of them, one history INSERT and one of the provider refs. Returns
+   * how many it marked and the messages it moved.
+   */
+  async markSentMany(sent: (SentMark & { accountId: string })[], now: number): Promise<{ marked: number; moved: MessageEntity[] }> {
+    if (!sent.length) return { marked: 0, moved: [] };
+    const owners = new Map<string, (SentMark & { accountId: string })[]>();
+    for (const m of sent) {
+      const list = owners.get(m.accountId);
+      if (list) list.push(m);
+      else owners.set(m.accountId, [m]);
+    }
+    const providerIds = [...owners].map(([accountId, marks]) => ({ accountId, pairs: marks.map((m): [SqlParam, SqlParam] => [m.id, m.providerMessageId.slice(0, 200)]) }));
+    const setParams = providerIds.flatMap((o) => [o.accountId, ...o.pairs.flat()]);
+    const setSql = `CASE account_id ${providerIds.map((o) => `WHEN ? THEN CASE id ${o.pairs.map(() => 'WHEN ? THEN ?').join(' ')} END`).join(' ')} END`;
+    // By primary key; the account filter is the batch's accounts, and each id was paired with its
+    // account when it was recorded (a window's ids are the ones its own account's payment inserted).
+    const ids = sent.map((m) => m.id);
+    const accounts = [...owners.keys()];
     return this.uow.transaction(async () => {
       const marked = await this.exec(
-        `UPDATE messages SET status = 'sent', provider_message_id = CASE id ${sent.map(() => 'WHEN ? THEN ?').join(' ')} END, sent_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${inList(sent.length)}) AND account_id = ? AND status IN ('queued', 'scheduled')`,
-        [...params, now, now, ...sent.map((s) => s.id), accountId],
+        `UPDATE messages SET status = 'sent', provider_message_id = ${setSql}, sent_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${inList(ids.length)}) AND account_id IN (${inList(accounts.length)}) AND status IN ('queued', 'scheduled')`,
+        [...setParams, now, now, ...ids, ...accounts],
       );
-      if (marked > 0) await this.afterSent(accountId, sent, await this.findOwnedMany(accountId, sent.map((s) => s.id)), now);
-      return marked;
+      if (!marked) return { marked, moved: [] };
+      const rows = (await this.repo.findBy({ id: In(ids) })).filter((r) => owners.has(r.accountId));
+      return { marked, moved: await this.afterSent(sent, new Map(rows.map((r) => [r.id, r])), now) };
     });
   }
 
@@ -119,13 +135,14 @@ export class MessageLog {
    * History, events and provider refs of the messages just marked sent: those of `rows` this unit
    * moved (sent now; another replica's earlier mark has its own sent_at).
    */
-  private async afterSent(accountId: string, marks: SentMark[], rows: Map<string, MessageEntity>, now: number): Promise<void> {
+  private async afterSent(marks: (SentMark & { accountId: string })[], rows: Map<string, MessageEntity>, now: number): Promise<MessageEntity[]> {
     const moved = marks.flatMap((m) => {
       const row = rows.get(m.id);
       return row && row.status === 'sent' && Number(row.sentAt) === now && Number(row.updatedAt) === now ? [{ mark: m, row }] : [];
     });
     await this.trail.record(moved.map(({ row }) => ({ row, steps: [apiStep('sent', now)] })));
-    await this.refs.insertRefs(moved.map(({ mark }) => ({ id: mark.id, accountId, providerMessageIds: mark.providerMessageIds?.length ? mark.providerMessageIds : [mark.providerMessageId] })), now);
+    await this.refs.insertRefs(moved.map(({ mark }) => ({ id: mark.id, accountId: mark.accountId, providerMessageIds: mark.providerMessageIds?.length ? mark.providerMessageIds : [mark.providerMessageId] })), now);
+    return moved.map(({ row }) => row);
   }
 
   /**

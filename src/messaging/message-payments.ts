@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Funding, FundingSource, LedgerService } from '../accounts/ledger.service';
+import { LedgerBatch } from '../accounts/ledger-batch';
+import { BatchAnswer, Coalescer, LEFT_OUT } from '../common/coalescer';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -8,6 +10,21 @@ import type { MessageEntity } from './entities/message.entity';
 import { LogOrigin, MessageLog, NewLogEntry } from './message-log';
 import { ProviderGateway } from './provider-gateway';
 import { billableUnits, type ValidatedMessage } from './validation/validated-message';
+
+/** A message of a bulk window, to be paid and recorded under its id. */
+export interface WindowPayItem {
+  id: string;
+  msg: ValidatedMessage;
+  origin: LogOrigin;
+}
+
+interface WindowPayment {
+  accountId: string;
+  items: WindowPayItem[];
+}
+
+/** Messages per batch of windows (19 parameters each in the log's INSERT: under every dialect's limit). */
+const MAX_BATCH_MESSAGES = 1000;
 
 /** A message paid and recorded, ready for its provider call (or its scheduled time). */
 export interface PaidMessage {
@@ -40,13 +57,24 @@ function paymentGroups(msgs: ValidatedMessage[]): { channel: ValidatedMessage['c
  */
 @Injectable()
 export class MessagePayments {
+  private readonly windows: Coalescer<WindowPayment, (Funding | null)[]>;
+
   constructor(
     private readonly ledger: LedgerService,
     private readonly log: MessageLog,
     private readonly gateway: ProviderGateway,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
-  ) {}
+    private readonly batch: LedgerBatch,
+  ) {
+    this.windows = new Coalescer({
+      batch: (r) => this.payManyWindows(r),
+      one: (r) => this.payOneWindow(r),
+      weight: (r) => r.items.length,
+      maxWeight: MAX_BATCH_MESSAGES,
+      maxInFlight: uow.capabilities.concurrentWrites ? 2 : 1,
+    });
+  }
 
   /** One message; throws INSUFFICIENT_BALANCE / SUBSCRIPTION_INACTIVE (nothing taken) or the insert's error. */
   async payOne(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<Funding> {
@@ -85,20 +113,45 @@ export class MessagePayments {
    * of SMS parts (a window usually has one or two) and one INSERT, in one unit. Returns each item's funding, null past the
    * balance (unpaid, unrecorded). Throws SUBSCRIPTION_INACTIVE with nothing taken.
    */
-  async payWindow(accountId: string, items: { id: string; msg: ValidatedMessage; origin: LogOrigin }[]): Promise<(Funding | null)[]> {
+  async payWindow(accountId: string, items: WindowPayItem[]): Promise<(Funding | null)[]> {
+    // Inside an open unit it is part of it; otherwise it goes with other accounts' windows.
+    return this.uow.inUnit ? this.payOneWindow({ accountId, items }) : this.windows.submit({ accountId, items });
+  }
+
+  private async payOneWindow({ accountId, items }: WindowPayment): Promise<(Funding | null)[]> {
     const fundings: (Funding | null)[] = items.map(() => null);
     await this.uow.transaction(async () => {
       for (const g of paymentGroups(items.map((it) => it.msg))) {
         const paid = await this.ledger.debitMany(accountId, g.channel, g.indexes.length, { allOrNothing: false, units: g.units });
         paid.forEach((f, k) => (fundings[g.indexes[k]] = f));
       }
-      const rows = items.flatMap((it, i) => {
-        const funding = fundings[i];
-        return funding ? [entry(accountId, { id: it.id, msg: it.msg, funding }, it.origin)] : [];
-      });
-      await this.log.insert(rows, this.clock.now());
+      await this.log.insert(paidEntries(accountId, items, fundings), this.clock.now());
     });
     return fundings;
+  }
+
+  /**
+   * Many accounts' windows in one unit: one read of their balances and at most three UPDATEs
+   * (LedgerBatch), one INSERT of every paid message. An account the batch cannot pay (unknown,
+   * inactive subscription) pays alone afterwards and gets the single debit's answer; a conflict or a
+   * failed insert undoes the unit and every window pays alone.
+   */
+  private async payManyWindows(reqs: WindowPayment[]): Promise<BatchAnswer<(Funding | null)[]>[]> {
+    return this.uow.transaction(async () => {
+      const groupsOf = reqs.map((r) => paymentGroups(r.items.map((it) => it.msg)));
+      const paid = await this.batch.debitAcross(reqs.map((r, i) => ({ accountId: r.accountId, wants: groupsOf[i].map((g) => ({ channel: g.channel, units: g.units, count: g.indexes.length })) })));
+      const entries: NewLogEntry[] = [];
+      const answers = reqs.map((r, i): BatchAnswer<(Funding | null)[]> => {
+        const got = paid[i];
+        if (!got) return LEFT_OUT;
+        const fundings: (Funding | null)[] = r.items.map(() => null);
+        groupsOf[i].forEach((g, k) => got[k].forEach((f, j) => (fundings[g.indexes[j]] = f)));
+        entries.push(...paidEntries(r.accountId, r.items, fundings));
+        return fundings;
+      });
+      await this.log.insert(entries, this.clock.now());
+      return answers;
+    });
   }
 
   /**
@@ -112,6 +165,14 @@ export class MessagePayments {
       return funding;
     });
   }
+}
+
+/** The paid ones of a window's items as log entries. */
+function paidEntries(accountId: string, items: WindowPayItem[], fundings: (Funding | null)[]): NewLogEntry[] {
+  return items.flatMap((it, i) => {
+    const funding = fundings[i];
+    return funding ? [entry(accountId, { id: it.id, msg: it.msg, funding }, it.origin)] : [];
+  });
 }
 
 function entry(accountId: string, p: PaidMessage, origin: LogOrigin): NewLogEntry {

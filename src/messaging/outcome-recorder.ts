@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Funding, LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
+import { Coalescer } from '../common/coalescer';
 import { UnitOfWork } from '../database/unit-of-work';
 import { MetricsService } from '../metrics/metrics.service';
 import type { DeliveryResult } from './delivery-step';
@@ -25,6 +26,8 @@ export type ErrorPolicy = 'throw' | 'report';
 @Injectable()
 export class OutcomeRecorder {
   private readonly logger = new Logger(OutcomeRecorder.name);
+  /** Bulk windows' sent marks, written together (the same statements serve one window or many). */
+  private readonly windows: Coalescer<(SentMark & { accountId: string })[], void>;
 
   constructor(
     private readonly log: MessageLog,
@@ -33,7 +36,18 @@ export class OutcomeRecorder {
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
     private readonly receipts: ReceiptIntakeService,
-  ) {}
+  ) {
+    this.windows = new Coalescer({
+      batch: async (w) => {
+        await this.markSent(w);
+        return w.map(() => undefined);
+      },
+      one: (w) => this.markSent([w]),
+      weight: (w) => w.length,
+      maxWeight: 1000,
+      maxInFlight: uow.capabilities.concurrentWrites ? 2 : 1,
+    });
+  }
 
   /** Records a provider call's (or lookup's) result for a paid, open message. */
   async record(accountId: string, id: string, to: Addressee, funding: Funding, d: DeliveryResult, policy: ErrorPolicy): Promise<SendOutcome> {
@@ -55,16 +69,23 @@ export class OutcomeRecorder {
   }
 
   /**
-   * The sent messages of a bulk window in one UPDATE (they were reported sent as the provider
-   * answered), then one look-up of receipts kept for their provider ids.
+   * The sent messages of a bulk window (they were reported sent as the provider answered), written
+   * with other accounts' windows that arrive meanwhile: one UPDATE, one history INSERT, one of the
+   * provider refs and one look-up of receipts kept for their provider ids per batch.
    */
-  async sentMany(accountId: string, sent: (SentMark & { channel: string })[]): Promise<void> {
-    // One UPDATE per channel (a window usually has one), so each channel counts the rows it marked.
-    for (const channel of new Set(sent.map((s) => s.channel))) {
-      const marked = await this.log.markSentMany(accountId, sent.filter((s) => s.channel === channel), this.clock.now());
-      this.metrics.recordMessage(channel, 'sent', marked);
-    }
-    await this.applyKept(sent);
+  async sentMany(accountId: string, sent: SentMark[]): Promise<void> {
+    if (!sent.length) return;
+    const marks = sent.map((s) => ({ ...s, accountId }));
+    await (this.uow.inUnit ? this.markSent([marks]) : this.windows.submit(marks));
+  }
+
+  private async markSent(windows: (SentMark & { accountId: string })[][]): Promise<void> {
+    const all = windows.flat();
+    const { moved } = await this.log.markSentMany(all, this.clock.now());
+    const perChannel = new Map<string, number>();
+    for (const row of moved) perChannel.set(row.channel, (perChannel.get(row.channel) ?? 0) + 1);
+    for (const [channel, n] of perChannel) this.metrics.recordMessage(channel, 'sent', n);
+    await this.applyKept(all);
   }
 
   /** Receipts kept for these messages' provider ids; a failure here leaves them to the sweeper (the send is recorded). */

@@ -12,6 +12,8 @@ import type { ValidatedMessage } from './validation/validated-message';
 export interface WindowItem {
   msg: ValidatedMessage;
   origin: SendOrigin & { messageId: string };
+  /** The id was made for this window (never paid or recorded under it): no look-up in the log. */
+  fresh?: boolean;
 }
 
 /** Why the pacer lets no more provider calls start in this window. */
@@ -25,6 +27,10 @@ export type PacerStop = Extract<NotAttemptedReason, 'shutting_down' | 'lease_los
 export interface SendPacer {
   before(): Promise<PacerStop | null>;
   after(): void;
+  /** Calls of the window's new messages that may be in flight at once (1 when absent: one after another). */
+  readonly lanes?: number;
+  /** A start `before` granted is not used (the window stopped meanwhile). */
+  cancel?(): void;
 }
 
 type Stop = { reason: NotAttemptedReason };
@@ -52,7 +58,7 @@ export class WindowSender {
   async sendWindow(accountId: string, items: WindowItem[], pacer: SendPacer): Promise<SendOutcome[]> {
     if (items.some((it) => it.msg.scheduleAt !== null)) throw new Error('a bulk window sends now: scheduled messages go through SendPipeline.send');
     const out: SendOutcome[] = new Array(items.length);
-    const known = await this.log.findOwnedMany(accountId, items.map((it) => it.origin.messageId));
+    const known = await this.log.findOwnedMany(accountId, items.filter((it) => !it.fresh).map((it) => it.origin.messageId));
     const fresh: number[] = [];
     let stop: Stop | null = null;
     for (let i = 0; i < items.length; i++) {
@@ -80,29 +86,35 @@ export class WindowSender {
       throw err;
     }
     const sent: (SentMark & { channel: string })[] = [];
-    try {
-      for (const [k, i] of fresh.entries()) {
-        const { msg, origin } = items[i];
-        const funding = fundings[k];
-        if (!funding) {
-          out[i] = notAttempted({ reason: 'insufficient_balance' }, false);
-          continue;
-        }
-        stop ??= await paced(pacer);
-        if (stop) {
-          out[i] = notAttempted(stop, true);
-          continue;
-        }
-        const d = await this.delivery.attempt(accountId, origin.messageId, msg, origin).finally(() => pacer.after());
-        if (d.kind === 'answered' && d.outcome.status === 'sent') {
-          // Marked with the rest of the window below.
-          sent.push({ id: origin.messageId, providerMessageId: d.outcome.providerMessageId, providerMessageIds: d.outcome.providerMessageIds, channel: msg.channel });
-          out[i] = { kind: 'sent', result: sendResult(origin.messageId, msg, 'sent', funding.amount, null, d.outcome.providerMessageId) };
-          continue;
-        }
-        out[i] = await this.recorder.record(accountId, origin.messageId, msg, funding, d, 'report');
-        stop = stopAfter(out[i]);
+    const sendOne = async (k: number, i: number): Promise<void> => {
+      const { msg, origin } = items[i];
+      const funding = fundings[k];
+      if (!funding) {
+        out[i] = notAttempted({ reason: 'insufficient_balance' }, false);
+        return;
       }
+      if (!stop) {
+        const refused = await paced(pacer);
+        if (refused) stop ??= refused;
+        // Stopped by another lane's outcome while this one waited: the start it was granted goes unused.
+        else if (stop) pacer.cancel?.();
+      }
+      if (stop) {
+        out[i] = notAttempted(stop, true);
+        return;
+      }
+      const d = await this.delivery.attempt(accountId, origin.messageId, msg, origin).finally(() => pacer.after());
+      if (d.kind === 'answered' && d.outcome.status === 'sent') {
+        // Marked with the rest of the window below.
+        sent.push({ id: origin.messageId, providerMessageId: d.outcome.providerMessageId, providerMessageIds: d.outcome.providerMessageIds, channel: msg.channel });
+        out[i] = { kind: 'sent', result: sendResult(origin.messageId, msg, 'sent', funding.amount, null, d.outcome.providerMessageId) };
+        return;
+      }
+      out[i] = await this.recorder.record(accountId, origin.messageId, msg, funding, d, 'report');
+      stop ??= stopAfter(out[i]);
+    };
+    try {
+      await inLanes(fresh, pacer.lanes ?? 1, sendOne);
     } finally {
       // (Also when a statement failed mid-window: what the provider took is marked sent.)
       await this.recorder.sentMany(accountId, sent);
@@ -120,6 +132,20 @@ export class WindowSender {
     if (err.code === 'CONFLICT') return this.recorder.recorded(accountId, item.origin.messageId, item.msg);
     throw err;
   }
+}
+
+/** `work(k, list[k])` for every entry, started in order, at most `lanes` at once. */
+async function inLanes(list: number[], lanes: number, work: (k: number, item: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < list.length) {
+      const k = next++;
+      await work(k, list[k]);
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(lanes, list.length) }, lane));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 async function paced(pacer: SendPacer): Promise<Stop | null> {

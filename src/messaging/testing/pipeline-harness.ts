@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Registry } from 'prom-client';
+import { LedgerBatch } from '../../accounts/ledger-batch';
 import { LedgerService } from '../../accounts/ledger.service';
 import { FakeClock } from '../../common/fake-clock';
 import { TargetPolicy } from '../../common/net/target-policy';
@@ -118,7 +119,7 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
   const receiptStore = new ReceiptStore(uow);
   const log = new MessageLog(uow, trail, receiptStore);
   const receipts = new ReceiptIntakeService(uow, receiptStore, trail, clock, config, metrics);
-  const payments = new MessagePayments(ledger, log, gateway, clock, uow);
+  const payments = new MessagePayments(ledger, log, gateway, clock, uow, new LedgerBatch(uow, config));
   const delivery = new DeliveryStep(gateway, log, clock);
   const recorder = new OutcomeRecorder(log, ledger, uow, clock, metrics, receipts);
   const pipeline = new SendPipeline(payments, delivery, recorder, log);

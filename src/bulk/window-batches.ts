@@ -1,0 +1,187 @@
+import { Injectable } from '@nestjs/common';
+import { Coalescer, LEFT_OUT, BatchAnswer } from '../common/coalescer';
+import { newId } from '../common/ids';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { Row, StmtResult, Steps } from '../database/sql';
+import { BulkJobLeases, leaseStatements, WindowPauseMove } from './bulk-job-leases.repository';
+import { toRowRecord } from './bulk-records';
+import { BulkRowRepository, ClaimedRow, rowStatements, SettledRow } from './bulk-row.repository';
+import type { JobRow } from './job-rows-sql';
+import { BulkSettings } from './bulk-settings';
+import { WindowTxProbe } from './window-tx-probe';
+
+/** A window's start: renew the job's lease (its check that the job is still ours and to run), then claim its rows. */
+export interface ClaimRequest {
+  jobId: string;
+  limit: number;
+  /** Rows left `sending` are taken first (the first window of a lease, or after one that left some). */
+  recover: boolean;
+  /** The last index the runner claimed (-1: none yet): its pending rows are looked for after it. */
+  after: number;
+  owner: string;
+  leaseUntil: number;
+}
+/** null: the lease was lost or the job is no longer to run. `remaining`: rows were found (some may have raced with a cancel). */
+export type ClaimAnswer = { rows: ClaimedRow[]; remaining: boolean } | null;
+
+/** A window's end: its rows settled, unsent rows back to `pending`, the job's counters, its pause if any. */
+export interface SettleRequest {
+  jobId: string;
+  owner: string;
+  outcomes: SettledRow[];
+  unsent: number[];
+  pause: WindowPauseMove | null;
+  now: number;
+}
+export interface SettleAnswer {
+  settled: number;
+  paused: boolean;
+}
+
+/** Rows per batch: a few statements of at most this many rows (well under every dialect's parameter limit). */
+const MAX_BATCH_ROWS = 2000;
+
+/**
+ * The dispatch windows of many jobs written together. Each job's runner asks for its window's start
+ * and end as before; requests that arrive while a batch is being written go in the next one
+ * (Coalescer), so a thousand jobs sending at once share a few statements per batch instead of about
+ * five each: a renewal of all their leases, one read of all their rows (a UNION ALL of the one-job
+ * reads) and one claim; then one UPDATE per outcome and one of the counters. A request the batch
+ * cannot place (rows raced with a cancel, a pause) is written alone by the one-job statements.
+ */
+@Injectable()
+export class WindowBatches {
+  private readonly claims: Coalescer<ClaimRequest, ClaimAnswer>;
+  private readonly settlements: Coalescer<SettleRequest, SettleAnswer>;
+  private readonly probe: WindowTxProbe;
+
+  constructor(
+    private readonly db: UnitOfWork,
+    private readonly leases: BulkJobLeases,
+    private readonly rows: BulkRowRepository,
+    settings: BulkSettings,
+  ) {
+    this.probe = new WindowTxProbe(settings.testHooks);
+    const inFlight = db.capabilities.concurrentWrites ? 2 : 1;
+    this.claims = new Coalescer({ batch: (r) => this.claimMany(r), one: (r) => this.claimOne(r), weight: (r) => r.limit, maxWeight: MAX_BATCH_ROWS, maxInFlight: inFlight });
+    this.settlements = new Coalescer({
+      batch: (r) => this.settleMany(r),
+      one: (r) => this.settleOne(r),
+      weight: (r) => r.outcomes.length + r.unsent.length,
+      maxWeight: MAX_BATCH_ROWS,
+      maxInFlight: inFlight,
+    });
+  }
+
+  /** Windows' starts and ends written so far, and in how many batches (benchmarks). */
+  get stats(): { claims: { requests: number; batches: number }; settlements: { requests: number; batches: number } } {
+    return { claims: this.claims.stats, settlements: this.settlements.stats };
+  }
+
+  /** Inside an open unit (a pause's event unit) the window is written in it, alone. */
+  claim(req: ClaimRequest): Promise<ClaimAnswer> {
+    return this.db.inUnit ? this.claimOne(req) : this.claims.submit(req);
+  }
+
+  settle(req: SettleRequest): Promise<SettleAnswer> {
+    return this.db.inUnit ? this.settleOne(req) : this.settlements.submit(req);
+  }
+
+  private claimOne(req: ClaimRequest): Promise<ClaimAnswer> {
+    const { leases, rows } = this;
+    return this.db.steps(function* (): Steps<ClaimAnswer> {
+      if (!(yield* leases.renewForWindow(req.jobId, req.owner, req.leaseUntil))) return null;
+      // Rows left `sending` first: their outcome must be settled before anything new goes out.
+      const claimed = yield* rows.claimWindow(req.jobId, req.limit, req.recover, () => newId('msg'));
+      return { rows: claimed.rows, remaining: claimed.found > 0 };
+    }, { afterFirst: this.probe.hold(req.jobId) });
+  }
+
+  /**
+   * One unit for many windows (all of one owner: this replica's runners). Jobs whose lease was not
+   * renewed answer null; rows left `sending` are read for the jobs that recover, pending rows for the
+   * others (and for those that found none); all are claimed by one UPDATE. If it claimed fewer rows
+   * than were read (a cancel took some meanwhile), the unit is undone and each window is written alone.
+   */
+  private claimMany(reqs: ClaimRequest[]): Promise<BatchAnswer<ClaimAnswer>[]> {
+    const owner = reqs[0].owner;
+    if (reqs.some((r) => r.owner !== owner)) return Promise.resolve(reqs.map(() => LEFT_OUT));
+    // The latest asked for: no runner believes its lease ends later than it does.
+    const until = Math.max(...reqs.map((r) => r.leaseUntil));
+    const ids = reqs.map((r) => r.jobId);
+    return this.db.steps(function* (): Steps<BatchAnswer<ClaimAnswer>[]> {
+      const renewed: StmtResult = yield leaseStatements.renewManyForWindow(ids, owner, until);
+      let running = new Set(ids);
+      if (renewed.affected !== ids.length) running = new Set(((yield leaseStatements.runningOf(ids, owner)) as StmtResult).rows.map((r) => String(r.id)));
+      const live = reqs.filter((r) => running.has(r.jobId));
+      const found = new Map<string, Row[]>();
+      const read = function* (list: ClaimRequest[], status: 'pending' | 'sending'): Steps<void> {
+        if (!list.length) return;
+        const got: StmtResult = yield rowStatements.windowRowsOfJobs(list.map((r) => ({ jobId: r.jobId, limit: r.limit })), status);
+        for (const x of got.rows) {
+          const jobId = String(x.job_id);
+          const rows = found.get(jobId);
+          if (rows) rows.push(x);
+          else found.set(jobId, [x]);
+        }
+      };
+      yield* read(live.filter((r) => r.recover), 'sending');
+      // The next rows after each runner's cursor, all jobs in one read of primary-key ranges.
+      const ahead = live.filter((r) => !found.has(r.jobId));
+      if (ahead.length) {
+        const got: StmtResult = yield rowStatements.pendingInRanges(ahead.map((r) => ({ jobId: r.jobId, after: r.after, limit: r.limit })));
+        for (const x of got.rows) found.set(String(x.job_id), [...(found.get(String(x.job_id)) ?? []), x]);
+      }
+      const claimed: JobRow<{ messageId: string }>[] = [];
+      const answers = new Map<string, ClaimedRow[]>();
+      for (const r of live) {
+        const mine = (found.get(r.jobId) ?? [])
+          .map((x): ClaimedRow => {
+            const minted = x.message_id === null || x.message_id === undefined;
+            return { ...toRowRecord(x, r.jobId), status: 'sending', messageId: minted ? newId('msg') : String(x.message_id), minted };
+          })
+          .sort((a, b) => a.idx - b.idx);
+        answers.set(r.jobId, mine);
+        for (const c of mine) claimed.push({ jobId: r.jobId, idx: c.idx, messageId: c.messageId });
+      }
+      if (claimed.length) {
+        const took: StmtResult = yield rowStatements.claimOfJobs(claimed);
+        if (took.affected !== claimed.length) throw new Error('a cancel took rows of the batch meanwhile');
+      }
+      // A job with nothing after its cursor (its end, or a run of invalid or earlier rows) is written alone: the one-job read looks at the whole job.
+      return reqs.map((r) => (!running.has(r.jobId) ? null : answers.get(r.jobId)?.length ? { rows: answers.get(r.jobId) ?? [], remaining: true } : LEFT_OUT));
+    }, { afterFirst: this.probe.hold(ids[0]) });
+  }
+
+  private settleOne(req: SettleRequest): Promise<SettleAnswer> {
+    const { rows, leases } = this;
+    return this.db.steps(function* (): Steps<SettleAnswer> {
+      const { sent, failed } = yield* rows.settleWindow(req.jobId, req.outcomes, req.unsent);
+      const paused = yield* leases.closeWindow(req.jobId, req.owner, sent, failed, req.pause, req.now);
+      return { settled: sent + failed, paused };
+    });
+  }
+
+  /**
+   * Windows without unsent rows or a pause (the plain case), in one unit: one UPDATE per outcome and
+   * one of the counters. A row is counted by whoever moves it out of `sending`: when the UPDATEs moved
+   * fewer rows than the windows settle (another replica settled some first), the unit is undone and
+   * each window is written alone, which counts exactly the rows it moved.
+   */
+  private settleMany(reqs: SettleRequest[]): Promise<BatchAnswer<SettleAnswer>[]> {
+    const plain = reqs.filter((r) => !r.pause && !r.unsent.length && r.outcomes.length);
+    if (plain.length < 2) return Promise.resolve(reqs.map(() => LEFT_OUT));
+    const now = Math.max(...plain.map((r) => r.now));
+    return this.db.steps(function* (): Steps<BatchAnswer<SettleAnswer>[]> {
+      for (const status of ['sent', 'failed'] as const) {
+        const rows = plain.flatMap((r) => r.outcomes.filter((o) => o.status === status).map((o) => ({ ...o, jobId: r.jobId })));
+        if (!rows.length) continue;
+        const moved: StmtResult = yield rowStatements.settleOfJobs(status, rows);
+        if (moved.affected !== rows.length) throw new Error('rows of the batch were settled elsewhere meanwhile');
+      }
+      const counts = plain.map((r) => ({ id: r.jobId, sent: r.outcomes.filter((o) => o.status === 'sent').length, failed: r.outcomes.filter((o) => o.status === 'failed').length }));
+      yield leaseStatements.countSettledOfJobs(counts, now);
+      return reqs.map((r) => (plain.includes(r) ? { settled: r.outcomes.length, paused: false } : LEFT_OUT));
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import { Coalescer, LEFT_OUT } from './coalescer';
+
+/** A coalescer over numbers that records how it wrote them. */
+function harness(batchImpl?: (reqs: number[]) => Promise<(number | typeof LEFT_OUT)[]>) {
+  const batches: number[][] = [];
+  const alone: number[] = [];
+  let release: (() => void) | null = null;
+  const sut = new Coalescer<number, number>({
+    batch: async (reqs) => {
+      batches.push(reqs);
+      return batchImpl ? batchImpl(reqs) : reqs.map((r) => r * 10);
+    },
+    one: async (r) => {
+      alone.push(r);
+      if (release === null && r === 0) await new Promise<void>((resolve) => (release = resolve));
+      if (r < 0) throw new Error(`refused ${r}`);
+      return r * 100;
+    },
+    weight: (r) => Math.abs(r) || 1,
+    maxWeight: 10,
+    maxInFlight: 1,
+  });
+  return { sut, batches, alone, release: () => release?.() };
+}
+
+describe(Coalescer.name, () => {
+  it('writes requests made in the same turn as one batch, in order, each getting its own answer', async () => {
+    const { sut, batches, alone } = harness();
+    await expect(Promise.all([sut.submit(1), sut.submit(2), sut.submit(3)])).resolves.toEqual([10, 20, 30]);
+    expect(batches).toEqual([[1, 2, 3]]);
+    expect(alone).toEqual([]);
+    expect(sut.stats).toEqual({ requests: 3, batches: 1 });
+  });
+
+  it('writes a lone request the ordinary way', async () => {
+    const { sut, batches, alone } = harness();
+    await expect(sut.submit(4)).resolves.toBe(400);
+    expect(batches).toEqual([]);
+    expect(alone).toEqual([4]);
+  });
+
+  it('queues requests while a batch is in flight and writes them together next, splitting by weight', async () => {
+    const { sut, batches, alone, release } = harness();
+    const first = sut.submit(0);
+    await new Promise((r) => setImmediate(r));
+    expect(alone).toEqual([0]);
+    const later = [6, 3, 2, 5].map((r) => sut.submit(r));
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([]);
+    release();
+    await expect(first).resolves.toBe(0);
+    await expect(Promise.all(later)).resolves.toEqual([60, 30, 20, 50]);
+    // 6 + 3 fit in a weight of 10; 2 + 5 go in the next batch.
+    expect(batches).toEqual([
+      [6, 3],
+      [2, 5],
+    ]);
+  });
+
+  it('writes each request alone when the batch fails, and only the one that fails alone fails', async () => {
+    const { sut, alone } = harness(() => Promise.reject(new Error('conflict')));
+    const results = await Promise.allSettled([sut.submit(1), sut.submit(-2), sut.submit(3)]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual([100, 'Error: refused -2', 300]);
+    expect(alone.sort()).toEqual([-2, 1, 3]);
+  });
+
+  it('writes a request the batch left out alone afterwards', async () => {
+    const { sut, alone } = harness(async (reqs) => reqs.map((r) => (r === 2 ? LEFT_OUT : r * 10)));
+    await expect(Promise.all([sut.submit(1), sut.submit(2), sut.submit(3)])).resolves.toEqual([10, 200, 30]);
+    expect(alone).toEqual([2]);
+  });
+});
