@@ -106,6 +106,34 @@ describe('Bulk query plans (e2e)', () => {
     }
   });
 
+  it("many jobs' windows (claims, settlements, renewals, counters) find their rows by primary key, never by a scan", async () => {
+    const other = 'bulk_plan_0005';
+    const rows = [0, 1, 2].flatMap((idx) => [{ jobId, idx }, { jobId: other, idx }]);
+    const settled = rows.map((r) => ({ ...r, status: 'sent' as const, code: null, message: null, at: 1 }));
+    const cases: [string, Stmt, 'bulk_rows' | 'bulk_jobs'][] = [
+      ['pending rows after cursors', rowStatements.pendingInRanges([{ jobId, after: 10, limit: 10 }, { jobId: other, after: -1, limit: 10 }]), 'bulk_rows'],
+      ['claim', rowStatements.claimOfJobs(rows.map((r) => ({ ...r, messageId: `msg_${r.idx}` }))), 'bulk_rows'],
+      ['settlement', rowStatements.settleOfJobs('sent', settled), 'bulk_rows'],
+      ['renewal', leaseStatements.renewManyForWindow([jobId, other], 'rep_x', 1), 'bulk_jobs'],
+      ['counters', leaseStatements.countSettledOfJobs([{ id: jobId, sent: 1, failed: 0 }, { id: other, sent: 2, failed: 1 }], 1), 'bulk_jobs'],
+    ];
+    for (const [name, stmt, table] of cases) {
+      const p = await plan(t, stmt);
+      if (isMysqlRun()) {
+        const read = p.mysql.find((r) => r.table === table);
+        // (bulk_rows: its primary key or (job_id, status, idx); both lead with the job.)
+        expect({ name, key: String(read?.key), type: read?.type }).toEqual({ name, key: table === 'bulk_rows' ? expect.stringMatching(/^(PRIMARY|ix_bulk_rows_status)$/) : 'PRIMARY', type: 'range' });
+      } else {
+        expect({ name, plan: p.sqlite }).toEqual({ name, plan: expect.stringMatching(/USING (INDEX|PRIMARY KEY|COVERING INDEX)/) });
+        expect(p.sqlite).not.toMatch(new RegExp(`SCAN ${table}( |$)`));
+      }
+    }
+    // Rows left `sending` of the jobs that recover: each job's part read in index order by primary key.
+    const sending = await plan(t, rowStatements.windowRowsOfJobs([{ jobId, limit: 10 }, { jobId: other, limit: 10 }], 'sending'));
+    if (isMysqlRun()) expect(sending.mysql.filter((r) => r.table === 'bulk_rows').map((r) => String(r.key))).toEqual([expect.stringMatching(/^(PRIMARY|ix_bulk_rows_status)$/), expect.stringMatching(/^(PRIMARY|ix_bulk_rows_status)$/)]);
+    else expect(sending.sqlite).not.toMatch(/SCAN bulk_rows( |$)/);
+  });
+
   it.each(HOT_QUERIES)('%s uses an index without sorting', async (_name, build) => {
     const p = await plan(t, build(jobId));
     if (isMysqlRun()) {
