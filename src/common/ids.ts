@@ -11,11 +11,21 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+/** Random bytes drawn 4 KiB at a time (one call to the system's generator per ~290 ids, not one per id). */
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let used = 0;
+
 /** `len` random characters of the id alphabet (5 bits each). */
 export function randomPart(len: number): string {
-  const bytes = randomBytes(len);
+  if (len > POOL_SIZE) return randomPart(POOL_SIZE) + randomPart(len - POOL_SIZE);
+  if (used + len > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    used = 0;
+  }
   let out = '';
-  for (let i = 0; i < len; i++) out += ALPHABET[bytes[i] & 31];
+  for (let i = 0; i < len; i++) out += ALPHABET[pool[used + i] & 31];
+  used += len;
   return out;
 }
 
