@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import { isDeadlock, isLockWaitTimeout } from './db-errors';
 import { SqliteConnection, SqliteGate, SqliteStatement, unitScope, UnitScope } from './sqlite-gate';
-import type { Row, Steps, Stmt, StmtResult } from './sql';
+import type { Row, Steps, Stmt, StmtResult, UpdateFromSyntax } from './sql';
 
 /** A transaction in progress: statements and TypeORM repositories that belong to it. */
 export interface Tx {
@@ -34,6 +34,8 @@ export interface DbCapabilities {
   concurrentWrites: boolean;
   /** The zero-setup embedded database in this process (a developer's machine, the demo account). */
   embedded: boolean;
+  /** How an UPDATE takes its values from a list of rows (`updateFromRows`). */
+  updateFrom: UpdateFromSyntax;
 }
 
 interface OpenTx extends Tx, UnitScope {}
@@ -56,7 +58,7 @@ export class UnitOfWork {
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.gate = SqliteGate.of(ds);
-    this.capabilities = { skipLocked: this.gate === null, concurrentWrites: this.gate === null, embedded: this.gate !== null };
+    this.capabilities = { skipLocked: this.gate === null, concurrentWrites: this.gate === null, embedded: this.gate !== null, updateFrom: this.gate === null ? 'join' : 'from' };
   }
 
   /** Runs `work` atomically (joining the unit already open in this async context). */

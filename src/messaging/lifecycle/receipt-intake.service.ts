@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
-import { inList, sql, SqlParam } from '../../database/sql';
+import { inList, sql, SqlParam, updateFromRows } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { ProviderReceipt, ReceiptIntake } from '../../providers/provider-events';
@@ -110,12 +110,17 @@ export class ReceiptIntakeService implements ReceiptIntake {
     await this.uow.run(sql(`UPDATE messages SET sequence = sequence WHERE id IN (${inList(owners.length)}) AND account_id IN (${inList(accounts.length)})`, ...owners.map((o) => o.id), ...accounts));
     const rows = new Map<string, MessageEntity>();
     for (const row of await this.uow.manager.getRepository(MessageEntity).findBy({ id: In(owners.map((o) => o.id)), accountId: In(accounts) })) rows.set(row.id, row);
-    const parts = await this.store.refsOfMessages(owners);
+    const parts = new Map<string, ProviderRef[]>();
+    for (const p of await this.store.refsOfMessages(owners)) {
+      const list = parts.get(p.messageId);
+      if (list) list.push(p);
+      else parts.set(p.messageId, [p]);
+    }
     const changedParts = new Map<ProviderRef, string | null>();
     const moves = new Map<string, StatusMove>();
     for (const { ref, receipt } of matched) {
       const row = rows.get(ref.messageId);
-      const part = parts.find((p) => p.messageId === ref.messageId && p.providerMessageId === ref.providerMessageId && p.accountId === row?.accountId);
+      const part = parts.get(ref.messageId)?.find((p) => p.providerMessageId === ref.providerMessageId && p.accountId === row?.accountId);
       if (!row || !part) continue;
       channels.set(row.id, row.channel);
       const next = nextPartStatus(part.status, receipt.status);
@@ -123,7 +128,7 @@ export class ReceiptIntakeService implements ReceiptIntake {
       part.status = next;
       changedParts.set(part, receipt.providerErrorCode);
       const move = moves.get(row.id) ?? { row: { ...row }, steps: [] };
-      const targets = stepsTo(move.row.status, messageTarget(parts.filter((p) => p.messageId === row.id).map((p) => p.status as PartStatus)));
+      const targets = stepsTo(move.row.status, messageTarget((parts.get(row.id) ?? []).map((p) => p.status as PartStatus)));
       if (!targets.length) continue;
       advance(move, targets, receipt, this.clock.now());
       moves.set(row.id, move);
@@ -135,7 +140,7 @@ export class ReceiptIntakeService implements ReceiptIntake {
     return moved;
   }
 
-  /** The moved rows in one UPDATE (their rows are locked by this unit). */
+  /** The moved rows in one UPDATE (their rows are locked by this unit), each row's values looked up by its id. */
   private async writeRows(rows: MessageEntity[]): Promise<void> {
     if (!rows.length) return;
     const cols: [string, (m: MessageEntity) => SqlParam][] = [
@@ -143,13 +148,10 @@ export class ReceiptIntakeService implements ReceiptIntake {
       ['error_code', (m) => m.errorCode], ['error_message', (m) => m.errorMessage], ['provider_error_code', (m) => m.providerErrorCode],
       ['sequence', (m) => m.sequence], ['updated_at', (m) => m.updatedAt],
     ];
-    const params: SqlParam[] = [];
-    const sets = cols.map(([col, get]) => {
-      for (const m of rows) params.push(m.id, get(m));
-      return `${col} = CASE id ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END`;
-    });
     const accounts = [...new Set(rows.map((m) => m.accountId))];
-    await this.uow.run({ sql: `UPDATE messages SET ${sets.join(', ')} WHERE id IN (${inList(rows.length)}) AND account_id IN (${inList(accounts.length)})`, params: [...params, ...rows.map((m) => m.id), ...accounts] });
+    await this.uow.run(
+      updateFromRows(this.uow.capabilities.updateFrom, 'messages', ['id'], cols.map(([col]) => col), rows.map((m) => [m.id, ...cols.map(([, get]) => get(m))]), sql(`messages.account_id IN (${inList(accounts.length)})`, ...accounts)),
+    );
   }
 }
 

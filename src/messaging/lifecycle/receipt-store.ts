@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '../../common/ids';
 import { isUniqueViolation } from '../../database/db-errors';
-import { inList, Row, sql, SqlParam } from '../../database/sql';
+import { inList, Row, sql, SqlParam, updateFromRows } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../../providers/provider-events';
 import type { PartStatus } from './lifecycle-rules';
@@ -85,20 +85,9 @@ export class ReceiptStore {
   /** New part statuses (and failure codes) in one UPDATE. */
   async setPartStatuses(changes: { ref: ProviderRef; status: PartStatus; providerErrorCode: string | null }[]): Promise<void> {
     if (!changes.length) return;
-    const when = changes.map(() => 'WHEN provider_message_id = ? AND message_id = ? THEN ?').join(' ');
-    const status: SqlParam[] = [];
-    const code: SqlParam[] = [];
-    for (const c of changes) {
-      status.push(c.ref.providerMessageId, c.ref.messageId, c.status);
-      code.push(c.ref.providerMessageId, c.ref.messageId, c.providerErrorCode?.slice(0, 100) ?? null);
-    }
-    const ids = [...new Set(changes.map((c) => c.ref.messageId))];
-    await this.uow.run(
-      sql(
-        `UPDATE message_provider_refs SET status = CASE ${when} ELSE status END, provider_error_code = CASE ${when} ELSE provider_error_code END WHERE message_id IN (${inList(ids.length)})`,
-        ...status, ...code, ...ids,
-      ),
-    );
+    // Each part's values looked up by its key (provider id, message id), not read through per row.
+    const rows = changes.map((c): SqlParam[] => [c.ref.providerMessageId, c.ref.messageId, c.status, c.providerErrorCode?.slice(0, 100) ?? null]);
+    await this.uow.run(updateFromRows(this.uow.capabilities.updateFrom, 'message_provider_refs', ['provider_message_id', 'message_id'], ['status', 'provider_error_code'], rows));
   }
 
   /** One multi-row INSERT of receipts no message is recorded for yet, kept until `expiresAt`. */

@@ -1,0 +1,27 @@
+import Database from 'better-sqlite3';
+import { sql, updateFromRows } from './sql';
+
+describe(updateFromRows.name, () => {
+  it('SQLite (`from`): sets each row to its own values by its key, narrowed by `where`, leaves other rows alone', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (a TEXT, b TEXT, s TEXT, n INTEGER, owner TEXT, PRIMARY KEY (a, b))');
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?, ?, ?, ?)');
+    for (const [a, b, owner] of [['x', '1', 'o1'], ['x', '2', 'o1'], ['y', '1', 'o2'], ['z', '1', 'o1']]) insert.run(a, b, 'old', 0, owner);
+    const stmt = updateFromRows('from', 't', ['a', 'b'], ['s', 'n'], [['x', '1', 'new1', 1], ['x', '2', null, 2], ['y', '1', 'new3', 3]], sql('t.owner = ?', 'o1'));
+    const changed = db.prepare(stmt.sql).run(...stmt.params).changes;
+    expect(changed).toBe(2);
+    expect(db.prepare('SELECT a, b, s, n FROM t ORDER BY a, b').all()).toEqual([
+      { a: 'x', b: '1', s: 'new1', n: 1 },
+      { a: 'x', b: '2', s: null, n: 2 },
+      { a: 'y', b: '1', s: 'old', n: 0 },
+      { a: 'z', b: '1', s: 'old', n: 0 },
+    ]);
+    db.close();
+  });
+
+  it('MySQL (`join`): joins a derived table of the rows on the key and sets from it', () => {
+    const stmt = updateFromRows('join', 't', ['id'], ['s'], [['a', 'x'], ['b', 'y']], sql('t.owner IN (?)', 'o'));
+    expect(stmt.sql).toBe('UPDATE t JOIN (SELECT ? AS id, ? AS s UNION ALL SELECT ?, ?) v ON t.id = v.id SET t.s = v.s WHERE t.owner IN (?)');
+    expect(stmt.params).toEqual(['a', 'x', 'b', 'y', 'o']);
+  });
+});
