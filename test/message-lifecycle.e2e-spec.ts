@@ -119,6 +119,9 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     });
 
     it('read before delivered sets both; duplicate, stale and late failure receipts change nothing; events carry a growing sequence', async () => {
+      // Events are built for accounts with an endpoint (nothing is delivered here: the loops are off).
+      const endpoint = await t.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', acc.key).send({ url: 'http://127.0.0.1:9/hook', events: ['message.*'] });
+      expect(endpoint.status).toBe(201);
       const sink = t.app.get<EventSink>(EVENT_SINK);
       const recorded = jest.spyOn(sink, 'record');
       const id = await sentId(t, acc, sms());
@@ -129,6 +132,12 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       const events = recorded.mock.calls.flatMap(([, evs]) => evs).filter((e) => e.data.id === id);
       expect(events.map((e) => [e.type, e.data.sequence])).toEqual([['message.sent', 2], ['message.delivered', 3], ['message.read', 4]]);
       expect(events[2].data).toMatchObject({ id, status: 'read', sequence: 4, deliveredAt: m.deliveredAt });
+      // An account without endpoints: its moves leave their history, but no event is built for them.
+      const quiet = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+      const quietId = await sentId(t, quiet, sms());
+      await intake.accept([receipt(`sbx_${quietId}`, 'delivered')]);
+      expect((await get(t, quiet, quietId)).statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'DELIVERED')]);
+      expect(recorded.mock.calls.flatMap(([, evs]) => evs).filter((e) => e.accountId === quiet.id)).toEqual([]);
       recorded.mockRestore();
 
       await intake.accept([receipt(`sbx_${id}`, 'delivered'), receipt(`sbx_${id}`, 'read'), receipt(`sbx_${id}`, 'failed', { errorCode: 'UNDELIVERED' }), receipt(`sbx_${id}`, 'sent')]);

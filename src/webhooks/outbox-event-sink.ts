@@ -30,7 +30,7 @@ export class OutboxEventSink implements EventSink {
 
   async record(tx: Tx, events: readonly DomainEvent[]): Promise<void> {
     if (!events.length) return;
-    const subs = await this.subscriptionsOf(tx, events);
+    const subs = await this.subscriptionsOf(tx, events.map((e) => e.accountId));
     if (!subs.size) return;
     const now = this.clock.now();
     const firstWait = this.config.webhooks.endpointRetryScheduleMs[0] ?? 0;
@@ -52,17 +52,21 @@ export class OutboxEventSink implements EventSink {
     if (rows.length) await this.outbox.insert(tx, rows);
   }
 
+  async listeners(tx: Tx, accountIds: readonly string[]): Promise<ReadonlySet<string>> {
+    return new Set((await this.subscriptionsOf(tx, accountIds)).keys());
+  }
+
   /** A change on this replica is seen at once here (other replicas within the TTL). */
   forget(accountId: string): void {
     this.cache.delete(accountId);
   }
 
   /** Accounts with at least one enabled endpoint -> their endpoints. */
-  private async subscriptionsOf(tx: Tx, events: readonly DomainEvent[]): Promise<Map<string, Subscription[]>> {
+  private async subscriptionsOf(tx: Tx, accountIds: readonly string[]): Promise<Map<string, Subscription[]>> {
     const now = Date.now();
     const out = new Map<string, Subscription[]>();
     const missing: string[] = [];
-    for (const accountId of new Set(events.map((e) => e.accountId))) {
+    for (const accountId of new Set(accountIds)) {
       const hit = this.cache.get(accountId);
       if (hit && now - hit.at < SUBSCRIPTIONS_TTL_MS) {
         if (hit.subs.length) out.set(accountId, hit.subs);

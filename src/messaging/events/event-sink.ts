@@ -39,6 +39,12 @@ export interface DomainEvent {
  */
 export interface EventSink {
   record(tx: Tx, events: readonly DomainEvent[]): Promise<void>;
+  /**
+   * Of these accounts, those that may get events at all (an enabled endpoint), so a caller with many
+   * events builds only theirs (a bulk window's messages of accounts without endpoints build none).
+   * Absent: every account may.
+   */
+  listeners?(tx: Tx, accountIds: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
 export const EVENT_SINK = Symbol('EVENT_SINK');

@@ -52,18 +52,22 @@ export class StatusTrail {
   /** Writes the history and events of these moves; must run inside the unit of work that made them. */
   async record(moves: readonly StatusMove[]): Promise<void> {
     if (!moves.length) return;
-    const rows: { messageId: string; seq: number; step: TrailStep }[] = [];
-    const events: DomainEvent[] = [];
-    for (const { row, steps } of moves) {
-      const view = toMessageView(row);
-      steps.forEach((step, k) => {
-        const seq = Number(row.sequence) - steps.length + 1 + k;
-        rows.push({ messageId: row.id, seq, step });
-        const type = EVENT_OF[step.status];
-        if (type) events.push({ accountId: row.accountId, type, at: step.at, data: { ...view, sequence: seq } });
-      });
-    }
     await this.uow.transaction(async (tx) => {
+      // Events only for accounts that may get them: the message view is built once per such move.
+      const listening = this.sink.listeners ? await this.sink.listeners(tx, [...new Set(moves.map((m) => m.row.accountId))]) : null;
+      const rows: { messageId: string; seq: number; step: TrailStep }[] = [];
+      const events: DomainEvent[] = [];
+      for (const { row, steps } of moves) {
+        let view: Record<string, unknown> | null = null;
+        steps.forEach((step, k) => {
+          const seq = Number(row.sequence) - steps.length + 1 + k;
+          rows.push({ messageId: row.id, seq, step });
+          const type = EVENT_OF[step.status];
+          if (!type || (listening && !listening.has(row.accountId))) return;
+          view ??= { ...toMessageView(row) };
+          events.push({ accountId: row.accountId, type, at: step.at, data: { ...view, sequence: seq } });
+        });
+      }
       await this.insert(rows);
       if (events.length) await this.sink.record(tx, events);
     });
