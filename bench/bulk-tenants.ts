@@ -79,11 +79,16 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   const t0 = Date.now();
   let validatedAt: number | null = null;
   let allAccepted = false;
+  // Rows validated so far, sampled every 100 ms until every job is validated: the best one-second rate.
+  const validatedSamples: [number, number][] = [];
   const watch = setInterval(() => {
-    if (!allAccepted || validatedAt !== null) return;
-    void ds.query("SELECT COUNT(*) AS n FROM bulk_jobs WHERE status IN ('accepting', 'validating')").then(([r]: { n: number | string }[]) => {
-      if (validatedAt === null && Number(r.n) === 0) validatedAt = Date.now();
-    });
+    if (validatedAt !== null) return;
+    void ds
+      .query("SELECT COALESCE(SUM(validated_count), 0) AS v, SUM(CASE WHEN status IN ('accepting', 'validating') THEN 1 ELSE 0 END) AS n FROM bulk_jobs")
+      .then(([r]: { v: number | string; n: number | string }[]) => {
+        validatedSamples.push([Date.now(), Number(r.v)]);
+        if (allAccepted && validatedAt === null && Number(r.n) === 0) validatedAt = Date.now();
+      });
   }, 100);
   const accepted = await submit(port, keys, rows);
   allAccepted = true;
@@ -133,7 +138,14 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
     best = Math.max(best, sum / Math.min(30, i + 1));
   }
   const validation = validatedAt === null ? 'not seen' : `${(((validatedAt as number) - t0) / 1000).toFixed(1)} s after the first request (${fmt(total / (((validatedAt as number) - t0) / 1000))} rows/s across jobs, intake included)`;
+  let bestValidation = 0;
+  for (let i = 0, j = 0; i < validatedSamples.length; i++) {
+    while (validatedSamples[i][0] - validatedSamples[j][0] > 1000) j++;
+    const span = (validatedSamples[i][0] - validatedSamples[j][0]) / 1000;
+    if (span >= 0.5) bestValidation = Math.max(bestValidation, (validatedSamples[i][1] - validatedSamples[j][1]) / span);
+  }
   console.log(`tenants: ${fmt(sent.length)} of ${fmt(total)} messages sent; every job validated ${validation}`);
+  console.log(`tenants: validation across jobs, best one-second rate ${fmt(bestValidation)} rows/s (while intake and dispatch run alongside); last job validated ${validatedAt === null ? '-' : (((validatedAt as number) - lastAccepted) / 1000).toFixed(1)} s after the last 202`);
   console.log(`tenants: first send after the 202: median ${pct(50).toFixed(1)} s, p90 ${pct(90).toFixed(1)} s, worst ${pct(100).toFixed(1)} s (target <= 30 s)`);
   console.log(`tenants: best 30 s window ${fmt(best)} msg/s = ${((best / (tenants * MPS)) * 100).toFixed(1)}% of ${fmt(tenants * MPS)}/s (target >= 5,000); whole run ${fmt(sent.length / ((all[all.length - 1] - t0) / 1000))}/s since the first request`);
   console.log(`tenants: ${(statements / Math.max(1, sent.length)).toFixed(2)} statements per message sent over the whole scenario (intake, validation, dispatch, receipts; transaction control not counted)`);
