@@ -64,6 +64,27 @@ describe(Coalescer.name, () => {
     expect(alone.sort()).toEqual([-2, 1, 3]);
   });
 
+  it('writes a request alone and at once while `alone()` says so (its caller holds an open unit)', async () => {
+    let inUnit = true;
+    const alone: number[] = [];
+    const sut = new Coalescer<number, number>({
+      batch: () => Promise.reject(new Error('no batch expected')),
+      one: async (r) => {
+        alone.push(r);
+        return r;
+      },
+      maxWeight: 10,
+      maxInFlight: 1,
+      alone: () => inUnit,
+    });
+    await expect(Promise.all([sut.submit(1), sut.submit(2)])).resolves.toEqual([1, 2]);
+    expect(alone).toEqual([1, 2]);
+    expect(sut.stats).toEqual({ requests: 0, batches: 0 });
+    inUnit = false;
+    await expect(sut.submit(3)).resolves.toBe(3);
+    expect(sut.stats).toEqual({ requests: 1, batches: 1 });
+  });
+
   it('writes a request the batch left out alone afterwards', async () => {
     const { sut, alone } = harness(async (reqs) => reqs.map((r) => (r === 2 ? LEFT_OUT : r * 10)));
     await expect(Promise.all([sut.submit(1), sut.submit(2), sut.submit(3)])).resolves.toEqual([10, 200, 30]);

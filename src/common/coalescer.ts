@@ -12,6 +12,11 @@ export interface CoalescerOptions<Req, Res> {
   maxWeight: number;
   /** Batches written at the same time (while they run, new requests wait and go together in the next). */
   maxInFlight: number;
+  /**
+   * True when the request must be written now and alone (`one`), not queued: its caller holds an open
+   * unit of work the request has to join (a batch runs in a unit of its own).
+   */
+  alone?(): boolean;
 }
 
 interface Waiting<Req, Res> {
@@ -38,6 +43,7 @@ export class Coalescer<Req, Res> {
   constructor(private readonly o: CoalescerOptions<Req, Res>) {}
 
   submit(req: Req): Promise<Res> {
+    if (this.o.alone?.()) return this.o.one(req);
     return new Promise<Res>((resolve, reject) => {
       this.queue.push({ req, resolve, reject });
       this.schedule();

@@ -106,6 +106,15 @@ export class UnitOfWork {
     return this.current() !== null;
   }
 
+  /**
+   * How batches of writes are coalesced on this database (common/coalescer.ts): two in flight where
+   * writes overlap (one on the embedded database's one writer), and a request made inside an open
+   * unit written alone in it.
+   */
+  get coalescing(): { maxInFlight: number; alone: () => boolean } {
+    return { maxInFlight: this.capabilities.concurrentWrites ? 2 : 1, alone: () => this.inUnit };
+  }
+
   /** TypeORM's manager of the open unit, or the default one outside a unit. */
   get manager(): EntityManager {
     return this.current()?.manager ?? this.ds.manager;

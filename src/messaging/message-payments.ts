@@ -72,7 +72,7 @@ export class MessagePayments {
       one: (r) => this.payOneWindow(r),
       weight: (r) => r.items.length,
       maxWeight: MAX_BATCH_MESSAGES,
-      maxInFlight: uow.capabilities.concurrentWrites ? 2 : 1,
+      ...uow.coalescing,
     });
   }
 
@@ -114,8 +114,8 @@ export class MessagePayments {
    * balance (unpaid, unrecorded). Throws SUBSCRIPTION_INACTIVE with nothing taken.
    */
   async payWindow(accountId: string, items: WindowPayItem[]): Promise<(Funding | null)[]> {
-    // Inside an open unit it is part of it; otherwise it goes with other accounts' windows.
-    return this.uow.inUnit ? this.payOneWindow({ accountId, items }) : this.windows.submit({ accountId, items });
+    // With other accounts' windows arriving meanwhile; inside an open unit, alone and part of it.
+    return this.windows.submit({ accountId, items });
   }
 
   private async payOneWindow({ accountId, items }: WindowPayment): Promise<(Funding | null)[]> {

@@ -45,7 +45,7 @@ export class OutcomeRecorder {
       one: (w) => this.markSent([w]),
       weight: (w) => w.length,
       maxWeight: 1000,
-      maxInFlight: uow.capabilities.concurrentWrites ? 2 : 1,
+      ...uow.coalescing,
     });
   }
 
@@ -76,7 +76,7 @@ export class OutcomeRecorder {
   async sentMany(accountId: string, sent: SentMark[]): Promise<void> {
     if (!sent.length) return;
     const marks = sent.map((s) => ({ ...s, accountId }));
-    await (this.uow.inUnit ? this.markSent([marks]) : this.windows.submit(marks));
+    await this.windows.submit(marks);
   }
 
   private async markSent(windows: (SentMark & { accountId: string })[][]): Promise<void> {
