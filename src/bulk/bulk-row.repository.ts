@@ -3,7 +3,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import type { BulkRowErrorCode } from './bulk-error-codes';
 import { BulkRowRecord, num, toRowRecord } from './bulk-records';
-import { byJob, JobRow, nestedCase, ofJobs } from './job-rows-sql';
+import { byJob, JobRow, nestedCase, ofJobs, unionOfJobs } from './job-rows-sql';
 
 /** A row as intake stores it. */
 export interface NewRow {
@@ -63,14 +63,8 @@ export const rowStatements = {
   /** Rows of a job from index `from` in index order, with their payloads (validation, fingerprints). */
   payloads: (jobId: string, from: number, limit: number): Stmt => sql(`SELECT idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${limit}`, jobId, from),
   /** The same for several jobs in one statement: each job's range read in index order, one after the other. */
-  payloadsOfJobs: (spans: RowSpan[]): Stmt => {
-    const params: SqlParam[] = [];
-    const parts = spans.map((s, i) => {
-      params.push(s.jobId, s.from);
-      return `SELECT * FROM (SELECT job_id, idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${s.limit}) r${i}`;
-    });
-    return { sql: parts.join(' UNION ALL '), params };
-  },
+  payloadsOfJobs: (spans: RowSpan[]): Stmt =>
+    unionOfJobs(spans, (s) => sql(`SELECT job_id, idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`, s.jobId, s.from)),
   /** One UPDATE marks rows invalid, each with its own error (CASE on idx). */
   markInvalid: (jobId: string, rows: InvalidRow[]): Stmt => {
     const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
@@ -101,14 +95,8 @@ export const rowStatements = {
     };
   },
   /** The next rows of several jobs' windows, of one status, in one statement (each job's part is the one-job read). */
-  windowRowsOfJobs: (spans: { jobId: string; limit: number }[], status: 'pending' | 'sending'): Stmt => {
-    const params: SqlParam[] = [];
-    const parts = spans.map((s, i) => {
-      params.push(s.jobId, status);
-      return `SELECT * FROM (SELECT job_id, idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(s.limit)}) r${i}`;
-    });
-    return { sql: parts.join(' UNION ALL '), params };
-  },
+  windowRowsOfJobs: (spans: { jobId: string; limit: number }[], status: 'pending' | 'sending'): Stmt =>
+    unionOfJobs(spans, (s) => sql(`SELECT job_id, idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`, s.jobId, status)),
   /** Pending rows of several jobs, each in its range of indexes after a cursor: one read of primary-key ranges (no per-job subquery). */
   pendingInRanges: (spans: { jobId: string; after: number; limit: number }[]): Stmt => {
     const params: SqlParam[] = [];

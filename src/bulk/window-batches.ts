@@ -45,9 +45,10 @@ const MAX_BATCH_ROWS = 2000;
  * The dispatch windows of many jobs written together. Each job's runner asks for its window's start
  * and end as before; requests that arrive while a batch is being written go in the next one
  * (Coalescer), so a thousand jobs sending at once share a few statements per batch instead of about
- * five each: a renewal of all their leases, one read of all their rows (a UNION ALL of the one-job
- * reads) and one claim; then one UPDATE per outcome and one of the counters. A request the batch
- * cannot place (rows raced with a cancel, a pause) is written alone by the one-job statements.
+ * five each: a renewal of all their leases, one read of their next rows (primary-key ranges after
+ * each runner's cursor; rows left `sending` for the jobs that recover) and one claim; then one UPDATE
+ * per outcome and one of the counters. A request the batch cannot place (nothing after its cursor,
+ * rows put back, a pause) is written alone by the one-job statements.
  */
 @Injectable()
 export class WindowBatches {
@@ -62,15 +63,10 @@ export class WindowBatches {
     settings: BulkSettings,
   ) {
     this.probe = new WindowTxProbe(settings.testHooks);
-    const inFlight = db.capabilities.concurrentWrites ? 2 : 1;
-    this.claims = new Coalescer({ batch: (r) => this.claimMany(r), one: (r) => this.claimOne(r), weight: (r) => r.limit, maxWeight: MAX_BATCH_ROWS, maxInFlight: inFlight });
-    this.settlements = new Coalescer({
-      batch: (r) => this.settleMany(r),
-      one: (r) => this.settleOne(r),
-      weight: (r) => r.outcomes.length + r.unsent.length,
-      maxWeight: MAX_BATCH_ROWS,
-      maxInFlight: inFlight,
-    });
+    // Inside an open unit (a pause's event unit) a window is written in it, alone.
+    const common = { ...db.coalescing, maxWeight: MAX_BATCH_ROWS };
+    this.claims = new Coalescer({ ...common, batch: (r) => this.claimMany(r), one: (r) => this.claimOne(r), weight: (r) => r.limit });
+    this.settlements = new Coalescer({ ...common, batch: (r) => this.settleMany(r), one: (r) => this.settleOne(r), weight: (r) => r.outcomes.length + r.unsent.length });
   }
 
   /** Windows' starts and ends written so far, and in how many batches (benchmarks). */
@@ -78,13 +74,12 @@ export class WindowBatches {
     return { claims: this.claims.stats, settlements: this.settlements.stats };
   }
 
-  /** Inside an open unit (a pause's event unit) the window is written in it, alone. */
   claim(req: ClaimRequest): Promise<ClaimAnswer> {
-    return this.db.inUnit ? this.claimOne(req) : this.claims.submit(req);
+    return this.claims.submit(req);
   }
 
   settle(req: SettleRequest): Promise<SettleAnswer> {
-    return this.db.inUnit ? this.settleOne(req) : this.settlements.submit(req);
+    return this.settlements.submit(req);
   }
 
   private claimOne(req: ClaimRequest): Promise<ClaimAnswer> {
@@ -115,23 +110,18 @@ export class WindowBatches {
       if (renewed.affected !== ids.length) running = new Set(((yield leaseStatements.runningOf(ids, owner)) as StmtResult).rows.map((r) => String(r.id)));
       const live = reqs.filter((r) => running.has(r.jobId));
       const found = new Map<string, Row[]>();
-      const read = function* (list: ClaimRequest[], status: 'pending' | 'sending'): Steps<void> {
-        if (!list.length) return;
-        const got: StmtResult = yield rowStatements.windowRowsOfJobs(list.map((r) => ({ jobId: r.jobId, limit: r.limit })), status);
+      const keep = (got: StmtResult) => {
         for (const x of got.rows) {
-          const jobId = String(x.job_id);
-          const rows = found.get(jobId);
+          const rows = found.get(String(x.job_id));
           if (rows) rows.push(x);
-          else found.set(jobId, [x]);
+          else found.set(String(x.job_id), [x]);
         }
       };
-      yield* read(live.filter((r) => r.recover), 'sending');
+      const recovering = live.filter((r) => r.recover);
+      if (recovering.length) keep(yield rowStatements.windowRowsOfJobs(recovering.map((r) => ({ jobId: r.jobId, limit: r.limit })), 'sending'));
       // The next rows after each runner's cursor, all jobs in one read of primary-key ranges.
       const ahead = live.filter((r) => !found.has(r.jobId));
-      if (ahead.length) {
-        const got: StmtResult = yield rowStatements.pendingInRanges(ahead.map((r) => ({ jobId: r.jobId, after: r.after, limit: r.limit })));
-        for (const x of got.rows) found.set(String(x.job_id), [...(found.get(String(x.job_id)) ?? []), x]);
-      }
+      if (ahead.length) keep(yield rowStatements.pendingInRanges(ahead.map((r) => ({ jobId: r.jobId, after: r.after, limit: r.limit }))));
       const claimed: JobRow<{ messageId: string }>[] = [];
       const answers = new Map<string, ClaimedRow[]>();
       for (const r of live) {
@@ -149,7 +139,11 @@ export class WindowBatches {
         if (took.affected !== claimed.length) throw new Error('a cancel took rows of the batch meanwhile');
       }
       // A job with nothing after its cursor (its end, or a run of invalid or earlier rows) is written alone: the one-job read looks at the whole job.
-      return reqs.map((r) => (!running.has(r.jobId) ? null : answers.get(r.jobId)?.length ? { rows: answers.get(r.jobId) ?? [], remaining: true } : LEFT_OUT));
+      return reqs.map((r) => {
+        if (!running.has(r.jobId)) return null;
+        const rows = answers.get(r.jobId);
+        return rows?.length ? { rows, remaining: true } : LEFT_OUT;
+      });
     }, { afterFirst: this.probe.hold(ids[0]) });
   }
 
@@ -171,6 +165,7 @@ export class WindowBatches {
   private settleMany(reqs: SettleRequest[]): Promise<BatchAnswer<SettleAnswer>[]> {
     const plain = reqs.filter((r) => !r.pause && !r.unsent.length && r.outcomes.length);
     if (plain.length < 2) return Promise.resolve(reqs.map(() => LEFT_OUT));
+    const batched = new Set(plain);
     const now = Math.max(...plain.map((r) => r.now));
     return this.db.steps(function* (): Steps<BatchAnswer<SettleAnswer>[]> {
       for (const status of ['sent', 'failed'] as const) {
@@ -181,7 +176,7 @@ export class WindowBatches {
       }
       const counts = plain.map((r) => ({ id: r.jobId, sent: r.outcomes.filter((o) => o.status === 'sent').length, failed: r.outcomes.filter((o) => o.status === 'failed').length }));
       yield leaseStatements.countSettledOfJobs(counts, now);
-      return reqs.map((r) => (plain.includes(r) ? { settled: r.outcomes.length, paused: false } : LEFT_OUT));
+      return reqs.map((r) => (batched.has(r) ? { settled: r.outcomes.length, paused: false } : LEFT_OUT));
     });
   }
 }
