@@ -181,18 +181,11 @@ export class SandboxStore {
 
   /** Consumes one fault matching this channel and account (oldest first), or null. */
   async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFault | null> {
-    if (!this.hasFaults && now < this.checkedUntil) return null;
-    // While none is known, one look at a time: the sends of a thousand bulk windows that arrive
-    // together wait for the one look-up already under way instead of each making their own.
-    if (!this.hasFaults && this.checking) {
-      await this.checking;
-      if (!this.hasFaults) return null;
-    }
     if (!this.hasFaults) {
-      this.checking = this.uow.rows<Row>(sql('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1')).then(
-        (any) => this.noted(any.length > 0, now),
-        () => undefined,
-      ).finally(() => (this.checking = null));
+      if (now < this.checkedUntil) return null;
+      // One look at a time: the sends of a thousand bulk windows arriving together wait for the
+      // look-up under way instead of each making their own.
+      this.checking ??= this.anyFault().then((any) => this.noted(any, now), () => undefined).finally(() => (this.checking = null));
       await this.checking;
       if (!this.hasFaults) return null;
     }
@@ -205,9 +198,12 @@ export class SandboxStore {
     }
     // None for this call. While no fault exists at all, sends skip the lookup (re-checked every
     // refreshMs for faults added on another replica); a fault of another account keeps it on.
-    const any = rows.length ? rows : await this.uow.rows<Row>(sql('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1'));
-    this.noted(any.length > 0, now);
+    this.noted(rows.length > 0 || (await this.anyFault()), now);
     return null;
+  }
+
+  private async anyFault(): Promise<boolean> {
+    return (await this.uow.rows<Row>(sql('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1'))).length > 0;
   }
 
   private noted(hasFaults: boolean, now: number): void {
