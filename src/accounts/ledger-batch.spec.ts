@@ -1,45 +1,25 @@
-import 'reflect-metadata';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '../config/app-config';
-import { buildDataSourceOptions } from '../database/data-source-options';
-import { SqliteGate } from '../database/sqlite-gate';
-import { UnitOfWork } from '../database/unit-of-work';
 import { LedgerBatch, LedgerBatchConflict } from './ledger-batch';
 import { LedgerService } from './ledger.service';
+import { LedgerDatabase, ledgerDatabase } from './testing/ledger-database';
 
 describe(LedgerBatch.name, () => {
-  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', NODE_ENV: 'test' });
-  const price = config.billing.prices.local_sms;
-  let ds: DataSource;
-  let uow: UnitOfWork;
+  let db: LedgerDatabase;
+  let price: number;
+  let uow: LedgerDatabase['uow'];
   let sut: LedgerBatch;
   let single: LedgerService;
+  let account: LedgerDatabase['account'];
+  let balances: LedgerDatabase['balances'];
 
   beforeAll(async () => {
-    ds = new DataSource(buildDataSourceOptions(config));
-    await ds.initialize();
-    SqliteGate.install(ds);
-    uow = new UnitOfWork(ds);
-    sut = new LedgerBatch(uow, config);
-    single = new LedgerService(uow, config);
+    db = await ledgerDatabase('acc_batch');
+    ({ uow, account, balances } = db);
+    price = db.config.billing.prices.local_sms;
+    sut = new LedgerBatch(uow, db.config);
+    single = new LedgerService(uow, db.config);
   });
-  afterAll(async () => {
-    await ds.destroy();
-  });
+  afterAll(() => db.close());
 
-  let n = 0;
-  async function account(f: { wallet?: number; free?: number; quota?: number; used?: number; active?: boolean } = {}): Promise<string> {
-    const id = `acc_batch_${++n}`;
-    await ds.query(
-      'INSERT INTO accounts (id, name, phone_verified, subscription_active, wallet_balance, currency, plan_name, message_quota, messages_used, free_messages, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?, NULL, ?, ?, ?, 0, 0)',
-      [id, 'x', f.active === false ? 0 : 1, f.wallet ?? 0, 'SAR', f.quota ?? 0, f.used ?? 0, f.free ?? 0],
-    );
-    return id;
-  }
-  async function balances(id: string) {
-    const [r] = await ds.query('SELECT wallet_balance AS w, free_messages AS f, messages_used AS u FROM accounts WHERE id = ?', [id]);
-    return { wallet: Number(r.w), free: Number(r.f), used: Number(r.u) };
-  }
   const sms = (count: number, units = 1) => ({ channel: 'local_sms' as const, units, count });
 
   it('pays each account as debitMany would: in order, free then quota then wallet, as many as the balance covers', async () => {

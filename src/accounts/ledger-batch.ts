@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { caseOf, inList, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
-import { BalanceRow, Funding, FundingSource, funding, messagesFrom, truthy } from './ledger.service';
+import { BALANCE_COLUMNS, BalanceRow, Funding, FundingSource, funding, messagesFrom, truthy } from './ledger.service';
 
 /** Messages of one channel and number of billable units an account wants paid, in order. */
 export interface PaymentWant {
@@ -46,7 +46,7 @@ export class LedgerBatch {
   async debitAcross(payments: AccountPayment[]): Promise<(Funding[][] | null)[]> {
     const ids = [...new Set(payments.map((p) => p.accountId))];
     const rows = await this.uow.rows<BalanceRow & { id: string }>({
-      sql: `SELECT id, free_messages, message_quota, messages_used, wallet_balance, subscription_active FROM accounts WHERE id IN (${inList(ids.length)})`,
+      sql: `SELECT id, ${BALANCE_COLUMNS} FROM accounts WHERE id IN (${inList(ids.length)})`,
       params: ids,
     });
     const balances = new Map(rows.map((r) => [String(r.id), { ...r }]));

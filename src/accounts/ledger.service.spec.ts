@@ -1,39 +1,20 @@
-import 'reflect-metadata';
-import { DataSource } from 'typeorm';
-import { ChannelName, loadConfig } from '../config/app-config';
-import { buildDataSourceOptions } from '../database/data-source-options';
-import { SqliteGate } from '../database/sqlite-gate';
-import { UnitOfWork } from '../database/unit-of-work';
+import { ChannelName } from '../config/app-config';
 import { LedgerService } from './ledger.service';
+import { LedgerDatabase, ledgerDatabase } from './testing/ledger-database';
 
 describe(LedgerService.name, () => {
-  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', NODE_ENV: 'test' });
-  let ds: DataSource;
+  let db: LedgerDatabase;
   let sut: LedgerService;
+  let ds: LedgerDatabase['ds'];
+  let account: LedgerDatabase['account'];
+  let balances: LedgerDatabase['balances'];
 
   beforeAll(async () => {
-    ds = new DataSource(buildDataSourceOptions(config));
-    await ds.initialize();
-    SqliteGate.install(ds);
-    sut = new LedgerService(new UnitOfWork(ds), config);
+    db = await ledgerDatabase('acc_test');
+    ({ ds, account, balances } = db);
+    sut = new LedgerService(db.uow, db.config);
   });
-  afterAll(async () => {
-    await ds.destroy();
-  });
-
-  let n = 0;
-  async function account(f: { wallet?: number; free?: number; quota?: number; used?: number; active?: boolean } = {}): Promise<string> {
-    const id = `acc_test_${++n}`;
-    await ds.query(
-      'INSERT INTO accounts (id, name, phone_verified, subscription_active, wallet_balance, currency, plan_name, message_quota, messages_used, free_messages, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?, NULL, ?, ?, ?, 0, 0)',
-      [id, 'x', f.active === false ? 0 : 1, f.wallet ?? 0, 'SAR', f.quota ?? 0, f.used ?? 0, f.free ?? 0],
-    );
-    return id;
-  }
-  async function balances(id: string) {
-    const [r] = await ds.query('SELECT wallet_balance AS w, free_messages AS f, messages_used AS u FROM accounts WHERE id = ?', [id]);
-    return { wallet: Number(r.w), free: Number(r.f), used: Number(r.u) };
-  }
+  afterAll(() => db.close());
 
   it('pays from free messages, then quota, then wallet, then refuses with 402', async () => {
     const id = await account({ wallet: 5, free: 1, quota: 1 });

@@ -16,6 +16,9 @@ export interface Funding {
   units: number;
 }
 
+/** The columns of a BalanceRow. */
+export const BALANCE_COLUMNS = 'free_messages, message_quota, messages_used, wallet_balance, subscription_active';
+
 export interface BalanceRow {
   free_messages: number | string;
   message_quota: number | string;
@@ -164,7 +167,7 @@ export class LedgerService {
   // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).
   private async balance(accountId: string): Promise<BalanceRow | null> {
     const rows = await this.uow.rows<BalanceRow>({
-      sql: 'SELECT free_messages, message_quota, messages_used, wallet_balance, subscription_active FROM accounts WHERE id = ?',
+      sql: `SELECT ${BALANCE_COLUMNS} FROM accounts WHERE id = ?`,
       params: [accountId],
     });
     return rows[0] ?? null;

@@ -58,13 +58,13 @@ export class StatusTrail {
       const rows: { messageId: string; seq: number; step: TrailStep }[] = [];
       const events: DomainEvent[] = [];
       for (const { row, steps } of moves) {
-        let view: Record<string, unknown> | null = null;
+        let view: ReturnType<typeof toMessageView> | null = null;
         steps.forEach((step, k) => {
           const seq = Number(row.sequence) - steps.length + 1 + k;
           rows.push({ messageId: row.id, seq, step });
           const type = EVENT_OF[step.status];
           if (!type || (listening && !listening.has(row.accountId))) return;
-          view ??= { ...toMessageView(row) };
+          view ??= toMessageView(row);
           events.push({ accountId: row.accountId, type, at: step.at, data: { ...view, sequence: seq } });
         });
       }
