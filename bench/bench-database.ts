@@ -19,3 +19,34 @@ export async function benchDatabase(name: string, mysqlUrl: string | null, colla
     },
   };
 }
+
+/** What `countStatements` saw: statements (transaction control left out) and how many of each shape. */
+export interface StatementCount {
+  statements: number;
+  /** The first 70 characters of each statement, whitespace collapsed. */
+  shapes: Map<string, number>;
+  /** Stops counting (puts the logger back). */
+  stop(): void;
+}
+
+/**
+ * Counts the statements TypeORM's driver runs on `ds` (on MySQL every statement of the app; the
+ * embedded database's own prepared statements do not reach the logger). BEGIN / START TRANSACTION /
+ * COMMIT / ROLLBACK are left out on both dialects, and so is anything run while `skip()` is true (a
+ * benchmark's own progress poll).
+ */
+export function countStatements(ds: { logger: unknown }, skip: () => boolean = () => false): StatementCount {
+  const logger = ds.logger as { logQuery: (...a: unknown[]) => void };
+  const orig = logger.logQuery.bind(logger);
+  const count: StatementCount = { statements: 0, shapes: new Map(), stop: () => (logger.logQuery = orig) };
+  logger.logQuery = (...a: unknown[]) => {
+    const text = String(a[0]);
+    if (!skip() && !/^\s*(BEGIN|START TRANSACTION|COMMIT|ROLLBACK)/i.test(text)) {
+      count.statements++;
+      const shape = text.replace(/\s+/g, ' ').slice(0, 70);
+      count.shapes.set(shape, (count.shapes.get(shape) ?? 0) + 1);
+    }
+    orig(...a);
+  };
+  return count;
+}

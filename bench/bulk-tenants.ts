@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
 import { element } from './bulk-clients';
+import { countStatements } from './bench-database';
 
 const MPS = 10;
 
@@ -63,19 +64,7 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   const total = tenants * rows;
   console.log(`tenants: ${fmt(tenants)} accounts x ${rows} rows at ${MPS}/s each (ceiling ${fmt(tenants * MPS)}/s), submitted at once over 50 connections`);
   // Statements of the whole scenario (transaction control left out), by shape: the first words of each.
-  const shapes = new Map<string, number>();
-  let statements = 0;
-  const logger = ds.logger as unknown as { logQuery: (...a: unknown[]) => void };
-  const orig = logger.logQuery.bind(logger);
-  logger.logQuery = (...a: unknown[]) => {
-    const text = String(a[0]);
-    if (!/^\s*(BEGIN|START TRANSACTION|COMMIT|ROLLBACK)/i.test(text)) {
-      statements++;
-      const shape = text.replace(/\s+/g, ' ').slice(0, 70);
-      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
-    }
-    orig(...a);
-  };
+  const counted = countStatements(ds);
   const t0 = Date.now();
   let validatedAt: number | null = null;
   let allAccepted = false;
@@ -109,7 +98,7 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
     }
   }
   clearInterval(watch);
-  logger.logQuery = orig;
+  counted.stop();
   const sent: { bulk_job_id: string; delivered_at: number | string }[] = await ds.query(`SELECT bulk_job_id, delivered_at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${marks})`, ids);
   const byJob = new Map<string, number[]>();
   for (const r of sent) {
@@ -148,7 +137,7 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   console.log(`tenants: validation across jobs, best one-second rate ${fmt(bestValidation)} rows/s (while intake and dispatch run alongside); last job validated ${validatedAt === null ? '-' : (((validatedAt as number) - lastAccepted) / 1000).toFixed(1)} s after the last 202`);
   console.log(`tenants: first send after the 202: median ${pct(50).toFixed(1)} s, p90 ${pct(90).toFixed(1)} s, worst ${pct(100).toFixed(1)} s (target <= 30 s)`);
   console.log(`tenants: best 30 s window ${fmt(best)} msg/s = ${((best / (tenants * MPS)) * 100).toFixed(1)}% of ${fmt(tenants * MPS)}/s (target >= 5,000); whole run ${fmt(sent.length / ((all[all.length - 1] - t0) / 1000))}/s since the first request`);
-  console.log(`tenants: ${(statements / Math.max(1, sent.length)).toFixed(2)} statements per message sent over the whole scenario (intake, validation, dispatch, receipts; transaction control not counted)`);
-  if (process.env.BENCH_STATEMENTS) for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${String(n).padStart(8)}  ${shape}`);
+  console.log(`tenants: ${(counted.statements / Math.max(1, sent.length)).toFixed(2)} statements per message sent over the whole scenario (intake, validation, dispatch, receipts; transaction control not counted)`);
+  if (process.env.BENCH_STATEMENTS) for (const [shape, n] of [...counted.shapes].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${String(n).padStart(8)}  ${shape}`);
   console.log(`tenants: max sends of one job in any 1 s window: ${worstWindow} (ceiling ${MPS})${worstWindow > MPS ? '  <-- OVER' : ''}`);
 }

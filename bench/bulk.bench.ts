@@ -8,7 +8,7 @@
 // (POST /messages/bulk/validate) of the largest size, the CSV export of the largest job (rows/s and
 // RSS growth), and paced dispatch of N accounts x 10 msg/s on the sandbox with per-job one-second-window maxima.
 import 'reflect-metadata';
-import { benchDatabase } from './bench-database';
+import { benchDatabase, countStatements } from './bench-database';
 import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -195,14 +195,8 @@ async function child(dialect: string): Promise<void> {
     // Statements the dispatch issued: transaction control (BEGIN/START TRANSACTION/COMMIT/ROLLBACK)
     // is left out on both dialects (better-sqlite3 transactions of BulkDb never reach the logger, so
     // counting it on MySQL only would not compare), and so is this benchmark's own progress poll.
-    let queries = 0;
     let polling = false;
-    const logger = ds.logger as unknown as { logQuery: (...a: unknown[]) => void };
-    const orig = logger.logQuery.bind(logger);
-    logger.logQuery = (...a: unknown[]) => {
-      if (!polling && !/^\s*(BEGIN|START TRANSACTION|COMMIT|ROLLBACK)/i.test(String(a[0]))) queries++;
-      orig(...a);
-    };
+    const counted = countStatements(ds, () => polling);
     const bulkBefore = bulkDb.statements;
     const t0 = Date.now();
     const timer = setInterval(() => void dispatcher.tick(), 50);
@@ -215,7 +209,7 @@ async function child(dialect: string): Promise<void> {
       if (Number(n) === 0 || Date.now() - t0 > seconds * 4000 + 30000) break;
     }
     clearInterval(timer);
-    logger.logQuery = orig;
+    counted.stop();
     const rows: { bulk_job_id: string; delivered_at: number | string }[] = await ds.query(
       `SELECT bulk_job_id, delivered_at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${placeholders})`,
       jobIds,
@@ -248,7 +242,7 @@ async function child(dialect: string): Promise<void> {
     const winEnd = all[0] + (seconds - 1) * 1000;
     const inWindow = all.filter((t) => t >= winStart && t < winEnd).length;
     const steady = inWindow / ((winEnd - winStart) / 1000);
-    const statements = mysql ? queries : queries + (bulkDb.statements - bulkBefore);
+    const statements = mysql ? counted.statements : counted.statements + (bulkDb.statements - bulkBefore);
     console.log(
       `dispatch ${nAcc} accounts x 10/s${"subscribe" in args ? " (message.* subscribed)" : ""}, ${fmt(sent)} messages in ${span.toFixed(2)} s: steady-state aggregate ${fmt(steady)}/s = ${((steady / ceiling) * 100).toFixed(1)}% of ${fmt(ceiling)}/s; ` +
         `worst job ${(worstRate).toFixed(2)}/s; max sends of one job in any 1 s window: ${worstWindow} (ceiling 10)${worstWindow > 10 ? '  <-- OVER' : ''}`,
