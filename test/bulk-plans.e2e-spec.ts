@@ -110,21 +110,25 @@ describe('Bulk query plans (e2e)', () => {
     const other = 'bulk_plan_0005';
     const rows = [0, 1, 2].flatMap((idx) => [{ jobId, idx }, { jobId: other, idx }]);
     const settled = rows.map((r) => ({ ...r, status: 'sent' as const, code: null, message: null, at: 1 }));
-    const cases: [string, Stmt, 'bulk_rows' | 'bulk_jobs'][] = [
-      ['pending rows after cursors', rowStatements.pendingInRanges([{ jobId, after: 10, limit: 10 }, { jobId: other, after: -1, limit: 10 }]), 'bulk_rows'],
-      ['claim', rowStatements.claimOfJobs(rows.map((r) => ({ ...r, messageId: `msg_${r.idx}` }))), 'bulk_rows'],
-      ['settlement', rowStatements.settleOfJobs('sent', settled), 'bulk_rows'],
-      ['renewal', leaseStatements.renewManyForWindow([jobId, other], 'rep_x', 1), 'bulk_jobs'],
-      ['counters', leaseStatements.countSettledOfJobs([{ id: jobId, sent: 1, failed: 0 }, { id: other, sent: 2, failed: 1 }], 1), 'bulk_jobs'],
+    const syntax = t.app.get(UnitOfWork).capabilities.updateFrom;
+    // (type: MySQL's access to the table: a range of index keys, or one primary-key lookup per row of
+    // the list the UPDATE is joined to.)
+    const cases: [string, Stmt, 'bulk_rows' | 'bulk_jobs', 'range' | 'eq_ref'][] = [
+      ['pending rows after cursors', rowStatements.pendingInRanges([{ jobId, after: 10, limit: 10 }, { jobId: other, after: -1, limit: 10 }]), 'bulk_rows', 'range'],
+      ['claim', rowStatements.claimOfJobs(syntax, rows.map((r) => ({ ...r, messageId: `msg_${r.idx}` }))), 'bulk_rows', 'eq_ref'],
+      ['settlement', rowStatements.settleOfJobs(syntax, 'sent', settled), 'bulk_rows', 'eq_ref'],
+      ['failed settlement', rowStatements.settleOfJobs(syntax, 'failed', settled), 'bulk_rows', 'eq_ref'],
+      ['renewal', leaseStatements.renewManyForWindow([jobId, other], 'rep_x', 1), 'bulk_jobs', 'range'],
+      ['counters', leaseStatements.countSettledOfJobs([{ id: jobId, sent: 1, failed: 0 }, { id: other, sent: 2, failed: 1 }], 1), 'bulk_jobs', 'range'],
     ];
-    for (const [name, stmt, table] of cases) {
+    for (const [name, stmt, table, type] of cases) {
       const p = await plan(t, stmt);
       if (isMysqlRun()) {
         const read = p.mysql.find((r) => r.table === table);
         // (bulk_rows: its primary key or (job_id, status, idx), both leading with the job; bulk_jobs: its
         // primary key, or a status-leading index when, as here, only a job or two is queued or running.)
-        const keys = table === 'bulk_rows' ? /^(PRIMARY|ix_bulk_rows_status)$/ : /^(PRIMARY|ix_bulk_jobs_status|ix_bulk_jobs_unsettled)$/;
-        expect({ name, key: String(read?.key), type: read?.type }).toEqual({ name, key: expect.stringMatching(keys), type: 'range' });
+        const keys = type === 'eq_ref' ? /^PRIMARY$/ : table === 'bulk_rows' ? /^(PRIMARY|ix_bulk_rows_status)$/ : /^(PRIMARY|ix_bulk_jobs_status|ix_bulk_jobs_unsettled)$/;
+        expect({ name, key: String(read?.key), type: read?.type }).toEqual({ name, key: expect.stringMatching(keys), type });
       } else {
         expect({ name, plan: p.sqlite }).toEqual({ name, plan: expect.stringMatching(/USING (INDEX|PRIMARY KEY|COVERING INDEX)/) });
         expect(p.sqlite).not.toMatch(new RegExp(`SCAN ${table}( |$)`));

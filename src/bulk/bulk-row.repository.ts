@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
+import { inList, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
 import type { BulkRowErrorCode } from './bulk-error-codes';
 import { BulkRowRecord, num, toRowRecord } from './bulk-records';
-import { byJob, JobRow, nestedCase, ofJobs, unionOfJobs } from './job-rows-sql';
+import { JobRow, unionOfJobs } from './job-rows-sql';
 
 /** A row as intake stores it. */
 export interface NewRow {
@@ -103,29 +103,17 @@ export const rowStatements = {
     for (const s of spans) params.push(s.jobId, s.after, s.after + s.limit);
     return { sql: `SELECT job_id, idx, payload, message_id FROM bulk_rows WHERE status = 'pending' AND (${spans.map(() => '(job_id = ? AND idx > ? AND idx <= ?)').join(' OR ')})`, params };
   },
-  /** Several jobs' windows claimed in one UPDATE: per job a primary-key range (job_id = ? AND idx IN ...), the message id per job and index. */
-  claimOfJobs: (rows: JobRow<{ messageId: string }>[]): Stmt => {
-    const jobs = byJob(rows);
-    const set = nestedCase(jobs, (r) => r.messageId);
-    const where = ofJobs(jobs);
-    return { sql: `UPDATE bulk_rows SET status = 'sending', message_id = ${set.sql} WHERE status IN ('pending', 'sending') AND (${where.sql})`, params: [...set.params, ...where.params] };
-  },
-  /** Several jobs' settled rows of one status in one UPDATE (only rows still `sending`: counted once). */
-  settleOfJobs: (status: 'sent' | 'failed', rows: JobRow<SettledRow>[]): Stmt => {
-    const jobs = byJob(rows);
-    const cols: Stmt[] = [];
-    const col = (name: string, f: (o: SettledRow) => SqlParam) => {
-      const c = nestedCase(jobs, f);
-      cols.push(c);
-      return `${name} = ${c.sql}`;
-    };
-    const set =
-      status === 'sent'
-        ? ['error_code = NULL', 'error_message = NULL', col('sent_at', (o) => o.at)]
-        : [col('error_code', (o) => o.code), col('error_message', (o) => cut(o.message, 500)), col('sent_at', (o) => o.at)];
-    const where = ofJobs(jobs);
-    return { sql: `UPDATE bulk_rows SET status = '${status}', ${set.join(', ')} WHERE status = 'sending' AND (${where.sql})`, params: [...cols.flatMap((c) => c.params), ...where.params] };
-  },
+  /**
+   * Several jobs' windows claimed in one UPDATE: the rows joined by primary key to a list of (job,
+   * index, message id), so neither a per-row CASE nor an OR of ranges is read through per row.
+   */
+  claimOfJobs: (syntax: UpdateFromSyntax, rows: JobRow<{ messageId: string }>[]): Stmt =>
+    updateFromRows(syntax, 'bulk_rows', ['job_id', 'idx'], ['message_id'], rows.map((r) => [r.jobId, r.idx, r.messageId]), sql("bulk_rows.status IN ('pending', 'sending')"), sql("status = 'sending'")),
+  /** Several jobs' settled rows of one status in one UPDATE, joined by primary key (only rows still `sending`: counted once). */
+  settleOfJobs: (syntax: UpdateFromSyntax, status: 'sent' | 'failed', rows: JobRow<SettledRow>[]): Stmt =>
+    status === 'sent'
+      ? updateFromRows(syntax, 'bulk_rows', ['job_id', 'idx'], ['sent_at'], rows.map((r) => [r.jobId, r.idx, r.at]), sql("bulk_rows.status = 'sending'"), sql("status = 'sent', error_code = NULL, error_message = NULL"))
+      : updateFromRows(syntax, 'bulk_rows', ['job_id', 'idx'], ['error_code', 'error_message', 'sent_at'], rows.map((r) => [r.jobId, r.idx, r.code, cut(r.message, 500), r.at]), sql("bulk_rows.status = 'sending'"), sql("status = 'failed'")),
   sendingOf: (jobId: string, idxs: number[]): Stmt => sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(idxs.length)})`, jobId, ...idxs),
   /** Claimed rows moved to `sent` or `failed` with their outcome (only rows still `sending`: counted once). */
   settle: (jobId: string, status: 'sent' | 'failed', rows: SettledRow[]): Stmt => {

@@ -104,6 +104,7 @@ export class WindowBatches {
     // The latest asked for: no runner believes its lease ends later than it does.
     const until = Math.max(...reqs.map((r) => r.leaseUntil));
     const ids = reqs.map((r) => r.jobId);
+    const syntax = this.db.capabilities.updateFrom;
     return this.db.steps(function* (): Steps<BatchAnswer<ClaimAnswer>[]> {
       const renewed: StmtResult = yield leaseStatements.renewManyForWindow(ids, owner, until);
       let running = new Set(ids);
@@ -135,7 +136,7 @@ export class WindowBatches {
         for (const c of mine) claimed.push({ jobId: r.jobId, idx: c.idx, messageId: c.messageId });
       }
       if (claimed.length) {
-        const took: StmtResult = yield rowStatements.claimOfJobs(claimed);
+        const took: StmtResult = yield rowStatements.claimOfJobs(syntax, claimed);
         if (took.affected !== claimed.length) throw new Error('a cancel took rows of the batch meanwhile');
       }
       // A job with nothing after its cursor (its end, or a run of invalid or earlier rows) is written alone: the one-job read looks at the whole job.
@@ -167,11 +168,12 @@ export class WindowBatches {
     if (plain.length < 2) return Promise.resolve(reqs.map(() => LEFT_OUT));
     const batched = new Set(plain);
     const now = Math.max(...plain.map((r) => r.now));
+    const syntax = this.db.capabilities.updateFrom;
     return this.db.steps(function* (): Steps<BatchAnswer<SettleAnswer>[]> {
       for (const status of ['sent', 'failed'] as const) {
         const rows = plain.flatMap((r) => r.outcomes.filter((o) => o.status === status).map((o) => ({ ...o, jobId: r.jobId })));
         if (!rows.length) continue;
-        const moved: StmtResult = yield rowStatements.settleOfJobs(status, rows);
+        const moved: StmtResult = yield rowStatements.settleOfJobs(syntax, status, rows);
         if (moved.affected !== rows.length) throw new Error('rows of the batch were settled elsewhere meanwhile');
       }
       const counts = plain.map((r) => ({ id: r.jobId, sent: r.outcomes.filter((o) => o.status === 'sent').length, failed: r.outcomes.filter((o) => o.status === 'failed').length }));

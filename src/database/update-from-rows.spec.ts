@@ -19,6 +19,23 @@ describe(updateFromRows.name, () => {
     db.close();
   });
 
+  it('`also`: the same assignments for every row, after the listed values, with their parameters in statement order on both dialects', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (a TEXT PRIMARY KEY, s TEXT, n INTEGER, tag TEXT)');
+    for (const a of ['x', 'y', 'z']) db.prepare('INSERT INTO t VALUES (?, ?, ?, ?)').run(a, 'old', 5, null);
+    const stmt = updateFromRows('from', 't', ['a'], ['s'], [['x', 'new1'], ['y', 'new2']], sql('t.n = ?', 5), sql('n = n + ?, tag = ?', 2, 'moved'));
+    expect(db.prepare(stmt.sql).run(...stmt.params).changes).toBe(2);
+    expect(db.prepare('SELECT a, s, n, tag FROM t ORDER BY a').all()).toEqual([
+      { a: 'x', s: 'new1', n: 7, tag: 'moved' },
+      { a: 'y', s: 'new2', n: 7, tag: 'moved' },
+      { a: 'z', s: 'old', n: 5, tag: null },
+    ]);
+    db.close();
+    const joined = updateFromRows('join', 't', ['a'], ['s'], [['x', 'new1']], sql('t.n = ?', 5), sql('n = n + ?', 2));
+    expect(joined.sql).toBe('UPDATE t JOIN (SELECT ? AS a, ? AS s) v ON t.a = v.a SET t.s = v.s, n = n + ? WHERE t.n = ?');
+    expect(joined.params).toEqual(['x', 'new1', 2, 5]);
+  });
+
   it('MySQL (`join`): joins a derived table of the rows on the key and sets from it', () => {
     const stmt = updateFromRows('join', 't', ['id'], ['s'], [['a', 'x'], ['b', 'y']], sql('t.owner IN (?)', 'o'));
     expect(stmt.sql).toBe('UPDATE t JOIN (SELECT ? AS id, ? AS s UNION ALL SELECT ?, ?) v ON t.id = v.id SET t.s = v.s WHERE t.owner IN (?)');
