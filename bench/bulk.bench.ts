@@ -22,7 +22,7 @@ async function parent(): Promise<void> {
   const dialects = (args.dialect ?? 'both') === 'both' ? ['sqlite', 'mysql'] : [args.dialect];
   for (const d of dialects) {
     await new Promise<void>((resolve, reject) => {
-      const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], { execArgv: ['-r', 'ts-node/register/transpile-only', '--max-old-space-size=1024', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])], stdio: 'inherit' });
+      const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], { execArgv: ['-r', 'ts-node/register/transpile-only', '--max-old-space-size=1024', '--max-semi-space-size=64', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])], stdio: 'inherit' });
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${d} bench exited with ${code}`))));
     });
   }
