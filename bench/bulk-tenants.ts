@@ -121,6 +121,7 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   const all = sent.map((r) => Number(r.delivered_at)).sort((a, b) => a - b);
   const perSecond = new Array(Math.ceil((all[all.length - 1] - all[0]) / 1000) + 1).fill(0);
   for (const t of all) perSecond[Math.floor((t - all[0]) / 1000)]++;
+  if (process.env.BENCH_SERIES) console.log(`tenants: sends per second from the first send (first at ${((all[0] - t0) / 1000).toFixed(1)} s after the first request): ${perSecond.join(' ')}`);
   let best = 0;
   for (let i = 0, sum = 0; i < perSecond.length; i++) {
     sum += perSecond[i] - (i >= 30 ? perSecond[i - 30] : 0);
