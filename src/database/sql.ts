@@ -52,9 +52,13 @@ export type UpdateFromSyntax = 'join' | 'from';
  */
 export function updateFromRows(syntax: UpdateFromSyntax, table: string, keys: string[], set: string[], rows: SqlParam[][], where?: Stmt, also?: Stmt): Stmt {
   const cols = [...keys, ...set];
-  const first = `SELECT ${cols.map((c) => `? AS ${c}`).join(', ')}`;
-  const rest = `SELECT ${cols.map(() => '?').join(', ')}`;
-  const values = [first, ...rows.slice(1).map(() => rest)].join(' UNION ALL ');
+  const tuple = `(${cols.map(() => '?').join(', ')})`;
+  // SQLite: a VALUES list (a compound SELECT stops at 500 terms there; VALUES rows do not count),
+  // its columns named column1, column2, ...; MySQL/MariaDB: SELECTs joined by UNION ALL.
+  const values =
+    syntax === 'from'
+      ? `SELECT ${cols.map((c, i) => `column${i + 1} AS ${c}`).join(', ')} FROM (VALUES ${rows.map(() => tuple).join(', ')})`
+      : [`SELECT ${cols.map((c) => `? AS ${c}`).join(', ')}`, ...rows.slice(1).map(() => `SELECT ${cols.map(() => '?').join(', ')}`)].join(' UNION ALL ');
   const on = keys.map((k) => `${table}.${k} = v.${k}`).join(' AND ');
   const assign = [...set.map((c) => (syntax === 'join' ? `${table}.${c} = v.${c}` : `${c} = v.${c}`)), ...(also ? [also.sql] : [])].join(', ');
   const given = rows.flat();

@@ -36,6 +36,19 @@ describe(updateFromRows.name, () => {
     expect(joined.params).toEqual(['x', 'new1', 2, 5]);
   });
 
+  it('SQLite (`from`): more rows than a compound SELECT may have terms (500) in one statement', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY, s TEXT, n INTEGER)');
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?, 0)');
+    for (let i = 0; i < 2000; i++) insert.run(i, 'old');
+    const stmt = updateFromRows('from', 't', ['a'], ['s'], Array.from({ length: 1500 }, (_, i) => [i, `new${i}`]), undefined, sql('n = n + 1'));
+    expect(db.prepare(stmt.sql).run(...stmt.params).changes).toBe(1500);
+    expect(db.prepare("SELECT COUNT(*) AS c, SUM(n) AS n FROM t WHERE s LIKE 'new%'").get()).toEqual({ c: 1500, n: 1500 });
+    expect(db.prepare('SELECT s, n FROM t WHERE a = 1499').get()).toEqual({ s: 'new1499', n: 1 });
+    expect(db.prepare('SELECT s, n FROM t WHERE a = 1500').get()).toEqual({ s: 'old', n: 0 });
+    db.close();
+  });
+
   it('MySQL (`join`): joins a derived table of the rows on the key and sets from it', () => {
     const stmt = updateFromRows('join', 't', ['id'], ['s'], [['a', 'x'], ['b', 'y']], sql('t.owner IN (?)', 'o'));
     expect(stmt.sql).toBe('UPDATE t JOIN (SELECT ? AS id, ? AS s UNION ALL SELECT ?, ?) v ON t.id = v.id SET t.s = v.s WHERE t.owner IN (?)');
