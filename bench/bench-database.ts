@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -49,4 +49,31 @@ export function countStatements(ds: { logger: unknown }, skip: () => boolean = (
     orig(...a);
   };
   return count;
+}
+
+/**
+ * CPU seconds used so far by a database server running on this machine (a process named mariadbd or
+ * mysqld, read from /proc), or null when there is none to see: the benchmark's own share of the box
+ * is then all it can report.
+ */
+export function localServerCpu(): (() => number) | null {
+  let dirs: string[];
+  try {
+    dirs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  const pid = dirs.find((d) => {
+    try {
+      return ['mariadbd', 'mysqld'].includes(readFileSync(`/proc/${d}/comm`, 'utf8').trim());
+    } catch {
+      return false;
+    }
+  });
+  if (!pid) return null;
+  // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): user and system time in clock ticks (100/s).
+  return () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
 }

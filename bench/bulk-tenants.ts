@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
 import { element } from './bulk-clients';
-import { countStatements } from './bench-database';
+import { countStatements, localServerCpu } from './bench-database';
 
 const MPS = 10;
 
@@ -65,6 +65,8 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   console.log(`tenants: ${fmt(tenants)} accounts x ${rows} rows at ${MPS}/s each (ceiling ${fmt(tenants * MPS)}/s), submitted at once over 50 connections`);
   // Statements of the whole scenario (transaction control left out), by shape: the first words of each.
   const counted = countStatements(ds);
+  const serverCpu = localServerCpu();
+  const cpuAtStart = { node: process.cpuUsage(), server: serverCpu?.() ?? 0 };
   const t0 = Date.now();
   let validatedAt: number | null = null;
   let allAccepted = false;
@@ -99,6 +101,8 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   }
   clearInterval(watch);
   counted.stop();
+  const nodeCpu = process.cpuUsage(cpuAtStart.node);
+  const serverSeconds = serverCpu ? serverCpu() - cpuAtStart.server : null;
   const sent: { bulk_job_id: string; delivered_at: number | string }[] = await ds.query(`SELECT bulk_job_id, delivered_at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${marks})`, ids);
   const byJob = new Map<string, number[]>();
   for (const r of sent) {
@@ -139,6 +143,9 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   console.log(`tenants: first send after the 202: median ${pct(50).toFixed(1)} s, p90 ${pct(90).toFixed(1)} s, worst ${pct(100).toFixed(1)} s (target <= 30 s)`);
   console.log(`tenants: best 30 s window ${fmt(best)} msg/s = ${((best / (tenants * MPS)) * 100).toFixed(1)}% of ${fmt(tenants * MPS)}/s (target >= 5,000); whole run ${fmt(sent.length / ((all[all.length - 1] - t0) / 1000))}/s since the first request`);
   console.log(`tenants: ${(counted.statements / Math.max(1, sent.length)).toFixed(2)} statements per message sent over the whole scenario (intake, validation, dispatch, receipts; transaction control not counted)`);
+  const perMessage = (seconds: number) => `${fmt((seconds * 1e6) / Math.max(1, sent.length))} us`;
+  const nodeSeconds = (nodeCpu.user + nodeCpu.system) / 1e6;
+  console.log(`tenants: CPU per message sent: this process (service and client worker) ${perMessage(nodeSeconds)}${serverSeconds === null ? '' : `, the local database server ${perMessage(serverSeconds)}`} (${nodeSeconds.toFixed(1)} s${serverSeconds === null ? '' : ` and ${serverSeconds.toFixed(1)} s`} in all)`);
   if (process.env.BENCH_STATEMENTS) for (const [shape, n] of [...counted.shapes].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${String(n).padStart(8)}  ${shape}`);
   console.log(`tenants: max sends of one job in any 1 s window: ${worstWindow} (ceiling ${MPS})${worstWindow > MPS ? '  <-- OVER' : ''}`);
 }
