@@ -227,4 +227,3 @@ export class BulkJobRunner {
     return result;
   }
 }
-

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
+import { inList, Row, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
 import type { BulkRowErrorCode } from './bulk-error-codes';
 import { BulkRowRecord, num, toRowRecord } from './bulk-records';
 import { JobRow, unionOfJobs } from './job-rows-sql';
@@ -39,6 +39,12 @@ export interface SettledRow {
 
 /** A row claimed for a window: marked `sending`, with the message id it is sent under. */
 export type ClaimedRow = BulkRowRecord & { status: 'sending'; messageId: string; /** The id was made by this claim (the row had none): nothing is in the log under it. */ minted: boolean };
+
+/** A row read for a claim, as claimed: marked `sending`, under its message id or a new one (`mint`) when it has none. */
+export function toClaimedRow(x: Row, jobId: string, mint: () => string): ClaimedRow {
+  const minted = x.message_id === null || x.message_id === undefined;
+  return { ...toRowRecord(x, jobId), status: 'sending', messageId: minted ? mint() : String(x.message_id), minted };
+}
 
 /** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
 export const MARK_CHUNK = 500;
@@ -204,7 +210,7 @@ export class BulkRowRepository {
     let found: StmtResult = { affected: 0, rows: [] };
     if (recover) found = yield rowStatements.windowRows(jobId, 'sending', limit);
     if (!found.rows.length) found = yield rowStatements.windowRows(jobId, 'pending', limit);
-    const rows: ClaimedRow[] = found.rows.map((x) => ({ ...toRowRecord(x, jobId), status: 'sending', messageId: x.message_id === null ? newId() : String(x.message_id), minted: x.message_id === null }));
+    const rows = found.rows.map((x) => toClaimedRow(x, jobId, newId));
     if (!rows.length) return { rows, found: 0 };
     const claim: StmtResult = yield rowStatements.claim(jobId, rows);
     if (claim.affected === rows.length) return { rows, found: rows.length };

@@ -4,8 +4,7 @@ import { newId } from '../common/ids';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Row, StmtResult, Steps } from '../database/sql';
 import { BulkJobLeases, leaseStatements, WindowPauseMove } from './bulk-job-leases.repository';
-import { toRowRecord } from './bulk-records';
-import { BulkRowRepository, ClaimedRow, rowStatements, SettledRow } from './bulk-row.repository';
+import { BulkRowRepository, ClaimedRow, rowStatements, SettledRow, toClaimedRow } from './bulk-row.repository';
 import type { JobRow } from './job-rows-sql';
 import { BulkSettings } from './bulk-settings';
 import { WindowTxProbe } from './window-tx-probe';
@@ -126,12 +125,7 @@ export class WindowBatches {
       const claimed: JobRow<{ messageId: string }>[] = [];
       const answers = new Map<string, ClaimedRow[]>();
       for (const r of live) {
-        const mine = (found.get(r.jobId) ?? [])
-          .map((x): ClaimedRow => {
-            const minted = x.message_id === null || x.message_id === undefined;
-            return { ...toRowRecord(x, r.jobId), status: 'sending', messageId: minted ? newId('msg') : String(x.message_id), minted };
-          })
-          .sort((a, b) => a.idx - b.idx);
+        const mine = (found.get(r.jobId) ?? []).map((x) => toClaimedRow(x, r.jobId, () => newId('msg'))).sort((a, b) => a.idx - b.idx);
         answers.set(r.jobId, mine);
         for (const c of mine) claimed.push({ jobId: r.jobId, idx: c.idx, messageId: c.messageId });
       }
