@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ScheduledSender } from '../src/messaging/scheduled/scheduled-sender';
 import { SandboxProvider } from '../src/providers/sandbox/sandbox.provider';
-import { createTestApp, TestApp, waitFor } from './support/app';
+import { createTestApp, makeDue, TestApp, waitFor } from './support/app';
 
 const PHONE = '+966501234567';
 const FAST = { SCHEDULED_SEND_TICK_MS: '50' };
@@ -56,10 +56,11 @@ describe('Scheduled sends (e2e)', () => {
     const acc = await a.createAccount();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(inMs(400), `+96650123456${i + 1}`));
+      const res = await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(inMs(60_000), `+96650123456${i + 1}`));
       expect(res.status).toBe(201);
       ids.push(res.body.data.messages[0].id);
     }
+    await makeDue(a.app.get(DataSource), ids);
     await a.close({ keepDatabase: true });
     apps.splice(apps.indexOf(a), 1);
     // Restart as two replicas on the same database, both running the scheduler.
@@ -79,8 +80,10 @@ describe('Scheduled sends (e2e)', () => {
   it('after a crash between provider call and record, the lease expires and the provider lookup settles it (no second delivery)', async () => {
     const a = await start({ SCHEDULERS_ENABLED: 'false' });
     const acc = await a.createAccount();
-    const res = await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(inMs(200)));
+    const res = await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(inMs(60_000)));
+    expect(res.status).toBe(201);
     const id = res.body.data.messages[0].id as string;
+    await makeDue(a.app.get(DataSource), [id]);
     // Simulate a replica that claimed the row, reached the provider, then died before recording.
     await a.app.get(SandboxProvider).send({ messageId: id, accountId: acc.id, channel: 'local_sms', to: PHONE, text: 'Later' });
     await a.app.get(DataSource).query('UPDATE messages SET attempts = 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?', ['rep_dead', Date.now() - 1, id]);
@@ -120,9 +123,10 @@ describe('Scheduled sends (e2e)', () => {
     const acc = await t.createAccount();
     const html = `<p>${'x'.repeat(150_000)}</p>`;
     const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key)
-      .send({ to: 'big@example.org', channel: 'email', messageType: 'free_text', content: { subject: 'Big', html }, scheduleAt: inMs(200) });
+      .send({ to: 'big@example.org', channel: 'email', messageType: 'free_text', content: { subject: 'Big', html }, scheduleAt: inMs(60_000) });
     expect(res.status).toBe(201);
     const id = res.body.data.messages[0].id as string;
+    await makeDue(t.app.get(DataSource), [id]);
     await waitFor(async () => (await message(t, acc.key, id)).status === 'sent', { what: 'large scheduled email sent' });
     const [d] = (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}`)).body.data.messages as { messageId: string; text: string }[];
     expect(d.messageId).toBe(id);
@@ -134,11 +138,12 @@ describe('Scheduled sends (e2e)', () => {
     const acc = await t.createAccount({ walletBalance: 100, freeMessages: 0 });
     const ids: string[] = [];
     for (const to of ['+966501111111', '+966502222222']) {
-      const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(inMs(50), to));
+      const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body(inMs(60_000), to));
+      expect(res.status).toBe(201);
       ids.push(res.body.data.messages[0].id);
     }
     await t.app.get(DataSource).query("UPDATE messages SET payload = '{' WHERE id = ?", [ids[0]]);
-    await waitFor(async () => Date.now() > Date.parse((await message(t, acc.key, ids[1])).scheduledAt), { what: 'due' });
+    await makeDue(t.app.get(DataSource), ids);
     expect(await t.app.get(ScheduledSender).runOnce()).toBe(2);
     expect(await message(t, acc.key, ids[0])).toMatchObject({ status: 'failed', errorCode: 'PROVIDER_ERROR', cost: 0 });
     expect(await message(t, acc.key, ids[1])).toMatchObject({ status: 'sent' });

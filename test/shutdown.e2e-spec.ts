@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Clock } from '../src/common/clock';
 import { MessageLog } from '../src/messaging/message-log';
 import { ScheduledSender } from '../src/messaging/scheduled/scheduled-sender';
-import { createTestApp, TestApp, testEnv, waitFor } from './support/app';
+import { createTestApp, makeDue, TestApp, testEnv, waitFor } from './support/app';
 import { Scrape } from './support/prometheus';
 import { spawnApp, SpawnedApp } from './support/spawn-app';
 import { startReceiver } from './support/webhook-receiver';
@@ -191,10 +191,11 @@ describe('Clean shutdown of each loop (e2e)', () => {
     const acc = await t.createAccount();
     const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'delay', delayMs: 800, count: 1, accountId: acc.id });
     expect(fault.status).toBe(201);
-    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ ...sms(), scheduleAt: new Date(Date.now() + 200).toISOString() });
+    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ ...sms(), scheduleAt: new Date(Date.now() + 60_000).toISOString() });
     expect(res.status).toBe(201);
     const id: string = res.body.data.messages[0].id;
     expect(res.body.data.messages[0].status).toBe('scheduled');
+    await makeDue(ds(t), [id]);
     await waitFor(async () => Number((await ds(t).query('SELECT remaining FROM sandbox_faults WHERE id = ?', [fault.body.data.fault.id]))[0].remaining) === 0, {
       intervalMs: 5,
       what: 'the scheduled send to start',

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { CloudFake, cloudEnv } from './providers-fakes/cloud-fake';
-import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+import { createTestApp, makeDue, TestAccount, TestApp, waitFor } from './support/app';
 import { chatappBody } from './support/templates-helpers';
 
 // Official template sends go out from the template's own official sender (issue 10, item 11):
@@ -105,10 +105,11 @@ describe('Templates: official sends are posted from the template\'s official sen
     const id = await link(own, '903', 'routed_later');
     fake.requests = [];
 
-    const res = await send(id, '+966501230004', ['Sara'], { scheduleAt: new Date(Date.now() + 300).toISOString() });
+    const res = await send(id, '+966501230004', ['Sara'], { scheduleAt: new Date(Date.now() + 60_000).toISOString() });
     expect(res.status).toBe(201);
     const m = res.body.data.messages[0];
     expect(m.status).toBe('scheduled');
+    await makeDue(t.app.get(DataSource), [m.id]);
     const [row] = await t.app.get(DataSource).query('SELECT payload FROM messages WHERE id = ?', [m.id]);
     const stored = JSON.parse(row.payload);
     expect(stored.template).toMatchObject({ id, name: 'routed_later' });

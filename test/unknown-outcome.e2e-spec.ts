@@ -8,7 +8,7 @@ import { ProviderGateway, toOutbound } from '../src/messaging/provider-gateway';
 import { MessageValidator } from '../src/messaging/validation/message-validator';
 import { BULK_TEST_ENV, getJob, post, waitStatus } from './bulk-helpers';
 import { SmtpFake } from './providers-fakes/smtp-fake';
-import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
+import { createTestApp, makeDue, TestAccount, TestApp, waitFor } from './support/app';
 
 // SMTP, like SMPP, the Cloud API and the Bot API, cannot be asked afterwards whether it received a
 // message: a send whose answer was lost (crash, lost lease) must never be sent again blindly.
@@ -109,10 +109,11 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
   });
 
   it('a batch send slower than the stale-send window is not reconciled under its sender (its queued messages are leased)', async () => {
-    // Stale single sends are reconciled after PROVIDER_TIMEOUT_MS + SCHEDULED_SEND_LEASE_MS = 1.1 s;
-    // this batch of 4 takes ~2.4 s, so without the lease its last messages would be failed mid-batch.
-    smtp.slowMs = 600;
-    const t = await start({ PROVIDER_TIMEOUT_MS: '1000', SCHEDULED_SEND_LEASE_MS: '100' });
+    // Stale single sends are reconciled after PROVIDER_TIMEOUT_MS + SCHEDULED_SEND_LEASE_MS = 2.1 s;
+    // this batch of 4 takes ~3.6 s, so without the lease its last messages would be failed mid-batch.
+    // (Each answer comes 1.1 s inside the timeout: a loaded CI box must not turn it into a timeout.)
+    smtp.slowMs = 900;
+    const t = await start({ PROVIDER_TIMEOUT_MS: '2000', SCHEDULED_SEND_LEASE_MS: '100' });
     const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
     const to = ['p1@example.org', 'p2@example.org', 'p3@example.org', 'p4@example.org'];
     const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(email(to as unknown as string));
@@ -125,7 +126,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
   it('scheduled: a claim that reached the provider ends DELIVERY_UNCONFIRMED (refunded, not resent); one that did not is sent once', async () => {
     const a = await start({ SCHEDULERS_ENABLED: 'false' });
     const acc = await a.createAccount({ walletBalance: 1000, freeMessages: 0 });
-    const at = new Date(Date.now() + 300).toISOString();
+    const at = new Date(Date.now() + 60_000).toISOString();
     const ids: string[] = [];
     for (const to of ['x@example.org', 'y@example.org']) {
       const res = await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(email(to, { scheduleAt: at }));
@@ -133,6 +134,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
       ids.push(res.body.data.messages[0].id);
     }
     const [x, y] = ids;
+    await makeDue(a.app.get(DataSource), ids);
     const paid = await wallet(a, acc.key);
     const price = (1000 - paid) / 2;
     expect(price).toBeGreaterThan(0);
@@ -333,10 +335,12 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
   });
 
   it('bulk: a batch slower than the lease keeps it (renewed before each call), so a second replica never sends the same rows', async () => {
-    // Dispatch lease = max(BULK_LEASE_MS, 2 x provider timeout) = 3 s; 10 rows at ~400 ms each take
-    // over 4 s in one batch, so without renewal the lease would lapse and replica b take the rows over.
-    smtp.slowMs = 400;
-    const extra = { BULK_LEASE_MS: '100', PROVIDER_TIMEOUT_MS: '1500' };
+    // Dispatch lease = max(BULK_LEASE_MS, 2 x provider timeout) = 6 s; 10 rows at ~700 ms each, one
+    // call at a time (one lane), take over 7 s in one batch, so without renewal the lease would lapse
+    // and replica b take the rows over. The margins (an answer 2.3 s inside the timeout, a renewal
+    // whenever under 4.5 s is left) hold on a loaded CI box.
+    smtp.slowMs = 700;
+    const extra = { BULK_LEASE_MS: '100', PROVIDER_TIMEOUT_MS: '3000', BULK_SEND_LANES: '1' };
     const a = await start({ ...extra, BULK_INSTANCE_ID: 'rep_a', SCHEDULERS_ENABLED: 'false' });
     const acc = await a.createAccount({ walletBalance: 1000, freeMessages: 0 });
     const res = await post(a, acc.key, { messagesPerSecond: 10, messages: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => email(`r${n}@example.org`)) });

@@ -3,6 +3,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModule } from '@nestjs/testing';
 import request from 'supertest';
+import type { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap';
 import { openDataSources } from '../../src/database/database.module';
@@ -129,4 +130,12 @@ export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 25));
   }
   throw new Error(`waitFor timed out: ${opts.what ?? 'condition'}${last ? ` (last error: ${String(last)})` : ''}`);
+}
+
+/**
+ * Makes scheduled messages due now. Tests schedule far enough ahead that a slow request cannot reach
+ * the server after its own `scheduleAt` (INVALID_SCHEDULE), then move the time into the past here.
+ */
+export async function makeDue(ds: DataSource, ids: string[]): Promise<void> {
+  await ds.query(`UPDATE messages SET scheduled_at = ? WHERE id IN (${ids.map(() => '?').join(', ')})`, [Date.now() - 1, ...ids]);
 }
