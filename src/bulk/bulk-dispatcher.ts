@@ -7,7 +7,7 @@ import { isTransientDbError } from '../database/db-errors';
 import { MetricsService } from '../metrics/metrics.service';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
-import { BulkJobLeases, Turn } from './bulk-job-leases.repository';
+import { BulkJobLeases, ClaimedTurns, Turn } from './bulk-job-leases.repository';
 import { BulkRowRepository } from './bulk-row.repository';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
@@ -100,8 +100,8 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     }
     for (let i = 0; i < toClaim.length && !this.stopping; i += CLAIM_CHUNK) {
       const chunk = toClaim.slice(i, i + CLAIM_CHUNK);
-      const won = await this.claim(chunk.map((c) => c.id));
-      for (const c of chunk) if (won.has(c.id) && !this.stopping) this.start(c);
+      const { won, unsent } = await this.claim(chunk.map((c) => c.id));
+      for (const c of chunk) if (won.has(c.id) && !this.stopping) this.start(c, unsent.has(c.id));
     }
   }
 
@@ -112,23 +112,24 @@ export class BulkDispatcher implements OnApplicationBootstrap {
    * account's job, wait; a skipped job is looked at again next tick. A lock wait that still times out
    * (DB_LOCK_WAIT_TIMEOUT_S) is "try later" too.
    */
-  private async claim(jobIds: string[]): Promise<Set<string>> {
+  private async claim(jobIds: string[]): Promise<Pick<ClaimedTurns, 'won' | 'unsent'>> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
     const until = now + this.settings.dispatchLeaseMs;
     try {
-      const { won, takenOver } = await this.leases.claimTurns(jobIds, me, until, now);
-      this.metrics.recordLeaseTakeover('bulk_dispatch', takenOver);
-      return won;
+      const claimed = await this.leases.claimTurns(jobIds, me, until, now);
+      this.metrics.recordLeaseTakeover('bulk_dispatch', claimed.takenOver);
+      return claimed;
     } catch (err) {
       if (!isTransientDbError(err)) throw err;
       this.log.warn(`bulk claim skipped this tick (${String(err)}); retried next tick`);
-      return new Set();
+      return { won: new Set(), unsent: new Set() };
     }
   }
 
-  private start(turn: Turn): void {
-    const runner = new BulkJobRunner(this.deps, turn.id, turn.accountId, turn.mps);
+  /** `unsent`: no row of the job was settled yet, so it has no recent sends to pace after. */
+  private start(turn: Turn, unsent: boolean): void {
+    const runner = new BulkJobRunner(this.deps, turn.id, turn.accountId, turn.mps, unsent);
     const done = runner.run().finally(() => this.runners.delete(turn.id));
     this.runners.set(turn.id, { runner, done });
   }

@@ -18,6 +18,13 @@ export interface Turn {
   leaseExpiresAt: number | null;
 }
 
+/** Jobs a claim leased; `unsent`: those with no settled row (sent or failed) yet. */
+export interface ClaimedTurns {
+  won: Set<string>;
+  unsent: Set<string>;
+  takenOver: number;
+}
+
 /** A cancelled job whose rows are not all settled (the reaper's work). */
 export interface UnsettledJob {
   id: string;
@@ -46,7 +53,7 @@ export const leaseStatements = {
     ),
   freeTurns: (ids: string[], owner: string, now: number, skipLocked: boolean): Stmt =>
     sql(
-      `SELECT id, lease_owner FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      `SELECT id, lease_owner, sent_count + failed_count AS attempted FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
       ...ids, owner, now,
     ),
   leaseTurns: (ids: string[], owner: string, until: number, now: number): Stmt =>
@@ -122,15 +129,20 @@ export class BulkJobLeases {
   }
 
   /** Leases the free ones of `ids` (queued / running) in one unit; skips rows another transaction holds. */
-  async claimTurns(ids: string[], owner: string, until: number, now: number): Promise<{ won: Set<string>; takenOver: number }> {
+  /**
+   * Leases the free ones of these jobs. `unsent`: the won jobs none of whose rows was settled yet
+   * (read under the same lock as the lease), so no row has a send time a new runner must pace after.
+   */
+  async claimTurns(ids: string[], owner: string, until: number, now: number): Promise<ClaimedTurns> {
     const skipLocked = this.db.capabilities.skipLocked;
-    return this.db.steps(function* (): Steps<{ won: Set<string>; takenOver: number }> {
+    return this.db.steps(function* (): Steps<ClaimedTurns> {
       const free: StmtResult = yield leaseStatements.freeTurns(ids, owner, now, skipLocked);
       const won = free.rows.map((r) => String(r.id));
-      if (!won.length) return { won: new Set<string>(), takenOver: 0 };
+      if (!won.length) return { won: new Set<string>(), unsent: new Set<string>(), takenOver: 0 };
       // (Locked by the read above, or the embedded database's one writer is us: no condition needed.)
       yield leaseStatements.leaseTurns(won, owner, until, now);
-      return { won: new Set(won), takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== owner).length };
+      const unsent = new Set(free.rows.filter((r) => num(r.attempted) === 0).map((r) => String(r.id)));
+      return { won: new Set(won), unsent, takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== owner).length };
     });
   }
 
