@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { loadConfig } from '../src/config/app-config';
 
-type Service = { environment?: Record<string, string>; ports?: (string | { host_ip?: string; published?: string })[]; stop_grace_period?: string };
+type Service = { command?: string[]; environment?: Record<string, string>; ports?: (string | { host_ip?: string; published?: string })[]; stop_grace_period?: string };
 type Compose = { services: Record<string, Service> };
 
 const compose = load(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8')) as Compose;
@@ -45,6 +45,12 @@ describe('docker-compose.yml', () => {
     expect(m).not.toBeNull();
     const grace = loadConfig({ SHUTDOWN_GRACE_MS: api.environment?.SHUTDOWN_GRACE_MS }).shutdown.graceMs;
     expect(Number(m![1]) * 1000).toBeGreaterThanOrEqual(grace + 5000);
+  });
+
+  it('gives MySQL a buffer pool of 1 GiB unless MYSQL_BUFFER_POOL_SIZE says otherwise (not the 128 MiB default)', () => {
+    const pool = (env: Record<string, string>) => (compose.services.mysql.command ?? []).map((c) => interpolate(c, env)).filter((c) => c.startsWith('--innodb-buffer-pool-size='));
+    expect(pool({})).toEqual(['--innodb-buffer-pool-size=1G']);
+    expect(pool({ MYSQL_BUFFER_POOL_SIZE: '6G' })).toEqual(['--innodb-buffer-pool-size=6G']);
   });
 
   it('runs the API in production mode', () => {
