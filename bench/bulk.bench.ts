@@ -98,6 +98,11 @@ async function child(dialect: string): Promise<void> {
   const accounts = app.get(AccountsService);
   const label = mysql ? 'MariaDB' : 'SQLite';
   console.log(`\n=== ${label} ===`);
+  if (mysql) {
+    // The server's version and buffer pool: figures of a server left at its 128 MiB default and of one sized to the working set differ.
+    const [{ v, pool }]: { v: string; pool: number | string }[] = await ds.query('SELECT @@version AS v, @@innodb_buffer_pool_size AS pool');
+    console.log(`server: ${v}, InnoDB buffer pool ${Math.round(Number(pool) / 2 ** 20)} MiB`);
+  }
 
   try {
     if (args.tenants) {
