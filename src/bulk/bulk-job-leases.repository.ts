@@ -128,10 +128,10 @@ export class BulkJobLeases {
     }));
   }
 
-  /** Leases the free ones of `ids` (queued / running) in one unit; skips rows another transaction holds. */
   /**
-   * Leases the free ones of these jobs. `unsent`: the won jobs none of whose rows was settled yet
-   * (read under the same lock as the lease), so no row has a send time a new runner must pace after.
+   * Leases the free ones of `ids` (queued / running) in one unit; skips rows another transaction holds.
+   * `unsent`: the won jobs none of whose rows was settled yet (read under the same lock as the lease),
+   * so no row has a send time a new runner must pace after.
    */
   async claimTurns(ids: string[], owner: string, until: number, now: number): Promise<ClaimedTurns> {
     const skipLocked = this.db.capabilities.skipLocked;
