@@ -61,4 +61,27 @@ describe('Bulk validation of many jobs at once (e2e)', () => {
     const bad = submitted[3];
     expect((await job(bad.key, bad.id)).errorMessage).toMatch(/^messages\[1\]: .*\(INVALID_RECIPIENT\)$/);
   });
+
+  it('a group takes up to 16 small jobs even when their rows together exceed one chunk (groups are sized in rows of their own)', async () => {
+    // 40 rows each: small (a chunk is 50 here), but no two of them fit one chunk together.
+    const submitted: { key: string; id: string }[] = [];
+    for (let i = 0; i < 16; i++) {
+      const acc = await t.createAccount();
+      const res = await post(t, acc.key, { messagesPerSecond: 5, messages: Array.from({ length: 40 }, () => sms()) });
+      expect(res.status).toBe(202);
+      submitted.push({ key: acc.key, id: res.body.id });
+    }
+    const sink = t.app.get<EventSink>(EVENT_SINK);
+    const recorded: DomainEvent[][] = [];
+    const spy = jest.spyOn(sink, 'record').mockImplementation(async (_tx, events) => void recorded.push([...events]));
+    try {
+      expect(await t.app.get(BulkValidationLoop).runOnce()).toBe(16);
+    } finally {
+      spy.mockRestore();
+    }
+    for (const s of submitted) expect(await job(s.key, s.id)).toMatchObject({ status: 'queued', validatedCount: 40 });
+    // One group: the 16 jobs queued by one UPDATE, their events in one call.
+    const queued = recorded.map((call) => call.filter((e) => e.type === 'bulk_job.queued').length).filter((n) => n > 0);
+    expect(queued).toEqual([16]);
+  });
 });
