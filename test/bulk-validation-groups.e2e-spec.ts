@@ -1,3 +1,4 @@
+import { BulkRowRepository } from '../src/bulk/bulk-row.repository';
 import { BulkValidationLoop } from '../src/bulk/bulk-validation.loop';
 import { DomainEvent, EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
 import { createTestApp, TestApp } from './support/app';
@@ -44,11 +45,16 @@ describe('Bulk validation of many jobs at once (e2e)', () => {
     const sink = t.app.get<EventSink>(EVENT_SINK);
     const recorded: DomainEvent[][] = [];
     const spy = jest.spyOn(sink, 'record').mockImplementation(async (_tx, events) => void recorded.push([...events]));
+    // (Observed, not replaced: the large job's chunk reads.)
+    const chunkReads = jest.spyOn(t.app.get(BulkRowRepository), 'payloads');
     try {
       expect(await t.app.get(BulkValidationLoop).runOnce()).toBe(submitted.length);
     } finally {
       spy.mockRestore();
     }
+    // The large job was validated alone, chunk by chunk, not in a group with the small ones.
+    expect(chunkReads.mock.calls).toEqual([[bigRes.body.id, 0, 50], [bigRes.body.id, 50, 50], [bigRes.body.id, 100, 50]]);
+    chunkReads.mockRestore();
     for (const s of submitted) expect(await job(s.key, s.id)).toMatchObject(s.expect);
     const events = recorded.flat().filter((e) => e.type.startsWith('bulk_job.'));
     expect(events.map((e) => (e.data as JobJson).id).sort()).toEqual(submitted.map((s) => s.id).sort());

@@ -103,8 +103,10 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
         const group = [first];
         let rows = this.left(first);
         if (rows > this.settings.validationChunk) return group;
+        // Small jobs only (a larger one is validated alone, chunk by chunk), up to the group's rows.
         const budget = Math.max(GROUP_ROWS, this.settings.validationChunk);
-        while (pass.queue.length && group.length < GROUP_JOBS && rows + this.left(pass.queue[0]) <= budget) {
+        const fits = (job: ValidationLease) => this.left(job) <= this.settings.validationChunk && rows + this.left(job) <= budget;
+        while (pass.queue.length && group.length < GROUP_JOBS && fits(pass.queue[0])) {
           const job = pass.queue.shift() as ValidationLease;
           rows += this.left(job);
           group.push(job);
