@@ -6,8 +6,8 @@ import { BULK_TEST_ENV, deliveries, ds, post, sms, waitStatus } from './bulk-hel
 
 /**
  * A job leased again (after a takeover, a pause or a restart) paces after the sends of the last
- * second, whoever made them; a job none of whose rows was settled yet has none, and its runner does
- * not read the job's rows for them.
+ * second, whoever made them; a job none of whose rows was settled in that second (a fresh one, or one
+ * leased again later) has none, and its runner does not read the job's rows for them.
  */
 describe('Bulk pacing when a job is leased again (e2e)', () => {
   let t: TestApp;
@@ -27,18 +27,27 @@ describe('Bulk pacing when a job is leased again (e2e)', () => {
   const claim = (id: string) => t.app.get(BulkJobLeases).claimTurns([id], 'rep_test', Date.now() + 60_000, Date.now());
   const release = (id: string) => t.app.get(BulkJobLeases).release(id, 'rep_test');
 
-  it('the claim tells a job with no settled row from one with settled rows, read under the lease', async () => {
+  it('the claim tells a job with a row settled in the last second from one without, read under the lease', async () => {
     const { id } = await job();
     const fresh = await claim(id);
     expect([...fresh.won]).toEqual([id]);
-    expect([...fresh.unsent]).toEqual([id]);
+    expect([...fresh.quiet]).toEqual([id]);
     await release(id);
-    // One row settled as failed counts as settled: it has a send time too.
-    await ds(t).query("UPDATE bulk_rows SET status = 'failed', error_code = 'PROVIDER_ERROR', sent_at = ? WHERE job_id = ? AND idx = 0", [Date.now(), id]);
-    await ds(t).query('UPDATE bulk_jobs SET pending_count = pending_count - 1, failed_count = 1 WHERE id = ?', [id]);
+    // One row settled as failed just now counts as settled: it has a send time too. A settlement
+    // writes the row and the job's counters (and updated_at) in one unit.
+    const at = Date.now();
+    await ds(t).query("UPDATE bulk_rows SET status = 'failed', error_code = 'PROVIDER_ERROR', sent_at = ? WHERE job_id = ? AND idx = 0", [at, id]);
+    await ds(t).query('UPDATE bulk_jobs SET pending_count = pending_count - 1, failed_count = 1, updated_at = ? WHERE id = ?', [at, id]);
     const again = await claim(id);
     expect([...again.won]).toEqual([id]);
-    expect([...again.unsent]).toEqual([]);
+    expect([...again.quiet]).toEqual([]);
+    await release(id);
+    // The same job leased again more than a second after its last settlement (a restart, a takeover).
+    await ds(t).query('UPDATE bulk_rows SET sent_at = ? WHERE job_id = ? AND idx = 0', [at - 2000, id]);
+    await ds(t).query('UPDATE bulk_jobs SET updated_at = ? WHERE id = ?', [at - 2000, id]);
+    const later = await claim(id);
+    expect([...later.won]).toEqual([id]);
+    expect([...later.quiet]).toEqual([id]);
     await release(id);
   });
 
@@ -47,7 +56,7 @@ describe('Bulk pacing when a job is leased again (e2e)', () => {
     // An earlier runner settled rows 0-4 as sent at `at` (a full second's worth at 5/s), then let go.
     const at = Date.now();
     await ds(t).query("UPDATE bulk_rows SET status = 'sent', sent_at = ? WHERE job_id = ? AND idx < 5", [at, id]);
-    await ds(t).query('UPDATE bulk_jobs SET pending_count = 5, sent_count = 5 WHERE id = ?', [id]);
+    await ds(t).query('UPDATE bulk_jobs SET pending_count = 5, sent_count = 5, updated_at = ? WHERE id = ?', [at, id]);
     await t.app.get(BulkDispatcher).tick();
     const done = await waitStatus(t, acc.key, id, ['completed']);
     expect(done.counts).toEqual({ pending: 0, sent: 10, failed: 0, cancelled: 0 });

@@ -100,8 +100,8 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     }
     for (let i = 0; i < toClaim.length && !this.stopping; i += CLAIM_CHUNK) {
       const chunk = toClaim.slice(i, i + CLAIM_CHUNK);
-      const { won, unsent } = await this.claim(chunk.map((c) => c.id));
-      for (const c of chunk) if (won.has(c.id) && !this.stopping) this.start(c, unsent.has(c.id));
+      const { won, quiet } = await this.claim(chunk.map((c) => c.id));
+      for (const c of chunk) if (won.has(c.id) && !this.stopping) this.start(c, quiet.has(c.id));
     }
   }
 
@@ -112,7 +112,7 @@ export class BulkDispatcher implements OnApplicationBootstrap {
    * account's job, wait; a skipped job is looked at again next tick. A lock wait that still times out
    * (DB_LOCK_WAIT_TIMEOUT_S) is "try later" too.
    */
-  private async claim(jobIds: string[]): Promise<Pick<ClaimedTurns, 'won' | 'unsent'>> {
+  private async claim(jobIds: string[]): Promise<ClaimedTurns> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
     const until = now + this.settings.dispatchLeaseMs;
@@ -123,13 +123,13 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     } catch (err) {
       if (!isTransientDbError(err)) throw err;
       this.log.warn(`bulk claim skipped this tick (${String(err)}); retried next tick`);
-      return { won: new Set(), unsent: new Set() };
+      return { won: new Set(), quiet: new Set(), takenOver: 0 };
     }
   }
 
-  /** `unsent`: no row of the job was settled yet, so it has no recent sends to pace after. */
-  private start(turn: Turn, unsent: boolean): void {
-    const runner = new BulkJobRunner(this.deps, turn.id, turn.accountId, turn.mps, unsent);
+  /** `quiet`: no row of the job was settled in the last second, so it has no recent sends to pace after. */
+  private start(turn: Turn, quiet: boolean): void {
+    const runner = new BulkJobRunner(this.deps, turn.id, turn.accountId, turn.mps, quiet);
     const done = runner.run().finally(() => this.runners.delete(turn.id));
     this.runners.set(turn.id, { runner, done });
   }

@@ -18,10 +18,10 @@ export interface Turn {
   leaseExpiresAt: number | null;
 }
 
-/** Jobs a claim leased; `unsent`: those with no settled row (sent or failed) yet. */
+/** Jobs a claim leased; `quiet`: those none of whose rows was settled (sent or failed) in the last second. */
 export interface ClaimedTurns {
   won: Set<string>;
-  unsent: Set<string>;
+  quiet: Set<string>;
   takenOver: number;
 }
 
@@ -53,8 +53,10 @@ export const leaseStatements = {
     ),
   freeTurns: (ids: string[], owner: string, now: number, skipLocked: boolean): Stmt =>
     sql(
-      `SELECT id, lease_owner, sent_count + failed_count AS attempted FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      ...ids, owner, now,
+      // quiet: no row settled, or the last settlement (which writes updated_at, at or after its rows'
+      // sent_at, in the same unit) more than a second ago; other writes only make updated_at newer.
+      `SELECT id, lease_owner, CASE WHEN sent_count + failed_count = 0 OR updated_at < ? THEN 1 ELSE 0 END AS quiet FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      now - 1000, ...ids, owner, now,
     ),
   leaseTurns: (ids: string[], owner: string, until: number, now: number): Stmt =>
     sql(`UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(ids.length)})`, owner, until, now, ...ids),
@@ -130,19 +132,19 @@ export class BulkJobLeases {
 
   /**
    * Leases the free ones of `ids` (queued / running) in one unit; skips rows another transaction holds.
-   * `unsent`: the won jobs none of whose rows was settled yet (read under the same lock as the lease),
-   * so no row has a send time a new runner must pace after.
+   * `quiet`: the won jobs none of whose rows was settled in the last second (read under the same lock
+   * as the lease), so no row has a send time a new runner must pace after.
    */
   async claimTurns(ids: string[], owner: string, until: number, now: number): Promise<ClaimedTurns> {
     const skipLocked = this.db.capabilities.skipLocked;
     return this.db.steps(function* (): Steps<ClaimedTurns> {
       const free: StmtResult = yield leaseStatements.freeTurns(ids, owner, now, skipLocked);
       const won = free.rows.map((r) => String(r.id));
-      if (!won.length) return { won: new Set<string>(), unsent: new Set<string>(), takenOver: 0 };
+      if (!won.length) return { won: new Set<string>(), quiet: new Set<string>(), takenOver: 0 };
       // (Locked by the read above, or the embedded database's one writer is us: no condition needed.)
       yield leaseStatements.leaseTurns(won, owner, until, now);
-      const unsent = new Set(free.rows.filter((r) => num(r.attempted) === 0).map((r) => String(r.id)));
-      return { won: new Set(won), unsent, takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== owner).length };
+      const quiet = new Set(free.rows.filter((r) => num(r.quiet) === 1).map((r) => String(r.id)));
+      return { won: new Set(won), quiet, takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== owner).length };
     });
   }
 

@@ -75,8 +75,8 @@ export class BulkJobRunner {
     private readonly accountId: string,
     /** The job's messagesPerSecond: written once, when its intake finished. */
     private readonly mps: number,
-    /** No row of the job was settled when it was leased: no send time to pace after. */
-    private readonly unsent = false,
+    /** No row of the job was settled in the second before it was leased: no send time to pace after. */
+    private readonly quiet = false,
   ) {
     this.ctx = d.validator.createContext(accountId);
     this.ctxSince = d.clock.now();
@@ -128,11 +128,12 @@ export class BulkJobRunner {
 
   /**
    * Sends of the last second (another runner's, before a takeover or a pause) fill the pacing window.
-   * A job with no settled row has none, and is not read for them: with no index on the send time that
-   * read goes through all of the job's rows.
+   * A job none of whose rows was settled in that second (a fresh job, or one resumed or taken over
+   * later) has none, and is not read for them: with no index on the send time that read goes through
+   * all of the job's rows.
    */
   private async loadWindow(): Promise<void> {
-    if (this.unsent) return;
+    if (this.quiet) return;
     for (const at of await this.d.rows.recentSends(this.jobId, this.d.clock.now() - 1000)) this.window.record(at);
   }
 
