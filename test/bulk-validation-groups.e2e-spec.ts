@@ -47,14 +47,16 @@ describe('Bulk validation of many jobs at once (e2e)', () => {
     const spy = jest.spyOn(sink, 'record').mockImplementation(async (_tx, events) => void recorded.push([...events]));
     // (Observed, not replaced: the large job's chunk reads.)
     const chunkReads = jest.spyOn(t.app.get(BulkRowRepository), 'payloads');
+    let reads: unknown[][] = [];
     try {
       expect(await t.app.get(BulkValidationLoop).runOnce()).toBe(submitted.length);
+      reads = [...chunkReads.mock.calls];
     } finally {
       spy.mockRestore();
+      chunkReads.mockRestore();
     }
     // The large job was validated alone, chunk by chunk, not in a group with the small ones.
-    expect(chunkReads.mock.calls).toEqual([[bigRes.body.id, 0, 50], [bigRes.body.id, 50, 50], [bigRes.body.id, 100, 50]]);
-    chunkReads.mockRestore();
+    expect(reads).toEqual([[bigRes.body.id, 0, 50], [bigRes.body.id, 50, 50], [bigRes.body.id, 100, 50]]);
     for (const s of submitted) expect(await job(s.key, s.id)).toMatchObject(s.expect);
     const events = recorded.flat().filter((e) => e.type.startsWith('bulk_job.'));
     expect(events.map((e) => (e.data as JobJson).id).sort()).toEqual(submitted.map((s) => s.id).sort());

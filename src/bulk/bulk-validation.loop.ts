@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { LedgerService } from '../accounts/ledger.service';
@@ -46,10 +47,11 @@ interface Checked {
  * them with BULK_VALIDATION_CONCURRENCY workers, leasing more as the queue runs dry, until none is
  * left; so jobs submitted at the same moment by many accounts are validated side by side, and a large
  * job does not hold up the small ones. Small jobs (at most BULK_VALIDATION_CHUNK rows each) go in
- * groups of up to 16 jobs and 5,000 rows: their rows are read in one statement, their progress written
- * in one, and the valid ones queued in one; a larger job is validated alone, chunk by chunk
- * (validatedCount rises per chunk). Every row goes through the messaging validator; a job ends `rejected` (VALIDATION_FAILED /
- * INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
+ * groups (GROUP_JOBS, GROUP_ROWS): their rows are read in one statement, their progress written in
+ * one, and the valid ones queued in one; a larger job is validated alone, chunk by chunk
+ * (validatedCount rises per chunk). Checking is CPU work: the event loop gets a turn between a group's
+ * jobs and between a large job's chunks. Every row goes through the messaging validator; a job ends
+ * `rejected` (VALIDATION_FAILED / INSUFFICIENT_BALANCE) or `queued`. Nothing is sent before that.
  */
 @Injectable()
 export class BulkValidationLoop implements OnApplicationBootstrap {
@@ -138,8 +140,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     for (const job of group) {
       const rows = read.get(job.id) ?? [];
       checked.push({ job, rows, invalid: rows.length ? await this.check(job, rows) : [] });
-      // Checking is CPU work: let timers, requests and signals in between jobs (at most a chunk's rows each).
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     const progress: ChunkProgress[] = checked
       .filter((c) => c.rows.length)
@@ -188,8 +189,8 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
       invalidSeen += invalid.length;
       if (this.loop.halted) return false; // shutdown: the next lease holder goes on from `next`
       from = next;
-      // On the embedded database every statement resolves without I/O: let timers, requests and signals in between chunks.
-      await new Promise((resolve) => setImmediate(resolve));
+      // (On the embedded database every statement resolves without I/O: this is the only turn between chunks.)
+      await nextTurn();
     }
     return this.conclude(job, invalidSeen > 0);
   }

@@ -39,6 +39,8 @@ export interface SettleAnswer {
 
 /** Rows per batch: a few statements of at most this many rows (well under every dialect's parameter limit). */
 const MAX_BATCH_ROWS = 2000;
+/** The id a claimed row without one is sent under. */
+const mintMessageId = (): string => newId('msg');
 
 /**
  * The dispatch windows of many jobs written together. Each job's runner asks for its window's start
@@ -86,7 +88,7 @@ export class WindowBatches {
     return this.db.steps(function* (): Steps<ClaimAnswer> {
       if (!(yield* leases.renewForWindow(req.jobId, req.owner, req.leaseUntil))) return null;
       // Rows left `sending` first: their outcome must be settled before anything new goes out.
-      const claimed = yield* rows.claimWindow(req.jobId, req.limit, req.recover, () => newId('msg'));
+      const claimed = yield* rows.claimWindow(req.jobId, req.limit, req.recover, mintMessageId);
       return { rows: claimed.rows, remaining: claimed.found > 0 };
     }, { afterFirst: this.probe.hold(req.jobId) });
   }
@@ -125,7 +127,7 @@ export class WindowBatches {
       const claimed: JobRow<{ messageId: string }>[] = [];
       const answers = new Map<string, ClaimedRow[]>();
       for (const r of live) {
-        const mine = (found.get(r.jobId) ?? []).map((x) => toClaimedRow(x, r.jobId, () => newId('msg'))).sort((a, b) => a.idx - b.idx);
+        const mine = (found.get(r.jobId) ?? []).map((x) => toClaimedRow(x, r.jobId, mintMessageId)).sort((a, b) => a.idx - b.idx);
         answers.set(r.jobId, mine);
         for (const c of mine) claimed.push({ jobId: r.jobId, idx: c.idx, messageId: c.messageId });
       }

@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap';
 import { openDataSources } from '../../src/database/database.module';
+import { inList } from '../../src/database/sql';
 import { AppConfig, Env, loadConfig } from '../../src/config/app-config';
 import { dropDatabase, freshDatabaseUrl } from './database';
 
@@ -137,5 +138,5 @@ export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>
  * the server after its own `scheduleAt` (INVALID_SCHEDULE), then move the time into the past here.
  */
 export async function makeDue(ds: DataSource, ids: string[]): Promise<void> {
-  await ds.query(`UPDATE messages SET scheduled_at = ? WHERE id IN (${ids.map(() => '?').join(', ')})`, [Date.now() - 1, ...ids]);
+  await ds.query(`UPDATE messages SET scheduled_at = ? WHERE id IN (${inList(ids.length)})`, [Date.now() - 1, ...ids]);
 }
