@@ -30,6 +30,11 @@ export interface UnitOptions {
 export interface DbCapabilities {
   /** `FOR UPDATE SKIP LOCKED` exists (and rows are locked per transaction). */
   skipLocked: boolean;
+  /**
+   * A locking read (`FOR UPDATE`) holds its rows until the unit ends. Without it (the embedded
+   * database) a unit is exclusive, so a plain read inside it is already as good as a locked one.
+   */
+  rowLocks: boolean;
   /** Writes on several pooled connections overlap (the embedded database has one writer). */
   concurrentWrites: boolean;
   /** The zero-setup embedded database in this process (a developer's machine, the demo account). */
@@ -58,7 +63,7 @@ export class UnitOfWork {
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.gate = SqliteGate.of(ds);
-    this.capabilities = { skipLocked: this.gate === null, concurrentWrites: this.gate === null, embedded: this.gate !== null, updateFrom: this.gate === null ? 'join' : 'from' };
+    this.capabilities = { skipLocked: this.gate === null, rowLocks: this.gate === null, concurrentWrites: this.gate === null, embedded: this.gate !== null, updateFrom: this.gate === null ? 'join' : 'from' };
   }
 
   /** Runs `work` atomically (joining the unit already open in this async context). */

@@ -106,10 +106,12 @@ export class ReceiptIntakeService implements ReceiptIntake {
   private async applyChunk(matched: Matched[], channels: Map<string, string>): Promise<StatusMove[]> {
     const owners = [...new Map(matched.map((m) => [m.ref.messageId, { id: m.ref.messageId, accountId: m.ref.accountId }])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
     const accounts = [...new Set(owners.map((o) => o.accountId))];
-    // Lock first, read after: receipts of the same messages wait here and then see each other's parts.
-    await this.uow.run(sql(`UPDATE messages SET sequence = sequence WHERE id IN (${inList(owners.length)}) AND account_id IN (${inList(accounts.length)})`, ...owners.map((o) => o.id), ...accounts));
+    // One locking read of the messages (in id order): receipts of the same messages wait here and then
+    // see each other's parts. Their parts change only under this lock, so the parts read after it are current.
     const rows = new Map<string, MessageEntity>();
-    for (const row of await this.uow.manager.getRepository(MessageEntity).findBy({ id: In(owners.map((o) => o.id)), accountId: In(accounts) })) rows.set(row.id, row);
+    const where = { id: In(owners.map((o) => o.id)), accountId: In(accounts) };
+    const lock = this.uow.capabilities.rowLocks ? { mode: 'pessimistic_write' as const } : undefined;
+    for (const row of await this.uow.manager.getRepository(MessageEntity).find({ where, lock, order: { id: 'ASC' } })) rows.set(row.id, row);
     const parts = new Map<string, ProviderRef[]>();
     for (const p of await this.store.refsOfMessages(owners)) {
       const list = parts.get(p.messageId);

@@ -6,6 +6,9 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import type { ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../../providers/provider-events';
 import type { PartStatus } from './lifecycle-rules';
 
+/** Messages whose parts one read looks up: at most the planner's default index-dive limit (200). */
+const REFS_PER_READ = 200;
+
 /** One provider id of a sent message (one per SMS part). */
 export interface ProviderRef {
   providerMessageId: string;
@@ -69,17 +72,25 @@ export class ReceiptStore {
     return rows.map(toRef);
   }
 
-  /** Every part of these messages (found through refs, so with their accounts), in part order. */
+  /**
+   * Every part of these messages (found through refs, so with their accounts), in part order, read
+   * REFS_PER_READ messages at a time: a longer IN list lets the planner estimate from index
+   * statistics, which lag behind a table growing this fast, and it then chose a full scan.
+   */
   async refsOfMessages(messages: { id: string; accountId: string }[]): Promise<ProviderRef[]> {
-    if (!messages.length) return [];
-    const accounts = [...new Set(messages.map((m) => m.accountId))];
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id IN (${inList(messages.length)}) AND account_id IN (${inList(accounts.length)}) ORDER BY message_id, part_index`,
-        ...messages.map((m) => m.id), ...accounts,
-      ),
-    );
-    return rows.map(toRef);
+    const refs: ProviderRef[] = [];
+    for (let i = 0; i < messages.length; i += REFS_PER_READ) {
+      const slice = messages.slice(i, i + REFS_PER_READ);
+      const accounts = [...new Set(slice.map((m) => m.accountId))];
+      const rows = await this.uow.rows(
+        sql(
+          `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id IN (${inList(slice.length)}) AND account_id IN (${inList(accounts.length)}) ORDER BY message_id, part_index`,
+          ...slice.map((m) => m.id), ...accounts,
+        ),
+      );
+      refs.push(...rows.map(toRef));
+    }
+    return refs;
   }
 
   /** New part statuses (and failure codes) in one UPDATE. */
