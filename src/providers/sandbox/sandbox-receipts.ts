@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../../common/clock';
-import { newId } from '../../common/ids';
 import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
 import { AppConfig, ChannelName } from '../../config/app-config';
@@ -12,7 +11,6 @@ import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../provider-even
 
 /** Chat channels: the device also reports the message read. */
 const READ_CHANNELS: readonly string[] = ['chatapp', 'chatapp_web', 'messaging_bot'] satisfies ChannelName[];
-const LEASE_MS = 30_000;
 
 /** A phone number ending in 0009, or an email whose local part starts with `undeliverable`: sent, then failed (UNDELIVERED). */
 export function sandboxUndeliverable(to: string): boolean {
@@ -28,13 +26,13 @@ export function firstSandboxReceipt(to: string, sentAt: number, config: SandboxC
  * The sandbox's simulated receipts: every sent message gets `delivered` SANDBOX_DELIVERED_AFTER_MS
  * after its send, chat channels then `read` SANDBOX_READ_AFTER_MS after it, the documented
  * recipients `failed` / UNDELIVERED instead. Due receipts are columns of the sandbox's delivery
- * rows (durable, shared by replicas); a replica leases a batch of due rows (conditional UPDATE),
- * hands their receipts to RECEIPT_INTAKE (which applies them idempotently) and moves each row to its
- * next receipt or to none. A crash between the two sends a receipt again: the intake ignores it.
+ * rows (durable, shared by replicas); a replica takes a batch of due rows under row locks, hands
+ * their receipts to RECEIPT_INTAKE (which applies them idempotently) and moves each row to its next
+ * receipt or to none, all in one unit. The receipt_lease_* columns are written by earlier versions
+ * only: a row one of them still holds during a rolling upgrade is left until its lease ends.
  */
 @Injectable()
 export class SandboxReceipts implements OnApplicationBootstrap {
-  private readonly owner = newId('rep');
   private readonly job = new SinglePeriodicJob('providers.sandbox-receipts', () => this.runOnce());
   private readonly sandbox: SandboxConfig;
 
@@ -47,7 +45,7 @@ export class SandboxReceipts implements OnApplicationBootstrap {
     shutdown: ShutdownCoordinator,
   ) {
     this.sandbox = config.sandbox;
-    shutdown.register({ name: 'sandbox-receipts', stopClaiming: () => this.job.halt(), drain: () => this.job.idle(), releaseLeases: () => this.release() });
+    shutdown.register({ name: 'sandbox-receipts', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
   }
 
   onApplicationBootstrap(): void {
@@ -58,7 +56,13 @@ export class SandboxReceipts implements OnApplicationBootstrap {
     return this.job.tick();
   }
 
-  /** One pass: the due receipts of up to SANDBOX_RECEIPT_BATCH messages; returns how many it sent. */
+  /**
+   * One pass: the due receipts of up to SANDBOX_RECEIPT_BATCH messages; returns how many it sent.
+   * The due rows are found first, then taken in one unit by a locking read of their ids (a replica
+   * busy with a row skips it): their receipts go to RECEIPT_INTAKE and the rows move on in the same
+   * unit, so a crash rolls all of it back and the rows are due again. The ids are looked up by key,
+   * so the read locks those rows and no range new deliveries are written into.
+   */
   async runOnce(): Promise<number> {
     const now = this.clock.now();
     const due = await this.uow.rows(
@@ -69,44 +73,36 @@ export class SandboxReceipts implements OnApplicationBootstrap {
     );
     if (!due.length) return 0;
     const ids = due.map((r) => String(r.id));
-    await this.uow.run(
-      sql(
-        `UPDATE sandbox_deliveries SET receipt_lease_owner = ?, receipt_lease_expires_at = ? WHERE id IN (${inList(ids.length)}) AND receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?)`,
-        this.owner, now + LEASE_MS, ...ids, now, now,
-      ),
-    );
-    const mine = await this.uow.rows(
-      sql(`SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE receipt_lease_owner = ? AND id IN (${inList(ids.length)})`, this.owner, ...ids),
-    );
-    if (!mine.length) return 0;
-    await this.intake.accept(mine.map(receiptOf));
-    await this.advance(mine);
-    return mine.length;
-  }
-
-  /** Each row to its next receipt (`read` for a delivered chat message) or to none; in two UPDATEs. */
-  private async advance(rows: Row[]): Promise<void> {
-    const toRead = rows.filter((r) => r.receipt_stage === 'delivered' && READ_CHANNELS.includes(String(r.channel)));
-    const done = rows.filter((r) => !toRead.includes(r));
-    await this.uow.transaction(async () => {
-      if (toRead.length) {
-        await this.uow.run(
-          sql(
-            `UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = delivered_at + ?, receipt_lease_owner = NULL, receipt_lease_expires_at = NULL WHERE id IN (${inList(toRead.length)}) AND receipt_lease_owner = ?`,
-            this.sandbox.readAfterMs, ...toRead.map((r) => String(r.id)), this.owner,
-          ),
-        );
-      }
-      if (done.length) {
-        await this.uow.run(
-          sql(`UPDATE sandbox_deliveries SET receipt_stage = NULL, receipt_due_at = NULL, receipt_lease_owner = NULL, receipt_lease_expires_at = NULL WHERE id IN (${inList(done.length)}) AND receipt_lease_owner = ?`, ...done.map((r) => String(r.id)), this.owner),
-        );
-      }
+    const lock = this.uow.capabilities.skipLocked ? ' FOR UPDATE SKIP LOCKED' : '';
+    return this.uow.transaction(async () => {
+      const mine = await this.uow.rows(
+        sql(
+          `SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE id IN (${inList(ids.length)}) AND receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?)${lock}`,
+          ...ids, now, now,
+        ),
+      );
+      if (!mine.length) return 0;
+      await this.intake.accept(mine.map(receiptOf));
+      await this.advance(mine);
+      return mine.length;
     });
   }
 
-  private async release(): Promise<void> {
-    await this.uow.run(sql('UPDATE sandbox_deliveries SET receipt_lease_owner = NULL, receipt_lease_expires_at = 0 WHERE receipt_lease_owner = ?', this.owner));
+  /** Each row (locked by this unit) to its next receipt (`read` for a delivered chat message) or to none; in two UPDATEs. */
+  private async advance(rows: Row[]): Promise<void> {
+    const toRead = rows.filter((r) => r.receipt_stage === 'delivered' && READ_CHANNELS.includes(String(r.channel)));
+    const done = rows.filter((r) => !toRead.includes(r));
+    if (toRead.length) {
+      await this.uow.run(
+        sql(
+          `UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = delivered_at + ? WHERE id IN (${inList(toRead.length)})`,
+          this.sandbox.readAfterMs, ...toRead.map((r) => String(r.id)),
+        ),
+      );
+    }
+    if (done.length) {
+      await this.uow.run(sql(`UPDATE sandbox_deliveries SET receipt_stage = NULL, receipt_due_at = NULL WHERE id IN (${inList(done.length)})`, ...done.map((r) => String(r.id))));
+    }
   }
 }
 
