@@ -77,3 +77,16 @@ export function localServerCpu(): (() => number) | null {
     return (Number(fields[11]) + Number(fields[12])) / 100;
   };
 }
+
+/**
+ * The server's handler counters (MySQL/MariaDB, all sessions), read now; null on the embedded
+ * database: rows written (inserted, updated, deleted), rows read (by key, next in an index, scanned)
+ * and rows written to internal temporary tables (GROUP BY, sorting). Differences of two readings say
+ * how many rows a scenario touched: unlike CPU time, they do not move with the box's load.
+ */
+export async function handlerCounts(ds: { query(sql: string): Promise<unknown> }, mysql: boolean): Promise<Record<'written' | 'read' | 'scanned' | 'tmp', number> | null> {
+  if (!mysql) return null;
+  const rows = (await ds.query("SHOW GLOBAL STATUS LIKE 'Handler_%'")) as { Variable_name: string; Value: string }[];
+  const get = (...names: string[]) => names.reduce((n, name) => n + Number(rows.find((r) => r.Variable_name.toLowerCase() === `handler_${name}`)?.Value ?? 0), 0);
+  return { written: get('write', 'update', 'delete'), read: get('read_key', 'read_next', 'read_prev', 'read_first', 'read_last', 'read_rnd', 'read_rnd_next'), scanned: get('read_rnd_next'), tmp: get('tmp_write', 'tmp_update') };
+}

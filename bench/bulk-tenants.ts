@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
 import { element } from './bulk-clients';
-import { countStatements, localServerCpu } from './bench-database';
+import { countStatements, handlerCounts, localServerCpu } from './bench-database';
 
 const MPS = 10;
 
@@ -67,6 +67,8 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   const counted = countStatements(ds);
   const serverCpu = localServerCpu();
   const cpuAtStart = { node: process.cpuUsage(), server: serverCpu?.() ?? 0 };
+  const mysql = ds.options.type === 'mysql' || ds.options.type === 'mariadb';
+  const rowsAtStart = await handlerCounts(ds, mysql);
   const t0 = Date.now();
   let validatedAt: number | null = null;
   let allAccepted = false;
@@ -103,6 +105,7 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   counted.stop();
   const nodeCpu = process.cpuUsage(cpuAtStart.node);
   const serverSeconds = serverCpu ? serverCpu() - cpuAtStart.server : null;
+  const rowsAtEnd = await handlerCounts(ds, mysql);
   const sent: { bulk_job_id: string; delivered_at: number | string }[] = await ds.query(`SELECT bulk_job_id, delivered_at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${marks})`, ids);
   const byJob = new Map<string, number[]>();
   for (const r of sent) {
@@ -146,6 +149,50 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
   const perMessage = (seconds: number) => `${fmt((seconds * 1e6) / Math.max(1, sent.length))} us`;
   const nodeSeconds = (nodeCpu.user + nodeCpu.system) / 1e6;
   console.log(`tenants: CPU per message sent: this process (service and client worker) ${perMessage(nodeSeconds)}${serverSeconds === null ? '' : `, the local database server ${perMessage(serverSeconds)}`} (${nodeSeconds.toFixed(1)} s${serverSeconds === null ? '' : ` and ${serverSeconds.toFixed(1)} s`} in all)`);
+  if (rowsAtStart && rowsAtEnd) {
+    const per = (k: keyof typeof rowsAtEnd) => ((rowsAtEnd[k] - rowsAtStart[k]) / Math.max(1, sent.length)).toFixed(1);
+    console.log(`tenants: server rows per message sent: ${per('written')} written, ${per('read')} read (${per('scanned')} of them by scans), ${per('tmp')} to temporary tables (this benchmark's progress reads included)`);
+  }
   if (process.env.BENCH_STATEMENTS) for (const [shape, n] of [...counted.shapes].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${String(n).padStart(8)}  ${shape}`);
   console.log(`tenants: max sends of one job in any 1 s window: ${worstWindow} (ceiling ${MPS})${worstWindow > MPS ? '  <-- OVER' : ''}`);
+}
+
+/**
+ * `--tenants=N --backlog`: validation across many jobs measured as a single job's is (bulk.bench.ts),
+ * on an otherwise idle service with no loop running: N accounts' jobs are accepted first, then one
+ * validation pass (`validateAll`) takes them all, and its rows/s is compared with one job's.
+ */
+export async function backlogScenario(opts: {
+  ds: DataSource;
+  port: number;
+  tenants: number;
+  rows: number;
+  createAccount: (i: number) => Promise<string>;
+  validateAll: () => Promise<number>;
+}): Promise<void> {
+  const { ds, tenants, rows } = opts;
+  const keys: string[] = [];
+  for (let i = 0; i < tenants; i++) keys.push(await opts.createAccount(i));
+  const t0 = Date.now();
+  const accepted = await submit(opts.port, keys, rows);
+  const bad = accepted.filter((a) => a.status !== 202);
+  if (bad.length) throw new Error(`${bad.length} submissions failed, e.g. ${JSON.stringify(bad[0])}`);
+  const ids = accepted.map((a) => a.id);
+  const marks = ids.map(() => '?').join(',');
+  const count = async (): Promise<{ v: number; n: number }> => {
+    const [r]: { v: number | string; n: number | string }[] = await ds.query(`SELECT COALESCE(SUM(validated_count), 0) AS v, SUM(CASE WHEN status = 'queued' THEN 1 ELSE 0 END) AS n FROM bulk_jobs WHERE id IN (${marks})`, ids);
+    return { v: Number(r.v), n: Number(r.n) };
+  };
+  const before = await count();
+  console.log(`backlog: ${fmt(tenants)} jobs x ${rows} rows accepted in ${((Date.now() - t0) / 1000).toFixed(1)} s over 50 connections, ${fmt(before.v)} rows validated meanwhile (no loop runs)`);
+  const serverCpu = localServerCpu();
+  const cpu = { node: process.cpuUsage(), server: serverCpu?.() ?? 0 };
+  const started = performance.now();
+  const finished = await opts.validateAll();
+  const secs = (performance.now() - started) / 1000;
+  const after = await count();
+  const nodeCpu = process.cpuUsage(cpu.node);
+  const server = serverCpu ? `, the local database server ${fmt(((serverCpu() - cpu.server) * 1e6) / after.v)} us` : '';
+  console.log(`backlog: one validation pass over ${fmt(tenants)} jobs: ${secs.toFixed(2)} s, ${fmt((after.v - before.v) / secs)} rows/s across jobs (${fmt(finished)} jobs finished, ${fmt(after.n)} queued; target >= 50,000)`);
+  console.log(`backlog: CPU per row validated: this process ${fmt((nodeCpu.user + nodeCpu.system) / after.v)} us${server}`);
 }

@@ -1,5 +1,6 @@
 // npm run bench:bulk [-- --dialect=sqlite|mysql|both --rows=100000,1000000 --accounts=200 --seconds=10]
-// npm run bench:bulk -- --tenants=1000 [--tenant-rows=300] runs only the many-tenant scenario (bulk-tenants.ts).
+// npm run bench:bulk -- --tenants=1000 [--tenant-rows=300] runs only the many-tenant scenario (bulk-tenants.ts);
+// with --backlog, the jobs are accepted with no loop running and then validated in one pass (across-jobs validation rate).
 // --subscribe: every dispatch account has an event endpoint subscribed to `message.*` (the fan-out's cost;
 // deliveries are written to the outbox, the delivery worker is not running).
 // (BENCH_CPU_PROF=dir writes a V8 CPU profile of each dialect's child there.)
@@ -79,7 +80,7 @@ async function child(dialect: string): Promise<void> {
     DEMO_ACCOUNT: 'false',
     THROTTLE_LIMIT: '100000000',
     // The many-tenant scenario runs the background loops as production does; the other phases drive them.
-    SCHEDULERS_ENABLED: args.tenants ? 'true' : 'false',
+    SCHEDULERS_ENABLED: args.tenants && !('backlog' in args) ? 'true' : 'false',
     DB_POOL_SIZE: '40',
     PORT: '0',
     ...('subscribe' in args ? { WEBHOOK_ALLOW_INSECURE: 'true' } : {}),
@@ -106,14 +107,16 @@ async function child(dialect: string): Promise<void> {
 
   try {
     if (args.tenants) {
-      const { tenantScenario } = await import('./bulk-tenants');
-      await tenantScenario({
+      const { tenantScenario, backlogScenario } = await import('./bulk-tenants');
+      const scenario = {
         ds,
         port,
         tenants: Number(args.tenants),
         rows: Number(args['tenant-rows'] ?? 300),
-        createAccount: async (i) => (await accounts.create({ name: `Tenant ${i}`, walletBalance: 1_000_000 })).apiKey.key,
-      });
+        createAccount: async (i: number) => (await accounts.create({ name: `Tenant ${i}`, walletBalance: 1_000_000 })).apiKey.key,
+      };
+      if ('backlog' in args) await backlogScenario({ ...scenario, validateAll: () => app.get(BulkValidationLoop).runOnce() });
+      else await tenantScenario(scenario);
       return;
     }
     // --- intake
