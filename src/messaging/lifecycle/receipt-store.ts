@@ -6,8 +6,12 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import type { ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../../providers/provider-events';
 import type { PartStatus } from './lifecycle-rules';
 
-/** Messages whose parts one read looks up: at most the planner's default index-dive limit (200). */
-const REFS_PER_READ = 200;
+/**
+ * Ids one read of refs looks up. With more (MariaDB's index-dive limit is 200) the planner estimates
+ * from index statistics, which lag behind a table this young and fast-growing, and chose full scans
+ * of it early in a large run (slow log: ~40k rows examined per read).
+ */
+const REFS_PER_READ = 100;
 
 /** One provider id of a sent message (one per SMS part). */
 export interface ProviderRef {
@@ -63,20 +67,20 @@ export class ReceiptStore {
     });
   }
 
-  /** The refs of these provider ids, across accounts (a receipt names no account). */
+  /** The refs of these provider ids, across accounts (a receipt names no account), each id's newest first; REFS_PER_READ ids per read. */
   async refsOfAnyAccount(providerMessageIds: string[]): Promise<ProviderRef[]> {
-    if (!providerMessageIds.length) return [];
-    const rows = await this.uow.rows(
-      sql(`SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE provider_message_id IN (${inList(providerMessageIds.length)}) ORDER BY created_at DESC`, ...providerMessageIds),
-    );
-    return rows.map(toRef);
+    const refs: ProviderRef[] = [];
+    for (let i = 0; i < providerMessageIds.length; i += REFS_PER_READ) {
+      const slice = providerMessageIds.slice(i, i + REFS_PER_READ);
+      const rows = await this.uow.rows(
+        sql(`SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE provider_message_id IN (${inList(slice.length)}) ORDER BY created_at DESC`, ...slice),
+      );
+      refs.push(...rows.map(toRef));
+    }
+    return refs;
   }
 
-  /**
-   * Every part of these messages (found through refs, so with their accounts), in part order, read
-   * REFS_PER_READ messages at a time: a longer IN list lets the planner estimate from index
-   * statistics, which lag behind a table growing this fast, and it then chose a full scan.
-   */
+  /** Every part of these messages (found through refs, so with their accounts), in part order; REFS_PER_READ messages per read. */
   async refsOfMessages(messages: { id: string; accountId: string }[]): Promise<ProviderRef[]> {
     const refs: ProviderRef[] = [];
     for (let i = 0; i < messages.length; i += REFS_PER_READ) {
