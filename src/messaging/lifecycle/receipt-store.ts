@@ -7,9 +7,9 @@ import type { ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../../prov
 import type { PartStatus } from './lifecycle-rules';
 
 /**
- * Ids one read of refs looks up. With more (the server's index-dive limit is 200 by default) the planner estimates
- * from index statistics, which lag behind a table this young and fast-growing, and chose full scans
- * of it early in a large run (slow log: ~40k rows examined per read).
+ * Ids one read of refs looks up. With more (the server's index-dive limit is 200 by default) the
+ * planner estimates from index statistics, which lag behind a table this young and fast-growing, and
+ * chose full scans of it early in a large run (slow log: ~40k rows examined per read).
  */
 const REFS_PER_READ = 100;
 
