@@ -8,7 +8,9 @@ describe('Bulk lifecycle (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // One call of a window at a time, so a provider error in the middle leaves the later rows untried (the case these tests pin down).
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_SEND_LANES: '1' } });
+    // Provider calls get 5 s, not the helpers' 1 s (no test here waits on a timeout): on a loaded CI box
+    // a healthy sandbox call once took over 1 s, failed its row and threw the exact counts off.
+    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_SEND_LANES: '1', PROVIDER_TIMEOUT_MS: '5000' } });
   });
   afterAll(async () => {
     await t.close();

@@ -13,7 +13,9 @@ describe('Bulk windows of many jobs written together (e2e)', () => {
   const ROWS = 15;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, PRICE_LOCAL_SMS: String(PRICE) } });
+    // Provider calls get 5 s (the lease at least two of them), not the helpers' 1 s: this test is about
+    // batching, and on a loaded CI box one sandbox call of a batch once took over 1 s and failed its row.
+    t = await createTestApp({ env: { ...BULK_TEST_ENV, PRICE_LOCAL_SMS: String(PRICE), PROVIDER_TIMEOUT_MS: '5000', BULK_LEASE_MS: '12000' } });
   });
   afterAll(() => t.close());
 
