@@ -55,19 +55,44 @@ function submit(port: number, keys: string[], rows: number): Promise<Accepted[]>
   });
 }
 
+/** Every job accepted (202), or the first failure thrown. */
+async function submitAll(port: number, keys: string[], rows: number): Promise<Accepted[]> {
+  const accepted = await submit(port, keys, rows);
+  const bad = accepted.filter((a) => a.status !== 202);
+  if (bad.length) throw new Error(`${bad.length} submissions failed, e.g. ${JSON.stringify(bad[0])}`);
+  return accepted;
+}
+
+interface ScenarioOptions {
+  ds: DataSource;
+  port: number;
+  tenants: number;
+  rows: number;
+  createAccount: (i: number) => Promise<string>;
+}
+
+async function tenantKeys(opts: ScenarioOptions): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < opts.tenants; i++) keys.push(await opts.createAccount(i));
+  return keys;
+}
+
+/** The scenario runs on a MySQL / MariaDB server (not the embedded database). */
+const onServer = (ds: DataSource) => ds.options.type === 'mysql' || ds.options.type === 'mariadb';
+
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-export async function tenantScenario(opts: { ds: DataSource; port: number; tenants: number; rows: number; createAccount: (i: number) => Promise<string> }): Promise<void> {
+export async function tenantScenario(opts: ScenarioOptions): Promise<void> {
   const { ds, port, tenants, rows } = opts;
-  const keys: string[] = [];
-  for (let i = 0; i < tenants; i++) keys.push(await opts.createAccount(i));
+  const keys = await tenantKeys(opts);
   const total = tenants * rows;
   console.log(`tenants: ${fmt(tenants)} accounts x ${rows} rows at ${MPS}/s each (ceiling ${fmt(tenants * MPS)}/s), submitted at once over 50 connections`);
   // Statements of the whole scenario (transaction control left out), by shape: the first words of each.
   const counted = countStatements(ds);
-  const serverCpu = localServerCpu();
+  const mysql = onServer(ds);
+  // (A database server on this box is only this scenario's on MySQL / MariaDB.)
+  const serverCpu = mysql ? localServerCpu() : null;
   const cpuAtStart = { node: process.cpuUsage(), server: serverCpu?.() ?? 0 };
-  const mysql = ds.options.type === 'mysql' || ds.options.type === 'mariadb';
   const rowsAtStart = await handlerCounts(ds, mysql);
   const t0 = Date.now();
   let validatedAt: number | null = null;
@@ -83,10 +108,8 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
         if (allAccepted && validatedAt === null && Number(r.n) === 0) validatedAt = Date.now();
       });
   }, 100);
-  const accepted = await submit(port, keys, rows);
+  const accepted = await submitAll(port, keys, rows);
   allAccepted = true;
-  const bad = accepted.filter((a) => a.status !== 202);
-  if (bad.length) throw new Error(`${bad.length} submissions failed, e.g. ${JSON.stringify(bad[0])}`);
   const lastAccepted = Math.max(...accepted.map((a) => a.at));
   console.log(`tenants: ${fmt(tenants)} jobs accepted in ${((lastAccepted - t0) / 1000).toFixed(1)} s`);
   const ids = accepted.map((a) => a.id);
@@ -162,21 +185,11 @@ export async function tenantScenario(opts: { ds: DataSource; port: number; tenan
  * on an otherwise idle service with no loop running: N accounts' jobs are accepted first, then one
  * validation pass (`validateAll`) takes them all, and its rows/s is compared with one job's.
  */
-export async function backlogScenario(opts: {
-  ds: DataSource;
-  port: number;
-  tenants: number;
-  rows: number;
-  createAccount: (i: number) => Promise<string>;
-  validateAll: () => Promise<number>;
-}): Promise<void> {
+export async function backlogScenario(opts: ScenarioOptions & { validateAll: () => Promise<number> }): Promise<void> {
   const { ds, tenants, rows } = opts;
-  const keys: string[] = [];
-  for (let i = 0; i < tenants; i++) keys.push(await opts.createAccount(i));
+  const keys = await tenantKeys(opts);
   const t0 = Date.now();
-  const accepted = await submit(opts.port, keys, rows);
-  const bad = accepted.filter((a) => a.status !== 202);
-  if (bad.length) throw new Error(`${bad.length} submissions failed, e.g. ${JSON.stringify(bad[0])}`);
+  const accepted = await submitAll(opts.port, keys, rows);
   const ids = accepted.map((a) => a.id);
   const marks = ids.map(() => '?').join(',');
   const count = async (): Promise<{ v: number; n: number }> => {
@@ -185,7 +198,7 @@ export async function backlogScenario(opts: {
   };
   const before = await count();
   console.log(`backlog: ${fmt(tenants)} jobs x ${rows} rows accepted in ${((Date.now() - t0) / 1000).toFixed(1)} s over 50 connections, ${fmt(before.v)} rows validated meanwhile (no loop runs)`);
-  const serverCpu = localServerCpu();
+  const serverCpu = onServer(ds) ? localServerCpu() : null;
   const cpu = { node: process.cpuUsage(), server: serverCpu?.() ?? 0 };
   const started = performance.now();
   const finished = await opts.validateAll();
