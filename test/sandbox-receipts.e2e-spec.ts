@@ -1,4 +1,5 @@
 import { UnitOfWork } from '../src/database/unit-of-work';
+import { RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
 import { SandboxReceipts } from '../src/providers/sandbox/sandbox-receipts';
 import { createTestApp, TestAccount, TestApp } from './support/app';
 
@@ -14,7 +15,7 @@ describe('Sandbox receipts: passes of two replicas (e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { SCHEDULERS_ENABLED: 'false' } });
     apps.push(t);
-    acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    acc = await t.createAccount({ walletBalance: 100_000, freeMessages: 0 });
   });
   afterAll(async () => {
     for (const a of apps.reverse()) await a.close({ keepDatabase: a !== t });
@@ -62,18 +63,32 @@ describe('Sandbox receipts: passes of two replicas (e2e)', () => {
     }
   });
 
-  it('a pass that fails part-way leaves its rows due: the next pass delivers them', async () => {
+  it('a pass that fails after applying its receipts rolls all of it back: the rows stay due, the next pass delivers them', async () => {
     const ids = await sent(3);
     await makeDue(3);
-    const uow = t.app.get(UnitOfWork);
-    // The unit fails after the receipts were applied inside it (the rows' move is its last statement).
-    const failing = uow.transaction(async () => {
-      expect(await t.app.get(SandboxReceipts).runOnce()).toBe(3);
-      throw new Error('crash after the pass');
+    // The receipts are applied (inside the pass's unit), then the pass fails before moving its rows on.
+    const intake = t.app.get<ReceiptIntake>(RECEIPT_INTAKE);
+    const accept = intake.accept.bind(intake);
+    const spy = jest.spyOn(intake, 'accept').mockImplementationOnce(async (receipts) => {
+      await accept(receipts);
+      throw new Error('crash after the receipts');
     });
-    await expect(failing).rejects.toThrow('crash after the pass');
+    try {
+      await expect(t.app.get(SandboxReceipts).runOnce()).rejects.toThrow('crash after the receipts');
+    } finally {
+      spy.mockRestore();
+    }
     expect((await history(ids[0])).status).toBe('sent');
     expect(await t.app.get(SandboxReceipts).runOnce()).toBe(3);
     for (const id of ids) expect((await history(id)).statusHistory.map((h) => h.status)).toEqual(['queued', 'sent', 'delivered']);
+  });
+
+  it('a pass over more messages than one read of their refs takes (100) delivers every one', async () => {
+    await sent(130);
+    await makeDue(130);
+    expect(await t.app.get(SandboxReceipts).runOnce()).toBe(130);
+    const [r] = await t.app.get(UnitOfWork).rows({ sql: "SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'delivered' THEN 1 ELSE 0 END) AS d FROM messages WHERE account_id = ?", params: [acc.id] });
+    expect(Number(r.n)).toBeGreaterThanOrEqual(130);
+    expect(Number(r.d)).toBe(Number(r.n));
   });
 });

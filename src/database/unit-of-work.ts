@@ -28,7 +28,7 @@ export interface UnitOptions {
 
 /** What the database can do, for the few statements that differ (feature code never names a dialect). */
 export interface DbCapabilities {
-  /** `FOR UPDATE SKIP LOCKED` exists (and rows are locked per transaction). */
+  /** `FOR UPDATE SKIP LOCKED` exists. */
   skipLocked: boolean;
   /**
    * A locking read (`FOR UPDATE`) holds its rows until the unit ends. Without it (the embedded

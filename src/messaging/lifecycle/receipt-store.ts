@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '../../common/ids';
 import { isUniqueViolation } from '../../database/db-errors';
-import { inList, Row, sql, SqlParam, updateFromRows } from '../../database/sql';
+import { inList, Row, sql, SqlParam, Stmt, updateFromRows } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../../providers/provider-events';
 import type { PartStatus } from './lifecycle-rules';
@@ -67,33 +67,28 @@ export class ReceiptStore {
     });
   }
 
-  /** The refs of these provider ids, across accounts (a receipt names no account), each id's newest first; REFS_PER_READ ids per read. */
+  /** The refs of these provider ids, across accounts (a receipt names no account), each id's newest first. */
   async refsOfAnyAccount(providerMessageIds: string[]): Promise<ProviderRef[]> {
-    const refs: ProviderRef[] = [];
-    for (let i = 0; i < providerMessageIds.length; i += REFS_PER_READ) {
-      const slice = providerMessageIds.slice(i, i + REFS_PER_READ);
-      const rows = await this.uow.rows(
-        sql(`SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE provider_message_id IN (${inList(slice.length)}) ORDER BY created_at DESC`, ...slice),
-      );
-      refs.push(...rows.map(toRef));
-    }
-    return refs;
+    return this.refsBySlice(providerMessageIds, (ids) =>
+      sql(`SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE provider_message_id IN (${inList(ids.length)}) ORDER BY created_at DESC`, ...ids),
+    );
   }
 
-  /** Every part of these messages (found through refs, so with their accounts), in part order; REFS_PER_READ messages per read. */
+  /** Every part of these messages (found through refs, so with their accounts), in part order. */
   async refsOfMessages(messages: { id: string; accountId: string }[]): Promise<ProviderRef[]> {
-    const refs: ProviderRef[] = [];
-    for (let i = 0; i < messages.length; i += REFS_PER_READ) {
-      const slice = messages.slice(i, i + REFS_PER_READ);
+    return this.refsBySlice(messages, (slice) => {
       const accounts = [...new Set(slice.map((m) => m.accountId))];
-      const rows = await this.uow.rows(
-        sql(
-          `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id IN (${inList(slice.length)}) AND account_id IN (${inList(accounts.length)}) ORDER BY message_id, part_index`,
-          ...slice.map((m) => m.id), ...accounts,
-        ),
+      return sql(
+        `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id IN (${inList(slice.length)}) AND account_id IN (${inList(accounts.length)}) ORDER BY message_id, part_index`,
+        ...slice.map((m) => m.id), ...accounts,
       );
-      refs.push(...rows.map(toRef));
-    }
+    });
+  }
+
+  /** Refs read REFS_PER_READ keys at a time (each key's refs come from one read, so their order holds). */
+  private async refsBySlice<K>(keys: K[], read: (slice: K[]) => Stmt): Promise<ProviderRef[]> {
+    const refs: ProviderRef[] = [];
+    for (let i = 0; i < keys.length; i += REFS_PER_READ) refs.push(...(await this.uow.rows(read(keys.slice(i, i + REFS_PER_READ)))).map(toRef));
     return refs;
   }
 
