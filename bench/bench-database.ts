@@ -43,7 +43,8 @@ export function countStatements(ds: { logger: unknown }, skip: () => boolean = (
     const text = String(a[0]);
     if (!skip() && !/^\s*(BEGIN|START TRANSACTION|COMMIT|ROLLBACK)/i.test(text)) {
       count.statements++;
-      const shape = text.replace(/\s+/g, ' ').slice(0, 70);
+      // Only the head is kept: collapsing the whole text cost ~2% of the process on 900-row statements.
+      const shape = text.slice(0, 200).replace(/\s+/g, ' ').slice(0, 70);
       count.shapes.set(shape, (count.shapes.get(shape) ?? 0) + 1);
     }
     orig(...a);
