@@ -1,7 +1,10 @@
+import type { Registry } from 'prom-client';
 import { UnitOfWork } from '../src/database/unit-of-work';
+import { METRICS_REGISTRY } from '../src/metrics/metrics-registry';
 import { RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
 import { SandboxReceipts } from '../src/providers/sandbox/sandbox-receipts';
 import { createTestApp, TestAccount, TestApp } from './support/app';
+import { Scrape } from './support/prometheus';
 
 const PHONE = '+966501234567';
 
@@ -63,8 +66,15 @@ describe('Sandbox receipts: passes of two replicas (e2e)', () => {
     }
   });
 
-  it('a pass that fails after applying its receipts rolls all of it back: the rows stay due, the next pass delivers them', async () => {
+  /** messages_total{delivered} and receipts_total{delivered} of the local SMS sandbox, as a scrape reads them now. */
+  const counted = async () => {
+    const s = new Scrape(await t.app.get<Registry>(METRICS_REGISTRY).metrics());
+    return { messages: s.value('messages_total', { channel: 'local_sms', status: 'delivered' }), receipts: s.value('receipts_total', { status: 'delivered' }) };
+  };
+
+  it('a pass that fails after applying its receipts rolls all of it back: the rows stay due, the next pass delivers them, counted once', async () => {
     const ids = await sent(3);
+    const before = await counted();
     await makeDue(3);
     // The receipts are applied (inside the pass's unit), then the pass fails before moving its rows on.
     const intake = t.app.get<ReceiptIntake>(RECEIPT_INTAKE);
@@ -79,8 +89,11 @@ describe('Sandbox receipts: passes of two replicas (e2e)', () => {
       spy.mockRestore();
     }
     expect((await history(ids[0])).status).toBe('sent');
+    // The rolled-back receipts were not counted (counters move after the commit only).
+    expect(await counted()).toEqual(before);
     expect(await t.app.get(SandboxReceipts).runOnce()).toBe(3);
     for (const id of ids) expect((await history(id)).statusHistory.map((h) => h.status)).toEqual(['queued', 'sent', 'delivered']);
+    expect(await counted()).toEqual({ messages: before.messages + 3, receipts: before.receipts + 3 });
   });
 
   it('a pass over more messages than one read of their refs takes (100) delivers every one', async () => {

@@ -84,10 +84,11 @@ describe('UnitOfWork (e2e)', () => {
     expect(await wallet(a.id)).toBe(7);
   });
 
-  it('two units taking the same rows in opposite order both commit (a deadlock is run again)', async () => {
+  it('two units taking the same rows in opposite order both commit (a deadlock is run again; only committed attempts run their effects)', async () => {
     const a = await t.createAccount({ walletBalance: 0 });
     const b = await t.createAccount({ walletBalance: 0 });
     let attempts = 0;
+    let effects = 0;
     // Where units overlap (pooled connections), each waits until both hold their first row, so the
     // database must pick a victim; the embedded database runs them one after the other.
     let arrived = 0;
@@ -97,6 +98,7 @@ describe('UnitOfWork (e2e)', () => {
       uow.transaction(async (tx) => {
         attempts++;
         await tx.exec(add(first, 1));
+        uow.afterCommit(() => effects++);
         if (uow.capabilities.concurrentWrites && ++arrived === 2) bothIn();
         if (uow.capabilities.concurrentWrites) await both;
         await tx.exec(add(second, 10));
@@ -105,6 +107,42 @@ describe('UnitOfWork (e2e)', () => {
     expect(await wallet(a.id)).toBe(11);
     expect(await wallet(b.id)).toBe(11);
     expect(attempts).toBe(uow.capabilities.concurrentWrites ? 3 : 2);
+    expect(effects).toBe(2);
+  });
+
+  it('an after-commit effect runs once the outermost unit commits, never for a rolled-back attempt', async () => {
+    const a = await t.createAccount({ walletBalance: 0 });
+    const ran: string[] = [];
+    // Outside a unit: at once.
+    uow.afterCommit(() => ran.push('alone'));
+    expect(ran).toEqual(['alone']);
+
+    await uow.transaction(async (tx) => {
+      await uow.transaction(async (inner) => {
+        await inner.exec(add(a.id, 1));
+        uow.afterCommit(() => ran.push('inner'));
+      });
+      // Registered in a nested unit: waits for the outermost commit.
+      expect(ran).toEqual(['alone']);
+      uow.afterCommit(() => {
+        throw new Error('an effect that fails');
+      });
+      uow.afterCommit(() => ran.push('outer'));
+      await tx.exec(add(a.id, 10));
+    });
+    // In order; the failing effect neither undid the unit nor stopped the next one.
+    expect(ran).toEqual(['alone', 'inner', 'outer']);
+    expect(await wallet(a.id)).toBe(11);
+
+    await expect(
+      uow.transaction(async (tx) => {
+        await tx.exec(add(a.id, 100));
+        uow.afterCommit(() => ran.push('rolled back'));
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(ran).toEqual(['alone', 'inner', 'outer']);
+    expect(await wallet(a.id)).toBe(11);
   });
 
   it('a lock wait timeout is run again only when the caller allows it', async () => {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import { isDeadlock, isLockWaitTimeout } from './db-errors';
@@ -43,7 +43,12 @@ export interface DbCapabilities {
   updateFrom: UpdateFromSyntax;
 }
 
-interface OpenTx extends Tx, UnitScope {}
+interface OpenTx extends Tx, UnitScope {
+  /** Run after the outermost commit (afterCommit), in order; dropped with a rollback. */
+  committed: (() => void)[];
+}
+
+const log = new Logger('UnitOfWork');
 
 /**
  * The one way to change several rows atomically, and to run any statement. A unit joins the unit
@@ -106,6 +111,18 @@ export class UnitOfWork {
     return (await this.run(stmt)).affected;
   }
 
+  /**
+   * Runs `effect` once the unit open in this async context has committed (at once when none is
+   * open): for what must not happen for a rolled-back attempt, such as counting a metric. A unit run
+   * again after a deadlock counts only its committed attempt. An effect that throws is logged; the
+   * unit stays committed.
+   */
+  afterCommit(effect: () => void): void {
+    const open = this.current();
+    if (open) open.committed.push(effect);
+    else runEffects([effect]);
+  }
+
   /** A unit is open in this async context (work done now joins it). */
   get inUnit(): boolean {
     return this.current() !== null;
@@ -150,6 +167,7 @@ export class UnitOfWork {
     let first = afterFirst;
     const tx: OpenTx = {
       closed: false,
+      committed: [],
       manager: qr.manager,
       run: async (stmt) => {
         const r = await this.mysqlExec(qr, stmt);
@@ -163,6 +181,8 @@ export class UnitOfWork {
       await qr.startTransaction();
       const result = await unitScope.run(tx, () => work(tx));
       await qr.commitTransaction();
+      tx.closed = true;
+      runEffects(tx.committed);
       return result;
     } catch (err) {
       if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
@@ -176,6 +196,7 @@ export class UnitOfWork {
   private async sqliteUnit<T>(conn: SqliteConnection, work: (tx: Tx) => Promise<T>): Promise<T> {
     const tx: OpenTx = {
       closed: false,
+      committed: [],
       manager: this.ds.manager,
       run: async (stmt) => this.sqliteExec(conn, stmt),
       rows: async <R,>(stmt: Stmt) => this.sqliteExec(conn, stmt).rows as R[],
@@ -185,6 +206,8 @@ export class UnitOfWork {
     try {
       const result = await unitScope.run(tx, () => work(tx));
       this.prepare(conn, 'COMMIT').run();
+      tx.closed = true;
+      runEffects(tx.committed);
       return result;
     } catch (err) {
       if (conn.inTransaction) this.prepare(conn, 'ROLLBACK').run();
@@ -236,6 +259,17 @@ export class UnitOfWork {
     this.statements++;
     const r = (await qr.query(stmt.sql, stmt.params, true)) as { records?: unknown; affected?: number };
     return { affected: r.affected ?? 0, rows: (Array.isArray(r.records) ? r.records : []) as Row[] };
+  }
+}
+
+/** Effects of a committed unit, each on its own: one that throws is logged, the rest still run. */
+function runEffects(effects: (() => void)[]): void {
+  for (const effect of effects) {
+    try {
+      effect();
+    } catch (err) {
+      log.error(`an after-commit effect failed: ${String(err)}`);
+    }
   }
 }
 

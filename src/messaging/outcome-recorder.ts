@@ -84,7 +84,9 @@ export class OutcomeRecorder {
     const { moved } = await this.log.markSentMany(all, this.clock.now());
     const perChannel = new Map<string, number>();
     for (const row of moved) perChannel.set(row.channel, (perChannel.get(row.channel) ?? 0) + 1);
-    for (const [channel, n] of perChannel) this.metrics.recordMessage(channel, 'sent', n);
+    this.uow.afterCommit(() => {
+      for (const [channel, n] of perChannel) this.metrics.recordMessage(channel, 'sent', n);
+    });
     await this.applyKept(all);
   }
 
@@ -139,11 +141,12 @@ export class OutcomeRecorder {
 
   /**
    * messages_total: called exactly where this step's own write moved the message into the result's
-   * status and that write is committed (a conditional UPDATE that changed the row, or the payment
-   * unit of a scheduled message), so each move is counted once across replicas.
+   * status (a conditional UPDATE that changed the row, or the payment unit of a scheduled message),
+   * and counted once that write is committed, so each move is counted once across replicas.
    */
   private counted(r: SendResult): SendResult {
-    if (r.status !== 'queued') this.metrics.recordMessage(r.channel, r.status);
+    const status = r.status;
+    if (status !== 'queued') this.uow.afterCommit(() => this.metrics.recordMessage(r.channel, status));
     return r;
   }
 }

@@ -47,14 +47,18 @@ export class ReceiptIntakeService implements ReceiptIntake {
     const unmatched = receipts.filter((r) => !refs.has(r.providerMessageId));
     if (unmatched.length) {
       await this.store.keepPending(unmatched, this.clock.now() + this.config.messaging.receiptMatchWindowMs);
-      for (const r of unmatched) this.metrics.recordReceipt(null, r.status);
+      this.uow.afterCommit(() => {
+        for (const r of unmatched) this.metrics.recordReceipt(null, r.status);
+      });
     }
     const matched = receipts.flatMap((receipt) => {
       const ref = refs.get(receipt.providerMessageId);
       return ref ? [{ ref, receipt }] : [];
     });
     const channels = await this.applyAll(matched);
-    for (const { ref, receipt } of matched) this.metrics.recordReceipt(channels.get(ref.messageId) ?? null, receipt.status);
+    this.uow.afterCommit(() => {
+      for (const { ref, receipt } of matched) this.metrics.recordReceipt(channels.get(ref.messageId) ?? null, receipt.status);
+    });
   }
 
   /** Receipts kept for these provider ids (of messages just marked sent), applied and dropped. */
@@ -98,7 +102,9 @@ export class ReceiptIntakeService implements ReceiptIntake {
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = new Set(ids.slice(i, i + CHUNK));
       const moves = await this.uow.transaction(() => this.applyChunk(matched.filter((m) => chunk.has(m.ref.messageId)), channels));
-      for (const { row, steps } of moves) for (const s of steps) this.metrics.recordMessage(row.channel, s.status as ReceiptTarget);
+      this.uow.afterCommit(() => {
+        for (const { row, steps } of moves) for (const s of steps) this.metrics.recordMessage(row.channel, s.status as ReceiptTarget);
+      });
     }
     return channels;
   }
