@@ -27,6 +27,7 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testRegex: '.*\\.e2e-spec\\.ts$',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['reflect-metadata'],
       // Every supertest response is checked against the committed OpenAPI documents.
       setupFilesAfterEnv: ['<rootDir>/test/support/openapi-hook.ts'],

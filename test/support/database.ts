@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -44,4 +44,47 @@ export async function dropDatabase(url: string): Promise<void> {
   } finally {
     await conn.end();
   }
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The parent of a live process (Linux /proc), or null. */
+export function parentOf(pid: number): number | null {
+  try {
+    // "pid (comm) state ppid ...": comm may hold spaces, so read after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Drops the test databases (named `msgtest_<pid>_...` by the process that made them) except those of
+ * processes `spare` says are still at work; returns the names dropped.
+ */
+export async function dropDatabasesOfEndedRuns(spare: (pid: number) => boolean): Promise<string[]> {
+  const u = new URL(TEST_MYSQL_URL);
+  const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
+  const dropped: string[] = [];
+  try {
+    const [rows] = await conn.query(`SHOW DATABASES LIKE '${TEST_DB_PREFIX}%'`);
+    for (const row of rows as Record<string, string>[]) {
+      const name = Object.values(row)[0];
+      const pid = Number(name.slice(TEST_DB_PREFIX.length).split('_')[0]);
+      if (Number.isInteger(pid) && pid > 0 && spare(pid)) continue;
+      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      dropped.push(name);
+    }
+  } finally {
+    await conn.end();
+  }
+  return dropped;
 }
