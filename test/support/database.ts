@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 
 /**
@@ -17,12 +17,19 @@ export function isMysqlRun(): boolean {
 
 let counter = 0;
 
+/** `_<suite file>` of the suite running now (so a database left behind names its suite), or ''. */
+function suiteTag(): string {
+  const path = typeof expect === 'function' ? expect.getState().testPath : undefined;
+  if (!path) return '';
+  return `_${basename(path).replace(/\.e2e-spec\.ts$/, '').replace(/[^a-z0-9]+/gi, '_').slice(0, 30)}`;
+}
+
 export async function freshDatabaseUrl(): Promise<string> {
   if (!isMysqlRun()) {
     const dir = mkdtempSync(join(tmpdir(), 'msg-e2e-'));
     return `sqlite:${join(dir, 'test.sqlite')}`;
   }
-  const name = `${TEST_DB_PREFIX}${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
+  const name = `${TEST_DB_PREFIX}${process.pid}_${++counter}_${randomBytes(3).toString('hex')}${suiteTag()}`;
   const server = new URL(TEST_MYSQL_URL);
   const conn = await createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username || 'root'), password: decodeURIComponent(server.password) });
   try {
