@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
 import { createTestApp, REQUEST_ID_RE, TestApp, waitFor } from './support/app';
-import { BULK_TEST_ENV, ds, post, sms, waitStatus } from './bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, ds, post, sms, waitStatus } from './bulk-helpers';
 
 const HEADER = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt', 'deliveryStatus', 'deliveredAt', 'encoding', 'segments'];
 const rejectedPhone = () => `+96650${String(100 + Math.floor(Math.random() * 899))}0000`;
@@ -43,7 +43,7 @@ describe('Bulk rows CSV export (e2e)', () => {
   let t: TestApp;
   // Pages of 3 rows, so small jobs span several pages (and end exactly on a page boundary).
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_EXPORT_PAGE_ROWS: '3' } });
+    t = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, BULK_EXPORT_PAGE_ROWS: '3' } });
   });
   afterAll(async () => {
     await t.close();
@@ -198,7 +198,7 @@ describe('Bulk rows CSV export (e2e)', () => {
     let jobId: string;
     beforeAll(async () => {
       const off = { BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_REAPER_TICK_MS: '600000' };
-      b = await createTestApp({ env: { ...BULK_TEST_ENV, ...off, BULK_EXPORT_PAGE_ROWS: '500' } });
+      b = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, ...off, BULK_EXPORT_PAGE_ROWS: '500' } });
       acc = await b.createAccount();
       const res = await post(b, acc.key, { messagesPerSecond: 10, messages: Array.from({ length: 40_000 }, () => sms()) });
       expect(res.status).toBe(202);

@@ -13,6 +13,12 @@ export const BULK_TEST_ENV = {
   SANDBOX_FAULT_REFRESH_MS: '0',
 };
 
+/**
+ * BULK_TEST_ENV with 5 s provider calls, for suites that wait on no lease and no timeout: on a loaded
+ * CI box a healthy sandbox call once took over 1 s and failed its row, throwing a suite's counts off.
+ */
+export const BULK_TEST_ENV_PATIENT = { ...BULK_TEST_ENV, PROVIDER_TIMEOUT_MS: '5000' };
+
 let seq = 0;
 /** A valid Saudi mobile number, unique per call. */
 export function phone(): string {

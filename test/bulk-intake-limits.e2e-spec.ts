@@ -1,13 +1,13 @@
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { createTestApp, REQUEST_ID_RE, TestAccount, TestApp } from './support/app';
-import { BULK_TEST_ENV, jobCount, post, rowCount, sms } from './bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, jobCount, post, rowCount, sms } from './bulk-helpers';
 
 /** Limits of the streamed bulk body: one element's size (BULK_MAX_ELEMENT_BYTES) and nesting depth. */
 describe('Bulk intake limits (e2e)', () => {
   let t: TestApp;
   // Jobs stay `validating`; batches of 2 rows, so rows are stored before a late refusal.
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_INTAKE_BATCH: '2' } });
+    t = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_INTAKE_BATCH: '2' } });
   });
   afterAll(async () => {
     await t.close();

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { createTestApp, TestApp, waitFor } from './support/app';
-import { BULK_TEST_ENV, deliveries, ds, getJob, maxInAnySecond, post, sms, waitStatus } from './bulk-helpers';
+import { BULK_TEST_ENV, BULK_TEST_ENV_PATIENT, deliveries, ds, getJob, maxInAnySecond, post, sms, waitStatus } from './bulk-helpers';
 
 const rejectedPhone = () => `+96650${String(100 + Math.floor(Math.random() * 899))}0000`;
 
@@ -8,9 +8,7 @@ describe('Bulk lifecycle (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // One call of a window at a time, so a provider error in the middle leaves the later rows untried (the case these tests pin down).
-    // Provider calls get 5 s, not the helpers' 1 s (no test here waits on a timeout): on a loaded CI box
-    // a healthy sandbox call once took over 1 s, failed its row and threw the exact counts off.
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_SEND_LANES: '1', PROVIDER_TIMEOUT_MS: '5000' } });
+    t = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, BULK_SEND_LANES: '1' } });
   });
   afterAll(async () => {
     await t.close();

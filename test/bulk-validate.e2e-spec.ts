@@ -1,5 +1,5 @@
 import { createTestApp, REQUEST_ID_RE, TestAccount, TestApp } from './support/app';
-import { BULK_TEST_ENV, ds, phone, sms, waitStatus, post } from './bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, ds, phone, sms, waitStatus, post } from './bulk-helpers';
 
 type Body = Record<string, unknown> | string;
 
@@ -14,7 +14,7 @@ const badPhone = (i: number) => sms(`12${i}`);
 describe('Bulk dry run: POST /api/v2/messages/bulk/validate (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: BULK_TEST_ENV });
+    t = await createTestApp({ env: BULK_TEST_ENV_PATIENT });
   });
   afterAll(async () => {
     await t.close();

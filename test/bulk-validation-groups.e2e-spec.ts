@@ -2,7 +2,7 @@ import { BulkRowRepository } from '../src/bulk/bulk-row.repository';
 import { BulkValidationLoop } from '../src/bulk/bulk-validation.loop';
 import { DomainEvent, EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
 import { createTestApp, TestApp } from './support/app';
-import { BULK_TEST_ENV, JobJson, post, sms } from './bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, JobJson, post, sms } from './bulk-helpers';
 
 // Many small jobs submitted together are validated in groups (one rows read, one progress UPDATE, one
 // queue UPDATE for the group): each job still ends on its own verdict.
@@ -10,7 +10,7 @@ describe('Bulk validation of many jobs at once (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // The loop is driven by the test: one pass must settle every job submitted before it.
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_VALIDATION_CHUNK: '50' } });
+    t = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_VALIDATION_CHUNK: '50' } });
   });
   afterAll(async () => {
     await t.close();

@@ -1,4 +1,4 @@
-import { BULK_TEST_ENV, phone, post, sms as bulkSms, waitStatus } from './bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, phone, post, sms as bulkSms, waitStatus } from './bulk-helpers';
 import { createTestApp, TestApp } from './support/app';
 
 const PRICE = 5; // PRICE_LOCAL_SMS, per part
@@ -12,7 +12,7 @@ describe('SMS segments and per-part billing (e2e)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, THROTTLE_LIMIT: '100000' } });
+    t = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, THROTTLE_LIMIT: '100000' } });
   });
   afterAll(async () => {
     await t.close();

@@ -4,13 +4,13 @@ import { SecretBox } from '../src/common/secret-box';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { DomainEvent, EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
 import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
-import { BULK_TEST_ENV, getJob, post, sms, waitStatus } from './bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, getJob, post, sms, waitStatus } from './bulk-helpers';
 import { chatappBody } from './support/templates-helpers';
 import { ReceivedCall, startReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 // Endpoint deliveries: 3 attempts (0, 40 ms, 80 ms); an endpoint is disabled after 2 failed deliveries.
 const ENV = {
-  ...BULK_TEST_ENV,
+  ...BULK_TEST_ENV_PATIENT,
   WEBHOOK_DELIVERY_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS: '0,40,80', WEBHOOK_DISABLE_AFTER_FAILURES: '2',
 };
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../../src/providers/provider-events';
-import { BULK_TEST_ENV, ds, post, sms } from '../bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, ds, post, sms } from '../bulk-helpers';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 
@@ -23,7 +23,7 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
   let dir: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: BULK_TEST_ENV });
+    t = await createTestApp({ env: BULK_TEST_ENV_PATIENT });
     b = await openConsole(t.baseUrl);
     acc = await t.createAccount({ name: 'Bulk Co' });
     dir = mkdtempSync(join(tmpdir(), 'console-csv-'));
