@@ -20,6 +20,9 @@ async function providerError(p: Promise<unknown>): Promise<ProviderError> {
   return err as ProviderError;
 }
 
+/** A provider timeout for the cases that wait on one. */
+const SHORT = { PROVIDER_TIMEOUT_MS: '500' };
+
 describe('SmppProvider against an SMSC built with the smpp package', () => {
   let smsc: SmppFake;
   const opened: SmppProvider[] = [];
@@ -27,7 +30,8 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
   function adapter(env: Env = {}): SmppProvider {
     const config = adapterConfig({
       PROVIDER_LOCAL_SMS: 'smpp',
-      PROVIDER_TIMEOUT_MS: '500',
+      // Healthy exchanges get 3 s (a loaded CI box); the cases about a timeout ask for SHORT.
+      PROVIDER_TIMEOUT_MS: '3000',
       SMPP_URL: smsc.url,
       SMPP_SYSTEM_ID: CREDS.systemId,
       SMPP_PASSWORD: CREDS.password,
@@ -126,7 +130,7 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
   });
 
   it('an unanswered submit_sm times out as unavailable and the session stays usable', async () => {
-    const sut = adapter();
+    const sut = adapter(SHORT);
     const err = await providerError(sut.send(message({ to: '+966501233333' })));
     expect(err.kind).toBe('unavailable');
     expect(err.message).toMatch(/within 500 ms/);
@@ -144,7 +148,7 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
   });
 
   it('a send that cannot get a window slot in time is unavailable and never submitted later', async () => {
-    const sut = adapter({ SMPP_WINDOW: '1' });
+    const sut = adapter({ ...SHORT, SMPP_WINDOW: '1' });
     const stuck = providerError(sut.send(message({ to: '+966501233333' })));
     const waiting = await providerError(sut.send(message({ messageId: 'msg_late' })));
     expect(waiting.kind).toBe('unavailable');
@@ -156,7 +160,7 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
 
   it('an unanswered bind is unavailable', async () => {
     smsc.silentBind = true;
-    const err = await providerError(adapter().send(message()));
+    const err = await providerError(adapter(SHORT).send(message()));
     expect(err.kind).toBe('unavailable');
     expect(err.message).toMatch(/bind/);
     expect(smsc.submits).toHaveLength(0);
