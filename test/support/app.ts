@@ -66,7 +66,14 @@ export function testEnv(extra: Env = {}): Env {
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl());
-  const config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...opts.env }));
+  let config: AppConfig;
+  try {
+    config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...opts.env }));
+  } catch (err) {
+    // A configuration refused at boot (the case a test may be about) must not leave its database behind.
+    if (!opts.databaseUrl) await dropDatabase(databaseUrl).catch(() => undefined);
+    throw err;
+  }
   const before = new Set(openDataSources());
   let moduleRef: TestingModule;
   try {
