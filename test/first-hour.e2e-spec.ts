@@ -3,11 +3,10 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createConnection } from 'mysql2/promise';
 import { MYSQL_COLLATION } from '../src/database/collation';
 import { MIGRATIONS } from '../src/database/migrations';
 import { ADMIN_TOKEN } from './support/app';
-import { TEST_DB_PREFIX, TEST_MYSQL_URL, isMysqlRun } from './support/database';
+import { TEST_DB_PREFIX, TEST_MYSQL_URL, isMysqlRun, serverConnection } from './support/database';
 import { SpawnedApp, spawnApp } from './support/spawn-app';
 
 const run = promisify(execFile);
@@ -67,10 +66,7 @@ describe('The first start (e2e, the real process)', () => {
       u.pathname = `/${TEST_DB_PREFIX}${process.pid}_missing_${Date.now()}`;
       return { url: u.toString(), name: u.pathname.slice(1) };
     };
-    const server = () => {
-      const u = new URL(TEST_MYSQL_URL);
-      return createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
-    };
+    const server = () => serverConnection(TEST_MYSQL_URL);
     const schema = async (name: string) => {
       const conn = await server();
       try {

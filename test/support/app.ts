@@ -64,16 +64,9 @@ export function testEnv(extra: Env = {}): Env {
   };
 }
 
-export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl());
-  let config: AppConfig;
-  try {
-    config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...opts.env }));
-  } catch (err) {
-    // A configuration refused at boot (the case a test may be about) must not leave its database behind.
-    if (!opts.databaseUrl) await dropDatabase(databaseUrl).catch(() => undefined);
-    throw err;
-  }
+/** The app on `databaseUrl`, listening; a start that fails closes what it opened and throws. */
+async function boot(databaseUrl: string, opts: TestAppOptions): Promise<{ app: NestExpressApplication; config: AppConfig }> {
+  const config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...opts.env }));
   const before = new Set(openDataSources());
   let moduleRef: TestingModule;
   try {
@@ -81,7 +74,6 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   } catch (err) {
     // Compilation failed after the database connected (a provider refused its configuration).
     await Promise.all(openDataSources().filter((ds) => !before.has(ds)).map((ds) => ds.destroy().catch(() => undefined)));
-    if (!opts.databaseUrl) await dropDatabase(databaseUrl).catch(() => undefined);
     throw err;
   }
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
@@ -89,11 +81,24 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   try {
     await app.listen(0, '127.0.0.1');
   } catch (err) {
-    // A failed start must not leave the pool open (Jest would hang on MySQL) or the database behind.
+    // A failed start must not leave the pool open (Jest would hang on MySQL).
     await app.close().catch(() => undefined);
+    throw err;
+  }
+  return { app, config };
+}
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl());
+  let booted: { app: NestExpressApplication; config: AppConfig };
+  try {
+    booted = await boot(databaseUrl, opts);
+  } catch (err) {
+    // A refused configuration or a failed start (often what the test is about) leaves no fresh database behind.
     if (!opts.databaseUrl) await dropDatabase(databaseUrl).catch(() => undefined);
     throw err;
   }
+  const { app, config } = booted;
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const http = () => request(app.getHttpServer());

@@ -17,6 +17,12 @@ export function isMysqlRun(): boolean {
 
 let counter = 0;
 
+/** A connection to the server of a `mysql://` URL, on no database. */
+export function serverConnection(url: string): ReturnType<typeof createConnection> {
+  const u = new URL(url);
+  return createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
+}
+
 /** `_<suite file>` of the suite running now (so a database left behind names its suite), or ''. */
 function suiteTag(): string {
   const path = typeof expect === 'function' ? expect.getState().testPath : undefined;
@@ -30,22 +36,21 @@ export async function freshDatabaseUrl(): Promise<string> {
     return `sqlite:${join(dir, 'test.sqlite')}`;
   }
   const name = `${TEST_DB_PREFIX}${process.pid}_${++counter}_${randomBytes(3).toString('hex')}${suiteTag()}`;
-  const server = new URL(TEST_MYSQL_URL);
-  const conn = await createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username || 'root'), password: decodeURIComponent(server.password) });
+  const conn = await serverConnection(TEST_MYSQL_URL);
   try {
     await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
   } finally {
     await conn.end();
   }
-  server.pathname = `/${name}`;
-  return server.toString();
+  const url = new URL(TEST_MYSQL_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 export async function dropDatabase(url: string): Promise<void> {
   if (!url.startsWith('mysql')) return;
-  const u = new URL(url);
-  const name = u.pathname.slice(1);
-  const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
+  const name = new URL(url).pathname.slice(1);
+  const conn = await serverConnection(url);
   try {
     await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
   } finally {
@@ -78,8 +83,7 @@ export function parentOf(pid: number): number | null {
  * processes `spare` says are still at work; returns the names dropped.
  */
 export async function dropDatabasesOfEndedRuns(spare: (pid: number) => boolean): Promise<string[]> {
-  const u = new URL(TEST_MYSQL_URL);
-  const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
+  const conn = await serverConnection(TEST_MYSQL_URL);
   const dropped: string[] = [];
   try {
     const [rows] = await conn.query(`SHOW DATABASES LIKE '${TEST_DB_PREFIX}%'`);
