@@ -65,21 +65,15 @@ export class SandboxReceipts implements OnApplicationBootstrap {
    */
   async runOnce(): Promise<number> {
     const now = this.clock.now();
-    const due = await this.uow.rows(
-      sql(
-        `SELECT id FROM sandbox_deliveries WHERE receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?) ORDER BY receipt_due_at LIMIT ${Math.floor(this.sandbox.receiptBatch)}`,
-        now, now,
-      ),
-    );
+    // Due now, and not held by an earlier version's lease.
+    const dueNow = sql('receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?)', now, now);
+    const due = await this.uow.rows(sql(`SELECT id FROM sandbox_deliveries WHERE ${dueNow.sql} ORDER BY receipt_due_at LIMIT ${Math.floor(this.sandbox.receiptBatch)}`, ...dueNow.params));
     if (!due.length) return 0;
     const ids = due.map((r) => String(r.id));
     const lock = this.uow.capabilities.skipLocked ? ' FOR UPDATE SKIP LOCKED' : '';
     return this.uow.transaction(async () => {
       const mine = await this.uow.rows(
-        sql(
-          `SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE id IN (${inList(ids.length)}) AND receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?)${lock}`,
-          ...ids, now, now,
-        ),
+        sql(`SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE id IN (${inList(ids.length)}) AND ${dueNow.sql}${lock}`, ...ids, ...dueNow.params),
       );
       if (!mine.length) return 0;
       await this.intake.accept(mine.map(receiptOf));
@@ -91,7 +85,8 @@ export class SandboxReceipts implements OnApplicationBootstrap {
   /** Each row (locked by this unit) to its next receipt (`read` for a delivered chat message) or to none; in two UPDATEs. */
   private async advance(rows: Row[]): Promise<void> {
     const toRead = rows.filter((r) => r.receipt_stage === 'delivered' && READ_CHANNELS.includes(String(r.channel)));
-    const done = rows.filter((r) => !toRead.includes(r));
+    const reading = new Set(toRead);
+    const done = rows.filter((r) => !reading.has(r));
     if (toRead.length) {
       await this.uow.run(
         sql(
