@@ -3,6 +3,7 @@ import { BulkDispatcher } from '../src/bulk/bulk-dispatcher';
 import { BulkValidationLoop } from '../src/bulk/bulk-validation.loop';
 import { MessageLog } from '../src/messaging/message-log';
 import { ProviderGateway, toOutbound } from '../src/messaging/provider-gateway';
+import { windowMessageId } from '../src/bulk/bulk-row.repository';
 import { getJob, post, waitStatus } from './bulk-helpers';
 import { smtpApps } from './support/smtp-apps';
 import { TestAccount, TestApp, waitFor } from './support/app';
@@ -10,7 +11,8 @@ import { TestAccount, TestApp, waitFor } from './support/app';
 // SMTP, like SMPP, the Cloud API and the Bot API, cannot be asked afterwards whether it received a
 // message: a send whose answer was lost (crash, lost lease) must never be sent again blindly.
 // A bulk job whose runner died mid-window is taken over (or, cancelled, settled by the reaper) from
-// what the database holds: rows left `sending` under their ids. Nothing is paid or sent twice.
+// what the database holds: rows held `sending` under their ids, or the window the job records as in
+// flight, whose rows' ids are derived again from it. Nothing is paid or sent twice.
 describe('Bulk windows cut short by a crash (e2e)', () => {
   const h = smtpApps();
   const { start, stop, email, receivedCounts, message, wallet, payAndLog } = h;
@@ -203,5 +205,79 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     expect(Object.values(receivedCounts())).toEqual(Array(10).fill(1));
     const sent: { n: number }[] = await b.app.get(DataSource).query("SELECT COUNT(*) AS n FROM messages WHERE bulk_job_id = ? AND status = 'sent'", [jobId]);
     expect(Number(sent[0].n)).toBe(10);
+  });  /**
+   * A job validated and taken by a runner (rep_dead) that opened a window over rows 0..2 at `at` and
+   * died: its rows are still `pending` (a window writes no row before its end), the range and time
+   * are on the job, its lease has lapsed. Row 0 was paid, handed to the SMTP server (which took it)
+   * and marked sent; row 1 paid, never handed off; row 2 never paid.
+   */
+  const windowCutShort = async (rows: number) => {
+    const t = await start({ SCHEDULERS_ENABLED: 'false' });
+    const acc = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
+    const res = await post(t, acc.key, { messagesPerSecond: 10, messages: Array.from({ length: rows }, (_, i) => email(`r${i}@example.org`)) });
+    expect(res.status).toBe(202);
+    const jobId = res.body.id as string;
+    await t.app.get(BulkValidationLoop).runOnce();
+    const at = Date.now() - 5_000;
+    const mids = [0, 1, 2].map((i) => windowMessageId(jobId, i, 0, at));
+    const log = t.app.get(MessageLog);
+    let price = 0;
+    for (const i of [0, 1]) {
+      const { msg, funding, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
+      price = funding.amount;
+      if (i === 0) {
+        expect(await log.markHandedOff(acc.id, mids[0], Date.now())).toBe(true);
+        await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
+        expect(await log.markSent(acc.id, { id: mids[0], providerMessageId: 'smtp-0' }, Date.now())).toBe(true);
+      }
+    }
+    const db = t.app.get(DataSource);
+    await db.query("UPDATE bulk_jobs SET status = 'running', lease_owner = 'rep_dead', lease_expires_at = ?, window_from = 0, window_to = 2, window_at = ? WHERE id = ?", [Date.now() - 1, at, jobId]);
+    expect(await db.query("SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ? AND status = 'pending' AND message_id IS NULL", [jobId])).toEqual([{ n: rows }]);
+    expect(receivedCounts()).toEqual({ [mids[0]]: 1 });
+    return { t, acc, jobId, mids, price };
+  };
+  const report = async (t: TestApp, key: string, jobId: string) =>
+    (await t.http().get(`/api/v2/messages/bulk/${jobId}/rows`).set('X-API-Key', key)).body.data.rows.map((r: { index: number; status: string; errorCode: string | null; messageId: string | null }) => [r.index, r.status, r.errorCode, r.messageId]);
+
+  it('bulk: the window in flight when its runner died is sent by the next replica under the same ids: paid rows not paid again, nothing sent twice', async () => {
+    const { t, acc, jobId, mids, price } = await windowCutShort(4);
+    await stop(t);
+    const b = await start({}, t.databaseUrl);
+    const done = await waitStatus(b, acc.key, jobId, ['completed']);
+    expect(done.counts).toEqual({ pending: 0, sent: 4, failed: 0, cancelled: 0 });
+    const rows = await report(b, acc.key, jobId);
+    expect(rows.slice(0, 3)).toEqual(mids.map((m, i) => [i, 'sent', null, m]));
+    // Row 3 was not in the window: a later one took it, under an id of its own.
+    expect(rows[3]).toEqual([3, 'sent', null, expect.stringMatching(/^msg_/)]);
+    expect(mids).not.toContain(rows[3][3]);
+    expect(Object.values(receivedCounts())).toEqual([1, 1, 1, 1]);
+    expect(receivedCounts()[mids[0]]).toBe(1);
+    // Four messages, each paid once.
+    expect(await wallet(b, acc.key)).toBe(1000 - 4 * price);
+  });
+
+  it("bulk: a job cancelled after its runner died mid-window: the cancel leaves the window's rows to the reaper, which settles them from the log", async () => {
+    const { t, acc, jobId, mids, price } = await windowCutShort(5);
+    const cancel = await t.http().post(`/api/v2/messages/bulk/${jobId}/cancel`).set('X-API-Key', acc.key);
+    expect(cancel.status).toBe(200);
+    // Rows 3 and 4 (outside the window) are cancelled at once.
+    expect(cancel.body.job).toMatchObject({ status: 'cancelled', counts: { pending: 3, sent: 0, failed: 0, cancelled: 2 } });
+    await stop(t);
+    const { b, job } = await settledOnRestart(t, acc.key, jobId);
+    expect(job).toMatchObject({ status: 'cancelled', counts: { pending: 0, sent: 1, failed: 0, cancelled: 4 } });
+    expect(await report(b, acc.key, jobId)).toEqual([
+      [0, 'sent', null, mids[0]],
+      // (A cancelled row shows no message id; its message is looked up below.)
+      [1, 'cancelled', null, null],
+      [2, 'cancelled', null, null],
+      [3, 'cancelled', null, null],
+      [4, 'cancelled', null, null],
+    ]);
+    expect(await message(b, acc.key, mids[1])).toMatchObject({ status: 'failed', errorCode: 'CANCELLED', cost: 0 });
+    // The never-paid row's derived id is taken, so a stalled runner's late payment of it fails on the key.
+    expect(await message(b, acc.key, mids[2])).toMatchObject({ status: 'failed', errorCode: 'CANCELLED', cost: 0 });
+    expect(receivedCounts()).toEqual({ [mids[0]]: 1 });
+    expect(await wallet(b, acc.key)).toBe(1000 - price);
   });
 });

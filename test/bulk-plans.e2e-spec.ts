@@ -16,7 +16,14 @@ const HOT_QUERIES: [string, (jobId: string) => Stmt][] = [
   ['rows left sending', (j) => rowStatements.windowRows(j, 'sending', 10)],
   ['validation chunk', (j) => rowStatements.payloads(j, 0, 2000)],
   ['first row of a status (next payment, first invalid row)', (j) => rowStatements.firstOfStatus(j, 'pending', 'channel')],
+];
+
+// Statements that read a job's rows against the window recorded on the job: the job by its primary
+// key, its rows by a range of theirs (never a scan of bulk_rows, never a sort).
+const WINDOW_QUERIES: [string, (jobId: string) => Stmt][] = [
+  ['rows of windows in flight (a takeover)', (j) => rowStatements.inFlight([j, 'bulk_plan_0005'])],
   ['orphan rows of a cancelled job', (j) => rowStatements.orphans(j, 100)],
+  ['cancel of the rows outside the window', (j) => rowStatements.cancelPending(j)],
 ];
 
 // The rows report as BulkJobsService.rows() and the CSV export read it: the job's rows in index order,
@@ -109,17 +116,18 @@ describe('Bulk query plans (e2e)', () => {
   it("many jobs' windows (claims, settlements, renewals, counters) find their rows by primary key, never by a scan", async () => {
     const other = 'bulk_plan_0005';
     const rows = [0, 1, 2].flatMap((idx) => [{ jobId, idx }, { jobId: other, idx }]);
-    const settled = rows.map((r) => ({ ...r, status: 'sent' as const, code: null, message: null, at: 1 }));
+    const settled = rows.map((r) => ({ ...r, attempt: 0, messageId: `msg_${r.idx}`, status: 'sent' as const, code: null, message: null, at: 1 }));
     const syntax = t.app.get(UnitOfWork).capabilities.updateFrom;
     // (type: MySQL's access to the table: a range of index keys, or one primary-key lookup per row of
     // the list the UPDATE is joined to.)
     const cases: [string, Stmt, 'bulk_rows' | 'bulk_jobs', 'range' | 'eq_ref'][] = [
       ['pending rows after cursors', rowStatements.pendingInRanges([{ jobId, after: 10, limit: 10 }, { jobId: other, after: -1, limit: 10 }]), 'bulk_rows', 'range'],
-      ['claim', rowStatements.claimOfJobs(syntax, rows.map((r) => ({ ...r, messageId: `msg_${r.idx}` }))), 'bulk_rows', 'eq_ref'],
+      ['held rows', rowStatements.hold(syntax, jobId, settled), 'bulk_rows', 'eq_ref'],
+      ['windows opened', leaseStatements.openWindows([{ id: jobId, from: 0, to: 9 }, { id: other, from: 10, to: 19 }], 1), 'bulk_jobs', 'range'],
       ['settlement', rowStatements.settleOfJobs(syntax, 'sent', settled), 'bulk_rows', 'eq_ref'],
       ['failed settlement', rowStatements.settleOfJobs(syntax, 'failed', settled), 'bulk_rows', 'eq_ref'],
       ['renewal', leaseStatements.renewManyForWindow([jobId, other], 'rep_x', 1), 'bulk_jobs', 'range'],
-      ['counters', leaseStatements.countSettledOfJobs([{ id: jobId, sent: 1, failed: 0 }, { id: other, sent: 2, failed: 1 }], 1), 'bulk_jobs', 'range'],
+      ['counters', leaseStatements.countSettledOfJobs([{ id: jobId, sent: 1, failed: 0 }, { id: other, sent: 2, failed: 1 }], 'rep_x', 1), 'bulk_jobs', 'range'],
     ];
     for (const [name, stmt, table, type] of cases) {
       const p = await plan(t, stmt);
@@ -148,6 +156,21 @@ describe('Bulk query plans (e2e)', () => {
       expect(String(p.mysql[0].Extra ?? '')).not.toMatch(/filesort|temporary/i);
     } else {
       expect(p.sqlite).toMatch(/USING (INDEX|PRIMARY KEY|COVERING INDEX)/);
+      expect(p.sqlite).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it.each(WINDOW_QUERIES)('%s reads the job by its primary key and its rows by their index', async (_name, build) => {
+    const p = await plan(t, build(jobId));
+    if (isMysqlRun()) {
+      const rows = p.mysql.filter((r) => ['r', 'bulk_rows'].includes(String(r.table)));
+      const jobs = p.mysql.filter((r) => ['j', 'bulk_jobs'].includes(String(r.table)));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) expect({ key: String(r.key), type: r.type }).toEqual({ key: expect.stringMatching(/^(PRIMARY|ix_bulk_rows_status)$/), type: expect.not.stringMatching(/^(ALL|index)$/) });
+      for (const j of jobs) expect(String(j.key)).toBe('PRIMARY');
+      expect(p.mysql.map((r) => String(r.Extra ?? '')).join(' | ')).not.toMatch(/filesort|temporary/i);
+    } else {
+      expect(p.sqlite).not.toMatch(/SCAN (r|j|bulk_rows|bulk_jobs)( |$)/);
       expect(p.sqlite).not.toMatch(/TEMP B-TREE/);
     }
   });

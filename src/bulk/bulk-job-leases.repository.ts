@@ -4,6 +4,13 @@ import { caseOf, inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import { num, str } from './bulk-records';
 import { rowStatements, SettledRow } from './bulk-row.repository';
 
+/**
+ * A window's end closes it (no row of the job is taken any more) only where the lease is still the
+ * settler's: a stalled replica settling late must not close the window its successor has open. Two
+ * parameters: the owner, twice.
+ */
+const CLOSE_OWN_WINDOW = 'window_from = CASE WHEN lease_owner = ? THEN NULL ELSE window_from END, window_to = CASE WHEN lease_owner = ? THEN NULL ELSE window_to END';
+
 /** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
 const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
 
@@ -67,24 +74,38 @@ export const leaseStatements = {
   renewManyForWindow: (ids: string[], owner: string, until: number): Stmt =>
     sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status IN ('queued', 'running')`, until, ...ids, owner),
   runningOf: (ids: string[], owner: string): Stmt => sql(`SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'running'`, ...ids, owner),
-  /** Counters of several windows' settled rows in one UPDATE. */
-  countSettledOfJobs: (counts: { id: string; sent: number; failed: number }[], now: number): Stmt => {
+  /** Windows opened at `at` (their rows' message ids derive from it), each job's range of rows taken, in one UPDATE. */
+  openWindows: (windows: { id: string; from: number; to: number }[], at: number): Stmt => {
+    const from = caseOf('id', windows.map((w) => [w.id, w.from]));
+    const to = caseOf('id', windows.map((w) => [w.id, w.to]));
+    return {
+      sql: `UPDATE bulk_jobs SET window_from = ${from.sql}, window_to = ${to.sql}, window_at = ? WHERE id IN (${inList(windows.length)})`,
+      params: [...from.params, ...to.params, at, ...windows.map((w) => w.id)],
+    };
+  },
+  /** Counters of several windows' settled rows in one UPDATE; the windows closed where `owner` still holds the lease. */
+  countSettledOfJobs: (counts: { id: string; sent: number; failed: number }[], owner: string, now: number): Stmt => {
     const col = (f: (c: { sent: number; failed: number }) => number) => caseOf('id', counts.map((c) => [c.id, f(c)]));
     const settled = col((c) => c.sent + c.failed);
     const sent = col((c) => c.sent);
     const failed = col((c) => c.failed);
     return {
-      sql: `UPDATE bulk_jobs SET pending_count = pending_count - ${settled.sql}, sent_count = sent_count + ${sent.sql}, failed_count = failed_count + ${failed.sql}, updated_at = ? WHERE id IN (${inList(counts.length)})`,
-      params: [...settled.params, ...sent.params, ...failed.params, now, ...counts.map((c) => c.id)],
+      sql: `UPDATE bulk_jobs SET pending_count = pending_count - ${settled.sql}, sent_count = sent_count + ${sent.sql}, failed_count = failed_count + ${failed.sql}, ${CLOSE_OWN_WINDOW}, updated_at = ? WHERE id IN (${inList(counts.length)})`,
+      params: [...settled.params, ...sent.params, ...failed.params, owner, owner, now, ...counts.map((c) => c.id)],
     };
   },
   renew: (id: string, owner: string, until: number): Stmt => sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', until, id, owner),
   release: (id: string, owner: string): Stmt => sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, owner),
   releaseDispatch: (owner: string): Stmt => sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('queued', 'running')`, owner),
   releaseAll: (owner: string): Stmt => sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', owner),
-  /** Counters of a window's settled rows. */
-  countSettled: (id: string, sent: number, failed: number, now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, updated_at = ? WHERE id = ?`, sent + failed, sent, failed, now, id),
+  /** Counters of a window's settled rows; the window closed if `owner` still holds the lease. */
+  countSettled: (id: string, owner: string, sent: number, failed: number, now: number): Stmt =>
+    sql(
+      `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, ${CLOSE_OWN_WINDOW}, updated_at = ? WHERE id = ?`,
+      sent + failed, sent, failed, owner, owner, now, id,
+    ),
+  /** A window that settled no row closed (if `owner` still holds the lease). */
+  closeWindow: (id: string, owner: string): Stmt => sql('UPDATE bulk_jobs SET window_from = NULL, window_to = NULL WHERE id = ? AND lease_owner = ?', id, owner),
   pauseRunning: (id: string, owner: string, p: WindowPauseMove): Stmt =>
     sql(`UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`, p.reason, p.resumeAt, id, owner),
   complete: (id: string, owner: string, now: number): Stmt =>
@@ -148,6 +169,11 @@ export class BulkJobLeases {
     });
   }
 
+  /** Windows opened (see leaseStatements.openWindows), in the unit that read their rows. */
+  *openWindows(windows: { id: string; from: number; to: number }[], at: number): Steps<void> {
+    if (windows.length) yield leaseStatements.openWindows(windows, at);
+  }
+
   /** A window's renewal, which is its check: still ours and still to run (a retry or resume may have set it back to `queued`). */
   *renewForWindow(id: string, owner: string, until: number): Steps<boolean> {
     return (yield leaseStatements.renewForWindow(id, owner, until)).affected === 1;
@@ -155,7 +181,7 @@ export class BulkJobLeases {
 
   /** A window's settled rows counted; then its pause, if any (the job lets go of its lease). Returns whether the job moved to `paused`. */
   *closeWindow(id: string, owner: string, sent: number, failed: number, pause: WindowPauseMove | null, now: number): Steps<boolean> {
-    if (sent + failed > 0) yield leaseStatements.countSettled(id, sent, failed, now);
+    yield sent + failed > 0 ? leaseStatements.countSettled(id, owner, sent, failed, now) : leaseStatements.closeWindow(id, owner);
     return pause ? yield* this.pauseWindow(id, owner, pause) : false;
   }
 

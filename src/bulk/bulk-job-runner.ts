@@ -9,8 +9,8 @@ import type { WindowItem, WindowSender } from '../messaging/window-sender';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BulkSettings } from './bulk-settings';
 import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkRowRepository, ClaimedRow } from './bulk-row.repository';
-import { pauseAfter, planRow, RowOutcome, WindowPause } from './row-outcomes';
+import { BulkRowRepository, ClaimedRow, HeldRow, SettledRow } from './bulk-row.repository';
+import { pauseAfter, planRow, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
 import type { ClaimAnswer, WindowBatches } from './window-batches';
 import type { BulkJobEvents } from './bulk-job-events';
@@ -30,7 +30,8 @@ export interface RunnerDeps {
   events: BulkJobEvents;
 }
 
-type Outcome = RowOutcome & { idx: number; at: number };
+/** What a settlement needs to know of a row it took. */
+const ofRow = (r: ClaimedRow): HeldRow => ({ idx: r.idx, attempt: r.attempt, messageId: r.messageId });
 type Stop = 'done' | 'stopped' | 'lost';
 
 /** How long a runner trusts the lookups its rows were checked against before reading them again. */
@@ -42,10 +43,11 @@ class LeaseLost extends Error {}
 /**
  * Sends one leased job's rows, paced by a sliding window, until the job completes, is paused or
  * cancelled, or the lease is lost. Per batch (at most messagesPerSecond rows): one transaction renews
- * the lease (only while the job is to run) and marks the rows `sending` with their message ids
- * (before any provider call); the rows are sent one by one through the pipeline; one transaction
- * records the outcomes and the counters. A row found `sending` later (crash, lost lease, or a paid
- * message its window did not attempt) is sent again with the SAME id, which the pipeline settles
+ * the lease (only while the job is to run) and records the window (its rows' range and time, from
+ * which their message ids derive) on the job before any provider call; the rows are sent through the
+ * pipeline; one transaction records the outcomes and the counters and closes the window. A row taken
+ * before and not settled (crash, lost lease: the window recorded on the job; a paid message its
+ * window did not attempt: held `sending`) is sent again with the SAME id, which the pipeline settles
  * through its message log and the provider's lookup instead of sending (or charging) twice.
  */
 export class BulkJobRunner {
@@ -57,8 +59,9 @@ export class BulkJobRunner {
   private readonly pacer: WindowPacer;
   private stopRequested = false;
   /**
-   * Rows left `sending` are looked for when the lease is taken (a crash or lost lease left them) and
-   * after a window that left some there (paid messages it did not attempt).
+   * Rows taken before are looked for when the lease is taken (a crash or lost lease left a window in
+   * flight) and after a window that held some `sending` (paid messages it did not attempt), until a
+   * window finds none.
    */
   private recovered = false;
   /**
@@ -100,12 +103,9 @@ export class BulkJobRunner {
         const batch = await this.startBatch();
         // Paused, cancelled, or the lease was taken over: let go of it if it is still ours.
         if (batch === null) return this.release('stopped');
-        if (!batch.rows.length) {
-          if (batch.remaining) continue; // rows raced with a cancel: look again
-          return (await this.complete()) ? 'done' : this.release('stopped');
-        }
-        const { outcomes, unsent, pause } = await this.sendRows(batch.rows);
-        await this.finishBatch(outcomes, unsent, pause);
+        if (!batch.rows.length) return (await this.complete()) ? 'done' : this.release('stopped');
+        const { outcomes, held, unsent, pause } = await this.sendRows(batch.rows);
+        await this.finishBatch(outcomes, held, unsent, pause);
         if (pause) return 'stopped';
       }
     } catch (err) {
@@ -117,7 +117,7 @@ export class BulkJobRunner {
         // The server ended our transaction (we were paused past DB_IDLE_TRANSACTION_TIMEOUT_S, so
         // another replica may own the job now) or a lock stayed held too long. The server rolled
         // that transaction back; stop without another statement. The job goes on under whoever
-        // leases it next, which settles rows left `sending` from the message log (never sent twice).
+        // leases it next, which settles the rows this window took from the message log (never sent twice).
         this.log.warn({ jobId: this.jobId, err: String(err) }, 'bulk job runner stood down: its database transaction was ended or blocked');
         return 'lost';
       }
@@ -143,7 +143,9 @@ export class BulkJobRunner {
     const recover = !this.recovered;
     this.recovered = true;
     this.leaseUntil = leaseUntil;
-    const claimed = await this.d.batches.claim({ jobId: this.jobId, limit: this.mps, recover, after: this.cursor, owner: this.d.settings.instanceId, leaseUntil });
+    const claimed = await this.d.batches.claim({ jobId: this.jobId, limit: this.mps, recover, after: this.cursor, owner: this.d.settings.instanceId, leaseUntil, at: this.d.clock.now() });
+    // Rows taken before were found: the next window looks for more.
+    if (claimed?.recovering) this.recovered = false;
     for (const row of claimed?.rows ?? []) this.cursor = Math.max(this.cursor, row.idx);
     return claimed;
   }
@@ -153,35 +155,39 @@ export class BulkJobRunner {
    * by the sliding window: it starts only when fewer than `mps` sends completed in the last second,
    * and is counted when it returns, so no one-second window exceeds the ceiling. Outcomes map to rows
    * by kind (row-outcomes.ts): sent and failed settle the row; a message not attempted goes back to
-   * `pending` when unpaid (and no balance pauses the job) or stays `sending` when paid (the next batch
-   * sends it from the log without charging again; a rate limit pauses the job).
+   * `pending` when unpaid (and no balance pauses the job) or is held `sending` when paid (the next
+   * batch sends it from the log without charging again; a rate limit pauses the job).
    */
-  private async sendRows(rows: ClaimedRow[]): Promise<{ outcomes: Outcome[]; unsent: number[]; pause: WindowPause | null }> {
-    const outcomes: Outcome[] = [];
+  private async sendRows(rows: ClaimedRow[]): Promise<{ outcomes: SettledRow[]; held: HeldRow[]; unsent: number[]; pause: WindowPause | null }> {
+    const outcomes: SettledRow[] = [];
+    const held: HeldRow[] = [];
     const unsent: number[] = [];
     const items: WindowItem[] = [];
-    const idxs: number[] = [];
+    const taken: ClaimedRow[] = [];
     for (const row of rows) {
       try {
-        items.push({ msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId }, fresh: row.minted });
-        idxs.push(row.idx);
+        items.push({ msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId }, fresh: row.fresh });
+        taken.push(row);
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
-        outcomes.push({ idx: row.idx, status: 'failed', code: validationCodeOf(e), message: e.message, at: this.d.clock.now() });
+        outcomes.push({ ...ofRow(row), status: 'failed', code: validationCodeOf(e), message: e.message, at: this.d.clock.now() });
       }
     }
-    if (!items.length) return { outcomes, unsent, pause: null };
+    if (!items.length) return { outcomes, held, unsent, pause: null };
     const results = await this.d.windows.sendWindow(this.accountId, items, this.pacer);
     if (results.some((r) => r.kind === 'not_attempted' && r.reason === 'lease_lost')) throw new LeaseLost();
     const at = this.d.clock.now();
     results.forEach((r, i) => {
       const plan = planRow(r);
-      if (plan.kind === 'settle') outcomes.push({ ...plan.outcome, idx: idxs[i], at });
-      else if (plan.kind === 'pending') unsent.push(idxs[i]);
-      // Left `sending`: the next batch takes such rows up first.
-      else this.recovered = false;
+      if (plan.kind === 'settle') outcomes.push({ ...plan.outcome, ...ofRow(taken[i]), at });
+      else if (plan.kind === 'pending') unsent.push(taken[i].idx);
+      else {
+        // Held `sending`: the next batch takes such rows up first.
+        held.push(ofRow(taken[i]));
+        this.recovered = false;
+      }
     });
-    return { outcomes, unsent, pause: pauseAfter(results, at, this.d.settings.rateLimitBackoffMs) };
+    return { outcomes, held, unsent, pause: pauseAfter(results, at, this.d.settings.rateLimitBackoffMs) };
   }
 
   /**
@@ -213,14 +219,15 @@ export class BulkJobRunner {
   }
 
   /**
-   * Outcomes and counters in one transaction; unsent rows go back to `pending` (keeping their ids).
-   * A row is counted by whoever moves it out of `sending` (the UPDATEs' affected counts), exactly
+   * Outcomes, held rows and counters in one transaction that closes the window; unsent (unpaid)
+   * rows are plain `pending` again (one that was held `sending` keeps its id).
+   * A row is counted by whoever moves it out of being taken (the UPDATEs' affected counts), exactly
    * once, so a stalled replica whose rows were settled by the next lease holder counts nothing, and
    * rows it settles first are not counted again.
    */
-  private async finishBatch(outcomes: Outcome[], unsent: number[], pause: WindowPause | null): Promise<void> {
+  private async finishBatch(outcomes: SettledRow[], held: HeldRow[], unsent: number[], pause: WindowPause | null): Promise<void> {
     for (const idx of unsent) this.cursor = Math.min(this.cursor, idx - 1);
-    const req = { jobId: this.jobId, owner: this.d.settings.instanceId, outcomes, unsent, pause, now: this.d.clock.now() };
+    const req = { jobId: this.jobId, owner: this.d.settings.instanceId, outcomes, held, unsent, pause, now: this.d.clock.now() };
     // A pause is an event (its own unit around the settlement); a plain window goes with other jobs' windows.
     const { settled } = pause ? await this.d.events.around(this.jobId, 'bulk_job.paused', () => this.d.batches.settle(req), (r) => r.paused) : await this.d.batches.settle(req);
     this.d.metrics.recordBulkDispatched(settled);

@@ -164,7 +164,7 @@ export class BulkJobRepository {
     return (await this.db.exec(jobStatements.resume(id, now))) === 1;
   }
 
-  /** The job and its pending rows cancelled (rows `sending` are left to the runner or the reaper). */
+  /** The job and its pending rows cancelled (rows of the window in flight, and rows held `sending`, are left to the runner or the reaper). */
   *cancel(id: string, now: number): Steps<boolean> {
     const r: StmtResult = yield jobStatements.cancel(id, now);
     if (r.affected === 0) return false;

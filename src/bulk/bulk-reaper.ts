@@ -11,8 +11,7 @@ import { BulkSettings } from './bulk-settings';
 import { MetricsService } from '../metrics/metrics.service';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkJobLeases } from './bulk-job-leases.repository';
-import type { BulkRowRecord } from './bulk-records';
-import { BulkRowRepository, SettledRow } from './bulk-row.repository';
+import { BulkRowRepository, ClaimedRow, SettledRow } from './bulk-row.repository';
 
 const CANCELLED: NotSent = { code: 'CANCELLED', message: 'The job was cancelled before this message was sent' };
 
@@ -21,8 +20,9 @@ const CANCELLED: NotSent = { code: 'CANCELLED', message: 'The job was cancelled 
  * - jobs left `accepting` (process killed mid-upload, client gone) whose intake lease expired become
  *   `rejected` / INTAKE_INCOMPLETE and lose their rows;
  * - cancelled jobs whose last window was cut off (crash or lost lease, then cancel) or left paid rows
- *   it did not attempt (a provider error, a rate limit, shutdown) can still have rows in `sending`
- *   (or put back to `pending`, unpaid, after the cancel) that no runner will touch again: with no
+ *   it did not attempt (a provider error, a rate limit, shutdown) can still have rows taken: held
+ *   `sending`, or `pending` in the window the job records as in flight (the cancel left them), or
+ *   put back to `pending`, unpaid, after the cancel, that no runner will touch again: with no
  *   live lease on the job, each is settled from the message log, nothing is sent: sent -> sent;
  *   failed -> failed; paid but never handed to the provider -> `cancelled` (its message failed
  *   CANCELLED and refunded); handed off -> as the pipeline settles unknown outcomes; never paid ->
@@ -102,7 +102,7 @@ export class BulkReaper implements OnApplicationBootstrap {
   private async settleJob(jobId: string, accountId: string): Promise<number> {
     const now = this.clock.now();
     // Rows put back to pending after the cancel (a window cut short for want of money: none of them
-    // holds a payment) are cancelled like the others.
+    // holds a payment) are cancelled like the others; the window in flight is left to the orphans' pass.
     let n = await this.db.steps(() => this.jobs.cancelLeftoverRows(jobId, now));
     for (const r of await this.rows.orphans(jobId, 100)) {
       // Keep the lease while settling (a provider lookup may be slow); stop if it was taken.
@@ -116,12 +116,11 @@ export class BulkReaper implements OnApplicationBootstrap {
   }
 
   /** One orphaned row's outcome, from the message log; nothing is sent. null: still open, next pass. */
-  private async settleRow(jobId: string, accountId: string, r: BulkRowRecord): Promise<SettledRow | null> {
+  private async settleRow(jobId: string, accountId: string, r: ClaimedRow): Promise<SettledRow | null> {
     const now = this.clock.now();
-    const idx = r.idx;
-    const cancelled: SettledRow = { idx, status: 'cancelled', code: null, message: null, at: null };
-    if (r.messageId === null) return cancelled;
-    const messageId = r.messageId;
+    const { idx, attempt, messageId } = r;
+    const row = { idx, attempt, messageId };
+    const cancelled: SettledRow = { ...row, status: 'cancelled', code: null, message: null, at: null };
     let m = await this.log.findOwned(accountId, messageId);
     if (!m) {
       // Never paid: claim the id as a cancelled message, so a stalled runner's late payment and insert
@@ -148,9 +147,9 @@ export class BulkReaper implements OnApplicationBootstrap {
       m = await this.log.findOwned(accountId, messageId);
       if (!m) return null;
     }
-    if (wasSent(m)) return { idx, status: 'sent', code: null, message: null, at: m.sentAt ?? now };
+    if (wasSent(m)) return { ...row, status: 'sent', code: null, message: null, at: m.sentAt ?? now };
     if (m.status !== 'failed') return null;
     if (m.errorCode === CANCELLED.code) return cancelled;
-    return { idx, status: 'failed', code: m.errorCode, message: m.errorMessage, at: m.updatedAt };
+    return { ...row, status: 'failed', code: m.errorCode, message: m.errorMessage, at: m.updatedAt };
   }
 }

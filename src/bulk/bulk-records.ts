@@ -42,6 +42,8 @@ export interface BulkRowRecord {
   channel: string | null;
   payload: string;
   messageId: string | null;
+  /** 0, then one more per retry-failed (part of the key its message id is derived from). */
+  attempt: number;
   errorCode: BulkRowErrorCode | null;
   errorMessage: string | null;
   /** Epoch ms. */
@@ -95,6 +97,7 @@ export function toRowRecord(r: Row, jobId: string): BulkRowRecord {
     channel: str(r.channel),
     payload: r.payload === undefined || r.payload === null ? '' : String(r.payload),
     messageId: str(r.message_id),
+    attempt: num(r.attempt),
     errorCode: str(r.error_code) as BulkRowErrorCode | null,
     errorMessage: str(r.error_message),
     sentAt: numOrNull(r.sent_at),

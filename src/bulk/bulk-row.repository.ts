@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { derivedId } from '../common/ids';
 import { UnitOfWork } from '../database/unit-of-work';
 import { inList, Row, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
 import type { BulkRowErrorCode } from './bulk-error-codes';
@@ -30,20 +31,57 @@ export interface InvalidRow {
 /** A row's outcome as a window (or the reaper) settles it. */
 export interface SettledRow {
   idx: number;
+  /** The attempt the row was taken at: a row retried since (a new attempt) is not settled by it. */
+  attempt: number;
   status: 'sent' | 'failed' | 'cancelled';
+  /** The message the row was sent under, written with its outcome (the report joins it). */
+  messageId: string | null;
   code: BulkRowErrorCode | null;
   message: string | null;
   /** Epoch ms (null for a cancelled row). */
   at: number | null;
 }
 
-/** A row claimed for a window: marked `sending`, with the message id it is sent under. */
-export type ClaimedRow = BulkRowRecord & { status: 'sending'; messageId: string; /** The id was made by this claim (the row had none): nothing is in the log under it. */ minted: boolean };
+/** A row of a window whose message is paid and still open: it is marked `sending` under its id (the next window or the reaper settles it). */
+export interface HeldRow {
+  idx: number;
+  attempt: number;
+  messageId: string;
+}
 
-/** A row read for a claim, as claimed: marked `sending`, under its message id or a new one (`mint`) when it has none. */
-export function toClaimedRow(x: Row, jobId: string, mint: () => string): ClaimedRow {
-  const minted = x.message_id === null || x.message_id === undefined;
-  return { ...toRowRecord(x, jobId), status: 'sending', messageId: minted ? mint() : String(x.message_id), minted };
+/** A window's rows as claimed (see BulkRowRepository.claimWindow). */
+export interface WindowClaim {
+  rows: ClaimedRow[];
+  recovering: boolean;
+  opened: { from: number; to: number } | null;
+}
+
+/** A row taken for a window, with the message id it is sent under. */
+export type ClaimedRow = BulkRowRecord & {
+  messageId: string;
+  /** Nothing can be in the log under its id (a row no window took before): no look-up. */
+  fresh: boolean;
+};
+
+/**
+ * The message id of a row taken for a window opened at `at`: derived from (job, row, attempt), so
+ * whoever takes the job over after a crash names the same message from what the job recorded (its
+ * window's range and time) without a write per row; a retried row (another attempt) gets another.
+ */
+export function windowMessageId(jobId: string, idx: number, attempt: number, at: number): string {
+  return derivedId('msg', at, `${jobId}/${idx}/${attempt}`);
+}
+
+/**
+ * A row read for a window: under the id stored on it (a row marked `sending`, or put back after
+ * one), else the one derived from the window's time; `fresh` when neither a stored id nor an earlier
+ * window (`taken`: a row of the window in flight when the job was taken over) can have put a message
+ * in the log.
+ */
+export function toClaimedRow(x: Row, jobId: string, at: number, taken: boolean): ClaimedRow {
+  const r = toRowRecord(x, jobId);
+  const stored = r.messageId;
+  return { ...r, messageId: stored ?? windowMessageId(jobId, r.idx, r.attempt, at), fresh: stored === null && !taken };
 }
 
 /** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
@@ -57,6 +95,12 @@ export function rowValues(n: number): string {
 }
 
 const cut = (m: string | null, n: number): string | null => (m === null ? null : m.slice(0, n));
+/** A row as a window took it: the attempt is part of the key, so a row retried since is not settled by an older window. */
+const ROW_KEY = ['job_id', 'idx', 'attempt'];
+/** Rows a window may settle: `pending` ones of its range (nothing else settles those) and `sending` ones. */
+const TAKEN = sql("bulk_rows.status IN ('pending', 'sending')");
+/** Not in the job's window in flight (two parameters: the job's id, twice). */
+const OUTSIDE_WINDOW = 'NOT (idx BETWEEN COALESCE((SELECT window_from FROM bulk_jobs WHERE id = ?), 0) AND COALESCE((SELECT window_to FROM bulk_jobs WHERE id = ?), -1))';
 
 /** Statements of bulk_rows, as pure builders (the plans test runs EXPLAIN on them). */
 export const rowStatements = {
@@ -86,60 +130,62 @@ export const rowStatements = {
     };
   },
   firstOfStatus: (jobId: string, status: string, columns: string): Stmt => sql(`SELECT ${columns} FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT 1`, jobId, status),
-  cancelPending: (jobId: string): Stmt => sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending'`, jobId),
+  /** Pending rows cancelled, except those of the window in flight (its runner, or the reaper after a crash, settles them). */
+  cancelPending: (jobId: string): Stmt => sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending' AND ${OUTSIDE_WINDOW}`, jobId, jobId, jobId),
   retryFailed: (jobId: string): Stmt =>
     sql(`UPDATE bulk_rows SET status = 'pending', attempt = attempt + 1, message_id = NULL, error_code = NULL, error_message = NULL, sent_at = NULL WHERE job_id = ? AND status = 'failed'`, jobId),
   /** The next rows of a window, of one status (so (job_id, status, idx) serves it without sorting). */
   windowRows: (jobId: string, status: 'pending' | 'sending', limit: number): Stmt =>
-    sql(`SELECT idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${limit}`, jobId, status),
-  claim: (jobId: string, rows: { idx: number; messageId: string }[]): Stmt => {
-    const params: SqlParam[] = [];
-    for (const x of rows) params.push(x.idx, x.messageId);
-    return {
-      sql: `UPDATE bulk_rows SET status = 'sending', message_id = CASE idx ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END WHERE job_id = ? AND status IN ('pending', 'sending') AND idx IN (${inList(rows.length)})`,
-      params: [...params, jobId, ...rows.map((x) => x.idx)],
-    };
-  },
+    sql(`SELECT idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${limit}`, jobId, status),
   /** The next rows of several jobs' windows, of one status, in one statement (each job's part is the one-job read). */
   windowRowsOfJobs: (spans: { jobId: string; limit: number }[], status: 'pending' | 'sending'): Stmt =>
-    unionOfJobs(spans, (s) => sql(`SELECT job_id, idx, payload, message_id FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`, s.jobId, status)),
+    unionOfJobs(spans, (s) => sql(`SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`, s.jobId, status)),
+  /**
+   * Rows of jobs' windows in flight still `pending` (taken before a crash, a lost lease or a
+   * shutdown cut the window short), with the window's time their message ids derive from. A window
+   * holds at most its job's messagesPerSecond rows. (Unordered: callers sort.)
+   */
+  inFlight: (jobIds: string[]): Stmt =>
+    sql(
+      `SELECT r.job_id, r.idx, r.payload, r.message_id, r.attempt, j.window_at FROM bulk_jobs j JOIN bulk_rows r ON r.job_id = j.id AND r.idx BETWEEN j.window_from AND j.window_to
+       WHERE j.id IN (${inList(jobIds.length)}) AND r.status = 'pending'`,
+      ...jobIds,
+    ),
   /** Pending rows of several jobs, each in its range of indexes after a cursor: one read of primary-key ranges (no per-job subquery). */
   pendingInRanges: (spans: { jobId: string; after: number; limit: number }[]): Stmt => {
     const params: SqlParam[] = [];
     for (const s of spans) params.push(s.jobId, s.after, s.after + s.limit);
-    return { sql: `SELECT job_id, idx, payload, message_id FROM bulk_rows WHERE status = 'pending' AND (${spans.map(() => '(job_id = ? AND idx > ? AND idx <= ?)').join(' OR ')})`, params };
+    return { sql: `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE status = 'pending' AND (${spans.map(() => '(job_id = ? AND idx > ? AND idx <= ?)').join(' OR ')})`, params };
   },
   /**
-   * Several jobs' windows claimed in one UPDATE: the rows joined by primary key to a list of (job,
-   * index, message id), so neither a per-row CASE nor an OR of ranges is read through per row.
+   * Several jobs' settled rows of one status in one UPDATE, joined by primary key (and the attempt
+   * they were taken at) to a list of outcomes: only rows still taken (`pending` in a window, or
+   * `sending`) move, so each is counted once, by whoever moves it.
    */
-  claimOfJobs: (syntax: UpdateFromSyntax, rows: JobRow<{ messageId: string }>[]): Stmt =>
-    updateFromRows(syntax, 'bulk_rows', ['job_id', 'idx'], ['message_id'], rows.map((r) => [r.jobId, r.idx, r.messageId]), sql("bulk_rows.status IN ('pending', 'sending')"), sql("status = 'sending'")),
-  /** Several jobs' settled rows of one status in one UPDATE, joined by primary key (only rows still `sending`: counted once). */
   settleOfJobs: (syntax: UpdateFromSyntax, status: 'sent' | 'failed', rows: JobRow<SettledRow>[]): Stmt =>
     status === 'sent'
-      ? updateFromRows(syntax, 'bulk_rows', ['job_id', 'idx'], ['sent_at'], rows.map((r) => [r.jobId, r.idx, r.at]), sql("bulk_rows.status = 'sending'"), sql("status = 'sent', error_code = NULL, error_message = NULL"))
-      : updateFromRows(syntax, 'bulk_rows', ['job_id', 'idx'], ['error_code', 'error_message', 'sent_at'], rows.map((r) => [r.jobId, r.idx, r.code, cut(r.message, 500), r.at]), sql("bulk_rows.status = 'sending'"), sql("status = 'failed'")),
-  sendingOf: (jobId: string, idxs: number[]): Stmt => sql(`SELECT idx FROM bulk_rows WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(idxs.length)})`, jobId, ...idxs),
-  /** Claimed rows moved to `sent` or `failed` with their outcome (only rows still `sending`: counted once). */
-  settle: (jobId: string, status: 'sent' | 'failed', rows: SettledRow[]): Stmt => {
-    const p: SqlParam[] = [];
-    const col = (f: (o: SettledRow) => SqlParam) => {
-      for (const o of rows) p.push(o.idx, f(o));
-      return `CASE idx ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END`;
-    };
-    const set =
-      status === 'sent'
-        ? `error_code = NULL, error_message = NULL, sent_at = ${col((o) => o.at)}`
-        : `error_code = ${col((o) => o.code)}, error_message = ${col((o) => cut(o.message, 500))}, sent_at = ${col((o) => o.at)}`;
-    return { sql: `UPDATE bulk_rows SET status = '${status}', ${set} WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(rows.length)})`, params: [...p, jobId, ...rows.map((o) => o.idx)] };
-  },
+      ? updateFromRows(syntax, 'bulk_rows', ROW_KEY, ['message_id', 'sent_at'], rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId, r.at]), TAKEN, sql("status = 'sent', error_code = NULL, error_message = NULL"))
+      : updateFromRows(
+          syntax, 'bulk_rows', ROW_KEY, ['message_id', 'error_code', 'error_message', 'sent_at'],
+          rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId, r.code, cut(r.message, 500), r.at]), TAKEN, sql("status = 'failed'"),
+        ),
+  /** Rows whose message is paid and still open marked `sending` under their ids (the next window, or the reaper, settles them from the log). */
+  hold: (syntax: UpdateFromSyntax, jobId: string, rows: HeldRow[]): Stmt =>
+    updateFromRows(syntax, 'bulk_rows', ROW_KEY, ['message_id'], rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]), TAKEN, sql("status = 'sending'")),
   putBack: (jobId: string, idxs: number[]): Stmt => sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(idxs.length)})`, jobId, ...idxs),
   recentSends: (jobId: string, since: number): Stmt => sql('SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at', jobId, since),
+  /** Rows of a job left `sending`, or `pending` in its window in flight (a cancelled job's, for the reaper), with that window's time; any `limit` of them (the next pass takes the rest). */
   orphans: (jobId: string, limit: number): Stmt =>
-    sql(`SELECT idx, message_id, to_addr, channel, payload FROM bulk_rows WHERE job_id = ? AND status = 'sending' ORDER BY idx LIMIT ${limit}`, jobId),
+    sql(
+      `SELECT r.idx, r.status, r.message_id, r.attempt, r.to_addr, r.channel, r.payload, j.window_at FROM bulk_rows r JOIN bulk_jobs j ON j.id = r.job_id
+       WHERE r.job_id = ? AND (r.status = 'sending' OR (r.status = 'pending' AND r.idx BETWEEN j.window_from AND j.window_to)) LIMIT ${limit}`,
+      jobId,
+    ),
   settleOrphan: (jobId: string, s: SettledRow): Stmt =>
-    sql(`UPDATE bulk_rows SET status = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND status = 'sending'`, s.status, s.code, cut(s.message, 500), s.at, jobId, s.idx),
+    sql(
+      `UPDATE bulk_rows SET status = ?, message_id = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND attempt = ? AND status IN ('pending', 'sending')`,
+      s.status, s.messageId, s.code, cut(s.message, 500), s.at, jobId, s.idx, s.attempt,
+    ),
   /**
    * Rows of a job after index `from`, in index order, optionally of one stored status, with their
    * message's SMS encoding and parts and what receipts said of it (status, delivered_at): LEFT JOIN by
@@ -202,40 +248,47 @@ export class BulkRowRepository {
   }
 
   /**
-   * Claims up to `limit` rows for a window: rows left `sending` first (when `recover`), else pending
-   * ones; each is marked `sending` with its message id (`newId` for a row without one). Rows a cancel
-   * took between the read and the claim are left out (`found` counts the rows read).
+   * Up to `limit` rows for a window opened at `at`. Recovering (`recover`): rows left `sending`
+   * first, else the pending rows of the window in flight when the job was taken (under the ids
+   * derived from that window's time); `recovering` says such rows were found, so the next window
+   * looks again. Otherwise (or when none are left) the next pending rows, under ids derived from
+   * `at`: `opened` is their range, for the caller to record on the job in the same unit.
    */
-  *claimWindow(jobId: string, limit: number, recover: boolean, newId: () => string): Steps<{ rows: ClaimedRow[]; found: number }> {
-    let found: StmtResult = { affected: 0, rows: [] };
-    if (recover) found = yield rowStatements.windowRows(jobId, 'sending', limit);
-    if (!found.rows.length) found = yield rowStatements.windowRows(jobId, 'pending', limit);
-    const rows = found.rows.map((x) => toClaimedRow(x, jobId, newId));
-    if (!rows.length) return { rows, found: 0 };
-    const claim: StmtResult = yield rowStatements.claim(jobId, rows);
-    if (claim.affected === rows.length) return { rows, found: rows.length };
-    // A cancel took some rows between our read and claim (other connection): keep what is ours.
-    const mine: StmtResult = yield rowStatements.sendingOf(jobId, rows.map((x) => x.idx));
-    const keep = new Set(mine.rows.map((x) => num(x.idx)));
-    return { rows: rows.filter((x) => keep.has(x.idx)), found: rows.length };
+  *claimWindow(jobId: string, limit: number, recover: boolean, at: number): Steps<WindowClaim> {
+    if (recover) {
+      const sending: StmtResult = yield rowStatements.windowRows(jobId, 'sending', limit);
+      if (sending.rows.length) return { rows: sending.rows.map((x) => toClaimedRow(x, jobId, at, true)), recovering: true, opened: null };
+      const taken: StmtResult = yield rowStatements.inFlight([jobId]);
+      if (taken.rows.length) return { rows: taken.rows.map((x) => toClaimedRow(x, jobId, num(x.window_at), true)).sort((a, b) => a.idx - b.idx), recovering: true, opened: null };
+    }
+    const found: StmtResult = yield rowStatements.windowRows(jobId, 'pending', limit);
+    const rows = found.rows.map((x) => toClaimedRow(x, jobId, at, false));
+    return { rows, recovering: false, opened: rows.length ? { from: rows[0].idx, to: rows[rows.length - 1].idx } : null };
   }
 
-  /** A window's outcomes: rows settled (sent / failed) and unsent rows back to `pending`; returns the rows moved per status. */
-  *settleWindow(jobId: string, settled: SettledRow[], unsent: number[]): Steps<{ sent: number; failed: number }> {
-    const sentRows = settled.filter((o) => o.status === 'sent');
-    const failedRows = settled.filter((o) => o.status === 'failed');
-    const sent = sentRows.length ? (yield rowStatements.settle(jobId, 'sent', sentRows)).affected : 0;
-    const failed = failedRows.length ? (yield rowStatements.settle(jobId, 'failed', failedRows)).affected : 0;
+  /**
+   * A window's outcomes: rows settled (sent / failed), rows whose paid message is still open marked
+   * `sending`, unsent rows left `sending` put back to `pending`; returns the rows moved per status.
+   */
+  *settleWindow(jobId: string, settled: SettledRow[], held: HeldRow[], unsent: number[]): Steps<{ sent: number; failed: number }> {
+    const syntax = this.db.capabilities.updateFrom;
+    const moved = { sent: 0, failed: 0 };
+    for (const status of ['sent', 'failed'] as const) {
+      const rows = settled.filter((o) => o.status === status).map((o) => ({ ...o, jobId }));
+      if (rows.length) moved[status] = (yield rowStatements.settleOfJobs(syntax, status, rows)).affected;
+    }
+    if (held.length) yield rowStatements.hold(syntax, jobId, held);
     if (unsent.length) yield rowStatements.putBack(jobId, unsent);
-    return { sent, failed };
+    return moved;
   }
 
   async recentSends(jobId: string, since: number): Promise<number[]> {
     return (await this.db.rows(rowStatements.recentSends(jobId, since))).map((r) => num(r.sent_at));
   }
 
-  async orphans(jobId: string, limit: number): Promise<BulkRowRecord[]> {
-    return (await this.db.rows(rowStatements.orphans(jobId, limit))).map((r) => toRowRecord({ ...r, status: 'sending' }, jobId));
+  /** A cancelled job's rows left taken (see rowStatements.orphans), each under the id it was (or would have been) sent under. */
+  async orphans(jobId: string, limit: number): Promise<ClaimedRow[]> {
+    return (await this.db.rows(rowStatements.orphans(jobId, limit))).map((r) => toClaimedRow(r, jobId, num(r.window_at), true)).sort((a, b) => a.idx - b.idx);
   }
 
   async page(jobId: string, status: string | null, from: number | null, limit: number): Promise<BulkRowRecord[]> {

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Coalescer, LEFT_OUT, BatchAnswer } from '../common/coalescer';
-import { newId } from '../common/ids';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Row, StmtResult, Steps } from '../database/sql';
+import { num } from './bulk-records';
 import { BulkJobLeases, leaseStatements, WindowPauseMove } from './bulk-job-leases.repository';
-import { BulkRowRepository, ClaimedRow, rowStatements, SettledRow, toClaimedRow } from './bulk-row.repository';
-import type { JobRow } from './job-rows-sql';
+import { BulkRowRepository, ClaimedRow, HeldRow, rowStatements, SettledRow, toClaimedRow } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
 import { WindowTxProbe } from './window-tx-probe';
 
@@ -19,15 +18,19 @@ export interface ClaimRequest {
   after: number;
   owner: string;
   leaseUntil: number;
+  /** Now: the time a window opened by this claim records (its rows' message ids derive from it). */
+  at: number;
 }
-/** null: the lease was lost or the job is no longer to run. `remaining`: rows were found (some may have raced with a cancel). */
-export type ClaimAnswer = { rows: ClaimedRow[]; remaining: boolean } | null;
+/** null: the lease was lost or the job is no longer to run. `recovering`: rows taken before were found (look again next window). */
+export type ClaimAnswer = { rows: ClaimedRow[]; recovering: boolean } | null;
 
 /** A window's end: its rows settled, unsent rows back to `pending`, the job's counters, its pause if any. */
 export interface SettleRequest {
   jobId: string;
   owner: string;
   outcomes: SettledRow[];
+  /** Rows whose paid message is still open: marked `sending`. */
+  held: HeldRow[];
   unsent: number[];
   pause: WindowPauseMove | null;
   now: number;
@@ -39,17 +42,16 @@ export interface SettleAnswer {
 
 /** Rows per batch: a few statements of at most this many rows (well under every dialect's parameter limit). */
 const MAX_BATCH_ROWS = 2000;
-/** The id a claimed row without one is sent under. */
-const mintMessageId = (): string => newId('msg');
 
 /**
  * The dispatch windows of many jobs written together. Each job's runner asks for its window's start
  * and end as before; requests that arrive while a batch is being written go in the next one
  * (Coalescer), so a thousand jobs sending at once share a few statements per batch instead of about
  * five each: a renewal of all their leases, one read of their next rows (primary-key ranges after
- * each runner's cursor; rows left `sending` for the jobs that recover) and one claim; then one UPDATE
- * per outcome and one of the counters. A request the batch cannot place (nothing after its cursor,
- * rows put back, a pause) is written alone by the one-job statements.
+ * each runner's cursor; rows left taken for the jobs that recover) and one UPDATE of the jobs that
+ * records each window's range of rows (not a write per row: see BulkRowRepository.claimWindow); then
+ * one UPDATE per outcome and one of the counters. A request the batch cannot place (nothing after its
+ * cursor, rows held or put back, a pause) is written alone by the one-job statements.
  */
 @Injectable()
 export class WindowBatches {
@@ -67,7 +69,7 @@ export class WindowBatches {
     // Inside an open unit (a pause's event unit) a window is written in it, alone.
     const common = { ...db.coalescing, maxWeight: MAX_BATCH_ROWS };
     this.claims = new Coalescer({ ...common, batch: (r) => this.claimMany(r), one: (r) => this.claimOne(r), weight: (r) => r.limit });
-    this.settlements = new Coalescer({ ...common, batch: (r) => this.settleMany(r), one: (r) => this.settleOne(r), weight: (r) => r.outcomes.length + r.unsent.length });
+    this.settlements = new Coalescer({ ...common, batch: (r) => this.settleMany(r), one: (r) => this.settleOne(r), weight: (r) => r.outcomes.length + r.held.length + r.unsent.length });
   }
 
   /** Windows' starts and ends written so far, and in how many batches (benchmarks). */
@@ -87,59 +89,61 @@ export class WindowBatches {
     const { leases, rows } = this;
     return this.db.steps(function* (): Steps<ClaimAnswer> {
       if (!(yield* leases.renewForWindow(req.jobId, req.owner, req.leaseUntil))) return null;
-      // Rows left `sending` first: their outcome must be settled before anything new goes out.
-      const claimed = yield* rows.claimWindow(req.jobId, req.limit, req.recover, mintMessageId);
-      return { rows: claimed.rows, remaining: claimed.found > 0 };
+      // Rows left taken first: their outcome must be settled before anything new goes out.
+      const claimed = yield* rows.claimWindow(req.jobId, req.limit, req.recover, req.at);
+      if (claimed.opened) yield* leases.openWindows([{ id: req.jobId, ...claimed.opened }], req.at);
+      return { rows: claimed.rows, recovering: claimed.recovering };
     }, { afterFirst: this.probe.hold(req.jobId) });
   }
 
   /**
    * One unit for many windows (all of one owner: this replica's runners). Jobs whose lease was not
-   * renewed answer null; rows left `sending` are read for the jobs that recover, pending rows for the
-   * others (and for those that found none); all are claimed by one UPDATE. If it claimed fewer rows
-   * than were read (a cancel took some meanwhile), the unit is undone and each window is written alone.
+   * renewed answer null. For the jobs that recover: rows left `sending`, else the pending rows of the
+   * window in flight when the job was taken; for the others (and those that found none): pending
+   * rows after each runner's cursor, whose windows are then opened on their jobs by one UPDATE (the
+   * renewal above locked the jobs, so no cancel slips between the read and the window it records).
    */
   private claimMany(reqs: ClaimRequest[]): Promise<BatchAnswer<ClaimAnswer>[]> {
     const owner = reqs[0].owner;
     if (reqs.some((r) => r.owner !== owner)) return Promise.resolve(reqs.map(() => LEFT_OUT));
     // The latest asked for: no runner believes its lease ends later than it does.
     const until = Math.max(...reqs.map((r) => r.leaseUntil));
+    const at = Math.max(...reqs.map((r) => r.at));
     const ids = reqs.map((r) => r.jobId);
-    const syntax = this.db.capabilities.updateFrom;
     return this.db.steps(function* (): Steps<BatchAnswer<ClaimAnswer>[]> {
       const renewed: StmtResult = yield leaseStatements.renewManyForWindow(ids, owner, until);
       let running = new Set(ids);
       if (renewed.affected !== ids.length) running = new Set(((yield leaseStatements.runningOf(ids, owner)) as StmtResult).rows.map((r) => String(r.id)));
       const live = reqs.filter((r) => running.has(r.jobId));
-      const found = new Map<string, Row[]>();
-      const keep = (got: StmtResult) => {
+      const found = new Map<string, ClaimedRow[]>();
+      const keep = (got: StmtResult, when: (x: Row) => number, taken: boolean) => {
         for (const x of got.rows) {
-          const rows = found.get(String(x.job_id));
-          if (rows) rows.push(x);
-          else found.set(String(x.job_id), [x]);
+          const jobId = String(x.job_id);
+          const row = toClaimedRow(x, jobId, when(x), taken);
+          const rows = found.get(jobId);
+          if (rows) rows.push(row);
+          else found.set(jobId, [row]);
         }
       };
       const recovering = live.filter((r) => r.recover);
-      if (recovering.length) keep(yield rowStatements.windowRowsOfJobs(recovering.map((r) => ({ jobId: r.jobId, limit: r.limit })), 'sending'));
+      if (recovering.length) keep(yield rowStatements.windowRowsOfJobs(recovering.map((r) => ({ jobId: r.jobId, limit: r.limit })), 'sending'), () => at, true);
+      const cut = recovering.filter((r) => !found.has(r.jobId));
+      if (cut.length) keep(yield rowStatements.inFlight(cut.map((r) => r.jobId)), (x) => num(x.window_at), true);
+      const recovered = new Set(found.keys());
       // The next rows after each runner's cursor, all jobs in one read of primary-key ranges.
-      const ahead = live.filter((r) => !found.has(r.jobId));
-      if (ahead.length) keep(yield rowStatements.pendingInRanges(ahead.map((r) => ({ jobId: r.jobId, after: r.after, limit: r.limit }))));
-      const claimed: JobRow<{ messageId: string }>[] = [];
-      const answers = new Map<string, ClaimedRow[]>();
-      for (const r of live) {
-        const mine = (found.get(r.jobId) ?? []).map((x) => toClaimedRow(x, r.jobId, mintMessageId)).sort((a, b) => a.idx - b.idx);
-        answers.set(r.jobId, mine);
-        for (const c of mine) claimed.push({ jobId: r.jobId, idx: c.idx, messageId: c.messageId });
+      const ahead = live.filter((r) => !recovered.has(r.jobId));
+      if (ahead.length) keep(yield rowStatements.pendingInRanges(ahead.map((r) => ({ jobId: r.jobId, after: r.after, limit: r.limit }))), () => at, false);
+      const opened: { id: string; from: number; to: number }[] = [];
+      for (const [jobId, rows] of found) {
+        rows.sort((a, b) => a.idx - b.idx);
+        if (!recovered.has(jobId)) opened.push({ id: jobId, from: rows[0].idx, to: rows[rows.length - 1].idx });
       }
-      if (claimed.length) {
-        const took: StmtResult = yield rowStatements.claimOfJobs(syntax, claimed);
-        if (took.affected !== claimed.length) throw new Error('a cancel took rows of the batch meanwhile');
-      }
+      if (opened.length) yield leaseStatements.openWindows(opened, at);
       // A job with nothing after its cursor (its end, or a run of invalid or earlier rows) is written alone: the one-job read looks at the whole job.
       return reqs.map((r) => {
         if (!running.has(r.jobId)) return null;
-        const rows = answers.get(r.jobId);
-        return rows?.length ? { rows, remaining: true } : LEFT_OUT;
+        const rows = found.get(r.jobId);
+        return rows?.length ? { rows, recovering: recovered.has(r.jobId) } : LEFT_OUT;
       });
     }, { afterFirst: this.probe.hold(ids[0]) });
   }
@@ -147,23 +151,25 @@ export class WindowBatches {
   private settleOne(req: SettleRequest): Promise<SettleAnswer> {
     const { rows, leases } = this;
     return this.db.steps(function* (): Steps<SettleAnswer> {
-      const { sent, failed } = yield* rows.settleWindow(req.jobId, req.outcomes, req.unsent);
+      const { sent, failed } = yield* rows.settleWindow(req.jobId, req.outcomes, req.held, req.unsent);
       const paused = yield* leases.closeWindow(req.jobId, req.owner, sent, failed, req.pause, req.now);
       return { settled: sent + failed, paused };
     });
   }
 
   /**
-   * Windows without unsent rows or a pause (the plain case), in one unit: one UPDATE per outcome and
-   * one of the counters. A row is counted by whoever moves it out of `sending`: when the UPDATEs moved
+   * Windows without held or unsent rows or a pause (the plain case), in one unit: one UPDATE per
+   * outcome and one of the counters (which also closes the windows). A row is counted by whoever moves it out of `sending`: when the UPDATEs moved
    * fewer rows than the windows settle (another replica settled some first), the unit is undone and
    * each window is written alone, which counts exactly the rows it moved.
    */
   private settleMany(reqs: SettleRequest[]): Promise<BatchAnswer<SettleAnswer>[]> {
-    const plain = reqs.filter((r) => !r.pause && !r.unsent.length && r.outcomes.length);
+    const plain = reqs.filter((r) => !r.pause && !r.unsent.length && !r.held.length && r.outcomes.length);
     if (plain.length < 2) return Promise.resolve(reqs.map(() => LEFT_OUT));
     const batched = new Set(plain);
     const now = Math.max(...plain.map((r) => r.now));
+    const owner = plain[0].owner;
+    if (plain.some((r) => r.owner !== owner)) return Promise.resolve(reqs.map(() => LEFT_OUT));
     const syntax = this.db.capabilities.updateFrom;
     return this.db.steps(function* (): Steps<BatchAnswer<SettleAnswer>[]> {
       for (const status of ['sent', 'failed'] as const) {
@@ -173,7 +179,7 @@ export class WindowBatches {
         if (moved.affected !== rows.length) throw new Error('rows of the batch were settled elsewhere meanwhile');
       }
       const counts = plain.map((r) => ({ id: r.jobId, sent: r.outcomes.filter((o) => o.status === 'sent').length, failed: r.outcomes.filter((o) => o.status === 'failed').length }));
-      yield leaseStatements.countSettledOfJobs(counts, now);
+      yield leaseStatements.countSettledOfJobs(counts, owner, now);
       return reqs.map((r) => (batched.has(r) ? { settled: r.outcomes.length, paused: false } : LEFT_OUT));
     });
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lowercase
 
@@ -35,4 +35,16 @@ export function randomPart(len: number): string {
  */
 export function newId(prefix: string): string {
   return `${prefix}_${encodeTime(Date.now())}${randomPart(14)}`;
+}
+
+/**
+ * `<prefix>_<10 time chars of at><14 chars of a hash of key>`: the same id again for the same key and
+ * time (a bulk row's message, named again after a crash from what its job recorded), sorting like
+ * newId by `at`. Keys must be unique among ids of one prefix and millisecond.
+ */
+export function derivedId(prefix: string, at: number, key: string): string {
+  const h = createHash('sha256').update(key).digest();
+  let out = '';
+  for (let i = 0; i < 14; i++) out += ALPHABET[h[i] & 31];
+  return `${prefix}_${encodeTime(at)}${out}`;
 }
