@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { sql, Steps } from '../src/database/sql';
 import { UnitOfWork } from '../src/database/unit-of-work';
-import { createTestApp, TestApp } from './support/app';
+import { createTestApp, TestApp, waitFor } from './support/app';
 
 /**
  * The one unit of work (src/database/unit-of-work.ts) on the test database of this run: atomicity
@@ -178,5 +178,34 @@ describe('UnitOfWork (e2e)', () => {
       await Promise.all([holder, waiting]);
       expect(await wallet(a.id)).toBe(101);
     }
+  });
+  it('a statement run on its own that the database picks as a deadlock victim is run again (no 500 for a lost race)', async () => {
+    const accounts = await Promise.all(Array.from({ length: 5 }, () => t.createAccount({ walletBalance: 0 })));
+    const [lo, hi, ...others] = accounts.map((a) => a.id).sort();
+    let attempts = 0;
+    // A unit holds `hi` (and more rows, so it weighs more than the lone statement and the database
+    // picks the statement as the victim); the statement takes `lo`, then waits for `hi`; the unit then
+    // asks for `lo`. On the embedded database they simply run one after the other.
+    let holding!: () => void;
+    const held = new Promise<void>((r) => (holding = r));
+    let go!: () => void;
+    const proceed = new Promise<void>((r) => (go = r));
+    const unit = uow.transaction(async (tx) => {
+      attempts++;
+      for (const id of [hi, ...others]) await tx.exec(add(id, 10));
+      holding();
+      await proceed;
+      await tx.exec(add(lo, 10));
+    });
+    await held;
+    const alone = uow.exec(sql('UPDATE accounts SET wallet_balance = wallet_balance + 1 WHERE id IN (?, ?)', lo, hi));
+    if (uow.capabilities.concurrentWrites) {
+      await waitFor(async () => Number((await ds.query("SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"))[0].n) > 0, { what: 'the statement waiting for the unit' });
+    }
+    go();
+    await unit;
+    expect(await alone).toBe(2);
+    expect(attempts).toBe(1);
+    expect([await wallet(lo), await wallet(hi)]).toEqual([11, 11]);
   });
 });

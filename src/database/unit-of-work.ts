@@ -89,18 +89,24 @@ export class UnitOfWork {
     return this.retrying(opts, (probe) => this.mysqlUnit((tx) => drive(work(), (s) => tx.run(s)), probe));
   }
 
-  /** One statement: in the open unit if there is one, else on its own. */
+  /**
+   * One statement: in the open unit if there is one, else on its own, run again when the database
+   * picked it as a deadlock's victim (it rolled the statement back, so it had no effect): a write
+   * racing another transaction over the same rows and indexes must not fail the request.
+   */
   async run(stmt: Stmt): Promise<StmtResult> {
     const open = this.current();
     if (open) return open.run(stmt);
     const gate = this.gate;
     if (gate) return gate.exclusive(() => this.sqliteExec(gate.conn, stmt));
-    const qr = this.ds.createQueryRunner();
-    try {
-      return await this.mysqlExec(qr, stmt);
-    } finally {
-      await qr.release();
-    }
+    return this.retrying({}, async () => {
+      const qr = this.ds.createQueryRunner();
+      try {
+        return await this.mysqlExec(qr, stmt);
+      } finally {
+        await qr.release();
+      }
+    });
   }
 
   async rows<T = Row>(stmt: Stmt): Promise<T[]> {
