@@ -123,6 +123,7 @@ describe('Bulk query plans (e2e)', () => {
     const cases: [string, Stmt, 'bulk_rows' | 'bulk_jobs', 'range' | 'eq_ref'][] = [
       ['pending rows after cursors', rowStatements.pendingInRanges([{ jobId, after: 10, limit: 10 }, { jobId: other, after: -1, limit: 10 }]), 'bulk_rows', 'range'],
       ['held rows', rowStatements.hold(syntax, jobId, settled), 'bulk_rows', 'eq_ref'],
+      ['rows put back', rowStatements.putBack(syntax, jobId, settled), 'bulk_rows', 'eq_ref'],
       ['windows opened', leaseStatements.openWindows([{ id: jobId, from: 0, to: 9 }, { id: other, from: 10, to: 19 }], 1), 'bulk_jobs', 'range'],
       ['settlement', rowStatements.settleOfJobs(syntax, 'sent', settled), 'bulk_rows', 'eq_ref'],
       ['failed settlement', rowStatements.settleOfJobs(syntax, 'failed', settled), 'bulk_rows', 'eq_ref'],

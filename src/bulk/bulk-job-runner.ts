@@ -9,7 +9,7 @@ import type { WindowItem, WindowSender } from '../messaging/window-sender';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BulkSettings } from './bulk-settings';
 import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkRowRepository, ClaimedRow, HeldRow, SettledRow } from './bulk-row.repository';
+import { BulkRowRepository, ClaimedRow, TakenRow, SettledRow } from './bulk-row.repository';
 import { pauseAfter, planRow, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
 import type { ClaimAnswer, WindowBatches } from './window-batches';
@@ -31,7 +31,7 @@ export interface RunnerDeps {
 }
 
 /** What a settlement needs to know of a row it took. */
-const ofRow = (r: ClaimedRow): HeldRow => ({ idx: r.idx, attempt: r.attempt, messageId: r.messageId });
+const ofRow = (r: ClaimedRow): TakenRow => ({ idx: r.idx, attempt: r.attempt, messageId: r.messageId });
 type Stop = 'done' | 'stopped' | 'lost';
 
 /** How long a runner trusts the lookups its rows were checked against before reading them again. */
@@ -158,10 +158,10 @@ export class BulkJobRunner {
    * `pending` when unpaid (and no balance pauses the job) or is held `sending` when paid (the next
    * batch sends it from the log without charging again; a rate limit pauses the job).
    */
-  private async sendRows(rows: ClaimedRow[]): Promise<{ outcomes: SettledRow[]; held: HeldRow[]; unsent: number[]; pause: WindowPause | null }> {
+  private async sendRows(rows: ClaimedRow[]): Promise<{ outcomes: SettledRow[]; held: TakenRow[]; unsent: TakenRow[]; pause: WindowPause | null }> {
     const outcomes: SettledRow[] = [];
-    const held: HeldRow[] = [];
-    const unsent: number[] = [];
+    const held: TakenRow[] = [];
+    const unsent: TakenRow[] = [];
     const items: WindowItem[] = [];
     const taken: ClaimedRow[] = [];
     for (const row of rows) {
@@ -180,7 +180,7 @@ export class BulkJobRunner {
     results.forEach((r, i) => {
       const plan = planRow(r);
       if (plan.kind === 'settle') outcomes.push({ ...plan.outcome, ...ofRow(taken[i]), at });
-      else if (plan.kind === 'pending') unsent.push(taken[i].idx);
+      else if (plan.kind === 'pending') unsent.push(ofRow(taken[i]));
       else {
         // Held `sending`: the next batch takes such rows up first.
         held.push(ofRow(taken[i]));
@@ -220,13 +220,13 @@ export class BulkJobRunner {
 
   /**
    * Outcomes, held rows and counters in one transaction that closes the window; unsent (unpaid)
-   * rows are plain `pending` again (one that was held `sending` keeps its id).
+   * rows are plain `pending` again under the ids they were taken with.
    * A row is counted by whoever moves it out of being taken (the UPDATEs' affected counts), exactly
    * once, so a stalled replica whose rows were settled by the next lease holder counts nothing, and
    * rows it settles first are not counted again.
    */
-  private async finishBatch(outcomes: SettledRow[], held: HeldRow[], unsent: number[], pause: WindowPause | null): Promise<void> {
-    for (const idx of unsent) this.cursor = Math.min(this.cursor, idx - 1);
+  private async finishBatch(outcomes: SettledRow[], held: TakenRow[], unsent: TakenRow[], pause: WindowPause | null): Promise<void> {
+    for (const u of unsent) this.cursor = Math.min(this.cursor, u.idx - 1);
     const req = { jobId: this.jobId, owner: this.d.settings.instanceId, outcomes, held, unsent, pause, now: this.d.clock.now() };
     // A pause is an event (its own unit around the settlement); a plain window goes with other jobs' windows.
     const { settled } = pause ? await this.d.events.around(this.jobId, 'bulk_job.paused', () => this.d.batches.settle(req), (r) => r.paused) : await this.d.batches.settle(req);

@@ -84,7 +84,7 @@ describe(BulkRowRepository.name, () => {
       { ...row(4), attempt: 1, status: 'sent' as const, code: null, message: null, at: 70 },
     ];
     const close = function* () {
-      const moved = yield* rows.settleWindow(id, outcomes, [row(2)], [3]);
+      const moved = yield* rows.settleWindow(id, outcomes, [row(2)], [row(3)]);
       yield* leases.closeWindow(id, 'rep_1', moved.sent, moved.failed, null, 70);
       return moved;
     };
@@ -96,7 +96,8 @@ describe(BulkRowRepository.name, () => {
       [0, 'sent', taken[0].messageId, null, 50],
       [1, 'failed', taken[1].messageId, 'PROVIDER_REJECTED', 60],
       [2, 'sending', taken[2].messageId, null, null],
-      [3, 'pending', null, null, null],
+      // Put back unpaid under the id it was taken with: a later window sends it under the same one.
+      [3, 'pending', taken[3].messageId, null, null],
       [4, 'pending', null, null, null],
     ]);
     const job = await jobs.findOwned('acc_1', id);
@@ -106,6 +107,13 @@ describe(BulkRowRepository.name, () => {
     const held = await claim(id, 5, true, 2_000);
     expect(held.rows.map((r) => [r.idx, r.messageId, r.fresh])).toEqual([[2, taken[2].messageId, false]]);
     expect(held.recovering).toBe(true);
+    await uow.steps(() => rows.settleWindow(id, [{ ...row(2), status: 'sent', code: null, message: null, at: 80 }], [], []));
+    const next = await claim(id, 5, true, 3_000);
+    expect(next.rows.map((r) => [r.idx, r.messageId, r.fresh])).toEqual([
+      [3, taken[3].messageId, false],
+      [4, windowMessageId(id, 4, 0, 3_000), true],
+    ]);
+    expect([next.recovering, next.opened]).toEqual([false, { from: 3, to: 4 }]);
   });
 
   it('a late settlement by a replica that lost the lease does not close the window its successor opened', async () => {

@@ -42,8 +42,8 @@ export interface SettledRow {
   at: number | null;
 }
 
-/** A row of a window whose message is paid and still open: it is marked `sending` under its id (the next window or the reaper settles it). */
-export interface HeldRow {
+/** A row as a window took it, under the message id it was (or would have been) sent under: held or put back at the window's end. */
+export interface TakenRow {
   idx: number;
   attempt: number;
   messageId: string;
@@ -170,9 +170,15 @@ export const rowStatements = {
           rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId, r.code, cut(r.message, 500), r.at]), TAKEN, sql("status = 'failed'"),
         ),
   /** Rows whose message is paid and still open marked `sending` under their ids (the next window, or the reaper, settles them from the log). */
-  hold: (syntax: UpdateFromSyntax, jobId: string, rows: HeldRow[]): Stmt =>
+  hold: (syntax: UpdateFromSyntax, jobId: string, rows: TakenRow[]): Stmt =>
     updateFromRows(syntax, 'bulk_rows', ROW_KEY, ['message_id'], rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]), TAKEN, sql("status = 'sending'")),
-  putBack: (jobId: string, idxs: number[]): Stmt => sql(`UPDATE bulk_rows SET status = 'pending' WHERE job_id = ? AND status = 'sending' AND idx IN (${inList(idxs.length)})`, jobId, ...idxs),
+  /**
+   * Rows not attempted and unpaid back to plain `pending`, keeping the id they were taken under: a
+   * later window sends them under it (looked up in the log first), so a stalled replica that took
+   * them before and pays late collides on the key instead of sending a second message.
+   */
+  putBack: (syntax: UpdateFromSyntax, jobId: string, rows: TakenRow[]): Stmt =>
+    updateFromRows(syntax, 'bulk_rows', ROW_KEY, ['message_id'], rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]), TAKEN, sql("status = 'pending'")),
   recentSends: (jobId: string, since: number): Stmt => sql('SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at', jobId, since),
   /** Rows of a job left `sending`, or `pending` in its window in flight (a cancelled job's, for the reaper), with that window's time; any `limit` of them (the next pass takes the rest). */
   orphans: (jobId: string, limit: number): Stmt =>
@@ -268,9 +274,9 @@ export class BulkRowRepository {
 
   /**
    * A window's outcomes: rows settled (sent / failed), rows whose paid message is still open marked
-   * `sending`, unsent rows left `sending` put back to `pending`; returns the rows moved per status.
+   * `sending`, unsent rows put back to `pending` under their ids; returns the rows moved per status.
    */
-  *settleWindow(jobId: string, settled: SettledRow[], held: HeldRow[], unsent: number[]): Steps<{ sent: number; failed: number }> {
+  *settleWindow(jobId: string, settled: SettledRow[], held: TakenRow[], unsent: TakenRow[]): Steps<{ sent: number; failed: number }> {
     const syntax = this.db.capabilities.updateFrom;
     const moved = { sent: 0, failed: 0 };
     for (const status of ['sent', 'failed'] as const) {
@@ -278,7 +284,7 @@ export class BulkRowRepository {
       if (rows.length) moved[status] = (yield rowStatements.settleOfJobs(syntax, status, rows)).affected;
     }
     if (held.length) yield rowStatements.hold(syntax, jobId, held);
-    if (unsent.length) yield rowStatements.putBack(jobId, unsent);
+    if (unsent.length) yield rowStatements.putBack(syntax, jobId, unsent);
     return moved;
   }
 

@@ -4,7 +4,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import type { Row, StmtResult, Steps } from '../database/sql';
 import { num } from './bulk-records';
 import { BulkJobLeases, leaseStatements, WindowPauseMove } from './bulk-job-leases.repository';
-import { BulkRowRepository, ClaimedRow, HeldRow, rowStatements, SettledRow, toClaimedRow } from './bulk-row.repository';
+import { BulkRowRepository, ClaimedRow, TakenRow, rowStatements, SettledRow, toClaimedRow } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
 import { WindowTxProbe } from './window-tx-probe';
 
@@ -30,8 +30,9 @@ export interface SettleRequest {
   owner: string;
   outcomes: SettledRow[];
   /** Rows whose paid message is still open: marked `sending`. */
-  held: HeldRow[];
-  unsent: number[];
+  held: TakenRow[];
+  /** Rows not attempted and unpaid: `pending` again, under their ids. */
+  unsent: TakenRow[];
   pause: WindowPauseMove | null;
   now: number;
 }
