@@ -14,8 +14,9 @@ describe('UnitOfWork (e2e)', () => {
   let uow: UnitOfWork;
 
   beforeAll(async () => {
-    // A short lock wait, so the lock-timeout case below takes a second, not five.
-    t = await createTestApp({ env: { DB_LOCK_WAIT_TIMEOUT_S: '1' } });
+    // A short lock wait, so the lock-timeout case below takes seconds, not tens; 3 s, not 1: the first
+    // case queues 22 writers on one row, and on a loaded CI box the last of them once waited past 1 s.
+    t = await createTestApp({ env: { DB_LOCK_WAIT_TIMEOUT_S: '3' } });
     ds = t.app.get(DataSource);
     uow = t.app.get(UnitOfWork);
   });
@@ -158,7 +159,7 @@ describe('UnitOfWork (e2e)', () => {
     });
     await held;
     if (uow.capabilities.concurrentWrites) {
-      // Pooled connections: the row stays locked past DB_LOCK_WAIT_TIMEOUT_S (1 s).
+      // Pooled connections: the row stays locked past DB_LOCK_WAIT_TIMEOUT_S (3 s).
       await expect(uow.transaction((tx) => tx.exec(add(a.id, 10)))).rejects.toMatchObject({ driverError: { errno: 1205 } });
       let tries = 0;
       const patient = uow.transaction(
