@@ -9,7 +9,7 @@ import type { WindowItem, WindowSender } from '../messaging/window-sender';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BulkSettings } from './bulk-settings';
 import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkRowRepository, ClaimedRow, TakenRow, SettledRow } from './bulk-row.repository';
+import { BulkRowRepository, ClaimedRow, SettledRow, takenOf, TakenRow } from './bulk-row.repository';
 import { pauseAfter, planRow, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
 import type { ClaimAnswer, WindowBatches } from './window-batches';
@@ -30,8 +30,6 @@ export interface RunnerDeps {
   events: BulkJobEvents;
 }
 
-/** What a settlement needs to know of a row it took. */
-const ofRow = (r: ClaimedRow): TakenRow => ({ idx: r.idx, attempt: r.attempt, messageId: r.messageId });
 type Stop = 'done' | 'stopped' | 'lost';
 
 /** How long a runner trusts the lookups its rows were checked against before reading them again. */
@@ -170,7 +168,7 @@ export class BulkJobRunner {
         taken.push(row);
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
-        outcomes.push({ ...ofRow(row), status: 'failed', code: validationCodeOf(e), message: e.message, at: this.d.clock.now() });
+        outcomes.push({ ...takenOf(row), status: 'failed', code: validationCodeOf(e), message: e.message, at: this.d.clock.now() });
       }
     }
     if (!items.length) return { outcomes, held, unsent, pause: null };
@@ -179,11 +177,11 @@ export class BulkJobRunner {
     const at = this.d.clock.now();
     results.forEach((r, i) => {
       const plan = planRow(r);
-      if (plan.kind === 'settle') outcomes.push({ ...plan.outcome, ...ofRow(taken[i]), at });
-      else if (plan.kind === 'pending') unsent.push(ofRow(taken[i]));
+      if (plan.kind === 'settle') outcomes.push({ ...plan.outcome, ...takenOf(taken[i]), at });
+      else if (plan.kind === 'pending') unsent.push(takenOf(taken[i]));
       else {
         // Held `sending`: the next batch takes such rows up first.
-        held.push(ofRow(taken[i]));
+        held.push(takenOf(taken[i]));
         this.recovered = false;
       }
     });

@@ -11,7 +11,7 @@ import { BulkSettings } from './bulk-settings';
 import { MetricsService } from '../metrics/metrics.service';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkRowRepository, ClaimedRow, SettledRow } from './bulk-row.repository';
+import { BulkRowRepository, ClaimedRow, SettledRow, takenOf } from './bulk-row.repository';
 
 const CANCELLED: NotSent = { code: 'CANCELLED', message: 'The job was cancelled before this message was sent' };
 
@@ -118,8 +118,8 @@ export class BulkReaper implements OnApplicationBootstrap {
   /** One orphaned row's outcome, from the message log; nothing is sent. null: still open, next pass. */
   private async settleRow(jobId: string, accountId: string, r: ClaimedRow): Promise<SettledRow | null> {
     const now = this.clock.now();
-    const { idx, attempt, messageId } = r;
-    const row = { idx, attempt, messageId };
+    const { idx, messageId } = r;
+    const row = takenOf(r);
     const cancelled: SettledRow = { ...row, status: 'cancelled', code: null, message: null, at: null };
     let m = await this.log.findOwned(accountId, messageId);
     if (!m) {

@@ -63,6 +63,9 @@ export type ClaimedRow = BulkRowRecord & {
   fresh: boolean;
 };
 
+/** A claimed row as its window's end (or the reaper) names it. */
+export const takenOf = (r: ClaimedRow): TakenRow => ({ idx: r.idx, attempt: r.attempt, messageId: r.messageId });
+
 /**
  * The message id of a row taken for a window opened at `at`: derived from (job, row, attempt), so
  * whoever takes the job over after a crash names the same message from what the job recorded (its
@@ -278,13 +281,20 @@ export class BulkRowRepository {
    */
   *settleWindow(jobId: string, settled: SettledRow[], held: TakenRow[], unsent: TakenRow[]): Steps<{ sent: number; failed: number }> {
     const syntax = this.db.capabilities.updateFrom;
-    const moved = { sent: 0, failed: 0 };
-    for (const status of ['sent', 'failed'] as const) {
-      const rows = settled.filter((o) => o.status === status).map((o) => ({ ...o, jobId }));
-      if (rows.length) moved[status] = (yield rowStatements.settleOfJobs(syntax, status, rows)).affected;
-    }
+    const moved = yield* this.settleOutcomes(settled.map((o) => ({ ...o, jobId })));
     if (held.length) yield rowStatements.hold(syntax, jobId, held);
     if (unsent.length) yield rowStatements.putBack(syntax, jobId, unsent);
+    return moved;
+  }
+
+  /** Sent and failed rows of one or many jobs' windows, one UPDATE per status; returns the rows each moved. */
+  *settleOutcomes(rows: JobRow<SettledRow>[]): Steps<{ sent: number; failed: number }> {
+    const syntax = this.db.capabilities.updateFrom;
+    const moved = { sent: 0, failed: 0 };
+    for (const status of ['sent', 'failed'] as const) {
+      const of = rows.filter((o) => o.status === status);
+      if (of.length) moved[status] = (yield rowStatements.settleOfJobs(syntax, status, of)).affected;
+    }
     return moved;
   }
 

@@ -160,9 +160,10 @@ export class WindowBatches {
 
   /**
    * Windows without held or unsent rows or a pause (the plain case), in one unit: one UPDATE per
-   * outcome and one of the counters (which also closes the windows). A row is counted by whoever moves it out of `sending`: when the UPDATEs moved
-   * fewer rows than the windows settle (another replica settled some first), the unit is undone and
-   * each window is written alone, which counts exactly the rows it moved.
+   * outcome and one of the counters (which also closes the windows). A row is counted by whoever
+   * moves it out of being taken: when the UPDATEs moved fewer rows than the windows settle (another
+   * replica settled some first), the unit is undone and each window is written alone, which counts
+   * exactly the rows it moved.
    */
   private settleMany(reqs: SettleRequest[]): Promise<BatchAnswer<SettleAnswer>[]> {
     const plain = reqs.filter((r) => !r.pause && !r.unsent.length && !r.held.length && r.outcomes.length);
@@ -171,14 +172,11 @@ export class WindowBatches {
     const now = Math.max(...plain.map((r) => r.now));
     const owner = plain[0].owner;
     if (plain.some((r) => r.owner !== owner)) return Promise.resolve(reqs.map(() => LEFT_OUT));
-    const syntax = this.db.capabilities.updateFrom;
+    const { rows: repo } = this;
     return this.db.steps(function* (): Steps<BatchAnswer<SettleAnswer>[]> {
-      for (const status of ['sent', 'failed'] as const) {
-        const rows = plain.flatMap((r) => r.outcomes.filter((o) => o.status === status).map((o) => ({ ...o, jobId: r.jobId })));
-        if (!rows.length) continue;
-        const moved: StmtResult = yield rowStatements.settleOfJobs(syntax, status, rows);
-        if (moved.affected !== rows.length) throw new Error('rows of the batch were settled elsewhere meanwhile');
-      }
+      const rows = plain.flatMap((r) => r.outcomes.map((o) => ({ ...o, jobId: r.jobId })));
+      const moved = yield* repo.settleOutcomes(rows);
+      if (moved.sent + moved.failed !== rows.length) throw new Error('rows of the batch were settled elsewhere meanwhile');
       const counts = plain.map((r) => ({ id: r.jobId, sent: r.outcomes.filter((o) => o.status === 'sent').length, failed: r.outcomes.filter((o) => o.status === 'failed').length }));
       yield leaseStatements.countSettledOfJobs(counts, owner, now);
       return reqs.map((r) => (batched.has(r) ? { settled: r.outcomes.length, paused: false } : LEFT_OUT));
