@@ -3,7 +3,7 @@ import { BulkDispatcher } from '../src/bulk/bulk-dispatcher';
 import { BulkValidationLoop } from '../src/bulk/bulk-validation.loop';
 import { MessageLog } from '../src/messaging/message-log';
 import { ProviderGateway, toOutbound } from '../src/messaging/provider-gateway';
-import { windowMessageId } from '../src/bulk/bulk-row.repository';
+import { windowMessageId } from '../src/bulk/window-rows';
 import { getJob, post, waitStatus } from './bulk-helpers';
 import { smtpApps } from './support/smtp-apps';
 import { TestAccount, TestApp, waitFor } from './support/app';

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
 import { caseOf, inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import { num, str } from './bulk-records';
-import { rowStatements, SettledRow } from './bulk-row.repository';
+import { rowStatements } from './bulk-row.repository';
+import type { SettledRow } from './window-rows';
 
 /**
  * A window's end closes it (no row of the job is taken any more) only where the lease is still the

@@ -11,7 +11,8 @@ import { BulkSettings } from './bulk-settings';
 import { MetricsService } from '../metrics/metrics.service';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkRowRepository, ClaimedRow, SettledRow, takenOf } from './bulk-row.repository';
+import { BulkRowRepository } from './bulk-row.repository';
+import { ClaimedRow, SettledRow, takenOf } from './window-rows';
 
 const CANCELLED: NotSent = { code: 'CANCELLED', message: 'The job was cancelled before this message was sent' };
 

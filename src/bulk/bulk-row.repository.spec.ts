@@ -4,7 +4,8 @@ import type { UnitOfWork } from '../database/unit-of-work';
 import { BulkJobLeases } from './bulk-job-leases.repository';
 import { BulkJobRepository } from './bulk-job.repository';
 import { toJobRecord } from './bulk-records';
-import { BulkRowRepository, rowStatements, windowMessageId } from './bulk-row.repository';
+import { BulkRowRepository, rowStatements } from './bulk-row.repository';
+import { windowMessageId } from './window-rows';
 
 describe(BulkRowRepository.name, () => {
   let ds: DataSource;

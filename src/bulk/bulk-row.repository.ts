@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { derivedId } from '../common/ids';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, Row, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
-import type { BulkRowErrorCode } from './bulk-error-codes';
+import { inList, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
 import { BulkRowRecord, num, toRowRecord } from './bulk-records';
 import { JobRow, unionOfJobs } from './job-rows-sql';
+import { ClaimedRow, SettledRow, TakenRow, toClaimedRow, WindowClaim } from './window-rows';
 
 /** A row as intake stores it. */
 export interface NewRow {
@@ -26,65 +25,6 @@ export interface InvalidRow {
   idx: number;
   code: string;
   message: string;
-}
-
-/** A row's outcome as a window (or the reaper) settles it. */
-export interface SettledRow {
-  idx: number;
-  /** The attempt the row was taken at: a row retried since (a new attempt) is not settled by it. */
-  attempt: number;
-  status: 'sent' | 'failed' | 'cancelled';
-  /** The message the row was sent under, written with its outcome (the report joins it). */
-  messageId: string | null;
-  code: BulkRowErrorCode | null;
-  message: string | null;
-  /** Epoch ms (null for a cancelled row). */
-  at: number | null;
-}
-
-/** A row as a window took it, under the message id it was (or would have been) sent under: held or put back at the window's end. */
-export interface TakenRow {
-  idx: number;
-  attempt: number;
-  messageId: string;
-}
-
-/** A window's rows as claimed (see BulkRowRepository.claimWindow). */
-export interface WindowClaim {
-  rows: ClaimedRow[];
-  recovering: boolean;
-  opened: { from: number; to: number } | null;
-}
-
-/** A row taken for a window, with the message id it is sent under. */
-export type ClaimedRow = BulkRowRecord & {
-  messageId: string;
-  /** Nothing can be in the log under its id (a row no window took before): no look-up. */
-  fresh: boolean;
-};
-
-/** A claimed row as its window's end (or the reaper) names it. */
-export const takenOf = (r: ClaimedRow): TakenRow => ({ idx: r.idx, attempt: r.attempt, messageId: r.messageId });
-
-/**
- * The message id of a row taken for a window opened at `at`: derived from (job, row, attempt), so
- * whoever takes the job over after a crash names the same message from what the job recorded (its
- * window's range and time) without a write per row; a retried row (another attempt) gets another.
- */
-export function windowMessageId(jobId: string, idx: number, attempt: number, at: number): string {
-  return derivedId('msg', at, `${jobId}/${idx}/${attempt}`);
-}
-
-/**
- * A row read for a window: under the id stored on it (a row marked `sending`, or put back after
- * one), else the one derived from the window's time; `fresh` when neither a stored id nor an earlier
- * window (`taken`: a row of the window in flight when the job was taken over) can have put a message
- * in the log.
- */
-export function toClaimedRow(x: Row, jobId: string, at: number, taken: boolean): ClaimedRow {
-  const r = toRowRecord(x, jobId);
-  const stored = r.messageId;
-  return { ...r, messageId: stored ?? windowMessageId(jobId, r.idx, r.attempt, at), fresh: stored === null && !taken };
 }
 
 /** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */

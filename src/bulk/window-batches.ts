@@ -4,7 +4,8 @@ import { UnitOfWork } from '../database/unit-of-work';
 import type { Row, StmtResult, Steps } from '../database/sql';
 import { num } from './bulk-records';
 import { BulkJobLeases, leaseStatements, WindowPauseMove } from './bulk-job-leases.repository';
-import { BulkRowRepository, ClaimedRow, TakenRow, rowStatements, SettledRow, toClaimedRow } from './bulk-row.repository';
+import { BulkRowRepository, rowStatements } from './bulk-row.repository';
+import { ClaimedRow, SettledRow, TakenRow, toClaimedRow } from './window-rows';
 import { BulkSettings } from './bulk-settings';
 import { WindowTxProbe } from './window-tx-probe';
 
