@@ -118,9 +118,9 @@ describe('Bulk query plans (e2e)', () => {
     const rows = [0, 1, 2].flatMap((idx) => [{ jobId, idx }, { jobId: other, idx }]);
     const settled = rows.map((r) => ({ ...r, attempt: 0, messageId: `msg_${r.idx}`, status: 'sent' as const, code: null, message: null, at: 1 }));
     const syntax = t.app.get(UnitOfWork).capabilities.updateFrom;
-    // (type: MySQL's access to the table: a range of index keys, or one primary-key lookup per row of
-    // the list the UPDATE is joined to.)
-    const cases: [string, Stmt, 'bulk_rows' | 'bulk_jobs', 'range' | 'eq_ref'][] = [
+    // (type: MySQL's access to the table: a range of index keys, the entries of one index key, or one
+    // primary-key lookup per row of the list the UPDATE is joined to.)
+    const cases: [string, Stmt, 'bulk_rows' | 'bulk_jobs', 'range' | 'ref' | 'eq_ref'][] = [
       ['pending rows after cursors', rowStatements.pendingInRanges([{ jobId, after: 10, limit: 10 }, { jobId: other, after: -1, limit: 10 }]), 'bulk_rows', 'range'],
       ['held rows', rowStatements.hold(syntax, jobId, settled), 'bulk_rows', 'eq_ref'],
       ['rows put back', rowStatements.putBack(syntax, jobId, settled), 'bulk_rows', 'eq_ref'],
@@ -128,6 +128,8 @@ describe('Bulk query plans (e2e)', () => {
       ['settlement', rowStatements.settleOfJobs(syntax, 'sent', settled), 'bulk_rows', 'eq_ref'],
       ['failed settlement', rowStatements.settleOfJobs(syntax, 'failed', settled), 'bulk_rows', 'eq_ref'],
       ['renewal', leaseStatements.renewManyForWindow([jobId, other], 'rep_x', 1), 'bulk_jobs', 'range'],
+      ['rate-limited jobs due', leaseStatements.rateLimitedDue(1), 'bulk_jobs', 'ref'],
+      ['rate-limited jobs resumed', leaseStatements.resumeRateLimited([jobId, other], 1), 'bulk_jobs', 'range'],
       ['counters', leaseStatements.countSettledOfJobs([{ id: jobId, sent: 1, failed: 0 }, { id: other, sent: 2, failed: 1 }], 'rep_x', 1), 'bulk_jobs', 'range'],
     ];
     for (const [name, stmt, table, type] of cases) {

@@ -15,6 +15,9 @@ const CLOSE_OWN_WINDOW = 'window_from = CASE WHEN lease_owner = ? THEN NULL ELSE
 /** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
 const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
 
+/** Paused by a provider rate limit whose back-off ended (one parameter: now). */
+const RATE_LIMITED_DUE = `status = 'paused' AND pause_reason = 'provider_rate_limit' AND resume_at <= ?`;
+
 /** Per account, the oldest job holding its turn. */
 export interface Turn {
   id: string;
@@ -51,8 +54,10 @@ export interface WindowPauseMove {
  */
 export const leaseStatements = {
   // --- dispatch
-  resumeRateLimited: (now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE status = 'paused' AND pause_reason = 'provider_rate_limit' AND resume_at <= ?`, now, now),
+  /** A plain read (no lock: a locking scan of the status index made every job's completion wait on it each tick). */
+  rateLimitedDue: (now: number): Stmt => sql(`SELECT id FROM bulk_jobs WHERE ${RATE_LIMITED_DUE}`, now),
+  resumeRateLimited: (ids: string[], now: number): Stmt =>
+    sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND ${RATE_LIMITED_DUE}`, now, ...ids, now),
   turns: (limit: number): Stmt =>
     sql(
       `SELECT j.id, j.account_id, j.status, j.messages_per_second, j.lease_owner, j.lease_expires_at
@@ -137,8 +142,10 @@ export const leaseStatements = {
 export class BulkJobLeases {
   constructor(private readonly db: UnitOfWork) {}
 
+  /** Jobs whose rate-limit back-off ended back to `queued`: found by a plain read, moved by id (the condition checked again). */
   async resumeRateLimited(now: number): Promise<void> {
-    await this.db.run(leaseStatements.resumeRateLimited(now));
+    const ids = (await this.db.rows(leaseStatements.rateLimitedDue(now))).map((r) => String(r.id));
+    if (ids.length) await this.db.run(leaseStatements.resumeRateLimited(ids, now));
   }
 
   async turns(limit: number): Promise<Turn[]> {
