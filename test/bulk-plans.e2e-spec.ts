@@ -128,7 +128,7 @@ describe('Bulk query plans (e2e)', () => {
       ['settlement', rowStatements.settleOfJobs(syntax, 'sent', settled), 'bulk_rows', 'eq_ref'],
       ['failed settlement', rowStatements.settleOfJobs(syntax, 'failed', settled), 'bulk_rows', 'eq_ref'],
       ['renewal', leaseStatements.renewManyForWindow([jobId, other], 'rep_x', 1), 'bulk_jobs', 'range'],
-      ['rate-limited jobs due', leaseStatements.rateLimitedDue(1), 'bulk_jobs', 'ref'],
+      ['rate-limited jobs due', leaseStatements.rateLimitedDue(1, 1000), 'bulk_jobs', 'ref'],
       ['rate-limited jobs resumed', leaseStatements.resumeRateLimited([jobId, other], 1), 'bulk_jobs', 'range'],
       ['counters', leaseStatements.countSettledOfJobs([{ id: jobId, sent: 1, failed: 0 }, { id: other, sent: 2, failed: 1 }], 'rep_x', 1), 'bulk_jobs', 'range'],
     ];

@@ -18,6 +18,9 @@ const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pa
 /** Paused by a provider rate limit whose back-off ended (one parameter: now). */
 const RATE_LIMITED_DUE = `status = 'paused' AND pause_reason = 'provider_rate_limit' AND resume_at <= ?`;
 
+/** Rate-limited jobs resumed per dispatch tick at most. */
+const RESUMES_PER_CALL = 1000;
+
 /** Per account, the oldest job holding its turn. */
 export interface Turn {
   id: string;
@@ -55,7 +58,7 @@ export interface WindowPauseMove {
 export const leaseStatements = {
   // --- dispatch
   /** A plain read (no lock: a locking scan of the status index made every job's completion wait on it each tick). */
-  rateLimitedDue: (now: number): Stmt => sql(`SELECT id FROM bulk_jobs WHERE ${RATE_LIMITED_DUE}`, now),
+  rateLimitedDue: (now: number, limit: number): Stmt => sql(`SELECT id FROM bulk_jobs WHERE ${RATE_LIMITED_DUE} LIMIT ${limit}`, now),
   resumeRateLimited: (ids: string[], now: number): Stmt =>
     sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND ${RATE_LIMITED_DUE}`, now, ...ids, now),
   turns: (limit: number): Stmt =>
@@ -142,10 +145,14 @@ export const leaseStatements = {
 export class BulkJobLeases {
   constructor(private readonly db: UnitOfWork) {}
 
-  /** Jobs whose rate-limit back-off ended back to `queued`: found by a plain read, moved by id (the condition checked again). */
-  async resumeRateLimited(now: number): Promise<void> {
-    const ids = (await this.db.rows(leaseStatements.rateLimitedDue(now))).map((r) => String(r.id));
-    if (ids.length) await this.db.run(leaseStatements.resumeRateLimited(ids, now));
+  /**
+   * Up to `limit` jobs whose rate-limit back-off ended back to `queued` (the rest at the next call, so
+   * the id list stays under every dialect's parameter limit): found by a plain read, moved by id (the
+   * condition checked again); how many moved.
+   */
+  async resumeRateLimited(now: number, limit = RESUMES_PER_CALL): Promise<number> {
+    const ids = (await this.db.rows(leaseStatements.rateLimitedDue(now, limit))).map((r) => String(r.id));
+    return ids.length ? this.db.exec(leaseStatements.resumeRateLimited(ids, now)) : 0;
   }
 
   async turns(limit: number): Promise<Turn[]> {
