@@ -1,71 +1,24 @@
 import { DataSource } from 'typeorm';
-import { Clock } from '../src/common/clock';
 import { VerificationPurger } from '../src/verification/verification-purger';
-import { createTestApp, REQUEST_ID_RE, TestAccount, TestApp } from './support/app';
+import { TestAccount, TestApp } from './support/app';
+import { createVerificationApp, PHONE, verificationHelpers } from './support/verification-helpers';
 
-// Codes are read back from the sandbox deliveries, like a user reading their phone.
-const PHONE = '+966501234567';
-
+// Attempt and send limits: verification-limits.e2e-spec.ts; validation, billing, OpenAPI and
+// permissions: verification-validation.e2e-spec.ts.
 describe('Verification codes (e2e)', () => {
   let t: TestApp;
   let db: DataSource;
   /** The app's one Clock, moved forward by the tests (expiry, send windows) instead of sleeping. */
   let shiftMs = 0;
-  let phoneSeq = 1000;
-  const nextPhone = () => `+96650${String(++phoneSeq).padStart(7, '0')}`;
+  const { nextPhone, send, check, deliveries, lastCode, sendOk, wrong, expectError, rowsOf, wallet } = verificationHelpers(() => t);
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { VERIFICATION_SEND_LIMIT: '5', VERIFICATION_SEND_WINDOW_SECONDS: '600' } });
+    t = await createVerificationApp(() => shiftMs);
     db = t.app.get(DataSource);
-    const clock = t.app.get(Clock);
-    clock.now = () => Date.now() + shiftMs;
   });
   afterAll(async () => {
     await t.close();
   });
-
-  const send = (acc: TestAccount | string, body: Record<string, unknown>) =>
-    t.http().post('/api/v2/verification/send').set('X-API-Key', typeof acc === 'string' ? acc : acc.key).send(body);
-  const check = (acc: TestAccount | string, verificationId: string, code: string) =>
-    t.http().post('/api/v2/verification/check').set('X-API-Key', typeof acc === 'string' ? acc : acc.key).send({ verificationId, code });
-
-  async function deliveries(accountId: string, to: string): Promise<{ text: string; channel: string }[]> {
-    const res = await t.admin('get', '/admin/v1/sandbox/messages').query({ accountId, to });
-    expect(res.status).toBe(200);
-    return res.body.data.messages;
-  }
-
-  /** The code in the latest sandbox delivery to `to`. */
-  async function lastCode(accountId: string, to: string): Promise<string> {
-    const msgs = await deliveries(accountId, to);
-    const m = /verification code is (\d+)\./.exec(msgs[msgs.length - 1]?.text ?? '');
-    if (!m) throw new Error(`no code delivered to ${to}: ${JSON.stringify(msgs)}`);
-    return m[1];
-  }
-
-  async function sendOk(acc: TestAccount, body: Record<string, unknown>): Promise<{ id: string; code: string }> {
-    const res = await send(acc, body);
-    expect(res.status).toBe(201);
-    return { id: res.body.data.verificationId, code: await lastCode(acc.id, res.body.data.to) };
-  }
-
-  const wrong = (code: string) => code.replace(/^./, (d) => String((Number(d) + 1) % 10));
-
-  function expectError(res: { status: number; body: Record<string, unknown> }, status: number, code: string): void {
-    expect(res.status).toBe(status);
-    expect(res.body).toMatchObject({ success: false, code });
-    expect(typeof res.body.error).toBe('string');
-    expect(res.body.requestId).toMatch(REQUEST_ID_RE);
-  }
-
-  async function rowsOf(accountId: string): Promise<{ status: string; code_hash: string; attempts: number }[]> {
-    return db.query('SELECT status, code_hash, attempts FROM verifications WHERE account_id = ?', [accountId]);
-  }
-
-  async function wallet(acc: TestAccount): Promise<number> {
-    const res = await t.http().get('/api/v2/account').set('X-API-Key', acc.key);
-    return res.body.data.walletBalance;
-  }
 
   describe('send and check', () => {
     it('sends a 6-digit code by SMS (normalised number) and approves it once', async () => {
@@ -206,189 +159,6 @@ describe('Verification codes (e2e)', () => {
       expectError(await send(acc, { to, channel: 'local_sms', template: { id: 'tpl_nope' } }), 400, 'TEMPLATE_NOT_FOUND');
       expect(await rowsOf(acc.id)).toHaveLength(0);
       expect(await deliveries(acc.id, to)).toHaveLength(0);
-    });
-  });
-
-  describe('attempt limits', () => {
-    it('after 5 wrong checks: 429 VERIFICATION_ATTEMPTS_EXCEEDED with retryAfterSeconds, even for the right code', async () => {
-      const acc = await t.createAccount();
-      const { id, code } = await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
-      for (let i = 0; i < 5; i++) {
-        const res = await check(acc, id, wrong(code));
-        expect(res.status).toBe(200);
-        expect(res.body.data.valid).toBe(false);
-      }
-      const locked = await check(acc, id, code);
-      expectError(locked, 429, 'VERIFICATION_ATTEMPTS_EXCEEDED');
-      expect(locked.body.retryAfterSeconds).toBeGreaterThan(0);
-      expect(locked.body.retryAfterSeconds).toBeLessThanOrEqual(600);
-      expect(locked.headers['retry-after']).toBe(String(locked.body.retryAfterSeconds));
-      expect((await rowsOf(acc.id))[0]).toMatchObject({ status: 'pending', attempts: 5 });
-      // Locked for good: once expired it reports expired, never approved.
-      shiftMs += 601_000;
-      expect((await check(acc, id, code)).body.data).toEqual({ verificationId: id, status: 'expired', valid: false });
-    });
-
-    it('20 concurrent wrong checks: exactly 5 compared, 15 refused', async () => {
-      const acc = await t.createAccount();
-      const { id, code } = await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
-      const results = await Promise.all(Array.from({ length: 20 }, () => check(acc, id, wrong(code))));
-      expect(results.filter((r) => r.status === 200)).toHaveLength(5);
-      expect(results.filter((r) => r.status === 429 && r.body.code === 'VERIFICATION_ATTEMPTS_EXCEEDED')).toHaveLength(15);
-      expect((await rowsOf(acc.id))[0].attempts).toBe(5);
-    });
-
-    it('10 concurrent checks with the right code: exactly one is valid', async () => {
-      const acc = await t.createAccount();
-      const { id, code } = await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
-      const results = await Promise.all(Array.from({ length: 10 }, () => check(acc, id, code)));
-      const bodies = results.filter((r) => r.status === 200).map((r) => r.body.data);
-      expect(bodies.filter((b) => b.valid)).toHaveLength(1);
-      // The others saw it approved, or (past 5 attempts) were refused; none was valid.
-      expect(results.every((r) => r.status === 200 || (r.status === 429 && r.body.code === 'VERIFICATION_ATTEMPTS_EXCEEDED'))).toBe(true);
-      expect((await rowsOf(acc.id))[0].status).toBe('approved');
-    });
-
-    it('too many sends to one recipient: the 6th in the window is 429 until the window ends', async () => {
-      const acc = await t.createAccount();
-      const to = nextPhone();
-      for (let i = 0; i < 5; i++) expect((await send(acc, { to, channel: 'local_sms' })).status).toBe(201);
-      const limited = await send(acc, { to, channel: 'local_sms' });
-      expectError(limited, 429, 'VERIFICATION_ATTEMPTS_EXCEEDED');
-      expect(limited.body.retryAfterSeconds).toBeGreaterThan(590);
-      expect(limited.body.retryAfterSeconds).toBeLessThanOrEqual(600);
-      expect(await deliveries(acc.id, to)).toHaveLength(5);
-      // Another recipient, and another account for the same recipient, are not affected.
-      expect((await send(acc, { to: nextPhone(), channel: 'local_sms' })).status).toBe(201);
-      expect((await send(await t.createAccount(), { to, channel: 'local_sms' })).status).toBe(201);
-      // The limit applies to the recipient across channels and number formats.
-      expectError(await send(acc, { to: to.replace('+966', '0'), channel: 'chatapp' }), 429, 'VERIFICATION_ATTEMPTS_EXCEEDED');
-      shiftMs += 300_000;
-      const later = await send(acc, { to, channel: 'local_sms' });
-      expect(later.body.retryAfterSeconds).toBeLessThanOrEqual(300);
-      shiftMs += 301_000;
-      expect((await send(acc, { to, channel: 'local_sms' })).status).toBe(201);
-    });
-
-    it('12 concurrent sends to one recipient: exactly 5 delivered and billed', async () => {
-      const acc = await t.createAccount();
-      const to = nextPhone();
-      const before = await wallet(acc);
-      const results = await Promise.all(Array.from({ length: 12 }, () => send(acc, { to, channel: 'local_sms' })));
-      expect(results.filter((r) => r.status === 201)).toHaveLength(5);
-      expect(results.filter((r) => r.status === 429)).toHaveLength(7);
-      expect(await deliveries(acc.id, to)).toHaveLength(5);
-      expect(await wallet(acc)).toBe(before - 5 * t.config.billing.prices.local_sms);
-    });
-  });
-
-  describe('validation', () => {
-    const cases: [string, Record<string, unknown>, string, string][] = [
-      ['codeLength 3', { codeLength: 3 }, 'VALIDATION_ERROR', 'codeLength'],
-      ['codeLength 9', { codeLength: 9 }, 'VALIDATION_ERROR', 'codeLength'],
-      ['codeLength not an integer', { codeLength: 6.5 }, 'VALIDATION_ERROR', 'codeLength'],
-      ['expiresInMinutes 0', { expiresInMinutes: 0 }, 'VALIDATION_ERROR', 'expiresInMinutes'],
-      ['expiresInMinutes 91', { expiresInMinutes: 91 }, 'VALIDATION_ERROR', 'expiresInMinutes'],
-      ['a bad phone number', { to: '12ab' }, 'INVALID_RECIPIENT', 'to'],
-      ['a missing to', { to: undefined }, 'VALIDATION_ERROR', 'to'],
-      ['an unknown channel', { channel: 'pigeon' }, 'INVALID_CHANNEL', 'channel'],
-      ['the web-session channel', { channel: 'chatapp_web' }, 'INVALID_CHANNEL', 'channel'],
-      ['an unknown field', { bogus: 1 }, 'VALIDATION_ERROR', 'bogus'],
-      ['a template without id', { template: {} }, 'VALIDATION_ERROR', 'template.id'],
-    ];
-    it.each(cases)('400 for %s, nothing sent or stored', async (_name, patch, code, field) => {
-      const acc = await t.createAccount();
-      const res = await send(acc, { to: PHONE, channel: 'local_sms', ...patch });
-      expectError(res, 400, code);
-      expect(res.body.error).toContain(field);
-      expect(await rowsOf(acc.id)).toHaveLength(0);
-      expect(await deliveries(acc.id, PHONE)).toHaveLength(0);
-      expect(await wallet(acc)).toBe(100_000);
-    });
-
-    it('check: 400 for a code that is not 4-8 digits or a missing id', async () => {
-      const acc = await t.createAccount();
-      expectError(await check(acc, 'ver_x', '12a456'), 400, 'VALIDATION_ERROR');
-      const num = await t.http().post('/api/v2/verification/check').set('X-API-Key', acc.key).send({ verificationId: 'ver_x', code: 123456 });
-      expectError(num, 400, 'VALIDATION_ERROR');
-      expectError(await t.http().post('/api/v2/verification/check').set('X-API-Key', acc.key).send({ code: '123456' }), 400, 'VALIDATION_ERROR');
-    });
-  });
-
-  describe('billing and provider failures', () => {
-    it('debits the price of the channel like a message', async () => {
-      const acc = await t.createAccount({ walletBalance: 1000 });
-      await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
-      expect(await wallet(acc)).toBe(1000 - t.config.billing.prices.local_sms);
-    });
-
-    it('402 INSUFFICIENT_BALANCE when broke: nothing sent, no verification left, send slot given back', async () => {
-      const acc = await t.createAccount({ walletBalance: 0 });
-      const to = nextPhone();
-      expectError(await send(acc, { to, channel: 'local_sms' }), 402, 'INSUFFICIENT_BALANCE');
-      expect(await rowsOf(acc.id)).toHaveLength(0);
-      expect(await deliveries(acc.id, to)).toHaveLength(0);
-      for (let i = 0; i < 5; i++) expectError(await send(acc, { to, channel: 'local_sms' }), 402, 'INSUFFICIENT_BALANCE');
-      await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 1000 }).expect(200);
-      // The failed attempts did not use up the recipient's window.
-      for (let i = 0; i < 5; i++) expect((await send(acc, { to, channel: 'local_sms' })).status).toBe(201);
-    });
-
-    it('403 SUBSCRIPTION_INACTIVE propagates', async () => {
-      const acc = await t.createAccount({ subscriptionActive: false });
-      expectError(await send(acc, { to: nextPhone(), channel: 'local_sms' }), 403, 'SUBSCRIPTION_INACTIVE');
-      expect(await rowsOf(acc.id)).toHaveLength(0);
-    });
-
-    it('503 PROVIDER_UNAVAILABLE propagates, refunds, leaves no verification', async () => {
-      const acc = await t.createAccount({ walletBalance: 1000 });
-      await t.admin('post', '/admin/v1/sandbox/faults').send({ channel: 'local_sms', accountId: acc.id, kind: 'unavailable', count: 1 }).expect(201);
-      try {
-        expectError(await send(acc, { to: nextPhone(), channel: 'local_sms' }), 503, 'PROVIDER_UNAVAILABLE');
-      } finally {
-        await t.admin('delete', '/admin/v1/sandbox/faults');
-      }
-      expect(await rowsOf(acc.id)).toHaveLength(0);
-      expect(await wallet(acc)).toBe(1000);
-    });
-
-    it('a provider rejection is 400 INVALID_RECIPIENT with no verification left', async () => {
-      const acc = await t.createAccount();
-      const res = await send(acc, { to: '+966500000000', channel: 'local_sms' });
-      expectError(res, 400, 'INVALID_RECIPIENT');
-      expect(res.body.error).toContain('to');
-      expect(await rowsOf(acc.id)).toHaveLength(0);
-      expect(await wallet(acc)).toBe(100_000); // the pipeline refunds rejected messages
-    });
-  });
-
-  describe('OpenAPI', () => {
-    it('documents both routes with their request bodies', async () => {
-      const res = await t.http().get('/docs-json');
-      expect(res.status).toBe(200);
-      expect(res.body.paths['/api/v2/verification/send'].post).toBeDefined();
-      expect(res.body.paths['/api/v2/verification/check'].post).toBeDefined();
-      const send = res.body.components.schemas.SendVerificationDto;
-      expect(send.required).toEqual(expect.arrayContaining(['to', 'channel']));
-      expect(send.properties.codeLength).toMatchObject({ minimum: 4, maximum: 8, default: 6 });
-      expect(send.properties.expiresInMinutes).toMatchObject({ minimum: 1, maximum: 90, default: 10 });
-      expect(res.body.components.schemas.CheckVerificationDto.required).toEqual(expect.arrayContaining(['verificationId', 'code']));
-    });
-  });
-
-  describe('permissions', () => {
-    it('send needs messages:create and a verified phone; check needs messages:create only', async () => {
-      const acc = await t.createAccount();
-      const reader = await t.memberKey(acc.id, ['messages:read']);
-      const creator = await t.memberKey(acc.id, ['messages:create']);
-      expectError(await send(reader, { to: nextPhone(), channel: 'local_sms' }), 403, 'FORBIDDEN');
-      const { id, code } = await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
-      expectError(await check(reader, id, code), 403, 'FORBIDDEN');
-
-      await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ phoneVerified: false }).expect(200);
-      expectError(await send(creator, { to: nextPhone(), channel: 'local_sms' }), 403, 'FORBIDDEN');
-      expect((await check(creator, id, code)).body.data).toEqual({ verificationId: id, status: 'approved', valid: true });
-      expectError(await t.http().post('/api/v2/verification/check').send({ verificationId: id, code }), 401, 'UNAUTHORIZED');
     });
   });
 

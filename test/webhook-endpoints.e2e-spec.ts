@@ -1,75 +1,17 @@
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../src/common/secret-box';
-import { UnitOfWork } from '../src/database/unit-of-work';
-import { DomainEvent, EVENT_SINK, EventSink } from '../src/messaging/events/event-sink';
-import { createTestApp, TestAccount, TestApp, waitFor } from './support/app';
-import { BULK_TEST_ENV_PATIENT, getJob, post, sms, waitStatus } from './bulk-helpers';
-import { chatappBody } from './support/templates-helpers';
-import { ReceivedCall, startReceiver, WebhookReceiver } from './support/webhook-receiver';
+import { TestApp, waitFor } from './support/app';
+import { WebhookReceiver } from './support/webhook-receiver';
+import { Delivery, endpointHelpers, ENV, headersOf } from './support/webhook-endpoints-helpers';
+import { appWithReceiverPerTest } from './support/webhooks-helpers';
 
-// Endpoint deliveries: 3 attempts (0, 40 ms, 80 ms); an endpoint is disabled after 2 failed deliveries.
-const ENV = {
-  ...BULK_TEST_ENV_PATIENT,
-  WEBHOOK_DELIVERY_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS: '0,40,80', WEBHOOK_DISABLE_AFTER_FAILURES: '2',
-};
-
-interface Delivery {
-  id: string;
-  event: string;
-  endpointId: string | null;
-  webhookId: string;
-  status: string;
-  attempts: { attempt: number; at: string; httpStatus: number | null; success: boolean }[];
-}
-
-const headersOf = (c: ReceivedCall): Record<string, string> => ({
-  'webhook-id': String(c.headers['webhook-id']), 'webhook-timestamp': String(c.headers['webhook-timestamp']), 'webhook-signature': String(c.headers['webhook-signature']),
-});
-
+// The events the service sends to endpoints (bulk jobs, senders, templates, inbound): webhook-endpoints-events.e2e-spec.ts.
 describe('Event endpoints (e2e)', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
-
-  const api = (key: string) => ({
-    create: (body: unknown) => t.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', key).send(body as object),
-    list: () => t.http().get('/api/v2/webhooks/endpoints').set('X-API-Key', key),
-    get: (id: string) => t.http().get(`/api/v2/webhooks/endpoints/${id}`).set('X-API-Key', key),
-    patch: (id: string, body: unknown) => t.http().patch(`/api/v2/webhooks/endpoints/${id}`).set('X-API-Key', key).send(body as object),
-    del: (id: string) => t.http().delete(`/api/v2/webhooks/endpoints/${id}`).set('X-API-Key', key),
-    rotate: (id: string) => t.http().post(`/api/v2/webhooks/endpoints/${id}/rotate-secret`).set('X-API-Key', key),
-    test: (id: string) => t.http().post(`/api/v2/webhooks/endpoints/${id}/test`).set('X-API-Key', key),
-    deliveries: (q = '') => t.http().get(`/api/v2/webhooks/deliveries${q}`).set('X-API-Key', key),
-    redeliver: (id: string) => t.http().post(`/api/v2/webhooks/deliveries/${id}/redeliver`).set('X-API-Key', key),
-  });
-
-  async function endpoint(acc: TestAccount, events: string[] = ['*'], url = receiver.url): Promise<{ id: string; secret: string }> {
-    const res = await api(acc.key).create({ url, events });
-    if (res.status !== 201) throw new Error(`create ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.data.endpoint as { id: string; secret: string };
-  }
-
-  async function settled(acc: TestAccount, deliveryId: string): Promise<Delivery> {
-    return waitFor(async () => {
-      const res = await api(acc.key).deliveries('?limit=100');
-      return (res.body.data.deliveries as Delivery[]).find((d) => d.id === deliveryId && d.status !== 'pending');
-    }, { what: `delivery ${deliveryId} settled` });
-  }
-
-  const record = (events: DomainEvent[]) => t.app.get(UnitOfWork).transaction((tx) => t.app.get<EventSink>(EVENT_SINK).record(tx, events));
-
-  beforeAll(async () => {
-    t = await createTestApp({ env: ENV });
-  });
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    await receiver.close();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const { api, endpoint, settled, record } = endpointHelpers(() => t, () => receiver);
+  appWithReceiverPerTest(ENV, { app: (x) => (t = x), receiver: (x) => (receiver = x) });
 
   it('CRUD: create shows the secret once (stored sealed), list/get/patch/delete, other accounts see 404', async () => {
     const acc = await t.createAccount();
@@ -254,87 +196,5 @@ describe('Event endpoints (e2e)', () => {
     expect(receiver.calls.length).toBe(calls + 1);
     const [row] = await t.app.get(DataSource).query('SELECT consecutive_failures FROM webhook_event_endpoints WHERE id = ?', [ep.id]);
     expect(Number(row.consecutive_failures)).toBe(0);
-  });
-
-  it("the spec's own events also carry webhook-id/-timestamp/-signature keyed with the receiver's secret bytes", async () => {
-    const acc = await t.createAccount();
-    const put = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url });
-    const key = put.body.data.webhookApiKey as string;
-    const queued = await t.http().post('/api/v2/webhooks/chatapp-web/test').set('X-API-Key', acc.key);
-    await settled(acc, queued.body.data.deliveryId);
-    const [call] = receiver.calls;
-    expect(call.headers.authorization).toBe(`Bearer ${key}`);
-    expect(call.headers['x-api-key']).toBe(key);
-    expect(call.headers['webhook-id']).toBe(queued.body.data.deliveryId);
-    expect(new Webhook(key, { format: 'raw' }).verify(call.raw, headersOf(call))).toMatchObject({ event: 'webhook.test' });
-  });
-
-  it('bulk_job events: queued and completed for a small job, paused and cancelled, rejected; data is the job object', async () => {
-    const acc = await t.createAccount();
-    const ep = await endpoint(acc, ['bulk_job.*']);
-    const done = (await post(t, acc.key, { name: 'events', messagesPerSecond: 10, messages: [sms(), sms()] })).body.id as string;
-    const completed = await waitStatus(t, acc.key, done, ['completed']);
-    const slow = (await post(t, acc.key, { messagesPerSecond: 1, messages: Array.from({ length: 20 }, () => sms()) })).body.id as string;
-    await waitFor(async () => (await getJob(t, acc.key, slow)).status === 'running' || null, { what: 'slow job running' });
-    expect((await t.http().post(`/api/v2/messages/bulk/${slow}/pause`).set('X-API-Key', acc.key)).status).toBe(200);
-    const cancelled = await t.http().post(`/api/v2/messages/bulk/${slow}/cancel`).set('X-API-Key', acc.key);
-    expect(cancelled.status).toBe(200);
-    const bad = (await post(t, acc.key, { messagesPerSecond: 10, messages: [sms(), { to: 'nope', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } }] })).body.id as string;
-    await waitStatus(t, acc.key, bad, ['rejected']);
-
-    const expected = [`${done}:bulk_job.queued`, `${done}:bulk_job.completed`, `${slow}:bulk_job.queued`, `${slow}:bulk_job.paused`, `${slow}:bulk_job.cancelled`, `${bad}:bulk_job.rejected`];
-    await waitFor(async () => receiver.calls.length >= expected.length || null, { what: '6 bulk_job events' });
-    const bodies = receiver.calls.map((c) => {
-      expect(new Webhook(ep.secret).verify(c.raw, headersOf(c))).toBeTruthy();
-      return JSON.parse(c.raw) as { type: string; timestamp: string; data: { id: string; status: string } };
-    });
-    expect(bodies.map((b) => `${b.data.id}:${b.type}`).sort()).toEqual(expected.sort());
-    expect(bodies.find((b) => b.type === 'bulk_job.completed')?.data).toEqual(completed);
-    for (const b of bodies) expect(b.data.status).toBe(b.type.slice('bulk_job.'.length));
-  });
-
-  it('sms_sender.* and template.* events carry the sender / template as the API shows them', async () => {
-    const acc = await t.createAccount();
-    const ep = await endpoint(acc, ['sms_sender.*', 'template.approved', 'template.rejected']);
-    const sender = await t.http().post('/api/v2/sms-senders').set('X-API-Key', acc.key).send({ name: 'Shop1' });
-    expect(sender.status).toBe(201);
-    const approved = await t.admin('post', `/admin/v1/sms-senders/${sender.body.data.smsSender.id}/approve`).send({});
-    expect(approved.status).toBe(200);
-    const tpl = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'order_events' }));
-    expect(tpl.status).toBe(201);
-    const id = tpl.body.data.template.id as string;
-    expect((await t.admin('post', `/admin/v1/templates/${id}/status`).send({ status: 'approved' })).status).toBe(200);
-    // The same status again is not a change: no second event.
-    expect((await t.admin('post', `/admin/v1/templates/${id}/status`).send({ status: 'approved' })).status).toBe(200);
-    expect((await t.admin('post', `/admin/v1/templates/${id}/status`).send({ status: 'rejected', reason: 'INVALID_FORMAT' })).status).toBe(200);
-    await waitFor(async () => receiver.calls.length >= 3 || null, { what: '3 events' });
-    const bodies = receiver.calls.map((c) => {
-      expect(new Webhook(ep.secret).verify(c.raw, headersOf(c))).toBeTruthy();
-      return JSON.parse(c.raw) as { type: string; data: Record<string, unknown> };
-    });
-    expect(bodies.map((b) => b.type).sort()).toEqual(['sms_sender.approved', 'template.approved', 'template.rejected'].sort());
-    const { accountId: _a, ...senderView } = approved.body.data.smsSender;
-    expect(bodies.find((b) => b.type === 'sms_sender.approved')?.data).toEqual(senderView);
-    const own = (await t.http().get(`/api/v2/templates/${id}`).set('X-API-Key', acc.key)).body.data;
-    expect(bodies.find((b) => b.type === 'template.rejected')?.data).toEqual(own);
-    expect(bodies.find((b) => b.type === 'template.approved')?.data).toMatchObject({ id, status: 'approved' });
-    expect(receiver.calls).toHaveLength(3);
-  });
-
-  it('chatapp_web.message.received reaches event endpoints too (Standard Webhooks body), also without a web-session webhook; a duplicate adds nothing', async () => {
-    const acc = await t.createAccount();
-    const ep = await endpoint(acc, ['chatapp_web.*']);
-    await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'main', status: 'ready', chats: [] }).expect(201);
-    const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions/main/inbound`).send({ from: { jid: '966501234567@c.us', displayName: 'Sara' }, text: 'Hi', remoteMessageId: 'wamid-ep-1' });
-    expect(res.status).toBe(202);
-    expect(res.body.data.status).toBe('skipped');
-    const [call] = await waitFor(async () => (receiver.calls.length ? receiver.calls : null), { what: 'the inbound event' });
-    const body = new Webhook(ep.secret).verify(call.raw, headersOf(call)) as { type: string; data: Record<string, unknown> };
-    expect(body).toMatchObject({ type: 'chatapp_web.message.received', data: { accountId: 'main', remoteMessageId: 'wamid-ep-1', text: 'Hi', from: { phone: '+966501234567' } } });
-    // A repeated remote message id is dropped: no second event.
-    const again = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions/main/inbound`).send({ from: { jid: '966501234567@c.us', displayName: 'Sara' }, text: 'Hi', remoteMessageId: 'wamid-ep-1' });
-    expect(again.status).toBe(202);
-    expect(again.body.data.dropped).toBe('duplicate');
-    expect(((await api(acc.key).deliveries(`?event=chatapp_web.message.received`)).body.data.deliveries as Delivery[])).toHaveLength(1);
   });
 });

@@ -1,0 +1,53 @@
+import { WahaFake } from '../chatapp-web.fakes';
+import { createTestApp, REQUEST_ID_RE, TestAccount, TestApp } from './app';
+
+export interface ChatItem {
+  accountId: string;
+  chatId: string;
+  kind: string;
+  title: string;
+  phoneNumber: string | null;
+  conversationKey: string;
+  conversationContext: { moduleType: string; accountId: string; chatId: string };
+}
+
+/** A WAHA fake, an app pointed at it, and an account with a ready sandbox web session named "main". */
+export async function startChatappWebApp(): Promise<{ t: TestApp; acc: TestAccount; waha: WahaFake }> {
+  const waha = await new WahaFake().start();
+  const t = await createTestApp({ env: { WAHA_BASE_URL: waha.baseUrl, WAHA_API_KEY: waha.apiKey, WAHA_TIMEOUT_MS: '400' } });
+  const acc = await t.createAccount();
+  const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'main', status: 'ready' });
+  expect(res.status).toBe(201);
+  return { t, acc, waha };
+}
+
+export function expectError(res: { status: number; body: Record<string, unknown> }, status: number, code: string, error?: string): void {
+  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+  expect(res.body.success).toBe(false);
+  expect(typeof res.body.error).toBe('string');
+  if (error !== undefined) expect(res.body.error).toBe(error);
+  expect(res.body.requestId).toMatch(REQUEST_ID_RE);
+}
+
+/** GET /api/v2/chatapp-web/chats, and every page of it; the getter is read at call time (the app starts in beforeAll). */
+export function chatListing(app: () => TestApp) {
+  const chats = (key: string, query: Record<string, string | number>) => app().http().get('/api/v2/chatapp-web/chats').query(query).set('X-API-Key', key);
+
+  async function collect(key: string, query: Record<string, string | number>): Promise<{ items: ChatItem[]; pages: number }> {
+    const items: ChatItem[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await chats(key, { ...query, ...(cursor ? { cursor } : {}) });
+      expect(res.status).toBe(200);
+      pages++;
+      items.push(...(res.body.data.chats as ChatItem[]));
+      cursor = res.body.data.nextCursor;
+      expect(res.body.data.hasMore).toBe(cursor !== null);
+      expect(pages).toBeLessThan(200);
+    } while (cursor);
+    return { items, pages };
+  }
+
+  return { chats, collect };
+}
