@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { ApiKeysRepository } from '../src/accounts/api-keys.repository';
 import { MAX_ACTIVE_KEYS } from '../src/accounts/api-keys.service';
 import { Clock } from '../src/common/clock';
-import { createTestApp, REQUEST_ID_RE, TestAccount, TestApp, testEnv, waitFor } from './support/app';
+import { createTestApp, TestAccount, TestApp, testEnv, waitFor } from './support/app';
+import { expectError } from './support/envelope';
 import { SpawnedApp, spawnApp } from './support/spawn-app';
 
 const KEY_RE = /^msk_[A-Za-z0-9_-]{40}$/;
@@ -30,12 +31,6 @@ describe('API keys for owners (e2e)', () => {
   const list = (key: string, query: Record<string, string | number> = {}) => t.http().get('/api/v2/api-keys').set('X-API-Key', key).query(query);
   const revoke = (key: string, id: string) => t.http().delete(`/api/v2/api-keys/${id}`).set('X-API-Key', key);
   const row = async (id: string): Promise<Record<string, unknown> | undefined> => (await db.query('SELECT * FROM api_keys WHERE id = ?', [id]))[0];
-  const expectError = (res: request.Response, status: number, code: string, text?: RegExp) => {
-    expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-    expect(res.body.success).toBe(false);
-    expect(res.body.requestId).toMatch(REQUEST_ID_RE);
-    if (text) expect(res.body.error).toMatch(text);
-  };
 
   it('an owner creates a member key, shown once, with exactly the chosen permissions', async () => {
     const res = await create(owner.key, { name: '  Billing server  ', permissions: ['messages:read'] });

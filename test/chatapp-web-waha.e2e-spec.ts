@@ -1,6 +1,7 @@
 import { WahaFake } from './chatapp-web.fakes';
 import { TestAccount, TestApp } from './support/app';
-import { chatListing, expectError, startChatappWebApp } from './support/chatapp-web-helpers';
+import { chatListing, startChatappWebApp } from './support/chatapp-web-helpers';
+import { expectError } from './support/envelope';
 
 describe('Chatapp web sessions and chats (e2e): WAHA adapter', () => {
   let t: TestApp;

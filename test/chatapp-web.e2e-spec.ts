@@ -2,7 +2,8 @@ import { ApiError } from '../src/common/errors';
 import { WebSessionsService } from '../src/chatapp-web/web-sessions.service';
 import { WahaFake } from './chatapp-web.fakes';
 import { TestAccount, TestApp } from './support/app';
-import { ChatItem, chatListing, expectError, startChatappWebApp } from './support/chatapp-web-helpers';
+import { ChatItem, chatListing, startChatappWebApp } from './support/chatapp-web-helpers';
+import { expectError } from './support/envelope';
 
 describe('Chatapp web sessions and chats (e2e)', () => {
   let t: TestApp;

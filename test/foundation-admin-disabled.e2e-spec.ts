@@ -1,5 +1,5 @@
 import { ADMIN_TOKEN, createTestApp, TestApp } from './support/app';
-import { expectEnvelope } from './support/foundation-helpers';
+import { expectEnvelope } from './support/envelope';
 
 describe('Admin API disabled (e2e)', () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
 import { createTestApp, TestApp } from './support/app';
-import { expectEnvelope } from './support/foundation-helpers';
+import { expectEnvelope } from './support/envelope';
 
 describe('Throttling (e2e)', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccountEntity } from '../src/accounts/entities/account.entity';
 import { Public, RequirePermissions } from '../src/auth/decorators';
 import { createTestApp, REQUEST_ID_RE, TestApp } from './support/app';
-import { expectEnvelope } from './support/foundation-helpers';
+import { expectEnvelope } from './support/envelope';
 
 @Controller('test-only')
 class BoomController {

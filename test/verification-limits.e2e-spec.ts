@@ -1,11 +1,12 @@
 import { TestApp } from './support/app';
+import { expectError } from './support/envelope';
 import { createVerificationApp, verificationHelpers } from './support/verification-helpers';
 
 describe('Verification codes (e2e): limits', () => {
   let t: TestApp;
   /** The app's one Clock, moved forward by the tests (expiry, send windows) instead of sleeping. */
   let shiftMs = 0;
-  const { nextPhone, send, check, deliveries, sendOk, wrong, expectError, rowsOf, wallet } = verificationHelpers(() => t);
+  const { nextPhone, send, check, deliveries, sendOk, wrong, rowsOf, wallet } = verificationHelpers(() => t);
 
   beforeAll(async () => {
     t = await createVerificationApp(() => shiftMs);

@@ -1,9 +1,10 @@
 import { TestApp } from './support/app';
+import { expectError } from './support/envelope';
 import { createVerificationApp, PHONE, verificationHelpers } from './support/verification-helpers';
 
 describe('Verification codes (e2e): validation, billing, OpenAPI and permissions', () => {
   let t: TestApp;
-  const { nextPhone, send, check, deliveries, sendOk, expectError, rowsOf, wallet } = verificationHelpers(() => t);
+  const { nextPhone, send, check, deliveries, sendOk, rowsOf, wallet } = verificationHelpers(() => t);
 
   beforeAll(async () => {
     t = await createVerificationApp();

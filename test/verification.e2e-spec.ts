@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { VerificationPurger } from '../src/verification/verification-purger';
 import { TestAccount, TestApp } from './support/app';
+import { expectError } from './support/envelope';
 import { createVerificationApp, PHONE, verificationHelpers } from './support/verification-helpers';
 
 // Attempt and send limits: verification-limits.e2e-spec.ts; validation, billing, OpenAPI and
@@ -10,7 +11,7 @@ describe('Verification codes (e2e)', () => {
   let db: DataSource;
   /** The app's one Clock, moved forward by the tests (expiry, send windows) instead of sleeping. */
   let shiftMs = 0;
-  const { nextPhone, send, check, deliveries, lastCode, sendOk, wrong, expectError, rowsOf, wallet } = verificationHelpers(() => t);
+  const { nextPhone, send, check, deliveries, lastCode, sendOk, wrong, rowsOf, wallet } = verificationHelpers(() => t);
 
   beforeAll(async () => {
     t = await createVerificationApp(() => shiftMs);

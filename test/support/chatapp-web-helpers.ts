@@ -1,5 +1,5 @@
 import { WahaFake } from '../chatapp-web.fakes';
-import { createTestApp, REQUEST_ID_RE, TestAccount, TestApp } from './app';
+import { createTestApp, TestAccount, TestApp } from './app';
 
 export interface ChatItem {
   accountId: string;
@@ -19,14 +19,6 @@ export async function startChatappWebApp(): Promise<{ t: TestApp; acc: TestAccou
   const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'main', status: 'ready' });
   expect(res.status).toBe(201);
   return { t, acc, waha };
-}
-
-export function expectError(res: { status: number; body: Record<string, unknown> }, status: number, code: string, error?: string): void {
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-  expect(res.body.success).toBe(false);
-  expect(typeof res.body.error).toBe('string');
-  if (error !== undefined) expect(res.body.error).toBe(error);
-  expect(res.body.requestId).toMatch(REQUEST_ID_RE);
 }
 
 /** GET /api/v2/chatapp-web/chats, and every page of it; the getter is read at call time (the app starts in beforeAll). */
