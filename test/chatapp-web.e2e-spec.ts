@@ -2,7 +2,8 @@ import { ApiError } from '../src/common/errors';
 import { WebSessionsService } from '../src/chatapp-web/web-sessions.service';
 import { WahaFake } from './chatapp-web.fakes';
 import { TestAccount, TestApp } from './support/app';
-import { ChatItem, chatListing, startChatappWebApp } from './support/chatapp-web-helpers';
+import type { ChatView } from '../src/chatapp-web/chats.service';
+import { chatListing, startChatappWebApp } from './support/chatapp-web-helpers';
 import { expectError } from './support/envelope';
 
 describe('Chatapp web sessions and chats (e2e)', () => {
@@ -122,7 +123,7 @@ describe('Chatapp web sessions and chats (e2e)', () => {
       await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'given', status: 'ready', chats: given }).expect(201);
       const res = await chats(acc.key, { accountId: 'given', limit: 2 });
       expect(res.body.data).toMatchObject({ accountId: 'given', nextCursor: null, hasMore: false });
-      expect(res.body.data.chats.map((c: ChatItem) => [c.chatId, c.kind, c.title, c.phoneNumber])).toEqual([
+      expect(res.body.data.chats.map((c: ChatView) => [c.chatId, c.kind, c.title, c.phoneNumber])).toEqual([
         ['b@g.us', 'group', 'Team', null],
         ['15550001111@c.us', 'direct', 'Ann', '+15550001111'],
       ]);
@@ -189,12 +190,12 @@ describe('Chatapp web sessions and chats (e2e)', () => {
   describe('listing -> send route', () => {
     it('a listed chatId and conversationContext are accepted by POST /api/v2/messages/send (web session and bot)', async () => {
       const list = await chats(acc.key, { accountId: 'main', type: 'group', limit: 1 });
-      const chat: ChatItem = list.body.data.chats[0];
+      const chat: ChatView = list.body.data.chats[0];
       const sent = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key)
         .send({ channel: 'chatapp_web', messageType: 'free_text', content: { text: 'hi group' }, chatId: chat.chatId, conversationContext: chat.conversationContext });
       expect(sent.status).toBe(201);
       expect(sent.body.data.messages[0]).toMatchObject({ to: chat.chatId, channel: 'chatapp_web', status: 'sent' });
-      const bot = (await chats(acc.key, { accountId: 'bot-777' })).body.data.chats[0] as ChatItem;
+      const bot = (await chats(acc.key, { accountId: 'bot-777' })).body.data.chats[0] as ChatView;
       const botSent = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key)
         .send({ channel: 'messaging_bot', messageType: 'free_text', content: { text: 'hi bot user' }, chatId: bot.chatId, conversationContext: bot.conversationContext });
       expect(botSent.status).toBe(201);
@@ -203,8 +204,8 @@ describe('Chatapp web sessions and chats (e2e)', () => {
 
     it('the session kind must fit the channel: 400 naming conversationContext.accountId; moduleType messaging_bot only on bots', async () => {
       const send = (body: Record<string, unknown>) => t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body);
-      const web = ((await chats(acc.key, { accountId: 'main', limit: 1 })).body.data.chats as ChatItem[])[0];
-      const bot = ((await chats(acc.key, { accountId: 'bot-777' })).body.data.chats as ChatItem[])[0];
+      const web = ((await chats(acc.key, { accountId: 'main', limit: 1 })).body.data.chats as ChatView[])[0];
+      const bot = ((await chats(acc.key, { accountId: 'bot-777' })).body.data.chats as ChatView[])[0];
       const text = { messageType: 'free_text', content: { text: 'x' } };
       expectError(await send({ ...text, channel: 'chatapp_web', chatId: bot.chatId, conversationContext: bot.conversationContext }), 400, 'VALIDATION_ERROR',
         'conversationContext.accountId: bot-777 is a messaging bot id (channel messaging_bot), not usable on chatapp_web');

@@ -1,15 +1,6 @@
+import type { ChatView } from '../../src/chatapp-web/chats.service';
 import { WahaFake } from '../chatapp-web.fakes';
 import { createTestApp, TestAccount, TestApp } from './app';
-
-export interface ChatItem {
-  accountId: string;
-  chatId: string;
-  kind: string;
-  title: string;
-  phoneNumber: string | null;
-  conversationKey: string;
-  conversationContext: { moduleType: string; accountId: string; chatId: string };
-}
 
 /** A WAHA fake, an app pointed at it, and an account with a ready sandbox web session named "main". */
 export async function startChatappWebApp(): Promise<{ t: TestApp; acc: TestAccount; waha: WahaFake }> {
@@ -25,15 +16,15 @@ export async function startChatappWebApp(): Promise<{ t: TestApp; acc: TestAccou
 export function chatListing(app: () => TestApp) {
   const chats = (key: string, query: Record<string, string | number>) => app().http().get('/api/v2/chatapp-web/chats').query(query).set('X-API-Key', key);
 
-  async function collect(key: string, query: Record<string, string | number>): Promise<{ items: ChatItem[]; pages: number }> {
-    const items: ChatItem[] = [];
+  async function collect(key: string, query: Record<string, string | number>): Promise<{ items: ChatView[]; pages: number }> {
+    const items: ChatView[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
       const res = await chats(key, { ...query, ...(cursor ? { cursor } : {}) });
       expect(res.status).toBe(200);
       pages++;
-      items.push(...(res.body.data.chats as ChatItem[]));
+      items.push(...(res.body.data.chats as ChatView[]));
       cursor = res.body.data.nextCursor;
       expect(res.body.data.hasMore).toBe(cursor !== null);
       expect(pages).toBeLessThan(200);
