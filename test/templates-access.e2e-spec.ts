@@ -1,7 +1,6 @@
 import { TemplatesService } from '../src/templates/templates.service';
 import { TestAccount, TestApp } from './support/app';
-import { startTemplatesApp, templateRequests } from './support/templates-crud-helpers';
-import { chatappBody, smsBody } from './support/templates-helpers';
+import { chatappBody, smsBody, startTemplatesApp, templateRequests } from './support/templates-helpers';
 
 describe('Templates: create, read, list (e2e): access, status, listing', () => {
   let t: TestApp;
