@@ -3,10 +3,9 @@ import { parse } from 'csv-parse/sync';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events';
 import { createTestApp, REQUEST_ID_RE, TestApp, waitFor } from './support/app';
-import { BULK_TEST_ENV_PATIENT, ds, post, sms, waitStatus } from './bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, ds, post, rejectedPhone, sms, waitStatus } from './bulk-helpers';
 
 const HEADER = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt', 'deliveryStatus', 'deliveredAt', 'encoding', 'segments'];
-const rejectedPhone = () => `+96650${String(100 + Math.floor(Math.random() * 899))}0000`;
 
 interface RowJson {
   index: number;

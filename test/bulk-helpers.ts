@@ -21,6 +21,19 @@ export const BULK_TEST_ENV = {
  */
 export const BULK_TEST_ENV_PATIENT = { ...BULK_TEST_ENV, PROVIDER_TIMEOUT_MS: '5000' };
 
+/**
+ * For the bulk-intake suites: no validation nor dispatch loop, so jobs stay `validating`. The reaper
+ * still runs (BULK_TEST_ENV, every 100 ms): one intake failure case relies on it.
+ */
+export const INTAKE_TEST_ENV = { ...BULK_TEST_ENV, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000' };
+
+/** For the bulk-lifecycle suites. */
+export const LIFECYCLE_TEST_ENV = {
+  ...BULK_TEST_ENV_PATIENT,
+  // One call of a window at a time, so a provider error in the middle leaves the later rows untried (the case these tests pin down).
+  BULK_SEND_LANES: '1',
+};
+
 let seq = 0;
 /**
  * A valid Saudi mobile number, unique per call, never one the sandbox rejects or fails by receipt
@@ -101,4 +114,16 @@ export function maxInAnySecond(times: number[]): number {
     best = Math.max(best, i - j + 1);
   }
   return best;
+}
+
+/** A number the sandbox rejects (it ends in 0000). */
+export const rejectedPhone = (): string => `+96650${String(100 + Math.floor(Math.random() * 899))}0000`;
+
+/** `rows(key, id, query)`: a job's rows report (GET .../rows), expected 200, as its `data`. */
+export function rowsReport(app: () => TestApp) {
+  return async (key: string, id: string, query = '') => {
+    const res = await app().http().get(`/api/v2/messages/bulk/${id}/rows${query}`).set('X-API-Key', key);
+    expect(res.status).toBe(200);
+    return res.body.data;
+  };
 }

@@ -3,9 +3,8 @@ import type { Steps } from '../src/database/sql';
 import { UnitOfWork, UnitOptions } from '../src/database/unit-of-work';
 import { isMysqlRun } from './support/database';
 import { createTestApp, TestApp, waitFor } from './support/app';
-import { INTAKE_TEST_ENV } from './support/bulk-intake-helpers';
 import { expectError } from './support/envelope';
-import { ds, jobCount, post, rowCount, sms } from './bulk-helpers';
+import { ds, INTAKE_TEST_ENV, jobCount, post, rowCount, sms } from './bulk-helpers';
 
 describe('Bulk intake (e2e): failures after rows were stored', () => {
   let t: TestApp;

@@ -1,7 +1,6 @@
 import { createTestApp, TestApp } from './support/app';
-import { INTAKE_TEST_ENV } from './support/bulk-intake-helpers';
 import { expectError } from './support/envelope';
-import { ds, jobCount, phone, post, sms } from './bulk-helpers';
+import { ds, INTAKE_TEST_ENV, jobCount, phone, post, sms } from './bulk-helpers';
 
 describe('Bulk intake (e2e): Idempotency-Key', () => {
   let t: TestApp;

@@ -1,7 +1,6 @@
 import { createTestApp, TestApp } from './support/app';
-import { INTAKE_TEST_ENV } from './support/bulk-intake-helpers';
 import { expectError } from './support/envelope';
-import { jobCount, phone, post, rowCount, sms } from './bulk-helpers';
+import { INTAKE_TEST_ENV, jobCount, phone, post, rowCount, sms } from './bulk-helpers';
 
 // Also: bulk-intake-idempotency.e2e-spec.ts (Idempotency-Key), bulk-intake-failures.e2e-spec.ts (failures after rows were stored).
 describe('Bulk intake (e2e)', () => {

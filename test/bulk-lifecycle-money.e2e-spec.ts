@@ -1,6 +1,5 @@
 import { createTestApp, TestApp, waitFor } from './support/app';
-import { LIFECYCLE_TEST_ENV, rejectedPhone, rowsReport } from './support/bulk-lifecycle-helpers';
-import { deliveries, getJob, post, sms, waitStatus } from './bulk-helpers';
+import { deliveries, getJob, LIFECYCLE_TEST_ENV, post, rejectedPhone, rowsReport, sms, waitStatus } from './bulk-helpers';
 
 describe('Bulk lifecycle (e2e): retry and money', () => {
   let t: TestApp;

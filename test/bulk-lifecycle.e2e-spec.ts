@@ -1,6 +1,5 @@
 import { createTestApp, TestApp, waitFor } from './support/app';
-import { LIFECYCLE_TEST_ENV, rowsReport } from './support/bulk-lifecycle-helpers';
-import { deliveries, ds, getJob, maxInAnySecond, post, sms, waitStatus } from './bulk-helpers';
+import { deliveries, ds, getJob, LIFECYCLE_TEST_ENV, maxInAnySecond, post, rowsReport, sms, waitStatus } from './bulk-helpers';
 
 // Also: bulk-lifecycle-money.e2e-spec.ts (retry-failed, paying), bulk-lifecycle-recovery.e2e-spec.ts (restart,
 // interrupted intake), bulk-lifecycle-paused-jobs.e2e-spec.ts (dispatch past many paused jobs).
