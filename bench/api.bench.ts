@@ -7,14 +7,21 @@ import { join } from 'node:path';
 
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 
-interface Ready { barePort: number; appPort: number; key: string }
+interface Ready {
+  barePort: number;
+  appPort: number;
+  key: string;
+}
 
 function run(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
   return autocannon({ url, connections: 50, duration: DURATION, headers });
 }
 
 async function main(): Promise<void> {
-  const child = fork(join(__dirname, 'api-server.ts'), [], { execArgv: ['-r', 'ts-node/register/transpile-only'], stdio: 'inherit' });
+  const child = fork(join(__dirname, 'api-server.ts'), [], {
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    stdio: 'inherit',
+  });
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Ready));
     child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
@@ -22,7 +29,12 @@ async function main(): Promise<void> {
   try {
     // Warm both up, then measure baseline and account alternately (twice) and take medians.
     await autocannon({ url: `http://127.0.0.1:${ready.barePort}/bare`, connections: 10, duration: 2 });
-    await autocannon({ url: `http://127.0.0.1:${ready.appPort}/api/v2/account`, connections: 10, duration: 2, headers: { 'x-api-key': ready.key } });
+    await autocannon({
+      url: `http://127.0.0.1:${ready.appPort}/api/v2/account`,
+      connections: 10,
+      duration: 2,
+      headers: { 'x-api-key': ready.key },
+    });
     const bare: autocannon.Result[] = [];
     const account: autocannon.Result[] = [];
     for (let i = 0; i < 2; i++) {
@@ -37,9 +49,13 @@ async function main(): Promise<void> {
     const b = median(bare, (r) => r.requests.average);
     const a = median(account, (r) => r.requests.average);
     console.log(`baseline  GET /bare              ${b.toFixed(0)} req/s  p99 ${median(bare, (r) => r.latency.p99)} ms`);
-    console.log(`service   GET /api/v2/account    ${a.toFixed(0)} req/s  p99 ${median(account, (r) => r.latency.p99)} ms  (non-2xx/errors: ${errors})`);
+    console.log(
+      `service   GET /api/v2/account    ${a.toFixed(0)} req/s  p99 ${median(account, (r) => r.latency.p99)} ms  (non-2xx/errors: ${errors})`,
+    );
     const ratio = a / b;
-    console.log(`ratio     ${(ratio * 100).toFixed(1)}% of baseline (target >= 50%) -> ${ratio >= 0.5 && errors === 0 ? 'PASS' : 'FAIL'}`);
+    console.log(
+      `ratio     ${(ratio * 100).toFixed(1)}% of baseline (target >= 50%) -> ${ratio >= 0.5 && errors === 0 ? 'PASS' : 'FAIL'}`,
+    );
   } finally {
     child.kill();
   }

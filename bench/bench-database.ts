@@ -4,11 +4,24 @@ import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 
 /** A fresh database for one benchmark child: a new MariaDB schema (dropped by `drop`) or a SQLite file. */
-export async function benchDatabase(name: string, mysqlUrl: string | null, collation = 'utf8mb4_general_ci'): Promise<{ databaseUrl: string; drop: () => Promise<void> }> {
-  if (!mysqlUrl) return { databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), `${name}-`)), 'bench.sqlite')}`, drop: async () => undefined };
+export async function benchDatabase(
+  name: string,
+  mysqlUrl: string | null,
+  collation = 'utf8mb4_general_ci',
+): Promise<{ databaseUrl: string; drop: () => Promise<void> }> {
+  if (!mysqlUrl)
+    return {
+      databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), `${name}-`)), 'bench.sqlite')}`,
+      drop: async () => undefined,
+    };
   const u = new URL(mysqlUrl);
   const schema = `${name.replace(/-/g, '_')}_${process.pid}`;
-  const conn = await createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
+  const conn = await createConnection({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username || 'root'),
+    password: decodeURIComponent(u.password),
+  });
   await conn.query(`CREATE DATABASE \`${schema}\` CHARACTER SET utf8mb4 COLLATE ${collation}`);
   u.pathname = `/${schema}`;
   return {
@@ -85,9 +98,21 @@ export function localServerCpu(): (() => number) | null {
  * and rows written to internal temporary tables (GROUP BY, sorting). Differences of two readings say
  * how many rows a scenario touched: unlike CPU time, they do not move with the box's load.
  */
-export async function handlerCounts(ds: { query(sql: string): Promise<unknown> }, mysql: boolean): Promise<Record<'written' | 'read' | 'scanned' | 'tmp', number> | null> {
+export async function handlerCounts(
+  ds: { query(sql: string): Promise<unknown> },
+  mysql: boolean,
+): Promise<Record<'written' | 'read' | 'scanned' | 'tmp', number> | null> {
   if (!mysql) return null;
   const rows = (await ds.query("SHOW GLOBAL STATUS LIKE 'Handler_%'")) as { Variable_name: string; Value: string }[];
-  const get = (...names: string[]) => names.reduce((n, name) => n + Number(rows.find((r) => r.Variable_name.toLowerCase() === `handler_${name}`)?.Value ?? 0), 0);
-  return { written: get('write', 'update', 'delete'), read: get('read_key', 'read_next', 'read_prev', 'read_first', 'read_last', 'read_rnd', 'read_rnd_next'), scanned: get('read_rnd_next'), tmp: get('tmp_write', 'tmp_update') };
+  const get = (...names: string[]) =>
+    names.reduce(
+      (n, name) => n + Number(rows.find((r) => r.Variable_name.toLowerCase() === `handler_${name}`)?.Value ?? 0),
+      0,
+    );
+  return {
+    written: get('write', 'update', 'delete'),
+    read: get('read_key', 'read_next', 'read_prev', 'read_first', 'read_last', 'read_rnd', 'read_rnd_next'),
+    scanned: get('read_rnd_next'),
+    tmp: get('tmp_write', 'tmp_update'),
+  };
 }

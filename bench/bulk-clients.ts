@@ -87,7 +87,14 @@ export function downloadCsv(port: number, key: string, jobId: string): Promise<C
  * Streams a bulk body of `rows` generated elements from a worker thread (plain JavaScript: no ts-node
  * hooks); resolves with the response and the seconds from the first byte sent to the response.
  */
-export function postBulk(port: number, key: string, rows: number, mps = 10, idem = `bench-${Date.now()}-${Math.random()}`, path = '/api/v2/messages/bulk'): Promise<{ status: number; body: Record<string, unknown>; secs: number }> {
+export function postBulk(
+  port: number,
+  key: string,
+  rows: number,
+  mps = 10,
+  idem = `bench-${Date.now()}-${Math.random()}`,
+  path = '/api/v2/messages/bulk',
+): Promise<{ status: number; body: Record<string, unknown>; secs: number }> {
   return new Promise((resolve, reject) => {
     const w = new Worker(CLIENT, { eval: true, execArgv: [], workerData: { port, key, rows, mps, idem, path } });
     w.on('message', (m: 'ready' | { status: number; body: Record<string, unknown>; secs: number }) => {

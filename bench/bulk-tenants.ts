@@ -86,7 +86,9 @@ export async function tenantScenario(opts: ScenarioOptions): Promise<void> {
   const { ds, port, tenants, rows } = opts;
   const keys = await tenantKeys(opts);
   const total = tenants * rows;
-  console.log(`tenants: ${fmt(tenants)} accounts x ${rows} rows at ${MPS}/s each (ceiling ${fmt(tenants * MPS)}/s), submitted at once over 50 connections`);
+  console.log(
+    `tenants: ${fmt(tenants)} accounts x ${rows} rows at ${MPS}/s each (ceiling ${fmt(tenants * MPS)}/s), submitted at once over 50 connections`,
+  );
   // Statements of the whole scenario (transaction control left out), by shape: the first words of each.
   const counted = countStatements(ds);
   const mysql = onServer(ds);
@@ -102,7 +104,9 @@ export async function tenantScenario(opts: ScenarioOptions): Promise<void> {
   const watch = setInterval(() => {
     if (validatedAt !== null) return;
     void ds
-      .query("SELECT COALESCE(SUM(validated_count), 0) AS v, SUM(CASE WHEN status IN ('accepting', 'validating') THEN 1 ELSE 0 END) AS n FROM bulk_jobs")
+      .query(
+        "SELECT COALESCE(SUM(validated_count), 0) AS v, SUM(CASE WHEN status IN ('accepting', 'validating') THEN 1 ELSE 0 END) AS n FROM bulk_jobs",
+      )
       .then(([r]: { v: number | string; n: number | string }[]) => {
         validatedSamples.push([Date.now(), Number(r.v)]);
         if (allAccepted && validatedAt === null && Number(r.n) === 0) validatedAt = Date.now();
@@ -117,7 +121,10 @@ export async function tenantScenario(opts: ScenarioOptions): Promise<void> {
   const deadline = Date.now() + (rows / MPS) * 1000 * 6 + 120_000;
   for (;;) {
     await new Promise((r) => setTimeout(r, 1000));
-    const [{ n }] = await ds.query(`SELECT COUNT(*) AS n FROM bulk_jobs WHERE id IN (${marks}) AND status NOT IN ('completed', 'cancelled', 'rejected')`, ids);
+    const [{ n }] = await ds.query(
+      `SELECT COUNT(*) AS n FROM bulk_jobs WHERE id IN (${marks}) AND status NOT IN ('completed', 'cancelled', 'rejected')`,
+      ids,
+    );
     if (Number(n) === 0) break;
     if (Date.now() > deadline) {
       console.log(`tenants: stopped waiting, ${n} jobs not completed`);
@@ -129,7 +136,10 @@ export async function tenantScenario(opts: ScenarioOptions): Promise<void> {
   const nodeCpu = process.cpuUsage(cpuAtStart.node);
   const serverSeconds = serverCpu ? serverCpu() - cpuAtStart.server : null;
   const rowsAtEnd = await handlerCounts(ds, mysql);
-  const sent: { bulk_job_id: string; delivered_at: number | string }[] = await ds.query(`SELECT bulk_job_id, delivered_at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${marks})`, ids);
+  const sent: { bulk_job_id: string; delivered_at: number | string }[] = await ds.query(
+    `SELECT bulk_job_id, delivered_at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${marks})`,
+    ids,
+  );
   const byJob = new Map<string, number[]>();
   for (const r of sent) {
     const list = byJob.get(r.bulk_job_id) ?? [];
@@ -151,33 +161,56 @@ export async function tenantScenario(opts: ScenarioOptions): Promise<void> {
   const all = sent.map((r) => Number(r.delivered_at)).sort((a, b) => a - b);
   const perSecond = new Array(Math.ceil((all[all.length - 1] - all[0]) / 1000) + 1).fill(0);
   for (const t of all) perSecond[Math.floor((t - all[0]) / 1000)]++;
-  if (process.env.BENCH_SERIES) console.log(`tenants: sends per second from the first send (first at ${((all[0] - t0) / 1000).toFixed(1)} s after the first request): ${perSecond.join(' ')}`);
+  if (process.env.BENCH_SERIES)
+    console.log(
+      `tenants: sends per second from the first send (first at ${((all[0] - t0) / 1000).toFixed(1)} s after the first request): ${perSecond.join(' ')}`,
+    );
   let best = 0;
   for (let i = 0, sum = 0; i < perSecond.length; i++) {
     sum += perSecond[i] - (i >= 30 ? perSecond[i - 30] : 0);
     best = Math.max(best, sum / Math.min(30, i + 1));
   }
-  const validation = validatedAt === null ? 'not seen' : `${(((validatedAt as number) - t0) / 1000).toFixed(1)} s after the first request (${fmt(total / (((validatedAt as number) - t0) / 1000))} rows/s across jobs, intake included)`;
+  const validation =
+    validatedAt === null
+      ? 'not seen'
+      : `${(((validatedAt as number) - t0) / 1000).toFixed(1)} s after the first request (${fmt(total / (((validatedAt as number) - t0) / 1000))} rows/s across jobs, intake included)`;
   let bestValidation = 0;
   for (let i = 0, j = 0; i < validatedSamples.length; i++) {
     while (validatedSamples[i][0] - validatedSamples[j][0] > 1000) j++;
     const span = (validatedSamples[i][0] - validatedSamples[j][0]) / 1000;
-    if (span >= 0.5) bestValidation = Math.max(bestValidation, (validatedSamples[i][1] - validatedSamples[j][1]) / span);
+    if (span >= 0.5)
+      bestValidation = Math.max(bestValidation, (validatedSamples[i][1] - validatedSamples[j][1]) / span);
   }
   console.log(`tenants: ${fmt(sent.length)} of ${fmt(total)} messages sent; every job validated ${validation}`);
-  console.log(`tenants: validation across jobs, best one-second rate ${fmt(bestValidation)} rows/s (while intake and dispatch run alongside); last job validated ${validatedAt === null ? '-' : (((validatedAt as number) - lastAccepted) / 1000).toFixed(1)} s after the last 202`);
-  console.log(`tenants: first send after the 202: median ${pct(50).toFixed(1)} s, p90 ${pct(90).toFixed(1)} s, worst ${pct(100).toFixed(1)} s (target <= 30 s)`);
-  console.log(`tenants: best 30 s window ${fmt(best)} msg/s = ${((best / (tenants * MPS)) * 100).toFixed(1)}% of ${fmt(tenants * MPS)}/s (target >= 5,000); whole run ${fmt(sent.length / ((all[all.length - 1] - t0) / 1000))}/s since the first request`);
-  console.log(`tenants: ${(counted.statements / Math.max(1, sent.length)).toFixed(2)} statements per message sent over the whole scenario (intake, validation, dispatch, receipts; transaction control not counted)`);
+  console.log(
+    `tenants: validation across jobs, best one-second rate ${fmt(bestValidation)} rows/s (while intake and dispatch run alongside); last job validated ${validatedAt === null ? '-' : (((validatedAt as number) - lastAccepted) / 1000).toFixed(1)} s after the last 202`,
+  );
+  console.log(
+    `tenants: first send after the 202: median ${pct(50).toFixed(1)} s, p90 ${pct(90).toFixed(1)} s, worst ${pct(100).toFixed(1)} s (target <= 30 s)`,
+  );
+  console.log(
+    `tenants: best 30 s window ${fmt(best)} msg/s = ${((best / (tenants * MPS)) * 100).toFixed(1)}% of ${fmt(tenants * MPS)}/s (target >= 5,000); whole run ${fmt(sent.length / ((all[all.length - 1] - t0) / 1000))}/s since the first request`,
+  );
+  console.log(
+    `tenants: ${(counted.statements / Math.max(1, sent.length)).toFixed(2)} statements per message sent over the whole scenario (intake, validation, dispatch, receipts; transaction control not counted)`,
+  );
   const perMessage = (seconds: number) => `${fmt((seconds * 1e6) / Math.max(1, sent.length))} us`;
   const nodeSeconds = (nodeCpu.user + nodeCpu.system) / 1e6;
-  console.log(`tenants: CPU per message sent: this process (service and client worker) ${perMessage(nodeSeconds)}${serverSeconds === null ? '' : `, the local database server ${perMessage(serverSeconds)}`} (${nodeSeconds.toFixed(1)} s${serverSeconds === null ? '' : ` and ${serverSeconds.toFixed(1)} s`} in all)`);
+  console.log(
+    `tenants: CPU per message sent: this process (service and client worker) ${perMessage(nodeSeconds)}${serverSeconds === null ? '' : `, the local database server ${perMessage(serverSeconds)}`} (${nodeSeconds.toFixed(1)} s${serverSeconds === null ? '' : ` and ${serverSeconds.toFixed(1)} s`} in all)`,
+  );
   if (rowsAtStart && rowsAtEnd) {
     const per = (k: keyof typeof rowsAtEnd) => ((rowsAtEnd[k] - rowsAtStart[k]) / Math.max(1, sent.length)).toFixed(1);
-    console.log(`tenants: server rows per message sent: ${per('written')} written, ${per('read')} read (${per('scanned')} of them by scans), ${per('tmp')} to temporary tables (this benchmark's progress reads included)`);
+    console.log(
+      `tenants: server rows per message sent: ${per('written')} written, ${per('read')} read (${per('scanned')} of them by scans), ${per('tmp')} to temporary tables (this benchmark's progress reads included)`,
+    );
   }
-  if (process.env.BENCH_STATEMENTS) for (const [shape, n] of [...counted.shapes].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${String(n).padStart(8)}  ${shape}`);
-  console.log(`tenants: max sends of one job in any 1 s window: ${worstWindow} (ceiling ${MPS})${worstWindow > MPS ? '  <-- OVER' : ''}`);
+  if (process.env.BENCH_STATEMENTS)
+    for (const [shape, n] of [...counted.shapes].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      console.log(`  ${String(n).padStart(8)}  ${shape}`);
+  console.log(
+    `tenants: max sends of one job in any 1 s window: ${worstWindow} (ceiling ${MPS})${worstWindow > MPS ? '  <-- OVER' : ''}`,
+  );
 }
 
 /**
@@ -193,11 +226,16 @@ export async function backlogScenario(opts: ScenarioOptions & { validateAll: () 
   const ids = accepted.map((a) => a.id);
   const marks = ids.map(() => '?').join(',');
   const count = async (): Promise<{ v: number; n: number }> => {
-    const [r]: { v: number | string; n: number | string }[] = await ds.query(`SELECT COALESCE(SUM(validated_count), 0) AS v, SUM(CASE WHEN status = 'queued' THEN 1 ELSE 0 END) AS n FROM bulk_jobs WHERE id IN (${marks})`, ids);
+    const [r]: { v: number | string; n: number | string }[] = await ds.query(
+      `SELECT COALESCE(SUM(validated_count), 0) AS v, SUM(CASE WHEN status = 'queued' THEN 1 ELSE 0 END) AS n FROM bulk_jobs WHERE id IN (${marks})`,
+      ids,
+    );
     return { v: Number(r.v), n: Number(r.n) };
   };
   const before = await count();
-  console.log(`backlog: ${fmt(tenants)} jobs x ${rows} rows accepted in ${((Date.now() - t0) / 1000).toFixed(1)} s over 50 connections, ${fmt(before.v)} rows validated meanwhile (no loop runs)`);
+  console.log(
+    `backlog: ${fmt(tenants)} jobs x ${rows} rows accepted in ${((Date.now() - t0) / 1000).toFixed(1)} s over 50 connections, ${fmt(before.v)} rows validated meanwhile (no loop runs)`,
+  );
   const serverCpu = onServer(ds) ? localServerCpu() : null;
   const cpu = { node: process.cpuUsage(), server: serverCpu?.() ?? 0 };
   const started = performance.now();
@@ -206,6 +244,10 @@ export async function backlogScenario(opts: ScenarioOptions & { validateAll: () 
   const after = await count();
   const nodeCpu = process.cpuUsage(cpu.node);
   const server = serverCpu ? `, the local database server ${fmt(((serverCpu() - cpu.server) * 1e6) / after.v)} us` : '';
-  console.log(`backlog: one validation pass over ${fmt(tenants)} jobs: ${secs.toFixed(2)} s, ${fmt((after.v - before.v) / secs)} rows/s across jobs (${fmt(finished)} jobs finished, ${fmt(after.n)} queued; target >= 50,000)`);
-  console.log(`backlog: CPU per row validated: this process ${fmt((nodeCpu.user + nodeCpu.system) / after.v)} us${server}`);
+  console.log(
+    `backlog: one validation pass over ${fmt(tenants)} jobs: ${secs.toFixed(2)} s, ${fmt((after.v - before.v) / secs)} rows/s across jobs (${fmt(finished)} jobs finished, ${fmt(after.n)} queued; target >= 50,000)`,
+  );
+  console.log(
+    `backlog: CPU per row validated: this process ${fmt((nodeCpu.user + nodeCpu.system) / after.v)} us${server}`,
+  );
 }

@@ -16,14 +16,28 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DataSource } from 'typeorm';
 import { downloadCsv, element, postBulk } from './bulk-clients';
 
-const args = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=') as [string, string]));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .filter((a) => a.startsWith('--'))
+    .map((a) => a.slice(2).split('=') as [string, string]),
+);
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/x';
 
 async function parent(): Promise<void> {
   const dialects = (args.dialect ?? 'both') === 'both' ? ['sqlite', 'mysql'] : [args.dialect];
   for (const d of dialects) {
     await new Promise<void>((resolve, reject) => {
-      const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], { execArgv: ['-r', 'ts-node/register/transpile-only', '--max-old-space-size=1024', '--max-semi-space-size=64', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])], stdio: 'inherit' });
+      const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], {
+        execArgv: [
+          '-r',
+          'ts-node/register/transpile-only',
+          '--max-old-space-size=1024',
+          '--max-semi-space-size=64',
+          ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        ],
+        stdio: 'inherit',
+      });
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${d} bench exited with ${code}`))));
     });
   }
@@ -48,18 +62,28 @@ class RssSampler {
 
 async function rawInsertRate(ds: DataSource, mysql: boolean, rows: number): Promise<number> {
   await ds.query('DROP TABLE IF EXISTS bench_raw');
-  await ds.query(`CREATE TABLE bench_raw (job_id varchar(40) NOT NULL, idx int NOT NULL, status varchar(10) NOT NULL, to_addr varchar(320), channel varchar(32), payload ${mysql ? 'mediumtext' : 'text'} NOT NULL, attempt int NOT NULL, PRIMARY KEY (job_id, idx))`);
+  await ds.query(
+    `CREATE TABLE bench_raw (job_id varchar(40) NOT NULL, idx int NOT NULL, status varchar(10) NOT NULL, to_addr varchar(320), channel varchar(32), payload ${mysql ? 'mediumtext' : 'text'} NOT NULL, attempt int NOT NULL, PRIMARY KEY (job_id, idx))`,
+  );
   const batch = 1000;
   const t0 = performance.now();
   if (mysql) {
     for (let i = 0; i < rows; i += batch) {
       const params: unknown[] = [];
       const n = Math.min(batch, rows - i);
-      for (let k = 0; k < n; k++) params.push('bulk_raw', i + k, 'pending', '+966501234567', 'local_sms', element(i + k), 0);
+      for (let k = 0; k < n; k++)
+        params.push('bulk_raw', i + k, 'pending', '+966501234567', 'local_sms', element(i + k), 0);
       await ds.query(`INSERT INTO bench_raw VALUES ${Array(n).fill('(?,?,?,?,?,?,?)').join(',')}`, params);
     }
   } else {
-    const db = (ds.driver as unknown as { databaseConnection: { prepare(s: string): { run(...p: unknown[]): void }; transaction(f: () => void): () => void } }).databaseConnection;
+    const db = (
+      ds.driver as unknown as {
+        databaseConnection: {
+          prepare(s: string): { run(...p: unknown[]): void };
+          transaction(f: () => void): () => void;
+        };
+      }
+    ).databaseConnection;
     const stmt = db.prepare('INSERT INTO bench_raw VALUES (?,?,?,?,?,?,?)');
     db.transaction(() => {
       for (let i = 0; i < rows; i++) stmt.run('bulk_raw', i, 'pending', '+966501234567', 'local_sms', element(i), 0);
@@ -101,7 +125,9 @@ async function child(dialect: string): Promise<void> {
   console.log(`\n=== ${label} ===`);
   if (mysql) {
     // The server's version and buffer pool: figures of a server left at its 128 MiB default and of one sized to the working set differ.
-    const [{ v, pool }]: { v: string; pool: number | string }[] = await ds.query('SELECT @@version AS v, @@innodb_buffer_pool_size AS pool');
+    const [{ v, pool }]: { v: string; pool: number | string }[] = await ds.query(
+      'SELECT @@version AS v, @@innodb_buffer_pool_size AS pool',
+    );
     console.log(`server: ${v}, InnoDB buffer pool ${Math.round(Number(pool) / 2 ** 20)} MiB`);
   }
 
@@ -113,9 +139,11 @@ async function child(dialect: string): Promise<void> {
         port,
         tenants: Number(args.tenants),
         rows: Number(args['tenant-rows'] ?? 300),
-        createAccount: async (i: number) => (await accounts.create({ name: `Tenant ${i}`, walletBalance: 1_000_000 })).apiKey.key,
+        createAccount: async (i: number) =>
+          (await accounts.create({ name: `Tenant ${i}`, walletBalance: 1_000_000 })).apiKey.key,
       };
-      if ('backlog' in args) await backlogScenario({ ...scenario, validateAll: () => app.get(BulkValidationLoop).runOnce() });
+      if ('backlog' in args)
+        await backlogScenario({ ...scenario, validateAll: () => app.get(BulkValidationLoop).runOnce() });
       else await tenantScenario(scenario);
       return;
     }
@@ -144,12 +172,16 @@ async function child(dialect: string): Promise<void> {
     if (validationJob) {
       const loop = app.get(BulkValidationLoop);
       const [job] = await ds.query('SELECT total FROM bulk_jobs WHERE id = ?', [validationJob]);
-      await ds.query("UPDATE bulk_jobs SET status = 'cancelled' WHERE status = 'validating' AND id <> ?", [validationJob]);
+      await ds.query("UPDATE bulk_jobs SET status = 'cancelled' WHERE status = 'validating' AND id <> ?", [
+        validationJob,
+      ]);
       const t0 = performance.now();
       await loop.runOnce();
       const secs = (performance.now() - t0) / 1000;
       const [after] = await ds.query('SELECT status, validated_count FROM bulk_jobs WHERE id = ?', [validationJob]);
-      console.log(`validation ${fmt(Number(job.total))} rows: ${secs.toFixed(2)} s, ${fmt(Number(job.total) / secs)} rows/s (job ${after.status}, validatedCount ${after.validated_count})`);
+      console.log(
+        `validation ${fmt(Number(job.total))} rows: ${secs.toFixed(2)} s, ${fmt(Number(job.total) / secs)} rows/s (job ${after.status}, validatedCount ${after.validated_count})`,
+      );
       await ds.query("UPDATE bulk_jobs SET status = 'cancelled' WHERE id = ?", [validationJob]);
     }
 
@@ -161,20 +193,27 @@ async function child(dialect: string): Promise<void> {
       const res = await postBulk(port, apiKey.key, largest.rows, 10, 'unused', '/api/v2/messages/bulk/validate');
       const peak = sampler.stop();
       const data = res.body.data as { valid?: number } | undefined;
-      if (res.status !== 200 || data?.valid !== largest.rows) throw new Error(`dry run ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-      console.log(`dry run ${fmt(largest.rows)} rows: ${res.secs.toFixed(2)} s, ${fmt(largest.rows / res.secs)} rows/s (target >= 50,000), peak RSS ${mb(peak)} (before ${mb(before)})`);
+      if (res.status !== 200 || data?.valid !== largest.rows)
+        throw new Error(`dry run ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      console.log(
+        `dry run ${fmt(largest.rows)} rows: ${res.secs.toFixed(2)} s, ${fmt(largest.rows / res.secs)} rows/s (target >= 50,000), peak RSS ${mb(peak)} (before ${mb(before)})`,
+      );
     }
 
     // --- CSV export of the largest job, its rows made to look sent (message id, time) first
     if (largest) {
       await ds.query("UPDATE bulk_jobs SET status = 'completed' WHERE id = ?", [largest.id]);
-      await ds.query("UPDATE bulk_rows SET status = 'sent', message_id = 'msg_01jd8x2m0a1b2c3d4e5f6g7h', sent_at = ? WHERE job_id = ?", [Date.now(), largest.id]);
+      await ds.query(
+        "UPDATE bulk_rows SET status = 'sent', message_id = 'msg_01jd8x2m0a1b2c3d4e5f6g7h', sent_at = ? WHERE job_id = ?",
+        [Date.now(), largest.id],
+      );
       global.gc?.();
       const before = process.memoryUsage().rss;
       const sampler = new RssSampler();
       const res = await downloadCsv(port, apiKey.key, largest.id);
       const peak = sampler.stop();
-      if (res.status !== 200 || !res.complete || res.lines !== largest.rows + 1) throw new Error(`export ${JSON.stringify(res)}`);
+      if (res.status !== 200 || !res.complete || res.lines !== largest.rows + 1)
+        throw new Error(`export ${JSON.stringify(res)}`);
       console.log(
         `export ${fmt(largest.rows)} rows as CSV: ${res.secs.toFixed(2)} s, ${fmt(largest.rows / res.secs)} rows/s, ${mb(res.bytes)} (target < 30 s); ` +
           `RSS growth ${mb(peak - before)} (peak ${mb(peak)}, before ${mb(before)}; target < 100 MB)`,
@@ -192,12 +231,14 @@ async function child(dialect: string): Promise<void> {
     const endpoints = app.get(EventEndpointsService);
     for (let a = 0; a < nAcc; a++) {
       const acc = await accounts.create({ name: `Bench ${a}`, walletBalance: 1_000_000 });
-      if ('subscribe' in args) await endpoints.create(acc.account.id, { url: 'http://127.0.0.1:9/hook', events: ['message.*'] });
+      if ('subscribe' in args)
+        await endpoints.create(acc.account.id, { url: 'http://127.0.0.1:9/hook', events: ['message.*'] });
       const res = await postBulk(port, acc.apiKey.key, perJob, 10);
       jobIds.push(String(res.body.id));
     }
     const loop = app.get(BulkValidationLoop);
-    while (Number((await ds.query("SELECT COUNT(*) AS n FROM bulk_jobs WHERE status = 'validating'"))[0].n) > 0) await loop.runOnce();
+    while (Number((await ds.query("SELECT COUNT(*) AS n FROM bulk_jobs WHERE status = 'validating'"))[0].n) > 0)
+      await loop.runOnce();
     const dispatcher = app.get(BulkDispatcher);
     const bulkDb = app.get(UnitOfWork);
     // Statements the dispatch issued: transaction control (BEGIN/START TRANSACTION/COMMIT/ROLLBACK)
@@ -213,7 +254,12 @@ async function child(dialect: string): Promise<void> {
     for (;;) {
       await new Promise((r) => setTimeout(r, 250));
       polling = true;
-      const [{ n }] = await ds.query(`SELECT COUNT(*) AS n FROM bulk_jobs WHERE id IN (${placeholders}) AND status NOT IN ('completed', 'cancelled')`, jobIds).finally(() => (polling = false));
+      const [{ n }] = await ds
+        .query(
+          `SELECT COUNT(*) AS n FROM bulk_jobs WHERE id IN (${placeholders}) AND status NOT IN ('completed', 'cancelled')`,
+          jobIds,
+        )
+        .finally(() => (polling = false));
       if (Number(n) === 0 || Date.now() - t0 > seconds * 4000 + 30000) break;
     }
     clearInterval(timer);
@@ -252,10 +298,12 @@ async function child(dialect: string): Promise<void> {
     const steady = inWindow / ((winEnd - winStart) / 1000);
     const statements = mysql ? counted.statements : counted.statements + (bulkDb.statements - bulkBefore);
     console.log(
-      `dispatch ${nAcc} accounts x 10/s${"subscribe" in args ? " (message.* subscribed)" : ""}, ${fmt(sent)} messages in ${span.toFixed(2)} s: steady-state aggregate ${fmt(steady)}/s = ${((steady / ceiling) * 100).toFixed(1)}% of ${fmt(ceiling)}/s; ` +
-        `worst job ${(worstRate).toFixed(2)}/s; max sends of one job in any 1 s window: ${worstWindow} (ceiling 10)${worstWindow > 10 ? '  <-- OVER' : ''}`,
+      `dispatch ${nAcc} accounts x 10/s${'subscribe' in args ? ' (message.* subscribed)' : ''}, ${fmt(sent)} messages in ${span.toFixed(2)} s: steady-state aggregate ${fmt(steady)}/s = ${((steady / ceiling) * 100).toFixed(1)}% of ${fmt(ceiling)}/s; ` +
+        `worst job ${worstRate.toFixed(2)}/s; max sends of one job in any 1 s window: ${worstWindow} (ceiling 10)${worstWindow > 10 ? '  <-- OVER' : ''}`,
     );
-    console.log(`dispatch database cost: ${(statements / sent).toFixed(2)} statements/message, transaction control not counted (bulk module: ${((bulkDb.statements - bulkBefore) / sent).toFixed(2)})`);
+    console.log(
+      `dispatch database cost: ${(statements / sent).toFixed(2)} statements/message, transaction control not counted (bulk module: ${((bulkDb.statements - bulkBefore) / sent).toFixed(2)})`,
+    );
   } finally {
     await app.close();
     await dropDb();

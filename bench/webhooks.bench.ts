@@ -9,7 +9,12 @@ import { fork } from 'node:child_process';
 import http, { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const args = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=') as [string, string]));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .filter((a) => a.startsWith('--'))
+    .map((a) => a.slice(2).split('=') as [string, string]),
+);
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/x';
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -32,7 +37,14 @@ async function parent(): Promise<void> {
       received = 0;
       connections = 0;
       await new Promise<void>((resolve, reject) => {
-        const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`, `--receiver=${port}`], { execArgv: ['-r', 'ts-node/register/transpile-only', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])], stdio: 'inherit' });
+        const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`, `--receiver=${port}`], {
+          execArgv: [
+            '-r',
+            'ts-node/register/transpile-only',
+            ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+          ],
+          stdio: 'inherit',
+        });
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${d} bench exited with ${code}`))));
       });
       console.log(`receiver got ${fmt(received)} requests on ${fmt(connections)} connections`);
@@ -45,7 +57,11 @@ async function parent(): Promise<void> {
 async function child(dialect: string): Promise<void> {
   const mysql = dialect === 'mysql';
   const events = Number(args.events ?? 20_000);
-  const { databaseUrl, drop: dropDb } = await benchDatabase('bench-webhooks', mysql ? MYSQL_URL : null, 'utf8mb4_unicode_ci');
+  const { databaseUrl, drop: dropDb } = await benchDatabase(
+    'bench-webhooks',
+    mysql ? MYSQL_URL : null,
+    'utf8mb4_unicode_ci',
+  );
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
@@ -73,12 +89,19 @@ async function child(dialect: string): Promise<void> {
   console.log(`\n=== ${label}: ${fmt(events)} events, WEBHOOK_DELIVERY_BATCH ${app.get(AppConfig).webhooks.batch} ===`);
   try {
     const { account } = await app.get(AccountsService).create({ name: 'Bench webhooks', walletBalance: 0 });
-    await app.get(EventEndpointsService).create(account.id, { url: `http://127.0.0.1:${args.receiver}/hook`, events: ['message.*'] });
+    await app
+      .get(EventEndpointsService)
+      .create(account.id, { url: `http://127.0.0.1:${args.receiver}/hook`, events: ['message.*'] });
     const sink = app.get<Sink>(EVENT_SINK);
     const data = { id: 'msg_x', status: 'delivered', channel: 'local_sms', to: '+966501234567', sequence: 3 };
     let t0 = performance.now();
     for (let i = 0; i < events; i += 1000) {
-      const batch = Array.from({ length: Math.min(1000, events - i) }, (_, k) => ({ accountId: account.id, type: 'message.delivered' as const, data: { ...data, id: `msg_${i + k}` }, at: Date.now() }));
+      const batch = Array.from({ length: Math.min(1000, events - i) }, (_, k) => ({
+        accountId: account.id,
+        type: 'message.delivered' as const,
+        data: { ...data, id: `msg_${i + k}` },
+        at: Date.now(),
+      }));
       await uow.transaction((tx) => sink.record(tx, batch));
     }
     console.log(`fan-out into the outbox: ${fmt(events / ((performance.now() - t0) / 1000))} events/s`);
@@ -87,25 +110,46 @@ async function child(dialect: string): Promise<void> {
     const cap = app.get(AppConfig).webhooks.batch;
     const agent = new http.Agent({ keepAlive: true });
     const body = JSON.stringify({ type: 'message.delivered', timestamp: new Date().toISOString(), data });
-    const post = () => new Promise<void>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: Number(args.receiver), path: '/hook', method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
+    const post = () =>
+      new Promise<void>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port: Number(args.receiver),
+            path: '/hook',
+            method: 'POST',
+            agent,
+            headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', resolve);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
       });
-      req.on('error', reject);
-      req.end(body);
-    });
     let left = events;
     t0 = performance.now();
-    await Promise.all(Array.from({ length: cap }, async () => {
-      while (left-- > 0) await post();
-    }));
+    await Promise.all(
+      Array.from({ length: cap }, async () => {
+        while (left-- > 0) await post();
+      }),
+    );
     const bare = events / ((performance.now() - t0) / 1000);
     agent.destroy();
     console.log(`baseline: ${fmt(bare)} plain keep-alive POSTs/s with ${cap} at once`);
 
     const worker = app.get(WebhookDeliveryWorker);
-    const delivered = async () => Number((await uow.rows<{ n: number | string }>({ sql: `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`, params: [] }))[0].n);
+    const delivered = async () =>
+      Number(
+        (
+          await uow.rows<{ n: number | string }>({
+            sql: `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`,
+            params: [],
+          })
+        )[0].n,
+      );
     const statementsBefore = uow.statements;
     t0 = performance.now();
     let stop = false;
@@ -127,8 +171,12 @@ async function child(dialect: string): Promise<void> {
     const secs = (performance.now() - t0) / 1000;
     stop = true;
     await driver;
-    console.log(`statements per delivery (the bench's progress polls included): ${((uow.statements - statementsBefore) / events).toFixed(2)}`);
-    console.log(`delivery: ${fmt(events / secs)} deliveries/s (${secs.toFixed(2)} s, ${((100 * events) / secs / bare).toFixed(0)}% of the baseline; target >= 2,000/s)`);
+    console.log(
+      `statements per delivery (the bench's progress polls included): ${((uow.statements - statementsBefore) / events).toFixed(2)}`,
+    );
+    console.log(
+      `delivery: ${fmt(events / secs)} deliveries/s (${secs.toFixed(2)} s, ${((100 * events) / secs / bare).toFixed(0)}% of the baseline; target >= 2,000/s)`,
+    );
   } finally {
     await app.close();
     await dropDb();

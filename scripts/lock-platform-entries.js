@@ -13,7 +13,10 @@ const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const pkgs = lock.packages;
 
 function platformOf(name) {
-  const tail = name.split('/').pop().replace(/^core-|^resolver-binding-|^rollup-/, '');
+  const tail = name
+    .split('/')
+    .pop()
+    .replace(/^core-|^resolver-binding-|^rollup-/, '');
   const [os, cpu, abi] = tail.split('-');
   const entry = { os: [os], cpu: [cpu === 'arm' ? 'arm' : cpu] };
   if (os === 'linux') entry.libc = [abi && abi.startsWith('musl') ? 'musl' : 'glibc'];
@@ -32,7 +35,10 @@ for (const [key, meta] of Object.entries(pkgs)) {
   }
 }
 const sorted = { '': pkgs[''] };
-for (const key of Object.keys(pkgs).filter((k) => k !== '').sort()) sorted[key] = pkgs[key];
+for (const key of Object.keys(pkgs)
+  .filter((k) => k !== '')
+  .sort())
+  sorted[key] = pkgs[key];
 lock.packages = sorted;
 fs.writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
 console.log(`lock-platform-entries: added ${added} entr${added === 1 ? 'y' : 'ies'}`);

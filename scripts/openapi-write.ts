@@ -38,7 +38,9 @@ async function main(): Promise<void> {
   writeFileSync(join(OPENAPI_DIR, 'public.json'), serialise(docs.public));
   writeFileSync(join(OPENAPI_DIR, 'admin.json'), serialise(docs.operator));
   await app.close();
-  console.log(`wrote ${Object.keys(docs.public.paths).length} public and ${Object.keys(docs.operator.paths).length} operator paths to openapi/`);
+  console.log(
+    `wrote ${Object.keys(docs.public.paths).length} public and ${Object.keys(docs.operator.paths).length} operator paths to openapi/`,
+  );
 }
 
 if (require.main === module) {

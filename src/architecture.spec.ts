@@ -60,7 +60,11 @@ function folderEdges(files: { path: string; text: string }[]): Edges {
     const from = folderOf(path);
     // Static imports and re-exports, `import type`, dynamic import() and require().
     for (const { fileName } of preProcessFile(text, true, true).importedFiles) {
-      const target = fileName.startsWith('.') ? relative(SRC, resolve(SRC, dirname(path), fileName)) : fileName.startsWith('src/') ? fileName.slice(4) : null;
+      const target = fileName.startsWith('.')
+        ? relative(SRC, resolve(SRC, dirname(path), fileName))
+        : fileName.startsWith('src/')
+          ? fileName.slice(4)
+          : null;
       if (target === null) continue;
       if (target.startsWith('..')) throw new Error(`${path} imports ${fileName}, outside src/`);
       const to = folderOf(target);
@@ -125,7 +129,9 @@ describe('architecture: the arrows between the folders of src/', () => {
   const edges = folderEdges(files);
 
   it('places every top-level folder of src/ in the table', () => {
-    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((f) => !(f in MAY_IMPORT))).toEqual([]);
   });
 
@@ -134,7 +140,9 @@ describe('architecture: the arrows between the folders of src/', () => {
   });
 
   it('has no cycle between folders, in the code or in the table', () => {
-    const code = new Map([...edges].filter(([from]) => from !== ROOT).map(([from, byTarget]) => [from, [...byTarget.keys()]]));
+    const code = new Map(
+      [...edges].filter(([from]) => from !== ROOT).map(([from, byTarget]) => [from, [...byTarget.keys()]]),
+    );
     expect(findCycle(code)).toBeNull();
     expect(findCycle(new Map(Object.entries(MAY_IMPORT)))).toBeNull();
   });
@@ -150,7 +158,10 @@ describe('architecture: the arrows between the folders of src/', () => {
     const sample = (path: string, text: string) => ({ path: join(...path.split('/')), text });
 
     it('report an import against the arrows, naming the file and the import', () => {
-      const found = folderEdges([sample('low/a.ts', "import { B } from '../high/b';"), sample('high/b.ts', "import type { A } from '../low/a';")]);
+      const found = folderEdges([
+        sample('low/a.ts', "import { B } from '../high/b';"),
+        sample('high/b.ts', "import type { A } from '../low/a';"),
+      ]);
       expect(wrongArrows(found, table)).toEqual([`${join('low', 'a.ts')}: ../high/b (low -> high)`]);
     });
 
@@ -159,12 +170,30 @@ describe('architecture: the arrows between the folders of src/', () => {
         sample('high/c.ts', "export { A } from '../low/a'; const m = () => import('../app.module');"),
         sample('low/d.ts', "const x = require('../high/c');"),
       ]);
-      expect(wrongArrows(found, table)).toEqual([`${join('high', 'c.ts')}: ../app.module (high -> ${ROOT})`, `${join('low', 'd.ts')}: ../high/c (low -> high)`]);
+      expect(wrongArrows(found, table)).toEqual([
+        `${join('high', 'c.ts')}: ../app.module (high -> ${ROOT})`,
+        `${join('low', 'd.ts')}: ../high/c (low -> high)`,
+      ]);
     });
 
     it('find a cycle', () => {
-      expect(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]]))).toEqual(['a', 'b', 'c', 'a']);
-      expect(findCycle(new Map([['a', ['b']], ['b', []]]))).toBeNull();
+      expect(
+        findCycle(
+          new Map([
+            ['a', ['b']],
+            ['b', ['c']],
+            ['c', ['a']],
+          ]),
+        ),
+      ).toEqual(['a', 'b', 'c', 'a']);
+      expect(
+        findCycle(
+          new Map([
+            ['a', ['b']],
+            ['b', []],
+          ]),
+        ),
+      ).toBeNull();
     });
   });
 });

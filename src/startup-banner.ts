@@ -23,7 +23,11 @@ export function startupBanner(f: StartupFacts): string[] {
     f.docsEnabled === false
       ? 'OpenAPI documents are off (DOCS_ENABLED=false, the default in production); the committed ones are in openapi/'
       : `OpenAPI: ${f.url}/docs (JSON: ${f.url}/docs-json); operator API: ${f.url}/docs/admin`;
-  const lines = [`Messaging service listening on ${f.url} (database: ${f.database})`, docs, `Developer console: ${f.url}/console (sign in with an API key)`];
+  const lines = [
+    `Messaging service listening on ${f.url} (database: ${f.database})`,
+    docs,
+    `Developer console: ${f.url}/console (sign in with an API key)`,
+  ];
   const admin = `curl -X POST -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json'`;
   const enable = f.adminEnabled
     ? 'export ADMIN_TOKEN=<the value this server was started with>, then'
@@ -38,9 +42,15 @@ export function startupBanner(f: StartupFacts): string[] {
     );
     return lines;
   }
-  lines.push(`Create an account and its owner key: ${enable}`, `  ${admin} -d '{"name":"Acme"}' ${f.url}/admin/v1/accounts`);
+  lines.push(
+    `Create an account and its owner key: ${enable}`,
+    `  ${admin} -d '{"name":"Acme"}' ${f.url}/admin/v1/accounts`,
+  );
   if (f.earlierDemoKeyFile) {
-    lines.push(`Demo account key: in ${f.earlierDemoKeyFile}`, `Try it: curl -H "X-API-Key: $(cat ${f.earlierDemoKeyFile})" ${f.url}/api/v2/account`);
+    lines.push(
+      `Demo account key: in ${f.earlierDemoKeyFile}`,
+      `Try it: curl -H "X-API-Key: $(cat ${f.earlierDemoKeyFile})" ${f.url}/api/v2/account`,
+    );
   }
   return lines;
 }

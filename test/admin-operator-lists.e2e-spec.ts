@@ -19,7 +19,9 @@ describe('Operator API: account directory, top-up, template review list', () => 
       const first = await t.admin('get', '/admin/v1/accounts?limit=2').expect(200);
       expect(first.body.data.accounts.map((a: { id: string }) => a.id)).toEqual([ids[2], ids[1]]);
       expect(first.body.data.hasMore).toBe(true);
-      const second = await t.admin('get', `/admin/v1/accounts?limit=2&cursor=${encodeURIComponent(first.body.data.nextCursor)}`).expect(200);
+      const second = await t
+        .admin('get', `/admin/v1/accounts?limit=2&cursor=${encodeURIComponent(first.body.data.nextCursor)}`)
+        .expect(200);
       expect(second.body.data.accounts[0].id).toBe(ids[0]);
       const one = await t.admin('get', `/admin/v1/accounts/${ids[1]}`).expect(200);
       expect(one.body.data.account).toMatchObject({ id: ids[1], name: 'Dir B', walletBalance: 100000 });
@@ -33,8 +35,14 @@ describe('Operator API: account directory, top-up, template review list', () => 
     it('top-up adds to the balance as it is at that moment (a debit in between is kept)', async () => {
       const acc = await t.createAccount({ walletBalance: 1000 });
       // A wallet-paid send between the operator reading the balance and the top-up.
-      await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966500000009', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } }).expect(201);
-      const after = (await t.http().get('/api/v2/account').set('X-API-Key', acc.key).expect(200)).body.data.walletBalance as number;
+      await t
+        .http()
+        .post('/api/v2/messages/send')
+        .set('X-API-Key', acc.key)
+        .send({ to: '+966500000009', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } })
+        .expect(201);
+      const after = (await t.http().get('/api/v2/account').set('X-API-Key', acc.key).expect(200)).body.data
+        .walletBalance as number;
       expect(after).toBeLessThan(1000);
       const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/top-up`).send({ amount: 5000 }).expect(200);
       expect(res.body.data.account.walletBalance).toBe(after + 5000);
@@ -48,9 +56,14 @@ describe('Operator API: account directory, top-up, template review list', () => 
         const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/top-up`).send({ amount }).expect(400);
         expect(res.body.code).toBe('VALIDATION_ERROR');
       }
-      expect((await t.admin('post', '/admin/v1/accounts/acc_nope/top-up').send({ amount: 1 }).expect(404)).body.code).toBe('NOT_FOUND');
+      expect(
+        (await t.admin('post', '/admin/v1/accounts/acc_nope/top-up').send({ amount: 1 }).expect(404)).body.code,
+      ).toBe('NOT_FOUND');
       const over = await t.admin('post', `/admin/v1/accounts/${acc.id}/top-up`).send({ amount: 11 }).expect(400);
-      expect(over.body).toMatchObject({ code: 'VALIDATION_ERROR', error: 'The wallet balance would exceed the largest supported amount' });
+      expect(over.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        error: 'The wallet balance would exceed the largest supported amount',
+      });
       const unchanged = await t.admin('get', `/admin/v1/accounts/${acc.id}`).expect(200);
       expect(unchanged.body.data.account.walletBalance).toBe(Number.MAX_SAFE_INTEGER - 10);
     });
@@ -60,16 +73,24 @@ describe('Operator API: account directory, top-up, template review list', () => 
     it('lists templates of every account by status with their account id, paged; approving moves one out of the pending queue', async () => {
       const a = await t.createAccount();
       const b = await t.createAccount();
-      const post = (key: string, body: Record<string, unknown>) => t.http().post('/api/v2/templates').set('X-API-Key', key).send(body).expect(201);
+      const post = (key: string, body: Record<string, unknown>) =>
+        t.http().post('/api/v2/templates').set('X-API-Key', key).send(body).expect(201);
       const p1 = (await post(a.key, chatappBody({ name: 'review_one' }))).body.data.template;
       const p2 = (await post(b.key, chatappBody({ name: 'review_two' }))).body.data.template;
       await post(a.key, smsBody({ name: 'sms_active' }));
       expect(p1.status).toBe('pending');
 
       const page1 = await t.admin('get', '/admin/v1/templates?status=pending&limit=1').expect(200);
-      expect(page1.body.data.templates).toEqual([expect.objectContaining({ id: p2.id, accountId: b.id, status: 'pending', name: 'review_two' })]);
+      expect(page1.body.data.templates).toEqual([
+        expect.objectContaining({ id: p2.id, accountId: b.id, status: 'pending', name: 'review_two' }),
+      ]);
       expect(page1.body.data.hasMore).toBe(true);
-      const page2 = await t.admin('get', `/admin/v1/templates?status=pending&limit=1&cursor=${encodeURIComponent(page1.body.data.nextCursor)}`).expect(200);
+      const page2 = await t
+        .admin(
+          'get',
+          `/admin/v1/templates?status=pending&limit=1&cursor=${encodeURIComponent(page1.body.data.nextCursor)}`,
+        )
+        .expect(200);
       expect(page2.body.data.templates[0]).toMatchObject({ id: p1.id, accountId: a.id });
 
       await t.admin('post', `/admin/v1/templates/${p1.id}/status`).send({ status: 'approved' }).expect(200);

@@ -27,29 +27,51 @@ describe('API keys for owners (e2e)', () => {
   });
   afterAll(() => t.close());
 
-  const create = (key: string, body: unknown) => t.http().post('/api/v2/api-keys').set('X-API-Key', key).send(body as object);
-  const list = (key: string, query: Record<string, string | number> = {}) => t.http().get('/api/v2/api-keys').set('X-API-Key', key).query(query);
+  const create = (key: string, body: unknown) =>
+    t
+      .http()
+      .post('/api/v2/api-keys')
+      .set('X-API-Key', key)
+      .send(body as object);
+  const list = (key: string, query: Record<string, string | number> = {}) =>
+    t.http().get('/api/v2/api-keys').set('X-API-Key', key).query(query);
   const revoke = (key: string, id: string) => t.http().delete(`/api/v2/api-keys/${id}`).set('X-API-Key', key);
-  const row = async (id: string): Promise<Record<string, unknown> | undefined> => (await db.query('SELECT * FROM api_keys WHERE id = ?', [id]))[0];
+  const row = async (id: string): Promise<Record<string, unknown> | undefined> =>
+    (await db.query('SELECT * FROM api_keys WHERE id = ?', [id]))[0];
 
   it('an owner creates a member key, shown once, with exactly the chosen permissions', async () => {
     const res = await create(owner.key, { name: '  Billing server  ', permissions: ['messages:read'] });
     expect(res.status).toBe(201);
     const k = res.body.data.apiKey;
     expect(Object.keys(k).sort()).toEqual([...VIEW_FIELDS, 'key'].sort());
-    expect(k).toMatchObject({ name: 'Billing server', role: 'member', permissions: ['messages:read'], lastUsedAt: null });
+    expect(k).toMatchObject({
+      name: 'Billing server',
+      role: 'member',
+      permissions: ['messages:read'],
+      lastUsedAt: null,
+    });
     expect(k.key).toMatch(KEY_RE);
     expect(k.prefix).toBe(k.key.slice(0, 12));
     expect(Date.parse(k.createdAt)).toBeGreaterThan(Date.now() - 60_000);
 
     // Stored: the hash, never the key.
     const stored = await row(k.id);
-    expect(stored).toMatchObject({ account_id: owner.id, name: 'Billing server', role: 'member', key_hash: createHash('sha256').update(k.key).digest('hex'), revoked_at: null });
+    expect(stored).toMatchObject({
+      account_id: owner.id,
+      name: 'Billing server',
+      role: 'member',
+      key_hash: createHash('sha256').update(k.key).digest('hex'),
+      revoked_at: null,
+    });
     expect(JSON.stringify(stored)).not.toContain(k.key);
 
     // The new key can do what it was given and nothing else.
     expect((await t.http().get('/api/v2/messages').set('X-API-Key', k.key)).status).toBe(200);
-    const send = await t.http().post('/api/v2/messages/send').set('X-API-Key', k.key).send({ to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } });
+    const send = await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', k.key)
+      .send({ to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } });
     expectError(send, 403, 'FORBIDDEN', /messages:create/);
     expectError(await t.http().get('/api/v2/account').set('X-API-Key', k.key), 403, 'FORBIDDEN', /api_keys:read/);
     expectError(await list(k.key), 403, 'FORBIDDEN', /api_keys:read/);
@@ -57,7 +79,9 @@ describe('API keys for owners (e2e)', () => {
 
   it('a member key cannot create or revoke keys, even with api_keys:read', async () => {
     const acc = await t.createAccount();
-    const member = (await create(acc.key, { name: 'reader', permissions: ['api_keys:read', 'messages:create', 'messages:read'] })).body.data.apiKey;
+    const member = (
+      await create(acc.key, { name: 'reader', permissions: ['api_keys:read', 'messages:create', 'messages:read'] })
+    ).body.data.apiKey;
     expectError(await create(member.key, { name: 'x', permissions: ['messages:read'] }), 403, 'FORBIDDEN', /owner/);
     expectError(await revoke(member.key, acc.keyId), 403, 'FORBIDDEN', /owner/);
     expectError(await revoke(member.key, member.id), 403, 'FORBIDDEN', /owner/);
@@ -72,7 +96,8 @@ describe('API keys for owners (e2e)', () => {
   it('lists active keys, owner keys included, newest first, never a key or hash, paged by cursor', async () => {
     const acc = await t.createAccount();
     const ids = [acc.keyId];
-    for (const name of ['one', 'two', 'three']) ids.push((await create(acc.key, { name, permissions: ['messages:read'] })).body.data.apiKey.id);
+    for (const name of ['one', 'two', 'three'])
+      ids.push((await create(acc.key, { name, permissions: ['messages:read'] })).body.data.apiKey.id);
     const gone = ids.pop()!;
     expect((await revoke(acc.key, gone)).status).toBe(200);
 
@@ -82,8 +107,14 @@ describe('API keys for owners (e2e)', () => {
     const keys = all.body.data.apiKeys as Record<string, unknown>[];
     expect(keys.map((k) => k.id)).toEqual([...ids].reverse());
     for (const k of keys) expect(Object.keys(k).sort()).toEqual(VIEW_FIELDS);
-    expect(keys[keys.length - 1]).toMatchObject({ role: 'owner', name: 'Owner key', permissions: ['messages:create', 'messages:read', 'api_keys:read'] });
-    const hashes: { key_hash: string }[] = await db.query('SELECT key_hash FROM api_keys WHERE account_id = ?', [acc.id]);
+    expect(keys[keys.length - 1]).toMatchObject({
+      role: 'owner',
+      name: 'Owner key',
+      permissions: ['messages:create', 'messages:read', 'api_keys:read'],
+    });
+    const hashes: { key_hash: string }[] = await db.query('SELECT key_hash FROM api_keys WHERE account_id = ?', [
+      acc.id,
+    ]);
     for (const h of hashes) expect(JSON.stringify(all.body)).not.toContain(h.key_hash);
 
     const seen: string[] = [];
@@ -117,7 +148,7 @@ describe('API keys for owners (e2e)', () => {
     expect(Number((await row(acc.keyId))!.revoked_at)).toBe(Date.parse(res.body.data.revokedAt));
   });
 
-  it('another account\'s key, an unknown id and an already revoked key are 404 API_KEY_NOT_FOUND', async () => {
+  it("another account's key, an unknown id and an already revoked key are 404 API_KEY_NOT_FOUND", async () => {
     const a = await t.createAccount();
     const b = await t.createAccount();
     const aMember = (await create(a.key, { name: 'a member', permissions: ['messages:read'] })).body.data.apiKey;
@@ -141,13 +172,25 @@ describe('API keys for owners (e2e)', () => {
       [{ name: 'k' }, /permissions/],
       [{ name: 'k', permissions: [] }, /at least one permission/],
       [{ name: 'k', permissions: 'messages:read' }, /permissions must be an array/],
-      [{ name: 'k', permissions: ['messages:delete'] }, /permissions must each be one of: messages:create, messages:read, api_keys:read/],
+      [
+        { name: 'k', permissions: ['messages:delete'] },
+        /permissions must each be one of: messages:create, messages:read, api_keys:read/,
+      ],
       [{ name: 'k', permissions: ['messages:read', 'messages:read'] }, /twice/],
       [{ name: 'k', permissions: ['messages:read'], role: 'owner' }, /role should not exist/],
     ];
     const acc = await t.createAccount();
     for (const [body, text] of cases) expectError(await create(acc.key, body), 400, 'VALIDATION_ERROR', text);
-    expectError(await t.http().post('/api/v2/api-keys').set('X-API-Key', acc.key).set('Content-Type', 'application/json').send('{"name":'), 400, 'INVALID_REQUEST_BODY');
+    expectError(
+      await t
+        .http()
+        .post('/api/v2/api-keys')
+        .set('X-API-Key', acc.key)
+        .set('Content-Type', 'application/json')
+        .send('{"name":'),
+      400,
+      'INVALID_REQUEST_BODY',
+    );
     expect((await db.query('SELECT id FROM api_keys WHERE account_id = ?', [acc.id])).length).toBe(1);
     const longest = await create(acc.key, { name: 'y'.repeat(100), permissions: ['messages:read'] });
     expect(longest.status).toBe(201);
@@ -155,12 +198,19 @@ describe('API keys for owners (e2e)', () => {
 
   it(`holds at most ${MAX_ACTIVE_KEYS} active keys per account, also under concurrent creation`, async () => {
     const acc = await t.createAccount();
-    for (let i = 1; i < MAX_ACTIVE_KEYS - 2; i++) expect((await create(acc.key, { name: `k${i}`, permissions: ['messages:read'] })).status).toBe(201);
+    for (let i = 1; i < MAX_ACTIVE_KEYS - 2; i++)
+      expect((await create(acc.key, { name: `k${i}`, permissions: ['messages:read'] })).status).toBe(201);
     // Two places left; five owners' requests race for them.
-    const raced = await Promise.all(Array.from({ length: 5 }, (_, i) => create(acc.key, { name: `race${i}`, permissions: ['messages:read'] })));
+    const raced = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => create(acc.key, { name: `race${i}`, permissions: ['messages:read'] })),
+    );
     expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409]);
     for (const r of raced.filter((x) => x.status === 409)) expectError(r, 409, 'API_KEY_LIMIT_REACHED', /revoke one/);
-    const active = async () => Number((await db.query('SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL', [acc.id]))[0].n);
+    const active = async () =>
+      Number(
+        (await db.query('SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL', [acc.id]))[0]
+          .n,
+      );
     expect(await active()).toBe(MAX_ACTIVE_KEYS);
 
     const victim = raced.find((r) => r.status === 201)!.body.data.apiKey.id;
@@ -174,16 +224,21 @@ describe('API keys for owners (e2e)', () => {
     const k = (await create(acc.key, { name: 'used', permissions: ['messages:read'] })).body.data.apiKey;
     const touches = jest.spyOn(t.app.get(ApiKeysRepository), 'touchLastUsed');
     try {
-      for (let i = 0; i < 5; i++) expect((await t.http().get('/api/v2/messages').set('X-API-Key', k.key)).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await t.http().get('/api/v2/messages').set('X-API-Key', k.key)).status).toBe(200);
       const first = await waitFor(async () => (await row(k.id))!.last_used_at, { what: 'last_used_at set' });
-      expect(touches.mock.calls.filter((c) => c[1] === k.id)).toEqual([[acc.id, k.id, expect.any(Number), expect.any(Number)]]);
+      expect(touches.mock.calls.filter((c) => c[1] === k.id)).toEqual([
+        [acc.id, k.id, expect.any(Number), expect.any(Number)],
+      ]);
       const listed = (await list(acc.key)).body.data.apiKeys.find((x: { id: string }) => x.id === k.id);
       expect(listed.lastUsedAt).toBe(new Date(Number(first)).toISOString());
 
       shiftMs += 61_000;
       expect((await t.http().get('/api/v2/messages').set('X-API-Key', k.key)).status).toBe(200);
       expect((await t.http().get('/api/v2/messages').set('X-API-Key', k.key)).status).toBe(200);
-      await waitFor(async () => Number((await row(k.id))!.last_used_at) >= Number(first) + 61_000, { what: 'last_used_at moved on' });
+      await waitFor(async () => Number((await row(k.id))!.last_used_at) >= Number(first) + 61_000, {
+        what: 'last_used_at moved on',
+      });
       expect(touches.mock.calls.filter((c) => c[1] === k.id)).toHaveLength(2);
     } finally {
       touches.mockRestore();
@@ -195,7 +250,9 @@ describe('API keys for owners (e2e)', () => {
     let replicaUrl: string;
 
     beforeAll(async () => {
-      replica = spawnApp(testEnv({ DATABASE_URL: t.databaseUrl, PORT: '0', HOST: '127.0.0.1', SCHEDULERS_ENABLED: 'false' }));
+      replica = spawnApp(
+        testEnv({ DATABASE_URL: t.databaseUrl, PORT: '0', HOST: '127.0.0.1', SCHEDULERS_ENABLED: 'false' }),
+      );
       replicaUrl = /listening on (http:\S+) /.exec(await replica.waitForOutput(/listening on http:\S+ /, 120_000))![1];
     }, 150_000);
     afterAll(() => replica?.stop());
@@ -210,7 +267,10 @@ describe('API keys for owners (e2e)', () => {
       expect((await revoke(acc.key, k.id)).status).toBe(200);
       const revokedAt = Date.now();
       expectError(await t.http().get('/api/v2/messages').set('X-API-Key', k.key), 401, 'UNAUTHORIZED');
-      await waitFor(async () => (await request(replicaUrl).get('/api/v2/messages').set('X-API-Key', k.key)).status === 401, { timeoutMs: 1000, intervalMs: 20, what: 'replica refuses the revoked key' });
+      await waitFor(
+        async () => (await request(replicaUrl).get('/api/v2/messages').set('X-API-Key', k.key)).status === 401,
+        { timeoutMs: 1000, intervalMs: 20, what: 'replica refuses the revoked key' },
+      );
       expect(Date.now() - revokedAt).toBeLessThan(1000);
       expectError(await request(replicaUrl).get('/api/v2/messages').set('X-API-Key', k.key), 401, 'UNAUTHORIZED');
       // The owner key still works on both.

@@ -12,7 +12,10 @@ const ORDER = ['accepting', 'validating', 'queued', 'running', 'completed'];
 function jobOf(e: SseEvent): JobJson {
   expect(e.event).toBe('job');
   const job = JSON.parse(e.data) as JobJson;
-  const problem = contract.check('GET', `/api/v2/messages/bulk/${job.id}`, 200, 'application/json', { success: true, job });
+  const problem = contract.check('GET', `/api/v2/messages/bulk/${job.id}`, 200, 'application/json', {
+    success: true,
+    job,
+  });
   expect(problem).toBeNull();
   return job;
 }
@@ -27,7 +30,9 @@ describe('Bulk job event stream (e2e)', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, BULK_EVENTS_HEARTBEAT_MS: '150', BULK_EVENTS_MAX_PER_ACCOUNT: '2' } });
+    t = await createTestApp({
+      env: { ...BULK_TEST_ENV, BULK_EVENTS_HEARTBEAT_MS: '150', BULK_EVENTS_MAX_PER_ACCOUNT: '2' },
+    });
   });
   afterEach(() => {
     for (const s of streams.splice(0)) if (!s.isClosed()) s.abort();
@@ -40,7 +45,9 @@ describe('Bulk job event stream (e2e)', () => {
   async function pausedJob(key: string, sentAtLeast: number): Promise<string> {
     const res = await post(t, key, { messagesPerSecond: 2, messages: Array.from({ length: 20 }, () => sms()) });
     expect(res.status).toBe(202);
-    await waitFor(async () => (await getJob(t, key, res.body.id)).counts.sent >= sentAtLeast, { what: `${sentAtLeast} sent` });
+    await waitFor(async () => (await getJob(t, key, res.body.id)).counts.sent >= sentAtLeast, {
+      what: `${sentAtLeast} sent`,
+    });
     const paused = await t.http().post(`/api/v2/messages/bulk/${res.body.id}/pause`).set('X-API-Key', key);
     expect(paused.status).toBe(200);
     return res.body.id as string;
@@ -48,7 +55,11 @@ describe('Bulk job event stream (e2e)', () => {
 
   it('streams a job from creation to `end`: the job at once, each change (at most twice a second), then closes', async () => {
     const acc = await t.createAccount();
-    const res = await post(t, acc.key, { name: 'live', messagesPerSecond: 2, messages: Array.from({ length: 6 }, () => sms()) });
+    const res = await post(t, acc.key, {
+      name: 'live',
+      messagesPerSecond: 2,
+      messages: Array.from({ length: 6 }, () => sms()),
+    });
     expect(res.status).toBe(202);
     const s = await open(t, acc.key, res.body.id);
     expect(s.status).toBe(200);
@@ -68,8 +79,13 @@ describe('Bulk job event stream (e2e)', () => {
     }
     expect(jobs.length).toBeGreaterThanOrEqual(3);
     expect(new Set(jobs.map((j) => j.status)).has('running')).toBe(true);
-    expect(jobs[jobs.length - 1]).toMatchObject({ status: 'completed', counts: { pending: 0, sent: 6, failed: 0, cancelled: 0 }, delivery: { delivered: 0, read: 0, undelivered: 0 } });
-    for (let i = 1; i < jobEvents.length; i++) expect(jobEvents[i].at - jobEvents[i - 1].at).toBeGreaterThanOrEqual(400);
+    expect(jobs[jobs.length - 1]).toMatchObject({
+      status: 'completed',
+      counts: { pending: 0, sent: 6, failed: 0, cancelled: 0 },
+      delivery: { delivered: 0, read: 0, undelivered: 0 },
+    });
+    for (let i = 1; i < jobEvents.length; i++)
+      expect(jobEvents[i].at - jobEvents[i - 1].at).toBeGreaterThanOrEqual(400);
     // `end` is the last event, once.
     expect(s.events.filter((e) => e.event === 'end')).toHaveLength(1);
     expect(s.events[s.events.length - 1]).toMatchObject({ event: 'end' });
@@ -93,17 +109,43 @@ describe('Bulk job event stream (e2e)', () => {
     const s = await open(t, acc.key, id);
     const first = jobOf(await s.next((e) => e.event === 'job'));
     expect(first).toMatchObject({ status: 'paused', delivery: { delivered: 0, read: 0, undelivered: 0 } });
-    const sent: { provider_message_id: string }[] = await ds(t).query("SELECT provider_message_id FROM messages WHERE bulk_job_id = ? AND status = 'sent' ORDER BY id", [id]);
+    const sent: { provider_message_id: string }[] = await ds(t).query(
+      "SELECT provider_message_id FROM messages WHERE bulk_job_id = ? AND status = 'sent' ORDER BY id",
+      [id],
+    );
     expect(sent.length).toBeGreaterThanOrEqual(4);
     // Receipts through the lifecycle's intake, as a provider hook hands them over: two delivered, one
     // read (before any delivered: it sets both), one the carrier did not deliver.
-    const receipt = (i: number, status: ProviderReceipt['status'], errorCode: ProviderReceipt['errorCode'] = null): ProviderReceipt => ({
-      providerMessageId: sent[i].provider_message_id, status, providerStatus: status, errorCode, providerErrorCode: errorCode ? '001' : null, at: Date.now(),
+    const receipt = (
+      i: number,
+      status: ProviderReceipt['status'],
+      errorCode: ProviderReceipt['errorCode'] = null,
+    ): ProviderReceipt => ({
+      providerMessageId: sent[i].provider_message_id,
+      status,
+      providerStatus: status,
+      errorCode,
+      providerErrorCode: errorCode ? '001' : null,
+      at: Date.now(),
     });
-    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(0, 'delivered'), receipt(1, 'delivered'), receipt(2, 'read'), receipt(3, 'failed', 'UNDELIVERED')]);
+    await t.app
+      .get<ReceiptIntake>(RECEIPT_INTAKE)
+      .accept([
+        receipt(0, 'delivered'),
+        receipt(1, 'delivered'),
+        receipt(2, 'read'),
+        receipt(3, 'failed', 'UNDELIVERED'),
+      ]);
     const expected = { delivered: 3, read: 1, undelivered: 1 };
 
-    const changed = jobOf(await s.next((e) => e.event === 'job' && (JSON.parse(e.data) as JobJson).delivery !== undefined && JSON.stringify((JSON.parse(e.data) as JobJson).delivery) === JSON.stringify(expected)));
+    const changed = jobOf(
+      await s.next(
+        (e) =>
+          e.event === 'job' &&
+          (JSON.parse(e.data) as JobJson).delivery !== undefined &&
+          JSON.stringify((JSON.parse(e.data) as JobJson).delivery) === JSON.stringify(expected),
+      ),
+    );
     expect(changed.status).toBe('paused');
     expect(s.isClosed()).toBe(false);
     expect((await getJob(t, acc.key, id)).delivery).toEqual(expected);
@@ -159,7 +201,10 @@ describe('Bulk job event stream (e2e)', () => {
     const owner = await t.createAccount();
     const other = await t.createAccount();
     const res = await post(t, owner.key, { messagesPerSecond: 10, messages: [sms()] });
-    for (const [key, id] of [[other.key, res.body.id], [owner.key, 'bulk_nope']] as const) {
+    for (const [key, id] of [
+      [other.key, res.body.id],
+      [owner.key, 'bulk_nope'],
+    ] as const) {
       const r = await t.http().get(`/api/v2/messages/bulk/${id}/events`).set('X-API-Key', key);
       expect(r.status).toBe(404);
       expect(r.headers['content-type']).toMatch(/^application\/json/);
@@ -174,7 +219,9 @@ describe('Bulk job event stream (e2e)', () => {
   });
 
   it("the sandbox's simulated receipts show in the stream while the job runs (one recipient undelivered)", async () => {
-    const fast = await createTestApp({ env: { ...BULK_TEST_ENV, SANDBOX_DELIVERED_AFTER_MS: '100', SANDBOX_RECEIPT_TICK_MS: '50' } });
+    const fast = await createTestApp({
+      env: { ...BULK_TEST_ENV, SANDBOX_DELIVERED_AFTER_MS: '100', SANDBOX_RECEIPT_TICK_MS: '50' },
+    });
     try {
       const acc = await fast.createAccount();
       // Sent, then failed UNDELIVERED by the sandbox (a number ending in 0009).
@@ -189,10 +236,13 @@ describe('Bulk job event stream (e2e)', () => {
       // Receipts of the first windows came in while later rows were still being sent.
       expect(jobs.some((j) => j.status === 'running' && j.delivery.delivered + j.delivery.undelivered > 0)).toBe(true);
       // The last receipts may come after `end`: GET shows them.
-      const settled = await waitFor(async () => {
-        const j = await getJob(fast, acc.key, res.body.id);
-        return j.delivery.delivered + j.delivery.undelivered === 6 ? j : null;
-      }, { what: 'every receipt' });
+      const settled = await waitFor(
+        async () => {
+          const j = await getJob(fast, acc.key, res.body.id);
+          return j.delivery.delivered + j.delivery.undelivered === 6 ? j : null;
+        },
+        { what: 'every receipt' },
+      );
       expect(settled.delivery).toEqual({ delivered: 5, read: 0, undelivered: 1 });
       expect(settled.counts).toEqual({ pending: 0, sent: 6, failed: 0, cancelled: 0 });
     } finally {
@@ -201,7 +251,10 @@ describe('Bulk job event stream (e2e)', () => {
   });
 
   it('a second replica (no loops of its own) streams a job the first runs; its shutdown closes its streams', async () => {
-    const replica = await createTestApp({ databaseUrl: t.databaseUrl, env: { ...BULK_TEST_ENV, SCHEDULERS_ENABLED: 'false' } });
+    const replica = await createTestApp({
+      databaseUrl: t.databaseUrl,
+      env: { ...BULK_TEST_ENV, SCHEDULERS_ENABLED: 'false' },
+    });
     let closed = false;
     try {
       const acc = await t.createAccount();

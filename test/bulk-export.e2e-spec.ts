@@ -5,7 +5,20 @@ import { RECEIPT_INTAKE, ReceiptIntake } from '../src/providers/provider-events'
 import { createTestApp, REQUEST_ID_RE, TestApp, waitFor } from './support/app';
 import { BULK_TEST_ENV_PATIENT, ds, post, rejectedPhone, sms, waitStatus } from './bulk-helpers';
 
-const HEADER = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt', 'deliveryStatus', 'deliveredAt', 'encoding', 'segments'];
+const HEADER = [
+  'rowIndex',
+  'to',
+  'channel',
+  'status',
+  'messageId',
+  'errorCode',
+  'errorMessage',
+  'sentAt',
+  'deliveryStatus',
+  'deliveredAt',
+  'encoding',
+  'segments',
+];
 
 interface RowJson {
   index: number;
@@ -23,7 +36,17 @@ interface RowJson {
 }
 
 /** GET /rows.csv over a raw connection: the status, headers, body, and whether the response ended properly. */
-function rawGet(t: TestApp, key: string, path: string): Promise<{ status: number | null; headers: IncomingMessage['headers']; body: string; complete: boolean; error: string | null }> {
+function rawGet(
+  t: TestApp,
+  key: string,
+  path: string,
+): Promise<{
+  status: number | null;
+  headers: IncomingMessage['headers'];
+  body: string;
+  complete: boolean;
+  error: string | null;
+}> {
   return new Promise((resolve) => {
     const req = request(new URL(path, t.baseUrl), { headers: { 'X-API-Key': key } });
     req.on('error', (err) => resolve({ status: null, headers: {}, body: '', complete: false, error: err.message }));
@@ -32,7 +55,9 @@ function rawGet(t: TestApp, key: string, path: string): Promise<{ status: number
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
       res.on('error', () => undefined);
-      res.on('close', () => resolve({ status: res.statusCode ?? null, headers: res.headers, body, complete: res.complete, error: null }));
+      res.on('close', () =>
+        resolve({ status: res.statusCode ?? null, headers: res.headers, body, complete: res.complete, error: null }),
+      );
     });
     req.end();
   });
@@ -48,13 +73,27 @@ describe('Bulk rows CSV export (e2e)', () => {
     await t.close();
   });
 
-  const csv = (key: string, jobId: string) => t.http().get(`/api/v2/messages/bulk/${jobId}/rows.csv`).set('X-API-Key', key);
+  const csv = (key: string, jobId: string) =>
+    t.http().get(`/api/v2/messages/bulk/${jobId}/rows.csv`).set('X-API-Key', key);
   const jsonRows = async (key: string, jobId: string): Promise<RowJson[]> => {
     const res = await t.http().get(`/api/v2/messages/bulk/${jobId}/rows?limit=1000`).set('X-API-Key', key);
     expect(res.status).toBe(200);
     return res.body.data.rows;
   };
-  const asRecord = (r: RowJson) => [String(r.index), r.to ?? '', r.channel ?? '', r.status, r.messageId ?? '', r.errorCode ?? '', r.errorMessage ?? '', r.sentAt ?? '', r.deliveryStatus ?? '', r.deliveredAt ?? '', r.encoding ?? '', r.segments === null ? '' : String(r.segments)];
+  const asRecord = (r: RowJson) => [
+    String(r.index),
+    r.to ?? '',
+    r.channel ?? '',
+    r.status,
+    r.messageId ?? '',
+    r.errorCode ?? '',
+    r.errorMessage ?? '',
+    r.sentAt ?? '',
+    r.deliveryStatus ?? '',
+    r.deliveredAt ?? '',
+    r.encoding ?? '',
+    r.segments === null ? '' : String(r.segments),
+  ];
 
   it('a sent job: header row, every row across pages in row order, exactly what the JSON report says; file headers', async () => {
     const acc = await t.createAccount();
@@ -76,8 +115,26 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(records.slice(1)).toEqual(expected.map(asRecord));
     // 7 rows over pages of 3; sent rows carry their message and time, the provider's refusal its code.
     expect(records.slice(1).map((r) => r[0])).toEqual(['0', '1', '2', '3', '4', '5', '6']);
-    expect(records[1]).toEqual(['0', messages[0].to, 'local_sms', 'sent', expect.stringMatching(/^msg_/), '', '', expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), 'sent', '', 'gsm7', '1']);
-    expect(records[3]).toMatchObject({ 1: failing, 3: 'failed', 4: expect.stringMatching(/^msg_/), 5: expect.stringMatching(/^[A-Z_]+$/) });
+    expect(records[1]).toEqual([
+      '0',
+      messages[0].to,
+      'local_sms',
+      'sent',
+      expect.stringMatching(/^msg_/),
+      '',
+      '',
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      'sent',
+      '',
+      'gsm7',
+      '1',
+    ]);
+    expect(records[3]).toMatchObject({
+      1: failing,
+      3: 'failed',
+      4: expect.stringMatching(/^msg_/),
+      5: expect.stringMatching(/^[A-Z_]+$/),
+    });
     // HEAD: the same headers, no body.
     const head = await t.http().head(`/api/v2/messages/bulk/${res.body.id}/rows.csv`).set('X-API-Key', acc.key);
     expect(head.status).toBe(200);
@@ -88,30 +145,67 @@ describe('Bulk rows CSV export (e2e)', () => {
   it('delivery receipts show on sent rows: delivered (with its time), read, undelivered; failed rows have none', async () => {
     const acc = await t.createAccount();
     const failing = rejectedPhone();
-    const res = await post(t, acc.key, { name: 'receipts', messagesPerSecond: 10, messages: [sms(), sms(), sms(), sms(), sms(failing)] });
+    const res = await post(t, acc.key, {
+      name: 'receipts',
+      messagesPerSecond: 10,
+      messages: [sms(), sms(), sms(), sms(), sms(failing)],
+    });
     expect(res.status).toBe(202);
     await waitStatus(t, acc.key, res.body.id, ['completed'], 30000);
     const before = await jsonRows(acc.key, res.body.id);
-    expect(before.map((r) => [r.status, r.deliveryStatus, r.deliveredAt])).toEqual([...Array(4).fill(['sent', 'sent', null]), ['failed', null, null]]);
+    expect(before.map((r) => [r.status, r.deliveryStatus, r.deliveredAt])).toEqual([
+      ...Array(4).fill(['sent', 'sent', null]),
+      ['failed', null, null],
+    ]);
     const at = Date.now();
     const iso = new Date(at).toISOString();
     const receipt = (id: string | null, status: 'delivered' | 'read' | 'failed') => ({
-      providerMessageId: `sbx_${id}`, status, providerStatus: status, errorCode: status === 'failed' ? ('UNDELIVERED' as const) : null, providerErrorCode: null, at,
+      providerMessageId: `sbx_${id}`,
+      status,
+      providerStatus: status,
+      errorCode: status === 'failed' ? ('UNDELIVERED' as const) : null,
+      providerErrorCode: null,
+      at,
     });
-    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(before[0].messageId, 'delivered'), receipt(before[1].messageId, 'read'), receipt(before[2].messageId, 'failed')]);
+    await t.app
+      .get<ReceiptIntake>(RECEIPT_INTAKE)
+      .accept([
+        receipt(before[0].messageId, 'delivered'),
+        receipt(before[1].messageId, 'read'),
+        receipt(before[2].messageId, 'failed'),
+      ]);
     const after = await jsonRows(acc.key, res.body.id);
     expect(after.map((r) => [r.status, r.deliveryStatus, r.deliveredAt])).toEqual([
-      ['sent', 'delivered', iso], ['sent', 'read', iso], ['sent', 'undelivered', null], ['sent', 'sent', null], ['failed', null, null],
+      ['sent', 'delivered', iso],
+      ['sent', 'read', iso],
+      ['sent', 'undelivered', null],
+      ['sent', 'sent', null],
+      ['failed', null, null],
     ]);
     const records: string[][] = parse((await csv(acc.key, res.body.id)).text);
-    expect(records.slice(1).map((r) => [r[8], r[9]])).toEqual(after.map((r) => [r.deliveryStatus ?? '', r.deliveredAt ?? '']));
+    expect(records.slice(1).map((r) => [r[8], r[9]])).toEqual(
+      after.map((r) => [r.deliveryStatus ?? '', r.deliveredAt ?? '']),
+    );
   });
 
   it('quotes commas, quotes and newlines, keeps Arabic, neutralises formulas but not phone numbers (a job ending on a page boundary)', async () => {
     const acc = await t.createAccount();
     const hyperlink = '=HYPERLINK("http://evil.test/?q=1","click")';
-    const tos = ['+966501234567', 'a,b', 'say "hi"', 'line1\nline2', hyperlink, 'مرحبا بكم', '@SUM(A1)', '-2+3', '+1 (555) 0100'];
-    const res = await post(t, acc.key, { messagesPerSecond: 10, messages: tos.map((to) => sms(to, 'نص عربي, "مقتبس"')) });
+    const tos = [
+      '+966501234567',
+      'a,b',
+      'say "hi"',
+      'line1\nline2',
+      hyperlink,
+      'مرحبا بكم',
+      '@SUM(A1)',
+      '-2+3',
+      '+1 (555) 0100',
+    ];
+    const res = await post(t, acc.key, {
+      messagesPerSecond: 10,
+      messages: tos.map((to) => sms(to, 'نص عربي, "مقتبس"')),
+    });
     expect(res.status).toBe(202);
     // Every row but the first is invalid: the job is rejected, its rows keep the validator's messages.
     await waitStatus(t, acc.key, res.body.id, ['rejected']);
@@ -136,7 +230,20 @@ describe('Bulk rows CSV export (e2e)', () => {
     expect(got.text).not.toMatch(/(^|,)=HYPERLINK/m);
     const byIndex = (i: number) => records[i + 1];
     expect(byIndex(0).slice(3)).toEqual(['cancelled', '', '', '', '', '', '', '', '']);
-    expect(byIndex(5)).toEqual(['5', 'مرحبا بكم', 'local_sms', 'invalid', '', 'INVALID_RECIPIENT', expect.stringContaining('مرحبا بكم'), '', '', '', '', '']);
+    expect(byIndex(5)).toEqual([
+      '5',
+      'مرحبا بكم',
+      'local_sms',
+      'invalid',
+      '',
+      'INVALID_RECIPIENT',
+      expect.stringContaining('مرحبا بكم'),
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
     expect(byIndex(1)[6]).toContain('a,b');
     // Apart from the neutralised cells, the file says what the JSON report says.
     const expected = (await jsonRows(acc.key, res.body.id)).map(asRecord);
@@ -158,7 +265,12 @@ describe('Bulk rows CSV export (e2e)', () => {
       expect(got.status).toBe(404);
       expect(got.headers['content-type']).toMatch(/^application\/json/);
       expect(got.headers['content-disposition']).toBeUndefined();
-      expect(got.body).toEqual({ success: false, code: 'JOB_NOT_FOUND', error: expect.any(String), requestId: expect.stringMatching(REQUEST_ID_RE) });
+      expect(got.body).toEqual({
+        success: false,
+        code: 'JOB_NOT_FOUND',
+        error: expect.any(String),
+        requestId: expect.stringMatching(REQUEST_ID_RE),
+      });
     }
     const creator = await t.memberKey(owner.id, ['messages:create']);
     const denied = await csv(creator, res.body.id);
@@ -183,7 +295,9 @@ describe('Bulk rows CSV export (e2e)', () => {
     if (got.status !== null) {
       expect(got.status).toBe(200);
       expect(got.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(`${HEADER.join(',')}\r\n`.startsWith(got.body) || got.body.startsWith(`${HEADER.join(',')}\r\n`)).toBe(true);
+      expect(`${HEADER.join(',')}\r\n`.startsWith(got.body) || got.body.startsWith(`${HEADER.join(',')}\r\n`)).toBe(
+        true,
+      );
     }
     expect(got.body).not.toContain('"success"');
     const again = await csv(acc.key, res.body.id);
@@ -199,10 +313,16 @@ describe('Bulk rows CSV export (e2e)', () => {
       const off = { BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_REAPER_TICK_MS: '600000' };
       b = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, ...off, BULK_EXPORT_PAGE_ROWS: '500' } });
       acc = await b.createAccount();
-      const res = await post(b, acc.key, { messagesPerSecond: 10, messages: Array.from({ length: 40_000 }, () => sms()) });
+      const res = await post(b, acc.key, {
+        messagesPerSecond: 10,
+        messages: Array.from({ length: 40_000 }, () => sms()),
+      });
       expect(res.status).toBe(202);
       jobId = res.body.id;
-      await ds(b).query("UPDATE bulk_rows SET status = 'failed', error_code = 'PROVIDER_REJECTED', error_message = ? WHERE job_id = ?", ['x'.repeat(450), jobId]);
+      await ds(b).query(
+        "UPDATE bulk_rows SET status = 'failed', error_code = 'PROVIDER_REJECTED', error_message = ? WHERE job_id = ?",
+        ['x'.repeat(450), jobId],
+      );
     });
     afterAll(async () => {
       await b.close();
@@ -236,7 +356,9 @@ describe('Bulk rows CSV export (e2e)', () => {
 
     /** Opens the export, takes the first bytes, then stops reading; `finish` reads the rest or hangs up. */
     const openPaused = async () => {
-      const req = request(new URL(`/api/v2/messages/bulk/${jobId}/rows.csv`, b.baseUrl), { headers: { 'X-API-Key': acc.key } });
+      const req = request(new URL(`/api/v2/messages/bulk/${jobId}/rows.csv`, b.baseUrl), {
+        headers: { 'X-API-Key': acc.key },
+      });
       const res = await new Promise<IncomingMessage>((resolve) => req.on('response', resolve).end());
       expect(res.statusCode).toBe(200);
       let lines = 0;
@@ -245,7 +367,10 @@ describe('Bulk rows CSV export (e2e)', () => {
       });
       res.pause();
       return {
-        readToEnd: () => new Promise<{ lines: number; complete: boolean }>((resolve) => res.on('close', () => resolve({ lines, complete: res.complete })).resume()),
+        readToEnd: () =>
+          new Promise<{ lines: number; complete: boolean }>((resolve) =>
+            res.on('close', () => resolve({ lines, complete: res.complete })).resume(),
+          ),
         hangUp: () => req.destroy(),
       };
     };

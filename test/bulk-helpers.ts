@@ -74,7 +74,13 @@ export async function getJob(t: TestApp, key: string, id: string): Promise<JobJs
   return res.body.job;
 }
 
-export async function waitStatus(t: TestApp, key: string, id: string, statuses: string[], timeoutMs = 20000): Promise<JobJson> {
+export async function waitStatus(
+  t: TestApp,
+  key: string,
+  id: string,
+  statuses: string[],
+  timeoutMs = 20000,
+): Promise<JobJson> {
   return waitFor(
     async () => {
       const job = await getJob(t, key, id);
@@ -98,7 +104,10 @@ export async function rowCount(t: TestApp): Promise<number> {
   return Number(rows[0].n);
 }
 
-export async function deliveries(t: TestApp, jobId: string): Promise<{ deliveredAt: string; rowIndex: number; messageId: string }[]> {
+export async function deliveries(
+  t: TestApp,
+  jobId: string,
+): Promise<{ deliveredAt: string; rowIndex: number; messageId: string }[]> {
   const res = await t.admin('get', `/admin/v1/sandbox/messages?bulkJobId=${jobId}&limit=10000`);
   if (res.status !== 200) throw new Error(`sandbox ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.messages;

@@ -20,31 +20,54 @@ describe('Bulk intake (e2e): failures after rows were stored', () => {
     const acc = await t.createAccount();
     const url = new URL(t.baseUrl);
     const rowsText = (n: number) => Array.from({ length: n }, () => JSON.stringify(sms())).join(',');
-    const req = request({ host: url.hostname, port: Number(url.port), method: 'POST', path: '/api/v2/messages/bulk', headers: { 'X-API-Key': acc.key, 'Idempotency-Key': 'stalled', 'Content-Type': 'application/json' } });
+    const req = request({
+      host: url.hostname,
+      port: Number(url.port),
+      method: 'POST',
+      path: '/api/v2/messages/bulk',
+      headers: { 'X-API-Key': acc.key, 'Idempotency-Key': 'stalled', 'Content-Type': 'application/json' },
+    });
     const response = new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
       req.on('response', (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }),
+        );
       });
       req.on('error', reject);
     });
     try {
       req.write(`{"messagesPerSecond":1,"messages":[${rowsText(1500)},`);
-      const stored = await waitFor(async () => {
-        const jobs: { id: string; total: number }[] = await ds(t).query('SELECT id, total FROM bulk_jobs WHERE account_id = ?', [acc.id]);
-        return jobs[0] && Number(jobs[0].total) >= 1000 ? jobs[0] : null;
-      }, { what: 'first batch stored' });
+      const stored = await waitFor(
+        async () => {
+          const jobs: { id: string; total: number }[] = await ds(t).query(
+            'SELECT id, total FROM bulk_jobs WHERE account_id = ?',
+            [acc.id],
+          );
+          return jobs[0] && Number(jobs[0].total) >= 1000 ? jobs[0] : null;
+        },
+        { what: 'first batch stored' },
+      );
       // The upload stalls past its intake lease: the reaper (every 100 ms here) rejects the job.
       await ds(t).query('UPDATE bulk_jobs SET lease_expires_at = 1 WHERE id = ?', [stored.id]);
-      await waitFor(async () => {
-        const jobs: { status: string }[] = await ds(t).query('SELECT status FROM bulk_jobs WHERE id = ?', [stored.id]);
-        return jobs[0]?.status === 'rejected';
-      }, { what: 'job rejected by the reaper' });
-      const rowsOfJob = async () => Number((await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ?', [stored.id]))[0].n);
+      await waitFor(
+        async () => {
+          const jobs: { status: string }[] = await ds(t).query('SELECT status FROM bulk_jobs WHERE id = ?', [
+            stored.id,
+          ]);
+          return jobs[0]?.status === 'rejected';
+        },
+        { what: 'job rejected by the reaper' },
+      );
+      const rowsOfJob = async () =>
+        Number((await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ?', [stored.id]))[0].n);
       let answered = false;
-      void response.then(() => (answered = true), () => undefined);
+      void response.then(
+        () => (answered = true),
+        () => undefined,
+      );
       // The next batch (at element 2000) must not land in the rejected job: the upload ends with an error.
       req.write(`${rowsText(1500)},`);
       if (!isMysqlRun()) {

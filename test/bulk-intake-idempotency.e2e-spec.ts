@@ -14,7 +14,11 @@ describe('Bulk intake (e2e): Idempotency-Key', () => {
 
   it('400 IDEMPOTENCY_KEY_REQUIRED without header or body key, and no job left', async () => {
     const acc = await t.createAccount();
-    expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, null), 400, 'IDEMPOTENCY_KEY_REQUIRED');
+    expectError(
+      await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, null),
+      400,
+      'IDEMPOTENCY_KEY_REQUIRED',
+    );
     expect(await jobCount(t, acc.id)).toBe(0);
   });
 
@@ -40,9 +44,21 @@ describe('Bulk intake (e2e): Idempotency-Key', () => {
 
   it('400 IDEMPOTENCY_KEY_INVALID above 200 characters (header or body), 200 is fine', async () => {
     const acc = await t.createAccount();
-    expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, 'x'.repeat(201)), 400, 'IDEMPOTENCY_KEY_INVALID');
-    expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()], idempotencyKey: 'y'.repeat(201) }, null), 400, 'IDEMPOTENCY_KEY_INVALID');
-    expectError(await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()], idempotencyKey: 5 }, null), 400, 'IDEMPOTENCY_KEY_INVALID');
+    expectError(
+      await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, 'x'.repeat(201)),
+      400,
+      'IDEMPOTENCY_KEY_INVALID',
+    );
+    expectError(
+      await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()], idempotencyKey: 'y'.repeat(201) }, null),
+      400,
+      'IDEMPOTENCY_KEY_INVALID',
+    );
+    expectError(
+      await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()], idempotencyKey: 5 }, null),
+      400,
+      'IDEMPOTENCY_KEY_INVALID',
+    );
     expect((await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] }, 'z'.repeat(200))).status).toBe(202);
     expect(await jobCount(t, acc.id)).toBe(1);
   });
@@ -57,10 +73,20 @@ describe('Bulk intake (e2e): Idempotency-Key', () => {
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
     expect(b.body.id).toBe(a.body.id);
-    expectError(await post(t, acc.key, { name: 'n', messagesPerSecond: 3, messages: [sms(to, 'a')] }, 'same'), 409, 'IDEMPOTENCY_CONFLICT');
-    expectError(await post(t, acc.key, { name: 'other', messagesPerSecond: 2, messages: JSON.parse(first).messages }, 'same'), 409, 'IDEMPOTENCY_CONFLICT');
+    expectError(
+      await post(t, acc.key, { name: 'n', messagesPerSecond: 3, messages: [sms(to, 'a')] }, 'same'),
+      409,
+      'IDEMPOTENCY_CONFLICT',
+    );
+    expectError(
+      await post(t, acc.key, { name: 'other', messagesPerSecond: 2, messages: JSON.parse(first).messages }, 'same'),
+      409,
+      'IDEMPOTENCY_CONFLICT',
+    );
     expect(await jobCount(t, acc.id)).toBe(1);
-    expect(Number((await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ?', [a.body.id]))[0].n)).toBe(1);
+    expect(Number((await ds(t).query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ?', [a.body.id]))[0].n)).toBe(
+      1,
+    );
   });
 
   it('keys are compared exactly: case and trailing spaces make different keys', async () => {

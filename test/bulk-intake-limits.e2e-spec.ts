@@ -7,7 +7,14 @@ describe('Bulk intake limits (e2e)', () => {
   let t: TestApp;
   // Jobs stay `validating`; batches of 2 rows, so rows are stored before a late refusal.
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_INTAKE_BATCH: '2' } });
+    t = await createTestApp({
+      env: {
+        ...BULK_TEST_ENV_PATIENT,
+        BULK_VALIDATION_TICK_MS: '600000',
+        BULK_DISPATCH_TICK_MS: '600000',
+        BULK_INTAKE_BATCH: '2',
+      },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -25,7 +32,12 @@ describe('Bulk intake limits (e2e)', () => {
       const big = sms(undefined, 'x'.repeat(70_000));
       const res = await post(t, acc.key, { messagesPerSecond: 1, messages: [sms(), sms(), sms(), big, sms()] });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, code: 'INVALID_MESSAGE', error: 'messages[3] is larger than 65536 bytes', requestId: expect.stringMatching(REQUEST_ID_RE) });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'INVALID_MESSAGE',
+        error: 'messages[3] is larger than 65536 bytes',
+        requestId: expect.stringMatching(REQUEST_ID_RE),
+      });
       expect(res.headers.connection).toBe('close');
       await expectNothingStored(acc, before);
     });
@@ -44,7 +56,15 @@ describe('Bulk intake limits (e2e)', () => {
       const total = 8 * 1024 * 1024;
       const piece = Buffer.alloc(64 * 1024, 'x');
       const url = new URL('/api/v2/messages/bulk', t.baseUrl);
-      const req = httpRequest(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': acc.key, 'Idempotency-Key': 'huge', 'Content-Length': String(total) } });
+      const req = httpRequest(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-API-Key': acc.key,
+          'Idempotency-Key': 'huge',
+          'Content-Length': String(total),
+        },
+      });
       // The server closes the connection after answering: the upload then fails, which is expected.
       req.on('error', () => undefined);
       const answered = new Promise<{ res: IncomingMessage; body: string; sentWhenAnswered: number }>((resolve) => {
@@ -59,7 +79,9 @@ describe('Bulk intake limits (e2e)', () => {
       const closed = new Promise((r) => req.once('close', r));
       let gotAnswer = false;
       void answered.then(() => (gotAnswer = true));
-      const head = Buffer.from(`{"messagesPerSecond":1,"messages":[${JSON.stringify(sms())},{"to":"+966501234567","channel":"local_sms","messageType":"free_text","content":{"text":"`);
+      const head = Buffer.from(
+        `{"messagesPerSecond":1,"messages":[${JSON.stringify(sms())},{"to":"+966501234567","channel":"local_sms","messageType":"free_text","content":{"text":"`,
+      );
       let sent = head.length;
       req.write(head);
       // Write at the pace the server reads (backpressure); stop once it answered.
@@ -72,7 +94,11 @@ describe('Bulk intake limits (e2e)', () => {
       req.destroy();
       expect(res.statusCode).toBe(400);
       expect(res.headers.connection).toBe('close');
-      expect(JSON.parse(body)).toMatchObject({ success: false, code: 'INVALID_MESSAGE', error: 'messages[1] is larger than 65536 bytes' });
+      expect(JSON.parse(body)).toMatchObject({
+        success: false,
+        code: 'INVALID_MESSAGE',
+        error: 'messages[1] is larger than 65536 bytes',
+      });
       // The server stopped reading right after the limit: far less than the body was sent.
       expect(sentWhenAnswered).toBeLessThan(total / 2);
       await expectNothingStored(acc, before);
@@ -82,9 +108,16 @@ describe('Bulk intake limits (e2e)', () => {
 
     it('a top-level value over the limit -> 400 INVALID_REQUEST_BODY', async () => {
       const acc = await t.createAccount();
-      const res = await post(t, acc.key, `{"other":"${'z'.repeat(70_000)}","messagesPerSecond":1,"messages":[${JSON.stringify(sms())}]}`);
+      const res = await post(
+        t,
+        acc.key,
+        `{"other":"${'z'.repeat(70_000)}","messagesPerSecond":1,"messages":[${JSON.stringify(sms())}]}`,
+      );
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'INVALID_REQUEST_BODY', error: 'The value of "other" is larger than 65536 bytes' });
+      expect(res.body).toMatchObject({
+        code: 'INVALID_REQUEST_BODY',
+        error: 'The value of "other" is larger than 65536 bytes',
+      });
       expect(await jobCount(t, acc.id)).toBe(0);
     });
   });
@@ -95,13 +128,27 @@ describe('Bulk intake limits (e2e)', () => {
       const inner = levels - 3; // body object, messages array, element object
       return `{"channel":"local_sms","to":"+966501234567","messageType":"free_text","content":{"text":"hi"},"x":${'['.repeat(inner)}${']'.repeat(inner)}}`;
     };
-    const reordered = (levels: number) => nestedElement(levels).replace('{"channel":"local_sms","to":"+966501234567"', '{"to":"+966501234567","channel":"local_sms"');
+    const reordered = (levels: number) =>
+      nestedElement(levels).replace(
+        '{"channel":"local_sms","to":"+966501234567"',
+        '{"to":"+966501234567","channel":"local_sms"',
+      );
 
     it('32 levels: accepted, and a replay with reordered keys (canonical form) returns the same job', async () => {
       const acc = await t.createAccount();
-      const first = await post(t, acc.key, `{"messagesPerSecond":1,"messages":[${nestedElement(32)},${nestedElement(32)},${nestedElement(32)}]}`, 'deep-ok');
+      const first = await post(
+        t,
+        acc.key,
+        `{"messagesPerSecond":1,"messages":[${nestedElement(32)},${nestedElement(32)},${nestedElement(32)}]}`,
+        'deep-ok',
+      );
       expect(first.status).toBe(202);
-      const replay = await post(t, acc.key, `{"messages":[${reordered(32)},${reordered(32)},${reordered(32)}],"messagesPerSecond":1}`, 'deep-ok');
+      const replay = await post(
+        t,
+        acc.key,
+        `{"messages":[${reordered(32)},${reordered(32)},${reordered(32)}],"messagesPerSecond":1}`,
+        'deep-ok',
+      );
       expect(replay.status).toBe(202);
       expect(replay.body.id).toBe(first.body.id);
       expect(await jobCount(t, acc.id)).toBe(1);
@@ -113,9 +160,18 @@ describe('Bulk intake limits (e2e)', () => {
     ])('%s in an element -> 400 INVALID_REQUEST_BODY, nothing stored', async (_what, deep) => {
       const acc = await t.createAccount();
       const before = await rowCount(t);
-      const res = await post(t, acc.key, `{"messagesPerSecond":1,"messages":[${JSON.stringify(sms())},${JSON.stringify(sms())},${JSON.stringify(sms())},${deep}]}`);
+      const res = await post(
+        t,
+        acc.key,
+        `{"messagesPerSecond":1,"messages":[${JSON.stringify(sms())},${JSON.stringify(sms())},${JSON.stringify(sms())},${deep}]}`,
+      );
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, code: 'INVALID_REQUEST_BODY', error: 'The body is nested deeper than 32 levels', requestId: expect.stringMatching(REQUEST_ID_RE) });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'INVALID_REQUEST_BODY',
+        error: 'The body is nested deeper than 32 levels',
+        requestId: expect.stringMatching(REQUEST_ID_RE),
+      });
       await expectNothingStored(acc, before);
     });
 

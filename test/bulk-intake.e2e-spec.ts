@@ -47,11 +47,18 @@ describe('Bulk intake (e2e)', () => {
   });
 
   describe('body rules', () => {
-    it.each([[0], [11], [2.5], ['5'], [null], [undefined], [-1]])('400 MESSAGES_PER_SECOND_INVALID for %p', async (mps) => {
-      const acc = await t.createAccount();
-      expectError(await post(t, acc.key, { messagesPerSecond: mps, messages: [sms()] }), 400, 'MESSAGES_PER_SECOND_INVALID');
-      expect(await jobCount(t, acc.id)).toBe(0);
-    });
+    it.each([[0], [11], [2.5], ['5'], [null], [undefined], [-1]])(
+      '400 MESSAGES_PER_SECOND_INVALID for %p',
+      async (mps) => {
+        const acc = await t.createAccount();
+        expectError(
+          await post(t, acc.key, { messagesPerSecond: mps, messages: [sms()] }),
+          400,
+          'MESSAGES_PER_SECOND_INVALID',
+        );
+        expect(await jobCount(t, acc.id)).toBe(0);
+      },
+    );
 
     it.each([[[]], ['x'], [undefined], [{}], [null]])('400 MESSAGES_REQUIRED for messages=%p', async (messages) => {
       const acc = await t.createAccount();
@@ -59,7 +66,15 @@ describe('Bulk intake (e2e)', () => {
       expect(await jobCount(t, acc.id)).toBe(0);
     });
 
-    it.each([['[]'], ['"text"'], ['{"messagesPerSecond":1,"messages":['], ['not json'], [''], ['42'], ['{"messages":[],}']])('400 INVALID_REQUEST_BODY for %p', async (raw) => {
+    it.each([
+      ['[]'],
+      ['"text"'],
+      ['{"messagesPerSecond":1,"messages":['],
+      ['not json'],
+      [''],
+      ['42'],
+      ['{"messages":[],}'],
+    ])('400 INVALID_REQUEST_BODY for %p', async (raw) => {
       const acc = await t.createAccount();
       expectError(await post(t, acc.key, raw), 400, 'INVALID_REQUEST_BODY');
       expect(await jobCount(t, acc.id)).toBe(0);
@@ -67,7 +82,11 @@ describe('Bulk intake (e2e)', () => {
 
     it('400 INVALID_REQUEST_BODY when name is not a string', async () => {
       const acc = await t.createAccount();
-      expectError(await post(t, acc.key, { name: 5, messagesPerSecond: 1, messages: [sms()] }), 400, 'INVALID_REQUEST_BODY');
+      expectError(
+        await post(t, acc.key, { name: 5, messagesPerSecond: 1, messages: [sms()] }),
+        400,
+        'INVALID_REQUEST_BODY',
+      );
     });
 
     it.each([
@@ -112,7 +131,11 @@ describe('Bulk intake (e2e)', () => {
       expectError(await post(t, reader, { messagesPerSecond: 1, messages: [sms()] }), 403, 'FORBIDDEN');
       const unverified = await t.createAccount({ phoneVerified: false });
       expectError(await post(t, unverified.key, { messagesPerSecond: 1, messages: [sms()] }), 403, 'FORBIDDEN');
-      expectError(await t.http().post('/api/v2/messages/bulk').set('Idempotency-Key', 'x').send({}), 401, 'UNAUTHORIZED');
+      expectError(
+        await t.http().post('/api/v2/messages/bulk').set('Idempotency-Key', 'x').send({}),
+        401,
+        'UNAUTHORIZED',
+      );
       expect(await jobCount(t, acc.id)).toBe(0);
     });
 
@@ -121,7 +144,11 @@ describe('Bulk intake (e2e)', () => {
       const creator = await t.memberKey(acc.id, ['messages:create']);
       const res = await post(t, creator, { messagesPerSecond: 1, messages: [sms()] });
       expect(res.status).toBe(202);
-      expectError(await t.http().get(`/api/v2/messages/bulk/${res.body.id}`).set('X-API-Key', creator), 403, 'FORBIDDEN');
+      expectError(
+        await t.http().get(`/api/v2/messages/bulk/${res.body.id}`).set('X-API-Key', creator),
+        403,
+        'FORBIDDEN',
+      );
       const reader = await t.memberKey(acc.id, ['messages:read']);
       expect((await t.http().get(`/api/v2/messages/bulk/${res.body.id}`).set('X-API-Key', reader)).status).toBe(200);
     });
@@ -132,11 +159,23 @@ describe('Bulk intake (e2e)', () => {
       const res = await post(t, owner.key, { messagesPerSecond: 1, messages: [sms()] });
       const id = res.body.id;
       expectError(await t.http().get(`/api/v2/messages/bulk/${id}`).set('X-API-Key', other.key), 404, 'JOB_NOT_FOUND');
-      expectError(await t.http().get(`/api/v2/messages/bulk/${id}/rows`).set('X-API-Key', other.key), 404, 'JOB_NOT_FOUND');
+      expectError(
+        await t.http().get(`/api/v2/messages/bulk/${id}/rows`).set('X-API-Key', other.key),
+        404,
+        'JOB_NOT_FOUND',
+      );
       for (const op of ['retry-failed', 'pause', 'resume', 'cancel']) {
-        expectError(await t.http().post(`/api/v2/messages/bulk/${id}/${op}`).set('X-API-Key', other.key), 404, 'JOB_NOT_FOUND');
+        expectError(
+          await t.http().post(`/api/v2/messages/bulk/${id}/${op}`).set('X-API-Key', other.key),
+          404,
+          'JOB_NOT_FOUND',
+        );
       }
-      expectError(await t.http().get('/api/v2/messages/bulk/bulk_nope').set('X-API-Key', owner.key), 404, 'JOB_NOT_FOUND');
+      expectError(
+        await t.http().get('/api/v2/messages/bulk/bulk_nope').set('X-API-Key', owner.key),
+        404,
+        'JOB_NOT_FOUND',
+      );
       const list = await t.http().get('/api/v2/messages/bulk').set('X-API-Key', other.key);
       expect(list.body.data.jobs).toEqual([]);
     });
@@ -150,9 +189,16 @@ describe('Bulk intake (e2e)', () => {
     expect(p1.status).toBe(200);
     expect(p1.body.data.jobs.map((j: { id: string }) => j.id)).toEqual(ids.slice(2).reverse());
     expect(p1.body.data.hasMore).toBe(true);
-    const p2 = await t.http().get(`/api/v2/messages/bulk?limit=3&cursor=${encodeURIComponent(p1.body.data.nextCursor)}`).set('X-API-Key', acc.key);
+    const p2 = await t
+      .http()
+      .get(`/api/v2/messages/bulk?limit=3&cursor=${encodeURIComponent(p1.body.data.nextCursor)}`)
+      .set('X-API-Key', acc.key);
     expect(p2.body.data.jobs.map((j: { id: string }) => j.id)).toEqual(ids.slice(0, 2).reverse());
     expect(p2.body.data).toMatchObject({ hasMore: false, nextCursor: null });
-    expectError(await t.http().get('/api/v2/messages/bulk?cursor=forged.abc').set('X-API-Key', acc.key), 400, 'VALIDATION_ERROR');
+    expectError(
+      await t.http().get('/api/v2/messages/bulk?cursor=forged.abc').set('X-API-Key', acc.key),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 });

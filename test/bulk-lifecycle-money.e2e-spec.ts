@@ -1,5 +1,14 @@
 import { createTestApp, TestApp, waitFor } from './support/app';
-import { deliveries, getJob, LIFECYCLE_TEST_ENV, post, rejectedPhone, rowsReport, sms, waitStatus } from './bulk-helpers';
+import {
+  deliveries,
+  getJob,
+  LIFECYCLE_TEST_ENV,
+  post,
+  rejectedPhone,
+  rowsReport,
+  sms,
+  waitStatus,
+} from './bulk-helpers';
 
 describe('Bulk lifecycle (e2e): retry and money', () => {
   let t: TestApp;
@@ -20,7 +29,10 @@ describe('Bulk lifecycle (e2e): retry and money', () => {
     const done = await waitStatus(t, acc.key, id, ['completed']);
     expect(done.counts).toEqual({ pending: 0, sent: 2, failed: 2, cancelled: 0 });
     const failedRows = await rows(acc.key, id, '?status=failed');
-    expect(failedRows.rows.map((r: { index: number; errorCode: string }) => [r.index, r.errorCode])).toEqual([[1, 'PROVIDER_REJECTED'], [3, 'PROVIDER_REJECTED']]);
+    expect(failedRows.rows.map((r: { index: number; errorCode: string }) => [r.index, r.errorCode])).toEqual([
+      [1, 'PROVIDER_REJECTED'],
+      [3, 'PROVIDER_REJECTED'],
+    ]);
 
     await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 0 });
     const poor = await t.http().post(`/api/v2/messages/bulk/${id}/retry-failed`).set('X-API-Key', acc.key);
@@ -31,7 +43,11 @@ describe('Bulk lifecycle (e2e): retry and money', () => {
     await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 1000 });
     const ok = await t.http().post(`/api/v2/messages/bulk/${id}/retry-failed`).set('X-API-Key', acc.key);
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ success: true, retried: 2, job: { id, status: 'queued', counts: { pending: 2, sent: 2, failed: 0, cancelled: 0 } } });
+    expect(ok.body).toMatchObject({
+      success: true,
+      retried: 2,
+      job: { id, status: 'queued', counts: { pending: 2, sent: 2, failed: 0, cancelled: 0 } },
+    });
     const again = await waitStatus(t, acc.key, id, ['completed']);
     expect(again.counts).toEqual({ pending: 0, sent: 2, failed: 2, cancelled: 0 });
     const none = await t.http().post(`/api/v2/messages/bulk/${id}/retry-failed`).set('X-API-Key', acc.key);
@@ -39,7 +55,10 @@ describe('Bulk lifecycle (e2e): retry and money', () => {
 
     const clean = await post(t, acc.key, { messagesPerSecond: 10, messages: [sms()] });
     await waitStatus(t, acc.key, clean.body.id, ['completed']);
-    const nothing = await t.http().post(`/api/v2/messages/bulk/${clean.body.id}/retry-failed`).set('X-API-Key', acc.key);
+    const nothing = await t
+      .http()
+      .post(`/api/v2/messages/bulk/${clean.body.id}/retry-failed`)
+      .set('X-API-Key', acc.key);
     expect([nothing.status, nothing.body.code]).toEqual([409, 'NOTHING_TO_RETRY']);
     const missing = await t.http().post('/api/v2/messages/bulk/bulk_missing/retry-failed').set('X-API-Key', acc.key);
     expect([missing.status, missing.body.code]).toEqual([404, 'JOB_NOT_FOUND']);
@@ -53,7 +72,10 @@ describe('Bulk lifecycle (e2e): retry and money', () => {
     const res = await post(t, acc.key, { messagesPerSecond: 10, messages: Array.from({ length: 5 }, () => sms()) });
     const id = res.body.id;
     const paused = await waitStatus(t, acc.key, id, ['paused']);
-    expect(paused).toMatchObject({ pauseReason: 'insufficient_balance', counts: { pending: 3, sent: 2, failed: 0, cancelled: 0 } });
+    expect(paused).toMatchObject({
+      pauseReason: 'insufficient_balance',
+      counts: { pending: 3, sent: 2, failed: 0, cancelled: 0 },
+    });
     const poor = await t.http().post(`/api/v2/messages/bulk/${id}/resume`).set('X-API-Key', acc.key);
     expect([poor.status, poor.body.code]).toEqual([402, 'INSUFFICIENT_BALANCE']);
     await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 1000 });
@@ -71,18 +93,38 @@ describe('Bulk lifecycle (e2e): retry and money', () => {
    */
   const windowCutShort = async () => {
     const acc = await t.createAccount({ walletBalance: 21, freeMessages: 0 });
-    const email = { to: 'ana@example.org', channel: 'email', messageType: 'free_text', content: { subject: 'Hi', text: 'x' } };
-    await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', channel: 'email', count: 1, accountId: acc.id }).expect(201);
+    const email = {
+      to: 'ana@example.org',
+      channel: 'email',
+      messageType: 'free_text',
+      content: { subject: 'Hi', text: 'x' },
+    };
+    await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ kind: 'unavailable', channel: 'email', count: 1, accountId: acc.id })
+      .expect(201);
     const res = await post(t, acc.key, { messagesPerSecond: 10, messages: [sms(), sms(), email, sms(), sms(), sms()] });
     const id: string = res.body.id;
     const paused = await waitStatus(t, acc.key, id, ['paused', 'completed']);
-    expect(paused).toMatchObject({ status: 'paused', pauseReason: 'insufficient_balance', counts: { pending: 3, sent: 2, failed: 1, cancelled: 0 } });
+    expect(paused).toMatchObject({
+      status: 'paused',
+      pauseReason: 'insufficient_balance',
+      counts: { pending: 3, sent: 2, failed: 1, cancelled: 0 },
+    });
     /** The job's messages as [row, status, cost, errorCode], and the wallet, as the API shows them. */
     const messages = async () =>
-      ((await t.http().get(`/api/v2/messages?bulkJobId=${id}`).set('X-API-Key', acc.key)).body.data.messages as { rowIndex: number; status: string; cost: number; errorCode: string | null }[])
+      (
+        (await t.http().get(`/api/v2/messages?bulkJobId=${id}`).set('X-API-Key', acc.key)).body.data.messages as {
+          rowIndex: number;
+          status: string;
+          cost: number;
+          errorCode: string | null;
+        }[]
+      )
         .sort((a, b) => a.rowIndex - b.rowIndex)
         .map((m) => [m.rowIndex, m.status, m.cost, m.errorCode]);
-    const wallet = async () => (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance as number;
+    const wallet = async () =>
+      (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance as number;
     return { acc, id, messages, wallet };
   };
 
@@ -97,8 +139,17 @@ describe('Bulk lifecycle (e2e): retry and money', () => {
       [4, 'queued', 5, null],
     ]);
     expect(await wallet()).toBe(1);
-    const report = (await rows(acc.key, id)).rows.map((r: { index: number; status: string; errorCode: string | null }) => [r.index, r.status, r.errorCode]);
-    expect(report).toEqual([[0, 'sent', null], [1, 'sent', null], [2, 'failed', 'PROVIDER_UNAVAILABLE'], [3, 'pending', null], [4, 'pending', null], [5, 'pending', null]]);
+    const report = (await rows(acc.key, id)).rows.map(
+      (r: { index: number; status: string; errorCode: string | null }) => [r.index, r.status, r.errorCode],
+    );
+    expect(report).toEqual([
+      [0, 'sent', null],
+      [1, 'sent', null],
+      [2, 'failed', 'PROVIDER_UNAVAILABLE'],
+      [3, 'pending', null],
+      [4, 'pending', null],
+      [5, 'pending', null],
+    ]);
     expect((await deliveries(t, id)).map((d) => d.rowIndex)).toEqual([0, 1]);
 
     // Enough for the one unpaid row: rows 3 and 4 go out as paid, row 5 is paid now.
@@ -125,11 +176,17 @@ describe('Bulk lifecycle (e2e): retry and money', () => {
     const cancel = await t.http().post(`/api/v2/messages/bulk/${id}/cancel`).set('X-API-Key', acc.key);
     expect(cancel.status).toBe(200);
     // The unpaid row is cancelled at once; the two paid ones are settled from the message log.
-    expect(cancel.body.job).toMatchObject({ status: 'cancelled', counts: { pending: 2, sent: 2, failed: 1, cancelled: 1 } });
-    const job = await waitFor(async () => {
-      const j = await getJob(t, acc.key, id);
-      return j.counts.pending === 0 ? j : null;
-    }, { what: 'paid rows settled by the reaper' });
+    expect(cancel.body.job).toMatchObject({
+      status: 'cancelled',
+      counts: { pending: 2, sent: 2, failed: 1, cancelled: 1 },
+    });
+    const job = await waitFor(
+      async () => {
+        const j = await getJob(t, acc.key, id);
+        return j.counts.pending === 0 ? j : null;
+      },
+      { what: 'paid rows settled by the reaper' },
+    );
     expect(job.counts).toEqual({ pending: 0, sent: 2, failed: 1, cancelled: 3 });
     expect(await messages()).toEqual([
       [0, 'sent', 5, null],

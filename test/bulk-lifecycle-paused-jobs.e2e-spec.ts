@@ -20,7 +20,13 @@ describe('Bulk dispatch with many paused jobs (e2e)', () => {
       const params: (string | number)[] = [];
       for (let i = chunk * 500; i < (chunk + 1) * 500; i++) {
         values.push(`(?, ?, NULL, 'paused', ?, 1, 1, 1, 1, 0, 0, 0, 0, NULL, NULL, ?, ?)`);
-        params.push(`bulk_00${String(i).padStart(10, '0')}paused`, i % 2 ? acc.id : other.id, i % 3 ? 'user' : 'insufficient_balance', now - 60_000, now - 60_000);
+        params.push(
+          `bulk_00${String(i).padStart(10, '0')}paused`,
+          i % 2 ? acc.id : other.id,
+          i % 3 ? 'user' : 'insufficient_balance',
+          now - 60_000,
+          now - 60_000,
+        );
       }
       await ds(t).query(
         `INSERT INTO bulk_jobs (id, account_id, name, status, pause_reason, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)

@@ -12,7 +12,9 @@ describe('Bulk restart (e2e)', () => {
        VALUES ('bulk_crashed0000000000000001', ?, NULL, 'accepting', 0, 3, 0, 0, 0, 0, 0, 0, 'rep_dead', ?, ?, ?)`,
       [acc.id, now - 1, now - 60_000, now - 60_000],
     );
-    await ds(t).query(`INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ('bulk_crashed0000000000000001', 0, 'pending', NULL, NULL, '{}', 0)`);
+    await ds(t).query(
+      `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ('bulk_crashed0000000000000001', 0, 'pending', NULL, NULL, '{}', 0)`,
+    );
     const running = await post(t, acc.key, { messagesPerSecond: 2, messages: Array.from({ length: 8 }, () => sms()) });
     await waitFor(async () => (await getJob(t, acc.key, running.body.id)).counts.sent >= 1);
     await t.close({ keepDatabase: true });
@@ -21,7 +23,9 @@ describe('Bulk restart (e2e)', () => {
     try {
       const crashed = await waitStatus(t, acc.key, 'bulk_crashed0000000000000001', ['rejected'], 5000);
       expect(crashed).toMatchObject({ status: 'rejected', errorCode: 'INTAKE_INCOMPLETE' });
-      const left = await ds(t).query(`SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = 'bulk_crashed0000000000000001'`);
+      const left = await ds(t).query(
+        `SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = 'bulk_crashed0000000000000001'`,
+      );
       expect(Number(left[0].n)).toBe(0);
       const done = await waitStatus(t, acc.key, running.body.id, ['completed'], 30000);
       expect(done.counts).toEqual({ pending: 0, sent: 8, failed: 0, cancelled: 0 });
@@ -46,9 +50,17 @@ describe('Bulk intake interrupted (e2e)', () => {
   it('a client that disconnects mid-upload leaves a rejected INTAKE_INCOMPLETE job without rows', async () => {
     const acc = await t.createAccount();
     const url = new URL(t.baseUrl);
-    const req = request({ host: url.hostname, port: Number(url.port), method: 'POST', path: '/api/v2/messages/bulk', headers: { 'X-API-Key': acc.key, 'Idempotency-Key': 'cut', 'Content-Type': 'application/json' } });
+    const req = request({
+      host: url.hostname,
+      port: Number(url.port),
+      method: 'POST',
+      path: '/api/v2/messages/bulk',
+      headers: { 'X-API-Key': acc.key, 'Idempotency-Key': 'cut', 'Content-Type': 'application/json' },
+    });
     req.on('error', () => undefined);
-    req.write(`{"messagesPerSecond":1,"messages":[${Array.from({ length: 3000 }, () => JSON.stringify(sms())).join(',')},`);
+    req.write(
+      `{"messagesPerSecond":1,"messages":[${Array.from({ length: 3000 }, () => JSON.stringify(sms())).join(',')},`,
+    );
     const stored = await waitFor(async () => {
       const rows = await ds(t).query('SELECT id, status, total FROM bulk_jobs WHERE account_id = ?', [acc.id]);
       return rows[0] && Number(rows[0].total) >= 1000 ? rows[0] : null;

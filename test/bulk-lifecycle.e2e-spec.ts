@@ -1,5 +1,15 @@
 import { createTestApp, TestApp, waitFor } from './support/app';
-import { deliveries, ds, getJob, LIFECYCLE_TEST_ENV, maxInAnySecond, post, rowsReport, sms, waitStatus } from './bulk-helpers';
+import {
+  deliveries,
+  ds,
+  getJob,
+  LIFECYCLE_TEST_ENV,
+  maxInAnySecond,
+  post,
+  rowsReport,
+  sms,
+  waitStatus,
+} from './bulk-helpers';
 
 // Also: bulk-lifecycle-money.e2e-spec.ts (retry-failed, paying), bulk-lifecycle-recovery.e2e-spec.ts (restart,
 // interrupted intake), bulk-lifecycle-paused-jobs.e2e-spec.ts (dispatch past many paused jobs).
@@ -16,10 +26,19 @@ describe('Bulk lifecycle (e2e)', () => {
 
   it('validates, queues and sends every row paced under messagesPerSecond; rows and message log agree', async () => {
     const acc = await t.createAccount();
-    const res = await post(t, acc.key, { name: 'paced', messagesPerSecond: 4, messages: Array.from({ length: 14 }, () => sms()) });
+    const res = await post(t, acc.key, {
+      name: 'paced',
+      messagesPerSecond: 4,
+      messages: Array.from({ length: 14 }, () => sms()),
+    });
     expect(res.status).toBe(202);
     const job = await waitStatus(t, acc.key, res.body.id, ['completed'], 30000);
-    expect(job).toMatchObject({ total: 14, validatedCount: 14, counts: { pending: 0, sent: 14, failed: 0, cancelled: 0 }, errorCode: null });
+    expect(job).toMatchObject({
+      total: 14,
+      validatedCount: 14,
+      counts: { pending: 0, sent: 14, failed: 0, cancelled: 0 },
+      errorCode: null,
+    });
     const sent = await deliveries(t, res.body.id);
     expect(sent).toHaveLength(14);
     expect(new Set(sent.map((d) => d.rowIndex)).size).toBe(14);
@@ -30,11 +49,30 @@ describe('Bulk lifecycle (e2e)', () => {
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(3000);
     const report = await rows(acc.key, res.body.id, '?status=sent&limit=5');
     expect(report.rows).toHaveLength(5);
-    expect(report.rows[0]).toEqual({ index: 0, to: expect.any(String), channel: 'local_sms', status: 'sent', messageId: expect.stringMatching(/^msg_/), errorCode: null, errorMessage: null, sentAt: expect.any(String), encoding: 'gsm7', segments: 1, deliveryStatus: 'sent', deliveredAt: null });
+    expect(report.rows[0]).toEqual({
+      index: 0,
+      to: expect.any(String),
+      channel: 'local_sms',
+      status: 'sent',
+      messageId: expect.stringMatching(/^msg_/),
+      errorCode: null,
+      errorMessage: null,
+      sentAt: expect.any(String),
+      encoding: 'gsm7',
+      segments: 1,
+      deliveryStatus: 'sent',
+      deliveredAt: null,
+    });
     expect(report.hasMore).toBe(true);
-    const next = await rows(acc.key, res.body.id, `?status=sent&limit=20&cursor=${encodeURIComponent(report.nextCursor)}`);
+    const next = await rows(
+      acc.key,
+      res.body.id,
+      `?status=sent&limit=20&cursor=${encodeURIComponent(report.nextCursor)}`,
+    );
     expect(next.rows.map((r: { index: number }) => r.index)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13]);
-    const logged = await ds(t).query("SELECT COUNT(*) AS n FROM messages WHERE bulk_job_id = ? AND status = 'sent'", [res.body.id]);
+    const logged = await ds(t).query("SELECT COUNT(*) AS n FROM messages WHERE bulk_job_id = ? AND status = 'sent'", [
+      res.body.id,
+    ]);
     expect(Number(logged[0].n)).toBe(14);
     const acct = await t.http().get('/api/v2/account').set('X-API-Key', acc.key);
     expect(JSON.stringify(acct.body)).toContain(String(100_000 - 14 * 5));
@@ -65,7 +103,11 @@ describe('Bulk lifecycle (e2e)', () => {
     expect(job.counts).toEqual({ pending: 0, sent: 0, failed: 0, cancelled: 5 });
     const report = await rows(acc.key, res.body.id, '?status=invalid');
     expect(report.rows.map((r: { index: number }) => r.index)).toEqual([1, 3]);
-    expect(report.rows[0]).toMatchObject({ status: 'invalid', errorCode: expect.any(String), errorMessage: expect.any(String) });
+    expect(report.rows[0]).toMatchObject({
+      status: 'invalid',
+      errorCode: expect.any(String),
+      errorMessage: expect.any(String),
+    });
     expect(await deliveries(t, res.body.id)).toEqual([]);
     const r = await t.http().post(`/api/v2/messages/bulk/${res.body.id}/retry-failed`).set('X-API-Key', acc.key);
     expect([r.status, r.body.code]).toEqual([409, 'NOTHING_TO_RETRY']);
@@ -103,10 +145,13 @@ describe('Bulk lifecycle (e2e)', () => {
     expect([again.status, again.body.code]).toEqual([409, 'INVALID_JOB_STATE']);
     // At most the current window (messagesPerSecond = 2 rows) finishes after the pause. The runner
     // lets go of the lease once it saw the pause, so the count cannot change after that.
-    await waitFor(async () => {
-      const [job] = await ds(t).query('SELECT lease_owner FROM bulk_jobs WHERE id = ?', [id]);
-      return job.lease_owner === null;
-    }, { what: 'runner stopped' });
+    await waitFor(
+      async () => {
+        const [job] = await ds(t).query('SELECT lease_owner FROM bulk_jobs WHERE id = ?', [id]);
+        return job.lease_owner === null;
+      },
+      { what: 'runner stopped' },
+    );
     const settled = await getJob(t, acc.key, id);
     expect(settled).toMatchObject({ status: 'paused', pauseReason: 'user' });
     const sentAtPause = settled.counts.sent;
@@ -136,7 +181,9 @@ describe('Bulk lifecycle (e2e)', () => {
 
   it('a provider rate limit pauses with provider_rate_limit and resumes by itself', async () => {
     const acc = await t.createAccount();
-    const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'rate_limit', count: 1, accountId: acc.id });
+    const fault = await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ kind: 'rate_limit', count: 1, accountId: acc.id });
     expect(fault.status).toBe(201);
     const res = await post(t, acc.key, { messagesPerSecond: 10, messages: Array.from({ length: 4 }, () => sms()) });
     const id = res.body.id;
@@ -160,7 +207,14 @@ describe('Bulk lifecycle (e2e)', () => {
   it('rows report and job list: 400 (not 500) for inherited property names and repeated parameters', async () => {
     const acc = await t.createAccount();
     const res = await post(t, acc.key, { messagesPerSecond: 1, messages: [sms()] });
-    for (const q of ['?status=constructor', '?status=__proto__', '?status=toString', '?cursor=a&cursor=b', '?limit=1&limit=2', '?status=sent&status=failed']) {
+    for (const q of [
+      '?status=constructor',
+      '?status=__proto__',
+      '?status=toString',
+      '?cursor=a&cursor=b',
+      '?limit=1&limit=2',
+      '?status=sent&status=failed',
+    ]) {
       const r = await t.http().get(`/api/v2/messages/bulk/${res.body.id}/rows${q}`).set('X-API-Key', acc.key);
       expect([q, r.status, r.body.code]).toEqual([q, 400, 'VALIDATION_ERROR']);
     }

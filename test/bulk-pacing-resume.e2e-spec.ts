@@ -36,8 +36,14 @@ describe('Bulk pacing when a job is leased again (e2e)', () => {
     // One row settled as failed just now counts as settled: it has a send time too. A settlement
     // writes the row and the job's counters (and updated_at) in one unit.
     const at = Date.now();
-    await ds(t).query("UPDATE bulk_rows SET status = 'failed', error_code = 'PROVIDER_ERROR', sent_at = ? WHERE job_id = ? AND idx = 0", [at, id]);
-    await ds(t).query('UPDATE bulk_jobs SET pending_count = pending_count - 1, failed_count = 1, updated_at = ? WHERE id = ?', [at, id]);
+    await ds(t).query(
+      "UPDATE bulk_rows SET status = 'failed', error_code = 'PROVIDER_ERROR', sent_at = ? WHERE job_id = ? AND idx = 0",
+      [at, id],
+    );
+    await ds(t).query(
+      'UPDATE bulk_jobs SET pending_count = pending_count - 1, failed_count = 1, updated_at = ? WHERE id = ?',
+      [at, id],
+    );
     const again = await claim(id);
     expect([...again.won]).toEqual([id]);
     expect([...again.quiet]).toEqual([]);

@@ -16,24 +16,28 @@ interface Replica {
 
 /** A separate process running the real app (ts-node) against the shared database. */
 function startReplica(id: string, databaseUrl: string, extra: Env = {}): Replica {
-  const proc = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', 'src', 'main.ts')], {
-    cwd: join(__dirname, '..'),
-    // The in-process apps' settings (admin token, secret, ...), so the observer reads what replicas write.
-    env: {
-      PATH: process.env.PATH,
-      ...testEnv({
-        DATABASE_URL: databaseUrl,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        ...BULK_TEST_ENV,
-        BULK_LEASE_MS: '1500',
-        PROVIDER_TIMEOUT_MS: '500',
-        BULK_INSTANCE_ID: id,
-        ...extra,
-      }),
+  const proc = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', 'src', 'main.ts')],
+    {
+      cwd: join(__dirname, '..'),
+      // The in-process apps' settings (admin token, secret, ...), so the observer reads what replicas write.
+      env: {
+        PATH: process.env.PATH,
+        ...testEnv({
+          DATABASE_URL: databaseUrl,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          ...BULK_TEST_ENV,
+          BULK_LEASE_MS: '1500',
+          PROVIDER_TIMEOUT_MS: '500',
+          BULK_INSTANCE_ID: id,
+          ...extra,
+        }),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   const ready = new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', (b: Buffer) => {
@@ -69,7 +73,10 @@ describe('Bulk with two replicas (e2e)', () => {
     const res = await post(t, acc.key, { messagesPerSecond: 10, messages: Array.from({ length: total }, () => sms()) });
     expect(res.status).toBe(202);
     const id = res.body.id;
-    await waitFor(async () => (await getJob(t, acc.key, id)).counts.sent >= 15, { timeoutMs: 30000, what: '15 rows sent' });
+    await waitFor(async () => (await getJob(t, acc.key, id)).counts.sent >= 15, {
+      timeoutMs: 30000,
+      what: '15 rows sent',
+    });
     const [{ lease_owner: owner }] = await ds(t).query('SELECT lease_owner FROM bulk_jobs WHERE id = ?', [id]);
     const victim = replicas.find((r) => r.id === owner);
     expect(victim).toBeDefined();
@@ -84,7 +91,10 @@ describe('Bulk with two replicas (e2e)', () => {
     expect(new Set(sent.map((d) => d.rowIndex)).size).toBe(total);
     expect(new Set(sent.map((d) => d.messageId)).size).toBe(total);
     expect(maxInAnySecond(sent.map((d) => Date.parse(d.deliveredAt)))).toBeLessThanOrEqual(10);
-    const logged = await ds(t).query('SELECT status, COUNT(*) AS n FROM messages WHERE bulk_job_id = ? GROUP BY status', [id]);
+    const logged = await ds(t).query(
+      'SELECT status, COUNT(*) AS n FROM messages WHERE bulk_job_id = ? GROUP BY status',
+      [id],
+    );
     expect(logged.map((r: { status: string; n: number }) => [r.status, Number(r.n)])).toEqual([['sent', total]]);
     const [acct] = await ds(t).query('SELECT wallet_balance FROM accounts WHERE id = ?', [acc.id]);
     expect(Number(acct.wallet_balance)).toBe(100_000 - total * 5);
@@ -118,7 +128,12 @@ if (isMysqlRun()) {
       // Dispatch lease = max(BULK_LEASE_MS, 2 x provider timeout) = 6 s. Provider calls get 2 s: with two
       // replicas, this suite and the database on a loaded box, a healthy sandbox call can pass 1 s and fail
       // its row (the rows here must all be sent). Warnings on, to see the stand-down.
-      const env = { BULK_LEASE_MS: String(LEASE_MS), PROVIDER_TIMEOUT_MS: '2000', BULK_TEST_HOOKS: 'true', LOG_LEVEL: 'warn' };
+      const env = {
+        BULK_LEASE_MS: String(LEASE_MS),
+        PROVIDER_TIMEOUT_MS: '2000',
+        BULK_TEST_HOOKS: 'true',
+        LOG_LEVEL: 'warn',
+      };
       replicas.push(startReplica('rep_frz_a', t.databaseUrl, env), startReplica('rep_frz_b', t.databaseUrl, env));
       await Promise.all(replicas.map((r) => r.ready));
       const price = 5;
@@ -126,10 +141,16 @@ if (isMysqlRun()) {
       const accB = await t.createAccount({ walletBalance: 100_000 });
       const totalA = 60;
       const totalB = 20;
-      const resA = await post(t, accA.key, { messagesPerSecond: 10, messages: Array.from({ length: totalA }, () => sms()) });
+      const resA = await post(t, accA.key, {
+        messagesPerSecond: 10,
+        messages: Array.from({ length: totalA }, () => sms()),
+      });
       expect(resA.status).toBe(202);
       const jobA: string = resA.body.id;
-      await waitFor(async () => (await getJob(t, accA.key, jobA)).counts.sent >= 10, { timeoutMs: 30000, what: '10 rows of job A sent' });
+      await waitFor(async () => (await getJob(t, accA.key, jobA)).counts.sent >= 10, {
+        timeoutMs: 30000,
+        what: '10 rows of job A sent',
+      });
 
       // Freeze the lease holder while it holds a window transaction open (lease renewed, row locked).
       const [{ lease_owner: owner }] = await ds(t).query('SELECT lease_owner FROM bulk_jobs WHERE id = ?', [jobA]);
@@ -137,8 +158,13 @@ if (isMysqlRun()) {
       const healthy = replicas.find((r) => r.id !== owner)!;
       expect(victim).toBeDefined();
       victim.proc.kill('SIGWINCH');
-      await waitFor(async () => victim.output().includes(`${WINDOW_TX_OPEN_MARKER} ${jobA}`), { timeoutMs: 10000, what: 'window transaction held open' }).catch((err: Error) => {
-        throw new Error(`${err.message}; victim exit=${victim.proc.exitCode} signal=${victim.proc.signalCode} output: ${victim.output().slice(-3000)}`);
+      await waitFor(async () => victim.output().includes(`${WINDOW_TX_OPEN_MARKER} ${jobA}`), {
+        timeoutMs: 10000,
+        what: 'window transaction held open',
+      }).catch((err: Error) => {
+        throw new Error(
+          `${err.message}; victim exit=${victim.proc.exitCode} signal=${victim.proc.signalCode} output: ${victim.output().slice(-3000)}`,
+        );
       });
       victim.proc.kill('SIGSTOP');
       const frozenAt = Date.now();
@@ -147,22 +173,39 @@ if (isMysqlRun()) {
 
       // Another account's job, made claimable once job A's lease has run out (or was already taken
       // over), so the healthy replica's claims cover both jobs at once.
-      await waitFor(async () => {
-        const [j] = await ds(t).query('SELECT lease_owner, lease_expires_at FROM bulk_jobs WHERE id = ?', [jobA]);
-        return j.lease_owner !== victim.id || Number(j.lease_expires_at) < Date.now();
-      }, { timeoutMs: LEASE_MS + 2000, what: "job A's lease to expire" });
-      const resB = await post(t, accB.key, { messagesPerSecond: 10, messages: Array.from({ length: totalB }, () => sms()) });
+      await waitFor(
+        async () => {
+          const [j] = await ds(t).query('SELECT lease_owner, lease_expires_at FROM bulk_jobs WHERE id = ?', [jobA]);
+          return j.lease_owner !== victim.id || Number(j.lease_expires_at) < Date.now();
+        },
+        { timeoutMs: LEASE_MS + 2000, what: "job A's lease to expire" },
+      );
+      const resB = await post(t, accB.key, {
+        messagesPerSecond: 10,
+        messages: Array.from({ length: totalB }, () => sms()),
+      });
       expect(resB.status).toBe(202);
       const jobB: string = resB.body.id;
 
       // Both keep sending within lease + 3 s of the freeze, while the victim is still frozen.
       const budget = frozenAt + LEASE_MS + 3000;
-      const progress = async () => ({ a: (await deliveries(t, jobA)).length - sentAtFreeze, b: (await deliveries(t, jobB)).length });
-      await waitFor(async () => {
-        const p = await progress();
-        return p.a > 0 && p.b > 0;
-      }, { timeoutMs: Math.max(100, budget - Date.now()), what: 'jobs A and B sending again while the lease holder is frozen' }).catch(async (err: Error) => {
-        throw new Error(`${err.message}: ${JSON.stringify(await progress())} sent since the freeze (A, B) ${Date.now() - frozenAt} ms after it`);
+      const progress = async () => ({
+        a: (await deliveries(t, jobA)).length - sentAtFreeze,
+        b: (await deliveries(t, jobB)).length,
+      });
+      await waitFor(
+        async () => {
+          const p = await progress();
+          return p.a > 0 && p.b > 0;
+        },
+        {
+          timeoutMs: Math.max(100, budget - Date.now()),
+          what: 'jobs A and B sending again while the lease holder is frozen',
+        },
+      ).catch(async (err: Error) => {
+        throw new Error(
+          `${err.message}: ${JSON.stringify(await progress())} sent since the freeze (A, B) ${Date.now() - frozenAt} ms after it`,
+        );
       });
       expect(Date.now()).toBeLessThanOrEqual(budget + 500);
       const [taken] = await ds(t).query('SELECT lease_owner FROM bulk_jobs WHERE id = ?', [jobA]);
@@ -172,21 +215,39 @@ if (isMysqlRun()) {
       await new Promise((r) => setTimeout(r, Math.max(0, frozenAt + FREEZE_MS - Date.now())));
       victim.proc.kill('SIGCONT');
       // Its killed transaction's error makes it let go of the job instead of sending or crashing.
-      await waitFor(async () => victim.output().includes('stood down'), { timeoutMs: 10000, what: 'the frozen replica to stand down' });
+      await waitFor(async () => victim.output().includes('stood down'), {
+        timeoutMs: 10000,
+        what: 'the frozen replica to stand down',
+      });
 
       const doneA = await waitStatus(t, accA.key, jobA, ['completed'], 40000);
       const doneB = await waitStatus(t, accB.key, jobB, ['completed'], 40000);
       // (Any row not sent is named with its message's outcome, so a failure says why.)
-      const unsent = await ds(t).query("SELECT r.job_id, r.idx, r.status, m.status AS message_status, m.error_code, m.error_message FROM bulk_rows r LEFT JOIN messages m ON m.id = r.message_id WHERE r.job_id IN (?, ?) AND r.status <> 'sent'", [jobA, jobB]);
-      expect({ a: doneA.counts, b: doneB.counts, unsent }).toEqual({ a: { pending: 0, sent: totalA, failed: 0, cancelled: 0 }, b: { pending: 0, sent: totalB, failed: 0, cancelled: 0 }, unsent: [] });
+      const unsent = await ds(t).query(
+        "SELECT r.job_id, r.idx, r.status, m.status AS message_status, m.error_code, m.error_message FROM bulk_rows r LEFT JOIN messages m ON m.id = r.message_id WHERE r.job_id IN (?, ?) AND r.status <> 'sent'",
+        [jobA, jobB],
+      );
+      expect({ a: doneA.counts, b: doneB.counts, unsent }).toEqual({
+        a: { pending: 0, sent: totalA, failed: 0, cancelled: 0 },
+        b: { pending: 0, sent: totalB, failed: 0, cancelled: 0 },
+        unsent: [],
+      });
       expect(alive(victim)).toBe(true);
-      for (const [jobId, total, acc] of [[jobA, totalA, accA], [jobB, totalB, accB]] as const) {
+      for (const [jobId, total, acc] of [
+        [jobA, totalA, accA],
+        [jobB, totalB, accB],
+      ] as const) {
         const sent = await deliveries(t, jobId);
         expect(sent).toHaveLength(total);
         expect(new Set(sent.map((d) => d.rowIndex)).size).toBe(total);
         expect(new Set(sent.map((d) => d.messageId)).size).toBe(total);
-        const logged = await ds(t).query('SELECT status, COUNT(*) AS n, SUM(cost) AS paid FROM messages WHERE bulk_job_id = ? GROUP BY status', [jobId]);
-        expect(logged.map((r: { status: string; n: number; paid: number }) => [r.status, Number(r.n), Number(r.paid)])).toEqual([['sent', total, total * price]]);
+        const logged = await ds(t).query(
+          'SELECT status, COUNT(*) AS n, SUM(cost) AS paid FROM messages WHERE bulk_job_id = ? GROUP BY status',
+          [jobId],
+        );
+        expect(
+          logged.map((r: { status: string; n: number; paid: number }) => [r.status, Number(r.n), Number(r.paid)]),
+        ).toEqual([['sent', total, total * price]]);
         const [acct] = await ds(t).query('SELECT wallet_balance FROM accounts WHERE id = ?', [acc.id]);
         expect(Number(acct.wallet_balance)).toBe(100_000 - total * price);
       }

@@ -10,7 +10,14 @@ describe('Bulk validation of many jobs at once (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // The loop is driven by the test: one pass must settle every job submitted before it.
-    t = await createTestApp({ env: { ...BULK_TEST_ENV_PATIENT, BULK_VALIDATION_TICK_MS: '600000', BULK_DISPATCH_TICK_MS: '600000', BULK_VALIDATION_CHUNK: '50' } });
+    t = await createTestApp({
+      env: {
+        ...BULK_TEST_ENV_PATIENT,
+        BULK_VALIDATION_TICK_MS: '600000',
+        BULK_DISPATCH_TICK_MS: '600000',
+        BULK_VALIDATION_CHUNK: '50',
+      },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -30,7 +37,11 @@ describe('Bulk validation of many jobs at once (e2e)', () => {
       expect(res.status).toBe(202);
       const verdict: Partial<JobJson> =
         i === 3
-          ? { status: 'rejected', errorCode: 'VALIDATION_FAILED', counts: { pending: 0, sent: 0, failed: 0, cancelled: 3 } }
+          ? {
+              status: 'rejected',
+              errorCode: 'VALIDATION_FAILED',
+              counts: { pending: 0, sent: 0, failed: 0, cancelled: 3 },
+            }
           : i === 7
             ? { status: 'rejected', errorCode: 'INSUFFICIENT_BALANCE' }
             : { status: 'queued', errorCode: null, counts: { pending: 3, sent: 0, failed: 0, cancelled: 0 } };
@@ -56,7 +67,11 @@ describe('Bulk validation of many jobs at once (e2e)', () => {
       chunkReads.mockRestore();
     }
     // The large job was validated alone, chunk by chunk, not in a group with the small ones.
-    expect(reads).toEqual([[bigRes.body.id, 0, 50], [bigRes.body.id, 50, 50], [bigRes.body.id, 100, 50]]);
+    expect(reads).toEqual([
+      [bigRes.body.id, 0, 50],
+      [bigRes.body.id, 50, 50],
+      [bigRes.body.id, 100, 50],
+    ]);
     for (const s of submitted) expect(await job(s.key, s.id)).toMatchObject(s.expect);
     const events = recorded.flat().filter((e) => e.type.startsWith('bulk_job.'));
     expect(events.map((e) => (e.data as JobJson).id).sort()).toEqual(submitted.map((s) => s.id).sort());

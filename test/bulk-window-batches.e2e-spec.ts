@@ -15,16 +15,23 @@ describe('Bulk windows of many jobs written together (e2e)', () => {
   beforeAll(async () => {
     // Provider calls get 5 s (the lease at least two of them), not the helpers' 1 s: this test is about
     // batching, and on a loaded CI box one sandbox call of a batch once took over 1 s and failed its row.
-    t = await createTestApp({ env: { ...BULK_TEST_ENV, PRICE_LOCAL_SMS: String(PRICE), PROVIDER_TIMEOUT_MS: '5000', BULK_LEASE_MS: '12000' } });
+    t = await createTestApp({
+      env: { ...BULK_TEST_ENV, PRICE_LOCAL_SMS: String(PRICE), PROVIDER_TIMEOUT_MS: '5000', BULK_LEASE_MS: '12000' },
+    });
   });
   afterAll(() => t.close());
 
-  const wallet = async (acc: TestAccount) => (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data;
+  const wallet = async (acc: TestAccount) =>
+    (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data;
 
   it('pays, sends and counts every job exactly, with accounts that run out of money in the middle of a batch', async () => {
-    const rich = await Promise.all(Array.from({ length: 10 }, () => t.createAccount({ walletBalance: 1000, freeMessages: 0 })));
+    const rich = await Promise.all(
+      Array.from({ length: 10 }, () => t.createAccount({ walletBalance: 1000, freeMessages: 0 })),
+    );
     // 7 messages' worth: the job pauses for money after 7 rows.
-    const poor = await Promise.all(Array.from({ length: 3 }, () => t.createAccount({ walletBalance: 7 * PRICE + 3, freeMessages: 0 })));
+    const poor = await Promise.all(
+      Array.from({ length: 3 }, () => t.createAccount({ walletBalance: 7 * PRICE + 3, freeMessages: 0 })),
+    );
     // 3 free messages, then 4 from the wallet.
     const mixed = await t.createAccount({ walletBalance: 4 * PRICE, freeMessages: 3 });
     const all = [...rich, ...poor, mixed];
@@ -33,7 +40,10 @@ describe('Bulk windows of many jobs written together (e2e)', () => {
 
     const jobs = await Promise.all(
       all.map(async (acc) => {
-        const res = await post(t, acc.key, { messagesPerSecond: 10, messages: Array.from({ length: ROWS }, () => sms()) });
+        const res = await post(t, acc.key, {
+          messagesPerSecond: 10,
+          messages: Array.from({ length: ROWS }, () => sms()),
+        });
         expect(res.status).toBe(202);
         return { acc, id: res.body.id as string };
       }),
@@ -46,7 +56,11 @@ describe('Bulk windows of many jobs written together (e2e)', () => {
       expect({ status: job.status, pauseReason: job.pauseReason, counts: job.counts }).toEqual(
         paid === ROWS
           ? { status: 'completed', pauseReason: null, counts: { pending: 0, sent: ROWS, failed: 0, cancelled: 0 } }
-          : { status: 'paused', pauseReason: 'insufficient_balance', counts: { pending: ROWS - 7, sent: 7, failed: 0, cancelled: 0 } },
+          : {
+              status: 'paused',
+              pauseReason: 'insufficient_balance',
+              counts: { pending: ROWS - 7, sent: 7, failed: 0, cancelled: 0 },
+            },
       );
       // Each sent row reached the sandbox once, under its own message id, at most 10 in any second.
       const sent = await deliveries(t, id);
@@ -55,7 +69,10 @@ describe('Bulk windows of many jobs written together (e2e)', () => {
       expect(new Set(sent.map((d) => d.rowIndex)).size).toBe(paid);
       expect(maxInAnySecond(sent.map((d) => Date.parse(d.deliveredAt)))).toBeLessThanOrEqual(10);
       // The log holds exactly the paid messages, each sent, and the account paid exactly for them.
-      const [{ n, cost }] = await ds(t).query("SELECT COUNT(*) AS n, COALESCE(SUM(cost), 0) AS cost FROM messages WHERE bulk_job_id = ? AND status = 'sent'", [id]);
+      const [{ n, cost }] = await ds(t).query(
+        "SELECT COUNT(*) AS n, COALESCE(SUM(cost), 0) AS cost FROM messages WHERE bulk_job_id = ? AND status = 'sent'",
+        [id],
+      );
       expect(Number(n)).toBe(paid);
       const a = await wallet(acc);
       if (acc === mixed) {

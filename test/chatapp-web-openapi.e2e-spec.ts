@@ -14,16 +14,25 @@ describe('Chatapp web in the OpenAPI document (e2e)', () => {
     expect(res.status).toBe(200);
     const op = res.body.paths['/api/v2/chatapp-web/chats']?.get;
     expect(op?.operationId).toBe('listWebSessionChats');
-    const params = (op.parameters as { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[]).filter((p) => p.in === 'query');
+    const params = (
+      op.parameters as { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[]
+    ).filter((p) => p.in === 'query');
     const byName = Object.fromEntries(params.map((p) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual(['accountId', 'cursor', 'limit', 'type']);
-    expect(byName.accountId).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 100 } });
+    expect(byName.accountId).toMatchObject({
+      required: true,
+      schema: { type: 'string', minLength: 1, maxLength: 100 },
+    });
     expect(byName.type.schema).toEqual({ type: 'string', enum: ['all', 'direct', 'group'], default: 'all' });
     expect(byName.limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 20 });
     expect(byName.cursor.schema).toEqual({ type: 'string' });
-    expect(op.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/WebSessionChatPage' });
+    expect(op.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/WebSessionChatPage',
+    });
     expect(op.responses['404'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['NOT_FOUND']);
-    expect(op.responses['409'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['SESSION_NOT_READY']);
+    expect(op.responses['409'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual([
+      'SESSION_NOT_READY',
+    ]);
     expect(Object.keys(res.body.paths).some((p) => p.startsWith('/hooks/waha'))).toBe(false);
     // The operator routes of web sessions are in the operator document only.
     expect(Object.keys(res.body.paths).some((p) => p.startsWith('/admin/'))).toBe(false);

@@ -26,7 +26,10 @@ describe('Chatapp web sessions and chats (e2e): WAHA adapter', () => {
       { id: '966522222222@s.whatsapp.net', name: null },
       { id: '1203630002@g.us', subject: 'Work' },
       { id: '123456789@lid', name: 'Hidden number' },
-      ...Array.from({ length: 30 }, (_, i) => ({ id: `9665300000${String(i).padStart(2, '0')}@c.us`, name: `Contact ${i}` })),
+      ...Array.from({ length: 30 }, (_, i) => ({
+        id: `9665300000${String(i).padStart(2, '0')}@c.us`,
+        name: `Contact ${i}`,
+      })),
       { id: '1203630003@g.us', name: 'Last group' },
     ];
 
@@ -35,9 +38,15 @@ describe('Chatapp web sessions and chats (e2e): WAHA adapter', () => {
       waha.sessions.set('wa-qr', 'SCAN_QR_CODE');
       waha.chats.set('wa-main', wahaChats);
       for (const name of ['wa-main', 'wa-qr']) {
-        const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name, status: 'starting', provider: 'waha' });
+        const res = await t
+          .admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`)
+          .send({ name, status: 'starting', provider: 'waha' });
         expect(res.status).toBe(201);
-        expect(res.body.data.webSession).toMatchObject({ provider: 'waha', chatCount: null, hook: { algorithm: 'sha512' } });
+        expect(res.body.data.webSession).toMatchObject({
+          provider: 'waha',
+          chatCount: null,
+          hook: { algorithm: 'sha512' },
+        });
         expect(res.body.data.webSession.hook.url).toMatch(/\/hooks\/waha\/wss_/);
       }
     });
@@ -57,7 +66,11 @@ describe('Chatapp web sessions and chats (e2e): WAHA adapter', () => {
         ['1203630002@g.us', 'group', 'Work', null],
         ['123456789@lid', 'direct', 'Hidden number', null],
       ]);
-      expect(items[0].conversationContext).toEqual({ moduleType: 'chatapp_web', accountId: 'wa-main', chatId: '966511111111@c.us' });
+      expect(items[0].conversationContext).toEqual({
+        moduleType: 'chatapp_web',
+        accountId: 'wa-main',
+        chatId: '966511111111@c.us',
+      });
       expect(waha.requests.every((r) => r.apiKey === waha.apiKey)).toBe(true);
       expect(waha.requests.some((r) => r.path === '/api/sessions/wa-main')).toBe(true);
       const chatCall = waha.requests.find((r) => r.path === '/api/wa-main/chats');

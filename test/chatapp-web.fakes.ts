@@ -36,17 +36,27 @@ export class WahaFake {
     const url = new URL(req.url ?? '/', 'http://x');
     const apiKey = req.headers['x-api-key'] as string | undefined;
     this.requests.push({ path: url.pathname, query: url.searchParams, apiKey });
-    const json = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown): void =>
+      void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (this.mode === 'hang') return; // never answers: the adapter's timeout must fire
     if (this.mode === 'error500') return json(500, { statusCode: 500, message: 'engine crashed' });
     if (this.mode === 'unavailable503') return json(503, { message: 'restarting' });
-    if (this.mode === 'garbage') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy</html>');
+    if (this.mode === 'garbage')
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy</html>');
     if (apiKey !== this.apiKey) return json(401, { message: 'Unauthorized' });
     if (req.method === 'POST' && /^\/api\/send(Text|Image|Video|File)$/.test(url.pathname)) {
       const body = JSON.parse(raw) as Record<string, unknown>;
       this.sent.push({ path: url.pathname, body, apiKey });
       if (body.chatId === 'rejected@c.us') return json(422, { message: 'chat not found' });
-      return json(201, { id: { fromMe: true, remote: body.chatId, id: `MSG${this.sent.length}`, _serialized: `true_${String(body.chatId)}_MSG${this.sent.length}` }, body: body.text });
+      return json(201, {
+        id: {
+          fromMe: true,
+          remote: body.chatId,
+          id: `MSG${this.sent.length}`,
+          _serialized: `true_${String(body.chatId)}_MSG${this.sent.length}`,
+        },
+        body: body.text,
+      });
     }
     let m = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
     if (m) {
@@ -69,13 +79,31 @@ export function wahaSignature(key: string, body: string): string {
   return createHmac('sha512', key).update(body).digest('hex');
 }
 
-const ACK_NAMES: Record<number, string> = { [-1]: 'ERROR', 0: 'PENDING', 1: 'SERVER', 2: 'DEVICE', 3: 'READ', 4: 'PLAYED' };
+const ACK_NAMES: Record<number, string> = {
+  [-1]: 'ERROR',
+  0: 'PENDING',
+  1: 'SERVER',
+  2: 'DEVICE',
+  3: 'READ',
+  4: 'PLAYED',
+};
 
 /** A WAHA `message.ack` event for a message the session sent (`id`: WAHA's serialized id). */
 export function wahaAck(id: string, ack: number, session = 'default'): Record<string, unknown> {
   const chat = /^true_(.+)_[^_]+$/.exec(id)?.[1] ?? '966511111111@c.us';
   return {
-    id: `evt_ack_${id}_${ack}`, event: 'message.ack', session, timestamp: Date.now(),
-    payload: { id, from: chat, to: chat, fromMe: true, ack, ackName: ACK_NAMES[ack] ?? String(ack), timestamp: Math.floor(Date.now() / 1000) },
+    id: `evt_ack_${id}_${ack}`,
+    event: 'message.ack',
+    session,
+    timestamp: Date.now(),
+    payload: {
+      id,
+      from: chat,
+      to: chat,
+      fromMe: true,
+      ack,
+      ackName: ACK_NAMES[ack] ?? String(ack),
+      timestamp: Math.floor(Date.now() / 1000),
+    },
   };
 }

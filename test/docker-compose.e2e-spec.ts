@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { loadConfig } from '../src/config/app-config';
 
-type Service = { command?: string[]; environment?: Record<string, string>; ports?: (string | { host_ip?: string; published?: string })[]; stop_grace_period?: string };
+type Service = {
+  command?: string[];
+  environment?: Record<string, string>;
+  ports?: (string | { host_ip?: string; published?: string })[];
+  stop_grace_period?: string;
+};
 type Compose = { services: Record<string, Service> };
 
 const compose = load(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8')) as Compose;
@@ -14,16 +19,21 @@ const compose = load(readFileSync(join(__dirname, '..', 'docker-compose.yml'), '
  * `${VAR?error}`), enough to see what an unconfigured `docker compose up` would get.
  */
 function interpolate(value: string, env: Record<string, string>): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g, (_m, name: string, colon: string, op: string, arg: string) => {
-    const set = name in env && (colon !== ':' || env[name] !== '');
-    if (set) return env[name];
-    if (op === '?') throw new Error(`required variable ${name} is missing: ${arg}`);
-    return op === '-' ? arg : '';
-  });
+  return value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}/g,
+    (_m, name: string, colon: string, op: string, arg: string) => {
+      const set = name in env && (colon !== ':' || env[name] !== '');
+      if (set) return env[name];
+      if (op === '?') throw new Error(`required variable ${name} is missing: ${arg}`);
+      return op === '-' ? arg : '';
+    },
+  );
 }
 
 function published(service: Service, env: Record<string, string>): string[] {
-  return (service.ports ?? []).map((p) => (typeof p === 'string' ? interpolate(p, env) : `${p.host_ip ?? ''}:${p.published ?? ''}`));
+  return (service.ports ?? []).map((p) =>
+    typeof p === 'string' ? interpolate(p, env) : `${p.host_ip ?? ''}:${p.published ?? ''}`,
+  );
 }
 
 describe('docker-compose.yml', () => {
@@ -48,7 +58,10 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives MySQL a buffer pool of 1 GiB unless MYSQL_BUFFER_POOL_SIZE says otherwise (not the 128 MiB default)', () => {
-    const pool = (env: Record<string, string>) => (compose.services.mysql.command ?? []).map((c) => interpolate(c, env)).filter((c) => c.startsWith('--innodb-buffer-pool-size='));
+    const pool = (env: Record<string, string>) =>
+      (compose.services.mysql.command ?? [])
+        .map((c) => interpolate(c, env))
+        .filter((c) => c.startsWith('--innodb-buffer-pool-size='));
     expect(pool({})).toEqual(['--innodb-buffer-pool-size=1G']);
     expect(pool({ MYSQL_BUFFER_POOL_SIZE: '6G' })).toEqual(['--innodb-buffer-pool-size=6G']);
   });

@@ -22,7 +22,16 @@ function prose(text: string): string {
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
 function anchors(file: string): Set<string> {
   const headings = prose(readFileSync(file, 'utf8')).match(/^#{1,6} .*$/gm) ?? [];
-  return new Set(headings.map((h) => h.replace(/^#+ /, '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')));
+  return new Set(
+    headings.map((h) =>
+      h
+        .replace(/^#+ /, '')
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    ),
+  );
 }
 
 interface Finding {
@@ -38,18 +47,22 @@ function check(file: string): Finding[] {
     const where = `${name}:${i + 1}`;
     // No address of another site in prose or links; code (fenced or inline: defaults such as
     // `https://api.telegram.org`, example hosts) may name one.
-    for (const m of line.replace(/`[^`]*`/g, '').matchAll(/https?:\/\/[^\s)'"<>]+/g)) findings.push({ where, problem: `external address ${m[0]}` });
+    for (const m of line.replace(/`[^`]*`/g, '').matchAll(/https?:\/\/[^\s)'"<>]+/g))
+      findings.push({ where, problem: `external address ${m[0]}` });
     for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) {
       const [path, anchor] = m[1].split('#');
       const target = path ? resolve(dirname(file), path) : file;
       if (/^[a-z]+:/i.test(m[1])) continue; // reported above when http(s); other schemes (mailto:) are not links into files
-      if (relative(ROOT, target).startsWith('..')) findings.push({ where, problem: `link outside the repository: ${m[1]}` });
+      if (relative(ROOT, target).startsWith('..'))
+        findings.push({ where, problem: `link outside the repository: ${m[1]}` });
       else if (!existsSync(target)) findings.push({ where, problem: `link to a missing file: ${m[1]}` });
-      else if (anchor && target.endsWith('.md') && !anchors(target).has(anchor)) findings.push({ where, problem: `no heading for #${anchor} in ${relative(ROOT, target)}` });
+      else if (anchor && target.endsWith('.md') && !anchors(target).has(anchor))
+        findings.push({ where, problem: `no heading for #${anchor} in ${relative(ROOT, target)}` });
     }
     // A path written out (e.g. in backticks) that leaves the repository is a link outside it too.
     for (const m of line.matchAll(/(?<![.\w])(?:\.\.\/)+[\w./-]+/g)) {
-      if (relative(ROOT, resolve(dirname(file), m[0])).startsWith('..')) findings.push({ where, problem: `path outside the repository: ${m[0]}` });
+      if (relative(ROOT, resolve(dirname(file), m[0])).startsWith('..'))
+        findings.push({ where, problem: `path outside the repository: ${m[0]}` });
     }
   });
   return findings;
@@ -58,7 +71,9 @@ function check(file: string): Finding[] {
 describe('README and docs/ links (no address outside the repository, every relative link resolves)', () => {
   it('the README links into docs/, and every link in README.md and docs/*.md stays inside the repository and resolves (file and heading)', () => {
     const files = markdownFiles();
-    expect(files.map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['README.md', 'docs/api-guide.md', 'docs/operations.md', 'docs/architecture.md']));
+    expect(files.map((f) => relative(ROOT, f))).toEqual(
+      expect.arrayContaining(['README.md', 'docs/api-guide.md', 'docs/operations.md', 'docs/architecture.md']),
+    );
     expect(files.flatMap(check)).toEqual([]);
   });
 });

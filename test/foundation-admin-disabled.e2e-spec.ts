@@ -9,7 +9,11 @@ describe('Admin API disabled (e2e)', () => {
   afterAll(async () => t.close());
 
   it('answers 401 for everything when ADMIN_TOKEN is unset', async () => {
-    const res = await t.http().post('/admin/v1/accounts').set('Authorization', `Bearer ${ADMIN_TOKEN}`).send({ name: 'x' });
+    const res = await t
+      .http()
+      .post('/admin/v1/accounts')
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send({ name: 'x' });
     expectEnvelope(res, 401, 'UNAUTHORIZED');
   });
 });

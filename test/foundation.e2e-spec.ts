@@ -63,11 +63,17 @@ describe('Foundation (e2e)', () => {
 
     it('403 FORBIDDEN on creating routes when the account phone is not verified; reads still work', async () => {
       const acc = await t.createAccount({ phoneVerified: false });
-      const send = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key)
+      const send = await t
+        .http()
+        .post('/api/v2/messages/send')
+        .set('X-API-Key', acc.key)
         .send({ to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } });
       expectEnvelope(send, 403, 'FORBIDDEN');
       expect(send.body.error).toMatch(/phone/i);
-      const template = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
+      const template = await t
+        .http()
+        .post('/api/v2/templates')
+        .set('X-API-Key', acc.key)
         .send({ name: 'welcome', category: 'sms', subType: 'utility', content: 'Hi' });
       expectEnvelope(template, 403, 'FORBIDDEN');
       expect((await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).status).toBe(200);
@@ -105,7 +111,9 @@ describe('Foundation (e2e)', () => {
     });
 
     it('413 PAYLOAD_TOO_LARGE for a body over the limit', async () => {
-      const res = await t.admin('post', '/admin/v1/accounts').send({ name: 'x'.repeat(t.config.server.bodyLimitBytes + 10) });
+      const res = await t
+        .admin('post', '/admin/v1/accounts')
+        .send({ name: 'x'.repeat(t.config.server.bodyLimitBytes + 10) });
       expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
     });
 
@@ -125,16 +133,36 @@ describe('Foundation (e2e)', () => {
   describe('admin API', () => {
     it('401 without or with a wrong admin token', async () => {
       expectEnvelope(await t.http().post('/admin/v1/accounts').send({ name: 'x' }), 401, 'UNAUTHORIZED');
-      expectEnvelope(await t.http().post('/admin/v1/accounts').set('Authorization', 'Bearer wrong-token-xxxxxxxx').send({ name: 'x' }), 401, 'UNAUTHORIZED');
+      expectEnvelope(
+        await t
+          .http()
+          .post('/admin/v1/accounts')
+          .set('Authorization', 'Bearer wrong-token-xxxxxxxx')
+          .send({ name: 'x' }),
+        401,
+        'UNAUTHORIZED',
+      );
     });
 
     it('creates an account with an owner key shown once; the key works', async () => {
-      const res = await t.admin('post', '/admin/v1/accounts').send({ name: 'Acme', walletBalance: 2500, freeMessages: 3, planName: 'Pro', messageQuota: 100 });
+      const res = await t
+        .admin('post', '/admin/v1/accounts')
+        .send({ name: 'Acme', walletBalance: 2500, freeMessages: 3, planName: 'Pro', messageQuota: 100 });
       expect(res.status).toBe(201);
       expect(res.body.success).toBe(true);
       const { account, apiKey } = res.body.data;
-      expect(account).toMatchObject({ name: 'Acme', walletBalance: 2500, freeMessages: 3, phoneVerified: true, subscriptionActive: true, plan: { name: 'Pro', messageQuota: 100, messagesUsed: 0 } });
-      expect(apiKey).toMatchObject({ role: 'owner', permissions: ['messages:create', 'messages:read', 'api_keys:read'] });
+      expect(account).toMatchObject({
+        name: 'Acme',
+        walletBalance: 2500,
+        freeMessages: 3,
+        phoneVerified: true,
+        subscriptionActive: true,
+        plan: { name: 'Pro', messageQuota: 100, messagesUsed: 0 },
+      });
+      expect(apiKey).toMatchObject({
+        role: 'owner',
+        permissions: ['messages:create', 'messages:read', 'api_keys:read'],
+      });
       expect(apiKey.key).toMatch(/^msk_[A-Za-z0-9_-]{40}$/);
       const me = await t.http().get('/api/v2/account').set('X-API-Key', apiKey.key);
       expect(me.status).toBe(200);
@@ -143,7 +171,14 @@ describe('Foundation (e2e)', () => {
 
     it('GET /api/v2/account shows the figures after an admin PATCH', async () => {
       const acc = await t.createAccount();
-      const patch = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 777, freeMessages: 9, planName: 'Gold', messageQuota: 50, subscriptionActive: false, phoneVerified: false });
+      const patch = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({
+        walletBalance: 777,
+        freeMessages: 9,
+        planName: 'Gold',
+        messageQuota: 50,
+        subscriptionActive: false,
+        phoneVerified: false,
+      });
       expect(patch.status).toBe(200);
       const res = await t.http().get('/api/v2/account').set('X-API-Key', acc.key);
       expect(res.status).toBe(200);
@@ -166,7 +201,13 @@ describe('Foundation (e2e)', () => {
     it('create without a name, or with null in a NOT NULL field, is 400 VALIDATION_ERROR and creates nothing', async () => {
       const accounts = t.app.get(DataSource).getRepository(AccountEntity);
       const before = await accounts.count();
-      for (const body of [{}, { name: null }, { name: 'x', walletBalance: null }, { name: 'x', phoneVerified: null }, { name: 'x', messageQuota: null }]) {
+      for (const body of [
+        {},
+        { name: null },
+        { name: 'x', walletBalance: null },
+        { name: 'x', phoneVerified: null },
+        { name: 'x', messageQuota: null },
+      ]) {
         const res = await t.admin('post', '/admin/v1/accounts').send(body);
         expectEnvelope(res, 400, 'VALIDATION_ERROR');
         expect(res.body.error).toContain(Object.keys(body).pop() ?? 'name');
@@ -176,19 +217,36 @@ describe('Foundation (e2e)', () => {
 
     it('PATCH with null in a NOT NULL field is 400 VALIDATION_ERROR and changes nothing; planName null clears the plan', async () => {
       const acc = await t.createAccount({ planName: 'Pro' });
-      for (const field of ['name', 'walletBalance', 'phoneVerified', 'subscriptionActive', 'freeMessages', 'messageQuota', 'messagesUsed']) {
+      for (const field of [
+        'name',
+        'walletBalance',
+        'phoneVerified',
+        'subscriptionActive',
+        'freeMessages',
+        'messageQuota',
+        'messagesUsed',
+      ]) {
         const res = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ [field]: null });
         expectEnvelope(res, 400, 'VALIDATION_ERROR');
         expect(res.body.error).toContain(field);
       }
       const cleared = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ planName: null });
       expect(cleared.status).toBe(200);
-      expect(cleared.body.data.account).toMatchObject({ name: 'Test account', walletBalance: 100_000, plan: { name: null } });
+      expect(cleared.body.data.account).toMatchObject({
+        name: 'Test account',
+        walletBalance: 100_000,
+        plan: { name: null },
+      });
     });
 
     it('counters above their column range are 400 VALIDATION_ERROR; the largest values are accepted', async () => {
       const acc = await t.createAccount();
-      for (const [field, max] of [['messageQuota', 2147483647], ['messagesUsed', 2147483647], ['freeMessages', 2147483647], ['walletBalance', Number.MAX_SAFE_INTEGER]] as const) {
+      for (const [field, max] of [
+        ['messageQuota', 2147483647],
+        ['messagesUsed', 2147483647],
+        ['freeMessages', 2147483647],
+        ['walletBalance', Number.MAX_SAFE_INTEGER],
+      ] as const) {
         const over = await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ [field]: max + 1 });
         expectEnvelope(over, 400, 'VALIDATION_ERROR');
         expect(over.body.error).toContain(field);
@@ -200,19 +258,27 @@ describe('Foundation (e2e)', () => {
     });
 
     it('PATCH of an unknown account is 404', async () => {
-      expectEnvelope(await t.admin('patch', '/admin/v1/accounts/acc_missing').send({ walletBalance: 1 }), 404, 'NOT_FOUND');
+      expectEnvelope(
+        await t.admin('patch', '/admin/v1/accounts/acc_missing').send({ walletBalance: 1 }),
+        404,
+        'NOT_FOUND',
+      );
     });
 
     it('an unknown permission name is 400 and issues nothing', async () => {
       const acc = await t.createAccount();
-      const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/api-keys`).send({ role: 'member', permissions: ['messages:read', 'messages:delete'] });
+      const res = await t
+        .admin('post', `/admin/v1/accounts/${acc.id}/api-keys`)
+        .send({ role: 'member', permissions: ['messages:read', 'messages:delete'] });
       expectEnvelope(res, 400, 'VALIDATION_ERROR');
       expect(res.body.error).toContain('permissions');
     });
 
     it('issues a member key with exactly the listed permissions', async () => {
       const acc = await t.createAccount();
-      const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/api-keys`).send({ role: 'member', permissions: ['messages:read'] });
+      const res = await t
+        .admin('post', `/admin/v1/accounts/${acc.id}/api-keys`)
+        .send({ role: 'member', permissions: ['messages:read'] });
       expect(res.status).toBe(201);
       expect(res.body.data.apiKey).toMatchObject({ role: 'member', permissions: ['messages:read'] });
     });
@@ -221,7 +287,12 @@ describe('Foundation (e2e)', () => {
   describe('operations', () => {
     it('health live and ready', async () => {
       expect((await t.http().get('/health/live')).body).toEqual({ status: 'ok' });
-      expect((await t.http().get('/health/ready')).body).toEqual({ status: 'ok', database: 'up', redis: process.env.TEST_REDIS_URL ? 'up' : 'not_configured', migrations: 'up_to_date' });
+      expect((await t.http().get('/health/ready')).body).toEqual({
+        status: 'ok',
+        database: 'up',
+        redis: process.env.TEST_REDIS_URL ? 'up' : 'not_configured',
+        migrations: 'up_to_date',
+      });
     });
 
     it('OpenAPI: the public document lists the API-key routes and error codes; the operator document the admin routes', async () => {
@@ -234,8 +305,14 @@ describe('Foundation (e2e)', () => {
       expect(admin.body.paths['/admin/v1/accounts']).toBeDefined();
       expect(admin.body.components.securitySchemes.admin).toMatchObject({ type: 'http', scheme: 'bearer' });
       expect(Object.keys(admin.body.paths).some((path) => path.startsWith('/api/'))).toBe(false);
-      expect(res.body.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
-      expect(res.body.components.schemas.ErrorCode.enum).toEqual(expect.arrayContaining(['RATE_LIMITED', 'INSUFFICIENT_BALANCE', 'JOB_NOT_FOUND']));
+      expect(res.body.components.securitySchemes.apiKey).toMatchObject({
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+      });
+      expect(res.body.components.schemas.ErrorCode.enum).toEqual(
+        expect.arrayContaining(['RATE_LIMITED', 'INSUFFICIENT_BALANCE', 'JOB_NOT_FOUND']),
+      );
     });
   });
 });

@@ -5,7 +5,12 @@ import { ShutdownCoordinator } from '../src/common/shutdown/shutdown-coordinator
 import { MIGRATIONS } from '../src/database/migrations';
 import { createTestApp, REQUEST_ID_RE, TestApp } from './support/app';
 
-const READY = { status: 'ok', database: 'up', redis: process.env.TEST_REDIS_URL ? 'up' : 'not_configured', migrations: 'up_to_date' };
+const READY = {
+  status: 'ok',
+  database: 'up',
+  redis: process.env.TEST_REDIS_URL ? 'up' : 'not_configured',
+  migrations: 'up_to_date',
+};
 
 describe('Health: liveness and readiness (e2e)', () => {
   const apps: TestApp[] = [];
@@ -19,7 +24,12 @@ describe('Health: liveness and readiness (e2e)', () => {
   });
 
   const notReady = (body: Record<string, unknown>, error: string) => {
-    expect(body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error, requestId: expect.stringMatching(REQUEST_ID_RE) });
+    expect(body).toEqual({
+      success: false,
+      code: 'SERVICE_UNAVAILABLE',
+      error,
+      requestId: expect.stringMatching(REQUEST_ID_RE),
+    });
   };
 
   it('ready reports the database, Redis (when configured) and migrations', async () => {

@@ -8,11 +8,38 @@ import { startReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 const PHONE = '+966501234567';
 /** Sandbox receipts within a test's patience: delivered after 150 ms, read after 300 ms. */
-const FAST_RECEIPTS = { SANDBOX_DELIVERED_AFTER_MS: '150', SANDBOX_READ_AFTER_MS: '300', SANDBOX_RECEIPT_TICK_MS: '20', RECEIPT_SWEEP_TICK_MS: '50' };
-const api = (status: string) => ({ status, at: expect.any(String), source: 'api', providerStatus: null, errorCode: null });
-const provider = (status: string, providerStatus: string, errorCode: string | null = null) => ({ status, at: expect.any(String), source: 'provider', providerStatus, errorCode });
-const receipt = (providerMessageId: string, status: ProviderReceipt['status'], extra: Partial<ProviderReceipt> = {}): ProviderReceipt => ({
-  providerMessageId, status, providerStatus: status.toUpperCase(), errorCode: null, providerErrorCode: null, at: Date.now(), ...extra,
+const FAST_RECEIPTS = {
+  SANDBOX_DELIVERED_AFTER_MS: '150',
+  SANDBOX_READ_AFTER_MS: '300',
+  SANDBOX_RECEIPT_TICK_MS: '20',
+  RECEIPT_SWEEP_TICK_MS: '50',
+};
+const api = (status: string) => ({
+  status,
+  at: expect.any(String),
+  source: 'api',
+  providerStatus: null,
+  errorCode: null,
+});
+const provider = (status: string, providerStatus: string, errorCode: string | null = null) => ({
+  status,
+  at: expect.any(String),
+  source: 'provider',
+  providerStatus,
+  errorCode,
+});
+const receipt = (
+  providerMessageId: string,
+  status: ProviderReceipt['status'],
+  extra: Partial<ProviderReceipt> = {},
+): ProviderReceipt => ({
+  providerMessageId,
+  status,
+  providerStatus: status.toUpperCase(),
+  errorCode: null,
+  providerErrorCode: null,
+  at: Date.now(),
+  ...extra,
 });
 
 describe('Message lifecycle: receipts, history, polling (e2e)', () => {
@@ -26,8 +53,15 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     for (const a of apps) await a.close();
   });
 
-  const send = (t: TestApp, acc: TestAccount, body: Record<string, unknown>) => t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body);
-  const sms = (to = PHONE, extra: Record<string, unknown> = {}) => ({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Hello' }, ...extra });
+  const send = (t: TestApp, acc: TestAccount, body: Record<string, unknown>) =>
+    t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body);
+  const sms = (to = PHONE, extra: Record<string, unknown> = {}) => ({
+    to,
+    channel: 'local_sms',
+    messageType: 'free_text',
+    content: { text: 'Hello' },
+    ...extra,
+  });
   const sentId = async (t: TestApp, acc: TestAccount, body: Record<string, unknown>) => {
     const res = await send(t, acc, body);
     expect(res.status).toBe(201);
@@ -38,8 +72,10 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     expect(res.status).toBe(200);
     return res.body.data;
   };
-  const wallet = async (t: TestApp, acc: TestAccount) => (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance as number;
-  const statusOf = (t: TestApp, acc: TestAccount, id: string, status: string) => waitFor(async () => (await get(t, acc, id)).status === status, { what: `${id} ${status}` });
+  const wallet = async (t: TestApp, acc: TestAccount) =>
+    (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance as number;
+  const statusOf = (t: TestApp, acc: TestAccount, id: string, status: string) =>
+    waitFor(async () => (await get(t, acc, id)).status === status, { what: `${id} ${status}` });
 
   describe('sandbox receipts', () => {
     let t: TestApp;
@@ -54,18 +90,35 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
 
     it('an endpoint subscribed to message.* gets message.sent then message.delivered, signed, with the resource and a growing sequence', async () => {
       const own = await t.createAccount({ walletBalance: 1000 });
-      const ep = await t.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', own.key).send({ url: receiver.url, events: ['message.*'] });
+      const ep = await t
+        .http()
+        .post('/api/v2/webhooks/endpoints')
+        .set('X-API-Key', own.key)
+        .send({ url: receiver.url, events: ['message.*'] });
       expect(ep.status).toBe(201);
       const id = await sentId(t, own, sms());
       await statusOf(t, own, id, 'delivered');
-      const calls = await waitFor(async () => {
-        const mine = receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === id);
-        return mine.length >= 2 ? mine : null;
-      }, { what: 'two message events' });
-      const bodies = calls.map((c) => new Webhook(ep.body.data.endpoint.secret as string).verify(c.raw, { 'webhook-id': String(c.headers['webhook-id']), 'webhook-timestamp': String(c.headers['webhook-timestamp']), 'webhook-signature': String(c.headers['webhook-signature']) }) as { type: string; data: Record<string, unknown> });
+      const calls = await waitFor(
+        async () => {
+          const mine = receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === id);
+          return mine.length >= 2 ? mine : null;
+        },
+        { what: 'two message events' },
+      );
+      const bodies = calls.map(
+        (c) =>
+          new Webhook(ep.body.data.endpoint.secret as string).verify(c.raw, {
+            'webhook-id': String(c.headers['webhook-id']),
+            'webhook-timestamp': String(c.headers['webhook-timestamp']),
+            'webhook-signature': String(c.headers['webhook-signature']),
+          }) as { type: string; data: Record<string, unknown> },
+      );
       const { statusHistory, ...resource } = await get(t, own, id);
       expect(statusHistory).toHaveLength(3);
-      expect(bodies.map((b) => [b.type, b.data.sequence, b.data.status]).sort()).toEqual([['message.delivered', 3, 'delivered'], ['message.sent', 2, 'sent']]);
+      expect(bodies.map((b) => [b.type, b.data.sequence, b.data.status]).sort()).toEqual([
+        ['message.delivered', 3, 'delivered'],
+        ['message.sent', 2, 'sent'],
+      ]);
       expect(bodies.find((b) => b.type === 'message.delivered')!.data).toEqual({ ...resource, sequence: 3 });
     });
 
@@ -74,7 +127,14 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       expect(await wallet(t, acc)).toBe(995);
       await statusOf(t, acc, id, 'delivered');
       const m = await get(t, acc, id);
-      expect(m).toMatchObject({ status: 'delivered', cost: 5, readAt: null, failedAt: null, errorCode: null, providerErrorCode: null });
+      expect(m).toMatchObject({
+        status: 'delivered',
+        cost: 5,
+        readAt: null,
+        failedAt: null,
+        errorCode: null,
+        providerErrorCode: null,
+      });
       // (Due 150 ms after the provider call, which is a moment before the send is recorded.)
       expect(Date.parse(m.deliveredAt)).toBeGreaterThanOrEqual(Date.parse(m.sentAt) + 100);
       expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered')]);
@@ -83,24 +143,48 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     });
 
     it('a chat message is delivered, then read', async () => {
-      const id = await sentId(t, acc, { to: PHONE, channel: 'chatapp', messageType: 'free_text', content: { text: 'Hi chat' } });
+      const id = await sentId(t, acc, {
+        to: PHONE,
+        channel: 'chatapp',
+        messageType: 'free_text',
+        content: { text: 'Hi chat' },
+      });
       await statusOf(t, acc, id, 'read');
       const m = await get(t, acc, id);
-      expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered'), provider('read', 'read')]);
+      expect(m.statusHistory).toEqual([
+        api('queued'),
+        api('sent'),
+        provider('delivered', 'delivered'),
+        provider('read', 'read'),
+      ]);
       expect(Date.parse(m.readAt)).toBeGreaterThanOrEqual(Date.parse(m.deliveredAt));
     });
 
     it('0009 numbers and undeliverable@ emails are sent, then failed UNDELIVERED (paid, not refunded)', async () => {
       const before = await wallet(t, acc);
       const smsId = await sentId(t, acc, sms('+966501230009'));
-      const mailId = await sentId(t, acc, { to: 'undeliverable.sara@example.org', channel: 'email', messageType: 'free_text', content: { subject: 'Hi', text: 'x' } });
+      const mailId = await sentId(t, acc, {
+        to: 'undeliverable.sara@example.org',
+        channel: 'email',
+        messageType: 'free_text',
+        content: { subject: 'Hi', text: 'x' },
+      });
       for (const id of [smsId, mailId]) {
         await statusOf(t, acc, id, 'failed');
         const m = await get(t, acc, id);
-        expect(m).toMatchObject({ status: 'failed', errorCode: 'UNDELIVERED', providerErrorCode: 'SBX-UNDELIVERABLE', deliveredAt: null });
+        expect(m).toMatchObject({
+          status: 'failed',
+          errorCode: 'UNDELIVERED',
+          providerErrorCode: 'SBX-UNDELIVERABLE',
+          deliveredAt: null,
+        });
         expect(m.cost).toBeGreaterThan(0);
         expect(m.failedAt).not.toBeNull();
-        expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('failed', 'undeliverable', 'UNDELIVERED')]);
+        expect(m.statusHistory).toEqual([
+          api('queued'),
+          api('sent'),
+          provider('failed', 'undeliverable', 'UNDELIVERED'),
+        ]);
       }
       expect(await wallet(t, acc)).toBe(before - 5 - 1);
     });
@@ -120,7 +204,11 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
 
     it('read before delivered sets both; duplicate, stale and late failure receipts change nothing; events carry a growing sequence', async () => {
       // Events are built for accounts with an endpoint (nothing is delivered here: the loops are off).
-      const endpoint = await t.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', acc.key).send({ url: 'http://127.0.0.1:9/hook', events: ['message.*'] });
+      const endpoint = await t
+        .http()
+        .post('/api/v2/webhooks/endpoints')
+        .set('X-API-Key', acc.key)
+        .send({ url: 'http://127.0.0.1:9/hook', events: ['message.*'] });
       expect(endpoint.status).toBe(201);
       const sink = t.app.get<EventSink>(EVENT_SINK);
       const recorded = jest.spyOn(sink, 'record');
@@ -128,19 +216,37 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       await intake.accept([receipt(`sbx_${id}`, 'read', { providerStatus: 'ack 3' })]);
       const m = await get(t, acc, id);
       expect(m).toMatchObject({ status: 'read', deliveredAt: expect.any(String), readAt: expect.any(String) });
-      expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'ack 3'), provider('read', 'ack 3')]);
+      expect(m.statusHistory).toEqual([
+        api('queued'),
+        api('sent'),
+        provider('delivered', 'ack 3'),
+        provider('read', 'ack 3'),
+      ]);
       const events = recorded.mock.calls.flatMap(([, evs]) => evs).filter((e) => e.data.id === id);
-      expect(events.map((e) => [e.type, e.data.sequence])).toEqual([['message.sent', 2], ['message.delivered', 3], ['message.read', 4]]);
+      expect(events.map((e) => [e.type, e.data.sequence])).toEqual([
+        ['message.sent', 2],
+        ['message.delivered', 3],
+        ['message.read', 4],
+      ]);
       expect(events[2].data).toMatchObject({ id, status: 'read', sequence: 4, deliveredAt: m.deliveredAt });
       // An account without endpoints: its moves leave their history, but no event is built for them.
       const quiet = await t.createAccount({ walletBalance: 1000, freeMessages: 0 });
       const quietId = await sentId(t, quiet, sms());
       await intake.accept([receipt(`sbx_${quietId}`, 'delivered')]);
-      expect((await get(t, quiet, quietId)).statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'DELIVERED')]);
+      expect((await get(t, quiet, quietId)).statusHistory).toEqual([
+        api('queued'),
+        api('sent'),
+        provider('delivered', 'DELIVERED'),
+      ]);
       expect(recorded.mock.calls.flatMap(([, evs]) => evs).filter((e) => e.accountId === quiet.id)).toEqual([]);
       recorded.mockRestore();
 
-      await intake.accept([receipt(`sbx_${id}`, 'delivered'), receipt(`sbx_${id}`, 'read'), receipt(`sbx_${id}`, 'failed', { errorCode: 'UNDELIVERED' }), receipt(`sbx_${id}`, 'sent')]);
+      await intake.accept([
+        receipt(`sbx_${id}`, 'delivered'),
+        receipt(`sbx_${id}`, 'read'),
+        receipt(`sbx_${id}`, 'failed', { errorCode: 'UNDELIVERED' }),
+        receipt(`sbx_${id}`, 'sent'),
+      ]);
       const again = await get(t, acc, id);
       expect(again).toEqual(m);
     });
@@ -154,17 +260,30 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       expect(uow.statements - before).toBeLessThanOrEqual(8);
       for (const id of [ids[0], ids[29]]) {
         const m = await get(t, acc, id);
-        expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'DELIVERED'), provider('read', 'READ')]);
+        expect(m.statusHistory).toEqual([
+          api('queued'),
+          api('sent'),
+          provider('delivered', 'DELIVERED'),
+          provider('read', 'READ'),
+        ]);
       }
     });
 
     it('a failure receipt moves sent to failed with its codes; later receipts change nothing; no refund', async () => {
       const id = await sentId(t, acc, sms());
       const before = await wallet(t, acc);
-      await intake.accept([receipt(`sbx_${id}`, 'failed', { providerStatus: 'EXPIRED', errorCode: 'EXPIRED', providerErrorCode: '00B' })]);
+      await intake.accept([
+        receipt(`sbx_${id}`, 'failed', { providerStatus: 'EXPIRED', errorCode: 'EXPIRED', providerErrorCode: '00B' }),
+      ]);
       await intake.accept([receipt(`sbx_${id}`, 'delivered')]);
       const m = await get(t, acc, id);
-      expect(m).toMatchObject({ status: 'failed', errorCode: 'EXPIRED', providerErrorCode: '00B', cost: 5, deliveredAt: null });
+      expect(m).toMatchObject({
+        status: 'failed',
+        errorCode: 'EXPIRED',
+        providerErrorCode: '00B',
+        cost: 5,
+        deliveredAt: null,
+      });
       expect(m.statusHistory).toEqual([api('queued'), api('sent'), provider('failed', 'EXPIRED', 'EXPIRED')]);
       expect(await wallet(t, acc)).toBe(before);
     });
@@ -173,7 +292,9 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
     const recordSent = async (providerMessageIds: string[]) => {
       const id = await sentId(t, acc, sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }));
       const mark = { id, providerMessageId: providerMessageIds[0], providerMessageIds };
-      const out = await t.app.get(OutcomeRecorder).sent(acc.id, mark, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5, units: 1 });
+      const out = await t.app
+        .get(OutcomeRecorder)
+        .sent(acc.id, mark, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5, units: 1 });
       expect(out.kind).toBe('sent');
       return id;
     };
@@ -197,8 +318,15 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
 
       const q = `mq-${Date.now()}`;
       const other = await recordSent([`${q}-1`, `${q}-2`]);
-      await intake.accept([receipt(`${q}-1`, 'delivered'), receipt(`${q}-2`, 'failed', { providerStatus: 'UNDELIV', errorCode: 'UNDELIVERED', providerErrorCode: '001' })]);
-      expect(await get(t, acc, other)).toMatchObject({ status: 'failed', errorCode: 'UNDELIVERED', providerErrorCode: '001' });
+      await intake.accept([
+        receipt(`${q}-1`, 'delivered'),
+        receipt(`${q}-2`, 'failed', { providerStatus: 'UNDELIV', errorCode: 'UNDELIVERED', providerErrorCode: '001' }),
+      ]);
+      expect(await get(t, acc, other)).toMatchObject({
+        status: 'failed',
+        errorCode: 'UNDELIVERED',
+        providerErrorCode: '001',
+      });
     });
 
     it('two replicas applying the two parts of one message at the same moment: it ends delivered, once', async () => {
@@ -210,7 +338,10 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
         for (let round = 0; round < 3; round++) {
           const p = `rp-${round}-${Date.now()}`;
           const id = await recordSent([`${p}-1`, `${p}-2`]);
-          await Promise.all([intake.accept([receipt(`${p}-1`, 'delivered')]), other.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(`${p}-2`, 'delivered')])]);
+          await Promise.all([
+            intake.accept([receipt(`${p}-1`, 'delivered')]),
+            other.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(`${p}-2`, 'delivered')]),
+          ]);
           const m = await get(t, acc, id);
           expect(m.statusHistory.map((h: { status: string }) => h.status)).toEqual(['scheduled', 'sent', 'delivered']);
         }
@@ -242,7 +373,10 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       const all = await t.http().get('/api/v2/messages?order=updated&limit=2').set('X-API-Key', own.key);
       expect(all.body.data.messages.map((m: { id: string }) => m.id)).toEqual([ids[1], ids[0]]);
       // A cursor of one order is not taken by the other.
-      const wrong = await t.http().get(`/api/v2/messages?limit=2&cursor=${encodeURIComponent(all.body.data.nextCursor)}`).set('X-API-Key', own.key);
+      const wrong = await t
+        .http()
+        .get(`/api/v2/messages?limit=2&cursor=${encodeURIComponent(all.body.data.nextCursor)}`)
+        .set('X-API-Key', own.key);
       expect(wrong.status).toBe(400);
       expect(wrong.body.code).toBe('VALIDATION_ERROR');
       const bad = await t.http().get('/api/v2/messages?updatedSince=yesterday').set('X-API-Key', own.key);
@@ -257,7 +391,11 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       const env = { ...FAST_RECEIPTS, SANDBOX_DELIVERED_AFTER_MS: '100', WEBHOOK_DELIVERY_INTERVAL_MS: '20' };
       const a = await start({ ...env, SCHEDULERS_ENABLED: 'false' });
       const acc = await a.createAccount({ walletBalance: 1000 });
-      const ep = await a.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', acc.key).send({ url: receiver.url, events: ['message.*'] });
+      const ep = await a
+        .http()
+        .post('/api/v2/webhooks/endpoints')
+        .set('X-API-Key', acc.key)
+        .send({ url: receiver.url, events: ['message.*'] });
       expect(ep.status).toBe(201);
       const id = await sentId(a, acc, sms());
       const pid = `restart-${Date.now()}`;
@@ -269,17 +407,49 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
 
       const b = await start(env, a.databaseUrl);
       await statusOf(b, acc, id, 'delivered');
-      const scheduled = await sentId(b, acc, sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }));
-      await b.app.get(OutcomeRecorder).sent(acc.id, { id: scheduled, providerMessageId: pid }, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5, units: 1 });
+      const scheduled = await sentId(
+        b,
+        acc,
+        sms(PHONE, { scheduleAt: new Date(Date.now() + 86_400_000).toISOString() }),
+      );
+      await b.app
+        .get(OutcomeRecorder)
+        .sent(
+          acc.id,
+          { id: scheduled, providerMessageId: pid },
+          { to: PHONE, channel: 'local_sms' },
+          { source: 'wallet', amount: 5, units: 1 },
+        );
       expect((await get(b, acc, scheduled)).status).toBe('delivered');
-      expect((await get(b, acc, id)).statusHistory).toEqual([api('queued'), api('sent'), provider('delivered', 'delivered')]);
+      expect((await get(b, acc, id)).statusHistory).toEqual([
+        api('queued'),
+        api('sent'),
+        provider('delivered', 'delivered'),
+      ]);
       // The event written by the first process (message.sent) and the one its receipt caused in the second (message.delivered): each delivered once, verified.
-      const events = (await waitFor(async () => {
-        const mine = receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === id);
-        return mine.length >= 2 ? mine : null;
-      }, { what: 'both events of the first message' })).map((c) => new Webhook(ep.body.data.endpoint.secret as string).verify(c.raw, { 'webhook-id': String(c.headers['webhook-id']), 'webhook-timestamp': String(c.headers['webhook-timestamp']), 'webhook-signature': String(c.headers['webhook-signature']) }) as { type: string });
+      const events = (
+        await waitFor(
+          async () => {
+            const mine = receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === id);
+            return mine.length >= 2 ? mine : null;
+          },
+          { what: 'both events of the first message' },
+        )
+      ).map(
+        (c) =>
+          new Webhook(ep.body.data.endpoint.secret as string).verify(c.raw, {
+            'webhook-id': String(c.headers['webhook-id']),
+            'webhook-timestamp': String(c.headers['webhook-timestamp']),
+            'webhook-signature': String(c.headers['webhook-signature']),
+          }) as { type: string },
+      );
       expect(events.map((e) => e.type).sort()).toEqual(['message.delivered', 'message.sent']);
-      await waitFor(async () => receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === scheduled).length >= 2 || null, { what: 'events of the second message' });
+      await waitFor(
+        async () =>
+          receiver.calls.filter((c) => (c.body as { data?: { id?: string } }).data?.id === scheduled).length >= 2 ||
+          null,
+        { what: 'events of the second message' },
+      );
       const ids = receiver.calls.map((c) => String(c.headers['webhook-id']));
       expect(new Set(ids).size).toBe(ids.length);
     } finally {

@@ -10,7 +10,13 @@ import { isMysqlRun } from './support/database';
 const PHONE = '+966501234567';
 const HOUR = 3_600_000;
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
-const body = (to: string | string[] = PHONE) => ({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Later' }, scheduleAt: inMs(HOUR) });
+const body = (to: string | string[] = PHONE) => ({
+  to,
+  channel: 'local_sms',
+  messageType: 'free_text',
+  content: { text: 'Later' },
+  scheduleAt: inMs(HOUR),
+});
 
 interface Balances {
   wallet: number;
@@ -46,12 +52,22 @@ describe('Cancel a scheduled message (e2e)', () => {
       return m.id;
     });
   };
-  const cancel = (app: TestApp, key: string, id: string) => app.http().post(`/api/v2/messages/${id}/cancel`).set('X-API-Key', key);
-  const message = async (app: TestApp, key: string, id: string) => (await app.http().get(`/api/v2/messages/${id}`).set('X-API-Key', key)).body.data;
+  const cancel = (app: TestApp, key: string, id: string) =>
+    app.http().post(`/api/v2/messages/${id}/cancel`).set('X-API-Key', key);
+  const message = async (app: TestApp, key: string, id: string) =>
+    (await app.http().get(`/api/v2/messages/${id}`).set('X-API-Key', key)).body.data;
   const stored = async (app: TestApp, id: string) =>
-    (await app.app.get(DataSource).query('SELECT status, cost, paid_from, refunded_at, payload FROM messages WHERE id = ?', [id]))[0] as Record<string, unknown>;
+    (
+      await app.app
+        .get(DataSource)
+        .query('SELECT status, cost, paid_from, refunded_at, payload FROM messages WHERE id = ?', [id])
+    )[0] as Record<string, unknown>;
   const delivered = async (app: TestApp, accountId: string) =>
-    ((await app.admin('get', `/admin/v1/sandbox/messages?accountId=${accountId}&limit=1000`)).body.data.messages as { messageId: string }[]).map((d) => d.messageId);
+    (
+      (await app.admin('get', `/admin/v1/sandbox/messages?accountId=${accountId}&limit=1000`)).body.data.messages as {
+        messageId: string;
+      }[]
+    ).map((d) => d.messageId);
   /** Everything scheduled within the next hours is due for this app's sender. */
   const makeDue = (app: TestApp) => {
     app.app.get(Clock).now = () => Date.now() + 2 * HOUR;
@@ -62,16 +78,40 @@ describe('Cancel a scheduled message (e2e)', () => {
     const [id] = await schedule(t, acc);
     expect(await balances(t, acc.key)).toEqual({ wallet: 95, free: 0, quotaUsed: 0 });
     const { statusHistory, ...before } = await message(t, acc.key, id);
-    expect(statusHistory).toEqual([{ status: 'scheduled', at: before.createdAt, source: 'api', providerStatus: null, errorCode: null }]);
+    expect(statusHistory).toEqual([
+      { status: 'scheduled', at: before.createdAt, source: 'api', providerStatus: null, errorCode: null },
+    ]);
 
     const res = await cancel(t, acc.key, id);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { message: { ...before, status: 'cancelled', cost: 0, paidFrom: 'wallet', providerMessageId: null, sentAt: null, updatedAt: expect.any(String) } },
+      data: {
+        message: {
+          ...before,
+          status: 'cancelled',
+          cost: 0,
+          paidFrom: 'wallet',
+          providerMessageId: null,
+          sentAt: null,
+          updatedAt: expect.any(String),
+        },
+      },
     });
     const after = await message(t, acc.key, id);
-    expect(after).toEqual({ ...res.body.data.message, statusHistory: [statusHistory[0], { status: 'cancelled', at: res.body.data.message.updatedAt, source: 'api', providerStatus: null, errorCode: null }] });
+    expect(after).toEqual({
+      ...res.body.data.message,
+      statusHistory: [
+        statusHistory[0],
+        {
+          status: 'cancelled',
+          at: res.body.data.message.updatedAt,
+          source: 'api',
+          providerStatus: null,
+          errorCode: null,
+        },
+      ],
+    });
     expect(await stored(t, id)).toMatchObject({ status: 'cancelled', paid_from: 'wallet', payload: null });
     expect(Number((await stored(t, id)).cost)).toBe(0);
     expect((await stored(t, id)).refunded_at).not.toBeNull();
@@ -87,8 +127,20 @@ describe('Cancel a scheduled message (e2e)', () => {
   });
 
   it.each([
-    ['free messages', { freeMessages: 2, messageQuota: 5, walletBalance: 100 }, 'free', { wallet: 100, free: 1, quotaUsed: 0 }, { wallet: 100, free: 2, quotaUsed: 0 }],
-    ['plan quota', { freeMessages: 0, messageQuota: 5, walletBalance: 100 }, 'quota', { wallet: 100, free: 0, quotaUsed: 1 }, { wallet: 100, free: 0, quotaUsed: 0 }],
+    [
+      'free messages',
+      { freeMessages: 2, messageQuota: 5, walletBalance: 100 },
+      'free',
+      { wallet: 100, free: 1, quotaUsed: 0 },
+      { wallet: 100, free: 2, quotaUsed: 0 },
+    ],
+    [
+      'plan quota',
+      { freeMessages: 0, messageQuota: 5, walletBalance: 100 },
+      'quota',
+      { wallet: 100, free: 0, quotaUsed: 1 },
+      { wallet: 100, free: 0, quotaUsed: 0 },
+    ],
   ])('refunds to the source that paid: %s', async (_name, fields, source, paid, refunded) => {
     const acc = await t.createAccount(fields);
     const [id] = await schedule(t, acc);
@@ -106,7 +158,11 @@ describe('Cancel a scheduled message (e2e)', () => {
     expect((await cancel(t, acc.key, id)).status).toBe(200);
     const again = await cancel(t, acc.key, id);
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ success: false, code: 'INVALID_STATE', error: expect.stringMatching(/cancelled already/) });
+    expect(again.body).toMatchObject({
+      success: false,
+      code: 'INVALID_STATE',
+      error: expect.stringMatching(/cancelled already/),
+    });
     expect((await stored(t, id)).status).toBe('cancelled');
     expect(await balances(t, acc.key)).toEqual({ wallet: 100, free: 0, quotaUsed: 0 });
   });
@@ -115,22 +171,34 @@ describe('Cancel a scheduled message (e2e)', () => {
     const acc = await t.createAccount({ walletBalance: 100, freeMessages: 0 });
     const [sent, failed] = await schedule(t, acc, ['+966501111111', '+966502222222']);
     // The sandbox rejects the second one (it is sent after the first, in scheduled order).
-    await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'reject', count: 1, accountId: acc.id, channel: 'local_sms' }).expect(201);
+    await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ kind: 'reject', count: 1, accountId: acc.id, channel: 'local_sms' })
+      .expect(201);
     makeDue(t);
     const sender = t.app.get(ScheduledSender);
-    await waitFor(async () => {
-      await sender.runOnce();
-      const all = await Promise.all([sent, failed].map((id) => message(t, acc.key, id)));
-      return all.every((m) => m.status !== 'scheduled') && all;
-    }, { what: 'both settled' });
-    const states: Record<string, string> = Object.fromEntries(await Promise.all([sent, failed].map(async (id) => [(await message(t, acc.key, id)).status as string, id])));
+    await waitFor(
+      async () => {
+        await sender.runOnce();
+        const all = await Promise.all([sent, failed].map((id) => message(t, acc.key, id)));
+        return all.every((m) => m.status !== 'scheduled') && all;
+      },
+      { what: 'both settled' },
+    );
+    const states: Record<string, string> = Object.fromEntries(
+      await Promise.all([sent, failed].map(async (id) => [(await message(t, acc.key, id)).status as string, id])),
+    );
     expect(Object.keys(states).sort()).toEqual(['failed', 'sent']);
     const before = await balances(t, acc.key);
     expect(before).toEqual({ wallet: 95, free: 0, quotaUsed: 0 });
     for (const [status, id] of Object.entries(states)) {
       const res = await cancel(t, acc.key, id);
       expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ success: false, code: 'INVALID_STATE', error: expect.stringMatching(status === 'sent' ? /sent already/ : /failed already/) });
+      expect(res.body).toMatchObject({
+        success: false,
+        code: 'INVALID_STATE',
+        error: expect.stringMatching(status === 'sent' ? /sent already/ : /failed already/),
+      });
       expect((await stored(t, id)).status).toBe(status);
     }
     expect(await balances(t, acc.key)).toEqual(before);
@@ -140,17 +208,28 @@ describe('Cancel a scheduled message (e2e)', () => {
     const acc = await t.createAccount({ walletBalance: 100, freeMessages: 0 });
     const [id] = await schedule(t, acc);
     // The sandbox never answers this call, so the sender holds its lease until the provider timeout.
-    await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'timeout', count: 1, accountId: acc.id }).expect(201);
+    await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ kind: 'timeout', count: 1, accountId: acc.id })
+      .expect(201);
     makeDue(t);
     const pass = t.app.get(ScheduledSender).runOnce();
-    await waitFor(async () => (await t.app.get(DataSource).query('SELECT lease_owner FROM messages WHERE id = ?', [id]))[0].lease_owner, { what: 'claimed' });
+    await waitFor(
+      async () =>
+        (await t.app.get(DataSource).query('SELECT lease_owner FROM messages WHERE id = ?', [id]))[0].lease_owner,
+      { what: 'claimed' },
+    );
     const res = await cancel(t, acc.key, id);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'INVALID_STATE', error: expect.stringMatching(/being sent/) });
     expect((await stored(t, id)).status).toBe('scheduled');
     await pass;
     // The timed-out send failed and was refunded by the pipeline, not by the cancel.
-    expect(await message(t, acc.key, id)).toMatchObject({ status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', cost: 0 });
+    expect(await message(t, acc.key, id)).toMatchObject({
+      status: 'failed',
+      errorCode: 'PROVIDER_UNAVAILABLE',
+      cost: 0,
+    });
     expect(await balances(t, acc.key)).toEqual({ wallet: 100, free: 0, quotaUsed: 0 });
     expect((await cancel(t, acc.key, id)).status).toBe(409);
   });
@@ -159,7 +238,11 @@ describe('Cancel a scheduled message (e2e)', () => {
     const acc = await t.createAccount({ walletBalance: 100, freeMessages: 0 });
     const [id] = await schedule(t, acc);
     const db = t.app.get(DataSource);
-    await db.query('UPDATE messages SET attempts = 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?', ['rep_dead', Date.now() - 1, id]);
+    await db.query('UPDATE messages SET attempts = 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?', [
+      'rep_dead',
+      Date.now() - 1,
+      id,
+    ]);
     const res = await cancel(t, acc.key, id);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('INVALID_STATE');
@@ -176,7 +259,12 @@ describe('Cancel a scheduled message (e2e)', () => {
     const [id] = await schedule(t, owner);
     for (const res of [await cancel(t, other.key, id), await cancel(t, owner.key, 'msg_does_not_exist')]) {
       expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ success: false, code: 'NOT_FOUND', error: 'Message not found', requestId: expect.any(String) });
+      expect(res.body).toMatchObject({
+        success: false,
+        code: 'NOT_FOUND',
+        error: 'Message not found',
+        requestId: expect.any(String),
+      });
     }
     expect((await stored(t, id)).status).toBe('scheduled');
     expect(await balances(t, owner.key)).toEqual({ wallet: 95, free: 0, quotaUsed: 0 });
@@ -216,16 +304,32 @@ describe('Cancel against the scheduled sender on two replicas (e2e race)', () =>
     // second sender (its own lease owner) on the app's connection, as a second process would share the file.
     const b = isMysqlRun() ? await createTestApp({ env, databaseUrl: a.databaseUrl }) : a;
     if (b !== a) apps.push(b);
-    const senders = [a.app.get(ScheduledSender), b === a ? await a.app.select(MessagingModule).get(ModuleRef, { strict: true }).create(ScheduledSender) : b.app.get(ScheduledSender)];
+    const senders = [
+      a.app.get(ScheduledSender),
+      b === a
+        ? await a.app.select(MessagingModule).get(ModuleRef, { strict: true }).create(ScheduledSender)
+        : b.app.get(ScheduledSender),
+    ];
     // Exactly N payable: 10 free messages, 10 of plan quota, 10 from the wallet.
     const acc = await a.createAccount({ freeMessages: 10, messageQuota: 10, walletBalance: 10 * PRICE });
     const phones = Array.from({ length: N }, (_, i) => `+9665010001${String(i).padStart(2, '0')}`);
-    const res = await a.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ ...body(), to: phones });
+    const res = await a
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ ...body(), to: phones });
     expect(res.status).toBe(201);
     const ids: string[] = res.body.data.messages.map((m: { id: string }) => m.id);
-    const page = (await a.http().get('/api/v2/messages?limit=100').set('X-API-Key', acc.key)).body.data.messages as { id: string; paidFrom: string }[];
+    const page = (await a.http().get('/api/v2/messages?limit=100').set('X-API-Key', acc.key)).body.data.messages as {
+      id: string;
+      paidFrom: string;
+    }[];
     const source = new Map(page.map((m) => [m.id, m.paidFrom]));
-    expect([...source.values()].sort()).toEqual([...Array(10).fill('free'), ...Array(10).fill('quota'), ...Array(10).fill('wallet')]);
+    expect([...source.values()].sort()).toEqual([
+      ...Array(10).fill('free'),
+      ...Array(10).fill('quota'),
+      ...Array(10).fill('wallet'),
+    ]);
 
     for (const app of [a, b]) app.app.get(Clock).now = () => Date.now() + 2 * HOUR;
     // Both senders take one message per pass, oldest first, with a turn of the event loop between
@@ -236,7 +340,11 @@ describe('Cancel against the scheduled sender on two replicas (e2e race)', () =>
       while ((await sender.runOnce()) > 0) await new Promise((r) => setImmediate(r));
     };
     const cancel = (app: TestApp, id: string): Promise<[string, Response]> =>
-      app.http().post(`/api/v2/messages/${id}/cancel`).set('X-API-Key', acc.key).then((r) => [id, r]);
+      app
+        .http()
+        .post(`/api/v2/messages/${id}/cancel`)
+        .set('X-API-Key', acc.key)
+        .then((r) => [id, r]);
     // One pass before the cancels start, so the oldest message is sent whoever is faster on this
     // machine (on MariaDB the cancels otherwise win almost every message).
     expect(await senders[0].runOnce()).toBe(1);
@@ -246,8 +354,17 @@ describe('Cancel against the scheduled sender on two replicas (e2e race)', () =>
     // drain, alone, sends whatever is still due.
     await drain(senders[0]);
 
-    const final = new Map(await Promise.all(ids.map(async (id) => [id, (await a.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key)).body.data] as const)));
-    const deliveries = (await a.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}&limit=1000`)).body.data.messages.map((d: { messageId: string }) => d.messageId) as string[];
+    const final = new Map(
+      await Promise.all(
+        ids.map(
+          async (id) =>
+            [id, (await a.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key)).body.data] as const,
+        ),
+      ),
+    );
+    const deliveries = (
+      await a.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}&limit=1000`)
+    ).body.data.messages.map((d: { messageId: string }) => d.messageId) as string[];
     const cancelled = ids.filter((id) => final.get(id)!.status === 'cancelled');
     const sent = ids.filter((id) => final.get(id)!.status === 'sent');
     expect(cancelled.length + sent.length).toBe(N);
@@ -266,7 +383,11 @@ describe('Cancel against the scheduled sender on two replicas (e2e race)', () =>
     for (const id of sent) expect(final.get(id)!.cost).toBe(source.get(id) === 'wallet' ? PRICE : 0);
     const refunded = (src: string) => cancelled.filter((id) => source.get(id) === src).length;
     const d = (await a.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data;
-    expect({ free: d.freeMessages, quotaUsed: d.plan.messagesUsed, wallet: d.walletBalance }).toEqual({ free: refunded('free'), quotaUsed: 10 - refunded('quota'), wallet: refunded('wallet') * PRICE });
+    expect({ free: d.freeMessages, quotaUsed: d.plan.messagesUsed, wallet: d.walletBalance }).toEqual({
+      free: refunded('free'),
+      quotaUsed: 10 - refunded('quota'),
+      wallet: refunded('wallet') * PRICE,
+    });
     // Later passes of either replica find nothing to do.
     expect(await senders[1].runOnce()).toBe(0);
     // Both outcomes happened (measured before the head start: SQLite 11 cancelled / 19 sent, MariaDB 27-29 / 1-3).

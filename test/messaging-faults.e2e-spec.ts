@@ -4,14 +4,20 @@ import { PHONE, useMessagingApp } from './support/messaging-helpers';
 describe('Messaging: send, log, sandbox (e2e): sandbox faults', () => {
   let t: TestApp;
   let acc: TestAccount;
-  const { send, sms, account, delivered } = useMessagingApp((app) => (t = app), (a) => (acc = a));
+  const { send, sms, account, delivered } = useMessagingApp(
+    (app) => (t = app),
+    (a) => (acc = a),
+  );
 
   afterEach(async () => {
     await t.admin('delete', '/admin/v1/sandbox/faults').expect(200);
   });
 
   it('rate_limit -> 429 PROVIDER_RATE_LIMITED with retryAfterSeconds, refunded', async () => {
-    await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'rate_limit', count: 1, accountId: acc.id }).expect(201);
+    await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ kind: 'rate_limit', count: 1, accountId: acc.id })
+      .expect(201);
     const res = await send(sms());
     expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ success: false, code: 'PROVIDER_RATE_LIMITED', retryAfterSeconds: 1 });
@@ -21,20 +27,31 @@ describe('Messaging: send, log, sandbox (e2e): sandbox faults', () => {
   });
 
   it('unavailable -> 503 PROVIDER_UNAVAILABLE, balance refunded, message failed in the log', async () => {
-    await t.admin('post', '/admin/v1/sandbox/faults').send({ channel: 'local_sms', kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
+    await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ channel: 'local_sms', kind: 'unavailable', count: 1, accountId: acc.id })
+      .expect(201);
     const res = await send(sms());
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('PROVIDER_UNAVAILABLE');
     expect((await account()).walletBalance).toBe(100_000);
     const log = await t.http().get('/api/v2/messages').set('X-API-Key', acc.key);
-    expect(log.body.data.messages).toEqual([expect.objectContaining({ status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', cost: 0 })]);
+    expect(log.body.data.messages).toEqual([
+      expect.objectContaining({ status: 'failed', errorCode: 'PROVIDER_UNAVAILABLE', cost: 0 }),
+    ]);
     expect(await delivered('')).toEqual([]);
   });
 
   it('a channel fault leaves other channels alone', async () => {
-    await t.admin('post', '/admin/v1/sandbox/faults').send({ channel: 'email', kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
+    await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ channel: 'email', kind: 'unavailable', count: 1, accountId: acc.id })
+      .expect(201);
     expect((await send(sms())).status).toBe(201);
-    expect((await send({ to: 'a@b.co', channel: 'email', messageType: 'free_text', content: { subject: 's', text: 't' } })).status).toBe(503);
+    expect(
+      (await send({ to: 'a@b.co', channel: 'email', messageType: 'free_text', content: { subject: 's', text: 't' } }))
+        .status,
+    ).toBe(503);
   });
 
   it('reject -> 201 with a failed message PROVIDER_REJECTED', async () => {
@@ -48,7 +65,10 @@ describe('Messaging: send, log, sandbox (e2e): sandbox faults', () => {
     const fast = await createTestApp({ env: { PROVIDER_TIMEOUT_MS: '200' } });
     try {
       const a = await fast.createAccount();
-      await fast.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'timeout', count: 1, accountId: a.id }).expect(201);
+      await fast
+        .admin('post', '/admin/v1/sandbox/faults')
+        .send({ kind: 'timeout', count: 1, accountId: a.id })
+        .expect(201);
       const res = await fast.http().post('/api/v2/messages/send').set('X-API-Key', a.key).send(sms());
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('PROVIDER_UNAVAILABLE');
@@ -59,14 +79,22 @@ describe('Messaging: send, log, sandbox (e2e): sandbox faults', () => {
   });
 
   it('a batch whose first message hits a provider error answers with that error; the rest are failed and refunded', async () => {
-    await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
+    await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ kind: 'unavailable', count: 1, accountId: acc.id })
+      .expect(201);
     const all = await send(sms([PHONE, '+966501111111', '+966502222222']));
     expect(all.status).toBe(503);
     expect(all.body.code).toBe('PROVIDER_UNAVAILABLE');
     expect((await account()).walletBalance).toBe(100_000);
     const log = (await t.http().get('/api/v2/messages').set('X-API-Key', acc.key)).body.data.messages;
     expect(log).toHaveLength(3);
-    expect(log.every((m: { status: string; errorCode: string; cost: number }) => m.status === 'failed' && m.errorCode === 'PROVIDER_UNAVAILABLE' && m.cost === 0)).toBe(true);
+    expect(
+      log.every(
+        (m: { status: string; errorCode: string; cost: number }) =>
+          m.status === 'failed' && m.errorCode === 'PROVIDER_UNAVAILABLE' && m.cost === 0,
+      ),
+    ).toBe(true);
     expect(await delivered('')).toEqual([]);
   });
 
@@ -74,9 +102,23 @@ describe('Messaging: send, log, sandbox (e2e): sandbox faults', () => {
     const other = await t.createAccount();
     const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'rate_limit', count: 2 });
     expect(fault.status).toBe(201);
-    expect(fault.body.data.fault).toEqual({ id: expect.any(String), channel: null, accountId: null, kind: 'rate_limit', count: 2, delayMs: null });
+    expect(fault.body.data.fault).toEqual({
+      id: expect.any(String),
+      channel: null,
+      accountId: null,
+      kind: 'rate_limit',
+      count: 2,
+      delayMs: null,
+    });
     expect((await send(sms())).status).toBe(429);
-    expect((await send({ to: 'a@b.co', channel: 'email', messageType: 'free_text', content: { subject: 's', text: 't' } }, other.key)).status).toBe(429);
+    expect(
+      (
+        await send(
+          { to: 'a@b.co', channel: 'email', messageType: 'free_text', content: { subject: 's', text: 't' } },
+          other.key,
+        )
+      ).status,
+    ).toBe(429);
     expect((await send(sms())).status).toBe(201);
     await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 5 }).expect(201);
     const cleared = await t.admin('delete', '/admin/v1/sandbox/faults');
@@ -86,9 +128,15 @@ describe('Messaging: send, log, sandbox (e2e): sandbox faults', () => {
   });
 
   it('faults and deliveries are shared by replicas: a fault posted to one is consumed once by another', async () => {
-    const replica = await createTestApp({ databaseUrl: t.databaseUrl, env: { SCHEDULERS_ENABLED: 'false', SANDBOX_FAULT_REFRESH_MS: '0' } });
+    const replica = await createTestApp({
+      databaseUrl: t.databaseUrl,
+      env: { SCHEDULERS_ENABLED: 'false', SANDBOX_FAULT_REFRESH_MS: '0' },
+    });
     try {
-      await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'unavailable', count: 1, accountId: acc.id }).expect(201);
+      await t
+        .admin('post', '/admin/v1/sandbox/faults')
+        .send({ kind: 'unavailable', count: 1, accountId: acc.id })
+        .expect(201);
       const viaReplica = await replica.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(sms());
       expect(viaReplica.status).toBe(503);
       const again = await replica.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(sms());

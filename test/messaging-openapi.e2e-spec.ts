@@ -7,8 +7,13 @@ import { createTestApp, TestAccount, TestApp } from './support/app';
 // (Responses are checked against the document by the supertest hook in every suite.)
 
 interface Doc {
-  paths: Record<string, Record<string, { operationId?: string; parameters?: { name: string; schema: Record<string, unknown> }[] }>>;
-  components: { schemas: Record<string, { required?: string[]; properties?: Record<string, Record<string, unknown>> }> };
+  paths: Record<
+    string,
+    Record<string, { operationId?: string; parameters?: { name: string; schema: Record<string, unknown> }[] }>
+  >;
+  components: {
+    schemas: Record<string, { required?: string[]; properties?: Record<string, Record<string, unknown>> }>;
+  };
 }
 
 describe('Messages, account and verification in the OpenAPI document (e2e)', () => {
@@ -22,7 +27,9 @@ describe('Messages, account and verification in the OpenAPI document (e2e)', () 
   beforeAll(async () => {
     t = await createTestApp();
     acc = await t.createAccount();
-    const session = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'shop', status: 'ready', chats: [{ chatId, kind: 'direct', title: 'Sara' }] });
+    const session = await t
+      .admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`)
+      .send({ name: 'shop', status: 'ready', chats: [{ chatId, kind: 'direct', title: 'Sara' }] });
     expect(session.status).toBe(201);
     doc = (await t.http().get('/docs-json').expect(200)).body as Doc;
     const ajv = new Ajv({ strict: false, allErrors: true });
@@ -32,16 +39,40 @@ describe('Messages, account and verification in the OpenAPI document (e2e)', () 
   });
   afterAll(() => t.close());
 
-  const send = (body: Record<string, unknown>) => t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body);
+  const send = (body: Record<string, unknown>) =>
+    t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send(body);
   const text = { text: 'Hello' };
 
   it.each<[string, Record<string, unknown>]>([
     ['an SMS', { to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: text }],
-    ['a batch of two', { to: ['+966501234567', '+966501234568'], channel: 'local_sms', messageType: 'free_text', content: text }],
-    ['an email', { to: 'Sara@Example.com', channel: 'email', messageType: 'free_text', content: { subject: 'Hi', html: '<p>Hi</p>' } }],
+    [
+      'a batch of two',
+      { to: ['+966501234567', '+966501234568'], channel: 'local_sms', messageType: 'free_text', content: text },
+    ],
+    [
+      'an email',
+      {
+        to: 'Sara@Example.com',
+        channel: 'email',
+        messageType: 'free_text',
+        content: { subject: 'Hi', html: '<p>Hi</p>' },
+      },
+    ],
     ['a chat message without `to`', { channel: 'chatapp_web', messageType: 'free_text', content: text, ...chat }],
-    ['a chat message repeating chatId in `to`', { to: chatId, channel: 'chatapp_web', messageType: 'free_text', content: text, ...chat }],
-    ['a scheduled SMS', { to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: text, scheduleAt: '2099-01-01T09:00:00Z'.replace('2099', String(new Date().getUTCFullYear() + 1)) }],
+    [
+      'a chat message repeating chatId in `to`',
+      { to: chatId, channel: 'chatapp_web', messageType: 'free_text', content: text, ...chat },
+    ],
+    [
+      'a scheduled SMS',
+      {
+        to: '+966501234567',
+        channel: 'local_sms',
+        messageType: 'free_text',
+        content: text,
+        scheduleAt: '2099-01-01T09:00:00Z'.replace('2099', String(new Date().getUTCFullYear() + 1)),
+      },
+    ],
   ])('accepts %s, and the documented schema accepts it too', async (_name, body) => {
     const res = await send(body);
     expect(res.status).toBe(201);
@@ -50,15 +81,53 @@ describe('Messages, account and verification in the OpenAPI document (e2e)', () 
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    ['free_text without content', { to: '+966501234567', channel: 'local_sms', messageType: 'free_text' }, 'INVALID_CONTENT'],
-    ['template without template', { to: '+966501234567', channel: 'local_sms', messageType: 'template' }, 'TEMPLATE_NOT_FOUND'],
+    [
+      'free_text without content',
+      { to: '+966501234567', channel: 'local_sms', messageType: 'free_text' },
+      'INVALID_CONTENT',
+    ],
+    [
+      'template without template',
+      { to: '+966501234567', channel: 'local_sms', messageType: 'template' },
+      'TEMPLATE_NOT_FOUND',
+    ],
     ['an SMS without to', { channel: 'local_sms', messageType: 'free_text', content: text }, 'INVALID_RECIPIENT'],
-    ['a chat message without conversationContext', { channel: 'chatapp_web', messageType: 'free_text', content: text, chatId }, 'VALIDATION_ERROR'],
-    ['a chat message without chatId', { channel: 'messaging_bot', messageType: 'free_text', content: text, conversationContext: chat.conversationContext }, 'INVALID_RECIPIENT'],
+    [
+      'a chat message without conversationContext',
+      { channel: 'chatapp_web', messageType: 'free_text', content: text, chatId },
+      'VALIDATION_ERROR',
+    ],
+    [
+      'a chat message without chatId',
+      {
+        channel: 'messaging_bot',
+        messageType: 'free_text',
+        content: text,
+        conversationContext: chat.conversationContext,
+      },
+      'INVALID_RECIPIENT',
+    ],
     ['no channel', { to: '+966501234567', messageType: 'free_text', content: text }, 'INVALID_CHANNEL'],
-    ['an unknown field', { to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: text, priority: 'high' }, 'VALIDATION_ERROR'],
-    ['an unknown template field', { to: '+966501234567', channel: 'local_sms', messageType: 'template', template: { id: 'tpl_x', lang: 'en' } }, 'VALIDATION_ERROR'],
-    ['101 recipients', { to: Array.from({ length: 101 }, (_, i) => `+9665012345${String(i).padStart(2, '0')}`), channel: 'local_sms', messageType: 'free_text', content: text }, 'VALIDATION_ERROR'],
+    [
+      'an unknown field',
+      { to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: text, priority: 'high' },
+      'VALIDATION_ERROR',
+    ],
+    [
+      'an unknown template field',
+      { to: '+966501234567', channel: 'local_sms', messageType: 'template', template: { id: 'tpl_x', lang: 'en' } },
+      'VALIDATION_ERROR',
+    ],
+    [
+      '101 recipients',
+      {
+        to: Array.from({ length: 101 }, (_, i) => `+9665012345${String(i).padStart(2, '0')}`),
+        channel: 'local_sms',
+        messageType: 'free_text',
+        content: text,
+      },
+      'VALIDATION_ERROR',
+    ],
   ])('refuses %s, and the documented schema refuses it too', async (_name, body, code) => {
     const res = await send(body);
     expect(res.status).toBe(400);

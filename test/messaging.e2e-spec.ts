@@ -5,20 +5,62 @@ import { PHONE, useMessagingApp } from './support/messaging-helpers';
 describe('Messaging: send, log, sandbox (e2e)', () => {
   let t: TestApp;
   let acc: TestAccount;
-  const { send, sms, account, delivered } = useMessagingApp((app) => (t = app), (a) => (acc = a));
+  const { send, sms, account, delivered } = useMessagingApp(
+    (app) => (t = app),
+    (a) => (acc = a),
+  );
 
   describe('channels on the sandbox', () => {
     it('local_sms: 201 sent, normalised E.164, debited, logged, recorded by the sandbox', async () => {
       const res = await send(sms('0501234567'));
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ success: true, data: { messages: [{ id: expect.stringMatching(/^msg_/), to: PHONE, channel: 'local_sms', status: 'sent', cost: 5, encoding: 'gsm7', segments: 1 }] } });
+      expect(res.body).toEqual({
+        success: true,
+        data: {
+          messages: [
+            {
+              id: expect.stringMatching(/^msg_/),
+              to: PHONE,
+              channel: 'local_sms',
+              status: 'sent',
+              cost: 5,
+              encoding: 'gsm7',
+              segments: 1,
+            },
+          ],
+        },
+      });
       expect((await account()).walletBalance).toBe(100_000 - 5);
       const id = res.body.data.messages[0].id;
       const got = await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key);
       expect(got.status).toBe(200);
-      expect(got.body.data).toMatchObject({ id, to: PHONE, channel: 'local_sms', status: 'sent', cost: 5, paidFrom: 'wallet', sender: 'MsgService', providerMessageId: `sbx_${id}`, errorCode: null });
+      expect(got.body.data).toMatchObject({
+        id,
+        to: PHONE,
+        channel: 'local_sms',
+        status: 'sent',
+        cost: 5,
+        paidFrom: 'wallet',
+        sender: 'MsgService',
+        providerMessageId: `sbx_${id}`,
+        errorCode: null,
+      });
       const d = await delivered('&channel=local_sms');
-      expect(d).toEqual([{ id: expect.any(String), messageId: id, accountId: acc.id, channel: 'local_sms', to: PHONE, sender: 'MsgService', text: 'Hello', subject: null, bulkJobId: null, rowIndex: null, deliveredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
+      expect(d).toEqual([
+        {
+          id: expect.any(String),
+          messageId: id,
+          accountId: acc.id,
+          channel: 'local_sms',
+          to: PHONE,
+          sender: 'MsgService',
+          text: 'Hello',
+          subject: null,
+          bulkJobId: null,
+          rowIndex: null,
+          deliveredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        },
+      ]);
     });
 
     it('chatapp (official): 201 sent', async () => {
@@ -29,29 +71,63 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
     });
 
     it('email: lowercased address, subject and text delivered', async () => {
-      const res = await send({ to: 'Jane.Doe@Example.COM', channel: 'email', messageType: 'free_text', content: { subject: 'Hi', text: 'Body' } });
+      const res = await send({
+        to: 'Jane.Doe@Example.COM',
+        channel: 'email',
+        messageType: 'free_text',
+        content: { subject: 'Hi', text: 'Body' },
+      });
       expect(res.status).toBe(201);
-      expect(res.body.data.messages[0]).toMatchObject({ to: 'jane.doe@example.com', channel: 'email', status: 'sent', cost: 1 });
-      expect((await delivered('&channel=email'))[0]).toMatchObject({ to: 'jane.doe@example.com', text: 'Body', subject: 'Hi' });
+      expect(res.body.data.messages[0]).toMatchObject({
+        to: 'jane.doe@example.com',
+        channel: 'email',
+        status: 'sent',
+        cost: 1,
+      });
+      expect((await delivered('&channel=email'))[0]).toMatchObject({
+        to: 'jane.doe@example.com',
+        text: 'Body',
+        subject: 'Hi',
+      });
     });
 
-    for (const [channel, kind, price] of [['chatapp_web', 'web', 3], ['messaging_bot', 'bot', 2]] as const) {
+    for (const [channel, kind, price] of [
+      ['chatapp_web', 'web', 3],
+      ['messaging_bot', 'bot', 2],
+    ] as const) {
       it(`${channel}: chatId + conversationContext of a ready session`, async () => {
-        const s = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: `s-${channel}`, status: 'ready', kind, chats: [{ chatId: 'c1@c.us', kind: 'direct', title: 'C1' }] });
+        const s = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({
+          name: `s-${channel}`,
+          status: 'ready',
+          kind,
+          chats: [{ chatId: 'c1@c.us', kind: 'direct', title: 'C1' }],
+        });
         expect(s.status).toBe(201);
-        const body = { channel, messageType: 'free_text', content: { text: 'yo' }, chatId: 'c1@c.us', conversationContext: { moduleType: channel, accountId: `s-${channel}`, chatId: 'c1@c.us' } };
+        const body = {
+          channel,
+          messageType: 'free_text',
+          content: { text: 'yo' },
+          chatId: 'c1@c.us',
+          conversationContext: { moduleType: channel, accountId: `s-${channel}`, chatId: 'c1@c.us' },
+        };
         const res = await send(body);
         expect(res.status).toBe(201);
         expect(res.body.data.messages[0]).toMatchObject({ to: 'c1@c.us', channel, status: 'sent', cost: price });
         expect((await delivered(`&channel=${channel}`))[0]).toMatchObject({ to: 'c1@c.us', text: 'yo' });
         // A session that is not ready: 409 SESSION_NOT_READY, nothing debited.
-        await t.admin('patch', `/admin/v1/accounts/${acc.id}/web-sessions/s-${channel}`).send({ status: 'starting' }).expect(200);
+        await t
+          .admin('patch', `/admin/v1/accounts/${acc.id}/web-sessions/s-${channel}`)
+          .send({ status: 'starting' })
+          .expect(200);
         const before = (await account()).walletBalance;
         const notReady = await send(body);
         expect(notReady.status).toBe(409);
         expect(notReady.body.code).toBe('SESSION_NOT_READY');
         expect((await account()).walletBalance).toBe(before);
-        const unknown = await send({ ...body, conversationContext: { ...body.conversationContext, accountId: 'nope' } });
+        const unknown = await send({
+          ...body,
+          conversationContext: { ...body.conversationContext, accountId: 'nope' },
+        });
         expect(unknown.status).toBe(404);
       });
     }
@@ -117,8 +193,14 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
         expect(r.status).toBe(201);
         ids.push(r.body.data.messages[0].id);
       }
-      const paid = await Promise.all(ids.map(async (id) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', a.key)).body.data));
-      expect(paid.map((m) => [m.paidFrom, m.cost])).toEqual([['free', 0], ['quota', 0], ['wallet', 5]]);
+      const paid = await Promise.all(
+        ids.map(async (id) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', a.key)).body.data),
+      );
+      expect(paid.map((m) => [m.paidFrom, m.cost])).toEqual([
+        ['free', 0],
+        ['quota', 0],
+        ['wallet', 5],
+      ]);
       const r = await send(sms(), a.key);
       expect(r.status).toBe(402);
       expect(r.body.code).toBe('INSUFFICIENT_BALANCE');
@@ -148,11 +230,19 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push((await send(sms())).body.data.messages[0].id);
       const failed = (await send(sms('+966500000000'))).body.data.messages[0].id;
-      const email = (await send({ to: 'x@y.io', channel: 'email', messageType: 'free_text', content: { subject: 's', text: 't' } })).body.data.messages[0].id;
+      const email = (
+        await send({ to: 'x@y.io', channel: 'email', messageType: 'free_text', content: { subject: 's', text: 't' } })
+      ).body.data.messages[0].id;
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: { status: number; body: { data: { messages: { id: string }[]; nextCursor: string | null; hasMore: boolean } } } = await t.http().get(`/api/v2/messages?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set('X-API-Key', acc.key);
+        const res: {
+          status: number;
+          body: { data: { messages: { id: string }[]; nextCursor: string | null; hasMore: boolean } };
+        } = await t
+          .http()
+          .get(`/api/v2/messages?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+          .set('X-API-Key', acc.key);
         expect(res.status).toBe(200);
         seen.push(...res.body.data.messages.map((m) => m.id));
         cursor = res.body.data.nextCursor;
@@ -163,7 +253,9 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       expect(onlyFailed.body.data.messages.map((m: { id: string }) => m.id)).toEqual([failed]);
       const onlyEmail = await t.http().get('/api/v2/messages?channel=email').set('X-API-Key', acc.key);
       expect(onlyEmail.body.data.messages.map((m: { id: string }) => m.id)).toEqual([email]);
-      expect((await t.http().get('/api/v2/messages?bulkJobId=job_none').set('X-API-Key', acc.key)).body.data.messages).toEqual([]);
+      expect(
+        (await t.http().get('/api/v2/messages?bulkJobId=job_none').set('X-API-Key', acc.key)).body.data.messages,
+      ).toEqual([]);
       const bad = await t.http().get('/api/v2/messages?status=bogus').set('X-API-Key', acc.key);
       expect(bad.status).toBe(400);
       const tampered = await t.http().get('/api/v2/messages?cursor=abc.def').set('X-API-Key', acc.key);
@@ -175,7 +267,10 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
       expect(res404.status).toBe(404);
       expect(res404.body.code).toBe('NOT_FOUND');
       const foreignCursor = await t.http().get(`/api/v2/messages?limit=1`).set('X-API-Key', acc.key);
-      const cross = await t.http().get(`/api/v2/messages?cursor=${encodeURIComponent(foreignCursor.body.data.nextCursor)}`).set('X-API-Key', other.key);
+      const cross = await t
+        .http()
+        .get(`/api/v2/messages?cursor=${encodeURIComponent(foreignCursor.body.data.nextCursor)}`)
+        .set('X-API-Key', other.key);
       expect(cross.status).toBe(400);
     });
   });

@@ -21,10 +21,14 @@ describe('Migrations (e2e)', () => {
   });
 
   const tables = async (): Promise<string[]> => {
-    const rows: Record<string, string>[] = ds.options.type === 'mysql'
-      ? await ds.query('SHOW TABLES')
-      : await ds.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-    return rows.map((r) => Object.values(r)[0]).filter((n) => n !== 'migrations').sort();
+    const rows: Record<string, string>[] =
+      ds.options.type === 'mysql'
+        ? await ds.query('SHOW TABLES')
+        : await ds.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+    return rows
+      .map((r) => Object.values(r)[0])
+      .filter((n) => n !== 'migrations')
+      .sort();
   };
 
   it('up from empty, down to empty, up again', async () => {

@@ -16,11 +16,21 @@ function adapter(env: Env): BotApiProvider {
 }
 
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
-  return { messageId: 'msg_bot_1', accountId: 'acc_1', channel: 'messaging_bot', to: '987654321', text: 'Hi from the bot', ...fields };
+  return {
+    messageId: 'msg_bot_1',
+    accountId: 'acc_1',
+    channel: 'messaging_bot',
+    to: '987654321',
+    text: 'Hi from the bot',
+    ...fields,
+  };
 }
 
 async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 }
@@ -35,14 +45,24 @@ describe('BotApiProvider against a local Bot-API fake', () => {
   afterAll(() => fake.stop());
   beforeEach(() => {
     fake.requests.length = 0;
-    fake.reply = (req) => ({ status: 200, body: { ok: true, result: { message_id: 77, chat: { id: Number((req.body as { chat_id: string }).chat_id) }, text: 'Hi' } } });
+    fake.reply = (req) => ({
+      status: 200,
+      body: {
+        ok: true,
+        result: { message_id: 77, chat: { id: Number((req.body as { chat_id: string }).chat_id) }, text: 'Hi' },
+      },
+    });
     sut = adapter({ BOT_API_BASE_URL: fake.baseUrl, BOT_API_TOKEN: TOKEN });
   });
 
   it('POSTs sendMessage {chat_id, text} to /bot<token>/ and returns chat:message ids', async () => {
     await expect(sut.send(message())).resolves.toEqual({ status: 'sent', providerMessageId: '987654321:77' });
     expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]).toMatchObject({ method: 'POST', path: `/bot${TOKEN}/sendMessage`, body: { chat_id: '987654321', text: 'Hi from the bot' } });
+    expect(fake.requests[0]).toMatchObject({
+      method: 'POST',
+      path: `/bot${TOKEN}/sendMessage`,
+      body: { chat_id: '987654321', text: 'Hi from the bot' },
+    });
     expect(fake.requests[0].headers['content-type']).toBe('application/json');
   });
 
@@ -50,21 +70,43 @@ describe('BotApiProvider against a local Bot-API fake', () => {
     await sut.send(message({ attachment: { url: 'https://cdn.example.com/a.jpg', mimeType: 'image/jpeg' } }));
     await sut.send(message({ attachment: { url: 'https://cdn.example.com/a.pdf', mimeType: 'application/pdf' } }));
     expect(fake.requests.map((r) => r.path)).toEqual([`/bot${TOKEN}/sendPhoto`, `/bot${TOKEN}/sendDocument`]);
-    expect(fake.requests[0].body).toEqual({ chat_id: '987654321', photo: 'https://cdn.example.com/a.jpg', caption: 'Hi from the bot' });
+    expect(fake.requests[0].body).toEqual({
+      chat_id: '987654321',
+      photo: 'https://cdn.example.com/a.jpg',
+      caption: 'Hi from the bot',
+    });
   });
 
   it('maps 400 "chat not found" to rejected PROVIDER_REJECTED', async () => {
-    fake.reply = () => ({ status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' } });
-    await expect(sut.send(message())).resolves.toEqual({ status: 'rejected', code: 'PROVIDER_REJECTED', message: '400: Bad Request: chat not found' });
+    fake.reply = () => ({
+      status: 400,
+      body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
+    });
+    await expect(sut.send(message())).resolves.toEqual({
+      status: 'rejected',
+      code: 'PROVIDER_REJECTED',
+      message: '400: Bad Request: chat not found',
+    });
   });
 
   it('maps 403 "bot was blocked by the user" to rejected', async () => {
-    fake.reply = () => ({ status: 403, body: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' } });
+    fake.reply = () => ({
+      status: 403,
+      body: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' },
+    });
     await expect(sut.send(message())).resolves.toMatchObject({ status: 'rejected', code: 'PROVIDER_REJECTED' });
   });
 
   it('maps 429 with parameters.retry_after to rate_limited (retryAfterMs)', async () => {
-    fake.reply = () => ({ status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 3', parameters: { retry_after: 3 } } });
+    fake.reply = () => ({
+      status: 429,
+      body: {
+        ok: false,
+        error_code: 429,
+        description: 'Too Many Requests: retry after 3',
+        parameters: { retry_after: 3 },
+      },
+    });
     const err = await providerError(sut.send(message()));
     expect(err.kind).toBe('rate_limited');
     expect(err.retryAfterMs).toBe(3000);
@@ -93,7 +135,10 @@ describe('BotApiProvider against a local Bot-API fake', () => {
   it('maps other errors (bad token, too long) to failed', async () => {
     fake.reply = () => ({ status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } });
     expect((await providerError(sut.send(message()))).kind).toBe('failed');
-    fake.reply = () => ({ status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message is too long' } });
+    fake.reply = () => ({
+      status: 400,
+      body: { ok: false, error_code: 400, description: 'Bad Request: message is too long' },
+    });
     expect((await providerError(sut.send(message()))).kind).toBe('failed');
   });
 
@@ -104,7 +149,10 @@ describe('BotApiProvider against a local Bot-API fake', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(record);
     try {
       await sut.send(message());
-      fake.reply = () => ({ status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' } });
+      fake.reply = () => ({
+        status: 400,
+        body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
+      });
       await sut.send(message({ messageId: 'msg_bot_2' }));
       fake.reply = () => ({ status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } });
       await providerError(sut.send(message({ messageId: 'msg_bot_3' })));

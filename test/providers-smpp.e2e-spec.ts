@@ -11,11 +11,22 @@ import { waitFor } from './providers-fakes/wait-for';
 const CREDS = { systemId: 'esme1', password: 'pw123' };
 
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
-  return { messageId: 'msg_sms_1', accountId: 'acc_1', channel: 'local_sms', to: '+966501234567', sender: 'MyShop', text: 'Your code is 1234', ...fields };
+  return {
+    messageId: 'msg_sms_1',
+    accountId: 'acc_1',
+    channel: 'local_sms',
+    to: '+966501234567',
+    sender: 'MyShop',
+    text: 'Your code is 1234',
+    ...fields,
+  };
 }
 
 async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 }
@@ -55,12 +66,34 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
   it('binds once and submits with the SMSC message id, our id in a TLV and user_message_reference', async () => {
     const sut = adapter();
     await expect(sut.send(message())).resolves.toEqual({ status: 'sent', providerMessageId: 'smsc-1' });
-    await expect(sut.send(message({ messageId: 'msg_sms_2', to: '+966501234568', sender: '966500000009' }))).resolves.toEqual({ status: 'sent', providerMessageId: 'smsc-2' });
+    await expect(
+      sut.send(message({ messageId: 'msg_sms_2', to: '+966501234568', sender: '966500000009' })),
+    ).resolves.toEqual({ status: 'sent', providerMessageId: 'smsc-2' });
     expect(smsc.binds).toBe(1);
     const single = { dataCoding: 0, esmClass: 0, payload: false, concat: null };
     expect(smsc.submits).toEqual([
-      { destination: '966501234567', source: 'MyShop', sourceTon: 5, text: 'Your code is 1234', clientRef: 'msg_sms_1', userRef: referenceHash('msg_sms_1'), session: 1, ...single, messageId: 'smsc-1' },
-      { destination: '966501234568', source: '966500000009', sourceTon: 1, text: 'Your code is 1234', clientRef: 'msg_sms_2', userRef: referenceHash('msg_sms_2'), session: 1, ...single, messageId: 'smsc-2' },
+      {
+        destination: '966501234567',
+        source: 'MyShop',
+        sourceTon: 5,
+        text: 'Your code is 1234',
+        clientRef: 'msg_sms_1',
+        userRef: referenceHash('msg_sms_1'),
+        session: 1,
+        ...single,
+        messageId: 'smsc-1',
+      },
+      {
+        destination: '966501234568',
+        source: '966500000009',
+        sourceTon: 1,
+        text: 'Your code is 1234',
+        clientRef: 'msg_sms_2',
+        userRef: referenceHash('msg_sms_2'),
+        session: 1,
+        ...single,
+        messageId: 'smsc-2',
+      },
     ]);
   });
 
@@ -76,19 +109,33 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
   describe('long messages (SMPP_LONG_MESSAGE=udh, the default)', () => {
     it.each([
       ['GSM-7', 'Hello '.repeat(60), 3, 0],
-      ['GSM-7 with extension characters across a part boundary', 'a'.repeat(152) + '€[]{}^~\\|' + 'b'.repeat(150), 3, 0],
+      [
+        'GSM-7 with extension characters across a part boundary',
+        'a'.repeat(152) + '€[]{}^~\\|' + 'b'.repeat(150),
+        3,
+        0,
+      ],
       ['Arabic (UCS-2)', 'رمز التحقق الخاص بك هو 1234. '.repeat(6), 3, 8],
       ['emoji (surrogate pairs)', '😀'.repeat(40), 2, 8],
-    ])('%s: one submit_sm per part with a concatenation UDH; the parts reassemble to the text; every part id', async (_name, text, total, dataCoding) => {
-      const outcome = await adapter().send(message({ text }));
-      expect(smsc.submits).toHaveLength(total);
-      const ref = referenceHash('msg_sms_1') & 0xff;
-      expect(smsc.submits.map((s) => s.concat)).toEqual(Array.from({ length: total }, (_, i) => ({ ref, total, seq: i + 1 })));
-      expect(smsc.submits.every((s) => s.esmClass === 0x40 && s.dataCoding === dataCoding && !s.payload && s.clientRef === 'msg_sms_1')).toBe(true);
-      expect(smsc.reassembled()).toEqual([text]);
-      const ids = smsc.submits.map((s) => s.messageId);
-      expect(outcome).toEqual({ status: 'sent', providerMessageId: ids[0], providerMessageIds: ids });
-    });
+    ])(
+      '%s: one submit_sm per part with a concatenation UDH; the parts reassemble to the text; every part id',
+      async (_name, text, total, dataCoding) => {
+        const outcome = await adapter().send(message({ text }));
+        expect(smsc.submits).toHaveLength(total);
+        const ref = referenceHash('msg_sms_1') & 0xff;
+        expect(smsc.submits.map((s) => s.concat)).toEqual(
+          Array.from({ length: total }, (_, i) => ({ ref, total, seq: i + 1 })),
+        );
+        expect(
+          smsc.submits.every(
+            (s) => s.esmClass === 0x40 && s.dataCoding === dataCoding && !s.payload && s.clientRef === 'msg_sms_1',
+          ),
+        ).toBe(true);
+        expect(smsc.reassembled()).toEqual([text]);
+        const ids = smsc.submits.map((s) => s.messageId);
+        expect(outcome).toEqual({ status: 'sent', providerMessageId: ids[0], providerMessageIds: ids });
+      },
+    );
 
     it('two long messages to one number keep their own references', async () => {
       const sut = adapter();
@@ -100,7 +147,7 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
       expect(smsc.reassembled()).toEqual([a, b]);
     });
 
-    it('a later part refused fails the message with that part\'s verdict', async () => {
+    it("a later part refused fails the message with that part's verdict", async () => {
       const err = await providerError(adapter().send(message({ to: '+966501236666', text: 'x'.repeat(200) })));
       expect(err.kind).toBe('rate_limited');
       expect(smsc.submits.map((s) => s.concat?.seq)).toEqual([1, 2]);
@@ -141,7 +188,9 @@ describe('SmppProvider against an SMSC built with the smpp package', () => {
   it('keeps at most SMPP_WINDOW submissions outstanding', async () => {
     smsc.responseDelayMs = 60;
     const sut = adapter({ SMPP_WINDOW: '2' });
-    const outcomes = await Promise.all([1, 2, 3, 4, 5].map((i) => sut.send(message({ messageId: `msg_w${i}`, to: `+96650123400${i}` }))));
+    const outcomes = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => sut.send(message({ messageId: `msg_w${i}`, to: `+96650123400${i}` }))),
+    );
     expect(outcomes.every((o) => o.status === 'sent')).toBe(true);
     expect(smsc.submits.map((s) => s.clientRef).sort()).toEqual(['msg_w1', 'msg_w2', 'msg_w3', 'msg_w4', 'msg_w5']);
     expect(smsc.maxOutstanding).toBe(2);

@@ -12,11 +12,23 @@ import { SmtpFake } from './providers-fakes/smtp-fake';
 const CREDS = { user: 'mailer', pass: 's3cret' };
 
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
-  return { messageId: 'msg_mail_1', accountId: 'acc_1', channel: 'email', to: 'sara@example.org', subject: 'Your order', text: 'It shipped.', html: '<p>It shipped.</p>', ...fields };
+  return {
+    messageId: 'msg_mail_1',
+    accountId: 'acc_1',
+    channel: 'email',
+    to: 'sara@example.org',
+    subject: 'Your order',
+    text: 'It shipped.',
+    html: '<p>It shipped.</p>',
+    ...fields,
+  };
 }
 
 async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 }
@@ -37,7 +49,11 @@ describe('SmtpProvider against a real SMTP server (smtp-server)', () => {
       SMTP_FROM: 'Notifications <no-reply@notify.example.com>',
       ...env,
     });
-    const provider = new SmtpProvider(new ProvidersRegistry(config), config, new GuardedFetcher(new TargetPolicy(config, new SystemDnsResolver())));
+    const provider = new SmtpProvider(
+      new ProvidersRegistry(config),
+      config,
+      new GuardedFetcher(new TargetPolicy(config, new SystemDnsResolver())),
+    );
     provider.onModuleInit();
     opened.push(provider);
     return provider;
@@ -107,7 +123,7 @@ describe('SmtpProvider against a real SMTP server (smtp-server)', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it('wrong credentials are a provider failure (not the recipient\'s fault)', async () => {
+  it("wrong credentials are a provider failure (not the recipient's fault)", async () => {
     const err = await providerError(adapter({ SMTP_PASS: 'wrong' }).send(message()));
     expect(err.kind).toBe('failed');
     expect(server.received).toHaveLength(0);
@@ -145,7 +161,9 @@ describe('SmtpProvider against a real SMTP server (smtp-server)', () => {
 
     it('fetches the file once and hands nodemailer its content, named from the URL', async () => {
       files.reply = () => ({ status: 200, body: PDF, headers: { 'Content-Type': 'application/pdf' } });
-      const outcome = await adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/docs/invoice-42.pdf` } }));
+      const outcome = await adapter(insecure).send(
+        message({ attachment: { url: `${files.baseUrl}/docs/invoice-42.pdf` } }),
+      );
       expect(outcome).toMatchObject({ status: 'sent' });
       expect(files.requests).toHaveLength(1);
       expect(server.received[0].raw).toContain('filename=invoice-42.pdf');
@@ -157,7 +175,9 @@ describe('SmtpProvider against a real SMTP server (smtp-server)', () => {
         const n = Number(/\/hop(\d)/.exec(req.path)?.[1] ?? '0');
         return n < 3 ? { status: 302, headers: { Location: `/hop${n + 1}` } } : { status: 200, body: PDF };
       };
-      await expect(adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/hop0` } }))).resolves.toMatchObject({ status: 'sent' });
+      await expect(
+        adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/hop0` } })),
+      ).resolves.toMatchObject({ status: 'sent' });
       expect(files.requests.map((r) => r.path)).toEqual(['/hop0', '/hop1', '/hop2', '/hop3']);
       files.requests.length = 0;
       server.received.length = 0;
@@ -172,37 +192,70 @@ describe('SmtpProvider against a real SMTP server (smtp-server)', () => {
     // nodemailer followed redirects unchecked; the internal answer came back in the email.
     it('a URL whose serialisation differs (https:///host) is refused before any request, in every mode', async () => {
       const port = new URL(internal.baseUrl).port;
-      for (const url of [`https:///127.0.0.1:${port}/x`, `http:///127.0.0.1:${port}/x`, `http:\\127.0.0.1:${port}\\x`]) {
+      for (const url of [
+        `https:///127.0.0.1:${port}/x`,
+        `http:///127.0.0.1:${port}/x`,
+        `http:\\127.0.0.1:${port}\\x`,
+      ]) {
         const outcome = await adapter(insecure).send(message({ attachment: { url } }));
-        expect(outcome).toEqual({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
+        expect(outcome).toEqual({
+          status: 'rejected',
+          code: 'INVALID_ATTACHMENT',
+          message: refusedTargetText('attachment.url'),
+        });
       }
       expect(internal.requests).toHaveLength(0);
       expect(server.received).toHaveLength(0);
     });
 
     it('a redirect to a refused target (credentials) is not followed: nothing of it is mailed', async () => {
-      files.reply = () => ({ status: 302, headers: { Location: `http://admin:pw@127.0.0.1:${new URL(internal.baseUrl).port}/secret` } });
+      files.reply = () => ({
+        status: 302,
+        headers: { Location: `http://admin:pw@127.0.0.1:${new URL(internal.baseUrl).port}/secret` },
+      });
       const outcome = await adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/a.pdf` } }));
-      expect(outcome).toEqual({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
+      expect(outcome).toEqual({
+        status: 'rejected',
+        code: 'INVALID_ATTACHMENT',
+        message: refusedTargetText('attachment.url'),
+      });
       expect(internal.requests).toHaveLength(0);
       expect(server.received).toHaveLength(0);
     });
 
     it('strict mode: a loopback attachment (stored before, or rebinding since validation) is refused at fetch time', async () => {
       files.reply = () => ({ status: 200, body: PDF });
-      const outcome = await adapter({ WEBHOOK_ALLOW_INSECURE: 'false' }).send(message({ attachment: { url: `https://127.0.0.1:${new URL(files.baseUrl).port}/a.pdf` } }));
-      expect(outcome).toEqual({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
+      const outcome = await adapter({ WEBHOOK_ALLOW_INSECURE: 'false' }).send(
+        message({ attachment: { url: `https://127.0.0.1:${new URL(files.baseUrl).port}/a.pdf` } }),
+      );
+      expect(outcome).toEqual({
+        status: 'rejected',
+        code: 'INVALID_ATTACHMENT',
+        message: refusedTargetText('attachment.url'),
+      });
       expect(files.requests).toHaveLength(0);
       expect(server.received).toHaveLength(0);
     });
 
     it('a file over ATTACHMENT_MAX_BYTES or an error status is INVALID_ATTACHMENT, nothing mailed', async () => {
       files.reply = () => ({ status: 200, body: 'x'.repeat(5000) });
-      await expect(adapter({ ...insecure, ATTACHMENT_MAX_BYTES: '1000' }).send(message({ attachment: { url: `${files.baseUrl}/big` } })))
-        .resolves.toMatchObject({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: 'attachment.url is larger than 1000 bytes' });
+      await expect(
+        adapter({ ...insecure, ATTACHMENT_MAX_BYTES: '1000' }).send(
+          message({ attachment: { url: `${files.baseUrl}/big` } }),
+        ),
+      ).resolves.toMatchObject({
+        status: 'rejected',
+        code: 'INVALID_ATTACHMENT',
+        message: 'attachment.url is larger than 1000 bytes',
+      });
       files.reply = () => ({ status: 404 });
-      await expect(adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/gone` } })))
-        .resolves.toMatchObject({ status: 'rejected', code: 'INVALID_ATTACHMENT', message: 'attachment.url could not be fetched (HTTP 404)' });
+      await expect(
+        adapter(insecure).send(message({ attachment: { url: `${files.baseUrl}/gone` } })),
+      ).resolves.toMatchObject({
+        status: 'rejected',
+        code: 'INVALID_ATTACHMENT',
+        message: 'attachment.url could not be fetched (HTTP 404)',
+      });
       expect(server.received).toHaveLength(0);
     });
   });

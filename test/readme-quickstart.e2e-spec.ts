@@ -19,7 +19,10 @@ interface QuickstartBlock {
  */
 function quickstartBlocks(markdown: string): QuickstartBlock[] {
   const re = /<!-- quickstart:([^>]*)-->\s*```bash\n([\s\S]*?)\n```/g;
-  return [...markdown.matchAll(re)].map((m) => ({ script: m[2], expects: [...m[1].matchAll(/expect '([^']*)'/g)].map((e) => e[1]) }));
+  return [...markdown.matchAll(re)].map((m) => ({
+    script: m[2],
+    expects: [...m[1].matchAll(/expect '([^']*)'/g)].map((e) => e[1]),
+  }));
 }
 
 describe("README quick start (the README's curl commands against a started app)", () => {
@@ -30,9 +33,13 @@ describe("README quick start (the README's curl commands against a started app)"
     // curl is what a reader pastes into; without it this suite cannot say anything, so it fails loudly.
     execFileSync('curl', ['--version']);
     // The demo account is what a reader has after `npm start` (embedded database only).
-    t = await createTestApp({ env: { DEMO_ACCOUNT: 'true', BULK_VALIDATION_TICK_MS: '20', BULK_DISPATCH_TICK_MS: '20' } });
+    t = await createTestApp({
+      env: { DEMO_ACCOUNT: 'true', BULK_VALIDATION_TICK_MS: '20', BULK_DISPATCH_TICK_MS: '20' },
+    });
     const demo = t.app.get(DemoAccountBootstrap).created;
-    apiKey = demo ? demo.key : (await t.createAccount({ walletBalance: 10_000, freeMessages: 100, planName: 'Demo', messageQuota: 1000 })).key;
+    apiKey = demo
+      ? demo.key
+      : (await t.createAccount({ walletBalance: 10_000, freeMessages: 100, planName: 'Demo', messageQuota: 1000 })).key;
   });
   afterAll(async () => {
     await t.close();
@@ -45,7 +52,9 @@ describe("README quick start (the README's curl commands against a started app)"
 
     // One shell, as a reader pastes them in order (later blocks use variables earlier ones set);
     // `set -e` stops at the first failing command, and a marker before each block says where.
-    const script = ['set -euo pipefail', ...blocks.map((b, i) => `printf '\\n::block %d::\\n' ${i}\n${b.script}`)].join('\n');
+    const script = ['set -euo pipefail', ...blocks.map((b, i) => `printf '\\n::block %d::\\n' ${i}\n${b.script}`)].join(
+      '\n',
+    );
     const result = await run('bash', ['-c', script], {
       cwd: mkdtempSync(join(tmpdir(), 'msg-quickstart-')),
       env: { PATH: process.env.PATH, BASE: t.baseUrl, API_KEY: apiKey },
@@ -56,15 +65,23 @@ describe("README quick start (the README's curl commands against a started app)"
     const outputs = result.stdout.split(/\n::block \d+::\n/).slice(1);
     expect(outputs).toHaveLength(blocks.length);
     blocks.forEach((b, i) => {
-      for (const e of b.expects) expect({ block: i, output: outputs[i] }).toEqual({ block: i, output: expect.stringContaining(e) });
+      for (const e of b.expects)
+        expect({ block: i, output: outputs[i] }).toEqual({ block: i, output: expect.stringContaining(e) });
     });
 
     // What the commands did, read back through the operator's sandbox view.
-    const sandbox = async () => (await t.admin('get', '/admin/v1/sandbox/messages?channel=local_sms').expect(200)).body.data.messages as { to: string; text: string }[];
-    const delivered = await waitFor(async () => {
-      const m = await sandbox();
-      return m.length === 3 ? m : null;
-    }, { what: 'three sandbox deliveries', timeoutMs: 20_000 });
+    const sandbox = async () =>
+      (await t.admin('get', '/admin/v1/sandbox/messages?channel=local_sms').expect(200)).body.data.messages as {
+        to: string;
+        text: string;
+      }[];
+    const delivered = await waitFor(
+      async () => {
+        const m = await sandbox();
+        return m.length === 3 ? m : null;
+      },
+      { what: 'three sandbox deliveries', timeoutMs: 20_000 },
+    );
     expect(delivered.map((d) => [d.to, d.text]).sort()).toEqual([
       ['+966500000001', 'Hello from the quick start'],
       ['+966500000002', 'Hello'],

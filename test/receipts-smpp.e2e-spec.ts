@@ -16,7 +16,15 @@ import { DomainEvent, EVENT_SINK, EventSink } from '../src/messaging/events/even
 const CREDS = { systemId: 'esme1', password: 'pw123' };
 
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
-  return { messageId: 'msg_sms_1', accountId: 'acc_1', channel: 'local_sms', to: '+966501234567', sender: 'MyShop', text: 'Your code is 1234', ...fields };
+  return {
+    messageId: 'msg_sms_1',
+    accountId: 'acc_1',
+    channel: 'local_sms',
+    to: '+966501234567',
+    sender: 'MyShop',
+    text: 'Your code is 1234',
+    ...fields,
+  };
 }
 
 describe('SMPP receipts and inbound SMS at the adapter (deliver_sm from an SMSC built with the smpp package)', () => {
@@ -26,7 +34,12 @@ describe('SMPP receipts and inbound SMS at the adapter (deliver_sm from an SMSC 
 
   function adapter(env: Env = {}): SmppProvider {
     const config = adapterConfig({
-      PROVIDER_LOCAL_SMS: 'smpp', PROVIDER_TIMEOUT_MS: '2000', SMPP_URL: smsc.url, SMPP_SYSTEM_ID: CREDS.systemId, SMPP_PASSWORD: CREDS.password, ...env,
+      PROVIDER_LOCAL_SMS: 'smpp',
+      PROVIDER_TIMEOUT_MS: '2000',
+      SMPP_URL: smsc.url,
+      SMPP_SYSTEM_ID: CREDS.systemId,
+      SMPP_PASSWORD: CREDS.password,
+      ...env,
     });
     const provider = new SmppProvider(new ProvidersRegistry(config), config, smppDeliveries(config, intakes));
     provider.onModuleInit();
@@ -57,15 +70,41 @@ describe('SMPP receipts and inbound SMS at the adapter (deliver_sm from an SMSC 
     expect(await smsc.receipt('smsc-1', 'DELIVRD')).toBe(DELIVER_SM_STATUS.ok);
     expect(await smsc.receipt('smsc-1', 'UNDELIV', { err: '034' })).toBe(DELIVER_SM_STATUS.ok);
     expect(intakes.receipts).toEqual([
-      { providerMessageId: 'smsc-1', status: 'delivered', providerStatus: 'DELIVRD', errorCode: null, providerErrorCode: null, at: expect.any(Number) },
-      { providerMessageId: 'smsc-1', status: 'failed', providerStatus: 'UNDELIV', errorCode: 'UNDELIVERED', providerErrorCode: '034', at: expect.any(Number) },
+      {
+        providerMessageId: 'smsc-1',
+        status: 'delivered',
+        providerStatus: 'DELIVRD',
+        errorCode: null,
+        providerErrorCode: null,
+        at: expect.any(Number),
+      },
+      {
+        providerMessageId: 'smsc-1',
+        status: 'failed',
+        providerStatus: 'UNDELIV',
+        errorCode: 'UNDELIVERED',
+        providerErrorCode: '034',
+        at: expect.any(Number),
+      },
     ]);
   });
 
   it('reads the receipted_message_id / message_state TLVs of a receipt without text', async () => {
     await adapter().send(message());
-    expect(await smsc.receipt('ignored', 'DELIVRD', { noText: true, tlv: { receiptedMessageId: 'smsc-1', messageState: 8 } })).toBe(0);
-    expect(intakes.receipts).toEqual([expect.objectContaining({ providerMessageId: 'smsc-1', status: 'failed', providerStatus: 'REJECTD', errorCode: 'REJECTED_BY_CARRIER' })]);
+    expect(
+      await smsc.receipt('ignored', 'DELIVRD', {
+        noText: true,
+        tlv: { receiptedMessageId: 'smsc-1', messageState: 8 },
+      }),
+    ).toBe(0);
+    expect(intakes.receipts).toEqual([
+      expect.objectContaining({
+        providerMessageId: 'smsc-1',
+        status: 'failed',
+        providerStatus: 'REJECTD',
+        errorCode: 'REJECTED_BY_CARRIER',
+      }),
+    ]);
   });
 
   it('answers an error status (so the SMSC retries) when the intake could not store the receipt', async () => {
@@ -93,14 +132,19 @@ describe('SMPP receipts and inbound SMS at the adapter (deliver_sm from an SMSC 
     expect(sent).toEqual({ status: 'sent', providerMessageId: decimal });
     expect(await smsc.receipt('000A0001', 'DELIVRD', { textId: decimal })).toBe(0);
     expect(await smsc.receipt('x', 'EXPIRED', { textId: 'x', tlv: { receiptedMessageId: '000A0001' } })).toBe(0);
-    expect(intakes.receipts.map((r) => [r.providerMessageId, r.status, r.errorCode])).toEqual([[decimal, 'delivered', null], [decimal, 'failed', 'EXPIRED']]);
+    expect(intakes.receipts.map((r) => [r.providerMessageId, r.status, r.errorCode])).toEqual([
+      [decimal, 'delivered', null],
+      [decimal, 'failed', 'EXPIRED'],
+    ]);
   });
 
   it('a deliver_sm that is not a receipt is an inbound SMS, acknowledged once stored', async () => {
     const sut = adapter();
     await sut.send(message());
     expect(await smsc.inboundSms('966501234567', 'MyShop', 'STOP')).toBe(0);
-    expect(intakes.inboundSms).toEqual([{ from: '+966501234567', to: 'MyShop', text: 'STOP', providerMessageId: null, at: expect.any(Number) }]);
+    expect(intakes.inboundSms).toEqual([
+      { from: '+966501234567', to: 'MyShop', text: 'STOP', providerMessageId: null, at: expect.any(Number) },
+    ]);
     intakes.failing = true;
     expect(await smsc.inboundSms('966501234567', 'MyShop', 'again')).toBe(DELIVER_SM_STATUS.retryLater);
   });
@@ -116,7 +160,14 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
   beforeAll(async () => {
     [smsc, receiver] = await Promise.all([new SmppFake(CREDS).start(), startReceiver()]);
     t = await createTestApp({
-      env: { PROVIDER_LOCAL_SMS: 'smpp', PROVIDER_TIMEOUT_MS: '2000', SMPP_URL: smsc.url, SMPP_SYSTEM_ID: CREDS.systemId, SMPP_PASSWORD: CREDS.password, WEBHOOK_DELIVERY_INTERVAL_MS: '30' },
+      env: {
+        PROVIDER_LOCAL_SMS: 'smpp',
+        PROVIDER_TIMEOUT_MS: '2000',
+        SMPP_URL: smsc.url,
+        SMPP_SYSTEM_ID: CREDS.systemId,
+        SMPP_PASSWORD: CREDS.password,
+        WEBHOOK_DELIVERY_INTERVAL_MS: '30',
+      },
     });
     [acc, other] = await Promise.all([t.createAccount(), t.createAccount()]);
   });
@@ -126,13 +177,18 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
   });
 
   const send = async (to: string): Promise<{ id: string; providerMessageId: string }> => {
-    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Your code is 1234' } });
+    const res = await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Your code is 1234' } });
     expect(res.status).toBe(201);
     const m = res.body.data.messages[0];
     expect(m.status).toBe('sent');
     return { id: m.id, providerMessageId: `smsc-${smsc.submits.length}` };
   };
-  const message = async (id: string) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key).expect(200)).body.data;
+  const message = async (id: string) =>
+    (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key).expect(200)).body.data;
   const approvedSender = async (a: TestAccount, name: string): Promise<string> => {
     const created = await t.http().post('/api/v2/sms-senders').set('X-API-Key', a.key).send({ name });
     expect(created.status).toBe(201);
@@ -141,7 +197,11 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     return id;
   };
   const inboundRows = (text: string) =>
-    t.app.get(UnitOfWork).rows<Record<string, unknown>>(sql('SELECT account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?', text));
+    t.app
+      .get(UnitOfWork)
+      .rows<Record<string, unknown>>(
+        sql('SELECT account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?', text),
+      );
 
   it('submit_sm asks for a receipt; DELIVRD moves the message to delivered, a later UNDELIV changes nothing', async () => {
     const m = await send('+966501230001');
@@ -150,14 +210,27 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     await waitFor(async () => (await message(m.id)).status === 'delivered', { what: 'delivered' });
     expect(await smsc.receipt(m.providerMessageId, 'UNDELIV')).toBe(0);
     const after = await message(m.id);
-    expect(after).toMatchObject({ status: 'delivered', errorCode: null, deliveredAt: expect.any(String), failedAt: null });
-    expect(after.statusHistory.at(-1)).toMatchObject({ status: 'delivered', source: 'provider', providerStatus: 'DELIVRD' });
+    expect(after).toMatchObject({
+      status: 'delivered',
+      errorCode: null,
+      deliveredAt: expect.any(String),
+      failedAt: null,
+    });
+    expect(after.statusHistory.at(-1)).toMatchObject({
+      status: 'delivered',
+      source: 'provider',
+      providerStatus: 'DELIVRD',
+    });
     expect(after.statusHistory.filter((h: { status: string }) => h.status === 'failed')).toEqual([]);
   });
 
   it('a two-part SMS (UDH) is delivered once both parts are, and failed when one part is not', async () => {
     const long = async (to: string) => {
-      const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Long notice '.repeat(20) } });
+      const res = await t
+        .http()
+        .post('/api/v2/messages/send')
+        .set('X-API-Key', acc.key)
+        .send({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Long notice '.repeat(20) } });
       expect(res.status).toBe(201);
       expect(res.body.data.messages[0]).toMatchObject({ status: 'sent', encoding: 'gsm7', segments: 2 });
       const n = smsc.submits.length;
@@ -202,25 +275,72 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     } finally {
       spy.mockRestore();
     }
-    const rows = await t.app.get(UnitOfWork).rows<Record<string, unknown>>(sql('SELECT id, account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?', 'STOP please'));
-    expect(rows).toEqual([{ id: expect.stringMatching(/^isms_/), account_id: acc.id, sender_id: senderId, from_address: '+966501234567', to_address: 'rcptshop', text: 'STOP please' }]);
-    expect(recorded).toEqual([{
-      accountId: acc.id, type: 'sms.received', at: expect.any(Number),
-      data: { id: rows[0].id, from: '+966501234567', to: 'rcptshop', text: 'STOP please', senderId, receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
-    }]);
+    const rows = await t.app
+      .get(UnitOfWork)
+      .rows<Record<string, unknown>>(
+        sql(
+          'SELECT id, account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?',
+          'STOP please',
+        ),
+      );
+    expect(rows).toEqual([
+      {
+        id: expect.stringMatching(/^isms_/),
+        account_id: acc.id,
+        sender_id: senderId,
+        from_address: '+966501234567',
+        to_address: 'rcptshop',
+        text: 'STOP please',
+      },
+    ]);
+    expect(recorded).toEqual([
+      {
+        accountId: acc.id,
+        type: 'sms.received',
+        at: expect.any(Number),
+        data: {
+          id: rows[0].id,
+          from: '+966501234567',
+          to: 'rcptshop',
+          text: 'STOP please',
+          senderId,
+          receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        },
+      },
+    ]);
   });
 
   it('sms.received reaches the subscribed event endpoint of the account, signed (Standard Webhooks)', async () => {
-    const endpoint = await t.http().post('/api/v2/webhooks/endpoints').set('X-API-Key', acc.key).send({ url: receiver.url, events: ['sms.*'] });
+    const endpoint = await t
+      .http()
+      .post('/api/v2/webhooks/endpoints')
+      .set('X-API-Key', acc.key)
+      .send({ url: receiver.url, events: ['sms.*'] });
     expect(endpoint.status).toBe(201);
     const senderId = await approvedSender(acc, 'HookShop');
     expect(await smsc.inboundSms('966501234567', 'HookShop', 'STOP via endpoint')).toBe(0);
-    const call = await waitFor(async () => receiver.calls.find((c) => (c.body as { data?: { text?: string } })?.data?.text === 'STOP via endpoint'), { what: 'sms.received delivery' });
-    expect(new Webhook(endpoint.body.data.endpoint.secret).verify(call.raw, call.headers as Record<string, string>)).toBeTruthy();
-    const [row] = await t.app.get(UnitOfWork).rows<{ id: string }>(sql('SELECT id FROM inbound_sms WHERE text = ?', 'STOP via endpoint'));
+    const call = await waitFor(
+      async () =>
+        receiver.calls.find((c) => (c.body as { data?: { text?: string } })?.data?.text === 'STOP via endpoint'),
+      { what: 'sms.received delivery' },
+    );
+    expect(
+      new Webhook(endpoint.body.data.endpoint.secret).verify(call.raw, call.headers as Record<string, string>),
+    ).toBeTruthy();
+    const [row] = await t.app
+      .get(UnitOfWork)
+      .rows<{ id: string }>(sql('SELECT id FROM inbound_sms WHERE text = ?', 'STOP via endpoint'));
     expect(call.body).toEqual({
-      type: 'sms.received', timestamp: expect.any(String),
-      data: { id: row.id, from: '+966501234567', to: 'HookShop', text: 'STOP via endpoint', senderId, receivedAt: expect.any(String) },
+      type: 'sms.received',
+      timestamp: expect.any(String),
+      data: {
+        id: row.id,
+        from: '+966501234567',
+        to: 'HookShop',
+        text: 'STOP via endpoint',
+        senderId,
+        receivedAt: expect.any(String),
+      },
     });
   });
 
@@ -252,7 +372,11 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     await approvedSender(acc, 'Shared1');
     await approvedSender(other, 'Shared1');
     expect(await smsc.inboundSms('966501234567', 'Shared1', 'which one?')).toBe(0);
-    expect(await inboundRows('hello?')).toEqual([{ account_id: null, sender_id: null, from_address: '+966501234567', to_address: 'NoSuchName', text: 'hello?' }]);
-    expect(await inboundRows('which one?')).toEqual([expect.objectContaining({ account_id: null, to_address: 'Shared1' })]);
+    expect(await inboundRows('hello?')).toEqual([
+      { account_id: null, sender_id: null, from_address: '+966501234567', to_address: 'NoSuchName', text: 'hello?' },
+    ]);
+    expect(await inboundRows('which one?')).toEqual([
+      expect.objectContaining({ account_id: null, to_address: 'Shared1' }),
+    ]);
   });
 });

@@ -12,11 +12,19 @@ describe('WAHA receipts (e2e)', () => {
   beforeAll(async () => {
     waha = await new WahaFake().start();
     t = await createTestApp({
-      env: { PROVIDER_CHATAPP_WEB: 'waha', CHATAPP_WEB_SESSION_PROVIDER: 'waha', WAHA_BASE_URL: waha.baseUrl, WAHA_API_KEY: waha.apiKey, WAHA_TIMEOUT_MS: '1000' },
+      env: {
+        PROVIDER_CHATAPP_WEB: 'waha',
+        CHATAPP_WEB_SESSION_PROVIDER: 'waha',
+        WAHA_BASE_URL: waha.baseUrl,
+        WAHA_API_KEY: waha.apiKey,
+        WAHA_TIMEOUT_MS: '1000',
+      },
     });
     acc = await t.createAccount();
     waha.sessions.set('default', 'WORKING');
-    const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'shop', status: 'ready', providerSession: 'default' });
+    const res = await t
+      .admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`)
+      .send({ name: 'shop', status: 'ready', providerSession: 'default' });
     expect(res.status).toBe(201);
     hookPath = new URL(res.body.data.webSession.hook.url).pathname;
     hmacKey = res.body.data.webSession.hook.hmacKey;
@@ -27,18 +35,33 @@ describe('WAHA receipts (e2e)', () => {
   });
 
   const send = async (chatId: string): Promise<{ id: string; providerMessageId: string }> => {
-    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({
-      channel: 'chatapp_web', messageType: 'free_text', content: { text: 'Hello' }, chatId, conversationContext: { moduleType: 'chatapp_web', accountId: 'shop', chatId },
-    });
+    const res = await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({
+        channel: 'chatapp_web',
+        messageType: 'free_text',
+        content: { text: 'Hello' },
+        chatId,
+        conversationContext: { moduleType: 'chatapp_web', accountId: 'shop', chatId },
+      });
     expect(res.status).toBe(201);
     const m = res.body.data.messages[0];
     expect(m.status).toBe('sent');
     return { id: m.id, providerMessageId: `true_${chatId}_MSG${waha.sent.length}` };
   };
-  const message = async (id: string) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key).expect(200)).body.data;
+  const message = async (id: string) =>
+    (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key).expect(200)).body.data;
   const post = (event: Record<string, unknown>, key = hmacKey) => {
     const raw = JSON.stringify(event);
-    return t.http().post(hookPath).set('Content-Type', 'application/json').set('X-Webhook-Hmac', wahaSignature(key, raw)).set('X-Webhook-Hmac-Algorithm', 'sha512').send(raw);
+    return t
+      .http()
+      .post(hookPath)
+      .set('Content-Type', 'application/json')
+      .set('X-Webhook-Hmac', wahaSignature(key, raw))
+      .set('X-Webhook-Hmac-Algorithm', 'sha512')
+      .send(raw);
   };
 
   it('server -> sent, device -> delivered, read -> read; a late device ack changes nothing', async () => {
@@ -53,8 +76,14 @@ describe('WAHA receipts (e2e)', () => {
     expect((await post(wahaAck(m.providerMessageId, 2))).status).toBe(200);
     const after = await message(m.id);
     expect(after).toMatchObject({ status: 'read', deliveredAt: expect.any(String), readAt: expect.any(String) });
-    expect(after.statusHistory.filter((h: { source: string }) => h.source === 'provider').map((h: { status: string; providerStatus: string }) => [h.status, h.providerStatus]))
-      .toEqual([['delivered', 'ack 2 DEVICE'], ['read', 'ack 3 READ']]);
+    expect(
+      after.statusHistory
+        .filter((h: { source: string }) => h.source === 'provider')
+        .map((h: { status: string; providerStatus: string }) => [h.status, h.providerStatus]),
+    ).toEqual([
+      ['delivered', 'ack 2 DEVICE'],
+      ['read', 'ack 3 READ'],
+    ]);
   });
 
   it('played -> read; error -> failed UNDELIVERED; pending is ignored', async () => {
@@ -62,7 +91,11 @@ describe('WAHA receipts (e2e)', () => {
     expect((await post(wahaAck(voice.providerMessageId, 4))).body).toMatchObject({ receiptStatus: 'read' });
     await waitFor(async () => (await message(voice.id)).status === 'read', { what: 'read after played' });
     const lost = await send('966511111113@c.us');
-    expect((await post(wahaAck(lost.providerMessageId, 0))).body).toEqual({ ok: true, event: 'message.ack', ignored: true });
+    expect((await post(wahaAck(lost.providerMessageId, 0))).body).toEqual({
+      ok: true,
+      event: 'message.ack',
+      ignored: true,
+    });
     expect((await post(wahaAck(lost.providerMessageId, -1))).body).toMatchObject({ receiptStatus: 'failed' });
     await waitFor(async () => (await message(lost.id)).status === 'failed', { what: 'failed' });
     expect(await message(lost.id)).toMatchObject({ status: 'failed', errorCode: 'UNDELIVERED' });

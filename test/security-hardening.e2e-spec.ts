@@ -11,8 +11,16 @@ const HOOK_SECRET = 'cloud-hook-secret-0123456789';
 const freshSqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'msg-sec-')), 'test.sqlite')}`;
 
 function expectEnvelope(res: request.Response, status: number, code: string): void {
-  expect({ status: res.status, success: res.body.success, code: res.body.code, requestId: typeof res.body.requestId }).toEqual({
-    status, success: false, code, requestId: 'string',
+  expect({
+    status: res.status,
+    success: res.body.success,
+    code: res.body.code,
+    requestId: typeof res.body.requestId,
+  }).toEqual({
+    status,
+    success: false,
+    code,
+    requestId: 'string',
   });
 }
 
@@ -84,7 +92,10 @@ describe('Security hardening (e2e)', () => {
       ['staging', false],
       ['PRODUCTION', false],
     ])('NODE_ENV=%s on an empty embedded database: demo account created = %s', async (nodeEnv, created) => {
-      const t = await createTestApp({ databaseUrl: freshSqliteUrl(), env: { NODE_ENV: nodeEnv, DEMO_ACCOUNT: 'true' } });
+      const t = await createTestApp({
+        databaseUrl: freshSqliteUrl(),
+        env: { NODE_ENV: nodeEnv, DEMO_ACCOUNT: 'true' },
+      });
       try {
         const key = t.app.get(DemoAccountBootstrap).created?.key;
         expect(typeof key === 'string').toBe(created);
@@ -98,13 +109,21 @@ describe('Security hardening (e2e)', () => {
   describe('per-IP throttling of admin, hook and preview routes', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp({ env: { PUBLIC_THROTTLE_LIMIT: '4', PUBLIC_THROTTLE_TTL_SECONDS: '60', CHATAPP_CLOUD_WEBHOOK_SECRET: HOOK_SECRET } });
+      t = await createTestApp({
+        env: {
+          PUBLIC_THROTTLE_LIMIT: '4',
+          PUBLIC_THROTTLE_TTL_SECONDS: '60',
+          CHATAPP_CLOUD_WEBHOOK_SECRET: HOOK_SECRET,
+        },
+      });
     });
     afterAll(() => t.close());
 
     it('one budget per client IP; past it every such route is 429 RATE_LIMITED with Retry-After, even with valid credentials; API-key routes unaffected', async () => {
       const acc = await t.createAccount(); // 1
-      expect((await t.http().get('/hooks/chatapp/template-status?hub.verify_token=wrong&hub.challenge=1')).status).toBe(401); // 2
+      expect((await t.http().get('/hooks/chatapp/template-status?hub.verify_token=wrong&hub.challenge=1')).status).toBe(
+        401,
+      ); // 2
       expect((await t.http().post('/hooks/waha/wss_unknown').send({ event: 'message' })).status).toBe(401); // 3
       expect((await t.http().get('/media/template-headers/tma_unknown')).status).toBe(404); // 4
       const limited = [
@@ -137,9 +156,17 @@ describe('Security hardening (e2e)', () => {
       const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto');
       const spy = jest.spyOn(crypto, 'timingSafeEqual');
       try {
-        for (const guess of ['x', HOOK_SECRET.slice(0, -1), `${HOOK_SECRET}x`, 'y'.repeat(HOOK_SECRET.length), HOOK_SECRET]) {
+        for (const guess of [
+          'x',
+          HOOK_SECRET.slice(0, -1),
+          `${HOOK_SECRET}x`,
+          'y'.repeat(HOOK_SECRET.length),
+          HOOK_SECRET,
+        ]) {
           spy.mockClear();
-          const res = await t.http().get(`/hooks/chatapp/template-status?hub.verify_token=${encodeURIComponent(guess)}&hub.challenge=42`);
+          const res = await t
+            .http()
+            .get(`/hooks/chatapp/template-status?hub.verify_token=${encodeURIComponent(guess)}&hub.challenge=42`);
           expect(res.status).toBe(guess === HOOK_SECRET ? 200 : 401);
           expect(spy).toHaveBeenCalledTimes(1);
           const [a, b] = spy.mock.calls[0] as [Buffer, Buffer];
@@ -155,22 +182,39 @@ describe('Security hardening (e2e)', () => {
     it('logs request URLs with secret query values redacted, prints no demo key and serves no docs', async () => {
       const proc = spawnApp(
         testEnv({
-          NODE_ENV: 'prod', LOG_LEVEL: 'info', DEMO_ACCOUNT: 'true', DATABASE_URL: freshSqliteUrl(),
-          PORT: '0', HOST: '127.0.0.1', CHATAPP_CLOUD_WEBHOOK_SECRET: HOOK_SECRET,
+          NODE_ENV: 'prod',
+          LOG_LEVEL: 'info',
+          DEMO_ACCOUNT: 'true',
+          DATABASE_URL: freshSqliteUrl(),
+          PORT: '0',
+          HOST: '127.0.0.1',
+          CHATAPP_CLOUD_WEBHOOK_SECRET: HOOK_SECRET,
         }),
       );
       try {
         // The space after the URL: the whole address has arrived, not a chunk ending inside the port.
         const base = /listening on (http:\S+) /.exec(await proc.waitForOutput(/listening on http:\S+ /, 60_000))![1];
-        const verify = await fetch(`${base}/hooks/chatapp/template-status?hub.mode=subscribe&hub.verify_token=${HOOK_SECRET}&hub.challenge=42`);
+        const verify = await fetch(
+          `${base}/hooks/chatapp/template-status?hub.mode=subscribe&hub.verify_token=${HOOK_SECRET}&hub.challenge=42`,
+        );
         expect(await verify.text()).toBe('42');
-        const post = await fetch(`${base}/hooks/chatapp/template-status?token=${HOOK_SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        const post = await fetch(`${base}/hooks/chatapp/template-status?token=${HOOK_SECRET}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
         expect(post.status).toBe(200);
-        const wrong = await fetch(`${base}/hooks/chatapp/template-status?token=wrong-guess-4242&api_key=another-secret-77`, { method: 'POST' });
+        const wrong = await fetch(
+          `${base}/hooks/chatapp/template-status?token=wrong-guess-4242&api_key=another-secret-77`,
+          { method: 'POST' },
+        );
         expect(wrong.status).toBe(401);
         const docs = await fetch(`${base}/docs-json`);
         expect(docs.status).toBe(404);
-        await waitFor(async () => (proc.output().match(/"url":"\/hooks\/chatapp\/template-status/g) ?? []).length >= 3, { what: 'three hook request log lines' });
+        await waitFor(
+          async () => (proc.output().match(/"url":"\/hooks\/chatapp\/template-status/g) ?? []).length >= 3,
+          { what: 'three hook request log lines' },
+        );
       } finally {
         await proc.stop();
       }

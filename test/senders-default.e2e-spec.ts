@@ -12,12 +12,26 @@ describe('Default SMS sender (e2e)', () => {
     await t.close();
   });
 
-  const create = async (key: string, name: string): Promise<string> => (await t.http().post('/api/v2/sms-senders').set('X-API-Key', key).send({ name })).body.data.smsSender.id;
+  const create = async (key: string, name: string): Promise<string> =>
+    (await t.http().post('/api/v2/sms-senders').set('X-API-Key', key).send({ name })).body.data.smsSender.id;
   const approve = (id: string) => t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({});
-  const makeDefault = (key: string, id: string) => t.http().post(`/api/v2/sms-senders/${id}/default`).set('X-API-Key', key);
+  const makeDefault = (key: string, id: string) =>
+    t.http().post(`/api/v2/sms-senders/${id}/default`).set('X-API-Key', key);
   const defaults = async (accountId: string) =>
-    ((await t.app.get(DataSource).query('SELECT name FROM sms_senders WHERE account_id = ? AND is_default = ? ORDER BY name', [accountId, 1])) as { name: string }[]).map((r) => r.name);
-  const list = async (key: string) => (await t.http().get('/api/v2/sms-senders').set('X-API-Key', key)).body.data.smsSenders as { id: string; name: string; isDefault: boolean }[];
+    (
+      (await t.app
+        .get(DataSource)
+        .query('SELECT name FROM sms_senders WHERE account_id = ? AND is_default = ? ORDER BY name', [
+          accountId,
+          1,
+        ])) as { name: string }[]
+    ).map((r) => r.name);
+  const list = async (key: string) =>
+    (await t.http().get('/api/v2/sms-senders').set('X-API-Key', key)).body.data.smsSenders as {
+      id: string;
+      name: string;
+      isDefault: boolean;
+    }[];
 
   it('200 with the list entry; the previous default is no longer default; a send without sender uses the new one', async () => {
     const acc = await t.createAccount();
@@ -30,7 +44,18 @@ describe('Default SMS sender (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { smsSender: { id: second, name: 'SecondCo', status: 'approved', isDefault: true, webhookConfigured: false, reason: null, reviewedAt: expect.any(String), createdAt: expect.any(String) } },
+      data: {
+        smsSender: {
+          id: second,
+          name: 'SecondCo',
+          status: 'approved',
+          isDefault: true,
+          webhookConfigured: false,
+          reason: null,
+          reviewedAt: expect.any(String),
+          createdAt: expect.any(String),
+        },
+      },
     });
     expect((await list(acc.key)).map((s) => [s.name, s.isDefault])).toEqual([
       ['FirstCo', false],
@@ -39,7 +64,11 @@ describe('Default SMS sender (e2e)', () => {
     // Setting it again is a no-op answer.
     expect((await makeDefault(acc.key, second)).status).toBe(200);
     expect(await defaults(acc.id)).toEqual(['SecondCo']);
-    const sent = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'Hi' } });
+    const sent = await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'Hi' } });
     expect(sent.status).toBe(201);
     const msg = await t.http().get(`/api/v2/messages/${sent.body.data.messages[0].id}`).set('X-API-Key', acc.key);
     expect(msg.body.data.sender).toBe('SecondCo');

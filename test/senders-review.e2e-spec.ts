@@ -16,7 +16,10 @@ describe('SMS senders: admin review (e2e)', () => {
     await receiver.close();
   });
 
-  const { create, storedRow, callsFor } = senderHelpers(() => t, () => receiver);
+  const { create, storedRow, callsFor } = senderHelpers(
+    () => t,
+    () => receiver,
+  );
 
   describe('review (admin) and sender events', () => {
     it('approve: status approved, first approved is default, event with exact headers and body', async () => {
@@ -27,7 +30,15 @@ describe('SMS senders: admin review (e2e)', () => {
       const before = Date.now();
       const res = await t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({});
       expect(res.status).toBe(200);
-      expect(res.body.data.smsSender).toMatchObject({ id, accountId: acc.id, name: 'Approve1', status: 'approved', isDefault: true, webhookConfigured: true, reason: null });
+      expect(res.body.data.smsSender).toMatchObject({
+        id,
+        accountId: acc.id,
+        name: 'Approve1',
+        status: 'approved',
+        isDefault: true,
+        webhookConfigured: true,
+        reason: null,
+      });
 
       const [call] = await waitFor(async () => (callsFor(id).length ? callsFor(id) : null), { what: 'approval event' });
       expect(call.method).toBe('POST');
@@ -57,28 +68,52 @@ describe('SMS senders: admin review (e2e)', () => {
       expect(rejectApproved.status).toBe(409);
       expect(rejectApproved.body.code).toBe('INVALID_STATE');
       const list = await t.http().get('/api/v2/sms-senders').set('X-API-Key', acc.key);
-      expect(list.body.data.smsSenders[0]).toMatchObject({ status: 'approved', isDefault: true, reviewedAt: expect.any(String) });
+      expect(list.body.data.smsSenders[0]).toMatchObject({
+        status: 'approved',
+        isDefault: true,
+        reviewedAt: expect.any(String),
+      });
       // Only the one event was sent.
       const deliveries = await t.http().get('/api/v2/webhooks/deliveries').set('X-API-Key', acc.key);
       expect(deliveries.body.data.deliveries).toHaveLength(1);
-      expect(deliveries.body.data.deliveries[0]).toMatchObject({ event: 'sms_sender.approved', status: 'delivered', attemptCount: 1 });
+      expect(deliveries.body.data.deliveries[0]).toMatchObject({
+        event: 'sms_sender.approved',
+        status: 'delivered',
+        attemptCount: 1,
+      });
     });
 
     it('reject with reason: event sms_sender.rejected carries the reason; the sender cannot send', async () => {
       const acc = await t.createAccount();
-      const created = await create(acc.key, { name: 'Reject1', webhookUrl: receiver.url, webhookSecret: 'reject-secret' });
+      const created = await create(acc.key, {
+        name: 'Reject1',
+        webhookUrl: receiver.url,
+        webhookSecret: 'reject-secret',
+      });
       const id = created.body.data.smsSender.id as string;
-      const res = await t.admin('post', `/admin/v1/sms-senders/${id}/reject`).send({ reason: 'Brand name not verified' });
+      const res = await t
+        .admin('post', `/admin/v1/sms-senders/${id}/reject`)
+        .send({ reason: 'Brand name not verified' });
       expect(res.status).toBe(200);
-      expect(res.body.data.smsSender).toMatchObject({ id, status: 'rejected', isDefault: false, reason: 'Brand name not verified' });
-      const [call] = await waitFor(async () => (callsFor(id).length ? callsFor(id) : null), { what: 'rejection event' });
+      expect(res.body.data.smsSender).toMatchObject({
+        id,
+        status: 'rejected',
+        isDefault: false,
+        reason: 'Brand name not verified',
+      });
+      const [call] = await waitFor(async () => (callsFor(id).length ? callsFor(id) : null), {
+        what: 'rejection event',
+      });
       expect(call.headers['authorization']).toBe('Bearer reject-secret');
       expect(call.headers['x-service-event']).toBe('sms_sender.rejected');
       expect(call.headers['content-type']).toBe('application/json');
       expect(call.body).toEqual({
         event: 'sms_sender.rejected',
         timestamp: expect.any(String),
-        data: { smsSender: { id, name: 'Reject1', status: 'rejected', isDefault: false }, reason: 'Brand name not verified' },
+        data: {
+          smsSender: { id, name: 'Reject1', status: 'rejected', isDefault: false },
+          reason: 'Brand name not verified',
+        },
       });
       const senders = t.app.get(SendersService);
       expect(await senders.findApprovedByName(acc.id, 'Reject1')).toBeNull();
@@ -92,8 +127,12 @@ describe('SMS senders: admin review (e2e)', () => {
       const acc = await t.createAccount();
       const a = (await create(acc.key, { name: 'FirstOne' })).body.data.smsSender.id as string;
       const b = (await create(acc.key, { name: 'SecondOne' })).body.data.smsSender.id as string;
-      expect((await t.admin('post', `/admin/v1/sms-senders/${b}/approve`).send({})).body.data.smsSender.isDefault).toBe(true);
-      expect((await t.admin('post', `/admin/v1/sms-senders/${a}/approve`).send({})).body.data.smsSender.isDefault).toBe(false);
+      expect((await t.admin('post', `/admin/v1/sms-senders/${b}/approve`).send({})).body.data.smsSender.isDefault).toBe(
+        true,
+      );
+      expect((await t.admin('post', `/admin/v1/sms-senders/${a}/approve`).send({})).body.data.smsSender.isDefault).toBe(
+        false,
+      );
       const senders = t.app.get(SendersService);
       expect(await senders.findDefaultApproved(acc.id)).toEqual({ id: b, name: 'SecondOne' });
       expect(await senders.findApprovedByName(acc.id, 'FIRSTONE')).toEqual({ id: a, name: 'FirstOne' });
@@ -103,17 +142,28 @@ describe('SMS senders: admin review (e2e)', () => {
 
     it('concurrent approvals: one 200, the others 409, exactly one event queued', async () => {
       const acc = await t.createAccount();
-      const id = (await create(acc.key, { name: 'Concur', webhookUrl: receiver.url, webhookSecret: 's3cret' })).body.data.smsSender.id as string;
-      const results = await Promise.all([1, 2, 3].map(() => t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({})));
+      const id = (await create(acc.key, { name: 'Concur', webhookUrl: receiver.url, webhookSecret: 's3cret' })).body
+        .data.smsSender.id as string;
+      const results = await Promise.all(
+        [1, 2, 3].map(() => t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({})),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-      const rows = await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE account_id = ?', [acc.id]);
+      const rows = await t.app
+        .get(DataSource)
+        .query('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE account_id = ?', [acc.id]);
       expect(Number(rows[0].n)).toBe(1);
     });
 
     it('concurrent approvals of two senders of one account: exactly one default', async () => {
       const acc = await t.createAccount();
-      const ids = await Promise.all(['ParA', 'ParB', 'ParC'].map(async (name) => (await create(acc.key, { name })).body.data.smsSender.id as string));
-      const results = await Promise.all(ids.map((id) => t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({})));
+      const ids = await Promise.all(
+        ['ParA', 'ParB', 'ParC'].map(
+          async (name) => (await create(acc.key, { name })).body.data.smsSender.id as string,
+        ),
+      );
+      const results = await Promise.all(
+        ids.map((id) => t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({})),
+      );
       expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
       expect(results.filter((r) => r.body.data.smsSender.isDefault)).toHaveLength(1);
     });

@@ -20,7 +20,11 @@ describe('SMS senders with WEBHOOK_ALLOW_INSECURE=false (e2e)', () => {
     'https://user:pass@93.184.215.14/hook',
   ])('refuses webhookUrl %s with 400 VALIDATION_ERROR', async (webhookUrl) => {
     const acc = await t.createAccount();
-    const res = await t.http().post('/api/v2/sms-senders').set('X-API-Key', acc.key).send({ name: 'Secure', webhookUrl, webhookSecret: 'abc' });
+    const res = await t
+      .http()
+      .post('/api/v2/sms-senders')
+      .set('X-API-Key', acc.key)
+      .send({ name: 'Secure', webhookUrl, webhookSecret: 'abc' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
     expect(res.body.error).toContain('webhookUrl');
@@ -28,7 +32,11 @@ describe('SMS senders with WEBHOOK_ALLOW_INSECURE=false (e2e)', () => {
 
   it('accepts https to a public address', async () => {
     const acc = await t.createAccount();
-    const res = await t.http().post('/api/v2/sms-senders').set('X-API-Key', acc.key).send({ name: 'Secure', webhookUrl: 'https://93.184.215.14/hook', webhookSecret: 'abc' });
+    const res = await t
+      .http()
+      .post('/api/v2/sms-senders')
+      .set('X-API-Key', acc.key)
+      .send({ name: 'Secure', webhookUrl: 'https://93.184.215.14/hook', webhookSecret: 'abc' });
     expect(res.status).toBe(201);
     expect(res.body.data.smsSender.webhookConfigured).toBe(true);
   });

@@ -17,7 +17,10 @@ describe('SMS senders (e2e)', () => {
     await receiver.close();
   });
 
-  const { create, storedRow } = senderHelpers(() => t, () => receiver);
+  const { create, storedRow } = senderHelpers(
+    () => t,
+    () => receiver,
+  );
 
   describe('POST /api/v2/sms-senders', () => {
     it('201 with exactly the spec body, status pending, no webhook', async () => {
@@ -27,10 +30,24 @@ describe('SMS senders (e2e)', () => {
       expect(res.body).toEqual({
         success: true,
         message: expect.any(String),
-        data: { smsSender: { id: expect.stringMatching(ID_RE), name: 'MyShop', status: 'pending', isDefault: false, webhookConfigured: false } },
+        data: {
+          smsSender: {
+            id: expect.stringMatching(ID_RE),
+            name: 'MyShop',
+            status: 'pending',
+            isDefault: false,
+            webhookConfigured: false,
+          },
+        },
       });
       const row = await storedRow(res.body.data.smsSender.id);
-      expect(row).toMatchObject({ account_id: acc.id, name: 'MyShop', status: 'pending', webhook_url: null, sealed_webhook_secret: null });
+      expect(row).toMatchObject({
+        account_id: acc.id,
+        name: 'MyShop',
+        status: 'pending',
+        webhook_url: null,
+        sealed_webhook_secret: null,
+      });
     });
 
     it('webhookConfigured with a webhook; the secret is sealed at rest and never returned', async () => {
@@ -71,7 +88,11 @@ describe('SMS senders (e2e)', () => {
       for (const name of ['Dupe', 'DUPE']) {
         const res = await create(acc.key, { name });
         expect(res.status).toBe(400);
-        expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', error: `name "${name}" is already used by a sender of this account` });
+        expect(res.body).toMatchObject({
+          success: false,
+          code: 'VALIDATION_ERROR',
+          error: `name "${name}" is already used by a sender of this account`,
+        });
       }
       const other = await t.createAccount();
       expect((await create(other.key, { name: 'Dupe' })).status).toBe(201);
@@ -83,8 +104,11 @@ describe('SMS senders (e2e)', () => {
       const acc = await t.createAccount();
       const results = await Promise.all(Array.from({ length: 6 }, () => create(acc.key, { name: 'Racer' })));
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-      for (const r of results.filter((x) => x.status !== 201)) expect(r.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
-      const count = await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM sms_senders WHERE account_id = ?', [acc.id]);
+      for (const r of results.filter((x) => x.status !== 201))
+        expect(r.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+      const count = await t.app
+        .get(DataSource)
+        .query('SELECT COUNT(*) AS n FROM sms_senders WHERE account_id = ?', [acc.id]);
       expect(Number(count[0].n)).toBe(1);
     });
 
@@ -98,7 +122,10 @@ describe('SMS senders (e2e)', () => {
       [{ name: 42 }, 'name'],
       [{ name: 'NoSecret', webhookUrl: 'https://example.com/hook' }, 'webhookSecret'],
       [{ name: 'EmptySecret', webhookUrl: 'https://example.com/hook', webhookSecret: '' }, 'webhookSecret'],
-      [{ name: 'CtrlNewline', webhookUrl: 'https://example.com/hook', webhookSecret: 'abc\r\nX-Injected: 1' }, 'webhookSecret'],
+      [
+        { name: 'CtrlNewline', webhookUrl: 'https://example.com/hook', webhookSecret: 'abc\r\nX-Injected: 1' },
+        'webhookSecret',
+      ],
       [{ name: 'CtrlNul', webhookUrl: 'https://example.com/hook', webhookSecret: 'abc\u0000def' }, 'webhookSecret'],
       [{ name: 'CtrlTab', webhookUrl: 'https://example.com/hook', webhookSecret: 'abc\tdef' }, 'webhookSecret'],
       [{ name: 'CtrlDel', webhookUrl: 'https://example.com/hook', webhookSecret: 'abc\u007f' }, 'webhookSecret'],
@@ -136,8 +163,14 @@ describe('SMS senders (e2e)', () => {
       expect(res.status).toBe(200);
       expect(res.body.data.smsSenders.map((s: { name: string }) => s.name)).toEqual(['ListA', 'ListB']);
       expect(res.body.data.smsSenders[0]).toEqual({
-        id: expect.stringMatching(ID_RE), name: 'ListA', status: 'pending', isDefault: false, webhookConfigured: false,
-        reason: null, reviewedAt: null, createdAt: expect.any(String),
+        id: expect.stringMatching(ID_RE),
+        name: 'ListA',
+        status: 'pending',
+        isDefault: false,
+        webhookConfigured: false,
+        reason: null,
+        reviewedAt: null,
+        createdAt: expect.any(String),
       });
       const noPerm = await t.memberKey(acc.id, ['api_keys:read']);
       const denied = await t.http().get('/api/v2/sms-senders').set('X-API-Key', noPerm);

@@ -71,22 +71,35 @@ describe('Clean shutdown with two replicas (e2e)', () => {
 
     // The holder's next provider call takes 3 s: SIGTERM arrives while it is in flight, and the
     // replica keeps answering (503) that long even if this test's requests are slow on a busy machine.
-    const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'delay', delayMs: 3000, count: 1, accountId: acc.id });
+    const fault = await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ kind: 'delay', delayMs: 3000, count: 1, accountId: acc.id });
     expect(fault.status).toBe(201);
     const faultId: string = fault.body.data.fault.id;
-    await waitFor(async () => Number((await ds(t).query('SELECT remaining FROM sandbox_faults WHERE id = ?', [faultId]))[0].remaining) === 0, {
-      intervalMs: 5,
-      what: 'the slow call to start',
-    });
+    await waitFor(
+      async () =>
+        Number((await ds(t).query('SELECT remaining FROM sandbox_faults WHERE id = ?', [faultId]))[0].remaining) === 0,
+      {
+        intervalMs: 5,
+        what: 'the slow call to start',
+      },
+    );
     const termAt = Date.now();
     victim.app.proc.kill('SIGTERM');
 
     // Readiness flips at once; liveness stays 200 while the call in flight keeps the process up.
-    const notReady = await waitFor(async () => {
-      const r = await request(victim.url).get('/health/ready');
-      return r.status === 503 ? r : null;
-    }, { timeoutMs: 1000, intervalMs: 10, what: 'ready 503 after SIGTERM' });
-    expect(notReady.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'Not ready: shutting down' });
+    const notReady = await waitFor(
+      async () => {
+        const r = await request(victim.url).get('/health/ready');
+        return r.status === 503 ? r : null;
+      },
+      { timeoutMs: 1000, intervalMs: 10, what: 'ready 503 after SIGTERM' },
+    );
+    expect(notReady.body).toMatchObject({
+      success: false,
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'Not ready: shutting down',
+    });
     expect((await request(victim.url).get('/health/live')).status).toBe(200);
     expect(alive(victim)).toBe(true);
 
@@ -94,25 +107,38 @@ describe('Clean shutdown with two replicas (e2e)', () => {
     const exitAt = Date.now();
     expect(exitAt - termAt).toBeLessThan(10_000);
     expect(victim.app.output()).toContain('work in flight finished, leases released');
-    expect(victim.app.output()).toMatch(new RegExp(`"jobId":"${jobId}".*"msg":"bulk job stopped for shutdown: outcomes recorded, lease released"`));
+    expect(victim.app.output()).toMatch(
+      new RegExp(`"jobId":"${jobId}".*"msg":"bulk job stopped for shutdown: outcomes recorded, lease released"`),
+    );
     // The slow call ended after SIGTERM, before the exit, and its row was recorded sent.
     const late = (await deliveries(t, jobId)).filter((d) => Date.parse(d.deliveredAt) >= termAt);
     expect(late.length).toBeGreaterThanOrEqual(1);
     expect(Date.parse(late[0].deliveredAt)).toBeLessThan(exitAt);
-    const [row] = await ds(t).query('SELECT status FROM bulk_rows WHERE job_id = ? AND idx = ?', [jobId, late[0].rowIndex]);
+    const [row] = await ds(t).query('SELECT status FROM bulk_rows WHERE job_id = ? AND idx = ?', [
+      jobId,
+      late[0].rowIndex,
+    ]);
     expect(row.status).toBe('sent');
 
     // The other replica carries on within 2 s of the release (long before the 30 s lease would
     // expire), judged by the sandbox's delivery times rather than by how soon this test's polling
     // sees them (a loaded machine delays the polling, not the replica).
     expect((await deliveries(t, jobId)).length).toBeLessThan(total);
-    const stopped = victim.app.output().split('\n').find((l) => l.includes('"msg":"bulk job stopped for shutdown'));
+    const stopped = victim.app
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"msg":"bulk job stopped for shutdown'));
     const releasedAt = Number((JSON.parse(stopped!) as { time: number }).time);
     expect(releasedAt).toBeGreaterThanOrEqual(termAt);
-    const resumedAt = await waitFor(async () => {
-      const after = (await deliveries(t, jobId)).map((d) => Date.parse(d.deliveredAt)).filter((at) => at > releasedAt);
-      return after.length ? Math.min(...after) : null;
-    }, { timeoutMs: 20_000, what: 'the other replica to send' });
+    const resumedAt = await waitFor(
+      async () => {
+        const after = (await deliveries(t, jobId))
+          .map((d) => Date.parse(d.deliveredAt))
+          .filter((at) => at > releasedAt);
+        return after.length ? Math.min(...after) : null;
+      },
+      { timeoutMs: 20_000, what: 'the other replica to send' },
+    );
     expect(resumedAt - releasedAt).toBeLessThan(2000);
     const [held] = await ds(t).query('SELECT lease_owner FROM bulk_jobs WHERE id = ?', [jobId]);
     expect(held.lease_owner).toBe(other.id);
@@ -127,8 +153,13 @@ describe('Clean shutdown with two replicas (e2e)', () => {
     expect(sent).toHaveLength(total);
     expect(new Set(sent.map((d) => d.rowIndex)).size).toBe(total);
     expect(new Set(sent.map((d) => d.messageId)).size).toBe(total);
-    const logged = await ds(t).query('SELECT status, COUNT(*) AS n, SUM(cost) AS paid FROM messages WHERE bulk_job_id = ? GROUP BY status', [jobId]);
-    expect(logged.map((r: { status: string; n: number; paid: number }) => [r.status, Number(r.n), Number(r.paid)])).toEqual([['sent', total, total * price]]);
+    const logged = await ds(t).query(
+      'SELECT status, COUNT(*) AS n, SUM(cost) AS paid FROM messages WHERE bulk_job_id = ? GROUP BY status',
+      [jobId],
+    );
+    expect(
+      logged.map((r: { status: string; n: number; paid: number }) => [r.status, Number(r.n), Number(r.paid)]),
+    ).toEqual([['sent', total, total * price]]);
     const [wallet] = await ds(t).query('SELECT wallet_balance FROM accounts WHERE id = ?', [acc.id]);
     expect(Number(wallet.wallet_balance)).toBe(100_000 - total * price);
 
@@ -169,17 +200,26 @@ describe('Clean shutdown of each loop (e2e)', () => {
     try {
       const t = await start({ WEBHOOK_DELIVERY_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '5000' });
       const acc = await t.createAccount();
-      expect((await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url })).status).toBe(200);
+      expect(
+        (await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url }))
+          .status,
+      ).toBe(200);
       const queued = await t.http().post('/api/v2/webhooks/chatapp-web/test').set('X-API-Key', acc.key);
       expect(queued.status).toBe(202);
       await waitFor(async () => receiver.calls.length === 1, { intervalMs: 5, what: 'the POST to start' });
       expect(await closeKeeping(t)).toBeGreaterThanOrEqual(500);
 
       const o = await observe(t);
-      const [d] = await ds(o).query('SELECT status, lease_owner, attempt_count FROM webhook_deliveries WHERE id = ?', [queued.body.data.deliveryId]);
+      const [d] = await ds(o).query('SELECT status, lease_owner, attempt_count FROM webhook_deliveries WHERE id = ?', [
+        queued.body.data.deliveryId,
+      ]);
       expect(d).toEqual({ status: 'delivered', lease_owner: null, attempt_count: 1 });
-      const attempts = await ds(o).query('SELECT success, http_status FROM webhook_attempts WHERE delivery_id = ?', [queued.body.data.deliveryId]);
-      expect(attempts.map((a: { success: unknown; http_status: number }) => [Boolean(a.success), Number(a.http_status)])).toEqual([[true, 200]]);
+      const attempts = await ds(o).query('SELECT success, http_status FROM webhook_attempts WHERE delivery_id = ?', [
+        queued.body.data.deliveryId,
+      ]);
+      expect(
+        attempts.map((a: { success: unknown; http_status: number }) => [Boolean(a.success), Number(a.http_status)]),
+      ).toEqual([[true, 200]]);
       expect(receiver.calls).toHaveLength(1);
     } finally {
       await receiver.close();
@@ -189,17 +229,30 @@ describe('Clean shutdown of each loop (e2e)', () => {
   it('scheduled sender: the message being sent is delivered once and recorded sent; no lease left', async () => {
     const t = await start({ SCHEDULED_SEND_TICK_MS: '50', SANDBOX_FAULT_REFRESH_MS: '0', PROVIDER_TIMEOUT_MS: '5000' });
     const acc = await t.createAccount();
-    const fault = await t.admin('post', '/admin/v1/sandbox/faults').send({ kind: 'delay', delayMs: 800, count: 1, accountId: acc.id });
+    const fault = await t
+      .admin('post', '/admin/v1/sandbox/faults')
+      .send({ kind: 'delay', delayMs: 800, count: 1, accountId: acc.id });
     expect(fault.status).toBe(201);
-    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ ...sms(), scheduleAt: new Date(Date.now() + 60_000).toISOString() });
+    const res = await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ ...sms(), scheduleAt: new Date(Date.now() + 60_000).toISOString() });
     expect(res.status).toBe(201);
     const id: string = res.body.data.messages[0].id;
     expect(res.body.data.messages[0].status).toBe('scheduled');
     await makeDue(ds(t), [id]);
-    await waitFor(async () => Number((await ds(t).query('SELECT remaining FROM sandbox_faults WHERE id = ?', [fault.body.data.fault.id]))[0].remaining) === 0, {
-      intervalMs: 5,
-      what: 'the scheduled send to start',
-    });
+    await waitFor(
+      async () =>
+        Number(
+          (await ds(t).query('SELECT remaining FROM sandbox_faults WHERE id = ?', [fault.body.data.fault.id]))[0]
+            .remaining,
+        ) === 0,
+      {
+        intervalMs: 5,
+        what: 'the scheduled send to start',
+      },
+    );
     expect(await closeKeeping(t)).toBeGreaterThanOrEqual(500);
 
     const o = await observe(t);
@@ -213,7 +266,11 @@ describe('Clean shutdown of each loop (e2e)', () => {
     const later = () => Date.now() + 2 * 3_600_000;
     const t = await start({ SCHEDULERS_ENABLED: 'false' });
     const acc = await t.createAccount({ walletBalance: 100, freeMessages: 0 });
-    const res = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ ...sms(), scheduleAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const res = await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ ...sms(), scheduleAt: new Date(Date.now() + 3_600_000).toISOString() });
     expect(res.status).toBe(201);
     const id: string = res.body.data.messages[0].id;
     // The provider takes the message, then writing `sent` fails (a dropped database connection): the
@@ -237,7 +294,11 @@ describe('Clean shutdown of each loop (e2e)', () => {
     // The provider may have it: a cancel (and its refund) must not win over settling it.
     const cancel = await o.http().post(`/api/v2/messages/${id}/cancel`).set('X-API-Key', acc.key);
     expect(cancel.status).toBe(409);
-    expect(cancel.body).toMatchObject({ success: false, code: 'INVALID_STATE', error: expect.stringMatching(/being sent/) });
+    expect(cancel.body).toMatchObject({
+      success: false,
+      code: 'INVALID_STATE',
+      error: expect.stringMatching(/being sent/),
+    });
     // The next sender takes it at once (no lease to wait out), asks the provider and records the first send.
     o.app.get(Clock).now = later;
     expect(await o.app.get(ScheduledSender).runOnce()).toBe(1);
@@ -258,13 +319,21 @@ describe('Clean shutdown of each loop (e2e)', () => {
     const res = await post(t, acc.key, { messagesPerSecond: 5, messages: Array.from({ length: total }, () => sms()) });
     expect(res.status).toBe(202);
     const jobId: string = res.body.id;
-    await waitFor(async () => Number((await ds(o).query('SELECT validated_count FROM bulk_jobs WHERE id = ?', [jobId]))[0].validated_count) > 0, {
-      intervalMs: 2,
-      what: 'validation to start',
-    });
+    await waitFor(
+      async () =>
+        Number((await ds(o).query('SELECT validated_count FROM bulk_jobs WHERE id = ?', [jobId]))[0].validated_count) >
+        0,
+      {
+        intervalMs: 2,
+        what: 'validation to start',
+      },
+    );
     await closeKeeping(t);
 
-    const [job] = await ds(o).query('SELECT status, lease_owner, lease_expires_at, validated_count FROM bulk_jobs WHERE id = ?', [jobId]);
+    const [job] = await ds(o).query(
+      'SELECT status, lease_owner, lease_expires_at, validated_count FROM bulk_jobs WHERE id = ?',
+      [jobId],
+    );
     expect(job).toMatchObject({ status: 'validating', lease_owner: null, lease_expires_at: null });
     expect(Number(job.validated_count)).toBeGreaterThan(0);
     expect(Number(job.validated_count)).toBeLessThan(total);

@@ -13,7 +13,10 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
     await t.close();
   });
 
-  const { post, get, uniq } = templateRequests(() => t, () => acc);
+  const { post, get, uniq } = templateRequests(
+    () => t,
+    () => acc,
+  );
 
   describe('access', () => {
     it('409 TEMPLATE_EXISTS for the same name, category and language; other language is fine', async () => {
@@ -55,11 +58,15 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
       const res = await get(created.body.data.template.id, other.key);
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, code: 'NOT_FOUND', error: 'Template not found' });
-      await expect(t.app.get(TemplatesService).findForSend(other.id, created.body.data.template.id)).resolves.toBeNull();
+      await expect(
+        t.app.get(TemplatesService).findForSend(other.id, created.body.data.template.id),
+      ).resolves.toBeNull();
     });
 
     it('a default template (admin) is visible to every account, in GET, list and findForSend', async () => {
-      const created = await t.admin('post', '/admin/v1/templates/defaults').send(smsBody({ name: uniq('platform_default') }));
+      const created = await t
+        .admin('post', '/admin/v1/templates/defaults')
+        .send(smsBody({ name: uniq('platform_default') }));
       expect(created.status).toBe(201);
       const id = created.body.data.template.id;
       for (const a of [acc, await t.createAccount()]) {
@@ -68,7 +75,13 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
         expect(res.body.data).toMatchObject({ id, isDefault: true, status: 'active' });
         const list = await t.http().get('/api/v2/templates?category=sms&limit=500').set('X-API-Key', a.key);
         expect(list.body.data.templates.map((x: { id: string }) => x.id)).toContain(id);
-        await expect(t.app.get(TemplatesService).findForSend(a.id, id)).resolves.toMatchObject({ id, category: 'sms', status: 'active', content: 'Your code is {{1}}', variableCount: 1 });
+        await expect(t.app.get(TemplatesService).findForSend(a.id, id)).resolves.toMatchObject({
+          id,
+          category: 'sms',
+          status: 'active',
+          content: 'Your code is {{1}}',
+          variableCount: 1,
+        });
       }
     });
   });
@@ -82,18 +95,34 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
       expect(ok.status).toBe(200);
       expect(ok.body.data.template.status).toBe('approved');
       expect((await get(id)).body.data.status).toBe('approved');
-      await expect(t.app.get(TemplatesService).findForSend(acc.id, id)).resolves.toMatchObject({ status: 'approved', variableCount: 2 });
-      const rej = await t.admin('post', `/admin/v1/templates/${id}/status`).send({ status: 'rejected', reason: 'INVALID_FORMAT' });
+      await expect(t.app.get(TemplatesService).findForSend(acc.id, id)).resolves.toMatchObject({
+        status: 'approved',
+        variableCount: 2,
+      });
+      const rej = await t
+        .admin('post', `/admin/v1/templates/${id}/status`)
+        .send({ status: 'rejected', reason: 'INVALID_FORMAT' });
       expect(rej.body.data.template).toMatchObject({ status: 'rejected', rejectionReason: 'INVALID_FORMAT' });
     });
 
     it('admin status: 400 for an unknown status, 404 for an unknown template, 401 without the token', async () => {
-      expect((await t.admin('post', '/admin/v1/templates/tpl_nope/status').send({ status: 'approved' })).status).toBe(404);
+      expect((await t.admin('post', '/admin/v1/templates/tpl_nope/status').send({ status: 'approved' })).status).toBe(
+        404,
+      );
       const created = await post(chatappBody({ name: uniq('bad_status') }));
-      const bad = await t.admin('post', `/admin/v1/templates/${created.body.data.template.id}/status`).send({ status: 'great' });
+      const bad = await t
+        .admin('post', `/admin/v1/templates/${created.body.data.template.id}/status`)
+        .send({ status: 'great' });
       expect(bad.status).toBe(400);
       expect(bad.body.error).toContain('status');
-      expect((await t.http().post(`/admin/v1/templates/${created.body.data.template.id}/status`).send({ status: 'approved' })).status).toBe(401);
+      expect(
+        (
+          await t
+            .http()
+            .post(`/admin/v1/templates/${created.body.data.template.id}/status`)
+            .send({ status: 'approved' })
+        ).status,
+      ).toBe(401);
     });
   });
 
@@ -120,7 +149,10 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
       } while (cursor);
       expect(pages).toBe(3);
       expect(seen).toEqual([...ids].reverse());
-      const pending = await t.http().get('/api/v2/templates?status=pending&provider=official').set('X-API-Key', owner.key);
+      const pending = await t
+        .http()
+        .get('/api/v2/templates?status=pending&provider=official')
+        .set('X-API-Key', owner.key);
       expect(pending.body.data.templates.map((x: { name: string }) => x.name)).toEqual(['page_item_chat']);
     });
 
@@ -136,7 +168,10 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
       const owner = await t.createAccount();
       for (const n of ['cur_a', 'cur_b']) await post(smsBody({ name: n }), owner.key);
       const first = await t.http().get('/api/v2/templates?limit=1').set('X-API-Key', owner.key);
-      const res = await t.http().get(`/api/v2/templates?cursor=${encodeURIComponent(first.body.data.nextCursor)}`).set('X-API-Key', acc.key);
+      const res = await t
+        .http()
+        .get(`/api/v2/templates?cursor=${encodeURIComponent(first.body.data.nextCursor)}`)
+        .set('X-API-Key', acc.key);
       expect(res.status).toBe(400);
     });
   });
@@ -146,17 +181,49 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
       const owner = await t.createAccount();
       const before = await t.http().get('/api/v2/chatapp/official-senders').set('X-API-Key', owner.key);
       expect(before.status).toBe(200);
-      expect(before.body.data.officialSenders).toEqual([{ id: 'platform', scope: 'platform', isPlatform: true, isDefault: true, label: expect.any(String), phoneNumber: '+966500000001', displayName: expect.any(String) }]);
-      const made = await t.admin('post', `/admin/v1/accounts/${owner.id}/official-senders`).send({ displayName: 'Acme', phoneNumber: '+966511111111', isDefault: true });
+      expect(before.body.data.officialSenders).toEqual([
+        {
+          id: 'platform',
+          scope: 'platform',
+          isPlatform: true,
+          isDefault: true,
+          label: expect.any(String),
+          phoneNumber: '+966500000001',
+          displayName: expect.any(String),
+        },
+      ]);
+      const made = await t
+        .admin('post', `/admin/v1/accounts/${owner.id}/official-senders`)
+        .send({ displayName: 'Acme', phoneNumber: '+966511111111', isDefault: true });
       expect(made.status).toBe(201);
       const sender = made.body.data.officialSender;
-      expect(sender).toMatchObject({ scope: 'account', isPlatform: false, isDefault: true, label: 'Acme (+966511111111)', phoneNumber: '+966511111111', displayName: 'Acme' });
+      expect(sender).toMatchObject({
+        scope: 'account',
+        isPlatform: false,
+        isDefault: true,
+        label: 'Acme (+966511111111)',
+        phoneNumber: '+966511111111',
+        displayName: 'Acme',
+      });
       const after = await t.http().get('/api/v2/chatapp/official-senders').set('X-API-Key', owner.key);
-      expect(after.body.data.officialSenders.map((s: { id: string; isDefault: boolean }) => [s.id, s.isDefault])).toEqual([['platform', false], [sender.id, true]]);
+      expect(
+        after.body.data.officialSenders.map((s: { id: string; isDefault: boolean }) => [s.id, s.isDefault]),
+      ).toEqual([
+        ['platform', false],
+        [sender.id, true],
+      ]);
       const tpl = await post(chatappBody({ name: 'sender_default' }), owner.key);
-      expect(tpl.body.data.template).toMatchObject({ officialSenderId: sender.id, isPlatformNumber: false, officialSender: sender });
+      expect(tpl.body.data.template).toMatchObject({
+        officialSenderId: sender.id,
+        isPlatformNumber: false,
+        officialSender: sender,
+      });
       const onPlatform = await post(chatappBody({ name: 'sender_platform', officialSenderId: 'platform' }), owner.key);
-      expect(onPlatform.body.data.template).toMatchObject({ officialSenderId: 'platform', isPlatformNumber: true, officialSender: { isPlatform: true, isDefault: false } });
+      expect(onPlatform.body.data.template).toMatchObject({
+        officialSenderId: 'platform',
+        isPlatformNumber: true,
+        officialSender: { isPlatform: true, isDefault: false },
+      });
       // Another account cannot use it.
       expect((await post(chatappBody({ name: 'sender_stolen', officialSenderId: sender.id }))).status).toBe(400);
     });

@@ -26,7 +26,9 @@ describe('Templates: header media quota and purge of unused media (e2e)', () => 
   beforeAll(async () => {
     dir = mediaDir();
     // Room for two files per account.
-    t = await createTestApp({ env: { MEDIA_DIR: dir, MEDIA_QUOTA_BYTES: String(FILE.length * 2 + 10), MEDIA_ORPHAN_HOURS: '24' } });
+    t = await createTestApp({
+      env: { MEDIA_DIR: dir, MEDIA_QUOTA_BYTES: String(FILE.length * 2 + 10), MEDIA_ORPHAN_HOURS: '24' },
+    });
     db = t.app.get(DataSource);
     t.app.get(Clock).now = () => Date.now() + shiftMs;
   });
@@ -35,8 +37,13 @@ describe('Templates: header media quota and purge of unused media (e2e)', () => 
   });
 
   const upload = (acc: TestAccount) =>
-    t.http().post('/api/v2/templates/media').set('X-API-Key', acc.key).attach('file', FILE, { filename: 'logo.png', contentType: 'image/png' });
-  const rows = async (accountId: string) => Number((await db.query('SELECT COUNT(*) AS n FROM template_media WHERE account_id = ?', [accountId]))[0].n);
+    t
+      .http()
+      .post('/api/v2/templates/media')
+      .set('X-API-Key', acc.key)
+      .attach('file', FILE, { filename: 'logo.png', contentType: 'image/png' });
+  const rows = async (accountId: string) =>
+    Number((await db.query('SELECT COUNT(*) AS n FROM template_media WHERE account_id = ?', [accountId]))[0].n);
 
   it('an account at its quota cannot upload (413 MEDIA_QUOTA_EXCEEDED, nothing stored); another account can', async () => {
     const [a, b] = await Promise.all([t.createAccount(), t.createAccount()]);
@@ -49,7 +56,10 @@ describe('Templates: header media quota and purge of unused media (e2e)', () => 
     expect(await rows(a.id)).toBe(2);
     expect(storedFiles(dir)).toHaveLength(filesBefore);
     // Header media sent with a template counts too.
-    const withTemplate = await t.http().post('/api/v2/templates').set('X-API-Key', a.key)
+    const withTemplate = await t
+      .http()
+      .post('/api/v2/templates')
+      .set('X-API-Key', a.key)
       .field('payload', JSON.stringify(chatappBody({ name: 'over_quota', headerType: 'image' })))
       .attach('headerMedia', FILE, { filename: 'h.png', contentType: 'image/png' });
     expect(withTemplate.status).toBe(413);
@@ -62,7 +72,11 @@ describe('Templates: header media quota and purge of unused media (e2e)', () => 
     const acc = await t.createAccount();
     const orphan = (await upload(acc)).body.data.headerAssetId as string;
     const used = (await upload(acc)).body.data.headerAssetId as string;
-    const tpl = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'with_header', headerType: 'image', headerAssetId: used }));
+    const tpl = await t
+      .http()
+      .post('/api/v2/templates')
+      .set('X-API-Key', acc.key)
+      .send(chatappBody({ name: 'with_header', headerType: 'image', headerAssetId: used }));
     expect(tpl.status).toBe(201);
     const purger = t.app.get(MediaOrphanPurger);
     shiftMs += 23 * HOUR;

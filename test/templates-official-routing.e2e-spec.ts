@@ -5,7 +5,7 @@ import { chatappBody } from './support/templates-helpers';
 
 // Official template sends go out from the template's own official sender (issue 10, item 11):
 // the Cloud API resolves a template by name + language in the sending number's business account.
-describe('Templates: official sends are posted from the template\'s official sender (e2e)', () => {
+describe("Templates: official sends are posted from the template's official sender (e2e)", () => {
   let t: TestApp;
   let acc: TestAccount;
   const fake = new CloudFake();
@@ -24,20 +24,38 @@ describe('Templates: official sends are posted from the template\'s official sen
   });
 
   const sender = async (fields: Record<string, unknown>) =>
-    (await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send(fields).expect(201)).body.data.officialSender.id as string;
+    (await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send(fields).expect(201)).body.data
+      .officialSender.id as string;
   const link = async (officialSenderId: string, providerTemplateId: string, name: string) => {
-    const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key)
-      .send({ name, category: 'chatapp', subType: 'utility', creationMode: 'manual_external_id', officialSenderId, providerTemplateId, manualVariableCount: 1 });
+    const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send({
+      name,
+      category: 'chatapp',
+      subType: 'utility',
+      creationMode: 'manual_external_id',
+      officialSenderId,
+      providerTemplateId,
+      manualVariableCount: 1,
+    });
     expect(res.status).toBe(201);
     return res.body.data.template.id as string;
   };
   const send = (id: string, to: string, variablesIndexed: string[], extra: Record<string, unknown> = {}) =>
-    t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to, channel: 'chatapp', messageType: 'template', template: { id, variablesIndexed }, ...extra });
+    t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ to, channel: 'chatapp', messageType: 'template', template: { id, variablesIndexed }, ...extra });
   const messagePosts = () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages'));
 
   it('a template on an account sender goes to /{v}/PN_ACCOUNT/messages, by its provider name + language', async () => {
     const own = await sender({ displayName: 'Routing', phoneNumberId: 'PN_ACCOUNT', wabaId: 'waba_routing' });
-    fake.known['901'] = { waba: 'waba_routing', name: 'routed_manual', language: 'ar', status: 'APPROVED', body: 'Hi {{1}}' };
+    fake.known['901'] = {
+      waba: 'waba_routing',
+      name: 'routed_manual',
+      language: 'ar',
+      status: 'APPROVED',
+      body: 'Hi {{1}}',
+    };
     const id = await link(own, '901', 'routed_manual');
     fake.requests = [];
 
@@ -45,11 +63,19 @@ describe('Templates: official sends are posted from the template\'s official sen
     expect(res.status).toBe(201);
     expect(res.body.data.messages[0]).toMatchObject({ status: 'sent' });
     expect(messagePosts().map((r) => r.path)).toEqual(['/v21.0/PN_ACCOUNT/messages']);
-    expect(messagePosts()[0].body).toMatchObject({ to: '966501230001', type: 'template', template: { name: 'routed_manual', language: { code: 'ar' } } });
+    expect(messagePosts()[0].body).toMatchObject({
+      to: '966501230001',
+      type: 'template',
+      template: { name: 'routed_manual', language: { code: 'ar' } },
+    });
   });
 
   it('a platform template goes to the configured platform phone-number id', async () => {
-    const created = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'routed_platform', officialSenderId: 'platform' }));
+    const created = await t
+      .http()
+      .post('/api/v2/templates')
+      .set('X-API-Key', acc.key)
+      .send(chatappBody({ name: 'routed_platform', officialSenderId: 'platform' }));
     expect(created.status).toBe(201);
     const { id } = created.body.data.template;
     await t.admin('post', `/admin/v1/templates/${id}/status`).send({ status: 'approved' }).expect(200);
@@ -63,9 +89,16 @@ describe('Templates: official sends are posted from the template\'s official sen
 
   it('an account sender without a phone-number id (own business account) never sends from another number: failed, refunded', async () => {
     const bare = await sender({ displayName: 'No number', wabaId: 'waba_bare' });
-    fake.known['902'] = { waba: 'waba_bare', name: 'routed_bare', language: 'en', status: 'APPROVED', body: 'Hi {{1}}' };
+    fake.known['902'] = {
+      waba: 'waba_bare',
+      name: 'routed_bare',
+      language: 'en',
+      status: 'APPROVED',
+      body: 'Hi {{1}}',
+    };
     const id = await link(bare, '902', 'routed_bare');
-    const balance = async () => (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance as number;
+    const balance = async () =>
+      (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance as number;
     const before = await balance();
     fake.requests = [];
 
@@ -81,10 +114,19 @@ describe('Templates: official sends are posted from the template\'s official sen
 
   it('an account sender without a phone-number id whose templates are filed under the platform business account sends from the platform number', async () => {
     const shared = await sender({ displayName: 'Shared account' });
-    const created = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(chatappBody({ name: 'routed_shared', officialSenderId: shared }));
+    const created = await t
+      .http()
+      .post('/api/v2/templates')
+      .set('X-API-Key', acc.key)
+      .send(chatappBody({ name: 'routed_shared', officialSenderId: shared }));
     expect(created.status).toBe(201);
-    expect(fake.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v21.0/waba_main/message_templates']);
-    await t.admin('post', `/admin/v1/templates/${created.body.data.template.id}/status`).send({ status: 'approved' }).expect(200);
+    expect(fake.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+      '/v21.0/waba_main/message_templates',
+    ]);
+    await t
+      .admin('post', `/admin/v1/templates/${created.body.data.template.id}/status`)
+      .send({ status: 'approved' })
+      .expect(200);
     fake.requests = [];
 
     const res = await send(created.body.data.template.id, '+966501230005', ['Sara', 'A-2']);
@@ -93,7 +135,9 @@ describe('Templates: official sends are posted from the template\'s official sen
   });
 
   it('a phone-number id that cannot be a request path segment is refused when the sender is created', async () => {
-    const res = await t.admin('post', `/admin/v1/accounts/${acc.id}/official-senders`).send({ displayName: 'Bad', phoneNumberId: '../pn_main' });
+    const res = await t
+      .admin('post', `/admin/v1/accounts/${acc.id}/official-senders`)
+      .send({ displayName: 'Bad', phoneNumberId: '../pn_main' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', requestId: expect.any(String) });
     expect(res.body.error).toContain('phoneNumberId');
@@ -101,7 +145,13 @@ describe('Templates: official sends are posted from the template\'s official sen
 
   it('a scheduled send resolves the sender when it is sent: its stored payload holds no route (as payloads stored before routing)', async () => {
     const own = await sender({ displayName: 'Later', phoneNumberId: 'PN_LATER', wabaId: 'waba_later' });
-    fake.known['903'] = { waba: 'waba_later', name: 'routed_later', language: 'en', status: 'APPROVED', body: 'Hi {{1}}' };
+    fake.known['903'] = {
+      waba: 'waba_later',
+      name: 'routed_later',
+      language: 'en',
+      status: 'APPROVED',
+      body: 'Hi {{1}}',
+    };
     const id = await link(own, '903', 'routed_later');
     fake.requests = [];
 
@@ -115,7 +165,11 @@ describe('Templates: official sends are posted from the template\'s official sen
     expect(stored.template).toMatchObject({ id, name: 'routed_later' });
     expect(stored.template).not.toHaveProperty('route');
 
-    await waitFor(async () => (await t.http().get(`/api/v2/messages/${m.id}`).set('X-API-Key', acc.key)).body.data.status === 'sent', { what: 'scheduled template sent' });
+    await waitFor(
+      async () =>
+        (await t.http().get(`/api/v2/messages/${m.id}`).set('X-API-Key', acc.key)).body.data.status === 'sent',
+      { what: 'scheduled template sent' },
+    );
     expect(messagePosts().map((r) => r.path)).toEqual(['/v21.0/PN_LATER/messages']);
   });
 });

@@ -20,7 +20,12 @@ describe('Templates read (e2e)', () => {
   it('the OpenAPI document lists the template routes', async () => {
     const res = await t.http().get('/docs-json');
     expect(res.status).toBe(200);
-    for (const path of ['/api/v2/templates', '/api/v2/templates/{id}', '/api/v2/templates/media', '/api/v2/chatapp/official-senders']) {
+    for (const path of [
+      '/api/v2/templates',
+      '/api/v2/templates/{id}',
+      '/api/v2/templates/media',
+      '/api/v2/chatapp/official-senders',
+    ]) {
       expect(Object.keys(res.body.paths)).toContain(path);
     }
   });

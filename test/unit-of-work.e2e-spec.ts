@@ -22,8 +22,12 @@ describe('UnitOfWork (e2e)', () => {
   });
   afterAll(async () => t.close());
 
-  const wallet = async (id: string): Promise<number> => Number((await uow.rows<{ w: number | string }>(sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id)))[0].w);
-  const add = (id: string, n: number) => sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', n, id);
+  const wallet = async (id: string): Promise<number> =>
+    Number(
+      (await uow.rows<{ w: number | string }>(sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id)))[0].w,
+    );
+  const add = (id: string, n: number) =>
+    sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', n, id);
 
   it('a rollback undoes only its own work while other units and plain TypeORM writes run', async () => {
     const a = await t.createAccount({ walletBalance: 0 });
@@ -46,7 +50,9 @@ describe('UnitOfWork (e2e)', () => {
     await Promise.all([committed, steps, plain]);
     expect(await wallet(a.id)).toBe(0);
     expect(await wallet(b.id)).toBe(120);
-    const [row] = await uow.rows<{ f: number | string }>(sql('SELECT free_messages AS f FROM accounts WHERE id = ?', b.id));
+    const [row] = await uow.rows<{ f: number | string }>(
+      sql('SELECT free_messages AS f FROM accounts WHERE id = ?', b.id),
+    );
     expect(Number(row.f)).toBe(5);
   });
 
@@ -160,7 +166,9 @@ describe('UnitOfWork (e2e)', () => {
     await held;
     if (uow.capabilities.concurrentWrites) {
       // Pooled connections: the row stays locked past DB_LOCK_WAIT_TIMEOUT_S (3 s).
-      await expect(uow.transaction((tx) => tx.exec(add(a.id, 10)))).rejects.toMatchObject({ driverError: { errno: 1205 } });
+      await expect(uow.transaction((tx) => tx.exec(add(a.id, 10)))).rejects.toMatchObject({
+        driverError: { errno: 1205 },
+      });
       let tries = 0;
       const patient = uow.transaction(
         async (tx) => {
@@ -201,7 +209,14 @@ describe('UnitOfWork (e2e)', () => {
     await held;
     const alone = uow.exec(sql('UPDATE accounts SET wallet_balance = wallet_balance + 1 WHERE id IN (?, ?)', lo, hi));
     if (uow.capabilities.concurrentWrites) {
-      await waitFor(async () => Number((await ds.query("SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"))[0].n) > 0, { what: 'the statement waiting for the unit' });
+      await waitFor(
+        async () =>
+          Number(
+            (await ds.query("SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"))[0]
+              .n,
+          ) > 0,
+        { what: 'the statement waiting for the unit' },
+      );
     }
     go();
     await unit;

@@ -40,7 +40,9 @@ describe('Verification codes (e2e): limits', () => {
       const { id, code } = await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
       const results = await Promise.all(Array.from({ length: 20 }, () => check(acc, id, wrong(code))));
       expect(results.filter((r) => r.status === 200)).toHaveLength(5);
-      expect(results.filter((r) => r.status === 429 && r.body.code === 'VERIFICATION_ATTEMPTS_EXCEEDED')).toHaveLength(15);
+      expect(results.filter((r) => r.status === 429 && r.body.code === 'VERIFICATION_ATTEMPTS_EXCEEDED')).toHaveLength(
+        15,
+      );
       expect((await rowsOf(acc.id))[0].attempts).toBe(5);
     });
 
@@ -51,7 +53,11 @@ describe('Verification codes (e2e): limits', () => {
       const bodies = results.filter((r) => r.status === 200).map((r) => r.body.data);
       expect(bodies.filter((b) => b.valid)).toHaveLength(1);
       // The others saw it approved, or (past 5 attempts) were refused; none was valid.
-      expect(results.every((r) => r.status === 200 || (r.status === 429 && r.body.code === 'VERIFICATION_ATTEMPTS_EXCEEDED'))).toBe(true);
+      expect(
+        results.every(
+          (r) => r.status === 200 || (r.status === 429 && r.body.code === 'VERIFICATION_ATTEMPTS_EXCEEDED'),
+        ),
+      ).toBe(true);
       expect((await rowsOf(acc.id))[0].status).toBe('approved');
     });
 
@@ -68,7 +74,11 @@ describe('Verification codes (e2e): limits', () => {
       expect((await send(acc, { to: nextPhone(), channel: 'local_sms' })).status).toBe(201);
       expect((await send(await t.createAccount(), { to, channel: 'local_sms' })).status).toBe(201);
       // The limit applies to the recipient across channels and number formats.
-      expectError(await send(acc, { to: to.replace('+966', '0'), channel: 'chatapp' }), 429, 'VERIFICATION_ATTEMPTS_EXCEEDED');
+      expectError(
+        await send(acc, { to: to.replace('+966', '0'), channel: 'chatapp' }),
+        429,
+        'VERIFICATION_ATTEMPTS_EXCEEDED',
+      );
       shiftMs += 300_000;
       const later = await send(acc, { to, channel: 'local_sms' });
       expect(later.body.retryAfterSeconds).toBeLessThanOrEqual(300);

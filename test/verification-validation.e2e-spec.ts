@@ -40,9 +40,17 @@ describe('Verification codes (e2e): validation, billing, OpenAPI and permissions
     it('check: 400 for a code that is not 4-8 digits or a missing id', async () => {
       const acc = await t.createAccount();
       expectError(await check(acc, 'ver_x', '12a456'), 400, 'VALIDATION_ERROR');
-      const num = await t.http().post('/api/v2/verification/check').set('X-API-Key', acc.key).send({ verificationId: 'ver_x', code: 123456 });
+      const num = await t
+        .http()
+        .post('/api/v2/verification/check')
+        .set('X-API-Key', acc.key)
+        .send({ verificationId: 'ver_x', code: 123456 });
       expectError(num, 400, 'VALIDATION_ERROR');
-      expectError(await t.http().post('/api/v2/verification/check').set('X-API-Key', acc.key).send({ code: '123456' }), 400, 'VALIDATION_ERROR');
+      expectError(
+        await t.http().post('/api/v2/verification/check').set('X-API-Key', acc.key).send({ code: '123456' }),
+        400,
+        'VALIDATION_ERROR',
+      );
     });
   });
 
@@ -59,7 +67,8 @@ describe('Verification codes (e2e): validation, billing, OpenAPI and permissions
       expectError(await send(acc, { to, channel: 'local_sms' }), 402, 'INSUFFICIENT_BALANCE');
       expect(await rowsOf(acc.id)).toHaveLength(0);
       expect(await deliveries(acc.id, to)).toHaveLength(0);
-      for (let i = 0; i < 5; i++) expectError(await send(acc, { to, channel: 'local_sms' }), 402, 'INSUFFICIENT_BALANCE');
+      for (let i = 0; i < 5; i++)
+        expectError(await send(acc, { to, channel: 'local_sms' }), 402, 'INSUFFICIENT_BALANCE');
       await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 1000 }).expect(200);
       // The failed attempts did not use up the recipient's window.
       for (let i = 0; i < 5; i++) expect((await send(acc, { to, channel: 'local_sms' })).status).toBe(201);
@@ -73,7 +82,10 @@ describe('Verification codes (e2e): validation, billing, OpenAPI and permissions
 
     it('503 PROVIDER_UNAVAILABLE propagates, refunds, leaves no verification', async () => {
       const acc = await t.createAccount({ walletBalance: 1000 });
-      await t.admin('post', '/admin/v1/sandbox/faults').send({ channel: 'local_sms', accountId: acc.id, kind: 'unavailable', count: 1 }).expect(201);
+      await t
+        .admin('post', '/admin/v1/sandbox/faults')
+        .send({ channel: 'local_sms', accountId: acc.id, kind: 'unavailable', count: 1 })
+        .expect(201);
       try {
         expectError(await send(acc, { to: nextPhone(), channel: 'local_sms' }), 503, 'PROVIDER_UNAVAILABLE');
       } finally {
@@ -103,7 +115,9 @@ describe('Verification codes (e2e): validation, billing, OpenAPI and permissions
       expect(send.required).toEqual(expect.arrayContaining(['to', 'channel']));
       expect(send.properties.codeLength).toMatchObject({ minimum: 4, maximum: 8, default: 6 });
       expect(send.properties.expiresInMinutes).toMatchObject({ minimum: 1, maximum: 90, default: 10 });
-      expect(res.body.components.schemas.CheckVerificationDto.required).toEqual(expect.arrayContaining(['verificationId', 'code']));
+      expect(res.body.components.schemas.CheckVerificationDto.required).toEqual(
+        expect.arrayContaining(['verificationId', 'code']),
+      );
     });
   });
 
@@ -118,8 +132,16 @@ describe('Verification codes (e2e): validation, billing, OpenAPI and permissions
 
       await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ phoneVerified: false }).expect(200);
       expectError(await send(creator, { to: nextPhone(), channel: 'local_sms' }), 403, 'FORBIDDEN');
-      expect((await check(creator, id, code)).body.data).toEqual({ verificationId: id, status: 'approved', valid: true });
-      expectError(await t.http().post('/api/v2/verification/check').send({ verificationId: id, code }), 401, 'UNAUTHORIZED');
+      expect((await check(creator, id, code)).body.data).toEqual({
+        verificationId: id,
+        status: 'approved',
+        valid: true,
+      });
+      expectError(
+        await t.http().post('/api/v2/verification/check').send({ verificationId: id, code }),
+        401,
+        'UNAUTHORIZED',
+      );
     });
   });
 });

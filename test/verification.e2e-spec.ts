@@ -29,7 +29,13 @@ describe('Verification codes (e2e)', () => {
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         success: true,
-        data: { verificationId: expect.stringMatching(/^ver_/), to: PHONE, channel: 'local_sms', status: 'pending', expiresAt: expect.any(String) },
+        data: {
+          verificationId: expect.stringMatching(/^ver_/),
+          to: PHONE,
+          channel: 'local_sms',
+          status: 'pending',
+          expiresAt: expect.any(String),
+        },
       });
       const expiresAt = Date.parse(res.body.data.expiresAt);
       expect(expiresAt).toBeGreaterThanOrEqual(before + 600_000);
@@ -49,12 +55,19 @@ describe('Verification codes (e2e)', () => {
 
       const ok = await check(acc, res.body.data.verificationId, code);
       expect(ok.status).toBe(200);
-      expect(ok.body).toEqual({ success: true, data: { verificationId: res.body.data.verificationId, status: 'approved', valid: true } });
+      expect(ok.body).toEqual({
+        success: true,
+        data: { verificationId: res.body.data.verificationId, status: 'approved', valid: true },
+      });
 
       // Single use: the same code never validates again.
       const again = await check(acc, res.body.data.verificationId, code);
       expect(again.status).toBe(200);
-      expect(again.body.data).toEqual({ verificationId: res.body.data.verificationId, status: 'approved', valid: false });
+      expect(again.body.data).toEqual({
+        verificationId: res.body.data.verificationId,
+        status: 'approved',
+        valid: false,
+      });
       expect((await rowsOf(acc.id))[0].status).toBe('approved');
     });
 
@@ -73,7 +86,9 @@ describe('Verification codes (e2e)', () => {
       const to = nextPhone();
       const four = await sendOk(acc, { to, channel: 'local_sms', codeLength: 4, expiresInMinutes: 1 });
       expect(four.code).toMatch(/^\d{4}$/);
-      expect((await deliveries(acc.id, to))[0].text).toBe(`Your verification code is ${four.code}. It expires in 1 minute.`);
+      expect((await deliveries(acc.id, to))[0].text).toBe(
+        `Your verification code is ${four.code}. It expires in 1 minute.`,
+      );
       const eight = await sendOk(acc, { to, channel: 'local_sms', codeLength: 8, expiresInMinutes: 90 });
       expect(eight.code).toMatch(/^\d{8}$/);
       expect((await check(acc, eight.id, eight.code)).body.data.valid).toBe(true);
@@ -85,14 +100,21 @@ describe('Verification codes (e2e)', () => {
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ to: 'user@example.com', channel: 'email', status: 'pending' });
       const code = await lastCode(acc.id, 'user@example.com');
-      expect((await check(acc, res.body.data.verificationId, code)).body.data).toMatchObject({ status: 'approved', valid: true });
+      expect((await check(acc, res.body.data.verificationId, code)).body.data).toMatchObject({
+        status: 'approved',
+        valid: true,
+      });
     });
 
     it('expires: after expiresInMinutes the right code is not valid (status expired)', async () => {
       const acc = await t.createAccount();
       const { id, code } = await sendOk(acc, { to: nextPhone(), channel: 'local_sms', expiresInMinutes: 1 });
       shiftMs += 59_000;
-      expect((await check(acc, id, wrong(code))).body.data).toEqual({ verificationId: id, status: 'pending', valid: false });
+      expect((await check(acc, id, wrong(code))).body.data).toEqual({
+        verificationId: id,
+        status: 'pending',
+        valid: false,
+      });
       shiftMs += 2_000;
       const res = await check(acc, id, code);
       expect(res.status).toBe(200);
@@ -134,7 +156,11 @@ describe('Verification codes (e2e)', () => {
 
   describe('templates', () => {
     async function smsTemplate(acc: TestAccount, name: string, content: string): Promise<string> {
-      const res = await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send({ name, category: 'sms', subType: 'otp', content });
+      const res = await t
+        .http()
+        .post('/api/v2/templates')
+        .set('X-API-Key', acc.key)
+        .send({ name, category: 'sms', subType: 'otp', content });
       expect(res.status).toBe(201);
       return res.body.data.template.id;
     }
@@ -148,7 +174,10 @@ describe('Verification codes (e2e)', () => {
       const [msg] = await deliveries(acc.id, to);
       const m = /^Acme login: (\d{7}) \(do not share\)$/.exec(msg.text);
       expect(m).not.toBeNull();
-      expect((await check(acc, res.body.data.verificationId, (m as RegExpExecArray)[1])).body.data).toMatchObject({ status: 'approved', valid: true });
+      expect((await check(acc, res.body.data.verificationId, (m as RegExpExecArray)[1])).body.data).toMatchObject({
+        status: 'approved',
+        valid: true,
+      });
       expect(await wallet(acc)).toBe(100_000 - t.config.billing.prices.local_sms);
     });
 
@@ -157,7 +186,11 @@ describe('Verification codes (e2e)', () => {
       const id = await smsTemplate(acc, 'two_vars', 'Hi {{1}}, your code is {{2}}');
       const to = nextPhone();
       expectError(await send(acc, { to, channel: 'local_sms', template: { id } }), 400, 'TEMPLATE_VARIABLES_MISMATCH');
-      expectError(await send(acc, { to, channel: 'local_sms', template: { id: 'tpl_nope' } }), 400, 'TEMPLATE_NOT_FOUND');
+      expectError(
+        await send(acc, { to, channel: 'local_sms', template: { id: 'tpl_nope' } }),
+        400,
+        'TEMPLATE_NOT_FOUND',
+      );
       expect(await rowsOf(acc.id)).toHaveLength(0);
       expect(await deliveries(acc.id, to)).toHaveLength(0);
     });
@@ -168,7 +201,8 @@ describe('Verification codes (e2e)', () => {
       const acc = await t.createAccount();
       const to = nextPhone();
       const old = await sendOk(acc, { to, channel: 'local_sms', expiresInMinutes: 10 });
-      const count = async (table: string) => Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE account_id = ?`, [acc.id]))[0].n);
+      const count = async (table: string) =>
+        Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE account_id = ?`, [acc.id]))[0].n);
       expect([await count('verifications'), await count('verification_send_windows')]).toEqual([1, 1]);
       const purger = t.app.get(VerificationPurger);
       // Expired, but not yet for 24 h (default retention): kept.

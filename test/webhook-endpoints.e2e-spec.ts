@@ -10,23 +10,41 @@ import { appWithReceiverPerTest } from './support/webhooks-helpers';
 describe('Event endpoints (e2e)', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
-  const { api, endpoint, settled, record } = endpointHelpers(() => t, () => receiver);
+  const { api, endpoint, settled, record } = endpointHelpers(
+    () => t,
+    () => receiver,
+  );
   appWithReceiverPerTest(ENV, { app: (x) => (t = x), receiver: (x) => (receiver = x) });
 
   it('CRUD: create shows the secret once (stored sealed), list/get/patch/delete, other accounts see 404', async () => {
     const acc = await t.createAccount();
-    const res = await api(acc.key).create({ url: receiver.url, events: ['message.*', 'bulk_job.completed', 'message.*'], description: 'Orders' });
+    const res = await api(acc.key).create({
+      url: receiver.url,
+      events: ['message.*', 'bulk_job.completed', 'message.*'],
+      description: 'Orders',
+    });
     expect(res.status).toBe(201);
     const ep = res.body.data.endpoint;
     expect(res.body).toEqual({
       success: true,
-      data: { endpoint: {
-        id: expect.stringMatching(/^wep_/), url: receiver.url, events: ['message.*', 'bulk_job.completed'], description: 'Orders', status: 'enabled',
-        disabledReason: null, createdAt: expect.any(String), updatedAt: expect.any(String), secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
-      } },
+      data: {
+        endpoint: {
+          id: expect.stringMatching(/^wep_/),
+          url: receiver.url,
+          events: ['message.*', 'bulk_job.completed'],
+          description: 'Orders',
+          status: 'enabled',
+          disabledReason: null,
+          createdAt: expect.any(String),
+          updatedAt: expect.any(String),
+          secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+        },
+      },
     });
     expect(Buffer.from(ep.secret.slice(6), 'base64')).toHaveLength(32);
-    const [stored] = await t.app.get(DataSource).query('SELECT sealed_secret FROM webhook_event_endpoints WHERE id = ?', [ep.id]);
+    const [stored] = await t.app
+      .get(DataSource)
+      .query('SELECT sealed_secret FROM webhook_event_endpoints WHERE id = ?', [ep.id]);
     expect(stored.sealed_secret).not.toContain(ep.secret.slice(6));
     expect(t.app.get(SecretBox).open(stored.sealed_secret)).toBe(ep.secret);
 
@@ -34,13 +52,31 @@ describe('Event endpoints (e2e)', () => {
     expect((await api(acc.key).get(ep.id)).body).toEqual({ success: true, data: { endpoint: view } });
     expect((await api(acc.key).list()).body).toEqual({ success: true, data: { endpoints: [view] } });
 
-    const patched = await api(acc.key).patch(ep.id, { events: ['sms.received'], description: 'SMS', status: 'disabled' });
+    const patched = await api(acc.key).patch(ep.id, {
+      events: ['sms.received'],
+      description: 'SMS',
+      status: 'disabled',
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.data.endpoint).toMatchObject({ events: ['sms.received'], description: 'SMS', status: 'disabled', disabledReason: null });
-    expect((await api(acc.key).get(ep.id)).body.data.endpoint).toMatchObject({ events: ['sms.received'], status: 'disabled' });
+    expect(patched.body.data.endpoint).toMatchObject({
+      events: ['sms.received'],
+      description: 'SMS',
+      status: 'disabled',
+      disabledReason: null,
+    });
+    expect((await api(acc.key).get(ep.id)).body.data.endpoint).toMatchObject({
+      events: ['sms.received'],
+      status: 'disabled',
+    });
 
     const other = await t.createAccount();
-    for (const r of [await api(other.key).get(ep.id), await api(other.key).patch(ep.id, { status: 'enabled' }), await api(other.key).del(ep.id), await api(other.key).rotate(ep.id), await api(other.key).test(ep.id)]) {
+    for (const r of [
+      await api(other.key).get(ep.id),
+      await api(other.key).patch(ep.id, { status: 'enabled' }),
+      await api(other.key).del(ep.id),
+      await api(other.key).rotate(ep.id),
+      await api(other.key).test(ep.id),
+    ]) {
       expect(r.status).toBe(404);
       expect(r.body).toMatchObject({ success: false, code: 'NOT_FOUND' });
     }
@@ -56,15 +92,26 @@ describe('Event endpoints (e2e)', () => {
     const ep = await endpoint(acc);
     const member = await t.memberKey(acc.id, ['messages:create', 'messages:read']);
     for (const r of [
-      await api(member).create({ url: receiver.url, events: ['*'] }), await api(member).list(), await api(member).get(ep.id), await api(member).patch(ep.id, {}),
-      await api(member).del(ep.id), await api(member).rotate(ep.id), await api(member).test(ep.id), await api(member).redeliver('whd_x'),
+      await api(member).create({ url: receiver.url, events: ['*'] }),
+      await api(member).list(),
+      await api(member).get(ep.id),
+      await api(member).patch(ep.id, {}),
+      await api(member).del(ep.id),
+      await api(member).rotate(ep.id),
+      await api(member).test(ep.id),
+      await api(member).redeliver('whd_x'),
     ]) {
       expect(r.status).toBe(403);
       expect(r.body).toMatchObject({ success: false, code: 'FORBIDDEN' });
     }
     for (const body of [
-      { url: receiver.url, events: ['message.nope'] }, { url: receiver.url, events: ['nope.*'] }, { url: receiver.url, events: [] }, { url: receiver.url },
-      { url: receiver.url, events: 'message.*' }, { url: 'ftp://example.com/x', events: ['*'] }, { url: receiver.url, events: ['*'], extra: 1 },
+      { url: receiver.url, events: ['message.nope'] },
+      { url: receiver.url, events: ['nope.*'] },
+      { url: receiver.url, events: [] },
+      { url: receiver.url },
+      { url: receiver.url, events: 'message.*' },
+      { url: 'ftp://example.com/x', events: ['*'] },
+      { url: receiver.url, events: ['*'], extra: 1 },
     ]) {
       const r = await api(acc.key).create(body);
       expect(r.status).toBe(400);
@@ -88,8 +135,14 @@ describe('Event endpoints (e2e)', () => {
     expect(call.headers['webhook-id']).toBe(d.id);
     expect(Math.abs(Number(call.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
     expect(String(call.headers['webhook-signature'])).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
-    expect(new Webhook(ep.secret).verify(call.raw, headersOf(call))).toEqual({ type: 'webhook.test', timestamp: expect.any(String), data: { endpointId: ep.id, message: 'Test event' } });
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(call.raw, headersOf(call))).toThrow();
+    expect(new Webhook(ep.secret).verify(call.raw, headersOf(call))).toEqual({
+      type: 'webhook.test',
+      timestamp: expect.any(String),
+      data: { endpointId: ep.id, message: 'Test event' },
+    });
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(call.raw, headersOf(call)),
+    ).toThrow();
   });
 
   it('rotation: two signatures for 24 h (old and new secret both verify), then only the new one', async () => {
@@ -107,7 +160,9 @@ describe('Event endpoints (e2e)', () => {
     expect(new Webhook(ep.secret).verify(call.raw, headersOf(call))).toBeTruthy();
 
     // The overlap ends: only the new secret signs.
-    await t.app.get(DataSource).query('UPDATE webhook_event_endpoints SET previous_secret_expires_at = ? WHERE id = ?', [Date.now() - 1, ep.id]);
+    await t.app
+      .get(DataSource)
+      .query('UPDATE webhook_event_endpoints SET previous_secret_expires_at = ? WHERE id = ?', [Date.now() - 1, ep.id]);
     await settled(acc, (await api(acc.key).test(ep.id)).body.data.deliveryId);
     const later = receiver.calls[1];
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -118,7 +173,12 @@ describe('Event endpoints (e2e)', () => {
   it('fan-out: exact names, prefixes and * match; disabled endpoints and other accounts get nothing', async () => {
     const acc = await t.createAccount();
     const other = await t.createAccount();
-    const [all, messages, completed, disabled] = [await endpoint(acc, ['*']), await endpoint(acc, ['message.*']), await endpoint(acc, ['bulk_job.completed']), await endpoint(acc, ['*'])];
+    const [all, messages, completed, disabled] = [
+      await endpoint(acc, ['*']),
+      await endpoint(acc, ['message.*']),
+      await endpoint(acc, ['bulk_job.completed']),
+      await endpoint(acc, ['*']),
+    ];
     await api(acc.key).patch(disabled.id, { status: 'disabled' });
     const at = Date.parse('2026-01-02T03:04:05.678Z');
     await record([
@@ -126,22 +186,40 @@ describe('Event endpoints (e2e)', () => {
       { accountId: acc.id, type: 'bulk_job.queued', data: { id: 'job_1' }, at },
       { accountId: other.id, type: 'message.sent', data: { id: 'msg_2' }, at },
     ]);
-    const list = await waitFor(async () => {
-      const ds = (await api(acc.key).deliveries('?limit=100')).body.data.deliveries as Delivery[];
-      return ds.length === 3 && ds.every((d) => d.status === 'delivered') && ds;
-    }, { what: '3 deliveries' });
+    const list = await waitFor(
+      async () => {
+        const ds = (await api(acc.key).deliveries('?limit=100')).body.data.deliveries as Delivery[];
+        return ds.length === 3 && ds.every((d) => d.status === 'delivered') && ds;
+      },
+      { what: '3 deliveries' },
+    );
     const sent = list.map((d) => `${d.endpointId}:${d.event}`).sort();
     expect(sent).toEqual([`${all.id}:bulk_job.queued`, `${all.id}:message.sent`, `${messages.id}:message.sent`].sort());
     expect(completed.id).toBeDefined();
     const bodies = receiver.calls.map((c) => JSON.parse(c.raw));
-    expect(bodies).toContainEqual({ type: 'message.sent', timestamp: '2026-01-02T03:04:05.678Z', data: { id: 'msg_1', status: 'sent' } });
+    expect(bodies).toContainEqual({
+      type: 'message.sent',
+      timestamp: '2026-01-02T03:04:05.678Z',
+      data: { id: 'msg_1', status: 'sent' },
+    });
     for (const c of receiver.calls) {
-      const secret = c.headers['webhook-id'] === list.find((d) => d.endpointId === messages.id)?.webhookId ? messages.secret : all.secret;
+      const secret =
+        c.headers['webhook-id'] === list.find((d) => d.endpointId === messages.id)?.webhookId
+          ? messages.secret
+          : all.secret;
       expect(new Webhook(secret).verify(c.raw, headersOf(c))).toBeTruthy();
     }
     // Filters of the delivery log.
-    expect(((await api(acc.key).deliveries(`?endpointId=${messages.id}`)).body.data.deliveries as Delivery[]).map((d) => d.event)).toEqual(['message.sent']);
-    expect(((await api(acc.key).deliveries('?event=bulk_job.queued')).body.data.deliveries as Delivery[]).map((d) => d.endpointId)).toEqual([all.id]);
+    expect(
+      ((await api(acc.key).deliveries(`?endpointId=${messages.id}`)).body.data.deliveries as Delivery[]).map(
+        (d) => d.event,
+      ),
+    ).toEqual(['message.sent']);
+    expect(
+      ((await api(acc.key).deliveries('?event=bulk_job.queued')).body.data.deliveries as Delivery[]).map(
+        (d) => d.endpointId,
+      ),
+    ).toEqual([all.id]);
     expect((await api(other.key).deliveries()).body.data.deliveries).toEqual([]);
   });
 
@@ -160,7 +238,14 @@ describe('Event endpoints (e2e)', () => {
 
     const again = await api(acc.key).redeliver(d.id);
     expect(again.status).toBe(202);
-    expect(again.body.data.delivery).toMatchObject({ event: 'webhook.test', endpointId: ep.id, webhookId: d.id, status: 'pending', attemptCount: 0, attempts: [] });
+    expect(again.body.data.delivery).toMatchObject({
+      event: 'webhook.test',
+      endpointId: ep.id,
+      webhookId: d.id,
+      status: 'pending',
+      attemptCount: 0,
+      attempts: [],
+    });
     const redelivered = await settled(acc, again.body.data.delivery.id);
     expect(redelivered).toMatchObject({ status: 'delivered', webhookId: d.id });
     const last = receiver.calls[receiver.calls.length - 1];
@@ -194,7 +279,9 @@ describe('Event endpoints (e2e)', () => {
     const ok = await settled(acc, (await api(acc.key).test(ep.id)).body.data.deliveryId);
     expect(ok.status).toBe('delivered');
     expect(receiver.calls.length).toBe(calls + 1);
-    const [row] = await t.app.get(DataSource).query('SELECT consecutive_failures FROM webhook_event_endpoints WHERE id = ?', [ep.id]);
+    const [row] = await t.app
+      .get(DataSource)
+      .query('SELECT consecutive_failures FROM webhook_event_endpoints WHERE id = ?', [ep.id]);
     expect(Number(row.consecutive_failures)).toBe(0);
   });
 });

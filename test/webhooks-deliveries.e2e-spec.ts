@@ -16,7 +16,9 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
       const acc = await t.createAccount();
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push((await queueTest(t, acc, receiver.url)).deliveryId);
-      await waitFor(async () => (await deliveries(t, acc.key, '?status=delivered')).length === 5, { what: 'all delivered' });
+      await waitFor(async () => (await deliveries(t, acc.key, '?status=delivered')).length === 5, {
+        what: 'all delivered',
+      });
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
@@ -33,9 +35,21 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
       const other = await t.createAccount();
       expect(await deliveries(t, other.key)).toEqual([]);
       const first = await t.http().get('/api/v2/webhooks/deliveries?limit=2').set('X-API-Key', acc.key);
-      const foreign = await t.http().get(`/api/v2/webhooks/deliveries?cursor=${encodeURIComponent(first.body.data.nextCursor)}`).set('X-API-Key', other.key);
+      const foreign = await t
+        .http()
+        .get(`/api/v2/webhooks/deliveries?cursor=${encodeURIComponent(first.body.data.nextCursor)}`)
+        .set('X-API-Key', other.key);
       expect(foreign.status).toBe(400);
-      for (const q of ['?status=sent', '?limit=0', '?limit=101', '?limit=x', '?limit=1.5', '?limit=-1', '?limit=1&limit=2', '?cursor=tampered.sig']) {
+      for (const q of [
+        '?status=sent',
+        '?limit=0',
+        '?limit=101',
+        '?limit=x',
+        '?limit=1.5',
+        '?limit=-1',
+        '?limit=1&limit=2',
+        '?cursor=tampered.sig',
+      ]) {
         const res = await t.http().get(`/api/v2/webhooks/deliveries${q}`).set('X-API-Key', acc.key);
         expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 400, code: 'VALIDATION_ERROR' });
       }
@@ -48,15 +62,27 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
       const doc = (await t.http().get('/docs-json')).body;
       const list = doc.paths['/api/v2/webhooks/deliveries'].get;
       const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
-      expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
+      expect(limit).toMatchObject({
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+      });
       expect(limit.schema.pattern).toBeUndefined();
       const settings = doc.paths['/api/v2/webhooks/chatapp-web'];
       expect([settings.put, settings.get, settings.delete, list].map((op) => op.operationId)).toEqual([
-        'setWebSessionWebhook', 'getWebSessionWebhook', 'deleteWebSessionWebhook', 'listWebhookDeliveries',
+        'setWebSessionWebhook',
+        'getWebSessionWebhook',
+        'deleteWebSessionWebhook',
+        'listWebhookDeliveries',
       ]);
       expect(doc.paths['/api/v2/webhooks/chatapp-web/rotate-key'].post.operationId).toBe('rotateWebSessionWebhookKey');
-      expect(doc.paths['/api/v2/webhooks/chatapp-web/test'].post.responses['202'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/WebhookTestQueued' });
-      expect(settings.get.responses['404'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['NOT_FOUND']);
+      expect(
+        doc.paths['/api/v2/webhooks/chatapp-web/test'].post.responses['202'].content['application/json'].schema
+          .properties.data,
+      ).toEqual({ $ref: '#/components/schemas/WebhookTestQueued' });
+      expect(settings.get.responses['404'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual([
+        'NOT_FOUND',
+      ]);
     });
 
     it('a replica that died holding a lease: the row is retried after the lease expires, or failed if it was the last attempt', async () => {
@@ -68,9 +94,22 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
       // Simulate the crash: written in one transaction with a lease held by a dead replica that had started an attempt.
       const [leased, last] = await ds.transaction(async (em) => {
         const out = [];
-        for (const [event, attempts] of [['x.leased', 1], ['x.last', 4]] as const) {
-          const r = await svc.enqueue(em, { accountId: acc.id, url: receiver.url, event, body: {}, sealedSecret, apiKeyHeader: false });
-          await em.query("UPDATE webhook_deliveries SET lease_owner = 'dead-replica', lease_expires_at = ?, attempt_count = ? WHERE id = ?", [expires, attempts, r.deliveryId]);
+        for (const [event, attempts] of [
+          ['x.leased', 1],
+          ['x.last', 4],
+        ] as const) {
+          const r = await svc.enqueue(em, {
+            accountId: acc.id,
+            url: receiver.url,
+            event,
+            body: {},
+            sealedSecret,
+            apiKeyHeader: false,
+          });
+          await em.query(
+            "UPDATE webhook_deliveries SET lease_owner = 'dead-replica', lease_expires_at = ?, attempt_count = ? WHERE id = ?",
+            [expires, attempts, r.deliveryId],
+          );
           out.push(r);
         }
         return out;
@@ -91,8 +130,13 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
       await settle(t, acc.key, oldOne);
       await settle(t, acc.key, recent);
       const ds = t.app.get(DataSource);
-      await ds.query('UPDATE webhook_deliveries SET completed_at = ? WHERE id = ?', [Date.now() - 31 * 86_400_000, oldOne]);
-      await waitFor(async () => (await deliveries(t, acc.key)).every((d) => d.id !== oldOne), { what: 'old delivery pruned' });
+      await ds.query('UPDATE webhook_deliveries SET completed_at = ? WHERE id = ?', [
+        Date.now() - 31 * 86_400_000,
+        oldOne,
+      ]);
+      await waitFor(async () => (await deliveries(t, acc.key)).every((d) => d.id !== oldOne), {
+        what: 'old delivery pruned',
+      });
       expect((await deliveries(t, acc.key)).map((d) => d.id)).toEqual([recent]);
       expect(await ds.query('SELECT id FROM webhook_attempts WHERE delivery_id = ?', [oldOne])).toEqual([]);
     });
@@ -103,11 +147,25 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
       const sealedSecret = t.app.get(SecretBox).seal('k');
       await expect(
         t.app.get(DataSource).transaction(async (em) => {
-          await svc.enqueue(em, { accountId: acc.id, url: receiver.url, event: 'x.rolled_back', body: {}, sealedSecret, apiKeyHeader: false });
+          await svc.enqueue(em, {
+            accountId: acc.id,
+            url: receiver.url,
+            event: 'x.rolled_back',
+            body: {},
+            sealedSecret,
+            apiKeyHeader: false,
+          });
           throw new Error('rollback');
         }),
       ).rejects.toThrow('rollback');
-      const { deliveryId } = await svc.enqueue(null, { accountId: acc.id, url: receiver.url, event: 'x.committed', body: { a: 1 }, sealedSecret, apiKeyHeader: false });
+      const { deliveryId } = await svc.enqueue(null, {
+        accountId: acc.id,
+        url: receiver.url,
+        event: 'x.committed',
+        body: { a: 1 },
+        sealedSecret,
+        apiKeyHeader: false,
+      });
       await settle(t, acc.key, deliveryId);
       expect(receiver.calls.map((c) => c.headers['x-service-event'])).toEqual(['x.committed']);
       expect(receiver.calls[0].headers['authorization']).toBe('Bearer k');

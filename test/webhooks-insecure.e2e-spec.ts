@@ -17,20 +17,28 @@ describe('Webhooks with WEBHOOK_ALLOW_INSECURE=false (e2e)', () => {
     await receiver.close();
   });
 
-  it.each(['http://93.184.215.14/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://192.168.0.10/x', 'https://[fd00::1]/x', 'https://[::ffff:127.0.0.1]/x'])(
-    'PUT refuses %s',
-    async (url) => {
-      const acc = await t.createAccount();
-      const res = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url });
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
-      expect(await t.app.get(WebhooksService).getChatappWebTarget(acc.id)).toBeNull();
-    },
-  );
+  it.each([
+    'http://93.184.215.14/hook',
+    'https://127.0.0.1/hook',
+    'https://localhost/hook',
+    'https://192.168.0.10/x',
+    'https://[fd00::1]/x',
+    'https://[::ffff:127.0.0.1]/x',
+  ])('PUT refuses %s', async (url) => {
+    const acc = await t.createAccount();
+    const res = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    expect(await t.app.get(WebhooksService).getChatappWebTarget(acc.id)).toBeNull();
+  });
 
   it('the http:// receiver URL itself is refused', async () => {
     const acc = await t.createAccount();
-    const res = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url });
+    const res = await t
+      .http()
+      .put('/api/v2/webhooks/chatapp-web')
+      .set('X-API-Key', acc.key)
+      .send({ url: receiver.url });
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('https');
   });
@@ -43,7 +51,18 @@ describe('Webhooks with WEBHOOK_ALLOW_INSECURE=false (e2e)', () => {
     const ids = [];
     // A URL stored while insecure targets were allowed, or one whose DNS now points inside.
     for (const url of [`https://127.0.0.1:${port}/hook`, `https://localhost:${port}/hook`, receiver.url]) {
-      ids.push((await svc.enqueue(null, { accountId: acc.id, url, event: 'x.private', body: {}, sealedSecret, apiKeyHeader: false })).deliveryId);
+      ids.push(
+        (
+          await svc.enqueue(null, {
+            accountId: acc.id,
+            url,
+            event: 'x.private',
+            body: {},
+            sealedSecret,
+            apiKeyHeader: false,
+          })
+        ).deliveryId,
+      );
     }
     for (const id of ids) {
       const d = await settle(t, acc.key, id);

@@ -21,7 +21,9 @@ describe('Webhooks across restarts and replicas (e2e)', () => {
     try {
       acc = await a.createAccount();
       deliveryId = (await queueTest(a, acc, receiver.url)).deliveryId;
-      expect((await deliveries(a, acc.key)).map((d) => [d.id, d.status, d.attemptCount])).toEqual([[deliveryId, 'pending', 0]]);
+      expect((await deliveries(a, acc.key)).map((d) => [d.id, d.status, d.attemptCount])).toEqual([
+        [deliveryId, 'pending', 0],
+      ]);
     } finally {
       await a.close({ keepDatabase: true });
     }
@@ -44,7 +46,9 @@ describe('Webhooks across restarts and replicas (e2e)', () => {
     try {
       acc = await a.createAccount();
       deliveryId = (await queueTest(a, acc, receiver.url)).deliveryId;
-      await waitFor(async () => (await deliveries(a, acc.key))[0]?.attemptCount === 1, { what: 'first attempt recorded' });
+      await waitFor(async () => (await deliveries(a, acc.key))[0]?.attemptCount === 1, {
+        what: 'first attempt recorded',
+      });
     } finally {
       await a.close({ keepDatabase: true });
     }
@@ -70,12 +74,18 @@ describe('Webhooks across restarts and replicas (e2e)', () => {
     const b = await createTestApp({ env, databaseUrl: a.databaseUrl });
     try {
       const acc = await a.createAccount();
-      const put = await a.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url });
+      const put = await a
+        .http()
+        .put('/api/v2/webhooks/chatapp-web')
+        .set('X-API-Key', acc.key)
+        .send({ url: receiver.url });
       expect(put.status).toBe(200);
       const ids: string[] = [];
       for (let i = 0; i < 30; i++) {
         const app = i % 2 ? a : b;
-        ids.push((await app.http().post('/api/v2/webhooks/chatapp-web/test').set('X-API-Key', acc.key)).body.data.deliveryId);
+        ids.push(
+          (await app.http().post('/api/v2/webhooks/chatapp-web/test').set('X-API-Key', acc.key)).body.data.deliveryId,
+        );
       }
       const workers = [a, b].map((x) => x.app.get(WebhookDeliveryWorker));
       await waitFor(

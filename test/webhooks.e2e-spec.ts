@@ -16,16 +16,28 @@ describe('Webhooks (e2e)', () => {
   describe('settings: /api/v2/webhooks/chatapp-web', () => {
     it('PUT creates (full key), GET masks it, PUT again keeps it, rotate replaces it, DELETE removes it', async () => {
       const acc = await t.createAccount();
-      const put = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: receiver.url });
+      const put = await t
+        .http()
+        .put('/api/v2/webhooks/chatapp-web')
+        .set('X-API-Key', acc.key)
+        .send({ url: receiver.url });
       expect(put.status).toBe(200);
-      expect(put.body).toEqual({ success: true, data: { url: receiver.url, webhookApiKey: expect.stringMatching(/^whk_[A-Za-z0-9_-]{32}$/) } });
+      expect(put.body).toEqual({
+        success: true,
+        data: { url: receiver.url, webhookApiKey: expect.stringMatching(/^whk_[A-Za-z0-9_-]{32}$/) },
+      });
       const key = put.body.data.webhookApiKey as string;
 
       const get = await t.http().get('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key);
       expect(get.status).toBe(200);
-      expect(get.body).toEqual({ success: true, data: { url: receiver.url, webhookApiKey: `whk_****${key.slice(-4)}` } });
+      expect(get.body).toEqual({
+        success: true,
+        data: { url: receiver.url, webhookApiKey: `whk_****${key.slice(-4)}` },
+      });
 
-      const stored = await t.app.get(DataSource).query('SELECT sealed_secret FROM webhook_endpoints WHERE account_id = ?', [acc.id]);
+      const stored = await t.app
+        .get(DataSource)
+        .query('SELECT sealed_secret FROM webhook_endpoints WHERE account_id = ?', [acc.id]);
       expect(stored[0].sealed_secret).not.toContain(key);
       expect(t.app.get(SecretBox).open(stored[0].sealed_secret)).toBe(key);
 
@@ -33,20 +45,30 @@ describe('Webhooks (e2e)', () => {
       const put2 = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: newUrl });
       expect(put2.status).toBe(200);
       expect(put2.body.data).toEqual({ url: newUrl, webhookApiKey: `whk_****${key.slice(-4)}` });
-      expect(await t.app.get(WebhooksService).getChatappWebTarget(acc.id)).toEqual({ url: newUrl, sealedSecret: expect.any(String) });
+      expect(await t.app.get(WebhooksService).getChatappWebTarget(acc.id)).toEqual({
+        url: newUrl,
+        sealedSecret: expect.any(String),
+      });
 
       const rotated = await t.http().post('/api/v2/webhooks/chatapp-web/rotate-key').set('X-API-Key', acc.key);
       expect(rotated.status).toBe(200);
       const key2 = rotated.body.data.webhookApiKey as string;
       expect(key2).toMatch(/^whk_/);
       expect(key2).not.toBe(key);
-      expect((await t.http().get('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key)).body.data.webhookApiKey).toBe(`whk_****${key2.slice(-4)}`);
+      expect(
+        (await t.http().get('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key)).body.data.webhookApiKey,
+      ).toBe(`whk_****${key2.slice(-4)}`);
 
       const del = await t.http().delete('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key);
       expect(del.status).toBe(200);
       expect(del.body).toEqual({ success: true, data: { deleted: true } });
       expect(await t.app.get(WebhooksService).getChatappWebTarget(acc.id)).toBeNull();
-      for (const [method, path] of [['get', ''], ['delete', ''], ['post', '/rotate-key'], ['post', '/test']] as const) {
+      for (const [method, path] of [
+        ['get', ''],
+        ['delete', ''],
+        ['post', '/rotate-key'],
+        ['post', '/test'],
+      ] as const) {
         const res = await t.http()[method](`/api/v2/webhooks/chatapp-web${path}`).set('X-API-Key', acc.key);
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('NOT_FOUND');
@@ -62,10 +84,23 @@ describe('Webhooks (e2e)', () => {
       expect(call.headers['x-service-event']).toBe('webhook.test');
       expect(call.headers['x-service-delivery-id']).toBe(deliveryId);
       expect(call.headers['content-type']).toBe('application/json');
-      expect(call.body).toEqual({ event: 'webhook.test', timestamp: expect.any(String), data: { message: expect.any(String) } });
+      expect(call.body).toEqual({
+        event: 'webhook.test',
+        timestamp: expect.any(String),
+        data: { message: expect.any(String) },
+      });
       const d = await settle(t, acc.key, deliveryId);
       expect(d).toMatchObject({ status: 'delivered', attemptCount: 1, lastError: null });
-      expect(d.attempts).toEqual([{ attempt: 1, at: expect.any(String), httpStatus: 200, durationMs: expect.any(Number), success: true, error: null }]);
+      expect(d.attempts).toEqual([
+        {
+          attempt: 1,
+          at: expect.any(String),
+          httpStatus: 200,
+          durationMs: expect.any(Number),
+          success: true,
+          error: null,
+        },
+      ]);
     });
 
     it('a hostname target goes through the guarded DNS lookup (localhost allowed only because insecure targets are on here)', async () => {
@@ -79,8 +114,18 @@ describe('Webhooks (e2e)', () => {
     it('owner only for settings; 400 for a bad url; deliveries need messages:read', async () => {
       const acc = await t.createAccount();
       const member = await t.memberKey(acc.id, ['messages:create', 'messages:read', 'api_keys:read']);
-      for (const [method, path] of [['put', ''], ['get', ''], ['delete', ''], ['post', '/rotate-key'], ['post', '/test']] as const) {
-        const res = await t.http()[method](`/api/v2/webhooks/chatapp-web${path}`).set('X-API-Key', member).send({ url: receiver.url });
+      for (const [method, path] of [
+        ['put', ''],
+        ['get', ''],
+        ['delete', ''],
+        ['post', '/rotate-key'],
+        ['post', '/test'],
+      ] as const) {
+        const res = await t
+          .http()
+          [method](`/api/v2/webhooks/chatapp-web${path}`)
+          .set('X-API-Key', member)
+          .send({ url: receiver.url });
         expect(res.status).toBe(403);
         expect(res.body.code).toBe('FORBIDDEN');
       }
@@ -107,7 +152,9 @@ describe('Webhooks (e2e)', () => {
       expect(new Set(receiver.calls.map(idOf))).toEqual(new Set([deliveryId]));
       expect(receiver.calls.map((c) => c.raw)).toEqual(Array(3).fill(receiver.calls[0].raw));
       expect(d.attempts.map((a) => [a.attempt, a.httpStatus, a.success, a.error])).toEqual([
-        [1, 500, false, 'HTTP 500'], [2, 500, false, 'HTTP 500'], [3, 200, true, null],
+        [1, 500, false, 'HTTP 500'],
+        [2, 500, false, 'HTTP 500'],
+        [3, 200, true, null],
       ]);
       // WEBHOOK_RETRY_BASE_MS=50 in tests: first retry waits >= 50 ms, the second >= 150 ms.
       const [a, b, c] = receiver.calls.map((x) => x.at);
@@ -137,9 +184,25 @@ describe('Webhooks (e2e)', () => {
         const acc = await t.createAccount();
         const svc = t.app.get(WebhooksService);
         const sealedSecret = t.app.get(SecretBox).seal('k');
-        const slowId = (await svc.enqueue(null, { accountId: acc.id, url: slow.url, event: 'x.slow', body: {}, sealedSecret, apiKeyHeader: false })).deliveryId;
+        const slowId = (
+          await svc.enqueue(null, {
+            accountId: acc.id,
+            url: slow.url,
+            event: 'x.slow',
+            body: {},
+            sealedSecret,
+            apiKeyHeader: false,
+          })
+        ).deliveryId;
         const slowCall = await waitFor(async () => slow.calls[0], { what: 'slow call started' });
-        await svc.enqueue(null, { accountId: acc.id, url: receiver.url, event: 'x.fast', body: {}, sealedSecret, apiKeyHeader: false });
+        await svc.enqueue(null, {
+          accountId: acc.id,
+          url: receiver.url,
+          event: 'x.fast',
+          body: {},
+          sealedSecret,
+          apiKeyHeader: false,
+        });
         const fastCall = await waitFor(async () => receiver.calls[0], { what: 'fast call' });
         expect(fastCall.at).toBeLessThan(slowCall.at + 350);
         expect((await settle(t, acc.key, slowId)).status).toBe('delivered');
@@ -154,7 +217,10 @@ describe('Webhooks (e2e)', () => {
       const { deliveryId } = await queueTest(t, acc, receiver.url);
       const d = await settle(t, acc.key, deliveryId);
       expect(d.status).toBe('delivered');
-      expect(d.attempts.map((x) => [x.httpStatus, x.error])).toEqual([[null, 'timeout after 400 ms'], [200, null]]);
+      expect(d.attempts.map((x) => [x.httpStatus, x.error])).toEqual([
+        [null, 'timeout after 400 ms'],
+        [200, null],
+      ]);
       expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(390);
     });
 
@@ -165,7 +231,10 @@ describe('Webhooks (e2e)', () => {
         const acc = await t.createAccount();
         const { deliveryId } = await queueTest(t, acc, receiver.url);
         const d = await settle(t, acc.key, deliveryId);
-        expect(d.attempts.map((x) => [x.httpStatus, x.error])).toEqual([[302, 'HTTP 302 (redirects are not followed)'], [200, null]]);
+        expect(d.attempts.map((x) => [x.httpStatus, x.error])).toEqual([
+          [302, 'HTTP 302 (redirects are not followed)'],
+          [200, null],
+        ]);
         expect(other.calls).toHaveLength(0);
       } finally {
         await other.close();
@@ -181,7 +250,9 @@ describe('Webhooks (e2e)', () => {
       const d = await settle(t, acc.key, deliveryId);
       expect(d.status).toBe('failed');
       expect(d.attempts).toHaveLength(4);
-      expect(d.attempts.every((x) => x.httpStatus === null && /^connection error: ECONNREFUSED/.test(x.error ?? ''))).toBe(true);
+      expect(
+        d.attempts.every((x) => x.httpStatus === null && /^connection error: ECONNREFUSED/.test(x.error ?? '')),
+      ).toBe(true);
     });
   });
 });

@@ -19,5 +19,9 @@ export interface MessagingClientOptions extends Omit<ClientOptions, 'baseUrl'> {
 
 /** Every call is typed by path and method: `data` is the 2xx body, `error` the error envelope. */
 export function createMessagingClient({ baseUrl, apiKey, headers, ...rest }: MessagingClientOptions): MessagingClient {
-  return createClient<paths>({ baseUrl, ...rest, headers: { ...(headers as Record<string, string> | undefined), 'X-API-Key': apiKey } });
+  return createClient<paths>({
+    baseUrl,
+    ...rest,
+    headers: { ...(headers as Record<string, string> | undefined), 'X-API-Key': apiKey },
+  });
 }

@@ -25,16 +25,25 @@ export function App() {
   const operator = found?.route.area === 'operator';
 
   let body;
-  if (!found) body = <Page title="Not found"><Empty>No console page at {path}.</Empty></Page>;
+  if (!found)
+    body = (
+      <Page title="Not found">
+        <Empty>No console page at {path}.</Empty>
+      </Page>
+    );
   else if (operator && !adminToken) body = <OperatorSignInPage />;
   else if (!operator && !apiKey) body = <SignInPage />;
   else body = found.route.render(found.params);
 
   return (
     <>
-      <a className="skip" href="#main">Skip to content</a>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
       <header className="top">
-        <Link to="/" className="brand">Messaging console</Link>
+        <Link to="/" className="brand">
+          Messaging console
+        </Link>
         <div className="who">
           {apiKey && (
             <button type="button" className="link" onClick={session.signOut}>
@@ -53,7 +62,11 @@ export function App() {
           <ul>
             {ROUTES.filter((r) => r.nav && (r.area === 'operator' || apiKey)).map((r) => (
               <li key={r.path}>
-                <Link to={r.path} aria-current={isActive(r, path) ? 'page' : undefined} className={r.area === 'operator' ? 'operator-link' : undefined}>
+                <Link
+                  to={r.path}
+                  aria-current={isActive(r, path) ? 'page' : undefined}
+                  className={r.area === 'operator' ? 'operator-link' : undefined}
+                >
                   {r.nav}
                 </Link>
               </li>

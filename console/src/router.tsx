@@ -16,7 +16,9 @@ function subscribe(l: () => void): () => void {
 
 /** The path inside the console: `/`, `/messages`, `/bulk/bjob_1`... */
 export function currentPath(): string {
-  const p = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : window.location.pathname;
+  const p = window.location.pathname.startsWith(BASE)
+    ? window.location.pathname.slice(BASE.length)
+    : window.location.pathname;
   return p === '' ? '/' : p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p;
 }
 

@@ -13,7 +13,11 @@ export class AccountController {
 
   @Get()
   @RequirePermissions('api_keys:read')
-  @ApiOperation({ operationId: 'getAccount', summary: 'Read wallet balance, current plan and free-message balance', description: 'Amounts are integer minor units. Needs `api_keys:read`.' })
+  @ApiOperation({
+    operationId: 'getAccount',
+    summary: 'Read wallet balance, current plan and free-message balance',
+    description: 'Amounts are integer minor units. Needs `api_keys:read`.',
+  })
   @ApiSuccess(200, AccountResource, { description: 'The account of the calling API key.', example: ACCOUNT_EXAMPLE })
   get(@CurrentAuth() auth: AuthContext): { success: true; data: AccountView } {
     // The guard read the account row in this request; no second query.

@@ -5,7 +5,14 @@ import { OwnerOnly, RequirePermissions } from '../auth/decorators';
 import { ApiErrors, ApiSuccess } from '../common/openapi';
 import { ApiKeysService, ApiKeyView, MAX_ACTIVE_KEYS } from '../accounts/api-keys.service';
 import { CreateApiKeyRequest, ListApiKeysQuery } from './dto/api-key.request';
-import { ApiKeyCreated, ApiKeyList, ApiKeyRevoked, CREATED_EXAMPLE, LIST_EXAMPLE, REVOKED_EXAMPLE } from './dto/api-key.response';
+import {
+  ApiKeyCreated,
+  ApiKeyList,
+  ApiKeyRevoked,
+  CREATED_EXAMPLE,
+  LIST_EXAMPLE,
+  REVOKED_EXAMPLE,
+} from './dto/api-key.response';
 
 type Ok<T> = { success: true; data: T };
 
@@ -23,18 +30,31 @@ export class ApiKeysController {
     summary: 'Create a member key with the listed permissions (the key is shown once)',
     description: `Owner key only (a member key gets 403 FORBIDDEN whatever its permissions). An account holds at most ${MAX_ACTIVE_KEYS} active keys (409 API_KEY_LIMIT_REACHED).`,
   })
-  @ApiSuccess(201, ApiKeyCreated, { description: 'Created; `key` appears in this answer only.', example: CREATED_EXAMPLE })
+  @ApiSuccess(201, ApiKeyCreated, {
+    description: 'Created; `key` appears in this answer only.',
+    example: CREATED_EXAMPLE,
+  })
   @ApiErrors('VALIDATION_ERROR', 'API_KEY_LIMIT_REACHED')
-  async create(@CurrentAuth() auth: AuthContext, @Body() dto: CreateApiKeyRequest): Promise<Ok<{ apiKey: ApiKeyView & { key: string } }>> {
+  async create(
+    @CurrentAuth() auth: AuthContext,
+    @Body() dto: CreateApiKeyRequest,
+  ): Promise<Ok<{ apiKey: ApiKeyView & { key: string } }>> {
     return { success: true, data: { apiKey: await this.keys.createMemberKey(auth, dto.name, dto.permissions) } };
   }
 
   @Get()
   @RequirePermissions('api_keys:read')
-  @ApiOperation({ operationId: 'listApiKeys', summary: 'The account\'s active keys, owner keys included, newest first', description: 'Never shows a key or its hash. Cursor pagination. Needs `api_keys:read`.' })
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: "The account's active keys, owner keys included, newest first",
+    description: 'Never shows a key or its hash. Cursor pagination. Needs `api_keys:read`.',
+  })
   @ApiSuccess(200, ApiKeyList, { description: 'One page of active keys.', example: LIST_EXAMPLE })
   @ApiErrors('VALIDATION_ERROR')
-  async list(@CurrentAuth() auth: AuthContext, @Query() q: ListApiKeysQuery): Promise<Ok<{ apiKeys: ApiKeyView[]; nextCursor: string | null; hasMore: boolean }>> {
+  async list(
+    @CurrentAuth() auth: AuthContext,
+    @Query() q: ListApiKeysQuery,
+  ): Promise<Ok<{ apiKeys: ApiKeyView[]; nextCursor: string | null; hasMore: boolean }>> {
     const page = await this.keys.list(auth.accountId, q);
     return { success: true, data: { apiKeys: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
   }
@@ -44,12 +64,21 @@ export class ApiKeysController {
   @ApiOperation({
     operationId: 'revokeApiKey',
     summary: 'Revoke a key of the account; it is refused (401) from the next request on, on every replica',
-    description: 'Owner key only. The calling key cannot revoke itself (409 INVALID_STATE). A revoked, unknown or another account\'s key is 404 API_KEY_NOT_FOUND.',
+    description:
+      "Owner key only. The calling key cannot revoke itself (409 INVALID_STATE). A revoked, unknown or another account's key is 404 API_KEY_NOT_FOUND.",
   })
-  @ApiParam({ name: 'id', description: 'Key id from GET /api/v2/api-keys.', schema: { type: 'string', maxLength: 80 }, example: 'key_01jd0r8m6f3q9w2k4x7b5c8v1n' })
+  @ApiParam({
+    name: 'id',
+    description: 'Key id from GET /api/v2/api-keys.',
+    schema: { type: 'string', maxLength: 80 },
+    example: 'key_01jd0r8m6f3q9w2k4x7b5c8v1n',
+  })
   @ApiSuccess(200, ApiKeyRevoked, { description: 'Revoked.', example: REVOKED_EXAMPLE })
   @ApiErrors('API_KEY_NOT_FOUND', 'INVALID_STATE')
-  async revoke(@CurrentAuth() auth: AuthContext, @Param('id') id: string): Promise<Ok<{ id: string; revoked: true; revokedAt: string }>> {
+  async revoke(
+    @CurrentAuth() auth: AuthContext,
+    @Param('id') id: string,
+  ): Promise<Ok<{ id: string; revoked: true; revokedAt: string }>> {
     return { success: true, data: await this.keys.revoke(auth, id) };
   }
 }

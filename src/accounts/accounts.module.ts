@@ -16,7 +16,15 @@ import { ApiKeyEntity } from './entities/api-key.entity';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([AccountEntity, ApiKeyEntity])],
-  providers: [AccountsService, ApiKeysService, ApiKeysRepository, ApiKeyAuthService, DemoAccountBootstrap, LedgerService, LedgerBatch],
+  providers: [
+    AccountsService,
+    ApiKeysService,
+    ApiKeysRepository,
+    ApiKeyAuthService,
+    DemoAccountBootstrap,
+    LedgerService,
+    LedgerBatch,
+  ],
   exports: [AccountsService, ApiKeysService, ApiKeyAuthService, LedgerService, LedgerBatch],
 })
 export class AccountsModule {}

@@ -104,10 +104,18 @@ export class AccountsService {
     const after = this.cursors.decode<string>(ACCOUNTS_CURSOR, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;
-    const rows = await this.accounts.find({ where: after ? { id: LessThan(after) } : {}, order: { id: 'DESC' }, take: limit + 1 });
+    const rows = await this.accounts.find({
+      where: after ? { id: LessThan(after) } : {},
+      order: { id: 'DESC' },
+      take: limit + 1,
+    });
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
-    return { items: page.map((a) => this.map(a)), hasMore, nextCursor: hasMore ? this.cursors.encode(ACCOUNTS_CURSOR, page[page.length - 1].id) : null };
+    return {
+      items: page.map((a) => this.map(a)),
+      hasMore,
+      nextCursor: hasMore ? this.cursors.encode(ACCOUNTS_CURSOR, page[page.length - 1].id) : null,
+    };
   }
 
   /** Operator top-up: adds `amount` minor units to the wallet atomically and answers the account after it. */

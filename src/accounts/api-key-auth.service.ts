@@ -53,7 +53,13 @@ export class ApiKeyAuthService {
       this.identities.set(hash, identity);
     }
     this.recordUse(caller.account.id, identity.id, caller.lastUsedAt);
-    return { accountId: caller.account.id, keyId: identity.id, role: identity.role, permissions: identity.permissions, account: caller.account };
+    return {
+      accountId: caller.account.id,
+      keyId: identity.id,
+      role: identity.role,
+      permissions: identity.permissions,
+      account: caller.account,
+    };
   }
 
   /**
@@ -69,7 +75,9 @@ export class ApiKeyAuthService {
     this.nextTouch.set(keyId, now + LAST_USED_RESOLUTION_MS);
     // On failure the next try is a minute later, so a struggling database gets no write per request.
     this.keys.touchLastUsed(accountId, keyId, now, now - LAST_USED_RESOLUTION_MS + 1).catch((err: unknown) => {
-      this.logger.warn(`Could not record the use of API key ${keyId}: ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.warn(
+        `Could not record the use of API key ${keyId}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
   }
 }

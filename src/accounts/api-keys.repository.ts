@@ -37,7 +37,10 @@ export class ApiKeysRepository {
 
   /** An active key of any account by the SHA-256 of its plain value (unique index): authentication. */
   async findAnyByHash(keyHash: string): Promise<KeyIdentity | null> {
-    const row = await this.keys.findOne({ select: { id: true, keyHash: true, role: true, permissions: true }, where: { keyHash, revokedAt: IsNull() } });
+    const row = await this.keys.findOne({
+      select: { id: true, keyHash: true, role: true, permissions: true },
+      where: { keyHash, revokedAt: IsNull() },
+    });
     return row ? { id: row.id, keyHash: row.keyHash, role: row.role, permissions: row.permissions } : null;
   }
 
@@ -60,7 +63,8 @@ export class ApiKeysRepository {
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
     });
-    const lastUsedAt = r.key_last_used_at === null || r.key_last_used_at === undefined ? null : Number(r.key_last_used_at);
+    const lastUsedAt =
+      r.key_last_used_at === null || r.key_last_used_at === undefined ? null : Number(r.key_last_used_at);
     return { lastUsedAt, account };
   }
 
@@ -70,7 +74,11 @@ export class ApiKeysRepository {
       .createQueryBuilder()
       .update()
       .set({ lastUsedAt: now })
-      .where('id = :keyId AND account_id = :accountId AND (last_used_at IS NULL OR last_used_at < :notBefore)', { keyId, accountId, notBefore })
+      .where('id = :keyId AND account_id = :accountId AND (last_used_at IS NULL OR last_used_at < :notBefore)', {
+        keyId,
+        accountId,
+        notBefore,
+      })
       .execute();
   }
 
@@ -83,7 +91,12 @@ export class ApiKeysRepository {
    * row, or runs units of work one at a time), so concurrent creations count keys one at a time.
    */
   async lockAccount(em: EntityManager, accountId: string): Promise<void> {
-    await em.createQueryBuilder().update(AccountEntity).set({ updatedAt: () => 'updated_at' }).where('id = :accountId', { accountId }).execute();
+    await em
+      .createQueryBuilder()
+      .update(AccountEntity)
+      .set({ updatedAt: () => 'updated_at' })
+      .where('id = :accountId', { accountId })
+      .execute();
   }
 
   async countActive(em: EntityManager, accountId: string): Promise<number> {

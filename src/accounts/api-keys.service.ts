@@ -60,11 +60,18 @@ export class ApiKeysService {
    * An owner creates a member key: at most MAX_ACTIVE_KEYS active keys per account, counted under the
    * account row's lock so two concurrent creations cannot both take the last place.
    */
-  async createMemberKey(auth: ApiKeyCaller, name: string, permissions: Permission[]): Promise<ApiKeyView & { key: string }> {
+  async createMemberKey(
+    auth: ApiKeyCaller,
+    name: string,
+    permissions: Permission[],
+  ): Promise<ApiKeyView & { key: string }> {
     return this.uow.transaction(async ({ manager: em }) => {
       await this.keys.lockAccount(em, auth.accountId);
       if ((await this.keys.countActive(em, auth.accountId)) >= MAX_ACTIVE_KEYS) {
-        throw new ApiError('API_KEY_LIMIT_REACHED', `The account already has ${MAX_ACTIVE_KEYS} active API keys; revoke one before creating another`);
+        throw new ApiError(
+          'API_KEY_LIMIT_REACHED',
+          `The account already has ${MAX_ACTIVE_KEYS} active API keys; revoke one before creating another`,
+        );
       }
       const { entity, key } = await this.insert(auth.accountId, { role: 'member', permissions, name }, em);
       return { ...this.view(entity), key };
@@ -79,18 +86,31 @@ export class ApiKeysService {
     const rows = await this.keys.listActive(accountId, after?.id, limit + 1);
     const hasMore = rows.length > limit;
     const items = rows.slice(0, limit).map((r) => this.view(r));
-    return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scope, { id: items[items.length - 1].id }) : null };
+    return {
+      items,
+      hasMore,
+      nextCursor: hasMore ? this.cursors.encode(scope, { id: items[items.length - 1].id }) : null,
+    };
   }
 
   /** Sets revoked_at (the row stays for the record). The calling key cannot revoke itself. */
   async revoke(auth: ApiKeyCaller, id: string): Promise<{ id: string; revoked: true; revokedAt: string }> {
-    if (id === auth.keyId) throw new ApiError('INVALID_STATE', 'An API key cannot revoke itself; use another owner key, or ask the operator');
+    if (id === auth.keyId)
+      throw new ApiError(
+        'INVALID_STATE',
+        'An API key cannot revoke itself; use another owner key, or ask the operator',
+      );
     const now = this.clock.now();
-    if (!(await this.keys.revoke(auth.accountId, id, now))) throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
+    if (!(await this.keys.revoke(auth.accountId, id, now)))
+      throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
     return { id, revoked: true, revokedAt: new Date(now).toISOString() };
   }
 
-  private async insert(accountId: string, spec: IssueSpec, em?: EntityManager): Promise<{ entity: ApiKeyEntity; key: string }> {
+  private async insert(
+    accountId: string,
+    spec: IssueSpec,
+    em?: EntityManager,
+  ): Promise<{ entity: ApiKeyEntity; key: string }> {
     const key = generateApiKey();
     const entity = Object.assign(new ApiKeyEntity(), {
       id: newId('key'),

@@ -26,7 +26,13 @@ describe(LedgerBatch.name, () => {
     const a = await account({ free: 1, quota: 1, wallet: 2 * price });
     const b = await account({ wallet: 3 * price });
     const twin = await account({ free: 1, quota: 1, wallet: 2 * price });
-    const got = await uow.transaction(() => sut.debitAcross([{ accountId: a, wants: [sms(6)] }, { accountId: b, wants: [sms(2)] }, { accountId: b, wants: [sms(2)] }]));
+    const got = await uow.transaction(() =>
+      sut.debitAcross([
+        { accountId: a, wants: [sms(6)] },
+        { accountId: b, wants: [sms(2)] },
+        { accountId: b, wants: [sms(2)] },
+      ]),
+    );
     const alone = await single.debitMany(twin, 'local_sms', 6, { allOrNothing: false });
     expect(got[0]?.[0]).toEqual(alone);
     expect(got[0]?.[0].map((f) => f.source)).toEqual(['free', 'quota', 'wallet', 'wallet']);
@@ -52,7 +58,13 @@ describe(LedgerBatch.name, () => {
   it('leaves out an inactive or unknown account and takes nothing from it', async () => {
     const off = await account({ wallet: 10 * price, active: false });
     const on = await account({ wallet: 10 * price });
-    const got = await uow.transaction(() => sut.debitAcross([{ accountId: off, wants: [sms(1)] }, { accountId: 'acc_missing', wants: [sms(1)] }, { accountId: on, wants: [sms(1)] }]));
+    const got = await uow.transaction(() =>
+      sut.debitAcross([
+        { accountId: off, wants: [sms(1)] },
+        { accountId: 'acc_missing', wants: [sms(1)] },
+        { accountId: on, wants: [sms(1)] },
+      ]),
+    );
     expect(got[0]).toBeNull();
     expect(got[1]).toBeNull();
     expect(got[2]?.[0]).toHaveLength(1);
@@ -69,7 +81,14 @@ describe(LedgerBatch.name, () => {
       await uow.run({ sql: 'UPDATE accounts SET wallet_balance = 0 WHERE id = ?', params: [b] });
       return rows;
     });
-    await expect(uow.transaction(() => sut.debitAcross([{ accountId: a, wants: [sms(2)] }, { accountId: b, wants: [sms(2)] }]))).rejects.toBeInstanceOf(LedgerBatchConflict);
+    await expect(
+      uow.transaction(() =>
+        sut.debitAcross([
+          { accountId: a, wants: [sms(2)] },
+          { accountId: b, wants: [sms(2)] },
+        ]),
+      ),
+    ).rejects.toBeInstanceOf(LedgerBatchConflict);
     expect(spy).toHaveBeenCalledTimes(1);
     spy.mockRestore();
     // Nothing was taken from either: b's guard refused, and a's debit was rolled back with the unit.

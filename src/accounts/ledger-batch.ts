@@ -92,6 +92,7 @@ export class LedgerBatch {
       sql: `UPDATE accounts SET ${set} WHERE id IN (${inList(ids.length)}) AND subscription_active = ? AND ${guard}`,
       params: [...amount.params, ...ids, 1, ...amount.params],
     });
-    if (changed !== pairs.length) throw new LedgerBatchConflict(`${source}: ${changed} of ${pairs.length} accounts debited`);
+    if (changed !== pairs.length)
+      throw new LedgerBatchConflict(`${source}: ${changed} of ${pairs.length} accounts debited`);
   }
 }

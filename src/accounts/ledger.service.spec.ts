@@ -28,7 +28,9 @@ describe(LedgerService.name, () => {
   it('refuses an inactive subscription with SUBSCRIPTION_INACTIVE and takes nothing', async () => {
     const id = await account({ wallet: 100, active: false });
     await expect(sut.debit(id, 'local_sms')).rejects.toMatchObject({ code: 'SUBSCRIPTION_INACTIVE' });
-    await expect(sut.debitMany(id, 'local_sms', 2, { allOrNothing: false })).rejects.toMatchObject({ code: 'SUBSCRIPTION_INACTIVE' });
+    await expect(sut.debitMany(id, 'local_sms', 2, { allOrNothing: false })).rejects.toMatchObject({
+      code: 'SUBSCRIPTION_INACTIVE',
+    });
     expect((await balances(id)).wallet).toBe(100);
   });
 
@@ -41,7 +43,9 @@ describe(LedgerService.name, () => {
 
   it('debitMany: all-or-nothing refuses a batch it cannot fully pay; partial mode pays what it can', async () => {
     const id = await account({ wallet: 12, free: 2 });
-    await expect(sut.debitMany(id, 'local_sms', 5, { allOrNothing: true })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    await expect(sut.debitMany(id, 'local_sms', 5, { allOrNothing: true })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+    });
     expect(await balances(id)).toEqual({ wallet: 12, free: 2, used: 0 });
     const got = await sut.debitMany(id, 'local_sms', 5, { allOrNothing: false });
     expect(got.map((f) => f.source)).toEqual(['free', 'free', 'wallet', 'wallet']);
@@ -51,7 +55,9 @@ describe(LedgerService.name, () => {
   it('debitMany without a transaction takes nothing when a later UPDATE fails', async () => {
     const id = await account({ wallet: 100, free: 1, quota: 1 });
     // A real database error on the third UPDATE (wallet), after free messages and quota were taken.
-    await ds.query(`CREATE TRIGGER wallet_down BEFORE UPDATE OF wallet_balance ON accounts WHEN NEW.id = '${id}' BEGIN SELECT RAISE(ABORT, 'wallet unavailable'); END`);
+    await ds.query(
+      `CREATE TRIGGER wallet_down BEFORE UPDATE OF wallet_balance ON accounts WHEN NEW.id = '${id}' BEGIN SELECT RAISE(ABORT, 'wallet unavailable'); END`,
+    );
     try {
       for (const allOrNothing of [false, true]) {
         await expect(sut.debitMany(id, 'local_sms', 3, { allOrNothing })).rejects.toThrow(/wallet unavailable/);
@@ -80,10 +86,26 @@ describe(LedgerService.name, () => {
 
   it('estimate pays on paper as debit pays for real: same order of sources, same prices', async () => {
     const id = await account({ wallet: 23, free: 2, quota: 3, used: 1 });
-    const channels: ChannelName[] = ['email', 'local_sms', 'chatapp', 'local_sms', 'email', 'chatapp', 'local_sms', 'chatapp_web', 'email', 'local_sms', 'email', 'email'];
+    const channels: ChannelName[] = [
+      'email',
+      'local_sms',
+      'chatapp',
+      'local_sms',
+      'email',
+      'chatapp',
+      'local_sms',
+      'chatapp_web',
+      'email',
+      'local_sms',
+      'email',
+      'email',
+    ];
     const estimate = await sut.estimate(id);
     for (const channel of channels) {
-      const real = await sut.debit(id, channel).then((f) => f.source, () => null);
+      const real = await sut.debit(id, channel).then(
+        (f) => f.source,
+        () => null,
+      );
       expect(estimate.pay(sut.price(channel))).toBe(real);
     }
     // The last sms could not be paid (1 left); the two emails after it could.
@@ -109,7 +131,9 @@ describe(LedgerService.name, () => {
   it('debitMany counts messages of several parts: all-or-nothing and partial', async () => {
     const id = await account({ wallet: 30, free: 3 });
     // 4 two-part messages need 8 units: 1 from free (3 free cover one), 3 x 10 from the wallet.
-    await expect(sut.debitMany(id, 'local_sms', 5, { allOrNothing: true, units: 2 })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    await expect(sut.debitMany(id, 'local_sms', 5, { allOrNothing: true, units: 2 })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+    });
     expect(await balances(id)).toEqual({ wallet: 30, free: 3, used: 0 });
     const got = await sut.debitMany(id, 'local_sms', 5, { allOrNothing: false, units: 2 });
     expect(got).toEqual([
@@ -127,7 +151,10 @@ describe(LedgerService.name, () => {
     const id = await account({ wallet: 27, free: 3, quota: 2 });
     const estimate = await sut.estimate(id);
     for (const units of [2, 3, 2, 1, 4, 1, 2]) {
-      const real = await sut.debit(id, 'local_sms', units).then((f) => f.source, () => null);
+      const real = await sut.debit(id, 'local_sms', units).then(
+        (f) => f.source,
+        () => null,
+      );
       expect(estimate.pay(sut.price('local_sms') * units, units)).toBe(real);
     }
     expect(estimate.result()).toEqual({ free: 3, quota: 2, wallet: 20 });

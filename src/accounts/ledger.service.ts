@@ -57,7 +57,11 @@ export class LedgerService {
   async estimate(accountId: string): Promise<PaymentEstimate> {
     const b = await this.balance(accountId);
     if (!b) throw ApiError.notFound('Account');
-    return new PaymentEstimate({ freeMessages: Number(b.free_messages), quotaLeft: availableFrom(b, 'quota', 0), wallet: Number(b.wallet_balance) });
+    return new PaymentEstimate({
+      freeMessages: Number(b.free_messages),
+      quotaLeft: availableFrom(b, 'quota', 0),
+      wallet: Number(b.wallet_balance),
+    });
   }
 
   /**
@@ -81,16 +85,30 @@ export class LedgerService {
    * One unit of work (the caller's, when one is open), so a database error after the first UPDATE
    * leaves nothing taken.
    */
-  async debitMany(accountId: string, channel: ChannelName, count: number, opts: { allOrNothing: boolean; units?: number }): Promise<Funding[]> {
-    return this.uow.transaction(() => this.debitManyInUnit(accountId, channel, count, opts.allOrNothing, opts.units ?? 1));
+  async debitMany(
+    accountId: string,
+    channel: ChannelName,
+    count: number,
+    opts: { allOrNothing: boolean; units?: number },
+  ): Promise<Funding[]> {
+    return this.uow.transaction(() =>
+      this.debitManyInUnit(accountId, channel, count, opts.allOrNothing, opts.units ?? 1),
+    );
   }
 
-  private async debitManyInUnit(accountId: string, channel: ChannelName, count: number, allOrNothing: boolean, units: number): Promise<Funding[]> {
+  private async debitManyInUnit(
+    accountId: string,
+    channel: ChannelName,
+    count: number,
+    allOrNothing: boolean,
+    units: number,
+  ): Promise<Funding[]> {
     const price = this.price(channel);
     const out: Funding[] = [];
     const first = await this.balance(accountId);
     if (!first) throw ApiError.notFound('Account');
-    if (!truthy(first.subscription_active)) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+    if (!truthy(first.subscription_active))
+      throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
     if (allOrNothing && this.payable(first, price, units) < count) throw this.short(channel, count);
     let b: BalanceRow | null = first;
     for (const source of ['free', 'quota', 'wallet'] as FundingSource[]) {
@@ -117,7 +135,10 @@ export class LedgerService {
   }
 
   private short(channel: ChannelName, count: number): ApiError {
-    return new ApiError('INSUFFICIENT_BALANCE', `Free messages, plan quota and wallet balance cannot pay for ${count} message(s) on ${channel}`);
+    return new ApiError(
+      'INSUFFICIENT_BALANCE',
+      `Free messages, plan quota and wallet balance cannot pay for ${count} message(s) on ${channel}`,
+    );
   }
 
   /**
@@ -126,18 +147,31 @@ export class LedgerService {
    * the largest safe integer.
    */
   async credit(accountId: string, amount: number): Promise<boolean> {
-    return (await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ? AND wallet_balance <= ?', [amount, accountId, Number.MAX_SAFE_INTEGER - amount])) === 1;
+    return (
+      (await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ? AND wallet_balance <= ?', [
+        amount,
+        accountId,
+        Number.MAX_SAFE_INTEGER - amount,
+      ])) === 1
+    );
   }
 
   /** Gives payments back to where they came from, every unit of each (one UPDATE per source). */
   async refundMany(accountId: string, fundings: Funding[]): Promise<void> {
-    const units = (source: FundingSource): number => fundings.filter((f) => f.source === source).reduce((s, f) => s + f.units, 0);
+    const units = (source: FundingSource): number =>
+      fundings.filter((f) => f.source === source).reduce((s, f) => s + f.units, 0);
     const free = units('free');
     const quota = units('quota');
     const wallet = fundings.filter((f) => f.source === 'wallet').reduce((s, f) => s + f.amount, 0);
     if (free) await this.exec('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId]);
-    if (quota) await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [quota, accountId, quota]);
-    if (wallet) await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
+    if (quota)
+      await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [
+        quota,
+        accountId,
+        quota,
+      ]);
+    if (wallet)
+      await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
   }
 
   /** Takes `n` billable units from one source in one conditional UPDATE. */
@@ -145,23 +179,45 @@ export class LedgerService {
     const active = 'AND subscription_active = ?';
     switch (source) {
       case 'free':
-        return (await this.exec(`UPDATE accounts SET free_messages = free_messages - ? WHERE id = ? AND free_messages >= ? ${active}`, [n, accountId, n, 1])) === 1;
+        return (
+          (await this.exec(
+            `UPDATE accounts SET free_messages = free_messages - ? WHERE id = ? AND free_messages >= ? ${active}`,
+            [n, accountId, n, 1],
+          )) === 1
+        );
       case 'quota':
-        return (await this.exec(`UPDATE accounts SET messages_used = messages_used + ? WHERE id = ? AND messages_used + ? <= message_quota ${active}`, [n, accountId, n, 1])) === 1;
+        return (
+          (await this.exec(
+            `UPDATE accounts SET messages_used = messages_used + ? WHERE id = ? AND messages_used + ? <= message_quota ${active}`,
+            [n, accountId, n, 1],
+          )) === 1
+        );
       case 'wallet':
-        return (await this.exec(`UPDATE accounts SET wallet_balance = wallet_balance - ? WHERE id = ? AND wallet_balance >= ? ${active}`, [n * price, accountId, n * price, 1])) === 1;
+        return (
+          (await this.exec(
+            `UPDATE accounts SET wallet_balance = wallet_balance - ? WHERE id = ? AND wallet_balance >= ? ${active}`,
+            [n * price, accountId, n * price, 1],
+          )) === 1
+        );
     }
   }
 
   private async refusal(accountId: string): Promise<ApiError> {
     const b = await this.balance(accountId);
     if (!b) return ApiError.notFound('Account');
-    if (!truthy(b.subscription_active)) return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
-    return new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for this message');
+    if (!truthy(b.subscription_active))
+      return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+    return new ApiError(
+      'INSUFFICIENT_BALANCE',
+      'Free messages, plan quota and wallet balance cannot pay for this message',
+    );
   }
 
   private payable(b: BalanceRow, price: number, units = 1): number {
-    return (['free', 'quota', 'wallet'] as FundingSource[]).reduce((s, src) => s + messagesFrom(b, src, price, units), 0);
+    return (['free', 'quota', 'wallet'] as FundingSource[]).reduce(
+      (s, src) => s + messagesFrom(b, src, price, units),
+      0,
+    );
   }
 
   // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).

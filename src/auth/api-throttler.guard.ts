@@ -25,14 +25,22 @@ export class ApiThrottlerGuard extends ThrottlerGuard {
 
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
     if (props.throttler.name === PER_IP_THROTTLER) {
-      const optedIn = this.reflector.getAllAndOverride<boolean>(THROTTLE_PER_IP_KEY, [props.context.getHandler(), props.context.getClass()]);
+      const optedIn = this.reflector.getAllAndOverride<boolean>(THROTTLE_PER_IP_KEY, [
+        props.context.getHandler(),
+        props.context.getClass(),
+      ]);
       if (!optedIn) return true;
     }
     return super.handleRequest(props);
   }
 
-  protected override async throwThrottlingException(_ctx: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    _ctx: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     const retryAfterSeconds = Math.max(1, Math.ceil(detail.timeToBlockExpire || detail.timeToExpire || 1));
-    throw new ApiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfterSeconds} s`, { retryAfterSeconds });
+    throw new ApiError('RATE_LIMITED', `Rate limit exceeded; retry after ${retryAfterSeconds} s`, {
+      retryAfterSeconds,
+    });
   }
 }

@@ -20,12 +20,17 @@ import { FixedWindowThrottlerStorage } from './fixed-window-throttler.storage';
           { name: 'default', ttl: config.throttle.ttlSeconds * 1000, limit: config.throttle.limit },
           // Retry-After comes from the error envelope; the library's would be named `Retry-After-ip`.
           {
-            name: PER_IP_THROTTLER, ttl: config.throttle.publicTtlSeconds * 1000, limit: config.throttle.publicLimit, setHeaders: false,
+            name: PER_IP_THROTTLER,
+            ttl: config.throttle.publicTtlSeconds * 1000,
+            limit: config.throttle.publicLimit,
+            setHeaders: false,
             getTracker: (req: Record<string, unknown>) => `ip:${typeof req.ip === 'string' ? req.ip : 'unknown'}`,
           },
         ],
         // lazyConnect: no socket until the first request, so an app that fails to start leaves none open.
-        storage: config.redis.url ? new ThrottlerStorageRedisService(config.redis.url, { lazyConnect: true, keyPrefix: config.redis.keyPrefix }) : new FixedWindowThrottlerStorage(),
+        storage: config.redis.url
+          ? new ThrottlerStorageRedisService(config.redis.url, { lazyConnect: true, keyPrefix: config.redis.keyPrefix })
+          : new FixedWindowThrottlerStorage(),
       }),
     }),
   ],

@@ -24,7 +24,12 @@ export class AuthorizationGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     if (this.reflector.getAllAndOverride<boolean>(ADMIN_KEY, targets)) {
       if (req.isAdmin) return true;
-      throw new ApiError('UNAUTHORIZED', this.config.security.adminToken ? 'Admin token missing or invalid' : 'Admin API is disabled (ADMIN_TOKEN is not set)');
+      throw new ApiError(
+        'UNAUTHORIZED',
+        this.config.security.adminToken
+          ? 'Admin token missing or invalid'
+          : 'Admin API is disabled (ADMIN_TOKEN is not set)',
+      );
     }
     const auth = req.auth;
     if (!auth) throw new ApiError('UNAUTHORIZED', 'API key missing or invalid');

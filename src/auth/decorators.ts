@@ -20,7 +20,8 @@ export const Public = () => applyDecorators(SetMetadata(PUBLIC_KEY, true), SkipT
 export const ThrottlePerIp = () => SetMetadata(THROTTLE_PER_IP_KEY, true);
 
 /** Operator API: `Authorization: Bearer <ADMIN_TOKEN>`; 401 for everything when ADMIN_TOKEN is unset. */
-export const AdminOnly = () => applyDecorators(SetMetadata(ADMIN_KEY, true), SkipThrottle(), ThrottlePerIp(), ApiBearerAuth('admin'));
+export const AdminOnly = () =>
+  applyDecorators(SetMetadata(ADMIN_KEY, true), SkipThrottle(), ThrottlePerIp(), ApiBearerAuth('admin'));
 
 /** The API key must carry every listed permission (an owner key has all). */
 export const RequirePermissions = (...permissions: Permission[]) =>

@@ -6,11 +6,21 @@ describe(FixedWindowThrottlerStorage.name, () => {
   afterAll(() => sut.onApplicationShutdown());
 
   it('allows `limit` hits per window, then blocks until the window ends', async () => {
-    for (let i = 1; i <= 3; i++) expect(await sut.increment('k', 30_000, 3, 30_000, 'default')).toMatchObject({ totalHits: i, isBlocked: false });
+    for (let i = 1; i <= 3; i++)
+      expect(await sut.increment('k', 30_000, 3, 30_000, 'default')).toMatchObject({ totalHits: i, isBlocked: false });
     now += 10_000;
-    expect(await sut.increment('k', 30_000, 3, 30_000, 'default')).toEqual({ totalHits: 4, timeToExpire: 20, isBlocked: true, timeToBlockExpire: 20 });
+    expect(await sut.increment('k', 30_000, 3, 30_000, 'default')).toEqual({
+      totalHits: 4,
+      timeToExpire: 20,
+      isBlocked: true,
+      timeToBlockExpire: 20,
+    });
     now += 20_000;
-    expect(await sut.increment('k', 30_000, 3, 30_000, 'default')).toMatchObject({ totalHits: 1, isBlocked: false, timeToExpire: 30 });
+    expect(await sut.increment('k', 30_000, 3, 30_000, 'default')).toMatchObject({
+      totalHits: 1,
+      isBlocked: false,
+      timeToExpire: 30,
+    });
   });
 
   it('keeps keys and throttlers apart', async () => {

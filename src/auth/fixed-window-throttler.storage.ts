@@ -18,12 +18,21 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage, OnApplicat
   private readonly windows = new Map<string, Window>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now, sweepEveryMs = 60_000) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    sweepEveryMs = 60_000,
+  ) {
     this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
     this.sweeper.unref();
   }
 
-  async increment(key: string, ttl: number, limit: number, _blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = this.now();
     const id = `${throttlerName}:${key}`;
     let w = this.windows.get(id);

@@ -27,9 +27,20 @@ const TOP_FIELDS = new Set(['name', 'messagesPerSecond', 'idempotencyKey']);
  * top-level fields are checked as JSON and dropped. A syntax error stops storing, the rest of the
  * body is drained (without scanning); a value over the size limit stops reading at once.
  */
-export function readBulkBody(req: Readable, limits: ScanLimits, onMessage: (index: number, value: unknown, text: string) => Promise<void> | void): Promise<BodyOutcome> {
+export function readBulkBody(
+  req: Readable,
+  limits: ScanLimits,
+  onMessage: (index: number, value: unknown, text: string) => Promise<void> | void,
+): Promise<BodyOutcome> {
   return new Promise((resolve, reject) => {
-    const out: BodyOutcome = { invalidBody: null, tooLarge: null, aborted: false, top: {}, messagesIsArray: false, count: 0 };
+    const out: BodyOutcome = {
+      invalidBody: null,
+      tooLarge: null,
+      aborted: false,
+      top: {},
+      messagesIsArray: false,
+      count: 0,
+    };
     let settled = false;
     let ended = false;
     let failed = false;

@@ -70,7 +70,10 @@ export class BulkDryRunService {
     if (outcome.tooLarge) {
       // As on creation: the rest of the body stays unread, the connection closes after the answer.
       req.res?.setHeader('Connection', 'close');
-      throw new ApiError(outcome.tooLarge.element ? 'INVALID_MESSAGE' : 'INVALID_REQUEST_BODY', outcome.tooLarge.message);
+      throw new ApiError(
+        outcome.tooLarge.element ? 'INVALID_MESSAGE' : 'INVALID_REQUEST_BODY',
+        outcome.tooLarge.message,
+      );
     }
     if (outcome.aborted) throw new ApiError('INVALID_REQUEST_BODY', 'The request body ended before it was complete');
     const { mps } = checkJobFields(outcome, firstBad);
@@ -78,7 +81,11 @@ export class BulkDryRunService {
     return tally.result(outcome.count, mps, auth.account.currency);
   }
 
-  private async checkInOrder(ctx: ValidationContext, rows: { index: number; value: unknown }[], tally: DryRunTally): Promise<void> {
+  private async checkInOrder(
+    ctx: ValidationContext,
+    rows: { index: number; value: unknown }[],
+    tally: DryRunTally,
+  ): Promise<void> {
     for (const row of rows) {
       const verdict = await checkBulkRow(this.validator, ctx, () => row.value);
       if (verdict.ok) tally.valid(verdict.message);

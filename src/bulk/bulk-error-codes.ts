@@ -7,5 +7,9 @@ export const BULK_ROW_ERROR_CODES = [...new Set([...MESSAGE_VALIDATION_CODES, ..
 export type BulkRowErrorCode = (typeof MESSAGE_VALIDATION_CODES)[number] | (typeof MESSAGE_FAILURE_CODES)[number];
 
 /** A bulk job's errorCode: why it was `rejected` before anything was sent. */
-export const BULK_JOB_ERROR_CODES = ['VALIDATION_FAILED', 'INSUFFICIENT_BALANCE', 'INTAKE_INCOMPLETE'] as const satisfies readonly (ErrorCode | OutcomeCode)[];
+export const BULK_JOB_ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'INSUFFICIENT_BALANCE',
+  'INTAKE_INCOMPLETE',
+] as const satisfies readonly (ErrorCode | OutcomeCode)[];
 export type BulkJobErrorCode = (typeof BULK_JOB_ERROR_CODES)[number];

@@ -12,7 +12,16 @@ import { readBulkBody } from './bulk-body-reader';
 import { BulkJobView, toJobView } from './bulk-job.view';
 import { BulkSettings } from './bulk-settings';
 import { canonicalOfStoredJob, RequestFingerprint } from './request-hash';
-import { checkFields, CheckedFields, elementProblem, Fingerprint, PendingRow, toPendingRow, validKey, MAX_KEY } from './bulk-request-rules';
+import {
+  checkFields,
+  CheckedFields,
+  elementProblem,
+  Fingerprint,
+  PendingRow,
+  toPendingRow,
+  validKey,
+  MAX_KEY,
+} from './bulk-request-rules';
 import { isUniqueViolation } from '../database/db-errors';
 import { BulkJobRepository, IntakeFields, jobStatements, KeyClaim } from './bulk-job.repository';
 import { BulkRowRepository, rowStatements, rowValues } from './bulk-row.repository';
@@ -115,7 +124,10 @@ export class BulkIntakeService {
       // The rest of the body stays unread: answer now and close the connection after the answer
       // (Node then destroys the socket) rather than reading what may be gigabytes.
       req.res?.setHeader('Connection', 'close');
-      throw new ApiError(outcome.tooLarge.element ? 'INVALID_MESSAGE' : 'INVALID_REQUEST_BODY', outcome.tooLarge.message);
+      throw new ApiError(
+        outcome.tooLarge.element ? 'INVALID_MESSAGE' : 'INVALID_REQUEST_BODY',
+        outcome.tooLarge.message,
+      );
     }
     if (outcome.aborted) {
       if (storeRows) await this.markIncomplete(jobId);
@@ -132,7 +144,8 @@ export class BulkIntakeService {
       if (storeRows) await this.discard(jobId);
       throw fields;
     }
-    if (!storeRows) return this.finalize(auth.accountId, null, fields, print.finish(fields.name, fields.mps), outcome.count);
+    if (!storeRows)
+      return this.finalize(auth.accountId, null, fields, print.finish(fields.name, fields.mps), outcome.count);
     try {
       if (batch.length) await this.insertRows(jobId, batch);
       return await this.finalize(auth.accountId, jobId, fields, print.finish(fields.name, fields.mps), outcome.count);
@@ -145,8 +158,10 @@ export class BulkIntakeService {
   }
 
   private earlyError(auth: AuthContext, headerKey: string | undefined): ApiError | null {
-    if (!auth.account.subscriptionActive) return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
-    if (headerKey !== undefined && !validKey(headerKey)) return new ApiError('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_KEY} characters`);
+    if (!auth.account.subscriptionActive)
+      return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+    if (headerKey !== undefined && !validKey(headerKey))
+      return new ApiError('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_KEY} characters`);
     return null;
   }
 
@@ -167,7 +182,11 @@ export class BulkIntakeService {
    * back (the upload ends with an error).
    */
   private async insertRows(jobId: string, rows: PendingRow[]): Promise<void> {
-    const insert = rowStatements.insertBatch(jobId, rows, rows.length === this.settings.intakeBatch ? this.fullBatchValues : undefined);
+    const insert = rowStatements.insertBatch(
+      jobId,
+      rows,
+      rows.length === this.settings.intakeBatch ? this.fullBatchValues : undefined,
+    );
     const now = this.clock.now();
     const renew = jobStatements.renewIntake(jobId, rows.length, now + this.settings.intakeLeaseMs, now);
     await this.db.steps(function* (): Steps<void> {
@@ -189,7 +208,12 @@ export class BulkIntakeService {
   }
 
   /** Same name, rate and messages as the job holding the key? Raw bytes first, canonical JSON if they differ. */
-  private async sameRequest(holder: BulkJobRecord, ownJobId: string | null, f: CheckedFields, print: Fingerprint): Promise<boolean> {
+  private async sameRequest(
+    holder: BulkJobRecord,
+    ownJobId: string | null,
+    f: CheckedFields,
+    print: Fingerprint,
+  ): Promise<boolean> {
     if (holder.rawHash === print.raw) return true;
     if (holder.name !== f.name || holder.messagesPerSecond !== f.mps) return false;
     let theirs = holder.requestHash;
@@ -197,14 +221,29 @@ export class BulkIntakeService {
       theirs = await canonicalOfStoredJob(this.rowRepo, holder.id, holder.name, holder.messagesPerSecond);
       await this.jobs.setRequestHash(holder.id, theirs);
     }
-    const mine = print.canonical ?? (ownJobId ? await canonicalOfStoredJob(this.rowRepo, ownJobId, f.name, f.mps) : null);
+    const mine =
+      print.canonical ?? (ownJobId ? await canonicalOfStoredJob(this.rowRepo, ownJobId, f.name, f.mps) : null);
     return mine === theirs;
   }
 
   /** Claims the key for `jobId` (or finds who holds it). Race-free: the unique index decides. */
-  private async finalize(accountId: string, jobId: string | null, f: CheckedFields, print: Fingerprint, count: number): Promise<BulkJobView> {
+  private async finalize(
+    accountId: string,
+    jobId: string | null,
+    f: CheckedFields,
+    print: Fingerprint,
+    count: number,
+  ): Promise<BulkJobView> {
     const windowStart = this.clock.now() - this.settings.idempotencyWindowMs;
-    const fields: IntakeFields = { name: f.name, mps: f.mps, total: count, key: f.key, keyHash: keyHash(f.key), rawHash: print.raw, requestHash: print.canonical };
+    const fields: IntakeFields = {
+      name: f.name,
+      mps: f.mps,
+      total: count,
+      key: f.key,
+      keyHash: keyHash(f.key),
+      rawHash: print.raw,
+      requestHash: print.canonical,
+    };
     for (let attempt = 0; attempt < 5; attempt++) {
       const now = this.clock.now();
       let result: KeyClaim | null;
@@ -216,7 +255,10 @@ export class BulkIntakeService {
       }
       if (result === null) {
         // Only hashed (a holder existed when we started) but it expired meanwhile: rare; ask to resend.
-        throw new ApiError('IDEMPOTENCY_CONFLICT', 'The idempotency key expired while the request was read; send it again');
+        throw new ApiError(
+          'IDEMPOTENCY_CONFLICT',
+          'The idempotency key expired while the request was read; send it again',
+        );
       }
       if (result.mine) {
         if (!result.job || result.job.status !== 'validating') throw abandoned();

@@ -21,12 +21,21 @@ export class BulkJobEvents {
     @Inject(EVENT_SINK) private readonly sink: EventSink,
   ) {}
 
-  async around<T>(jobId: string, type: BulkJobEventType, change: () => Promise<T>, moved: (result: T) => boolean): Promise<T> {
+  async around<T>(
+    jobId: string,
+    type: BulkJobEventType,
+    change: () => Promise<T>,
+    moved: (result: T) => boolean,
+  ): Promise<T> {
     return this.aroundEach(type, change, (result) => (moved(result) ? [jobId] : []));
   }
 
   /** The same for a change of many jobs at once (validation's queue UPDATE): one event per job the change says moved. */
-  async aroundEach<T>(type: BulkJobEventType, change: () => Promise<T>, moved: (result: T) => readonly string[]): Promise<T> {
+  async aroundEach<T>(
+    type: BulkJobEventType,
+    change: () => Promise<T>,
+    moved: (result: T) => readonly string[],
+  ): Promise<T> {
     return this.uow.transaction(async (tx) => {
       const result = await change();
       const ids = moved(result);
@@ -43,6 +52,9 @@ export class BulkJobEvents {
     const jobs = await this.jobs.findByIds(typeof jobIds === 'string' ? [jobIds] : jobIds);
     if (!jobs.length) return;
     const at = this.clock.now();
-    await this.sink.record(tx, jobs.map((job) => ({ accountId: job.accountId, type, data: { ...toJobView(job) }, at })));
+    await this.sink.record(
+      tx,
+      jobs.map((job) => ({ accountId: job.accountId, type, data: { ...toJobView(job) }, at })),
+    );
   }
 }

@@ -21,10 +21,23 @@ describe(BulkJobLeases.name, () => {
 
   async function pausedJob(id: string, reason: string, resumeAt: number): Promise<void> {
     await jobs.create(id, 'acc_1', 'rep_1', 10, 1);
-    await ds.query(`UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ? WHERE id = ?`, [reason, resumeAt, id]);
+    await ds.query(`UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ? WHERE id = ?`, [
+      reason,
+      resumeAt,
+      id,
+    ]);
   }
   const states = async () =>
-    Object.fromEntries(((await ds.query('SELECT id, status, pause_reason, resume_at FROM bulk_jobs ORDER BY id')) as { id: string; status: string; pause_reason: string | null; resume_at: number | null }[]).map((r) => [r.id, [r.status, r.pause_reason, r.resume_at === null ? null : Number(r.resume_at)]]));
+    Object.fromEntries(
+      (
+        (await ds.query('SELECT id, status, pause_reason, resume_at FROM bulk_jobs ORDER BY id')) as {
+          id: string;
+          status: string;
+          pause_reason: string | null;
+          resume_at: number | null;
+        }[]
+      ).map((r) => [r.id, [r.status, r.pause_reason, r.resume_at === null ? null : Number(r.resume_at)]]),
+    );
 
   it('resumes the rate-limited jobs whose back-off ended, a limited number per call, and no other paused job', async () => {
     for (const id of ['bulk_a', 'bulk_b', 'bulk_c']) await pausedJob(id, 'provider_rate_limit', 1_000);

@@ -10,7 +10,8 @@ import type { SettledRow } from './window-rows';
  * settler's: a stalled replica settling late must not close the window its successor has open. Two
  * parameters: the owner, twice.
  */
-const CLOSE_OWN_WINDOW = 'window_from = CASE WHEN lease_owner = ? THEN NULL ELSE window_from END, window_to = CASE WHEN lease_owner = ? THEN NULL ELSE window_to END';
+const CLOSE_OWN_WINDOW =
+  'window_from = CASE WHEN lease_owner = ? THEN NULL ELSE window_from END, window_to = CASE WHEN lease_owner = ? THEN NULL ELSE window_to END';
 
 /** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
 const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
@@ -58,9 +59,15 @@ export interface WindowPauseMove {
 export const leaseStatements = {
   // --- dispatch
   /** A plain read (no lock: a locking scan of the status index made every job's completion wait on it each tick). */
-  rateLimitedDue: (now: number, limit: number): Stmt => sql(`SELECT id FROM bulk_jobs WHERE ${RATE_LIMITED_DUE} LIMIT ${limit}`, now),
+  rateLimitedDue: (now: number, limit: number): Stmt =>
+    sql(`SELECT id FROM bulk_jobs WHERE ${RATE_LIMITED_DUE} LIMIT ${limit}`, now),
   resumeRateLimited: (ids: string[], now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND ${RATE_LIMITED_DUE}`, now, ...ids, now),
+    sql(
+      `UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND ${RATE_LIMITED_DUE}`,
+      now,
+      ...ids,
+      now,
+    ),
   turns: (limit: number): Stmt =>
     sql(
       `SELECT j.id, j.account_id, j.status, j.messages_per_second, j.lease_owner, j.lease_expires_at
@@ -72,21 +79,51 @@ export const leaseStatements = {
       // quiet: no row settled, or the last settlement (which writes updated_at, at or after its rows'
       // sent_at, in the same unit) more than a second ago; other writes only make updated_at newer.
       `SELECT id, lease_owner, CASE WHEN sent_count + failed_count = 0 OR updated_at < ? THEN 1 ELSE 0 END AS quiet FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      now - 1000, ...ids, owner, now,
+      now - 1000,
+      ...ids,
+      owner,
+      now,
     ),
   leaseTurns: (ids: string[], owner: string, until: number, now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(ids.length)})`, owner, until, now, ...ids),
+    sql(
+      `UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(ids.length)})`,
+      owner,
+      until,
+      now,
+      ...ids,
+    ),
   /** The window's renewal is its check: still ours and still to run (a retry or resume may have set it back to `queued`). */
   renewForWindow: (id: string, owner: string, until: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`, until, id, owner),
+    sql(
+      `UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`,
+      until,
+      id,
+      owner,
+    ),
   /** Several windows' renewal; `runningOf` then tells which of them it renewed (still ours and to run). */
   renewManyForWindow: (ids: string[], owner: string, until: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status IN ('queued', 'running')`, until, ...ids, owner),
-  runningOf: (ids: string[], owner: string): Stmt => sql(`SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'running'`, ...ids, owner),
+    sql(
+      `UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status IN ('queued', 'running')`,
+      until,
+      ...ids,
+      owner,
+    ),
+  runningOf: (ids: string[], owner: string): Stmt =>
+    sql(
+      `SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'running'`,
+      ...ids,
+      owner,
+    ),
   /** Windows opened at `at` (their rows' message ids derive from it), each job's range of rows taken, in one UPDATE. */
   openWindows: (windows: { id: string; from: number; to: number }[], at: number): Stmt => {
-    const from = caseOf('id', windows.map((w) => [w.id, w.from]));
-    const to = caseOf('id', windows.map((w) => [w.id, w.to]));
+    const from = caseOf(
+      'id',
+      windows.map((w) => [w.id, w.from]),
+    );
+    const to = caseOf(
+      'id',
+      windows.map((w) => [w.id, w.to]),
+    );
     return {
       sql: `UPDATE bulk_jobs SET window_from = ${from.sql}, window_to = ${to.sql}, window_at = ? WHERE id IN (${inList(windows.length)})`,
       params: [...from.params, ...to.params, at, ...windows.map((w) => w.id)],
@@ -94,7 +131,11 @@ export const leaseStatements = {
   },
   /** Counters of several windows' settled rows in one UPDATE; the windows closed where `owner` still holds the lease. */
   countSettledOfJobs: (counts: { id: string; sent: number; failed: number }[], owner: string, now: number): Stmt => {
-    const col = (f: (c: { sent: number; failed: number }) => number) => caseOf('id', counts.map((c) => [c.id, f(c)]));
+    const col = (f: (c: { sent: number; failed: number }) => number) =>
+      caseOf(
+        'id',
+        counts.map((c) => [c.id, f(c)]),
+      );
     const settled = col((c) => c.sent + c.failed);
     const sent = col((c) => c.sent);
     const failed = col((c) => c.failed);
@@ -103,25 +144,48 @@ export const leaseStatements = {
       params: [...settled.params, ...sent.params, ...failed.params, owner, owner, now, ...counts.map((c) => c.id)],
     };
   },
-  renew: (id: string, owner: string, until: number): Stmt => sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', until, id, owner),
-  release: (id: string, owner: string): Stmt => sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, owner),
-  releaseDispatch: (owner: string): Stmt => sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('queued', 'running')`, owner),
-  releaseAll: (owner: string): Stmt => sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', owner),
+  renew: (id: string, owner: string, until: number): Stmt =>
+    sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', until, id, owner),
+  release: (id: string, owner: string): Stmt =>
+    sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?', id, owner),
+  releaseDispatch: (owner: string): Stmt =>
+    sql(
+      `UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status IN ('queued', 'running')`,
+      owner,
+    ),
+  releaseAll: (owner: string): Stmt =>
+    sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', owner),
   /** Counters of a window's settled rows; the window closed if `owner` still holds the lease. */
   countSettled: (id: string, owner: string, sent: number, failed: number, now: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, ${CLOSE_OWN_WINDOW}, updated_at = ? WHERE id = ?`,
-      sent + failed, sent, failed, owner, owner, now, id,
+      sent + failed,
+      sent,
+      failed,
+      owner,
+      owner,
+      now,
+      id,
     ),
   /** A window that settled no row closed (if `owner` still holds the lease). */
-  closeWindow: (id: string, owner: string): Stmt => sql('UPDATE bulk_jobs SET window_from = NULL, window_to = NULL WHERE id = ? AND lease_owner = ?', id, owner),
+  closeWindow: (id: string, owner: string): Stmt =>
+    sql('UPDATE bulk_jobs SET window_from = NULL, window_to = NULL WHERE id = ? AND lease_owner = ?', id, owner),
   pauseRunning: (id: string, owner: string, p: WindowPauseMove): Stmt =>
-    sql(`UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`, p.reason, p.resumeAt, id, owner),
+    sql(
+      `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+      p.reason,
+      p.resumeAt,
+      id,
+      owner,
+    ),
   complete: (id: string, owner: string, now: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET status = 'completed', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'running' AND lease_owner = ?
        AND NOT EXISTS (SELECT 1 FROM bulk_rows WHERE job_id = ? AND status IN ('pending', 'sending'))`,
-      now, id, owner, id,
+      now,
+      id,
+      owner,
+      id,
     ),
   // --- reaper
   unsettledCancelled: (now: number, limit: number): Stmt =>
@@ -130,10 +194,21 @@ export const leaseStatements = {
       now,
     ),
   leaseCancelled: (id: string, owner: string, until: number, now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'cancelled' AND (lease_owner IS NULL OR lease_expires_at < ?)`, owner, until, now, id, now),
+    sql(
+      `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'cancelled' AND (lease_owner IS NULL OR lease_expires_at < ?)`,
+      owner,
+      until,
+      now,
+      id,
+      now,
+    ),
   /** One orphan row of a cancelled job settled as `status`. */
   countOrphanSettled: (id: string, status: 'sent' | 'failed' | 'cancelled', now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET pending_count = pending_count - 1, ${status}_count = ${status}_count + 1, updated_at = ? WHERE id = ?`, now, id),
+    sql(
+      `UPDATE bulk_jobs SET pending_count = pending_count - 1, ${status}_count = ${status}_count + 1, updated_at = ? WHERE id = ?`,
+      now,
+      id,
+    ),
 };
 
 /**
@@ -180,7 +255,11 @@ export class BulkJobLeases {
       // (Locked by the read above, or the embedded database's one writer is us: no condition needed.)
       yield leaseStatements.leaseTurns(won, owner, until, now);
       const quiet = new Set(free.rows.filter((r) => num(r.quiet) === 1).map((r) => String(r.id)));
-      return { won: new Set(won), quiet, takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== owner).length };
+      return {
+        won: new Set(won),
+        quiet,
+        takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== owner).length,
+      };
     });
   }
 
@@ -195,8 +274,17 @@ export class BulkJobLeases {
   }
 
   /** A window's settled rows counted; then its pause, if any (the job lets go of its lease). Returns whether the job moved to `paused`. */
-  *closeWindow(id: string, owner: string, sent: number, failed: number, pause: WindowPauseMove | null, now: number): Steps<boolean> {
-    yield sent + failed > 0 ? leaseStatements.countSettled(id, owner, sent, failed, now) : leaseStatements.closeWindow(id, owner);
+  *closeWindow(
+    id: string,
+    owner: string,
+    sent: number,
+    failed: number,
+    pause: WindowPauseMove | null,
+    now: number,
+  ): Steps<boolean> {
+    yield sent + failed > 0
+      ? leaseStatements.countSettled(id, owner, sent, failed, now)
+      : leaseStatements.closeWindow(id, owner);
     return pause ? yield* this.pauseWindow(id, owner, pause) : false;
   }
 
@@ -237,7 +325,11 @@ export class BulkJobLeases {
   }
 
   async unsettledCancelled(now: number, limit: number): Promise<UnsettledJob[]> {
-    return (await this.db.rows(leaseStatements.unsettledCancelled(now, limit))).map((r) => ({ id: String(r.id), accountId: String(r.account_id), leaseOwner: str(r.lease_owner) }));
+    return (await this.db.rows(leaseStatements.unsettledCancelled(now, limit))).map((r) => ({
+      id: String(r.id),
+      accountId: String(r.account_id),
+      leaseOwner: str(r.lease_owner),
+    }));
   }
 
   async leaseCancelled(id: string, owner: string, until: number, now: number): Promise<boolean> {

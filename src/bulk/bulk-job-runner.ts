@@ -83,7 +83,13 @@ export class BulkJobRunner {
     this.ctx = d.validator.createContext(accountId);
     this.ctxSince = d.clock.now();
     // A window's calls go out side by side (BULK_SEND_LANES, at most the job's rate), still within the rate in every second.
-    this.pacer = new WindowPacer(d.clock, this.window, mps, { stopping: () => this.stopRequested, keepLease: () => this.keepLease() }, d.settings.sendLanes);
+    this.pacer = new WindowPacer(
+      d.clock,
+      this.window,
+      mps,
+      { stopping: () => this.stopRequested, keepLease: () => this.keepLease() },
+      d.settings.sendLanes,
+    );
   }
 
   stop(): void {
@@ -117,7 +123,10 @@ export class BulkJobRunner {
         // another replica may own the job now) or a lock stayed held too long. The server rolled
         // that transaction back; stop without another statement. The job goes on under whoever
         // leases it next, which settles the rows this window took from the message log (never sent twice).
-        this.log.warn({ jobId: this.jobId, err: String(err) }, 'bulk job runner stood down: its database transaction was ended or blocked');
+        this.log.warn(
+          { jobId: this.jobId, err: String(err) },
+          'bulk job runner stood down: its database transaction was ended or blocked',
+        );
         return 'lost';
       }
       this.log.error({ err, jobId: this.jobId }, 'bulk job runner failed; the lease will expire and the job resume');
@@ -142,7 +151,15 @@ export class BulkJobRunner {
     const recover = !this.recovered;
     this.recovered = true;
     this.leaseUntil = leaseUntil;
-    const claimed = await this.d.batches.claim({ jobId: this.jobId, limit: this.mps, recover, after: this.cursor, owner: this.d.settings.instanceId, leaseUntil, at: this.d.clock.now() });
+    const claimed = await this.d.batches.claim({
+      jobId: this.jobId,
+      limit: this.mps,
+      recover,
+      after: this.cursor,
+      owner: this.d.settings.instanceId,
+      leaseUntil,
+      at: this.d.clock.now(),
+    });
     // Rows taken before were found: the next window looks for more.
     if (claimed?.recovering) this.recovered = false;
     for (const row of claimed?.rows ?? []) this.cursor = Math.max(this.cursor, row.idx);
@@ -157,7 +174,9 @@ export class BulkJobRunner {
    * `pending` when unpaid (and no balance pauses the job) or is held `sending` when paid (the next
    * batch sends it from the log without charging again; a rate limit pauses the job).
    */
-  private async sendRows(rows: ClaimedRow[]): Promise<{ outcomes: SettledRow[]; held: TakenRow[]; unsent: TakenRow[]; pause: WindowPause | null }> {
+  private async sendRows(
+    rows: ClaimedRow[],
+  ): Promise<{ outcomes: SettledRow[]; held: TakenRow[]; unsent: TakenRow[]; pause: WindowPause | null }> {
     const outcomes: SettledRow[] = [];
     const held: TakenRow[] = [];
     const unsent: TakenRow[] = [];
@@ -165,11 +184,21 @@ export class BulkJobRunner {
     const taken: ClaimedRow[] = [];
     for (const row of rows) {
       try {
-        items.push({ msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }), origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId }, fresh: row.fresh });
+        items.push({
+          msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }),
+          origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId },
+          fresh: row.fresh,
+        });
         taken.push(row);
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
-        outcomes.push({ ...takenOf(row), status: 'failed', code: validationCodeOf(e), message: e.message, at: this.d.clock.now() });
+        outcomes.push({
+          ...takenOf(row),
+          status: 'failed',
+          code: validationCodeOf(e),
+          message: e.message,
+          at: this.d.clock.now(),
+        });
       }
     }
     if (!items.length) return { outcomes, held, unsent, pause: null };
@@ -224,17 +253,42 @@ export class BulkJobRunner {
    * once, so a stalled replica whose rows were settled by the next lease holder counts nothing, and
    * rows it settles first are not counted again.
    */
-  private async finishBatch(outcomes: SettledRow[], held: TakenRow[], unsent: TakenRow[], pause: WindowPause | null): Promise<void> {
+  private async finishBatch(
+    outcomes: SettledRow[],
+    held: TakenRow[],
+    unsent: TakenRow[],
+    pause: WindowPause | null,
+  ): Promise<void> {
     for (const u of unsent) this.cursor = Math.min(this.cursor, u.idx - 1);
-    const req = { jobId: this.jobId, owner: this.d.settings.instanceId, outcomes, held, unsent, pause, now: this.d.clock.now() };
+    const req = {
+      jobId: this.jobId,
+      owner: this.d.settings.instanceId,
+      outcomes,
+      held,
+      unsent,
+      pause,
+      now: this.d.clock.now(),
+    };
     // A pause is an event (its own unit around the settlement); a plain window goes with other jobs' windows.
-    const { settled } = pause ? await this.d.events.around(this.jobId, 'bulk_job.paused', () => this.d.batches.settle(req), (r) => r.paused) : await this.d.batches.settle(req);
+    const { settled } = pause
+      ? await this.d.events.around(
+          this.jobId,
+          'bulk_job.paused',
+          () => this.d.batches.settle(req),
+          (r) => r.paused,
+        )
+      : await this.d.batches.settle(req);
     this.d.metrics.recordBulkDispatched(settled);
   }
 
   private async complete(): Promise<boolean> {
     const { jobId } = this;
-    return this.d.events.around(jobId, 'bulk_job.completed', () => this.d.leases.complete(jobId, this.d.settings.instanceId, this.d.clock.now()), (moved) => moved);
+    return this.d.events.around(
+      jobId,
+      'bulk_job.completed',
+      () => this.d.leases.complete(jobId, this.d.settings.instanceId, this.d.clock.now()),
+      (moved) => moved,
+    );
   }
 
   private async release(result: Stop): Promise<Stop> {

@@ -85,7 +85,11 @@ export class BulkJobStream {
     if (this.closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down; reconnect');
     const open = this.perAccount.get(accountId) ?? 0;
     if (open >= this.settings.eventsMaxPerAccount) {
-      throw new ApiError('RATE_LIMITED', `At most ${this.settings.eventsMaxPerAccount} bulk job event streams may be open at once; close one first`, { retryAfterSeconds: 1 });
+      throw new ApiError(
+        'RATE_LIMITED',
+        `At most ${this.settings.eventsMaxPerAccount} bulk job event streams may be open at once; close one first`,
+        { retryAfterSeconds: 1 },
+      );
     }
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -100,7 +104,11 @@ export class BulkJobStream {
 
     const key = `${accountId}:${job.id}`;
     const watch = this.watches.get(key) ?? this.watch(key, accountId, job.id);
-    const sub: Subscriber = { res, last: first, heartbeat: setInterval(() => this.send(watch, sub, ': ping\n\n'), this.settings.eventsHeartbeatMs) };
+    const sub: Subscriber = {
+      res,
+      last: first,
+      heartbeat: setInterval(() => this.send(watch, sub, ': ping\n\n'), this.settings.eventsHeartbeatMs),
+    };
     watch.subscribers.add(sub);
     this.perAccount.set(accountId, open + 1);
     res.on('close', () => this.leave(key, watch, sub));
@@ -182,7 +190,8 @@ export class BulkJobStream {
 
   private closeAll(): void {
     this.closing = true;
-    for (const [key, watch] of [...this.watches]) for (const sub of [...watch.subscribers]) this.finish(key, watch, sub, '');
+    for (const [key, watch] of [...this.watches])
+      for (const sub of [...watch.subscribers]) this.finish(key, watch, sub, '');
   }
 }
 

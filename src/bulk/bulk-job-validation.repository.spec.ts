@@ -21,7 +21,10 @@ describe(BulkJobValidation.name, () => {
 
   async function validating(id: string, lease: { owner: string; until: number } | null = null): Promise<void> {
     await jobs.create(id, 'acc_1', 'intake', 0, 1);
-    await ds.query(`UPDATE bulk_jobs SET status = 'validating', total = 3, validated_count = 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?`, [lease?.owner ?? null, lease?.until ?? null, id]);
+    await ds.query(
+      `UPDATE bulk_jobs SET status = 'validating', total = 3, validated_count = 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?`,
+      [lease?.owner ?? null, lease?.until ?? null, id],
+    );
   }
 
   it('leases many validating jobs at once, oldest first, skipping live leases and taking expired ones', async () => {
@@ -49,9 +52,19 @@ describe(BulkJobValidation.name, () => {
       { id: 'bulk_f', next: 2, invalid: 1, marks: [] },
       { id: 'bulk_g', next: 3, invalid: 0, marks: [] },
     ];
-    expect(await uow.steps(() => validation.saveProgress(progress, 'rep_1', 6_000, 1_000))).toEqual(new Set(['bulk_e', 'bulk_f']));
-    expect(await jobs.findOwned('acc_1', 'bulk_f')).toMatchObject({ validatedCount: 2, invalidCount: 1, leaseExpiresAt: 6_000 });
-    expect(await jobs.findOwned('acc_1', 'bulk_g')).toMatchObject({ validatedCount: 1, invalidCount: 0, leaseExpiresAt: 5_000 });
+    expect(await uow.steps(() => validation.saveProgress(progress, 'rep_1', 6_000, 1_000))).toEqual(
+      new Set(['bulk_e', 'bulk_f']),
+    );
+    expect(await jobs.findOwned('acc_1', 'bulk_f')).toMatchObject({
+      validatedCount: 2,
+      invalidCount: 1,
+      leaseExpiresAt: 6_000,
+    });
+    expect(await jobs.findOwned('acc_1', 'bulk_g')).toMatchObject({
+      validatedCount: 1,
+      invalidCount: 0,
+      leaseExpiresAt: 5_000,
+    });
   });
 
   it('queues validated jobs together, only under its own lease', async () => {

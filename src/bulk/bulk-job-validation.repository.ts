@@ -35,35 +35,66 @@ export const validationStatements = {
   lease: (ids: string[], owner: string, until: number, now: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET lease_owner = ?, lease_expires_at = ? WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)`,
-      owner, until, ...ids, owner, now,
+      owner,
+      until,
+      ...ids,
+      owner,
+      now,
     ),
   /** Progress of several jobs in one UPDATE (each its own counts), the lease renewed; only jobs still ours and validating. */
   progress: (jobs: ChunkProgress[], owner: string, until: number, now: number): Stmt => {
-    const next = caseOf('id', jobs.map((j) => [j.id, j.next]));
-    const invalid = caseOf('id', jobs.map((j) => [j.id, j.invalid]));
+    const next = caseOf(
+      'id',
+      jobs.map((j) => [j.id, j.next]),
+    );
+    const invalid = caseOf(
+      'id',
+      jobs.map((j) => [j.id, j.invalid]),
+    );
     const ids = jobs.map((j) => j.id);
     return {
       sql: `UPDATE bulk_jobs SET validated_count = ${next.sql}, invalid_count = invalid_count + ${invalid.sql}, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`,
       params: [...next.params, ...invalid.params, until, now, ...ids, owner],
     };
   },
-  stillLeased: (ids: string[], owner: string): Stmt => sql(`SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`, ...ids, owner),
+  stillLeased: (ids: string[], owner: string): Stmt =>
+    sql(
+      `SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`,
+      ...ids,
+      owner,
+    ),
   /**
    * The jobs a queue UPDATE is about to move, locked until the unit ends (where rows are locked per
    * transaction). By primary key only, so exactly these rows are locked (a status condition could
    * let the database walk, and lock, every validating job); the caller filters.
    */
   lockForQueue: (ids: string[], lock: boolean): Stmt =>
-    sql(`SELECT id, status, lease_owner FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id${lock ? ' FOR UPDATE' : ''}`, ...ids),
+    sql(
+      `SELECT id, status, lease_owner FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+      ...ids,
+    ),
   queue: (ids: string[], owner: string, now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`, now, ...ids, owner),
+    sql(
+      `UPDATE bulk_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`,
+      now,
+      ...ids,
+      owner,
+    ),
   reject: (id: string, owner: string, code: BulkJobErrorCode, message: string, now: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET status = 'rejected', error_code = ?, error_message = ?, pending_count = 0, cancelled_count = total, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
        WHERE id = ? AND status = 'validating' AND lease_owner = ?`,
-      code, message.slice(0, 1000), now, id, owner,
+      code,
+      message.slice(0, 1000),
+      now,
+      id,
+      owner,
     ),
-  release: (owner: string): Stmt => sql(`UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'validating'`, owner),
+  release: (owner: string): Stmt =>
+    sql(
+      `UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'validating'`,
+      owner,
+    ),
 };
 
 /**
@@ -84,7 +115,12 @@ export class BulkJobValidation {
       const found: StmtResult = yield validationStatements.candidates(now, limit, skipLocked);
       if (!found.rows.length) return [];
       // The rows are locked by the read above (or the embedded database's one writer is us): all are leased.
-      yield validationStatements.lease(found.rows.map((r) => String(r.id)), owner, until, now);
+      yield validationStatements.lease(
+        found.rows.map((r) => String(r.id)),
+        owner,
+        until,
+        now,
+      );
       return found.rows.map((r) => ({
         id: String(r.id),
         accountId: String(r.account_id),
@@ -106,7 +142,10 @@ export class BulkJobValidation {
     const r: StmtResult = yield validationStatements.progress(jobs, owner, until, now);
     let kept = new Set(jobs.map((j) => j.id));
     if (r.affected !== jobs.length) {
-      const still: StmtResult = yield validationStatements.stillLeased(jobs.map((j) => j.id), owner);
+      const still: StmtResult = yield validationStatements.stillLeased(
+        jobs.map((j) => j.id),
+        owner,
+      );
       kept = new Set(still.rows.map((x) => String(x.id)));
     }
     for (const j of jobs) if (kept.has(j.id)) for (const m of j.marks) yield m;
@@ -122,7 +161,9 @@ export class BulkJobValidation {
   *queue(ids: string[], owner: string, now: number): Steps<string[]> {
     if (!ids.length) return [];
     const locked: StmtResult = yield validationStatements.lockForQueue(ids, this.db.capabilities.skipLocked);
-    const moving = locked.rows.filter((r) => r.status === 'validating' && r.lease_owner === owner).map((r) => String(r.id));
+    const moving = locked.rows
+      .filter((r) => r.status === 'validating' && r.lease_owner === owner)
+      .map((r) => String(r.id));
     if (!moving.length) return [];
     yield validationStatements.queue(moving, owner, now);
     return moving;
@@ -140,4 +181,3 @@ export class BulkJobValidation {
     await this.db.run(validationStatements.release(owner));
   }
 }
-

@@ -30,27 +30,56 @@ export const jobStatements = {
     sql(
       `INSERT INTO bulk_jobs (id, account_id, name, status, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
        VALUES (?, ?, NULL, 'accepting', 0, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?)`,
-      id, accountId, owner, leaseUntil, now, now,
+      id,
+      accountId,
+      owner,
+      leaseUntil,
+      now,
+      now,
     ),
   /** A stored intake batch: the total grows and the intake lease is renewed, only while `accepting`. */
   renewIntake: (id: string, rows: number, leaseUntil: number, now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET total = total + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'accepting'`, rows, leaseUntil, now, id),
-  byKey: (accountId: string, keyHash: string): Stmt => sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash),
+    sql(
+      `UPDATE bulk_jobs SET total = total + ?, lease_expires_at = ?, updated_at = ? WHERE id = ? AND status = 'accepting'`,
+      rows,
+      leaseUntil,
+      now,
+      id,
+    ),
+  byKey: (accountId: string, keyHash: string): Stmt =>
+    sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash),
   byId: (id: string): Stmt => sql('SELECT * FROM bulk_jobs WHERE id = ?', id),
-  byIds: (ids: readonly string[]): Stmt => sql(`SELECT * FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id`, ...ids),
-  owned: (accountId: string, id: string): Stmt => sql('SELECT * FROM bulk_jobs WHERE id = ? AND account_id = ?', id, accountId),
+  byIds: (ids: readonly string[]): Stmt =>
+    sql(`SELECT * FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id`, ...ids),
+  owned: (accountId: string, id: string): Stmt =>
+    sql('SELECT * FROM bulk_jobs WHERE id = ? AND account_id = ?', id, accountId),
   ownedPage: (accountId: string, before: string | null, limit: number): Stmt =>
     before === null
       ? sql(`SELECT * FROM bulk_jobs WHERE account_id = ? ORDER BY id DESC LIMIT ${limit}`, accountId)
-      : sql(`SELECT * FROM bulk_jobs WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ${limit}`, accountId, before),
+      : sql(
+          `SELECT * FROM bulk_jobs WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ${limit}`,
+          accountId,
+          before,
+        ),
   releaseKey: (id: string): Stmt => sql('UPDATE bulk_jobs SET idempotency_key_hash = NULL WHERE id = ?', id),
   startValidation: (id: string, f: IntakeFields, now: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, total = ?, pending_count = ?, idempotency_key = ?, idempotency_key_hash = ?, raw_hash = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
-      f.name, f.mps, f.total, f.total, f.key, f.keyHash, f.rawHash, f.requestHash, now, id,
+      f.name,
+      f.mps,
+      f.total,
+      f.total,
+      f.key,
+      f.keyHash,
+      f.rawHash,
+      f.requestHash,
+      now,
+      id,
     ),
-  setRequestHash: (id: string, hash: string): Stmt => sql('UPDATE bulk_jobs SET request_hash = ? WHERE id = ?', hash, id),
-  deleteUnlessValidating: (id: string): Stmt => sql(`DELETE FROM bulk_jobs WHERE id = ? AND status <> 'validating'`, id),
+  setRequestHash: (id: string, hash: string): Stmt =>
+    sql('UPDATE bulk_jobs SET request_hash = ? WHERE id = ?', hash, id),
+  deleteUnlessValidating: (id: string): Stmt =>
+    sql(`DELETE FROM bulk_jobs WHERE id = ? AND status <> 'validating'`, id),
   rejectIncompleteIntake: (id: string, now: number, leaseExpiredBefore?: number): Stmt => {
     const params: SqlParam[] = ['The upload stopped before every row was stored', now, id];
     if (leaseExpiredBefore !== undefined) params.push(leaseExpiredBefore);
@@ -61,26 +90,51 @@ export const jobStatements = {
     );
   },
   staleIntakes: (now: number, limit: number): Stmt =>
-    sql(`SELECT id FROM bulk_jobs WHERE status = 'accepting' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT ${limit}`, now),
+    sql(
+      `SELECT id FROM bulk_jobs WHERE status = 'accepting' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT ${limit}`,
+      now,
+    ),
   pause: (id: string, now: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET status = 'paused', pause_reason = 'user', resume_at = NULL, updated_at = ?
        WHERE id = ? AND (status IN ('queued', 'running') OR (status = 'paused' AND pause_reason <> 'user'))`,
-      now, id,
+      now,
+      id,
     ),
-  resume: (id: string, now: number): Stmt => sql(`UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status = 'paused'`, now, id),
+  resume: (id: string, now: number): Stmt =>
+    sql(
+      `UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status = 'paused'`,
+      now,
+      id,
+    ),
   cancel: (id: string, now: number): Stmt =>
-    sql(`UPDATE bulk_jobs SET status = 'cancelled', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status IN ('validating', 'queued', 'running', 'paused')`, now, id),
+    sql(
+      `UPDATE bulk_jobs SET status = 'cancelled', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id = ? AND status IN ('validating', 'queued', 'running', 'paused')`,
+      now,
+      id,
+    ),
   /** Counters after `n` pending rows were cancelled. */
   countCancelled: (id: string, n: number, now: number): Stmt =>
-    sql('UPDATE bulk_jobs SET pending_count = pending_count - ?, cancelled_count = cancelled_count + ?, updated_at = ? WHERE id = ?', n, n, now, id),
+    sql(
+      'UPDATE bulk_jobs SET pending_count = pending_count - ?, cancelled_count = cancelled_count + ?, updated_at = ? WHERE id = ?',
+      n,
+      n,
+      now,
+      id,
+    ),
   requeueRetried: (id: string, n: number, now: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, pending_count = pending_count + ?, failed_count = failed_count - ?, updated_at = ? WHERE id = ?`,
-      n, n, now, id,
+      n,
+      n,
+      now,
+      id,
     ),
   liveCounts: (): Stmt =>
-    sql(`SELECT status, COUNT(*) AS jobs, SUM(pending_count) AS pending FROM bulk_jobs WHERE status IN (${inList(LIVE_STATUSES.length)}) GROUP BY status`, ...LIVE_STATUSES),
+    sql(
+      `SELECT status, COUNT(*) AS jobs, SUM(pending_count) AS pending FROM bulk_jobs WHERE status IN (${inList(LIVE_STATUSES.length)}) GROUP BY status`,
+      ...LIVE_STATUSES,
+    ),
 };
 
 const first = (r: StmtResult): BulkJobRecord | null => (r.rows[0] ? toJobRecord(r.rows[0]) : null);
@@ -101,7 +155,9 @@ export class BulkJobRepository {
   /** Jobs by id, whoever owns them (the loops and their events; routes use `findOwned`), in id order. */
   async findByIds(ids: readonly string[]): Promise<BulkJobRecord[]> {
     if (!ids.length) return [];
-    return (await this.db.rows(ids.length === 1 ? jobStatements.byId(ids[0]) : jobStatements.byIds(ids))).map(toJobRecord);
+    return (await this.db.rows(ids.length === 1 ? jobStatements.byId(ids[0]) : jobStatements.byIds(ids))).map(
+      toJobRecord,
+    );
   }
 
   async findByKey(accountId: string, keyHash: string): Promise<BulkJobRecord | null> {
@@ -122,7 +178,13 @@ export class BulkJobRepository {
    * taken for `id`, moved to `validating` and read back. A key past the window is let go first. A
    * concurrent claim fails on the unique index (the caller tries again).
    */
-  *claimKey(accountId: string, id: string | null, f: IntakeFields, windowStart: number, now: number): Steps<KeyClaim | null> {
+  *claimKey(
+    accountId: string,
+    id: string | null,
+    f: IntakeFields,
+    windowStart: number,
+    now: number,
+  ): Steps<KeyClaim | null> {
     const holder = first(yield jobStatements.byKey(accountId, f.keyHash));
     if (holder && holder.createdAt >= windowStart) return { mine: false, job: holder };
     if (holder) yield jobStatements.releaseKey(holder.id);

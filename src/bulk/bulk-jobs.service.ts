@@ -58,7 +58,10 @@ export class BulkJobsService {
     const hasMore = found.length > limit;
     const page = found.slice(0, limit);
     // One grouped query for the page's delivery counts.
-    const delivery = await this.delivery.ofBulkJobs(accountId, page.map((j) => j.id));
+    const delivery = await this.delivery.ofBulkJobs(
+      accountId,
+      page.map((j) => j.id),
+    );
     return {
       jobs: page.map((j) => toJobView(j, delivery.get(j.id))),
       nextCursor: hasMore ? this.cursors.encode(`bulk-jobs:${accountId}`, page[page.length - 1].id) : null,
@@ -70,7 +73,8 @@ export class BulkJobsService {
     await this.load(accountId, jobId);
     const status = q.status ?? '';
     // (The query DTO checked it; an own-key lookup all the same, never `constructor` & co.)
-    if (status !== '' && !Object.hasOwn(ROW_FILTERS, status)) throw ApiError.validation(`status must be one of ${ROW_STATUS_FILTERS.join(', ')}`);
+    if (status !== '' && !Object.hasOwn(ROW_FILTERS, status))
+      throw ApiError.validation(`status must be one of ${ROW_STATUS_FILTERS.join(', ')}`);
     const limit = q.limit ?? 100;
     const scope = `bulk-rows:${jobId}:${status}`;
     const after = this.cursors.decode<number>(scope, q.cursor);
@@ -78,23 +82,37 @@ export class BulkJobsService {
     // One query per stored status, each walking (job_id, status, idx) in order: `pending` (pending +
     // sending) merges two short ordered reads here instead of having the database sort or filter.
     const found: BulkRowRecord[] = [];
-    for (const stored of status ? ROW_FILTERS[status] : [null]) found.push(...(await this.rowRepo.page(jobId, stored, from, limit + 1)));
+    for (const stored of status ? ROW_FILTERS[status] : [null])
+      found.push(...(await this.rowRepo.page(jobId, stored, from, limit + 1)));
     const rows = found.sort((a, b) => a.idx - b.idx).slice(0, limit + 1);
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
-    return { jobId, rows: page.map(toRowView), nextCursor: hasMore ? this.cursors.encode(scope, page[page.length - 1].idx) : null, hasMore };
+    return {
+      jobId,
+      rows: page.map(toRowView),
+      nextCursor: hasMore ? this.cursors.encode(scope, page[page.length - 1].idx) : null,
+      hasMore,
+    };
   }
 
   async pause(accountId: string, jobId: string): Promise<BulkJobView> {
     await this.load(accountId, jobId);
-    const moved = await this.events.around(jobId, 'bulk_job.paused', () => this.jobs.pause(jobId, this.clock.now()), (m) => m);
+    const moved = await this.events.around(
+      jobId,
+      'bulk_job.paused',
+      () => this.jobs.pause(jobId, this.clock.now()),
+      (m) => m,
+    );
     return this.after(accountId, jobId, moved, 'paused');
   }
 
   async resume(accountId: string, jobId: string): Promise<BulkJobView> {
     const job = await this.load(accountId, jobId);
     if (job.status !== 'paused') throw invalidState(job.status, 'resumed');
-    if (job.pauseReason === 'insufficient_balance' && !(await canPayNextRow(this.rowRepo, this.ledger, accountId, jobId, 'pending'))) {
+    if (
+      job.pauseReason === 'insufficient_balance' &&
+      !(await canPayNextRow(this.rowRepo, this.ledger, accountId, jobId, 'pending'))
+    ) {
       throw new ApiError('INSUFFICIENT_BALANCE', 'The account still cannot pay for one message');
     }
     return this.after(accountId, jobId, await this.jobs.resume(jobId, this.clock.now()), 'resumed');
@@ -103,7 +121,12 @@ export class BulkJobsService {
   async cancel(accountId: string, jobId: string): Promise<BulkJobView> {
     await this.load(accountId, jobId);
     const now = this.clock.now();
-    const moved = await this.events.around(jobId, 'bulk_job.cancelled', () => this.db.steps(() => this.jobs.cancel(jobId, now)), (m) => m);
+    const moved = await this.events.around(
+      jobId,
+      'bulk_job.cancelled',
+      () => this.db.steps(() => this.jobs.cancel(jobId, now)),
+      (m) => m,
+    );
     return this.after(accountId, jobId, moved, 'cancelled');
   }
 
@@ -112,7 +135,10 @@ export class BulkJobsService {
     const job = await this.load(accountId, jobId);
     if (job.failedCount === 0) throw new ApiError('NOTHING_TO_RETRY', 'The job has no failed rows');
     if (!(await canPayNextRow(this.rowRepo, this.ledger, accountId, jobId, 'failed'))) {
-      throw new ApiError('INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
+      throw new ApiError(
+        'INSUFFICIENT_BALANCE',
+        'Free messages, plan quota and wallet balance cannot pay for one message',
+      );
     }
     const now = this.clock.now();
     // The job is read back inside the same transaction: the response shows the state this retry made

@@ -54,7 +54,12 @@ export class BulkReaper implements OnApplicationBootstrap {
   ) {
     this.owner = `${settings.instanceId.slice(0, 34)}:reap`;
     // (A settling pass lets go of its job's lease when it ends; the sweep covers one that failed to.)
-    shutdown.register({ name: 'bulk-reaper', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.releaseLeases() });
+    shutdown.register({
+      name: 'bulk-reaper',
+      stopClaiming: () => this.loop.halt(),
+      drain: () => this.loop.idle(),
+      releaseLeases: () => this.releaseLeases(),
+    });
   }
 
   private async releaseLeases(): Promise<void> {
@@ -73,7 +78,8 @@ export class BulkReaper implements OnApplicationBootstrap {
   async reap(): Promise<number> {
     const now = this.clock.now();
     let n = 0;
-    for (const id of await this.jobs.staleIntakes(now, 100)) n += await this.db.steps(() => this.jobs.rejectIncompleteIntake(id, now, now));
+    for (const id of await this.jobs.staleIntakes(now, 100))
+      n += await this.db.steps(() => this.jobs.rejectIncompleteIntake(id, now, now));
     // Each was an upload whose intake lease expired (the request died with its replica or client).
     this.metrics.recordLeaseTakeover('bulk_intake', n);
     return n;
@@ -133,7 +139,16 @@ export class BulkReaper implements OnApplicationBootstrap {
         // (the row was validated; keep the default)
       }
       const claimed = await this.log.insertUnpaidFailure(
-        { id: messageId, accountId, channel: r.channel ?? '', messageType, recipient: r.to ?? '', bulkJobId: jobId, rowIndex: idx, ...CANCELLED },
+        {
+          id: messageId,
+          accountId,
+          channel: r.channel ?? '',
+          messageType,
+          recipient: r.to ?? '',
+          bulkJobId: jobId,
+          rowIndex: idx,
+          ...CANCELLED,
+        },
         now,
       );
       if (claimed) {
@@ -144,7 +159,9 @@ export class BulkReaper implements OnApplicationBootstrap {
       if (!m) return null;
     }
     if (m.status === 'queued' || m.status === 'scheduled') {
-      await this.pipeline.reconcile(m, CANCELLED).catch((err: unknown) => this.logger.warn(`settling message ${messageId} failed: ${String(err)}`));
+      await this.pipeline
+        .reconcile(m, CANCELLED)
+        .catch((err: unknown) => this.logger.warn(`settling message ${messageId} failed: ${String(err)}`));
       m = await this.log.findOwned(accountId, messageId);
       if (!m) return null;
     }

@@ -1,7 +1,8 @@
 import type { Row } from '../database/sql';
 import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
 
-export type JobStatus = 'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
+export type JobStatus =
+  'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
 export type PauseReason = 'insufficient_balance' | 'provider_rate_limit' | 'user';
 export type RowStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled' | 'invalid';
 

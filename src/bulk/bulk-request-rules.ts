@@ -31,8 +31,10 @@ export function checkFields(o: BodyOutcome, headerKey: string | undefined, first
   if (o.invalidBody) throw new ApiError('INVALID_REQUEST_BODY', o.invalidBody);
   const bodyKey = o.top.idempotencyKey;
   const key = headerKey ?? bodyKey;
-  if (key === undefined || key === null) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required');
-  if (!validKey(key)) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_KEY} characters`);
+  if (key === undefined || key === null)
+    throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', 'The Idempotency-Key header is required');
+  if (!validKey(key))
+    throw new ApiError('IDEMPOTENCY_KEY_INVALID', `Idempotency-Key must be 1 to ${MAX_KEY} characters`);
   return { key, ...checkJobFields(o, firstBad) };
 }
 
@@ -47,7 +49,8 @@ export function checkJobFields(o: BodyOutcome, firstBad: string | null): JobFiel
   if (typeof mps !== 'number' || !Number.isInteger(mps) || mps < 1 || mps > 10) {
     throw new ApiError('MESSAGES_PER_SECOND_INVALID', 'messagesPerSecond must be an integer from 1 to 10');
   }
-  if (!o.messagesIsArray || o.count === 0) throw new ApiError('MESSAGES_REQUIRED', 'messages must be a non-empty array');
+  if (!o.messagesIsArray || o.count === 0)
+    throw new ApiError('MESSAGES_REQUIRED', 'messages must be a non-empty array');
   if (firstBad) throw new ApiError('INVALID_MESSAGE', firstBad);
   return { name: (name as string | null | undefined) ?? null, mps };
 }
@@ -61,7 +64,10 @@ export function elementProblem(value: unknown): string | null {
 }
 
 export function toPendingRow(idx: number, el: Record<string, unknown>, text: string): PendingRow {
-  const to = el.to === undefined || el.to === null ? null : (typeof el.to === 'string' ? el.to : JSON.stringify(el.to)).slice(0, 320);
+  const to =
+    el.to === undefined || el.to === null
+      ? null
+      : (typeof el.to === 'string' ? el.to : JSON.stringify(el.to)).slice(0, 320);
   const channel = typeof el.channel === 'string' ? el.channel.slice(0, 32) : null;
   return { idx, to, channel, payload: text };
 }

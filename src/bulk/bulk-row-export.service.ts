@@ -7,7 +7,20 @@ import { BulkRowRepository } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
 import { CSV_OPTIONS } from './csv-cells';
 
-export const CSV_COLUMNS = ['rowIndex', 'to', 'channel', 'status', 'messageId', 'errorCode', 'errorMessage', 'sentAt', 'deliveryStatus', 'deliveredAt', 'encoding', 'segments'] as const;
+export const CSV_COLUMNS = [
+  'rowIndex',
+  'to',
+  'channel',
+  'status',
+  'messageId',
+  'errorCode',
+  'errorMessage',
+  'sentAt',
+  'deliveryStatus',
+  'deliveredAt',
+  'encoding',
+  'segments',
+] as const;
 
 /**
  * GET /messages/bulk/{jobId}/rows.csv: the per-row report as CSV. Rows are read in pages by index
@@ -50,7 +63,20 @@ export class BulkRowExport {
       next = rows.length === size ? this.page(jobId, rows[rows.length - 1].idx, size) : null;
       for (const row of rows) {
         const r = toRowView(row);
-        yield [r.index, r.to, r.channel, r.status, r.messageId, r.errorCode, r.errorMessage, r.sentAt, r.deliveryStatus, r.deliveredAt, r.encoding, r.segments];
+        yield [
+          r.index,
+          r.to,
+          r.channel,
+          r.status,
+          r.messageId,
+          r.errorCode,
+          r.errorMessage,
+          r.sentAt,
+          r.deliveryStatus,
+          r.deliveredAt,
+          r.encoding,
+          r.segments,
+        ];
       }
     }
   }

@@ -29,7 +29,17 @@ describe(BulkRowRepository.name, () => {
   async function runningJob(n: number): Promise<string> {
     const id = `bulk_${++ids}`;
     await jobs.create(id, 'acc_1', 'rep_1', 10_000, 1);
-    await uow.run(rowStatements.insertBatch(id, Array.from({ length: n }, (_, i) => ({ idx: i, to: `+9665000000${i}`, channel: 'local_sms', payload: `{"i":${i}}` }))));
+    await uow.run(
+      rowStatements.insertBatch(
+        id,
+        Array.from({ length: n }, (_, i) => ({
+          idx: i,
+          to: `+9665000000${i}`,
+          channel: 'local_sms',
+          payload: `{"i":${i}}`,
+        })),
+      ),
+    );
     await ds.query(`UPDATE bulk_jobs SET status = 'running', total = ?, pending_count = ? WHERE id = ?`, [n, n, id]);
     return id;
   }
@@ -41,7 +51,8 @@ describe(BulkRowRepository.name, () => {
       if (c.opened) yield* leases.openWindows([{ id, ...c.opened }], at);
       return c;
     });
-  const windowOf = async (id: string) => (await ds.query('SELECT window_from, window_to, window_at FROM bulk_jobs WHERE id = ?', [id]))[0];
+  const windowOf = async (id: string) =>
+    (await ds.query('SELECT window_from, window_to, window_at FROM bulk_jobs WHERE id = ?', [id]))[0];
 
   it('claims a window in index order under ids derived from its time, recorded on the job, and finds it again after a takeover', async () => {
     const id = await runningJob(5);
@@ -53,7 +64,12 @@ describe(BulkRowRepository.name, () => {
     expect([first.recovering, first.opened]).toEqual([false, { from: 0, to: 1 }]);
     expect(await windowOf(id)).toEqual({ window_from: 0, window_to: 1, window_at: 1_000 });
     // No row was written: the window is on the job only.
-    expect(await ds.query('SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ? AND (status <> ? OR message_id IS NOT NULL)', [id, 'pending'])).toEqual([{ n: 0 }]);
+    expect(
+      await ds.query(
+        'SELECT COUNT(*) AS n FROM bulk_rows WHERE job_id = ? AND (status <> ? OR message_id IS NOT NULL)',
+        [id, 'pending'],
+      ),
+    ).toEqual([{ n: 0 }]);
     // A takeover (recovering) gets the same rows under the same ids, not fresh (their messages may be in the log).
     const again = await claim(id, 3, true, 9_000);
     expect(again.rows.map((r) => [r.idx, r.messageId, r.fresh])).toEqual([
@@ -63,14 +79,27 @@ describe(BulkRowRepository.name, () => {
     expect([again.recovering, again.opened]).toEqual([true, null]);
     // A cancel takes the other pending rows, never the window's.
     expect((await uow.run(rowStatements.cancelPending(id))).affected).toBe(3);
-    expect((await rows.page(id, null, null, 10)).map((r) => r.status)).toEqual(['pending', 'pending', 'cancelled', 'cancelled', 'cancelled']);
+    expect((await rows.page(id, null, null, 10)).map((r) => r.status)).toEqual([
+      'pending',
+      'pending',
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ]);
   });
 
   it('ids derived for a window are the same for the same (job, row, attempt, time) and differ otherwise, sorting by time', () => {
     const id = windowMessageId('bulk_1', 3, 0, 1_000);
     expect(id).toMatch(/^msg_[0-9a-z]{24}$/);
     expect(windowMessageId('bulk_1', 3, 0, 1_000)).toBe(id);
-    expect(new Set([id, windowMessageId('bulk_1', 3, 1, 1_000), windowMessageId('bulk_1', 4, 0, 1_000), windowMessageId('bulk_2', 3, 0, 1_000)]).size).toBe(4);
+    expect(
+      new Set([
+        id,
+        windowMessageId('bulk_1', 3, 1, 1_000),
+        windowMessageId('bulk_1', 4, 0, 1_000),
+        windowMessageId('bulk_2', 3, 0, 1_000),
+      ]).size,
+    ).toBe(4);
     expect(windowMessageId('bulk_1', 3, 0, 2_000) > id).toBe(true);
   });
 
@@ -108,7 +137,9 @@ describe(BulkRowRepository.name, () => {
     const held = await claim(id, 5, true, 2_000);
     expect(held.rows.map((r) => [r.idx, r.messageId, r.fresh])).toEqual([[2, taken[2].messageId, false]]);
     expect(held.recovering).toBe(true);
-    await uow.steps(() => rows.settleWindow(id, [{ ...row(2), status: 'sent', code: null, message: null, at: 80 }], [], []));
+    await uow.steps(() =>
+      rows.settleWindow(id, [{ ...row(2), status: 'sent', code: null, message: null, at: 80 }], [], []),
+    );
     const next = await claim(id, 5, true, 3_000);
     expect(next.rows.map((r) => [r.idx, r.messageId, r.fresh])).toEqual([
       [3, taken[3].messageId, false],
@@ -122,7 +153,12 @@ describe(BulkRowRepository.name, () => {
     const { rows: taken } = await claim(id, 1, false, 1_000);
     await ds.query("UPDATE bulk_jobs SET lease_owner = 'rep_2' WHERE id = ?", [id]);
     const moved = await uow.steps(function* () {
-      const m = yield* rows.settleWindow(id, [{ idx: 0, attempt: 0, messageId: taken[0].messageId, status: 'sent', code: null, message: null, at: 5 }], [], []);
+      const m = yield* rows.settleWindow(
+        id,
+        [{ idx: 0, attempt: 0, messageId: taken[0].messageId, status: 'sent', code: null, message: null, at: 5 }],
+        [],
+        [],
+      );
       yield* leases.closeWindow(id, 'rep_1', m.sent, m.failed, null, 6);
       return m;
     });
@@ -133,13 +169,34 @@ describe(BulkRowRepository.name, () => {
   it('reads the first invalid row and the channel of the next payable row', async () => {
     const id = await runningJob(3);
     for (const s of rows.markInvalid(id, [{ idx: 2, code: 'INVALID_RECIPIENT', message: 'bad' }])) await uow.run(s);
-    expect(await rows.firstInvalid(id)).toMatchObject({ idx: 2, status: 'invalid', errorCode: 'INVALID_RECIPIENT', errorMessage: 'bad' });
+    expect(await rows.firstInvalid(id)).toMatchObject({
+      idx: 2,
+      status: 'invalid',
+      errorCode: 'INVALID_RECIPIENT',
+      errorMessage: 'bad',
+    });
     expect(await rows.firstChannel(id, 'pending')).toBe('local_sms');
     expect(await rows.firstChannel(id, 'failed')).toBeNull();
   });
 
   it('converts driver rows once: numbers given as strings (mysql2) become numbers', () => {
-    const r = toJobRecord({ id: 'bulk_x', account_id: 'acc_1', status: 'queued', total: '300', pending_count: '12', lease_expires_at: null, created_at: '1732000000000', messages_per_second: '10' });
-    expect(r).toMatchObject({ total: 300, pendingCount: 12, leaseExpiresAt: null, createdAt: 1_732_000_000_000, messagesPerSecond: 10, name: null });
+    const r = toJobRecord({
+      id: 'bulk_x',
+      account_id: 'acc_1',
+      status: 'queued',
+      total: '300',
+      pending_count: '12',
+      lease_expires_at: null,
+      created_at: '1732000000000',
+      messages_per_second: '10',
+    });
+    expect(r).toMatchObject({
+      total: 300,
+      pendingCount: 12,
+      leaseExpiresAt: null,
+      createdAt: 1_732_000_000_000,
+      messagesPerSecond: 10,
+      name: null,
+    });
   });
 });

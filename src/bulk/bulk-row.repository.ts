@@ -43,21 +43,36 @@ const ROW_KEY = ['job_id', 'idx', 'attempt'];
 /** Rows a window may settle: `pending` ones of its range (nothing else settles those) and `sending` ones. */
 const TAKEN = sql("bulk_rows.status IN ('pending', 'sending')");
 /** Not in the job's window in flight (two parameters: the job's id, twice). */
-const OUTSIDE_WINDOW = 'NOT (idx BETWEEN COALESCE((SELECT window_from FROM bulk_jobs WHERE id = ?), 0) AND COALESCE((SELECT window_to FROM bulk_jobs WHERE id = ?), -1))';
+const OUTSIDE_WINDOW =
+  'NOT (idx BETWEEN COALESCE((SELECT window_from FROM bulk_jobs WHERE id = ?), 0) AND COALESCE((SELECT window_to FROM bulk_jobs WHERE id = ?), -1))';
 
 /** Statements of bulk_rows, as pure builders (the plans test runs EXPLAIN on them). */
 export const rowStatements = {
   insertBatch: (jobId: string, rows: NewRow[], values = rowValues(rows.length)): Stmt => {
     const params: SqlParam[] = [];
     for (const r of rows) params.push(jobId, r.idx, r.to, r.channel, r.payload);
-    return { sql: `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ${values}`, params };
+    return {
+      sql: `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ${values}`,
+      params,
+    };
   },
   deleteOfJob: (jobId: string): Stmt => sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId),
   /** Rows of a job from index `from` in index order, with their payloads (validation, fingerprints). */
-  payloads: (jobId: string, from: number, limit: number): Stmt => sql(`SELECT idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${limit}`, jobId, from),
+  payloads: (jobId: string, from: number, limit: number): Stmt =>
+    sql(
+      `SELECT idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${limit}`,
+      jobId,
+      from,
+    ),
   /** The same for several jobs in one statement: each job's range read in index order, one after the other. */
   payloadsOfJobs: (spans: RowSpan[]): Stmt =>
-    unionOfJobs(spans, (s) => sql(`SELECT job_id, idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`, s.jobId, s.from)),
+    unionOfJobs(spans, (s) =>
+      sql(
+        `SELECT job_id, idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`,
+        s.jobId,
+        s.from,
+      ),
+    ),
   /** One UPDATE marks rows invalid, each with its own error (CASE on idx). */
   markInvalid: (jobId: string, rows: InvalidRow[]): Stmt => {
     const cases = rows.map(() => 'WHEN ? THEN ?').join(' ');
@@ -72,17 +87,37 @@ export const rowStatements = {
       params: [...codes, ...messages, jobId, ...rows.map((r) => r.idx)],
     };
   },
-  firstOfStatus: (jobId: string, status: string, columns: string): Stmt => sql(`SELECT ${columns} FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT 1`, jobId, status),
+  firstOfStatus: (jobId: string, status: string, columns: string): Stmt =>
+    sql(`SELECT ${columns} FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT 1`, jobId, status),
   /** Pending rows cancelled, except those of the window in flight (its runner, or the reaper after a crash, settles them). */
-  cancelPending: (jobId: string): Stmt => sql(`UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending' AND ${OUTSIDE_WINDOW}`, jobId, jobId, jobId),
+  cancelPending: (jobId: string): Stmt =>
+    sql(
+      `UPDATE bulk_rows SET status = 'cancelled' WHERE job_id = ? AND status = 'pending' AND ${OUTSIDE_WINDOW}`,
+      jobId,
+      jobId,
+      jobId,
+    ),
   retryFailed: (jobId: string): Stmt =>
-    sql(`UPDATE bulk_rows SET status = 'pending', attempt = attempt + 1, message_id = NULL, error_code = NULL, error_message = NULL, sent_at = NULL WHERE job_id = ? AND status = 'failed'`, jobId),
+    sql(
+      `UPDATE bulk_rows SET status = 'pending', attempt = attempt + 1, message_id = NULL, error_code = NULL, error_message = NULL, sent_at = NULL WHERE job_id = ? AND status = 'failed'`,
+      jobId,
+    ),
   /** The next rows of a window, of one status (so (job_id, status, idx) serves it without sorting). */
   windowRows: (jobId: string, status: 'pending' | 'sending', limit: number): Stmt =>
-    sql(`SELECT idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${limit}`, jobId, status),
+    sql(
+      `SELECT idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${limit}`,
+      jobId,
+      status,
+    ),
   /** The next rows of several jobs' windows, of one status, in one statement (each job's part is the one-job read). */
   windowRowsOfJobs: (spans: { jobId: string; limit: number }[], status: 'pending' | 'sending'): Stmt =>
-    unionOfJobs(spans, (s) => sql(`SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`, s.jobId, status)),
+    unionOfJobs(spans, (s) =>
+      sql(
+        `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`,
+        s.jobId,
+        status,
+      ),
+    ),
   /**
    * Rows of jobs' windows in flight still `pending` (taken before a crash, a lost lease or a
    * shutdown cut the window short), with the window's time their message ids derive from. A window
@@ -98,7 +133,10 @@ export const rowStatements = {
   pendingInRanges: (spans: { jobId: string; after: number; limit: number }[]): Stmt => {
     const params: SqlParam[] = [];
     for (const s of spans) params.push(s.jobId, s.after, s.after + s.limit);
-    return { sql: `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE status = 'pending' AND (${spans.map(() => '(job_id = ? AND idx > ? AND idx <= ?)').join(' OR ')})`, params };
+    return {
+      sql: `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE status = 'pending' AND (${spans.map(() => '(job_id = ? AND idx > ? AND idx <= ?)').join(' OR ')})`,
+      params,
+    };
   },
   /**
    * Several jobs' settled rows of one status in one UPDATE, joined by primary key (and the attempt
@@ -107,22 +145,52 @@ export const rowStatements = {
    */
   settleOfJobs: (syntax: UpdateFromSyntax, status: 'sent' | 'failed', rows: JobRow<SettledRow>[]): Stmt =>
     status === 'sent'
-      ? updateFromRows(syntax, 'bulk_rows', ROW_KEY, ['message_id', 'sent_at'], rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId, r.at]), TAKEN, sql("status = 'sent', error_code = NULL, error_message = NULL"))
+      ? updateFromRows(
+          syntax,
+          'bulk_rows',
+          ROW_KEY,
+          ['message_id', 'sent_at'],
+          rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId, r.at]),
+          TAKEN,
+          sql("status = 'sent', error_code = NULL, error_message = NULL"),
+        )
       : updateFromRows(
-          syntax, 'bulk_rows', ROW_KEY, ['message_id', 'error_code', 'error_message', 'sent_at'],
-          rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId, r.code, cut(r.message, 500), r.at]), TAKEN, sql("status = 'failed'"),
+          syntax,
+          'bulk_rows',
+          ROW_KEY,
+          ['message_id', 'error_code', 'error_message', 'sent_at'],
+          rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId, r.code, cut(r.message, 500), r.at]),
+          TAKEN,
+          sql("status = 'failed'"),
         ),
   /** Rows whose message is paid and still open marked `sending` under their ids (the next window, or the reaper, settles them from the log). */
   hold: (syntax: UpdateFromSyntax, jobId: string, rows: TakenRow[]): Stmt =>
-    updateFromRows(syntax, 'bulk_rows', ROW_KEY, ['message_id'], rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]), TAKEN, sql("status = 'sending'")),
+    updateFromRows(
+      syntax,
+      'bulk_rows',
+      ROW_KEY,
+      ['message_id'],
+      rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]),
+      TAKEN,
+      sql("status = 'sending'"),
+    ),
   /**
    * Rows not attempted and unpaid back to plain `pending`, keeping the id they were taken under: a
    * later window sends them under it (looked up in the log first), so a stalled replica that took
    * them before and pays late collides on the key instead of sending a second message.
    */
   putBack: (syntax: UpdateFromSyntax, jobId: string, rows: TakenRow[]): Stmt =>
-    updateFromRows(syntax, 'bulk_rows', ROW_KEY, ['message_id'], rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]), TAKEN, sql("status = 'pending'")),
-  recentSends: (jobId: string, since: number): Stmt => sql('SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at', jobId, since),
+    updateFromRows(
+      syntax,
+      'bulk_rows',
+      ROW_KEY,
+      ['message_id'],
+      rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]),
+      TAKEN,
+      sql("status = 'pending'"),
+    ),
+  recentSends: (jobId: string, since: number): Stmt =>
+    sql('SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at', jobId, since),
   /** Rows of a job left `sending`, or `pending` in its window in flight (a cancelled job's, for the reaper), with that window's time; any `limit` of them (the next pass takes the rest). */
   orphans: (jobId: string, limit: number): Stmt =>
     sql(
@@ -133,7 +201,14 @@ export const rowStatements = {
   settleOrphan: (jobId: string, s: SettledRow): Stmt =>
     sql(
       `UPDATE bulk_rows SET status = ?, message_id = ?, error_code = ?, error_message = ?, sent_at = ? WHERE job_id = ? AND idx = ? AND attempt = ? AND status IN ('pending', 'sending')`,
-      s.status, s.messageId, s.code, cut(s.message, 500), s.at, jobId, s.idx, s.attempt,
+      s.status,
+      s.messageId,
+      s.code,
+      cut(s.message, 500),
+      s.at,
+      jobId,
+      s.idx,
+      s.attempt,
     ),
   /**
    * Rows of a job after index `from`, in index order, optionally of one stored status, with their
@@ -173,7 +248,8 @@ export class BulkRowRepository {
   async payloadsOfJobs(spans: RowSpan[]): Promise<Map<string, BulkRowRecord[]>> {
     const out = new Map<string, BulkRowRecord[]>(spans.map((s) => [s.jobId, []]));
     if (!spans.length) return out;
-    for (const r of await this.db.rows(rowStatements.payloadsOfJobs(spans))) out.get(String(r.job_id))?.push(toRowRecord(r, String(r.job_id)));
+    for (const r of await this.db.rows(rowStatements.payloadsOfJobs(spans)))
+      out.get(String(r.job_id))?.push(toRowRecord(r, String(r.job_id)));
     for (const rows of out.values()) rows.sort((a, b) => a.idx - b.idx);
     return out;
   }
@@ -181,7 +257,8 @@ export class BulkRowRepository {
   /** Invalid rows marked, as statements for the caller's unit (MARK_CHUNK rows per statement). */
   markInvalid(jobId: string, rows: InvalidRow[]): Stmt[] {
     const out: Stmt[] = [];
-    for (let i = 0; i < rows.length; i += MARK_CHUNK) out.push(rowStatements.markInvalid(jobId, rows.slice(i, i + MARK_CHUNK)));
+    for (let i = 0; i < rows.length; i += MARK_CHUNK)
+      out.push(rowStatements.markInvalid(jobId, rows.slice(i, i + MARK_CHUNK)));
     return out;
   }
 
@@ -206,20 +283,35 @@ export class BulkRowRepository {
   *claimWindow(jobId: string, limit: number, recover: boolean, at: number): Steps<WindowClaim> {
     if (recover) {
       const sending: StmtResult = yield rowStatements.windowRows(jobId, 'sending', limit);
-      if (sending.rows.length) return { rows: sending.rows.map((x) => toClaimedRow(x, jobId, at, true)), recovering: true, opened: null };
+      if (sending.rows.length)
+        return { rows: sending.rows.map((x) => toClaimedRow(x, jobId, at, true)), recovering: true, opened: null };
       const taken: StmtResult = yield rowStatements.inFlight([jobId]);
-      if (taken.rows.length) return { rows: taken.rows.map((x) => toClaimedRow(x, jobId, num(x.window_at), true)).sort((a, b) => a.idx - b.idx), recovering: true, opened: null };
+      if (taken.rows.length)
+        return {
+          rows: taken.rows.map((x) => toClaimedRow(x, jobId, num(x.window_at), true)).sort((a, b) => a.idx - b.idx),
+          recovering: true,
+          opened: null,
+        };
     }
     const found: StmtResult = yield rowStatements.windowRows(jobId, 'pending', limit);
     const rows = found.rows.map((x) => toClaimedRow(x, jobId, at, false));
-    return { rows, recovering: false, opened: rows.length ? { from: rows[0].idx, to: rows[rows.length - 1].idx } : null };
+    return {
+      rows,
+      recovering: false,
+      opened: rows.length ? { from: rows[0].idx, to: rows[rows.length - 1].idx } : null,
+    };
   }
 
   /**
    * A window's outcomes: rows settled (sent / failed), rows whose paid message is still open marked
    * `sending`, unsent rows put back to `pending` under their ids; returns the rows moved per status.
    */
-  *settleWindow(jobId: string, settled: SettledRow[], held: TakenRow[], unsent: TakenRow[]): Steps<{ sent: number; failed: number }> {
+  *settleWindow(
+    jobId: string,
+    settled: SettledRow[],
+    held: TakenRow[],
+    unsent: TakenRow[],
+  ): Steps<{ sent: number; failed: number }> {
     const syntax = this.db.capabilities.updateFrom;
     const moved = yield* this.settleOutcomes(settled.map((o) => ({ ...o, jobId })));
     if (held.length) yield rowStatements.hold(syntax, jobId, held);
@@ -244,7 +336,9 @@ export class BulkRowRepository {
 
   /** A cancelled job's rows left taken (see rowStatements.orphans), each under the id it was (or would have been) sent under. */
   async orphans(jobId: string, limit: number): Promise<ClaimedRow[]> {
-    return (await this.db.rows(rowStatements.orphans(jobId, limit))).map((r) => toClaimedRow(r, jobId, num(r.window_at), true)).sort((a, b) => a.idx - b.idx);
+    return (await this.db.rows(rowStatements.orphans(jobId, limit)))
+      .map((r) => toClaimedRow(r, jobId, num(r.window_at), true))
+      .sort((a, b) => a.idx - b.idx);
   }
 
   async page(jobId: string, status: string | null, from: number | null, limit: number): Promise<BulkRowRecord[]> {

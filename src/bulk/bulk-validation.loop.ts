@@ -71,7 +71,12 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     private readonly events: BulkJobEvents,
   ) {
     // Shutdown: the chunks being checked are saved, then the jobs' leases are let go (validatedCount kept).
-    shutdown.register({ name: 'bulk-validation', stopClaiming: () => this.loop.halt(), drain: () => this.loop.idle(), releaseLeases: () => this.jobs.release(this.settings.instanceId) });
+    shutdown.register({
+      name: 'bulk-validation',
+      stopClaiming: () => this.loop.halt(),
+      drain: () => this.loop.idle(),
+      releaseLeases: () => this.jobs.release(this.settings.instanceId),
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -84,7 +89,10 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     const worker = async () => {
       for (let group = await this.next(pass); group; group = await this.next(pass)) {
         // (Awaited first, then added: `done += await ...` would read `done` before the await and lose the other workers' counts.)
-        const finished = group.length === 1 && this.left(group[0]) > this.settings.validationChunk ? Number(await this.validateJob(group[0])) : await this.validateGroup(group);
+        const finished =
+          group.length === 1 && this.left(group[0]) > this.settings.validationChunk
+            ? Number(await this.validateJob(group[0]))
+            : await this.validateGroup(group);
         pass.done += finished;
       }
     };
@@ -107,7 +115,8 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
         if (rows > this.settings.validationChunk) return group;
         // Small jobs only (a larger one is validated alone, chunk by chunk), up to the group's rows.
         const budget = Math.max(GROUP_ROWS, this.settings.validationChunk);
-        const fits = (job: ValidationLease) => this.left(job) <= this.settings.validationChunk && rows + this.left(job) <= budget;
+        const fits = (job: ValidationLease) =>
+          this.left(job) <= this.settings.validationChunk && rows + this.left(job) <= budget;
         while (pass.queue.length && group.length < GROUP_JOBS && fits(pass.queue[0])) {
           const job = pass.queue.shift() as ValidationLease;
           rows += this.left(job);
@@ -124,7 +133,12 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
   private async refill(pass: Pass): Promise<void> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
-    const leased = await this.jobs.lease(me, now + this.settings.leaseMs, now, this.settings.validationConcurrency * GROUP_JOBS);
+    const leased = await this.jobs.lease(
+      me,
+      now + this.settings.leaseMs,
+      now,
+      this.settings.validationConcurrency * GROUP_JOBS,
+    );
     if (!leased.length) pass.exhausted = true;
     // Another replica's expired lease: it stopped validating that job part-way.
     const takenOver = leased.filter((j) => j.previousOwner !== null && j.previousOwner !== me).length;
@@ -134,7 +148,9 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
 
   /** Small jobs together: one read, each job's rows checked, one unit of progress, then the conclusions. */
   private async validateGroup(group: ValidationLease[]): Promise<number> {
-    const spans = group.filter((j) => this.left(j) > 0).map((j) => ({ jobId: j.id, from: j.validatedCount, limit: this.left(j) }));
+    const spans = group
+      .filter((j) => this.left(j) > 0)
+      .map((j) => ({ jobId: j.id, from: j.validatedCount, limit: this.left(j) }));
     const read = await this.rows.payloadsOfJobs(spans);
     const checked: Checked[] = [];
     for (const job of group) {
@@ -144,15 +160,24 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     }
     const progress: ChunkProgress[] = checked
       .filter((c) => c.rows.length)
-      .map((c) => ({ id: c.job.id, next: c.rows[c.rows.length - 1].idx + 1, invalid: c.invalid.length, marks: this.rows.markInvalid(c.job.id, c.invalid) }));
+      .map((c) => ({
+        id: c.job.id,
+        next: c.rows[c.rows.length - 1].idx + 1,
+        invalid: c.invalid.length,
+        marks: this.rows.markInvalid(c.job.id, c.invalid),
+      }));
     const now = this.clock.now();
-    const kept = await this.db.steps(() => this.jobs.saveProgress(progress, this.settings.instanceId, now + this.settings.leaseMs, now));
+    const kept = await this.db.steps(() =>
+      this.jobs.saveProgress(progress, this.settings.instanceId, now + this.settings.leaseMs, now),
+    );
     if (this.loop.halted) return 0; // shutdown: the next lease holder concludes them
     // Jobs with nothing left to read were validated by an earlier holder: still ours (leased), conclude them too.
     const ours = checked.filter((c) => !c.rows.length || kept.has(c.job.id));
     const payable = await Promise.all(ours.map((c) => this.payable(c)));
     const queue = ours.filter((_, i) => payable[i] === true).map((c) => c.job.id);
-    const others = await Promise.all(ours.map((c, i) => (payable[i] === true ? false : this.conclude(c.job, payable[i] === 'invalid'))));
+    const others = await Promise.all(
+      ours.map((c, i) => (payable[i] === true ? false : this.conclude(c.job, payable[i] === 'invalid'))),
+    );
     return (await this.queue(queue)) + others.filter(Boolean).length;
   }
 
@@ -161,7 +186,11 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     if (!ids.length) return 0;
     const now = this.clock.now();
     const me = this.settings.instanceId;
-    const moved = await this.events.aroundEach('bulk_job.queued', () => this.db.steps(() => this.jobs.queue(ids, me, now)), (queued) => queued);
+    const moved = await this.events.aroundEach(
+      'bulk_job.queued',
+      () => this.db.steps(() => this.jobs.queue(ids, me, now)),
+      (queued) => queued,
+    );
     return moved.length;
   }
 
@@ -183,8 +212,15 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
       const invalid = await this.check(job, rows);
       const next = rows[rows.length - 1].idx + 1;
       const now = this.clock.now();
-      const progress: ChunkProgress = { id: job.id, next, invalid: invalid.length, marks: this.rows.markInvalid(job.id, invalid) };
-      const kept = await this.db.steps(() => this.jobs.saveProgress([progress], this.settings.instanceId, now + this.settings.leaseMs, now));
+      const progress: ChunkProgress = {
+        id: job.id,
+        next,
+        invalid: invalid.length,
+        marks: this.rows.markInvalid(job.id, invalid),
+      };
+      const kept = await this.db.steps(() =>
+        this.jobs.saveProgress([progress], this.settings.instanceId, now + this.settings.leaseMs, now),
+      );
       if (!kept.has(job.id)) return false; // cancelled or lease lost
       invalidSeen += invalid.length;
       if (this.loop.halted) return false; // shutdown: the next lease holder goes on from `next`
@@ -208,10 +244,19 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
   private async conclude(job: ValidationLease, anyInvalid: boolean): Promise<boolean> {
     // (The first invalid row is looked up only when there is one: most jobs have none.)
     const first = anyInvalid ? await this.rows.firstInvalid(job.id) : null;
-    if (first) return this.reject(job.id, 'VALIDATION_FAILED', `messages[${first.idx}]: ${String(first.errorMessage)} (${String(first.errorCode)})`);
+    if (first)
+      return this.reject(
+        job.id,
+        'VALIDATION_FAILED',
+        `messages[${first.idx}]: ${String(first.errorMessage)} (${String(first.errorCode)})`,
+      );
     // No row is invalid: every row is pending.
     if (!(await canPayChannel(this.ledger, job.accountId, await this.rows.firstChannel(job.id, 'pending')))) {
-      return this.reject(job.id, 'INSUFFICIENT_BALANCE', 'Free messages, plan quota and wallet balance cannot pay for one message');
+      return this.reject(
+        job.id,
+        'INSUFFICIENT_BALANCE',
+        'Free messages, plan quota and wallet balance cannot pay for one message',
+      );
     }
     return (await this.queue([job.id])) === 1;
   }
@@ -220,6 +265,11 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
   private async reject(jobId: string, code: BulkJobErrorCode, message: string): Promise<boolean> {
     const now = this.clock.now();
     const me = this.settings.instanceId;
-    return this.events.around(jobId, 'bulk_job.rejected', () => this.db.steps(() => this.jobs.reject(jobId, me, code, message, now)), (moved) => moved);
+    return this.events.around(
+      jobId,
+      'bulk_job.rejected',
+      () => this.db.steps(() => this.jobs.reject(jobId, me, code, message, now)),
+      (moved) => moved,
+    );
   }
 }

@@ -35,7 +35,8 @@ export function canonicalJson(value: unknown): string {
     if (!sorted) keys.sort();
     out.push('{');
     todo.push('}');
-    for (let i = keys.length - 1; i >= 0; i--) todo.push({ v: obj[keys[i]] }, (i ? ',' : '') + JSON.stringify(keys[i]) + ':');
+    for (let i = keys.length - 1; i >= 0; i--)
+      todo.push({ v: obj[keys[i]] }, (i ? ',' : '') + JSON.stringify(keys[i]) + ':');
   }
   return out.join('');
 }

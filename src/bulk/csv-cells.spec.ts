@@ -2,12 +2,22 @@ import { stringify } from 'csv-stringify/sync';
 import { CSV_OPTIONS, neutraliseFormula } from './csv-cells';
 
 describe('neutraliseFormula', () => {
-  it.each(['=HYPERLINK("http://x.test","click")', '+1+cmd|calc', '-2+3', '@SUM(A1)', '\t=1', '\r=1', '\uFF1D1+1', '\uFF0B1', '\uFF0D1', '\uFF20A1', '+966 50 123 4567', '+'])(
-    'prefixes %j with a quote',
-    (value) => {
-      expect(neutraliseFormula(value)).toBe(`'${value}`);
-    },
-  );
+  it.each([
+    '=HYPERLINK("http://x.test","click")',
+    '+1+cmd|calc',
+    '-2+3',
+    '@SUM(A1)',
+    '\t=1',
+    '\r=1',
+    '\uFF1D1+1',
+    '\uFF0B1',
+    '\uFF0D1',
+    '\uFF20A1',
+    '+966 50 123 4567',
+    '+',
+  ])('prefixes %j with a quote', (value) => {
+    expect(neutraliseFormula(value)).toBe(`'${value}`);
+  });
 
   it.each(['+966501234567', '+1', 'hello', '0501234567', 'a=b', ' =1', '', 'مرحبا'])('leaves %j as it is', (value) => {
     expect(neutraliseFormula(value)).toBe(value);

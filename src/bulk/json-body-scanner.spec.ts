@@ -15,7 +15,10 @@ function scanner(limits?: ScanLimits) {
   return { sut, result: () => ({ elements, fields, isArray }) };
 }
 
-function scan(chunks: (string | Buffer)[], limits?: ScanLimits): { elements: unknown[]; fields: Record<string, unknown>; isArray: boolean } {
+function scan(
+  chunks: (string | Buffer)[],
+  limits?: ScanLimits,
+): { elements: unknown[]; fields: Record<string, unknown>; isArray: boolean } {
   const { sut, result } = scanner(limits);
   for (const c of chunks) void sut.write(c);
   sut.end();
@@ -31,9 +34,17 @@ function chunked(text: string, size: number): Buffer[] {
 }
 
 describe(JsonBodyScanner.name, () => {
-  const body = ' { "name" : "a\\"}[,b" , "messages" : [ {"to":"+9665","content":{"text":"x]}\\\\"}} , 5 , "s" , null , [1,{"a":[]}] , {"q":"say \\"hi\\" \\\\\\"]","é":"ü€𝄞"} ] , "messagesPerSecond" : 10 , "other":{"k":[1,2]} } ';
+  const body =
+    ' { "name" : "a\\"}[,b" , "messages" : [ {"to":"+9665","content":{"text":"x]}\\\\"}} , 5 , "s" , null , [1,{"a":[]}] , {"q":"say \\"hi\\" \\\\\\"]","é":"ü€𝄞"} ] , "messagesPerSecond" : 10 , "other":{"k":[1,2]} } ';
   const expected = {
-    elements: [{ to: '+9665', content: { text: 'x]}\\' } }, 5, 's', null, [1, { a: [] }], { q: 'say "hi" \\"]', é: 'ü€𝄞' }],
+    elements: [
+      { to: '+9665', content: { text: 'x]}\\' } },
+      5,
+      's',
+      null,
+      [1, { a: [] }],
+      { q: 'say "hi" \\"]', é: 'ü€𝄞' },
+    ],
     fields: { name: 'a"}[,b', messagesPerSecond: 10, other: { k: [1, 2] } },
     isArray: true,
   };
@@ -46,11 +57,26 @@ describe(JsonBodyScanner.name, () => {
   });
 
   it('reports messages that is not an array as a field', () => {
-    expect(scan(['{"messages":"x","messagesPerSecond":1}'])).toEqual({ elements: [], fields: { messages: 'x', messagesPerSecond: 1 }, isArray: false });
+    expect(scan(['{"messages":"x","messagesPerSecond":1}'])).toEqual({
+      elements: [],
+      fields: { messages: 'x', messagesPerSecond: 1 },
+      isArray: false,
+    });
     expect(scan(['{}'])).toEqual({ elements: [], fields: {}, isArray: false });
   });
 
-  it.each(['', '[]', '42', '{"a":1', '{"a":1}x', '{"a" 1}', '{"messages":[1 2]}', '{"messages":[{"a":1}', '{a:1}', '{"a":1,}'])('rejects %p', (raw) => {
+  it.each([
+    '',
+    '[]',
+    '42',
+    '{"a":1',
+    '{"a":1}x',
+    '{"a" 1}',
+    '{"messages":[1 2]}',
+    '{"messages":[{"a":1}',
+    '{a:1}',
+    '{"a":1,}',
+  ])('rejects %p', (raw) => {
     expect(() => scan([raw])).toThrow(ScanError);
   });
 
@@ -86,13 +112,17 @@ describe(JsonBodyScanner.name, () => {
     });
 
     it('caps keys and other top-level values too (not an element)', () => {
-      expect(() => scan([`{"name":"${'n'.repeat(200)}","messages":[]}`], limits)).toThrow(expect.objectContaining({ element: false, message: 'The value of "name" is larger than 100 bytes' }));
+      expect(() => scan([`{"name":"${'n'.repeat(200)}","messages":[]}`], limits)).toThrow(
+        expect.objectContaining({ element: false, message: 'The value of "name" is larger than 100 bytes' }),
+      );
       expect(() => scan([`{"${'k'.repeat(200)}":1}`], limits)).toThrow(ValueTooLargeError);
     });
 
     it('counts depth from the body object: an element may nest 3 more levels under a limit of 5', () => {
       expect(scan(['{"messages":[{"a":[{"b":1}]}],"x":[[[[]]]]}'], limits).elements).toEqual([{ a: [{ b: 1 }] }]);
-      expect(() => scan(['{"messages":[{"a":[{"b":[]}]}]}'], limits)).toThrow(new ScanError('The body is nested deeper than 5 levels'));
+      expect(() => scan(['{"messages":[{"a":[{"b":[]}]}]}'], limits)).toThrow(
+        new ScanError('The body is nested deeper than 5 levels'),
+      );
       expect(() => scan(['{"x":[[[[[]]]]]}'], limits)).toThrow(ScanError);
       expect(() => scan([`{"messages":[${'['.repeat(100_000)}`], limits)).toThrow(ScanError);
     });

@@ -40,7 +40,8 @@ export class ValueTooLargeError extends Error {
   }
 }
 
-type Mode = 'start' | 'key' | 'colon' | 'messagesValue' | 'value' | 'afterValue' | 'elemStart' | 'elem' | 'afterElem' | 'end';
+type Mode =
+  'start' | 'key' | 'colon' | 'messagesValue' | 'value' | 'afterValue' | 'elemStart' | 'elem' | 'afterElem' | 'end';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -94,7 +95,10 @@ export class JsonBodyScanner {
 
   /** The body ended: it must have been one complete object. */
   end(): void {
-    if (this.mode !== 'end') throw new ScanError(this.mode === 'start' ? 'The body must be a JSON object' : 'The body is not valid JSON (unexpected end)');
+    if (this.mode !== 'end')
+      throw new ScanError(
+        this.mode === 'start' ? 'The body must be a JSON object' : 'The body is not valid JSON (unexpected end)',
+      );
   }
 
   private skipWs(): void {
@@ -264,7 +268,8 @@ export class JsonBodyScanner {
     const stop = end === -1 ? b.length : end;
     this.examined += stop - from;
     this.size += stop - from;
-    if (this.size > this.limits.maxValueBytes) throw new ValueTooLargeError(`${what} is larger than ${this.limits.maxValueBytes} bytes`, level === 2);
+    if (this.size > this.limits.maxValueBytes)
+      throw new ValueTooLargeError(`${what} is larger than ${this.limits.maxValueBytes} bytes`, level === 2);
     this.pos = stop;
     if (from < stop) this.pieces.push(b.subarray(from, stop));
     if (end === -1) return null;

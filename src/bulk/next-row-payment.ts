@@ -9,6 +9,12 @@ export function canPayChannel(ledger: LedgerService, accountId: string, channel:
 }
 
 /** Can the account pay for the next row a run would send (the first row in `status`, by index)? */
-export async function canPayNextRow(rows: BulkRowRepository, ledger: LedgerService, accountId: string, jobId: string, status: 'pending' | 'failed'): Promise<boolean> {
+export async function canPayNextRow(
+  rows: BulkRowRepository,
+  ledger: LedgerService,
+  accountId: string,
+  jobId: string,
+  status: 'pending' | 'failed',
+): Promise<boolean> {
   return canPayChannel(ledger, accountId, await rows.firstChannel(jobId, status));
 }

@@ -26,18 +26,30 @@ export class RequestFingerprint {
   }
 
   finish(name: string | null, mps: number): { raw: string; canonical: string | null } {
-    return { raw: combine(name, mps, this.raw.digest('hex')), canonical: this.canon ? combine(name, mps, this.canon.digest('hex')) : null };
+    return {
+      raw: combine(name, mps, this.raw.digest('hex')),
+      canonical: this.canon ? combine(name, mps, this.canon.digest('hex')) : null,
+    };
   }
 }
 
 function combine(name: string | null, mps: number, messages: string): string {
-  return createHash('sha256').update(canonicalJson({ name, messagesPerSecond: mps })).update('|').update(messages).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ name, messagesPerSecond: mps }))
+    .update('|')
+    .update(messages)
+    .digest('hex');
 }
 
 /** Canonical fingerprint of a stored job, from its rows (payload = element text as sent). */
-export async function canonicalOfStoredJob(rows: BulkRowRepository, jobId: string, name: string | null, mps: number): Promise<string> {
+export async function canonicalOfStoredJob(
+  rows: BulkRowRepository,
+  jobId: string,
+  name: string | null,
+  mps: number,
+): Promise<string> {
   const h = createHash('sha256');
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const page = await rows.payloads(jobId, from, 5000);
     if (!page.length) break;
     for (const r of page) {

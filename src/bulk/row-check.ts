@@ -16,7 +16,11 @@ export type RowVerdict = { ok: true; message: ValidatedMessage } | ({ ok: false 
  * stores); anything else (a lookup that failed, a payload that does not parse) still makes the row
  * invalid rather than failing the whole job.
  */
-export async function checkBulkRow(validator: MessageValidator, ctx: ValidationContext, read: () => unknown): Promise<RowVerdict> {
+export async function checkBulkRow(
+  validator: MessageValidator,
+  ctx: ValidationContext,
+  read: () => unknown,
+): Promise<RowVerdict> {
   try {
     return { ok: true, message: await validator.validate(ctx, read(), { bulkRow: true }) };
   } catch (err) {

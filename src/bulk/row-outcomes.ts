@@ -2,7 +2,8 @@ import type { SendOutcome } from '../messaging/send-outcome';
 import type { BulkRowErrorCode } from './bulk-error-codes';
 
 /** A row's settled state, as the runner writes it. */
-export type RowOutcome = { status: 'sent'; code: null; message: null } | { status: 'failed'; code: BulkRowErrorCode; message: string };
+export type RowOutcome =
+  { status: 'sent'; code: null; message: null } | { status: 'failed'; code: BulkRowErrorCode; message: string };
 
 /**
  * What a window's outcome does to its row. `settle`: the row moves to sent or failed. `pending`:
@@ -16,7 +17,8 @@ export type RowPlan = { kind: 'settle'; outcome: RowOutcome } | { kind: 'pending
 /** Why a row failed, for a message that ended `failed` by a verdict (a rejection, an unconfirmed earlier attempt). */
 const FAILED_ROW_MESSAGES: Partial<Record<BulkRowErrorCode, string>> = {
   INVALID_ATTACHMENT: 'The attachment or header media URL was refused or could not be fetched at send time',
-  DELIVERY_UNCONFIRMED: 'An earlier attempt reached the provider but its answer was lost; it may have been delivered, so it was not sent again (retry-failed sends it)',
+  DELIVERY_UNCONFIRMED:
+    'An earlier attempt reached the provider but its answer was lost; it may have been delivered, so it was not sent again (retry-failed sends it)',
 };
 
 const SENT: RowOutcome = { status: 'sent', code: null, message: null };
@@ -49,12 +51,17 @@ export function pauseAfter(outcomes: SendOutcome[], at: number, rateLimitBackoff
   for (const o of outcomes) {
     if (o.kind !== 'not_attempted') continue;
     if (o.reason === 'insufficient_balance') return { reason: 'insufficient_balance', resumeAt: null };
-    if (o.reason === 'rate_limited') return { reason: 'provider_rate_limit', resumeAt: at + Math.max(rateLimitBackoffMs, o.retryAfterMs ?? 0) };
+    if (o.reason === 'rate_limited')
+      return { reason: 'provider_rate_limit', resumeAt: at + Math.max(rateLimitBackoffMs, o.retryAfterMs ?? 0) };
   }
   return null;
 }
 
 function failed(code: BulkRowErrorCode | null, providerError?: string): RowOutcome {
   const c = code ?? 'PROVIDER_REJECTED';
-  return { status: 'failed', code: c, message: providerError ?? FAILED_ROW_MESSAGES[c] ?? 'The provider rejected the message' };
+  return {
+    status: 'failed',
+    code: c,
+    message: providerError ?? FAILED_ROW_MESSAGES[c] ?? 'The provider rejected the message',
+  };
 }

@@ -29,8 +29,14 @@ describe(WindowPacer.name, () => {
     const M = 4;
     const acc = await h.account({ wallet: 1000 });
     h.provider.callMs = 120;
-    const pacer = new WindowPacer(clock, new SendWindow(), M, { stopping: () => false, keepLease: () => Promise.resolve(true) });
-    const items: WindowItem[] = Array.from({ length: N }, (_, i) => ({ msg: smsTo(`+9665020${String(i).padStart(5, '0')}`), origin: { bulkJobId: 'job_paced', rowIndex: i, messageId: `msg_paced_${i}` } }));
+    const pacer = new WindowPacer(clock, new SendWindow(), M, {
+      stopping: () => false,
+      keepLease: () => Promise.resolve(true),
+    });
+    const items: WindowItem[] = Array.from({ length: N }, (_, i) => ({
+      msg: smsTo(`+9665020${String(i).padStart(5, '0')}`),
+      origin: { bulkJobId: 'job_paced', rowIndex: i, messageId: `msg_paced_${i}` },
+    }));
     const wallStart = Date.now();
     const clockStart = clock.now();
     // As the runner does: windows of at most M rows, one pacer for the whole job.
@@ -58,7 +64,10 @@ describe(WindowPacer.name, () => {
     let stopping = false;
     let leased = true;
     const window = new SendWindow();
-    const pacer = new WindowPacer(clock, window, 1, { stopping: () => stopping, keepLease: () => Promise.resolve(leased) });
+    const pacer = new WindowPacer(clock, window, 1, {
+      stopping: () => stopping,
+      keepLease: () => Promise.resolve(leased),
+    });
     expect(await pacer.before()).toBeNull();
     pacer.after();
     leased = false;

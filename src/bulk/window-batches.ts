@@ -70,8 +70,18 @@ export class WindowBatches {
     this.probe = new WindowTxProbe(settings.testHooks);
     // Inside an open unit (a pause's event unit) a window is written in it, alone.
     const common = { ...db.coalescing, maxWeight: MAX_BATCH_ROWS };
-    this.claims = new Coalescer({ ...common, batch: (r) => this.claimMany(r), one: (r) => this.claimOne(r), weight: (r) => r.limit });
-    this.settlements = new Coalescer({ ...common, batch: (r) => this.settleMany(r), one: (r) => this.settleOne(r), weight: (r) => r.outcomes.length + r.held.length + r.unsent.length });
+    this.claims = new Coalescer({
+      ...common,
+      batch: (r) => this.claimMany(r),
+      one: (r) => this.claimOne(r),
+      weight: (r) => r.limit,
+    });
+    this.settlements = new Coalescer({
+      ...common,
+      batch: (r) => this.settleMany(r),
+      one: (r) => this.settleOne(r),
+      weight: (r) => r.outcomes.length + r.held.length + r.unsent.length,
+    });
   }
 
   /** Windows' starts and ends written so far, and in how many batches (benchmarks). */
@@ -89,13 +99,16 @@ export class WindowBatches {
 
   private claimOne(req: ClaimRequest): Promise<ClaimAnswer> {
     const { leases, rows } = this;
-    return this.db.steps(function* (): Steps<ClaimAnswer> {
-      if (!(yield* leases.renewForWindow(req.jobId, req.owner, req.leaseUntil))) return null;
-      // Rows left taken first: their outcome must be settled before anything new goes out.
-      const claimed = yield* rows.claimWindow(req.jobId, req.limit, req.recover, req.at);
-      if (claimed.opened) yield* leases.openWindows([{ id: req.jobId, ...claimed.opened }], req.at);
-      return { rows: claimed.rows, recovering: claimed.recovering };
-    }, { afterFirst: this.probe.hold(req.jobId) });
+    return this.db.steps(
+      function* (): Steps<ClaimAnswer> {
+        if (!(yield* leases.renewForWindow(req.jobId, req.owner, req.leaseUntil))) return null;
+        // Rows left taken first: their outcome must be settled before anything new goes out.
+        const claimed = yield* rows.claimWindow(req.jobId, req.limit, req.recover, req.at);
+        if (claimed.opened) yield* leases.openWindows([{ id: req.jobId, ...claimed.opened }], req.at);
+        return { rows: claimed.rows, recovering: claimed.recovering };
+      },
+      { afterFirst: this.probe.hold(req.jobId) },
+    );
   }
 
   /**
@@ -112,42 +125,61 @@ export class WindowBatches {
     const until = Math.max(...reqs.map((r) => r.leaseUntil));
     const at = Math.max(...reqs.map((r) => r.at));
     const ids = reqs.map((r) => r.jobId);
-    return this.db.steps(function* (): Steps<BatchAnswer<ClaimAnswer>[]> {
-      const renewed: StmtResult = yield leaseStatements.renewManyForWindow(ids, owner, until);
-      let running = new Set(ids);
-      if (renewed.affected !== ids.length) running = new Set(((yield leaseStatements.runningOf(ids, owner)) as StmtResult).rows.map((r) => String(r.id)));
-      const live = reqs.filter((r) => running.has(r.jobId));
-      const found = new Map<string, ClaimedRow[]>();
-      const keep = (got: StmtResult, when: (x: Row) => number, taken: boolean) => {
-        for (const x of got.rows) {
-          const jobId = String(x.job_id);
-          const row = toClaimedRow(x, jobId, when(x), taken);
-          const rows = found.get(jobId);
-          if (rows) rows.push(row);
-          else found.set(jobId, [row]);
+    return this.db.steps(
+      function* (): Steps<BatchAnswer<ClaimAnswer>[]> {
+        const renewed: StmtResult = yield leaseStatements.renewManyForWindow(ids, owner, until);
+        let running = new Set(ids);
+        if (renewed.affected !== ids.length)
+          running = new Set(
+            ((yield leaseStatements.runningOf(ids, owner)) as StmtResult).rows.map((r) => String(r.id)),
+          );
+        const live = reqs.filter((r) => running.has(r.jobId));
+        const found = new Map<string, ClaimedRow[]>();
+        const keep = (got: StmtResult, when: (x: Row) => number, taken: boolean) => {
+          for (const x of got.rows) {
+            const jobId = String(x.job_id);
+            const row = toClaimedRow(x, jobId, when(x), taken);
+            const rows = found.get(jobId);
+            if (rows) rows.push(row);
+            else found.set(jobId, [row]);
+          }
+        };
+        const recovering = live.filter((r) => r.recover);
+        if (recovering.length)
+          keep(
+            yield rowStatements.windowRowsOfJobs(
+              recovering.map((r) => ({ jobId: r.jobId, limit: r.limit })),
+              'sending',
+            ),
+            () => at,
+            true,
+          );
+        const cut = recovering.filter((r) => !found.has(r.jobId));
+        if (cut.length) keep(yield rowStatements.inFlight(cut.map((r) => r.jobId)), (x) => num(x.window_at), true);
+        const recovered = new Set(found.keys());
+        // The next rows after each runner's cursor, all jobs in one read of primary-key ranges.
+        const ahead = live.filter((r) => !recovered.has(r.jobId));
+        if (ahead.length)
+          keep(
+            yield rowStatements.pendingInRanges(ahead.map((r) => ({ jobId: r.jobId, after: r.after, limit: r.limit }))),
+            () => at,
+            false,
+          );
+        const opened: { id: string; from: number; to: number }[] = [];
+        for (const [jobId, rows] of found) {
+          rows.sort((a, b) => a.idx - b.idx);
+          if (!recovered.has(jobId)) opened.push({ id: jobId, from: rows[0].idx, to: rows[rows.length - 1].idx });
         }
-      };
-      const recovering = live.filter((r) => r.recover);
-      if (recovering.length) keep(yield rowStatements.windowRowsOfJobs(recovering.map((r) => ({ jobId: r.jobId, limit: r.limit })), 'sending'), () => at, true);
-      const cut = recovering.filter((r) => !found.has(r.jobId));
-      if (cut.length) keep(yield rowStatements.inFlight(cut.map((r) => r.jobId)), (x) => num(x.window_at), true);
-      const recovered = new Set(found.keys());
-      // The next rows after each runner's cursor, all jobs in one read of primary-key ranges.
-      const ahead = live.filter((r) => !recovered.has(r.jobId));
-      if (ahead.length) keep(yield rowStatements.pendingInRanges(ahead.map((r) => ({ jobId: r.jobId, after: r.after, limit: r.limit }))), () => at, false);
-      const opened: { id: string; from: number; to: number }[] = [];
-      for (const [jobId, rows] of found) {
-        rows.sort((a, b) => a.idx - b.idx);
-        if (!recovered.has(jobId)) opened.push({ id: jobId, from: rows[0].idx, to: rows[rows.length - 1].idx });
-      }
-      if (opened.length) yield leaseStatements.openWindows(opened, at);
-      // A job with nothing after its cursor (its end, or a run of invalid or earlier rows) is written alone: the one-job read looks at the whole job.
-      return reqs.map((r) => {
-        if (!running.has(r.jobId)) return null;
-        const rows = found.get(r.jobId);
-        return rows?.length ? { rows, recovering: recovered.has(r.jobId) } : LEFT_OUT;
-      });
-    }, { afterFirst: this.probe.hold(ids[0]) });
+        if (opened.length) yield leaseStatements.openWindows(opened, at);
+        // A job with nothing after its cursor (its end, or a run of invalid or earlier rows) is written alone: the one-job read looks at the whole job.
+        return reqs.map((r) => {
+          if (!running.has(r.jobId)) return null;
+          const rows = found.get(r.jobId);
+          return rows?.length ? { rows, recovering: recovered.has(r.jobId) } : LEFT_OUT;
+        });
+      },
+      { afterFirst: this.probe.hold(ids[0]) },
+    );
   }
 
   private settleOne(req: SettleRequest): Promise<SettleAnswer> {
@@ -177,8 +209,13 @@ export class WindowBatches {
     return this.db.steps(function* (): Steps<BatchAnswer<SettleAnswer>[]> {
       const rows = plain.flatMap((r) => r.outcomes.map((o) => ({ ...o, jobId: r.jobId })));
       const moved = yield* repo.settleOutcomes(rows);
-      if (moved.sent + moved.failed !== rows.length) throw new Error('rows of the batch were settled elsewhere meanwhile');
-      const counts = plain.map((r) => ({ id: r.jobId, sent: r.outcomes.filter((o) => o.status === 'sent').length, failed: r.outcomes.filter((o) => o.status === 'failed').length }));
+      if (moved.sent + moved.failed !== rows.length)
+        throw new Error('rows of the batch were settled elsewhere meanwhile');
+      const counts = plain.map((r) => ({
+        id: r.jobId,
+        sent: r.outcomes.filter((o) => o.status === 'sent').length,
+        failed: r.outcomes.filter((o) => o.status === 'failed').length,
+      }));
       yield leaseStatements.countSettledOfJobs(counts, owner, now);
       return reqs.map((r) => (batched.has(r) ? { settled: r.outcomes.length, paused: false } : LEFT_OUT));
     });

@@ -21,30 +21,62 @@ export class AdminWebSessionsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'adminCreateWebSession', summary: 'Create a web session or bot id (sandbox: with its chats, 120 generated when omitted)' })
-  @ApiSuccess(201, WebSessionResult, { description: 'Created', example: { success: true, data: { webSession: WEB_SESSION_EXAMPLE } } })
+  @ApiOperation({
+    operationId: 'adminCreateWebSession',
+    summary: 'Create a web session or bot id (sandbox: with its chats, 120 generated when omitted)',
+  })
+  @ApiSuccess(201, WebSessionResult, {
+    description: 'Created',
+    example: { success: true, data: { webSession: WEB_SESSION_EXAMPLE } },
+  })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT')
-  async create(@Param('id') id: string, @Body() dto: CreateWebSessionDto): Promise<{ success: true; data: { webSession: WebSessionView } }> {
+  async create(
+    @Param('id') id: string,
+    @Body() dto: CreateWebSessionDto,
+  ): Promise<{ success: true; data: { webSession: WebSessionView } }> {
     return { success: true, data: { webSession: await this.sessions.create(id, dto) } };
   }
 
   @Patch(':name')
   @ApiOperation({ operationId: 'adminUpdateWebSession', summary: 'Set the status of a web session (sandbox control)' })
-  @ApiSuccess(200, WebSessionResult, { description: 'Updated', example: { success: true, data: { webSession: { ...WEB_SESSION_EXAMPLE, status: 'stopped' } } } })
+  @ApiSuccess(200, WebSessionResult, {
+    description: 'Updated',
+    example: { success: true, data: { webSession: { ...WEB_SESSION_EXAMPLE, status: 'stopped' } } },
+  })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async update(@Param('id') id: string, @Param('name') name: string, @Body() dto: UpdateWebSessionDto): Promise<{ success: true; data: { webSession: WebSessionView } }> {
+  async update(
+    @Param('id') id: string,
+    @Param('name') name: string,
+    @Body() dto: UpdateWebSessionDto,
+  ): Promise<{ success: true; data: { webSession: WebSessionView } }> {
     return { success: true, data: { webSession: await this.sessions.updateStatus(id, name, dto.status) } };
   }
 
   @Post(':name/inbound')
   @HttpCode(202)
-  @ApiOperation({ operationId: 'adminSimulateInboundMessage', summary: 'Simulate an inbound message on a session (becomes chatapp_web.message.received unless dropped)' })
+  @ApiOperation({
+    operationId: 'adminSimulateInboundMessage',
+    summary: 'Simulate an inbound message on a session (becomes chatapp_web.message.received unless dropped)',
+  })
   @ApiSuccess(202, InboundAccepted, {
     description: 'Stored and queued for the webhook, or dropped',
-    example: { success: true, data: { accepted: true, dropped: null, status: 'queued', deliveryId: 'whd_01JD0Q8Y4C7M2X', remoteMessageId: 'wamid.HBgM' } },
+    example: {
+      success: true,
+      data: {
+        accepted: true,
+        dropped: null,
+        status: 'queued',
+        deliveryId: 'whd_01JD0Q8Y4C7M2X',
+        remoteMessageId: 'wamid.HBgM',
+      },
+    },
   })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  async receive(@Param('id') id: string, @Param('name') name: string, @Body() dto: SandboxInboundDto): Promise<{ success: true; data: InboundResult }> {
+  async receive(
+    @Param('id') id: string,
+    @Param('name') name: string,
+    @Body() dto: SandboxInboundDto,
+  ): Promise<{ success: true; data: InboundResult }> {
     return { success: true, data: await this.inbound.receive(await this.sessions.findOwned(id, name), dto) };
   }
 }

@@ -25,7 +25,11 @@ import { WebSessionsService } from './web-sessions.service';
  */
 @Global()
 @Module({
-  imports: [AccountsModule, WebhooksModule, TypeOrmModule.forFeature([WebSessionEntity, WebSessionChatEntity, InboundMessageEntity])],
+  imports: [
+    AccountsModule,
+    WebhooksModule,
+    TypeOrmModule.forFeature([WebSessionEntity, WebSessionChatEntity, InboundMessageEntity]),
+  ],
   controllers: [AdminWebSessionsController, ChatsController, WahaHookController],
   providers: [
     WebSessionsService,

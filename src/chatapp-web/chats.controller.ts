@@ -17,13 +17,29 @@ export class ChatsController {
   @ApiOperation({
     operationId: 'listWebSessionChats',
     summary: 'List the chats of a web session (or messaging bot) owned by the caller',
-    description: 'Read live from the provider (keep `limit` low). Each chat carries the `conversationContext` a send request needs.',
+    description:
+      'Read live from the provider (keep `limit` low). Each chat carries the `conversationContext` a send request needs.',
   })
   // Checked by parseChatsQuery (any other parameter is a 400 VALIDATION_ERROR).
-  @ApiQuery({ name: 'accountId', required: true, schema: { type: 'string', minLength: 1, maxLength: 100 }, description: 'Web-session name or messaging-bot id', example: 'support-line' })
-  @ApiQuery({ name: 'type', required: false, schema: { type: 'string', enum: ['all', 'direct', 'group'], default: 'all' } })
+  @ApiQuery({
+    name: 'accountId',
+    required: true,
+    schema: { type: 'string', minLength: 1, maxLength: 100 },
+    description: 'Web-session name or messaging-bot id',
+    example: 'support-line',
+  })
+  @ApiQuery({
+    name: 'type',
+    required: false,
+    schema: { type: 'string', enum: ['all', 'direct', 'group'], default: 'all' },
+  })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 } })
-  @ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'nextCursor of the previous page (same accountId and type)' })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: 'nextCursor of the previous page (same accountId and type)',
+  })
   @ApiSuccess(200, WebSessionChatPage, {
     description: 'One page of chats',
     example: {
@@ -46,8 +62,18 @@ export class ChatsController {
       },
     },
   })
-  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'SESSION_NOT_READY', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE')
-  async list(@CurrentAuth() auth: AuthContext, @Query() query: Record<string, unknown>): Promise<{ success: true; data: ChatPageView }> {
+  @ApiErrors(
+    'VALIDATION_ERROR',
+    'NOT_FOUND',
+    'SESSION_NOT_READY',
+    'PROVIDER_RATE_LIMITED',
+    'PROVIDER_ERROR',
+    'PROVIDER_UNAVAILABLE',
+  )
+  async list(
+    @CurrentAuth() auth: AuthContext,
+    @Query() query: Record<string, unknown>,
+  ): Promise<{ success: true; data: ChatPageView }> {
     return { success: true, data: await this.chats.list(auth.accountId, parseChatsQuery(query)) };
   }
 }

@@ -55,11 +55,16 @@ export class ChatsService {
   }
 
   /** Live status first (stored as seen), then the page; provider faults become the providers' API errors. */
-  private async liveChats(session: WebSessionEntity, provider: WebSessionProvider, page: ChatPageRequest): Promise<ChatPage> {
+  private async liveChats(
+    session: WebSessionEntity,
+    provider: WebSessionProvider,
+    page: ChatPageRequest,
+  ): Promise<ChatPage> {
     try {
       const status = await provider.status(session);
       await this.sessions.setStatus(session, status);
-      if (status !== 'ready') throw new ApiError('SESSION_NOT_READY', `Web session ${session.name} is not ready (status ${status})`);
+      if (status !== 'ready')
+        throw new ApiError('SESSION_NOT_READY', `Web session ${session.name} is not ready (status ${status})`);
       return await provider.listChats(session, page);
     } catch (err) {
       // Only provider faults are mapped: anything else (a database error, a bug) stays a 500.

@@ -11,7 +11,12 @@ export function generateSandboxChats(count = 120): ChatInput[] {
     if (i % 3 === 0) {
       chats.push({ chatId: `12036300000${n}@g.us`, kind: 'group', title: `Sandbox group ${n}`, phoneNumber: null });
     } else {
-      chats.push({ chatId: `96650000${n}@c.us`, kind: 'direct', title: `Sandbox contact ${n}`, phoneNumber: `+96650000${n}` });
+      chats.push({
+        chatId: `96650000${n}@c.us`,
+        kind: 'direct',
+        title: `Sandbox contact ${n}`,
+        phoneNumber: `+96650000${n}`,
+      });
     }
   }
   return chats;

@@ -36,13 +36,17 @@ export class WebSessionsService {
    */
   async findForSend(accountId: string, sessionName: string): Promise<WebSessionForSend> {
     const s = await this.findOwned(accountId, sessionName);
-    if (s.status !== 'ready') throw new ApiError('SESSION_NOT_READY', `Web session ${s.name} is not ready (status ${s.status})`);
+    if (s.status !== 'ready')
+      throw new ApiError('SESSION_NOT_READY', `Web session ${s.name} is not ready (status ${s.status})`);
     return { id: s.id, name: s.name, kind: s.kind, status: s.status, provider: s.provider };
   }
 
   /** The account's session by name; NOT_FOUND for another account's or an unknown one. */
   async findOwned(accountId: string, sessionName: string): Promise<WebSessionEntity> {
-    const s = typeof sessionName === 'string' && sessionName ? await this.sessions.findOneBy({ accountId, name: sessionName }) : null;
+    const s =
+      typeof sessionName === 'string' && sessionName
+        ? await this.sessions.findOneBy({ accountId, name: sessionName })
+        : null;
     if (!s) throw ApiError.notFound('Web session');
     return s;
   }
@@ -54,7 +58,10 @@ export class WebSessionsService {
 
   async setStatus(session: WebSessionEntity, status: WebSessionStatus): Promise<void> {
     if (session.status === status) return;
-    await this.sessions.update({ id: session.id, accountId: session.accountId }, { status, updatedAt: this.clock.now() });
+    await this.sessions.update(
+      { id: session.id, accountId: session.accountId },
+      { status, updatedAt: this.clock.now() },
+    );
     session.status = status;
   }
 
@@ -68,8 +75,10 @@ export class WebSessionsService {
   async create(accountId: string, input: CreateWebSessionInput): Promise<WebSessionView> {
     if (!(await this.accounts.exists(accountId))) throw ApiError.notFound('Account');
     const provider = input.provider ?? this.config.webSessions.defaultProvider;
-    if (provider === 'waha' && !this.config.waha.baseUrl) throw ApiError.validation('provider waha needs WAHA_BASE_URL to be configured');
-    if (provider !== 'sandbox' && input.chats) throw ApiError.validation('chats can only be given for sandbox sessions');
+    if (provider === 'waha' && !this.config.waha.baseUrl)
+      throw ApiError.validation('provider waha needs WAHA_BASE_URL to be configured');
+    if (provider !== 'sandbox' && input.chats)
+      throw ApiError.validation('chats can only be given for sandbox sessions');
     const chats = provider === 'sandbox' ? (input.chats ?? generateSandboxChats()) : [];
     const seen = new Set<string>();
     for (const c of chats) {
@@ -94,12 +103,19 @@ export class WebSessionsService {
       await this.uow.transaction(async ({ manager: em }) => {
         await em.insert(WebSessionEntity, session);
         const rows = chats.map((c, position) => ({
-          id: newId('wch'), sessionId: session.id, position, chatId: c.chatId, kind: c.kind, title: c.title, phoneNumber: c.phoneNumber ?? null,
+          id: newId('wch'),
+          sessionId: session.id,
+          position,
+          chatId: c.chatId,
+          kind: c.kind,
+          title: c.title,
+          phoneNumber: c.phoneNumber ?? null,
         }));
         for (let i = 0; i < rows.length; i += 200) await em.insert(WebSessionChatEntity, rows.slice(i, i + 200));
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ApiError('CONFLICT', `The account already has a web session or bot named ${input.name}`);
+      if (isUniqueViolation(err))
+        throw new ApiError('CONFLICT', `The account already has a web session or bot named ${input.name}`);
       throw err;
     }
     const view = this.map(session, provider === 'sandbox' ? chats.length : null);
@@ -117,12 +133,21 @@ export class WebSessionsService {
   }
 
   private async countChats(s: WebSessionEntity): Promise<number | null> {
-    return s.provider === 'sandbox' ? this.dataSource.getRepository(WebSessionChatEntity).countBy({ sessionId: s.id }) : null;
+    return s.provider === 'sandbox'
+      ? this.dataSource.getRepository(WebSessionChatEntity).countBy({ sessionId: s.id })
+      : null;
   }
 
   private map(s: WebSessionEntity, chatCount: number | null): WebSessionView {
     return {
-      id: s.id, name: s.name, kind: s.kind, provider: s.provider, providerSession: s.providerSession, status: s.status, chatCount, createdAt: iso(s.createdAt) as string,
+      id: s.id,
+      name: s.name,
+      kind: s.kind,
+      provider: s.provider,
+      providerSession: s.providerSession,
+      status: s.status,
+      chatCount,
+      createdAt: iso(s.createdAt) as string,
     };
   }
 }

@@ -60,7 +60,11 @@ describe(Coalescer.name, () => {
   it('writes each request alone when the batch fails, and only the one that fails alone fails', async () => {
     const { sut, alone } = harness(() => Promise.reject(new Error('conflict')));
     const results = await Promise.allSettled([sut.submit(1), sut.submit(-2), sut.submit(3)]);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual([100, 'Error: refused -2', 300]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual([
+      100,
+      'Error: refused -2',
+      300,
+    ]);
     expect(alone.sort()).toEqual([-2, 1, 3]);
   });
 

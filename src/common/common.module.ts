@@ -9,7 +9,15 @@ import { ShutdownCoordinator } from './shutdown/shutdown-coordinator';
 
 @Global()
 @Module({
-  providers: [Clock, CursorCodec, SecretBox, { provide: DNS_RESOLVER, useClass: SystemDnsResolver }, TargetPolicy, GuardedFetcher, ShutdownCoordinator],
+  providers: [
+    Clock,
+    CursorCodec,
+    SecretBox,
+    { provide: DNS_RESOLVER, useClass: SystemDnsResolver },
+    TargetPolicy,
+    GuardedFetcher,
+    ShutdownCoordinator,
+  ],
   exports: [Clock, CursorCodec, SecretBox, TargetPolicy, GuardedFetcher, ShutdownCoordinator],
 })
 export class CommonModule {}

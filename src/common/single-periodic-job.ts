@@ -23,7 +23,10 @@ export class SinglePeriodicJob<T = unknown> {
   start(registry: SchedulerRegistry, everyMs: number): void {
     if (this.stopped) return;
     this.registry = registry;
-    registry.addInterval(this.name, setInterval(() => void this.tick(), everyMs));
+    registry.addInterval(
+      this.name,
+      setInterval(() => void this.tick(), everyMs),
+    );
   }
 
   /** No run starts from now on (the timer is removed); a run in progress goes on. */

@@ -115,7 +115,12 @@ export function smppSection(r: EnvReader, providers: ProvidersConfig): SmppConfi
     systemId: r.required('SMPP_SYSTEM_ID', why),
     password: r.required('SMPP_PASSWORD', why),
     systemType: r.string('SMPP_SYSTEM_TYPE', ''),
-    receiptIdFormat: r.matching('SMPP_RECEIPT_ID_FORMAT', r.string('SMPP_RECEIPT_ID_FORMAT', 'as_submitted'), /^(as_submitted|decimal)$/, 'as_submitted or decimal') as 'as_submitted' | 'decimal',
+    receiptIdFormat: r.matching(
+      'SMPP_RECEIPT_ID_FORMAT',
+      r.string('SMPP_RECEIPT_ID_FORMAT', 'as_submitted'),
+      /^(as_submitted|decimal)$/,
+      'as_submitted or decimal',
+    ) as 'as_submitted' | 'decimal',
     enquireLinkMs: r.int('SMPP_ENQUIRE_LINK_MS', 30000, 1000),
     reconnectMaxMs: r.int('SMPP_RECONNECT_MAX_MS', 30000, 100),
     window: r.int('SMPP_WINDOW', 10, 1, 1000),
@@ -134,7 +139,12 @@ export function cloudApiSection(r: EnvReader, providers: ProvidersConfig): Cloud
   }
   return {
     baseUrl: r.url('CHATAPP_CLOUD_BASE_URL', r.string('CHATAPP_CLOUD_BASE_URL', 'https://graph.facebook.com'), HTTP),
-    apiVersion: r.matching('CHATAPP_CLOUD_API_VERSION', r.string('CHATAPP_CLOUD_API_VERSION', 'v21.0'), /^v\d+(\.\d+)?$/, 'a Graph API version like v21.0'),
+    apiVersion: r.matching(
+      'CHATAPP_CLOUD_API_VERSION',
+      r.string('CHATAPP_CLOUD_API_VERSION', 'v21.0'),
+      /^v\d+(\.\d+)?$/,
+      'a Graph API version like v21.0',
+    ),
     token: r.required('CHATAPP_CLOUD_TOKEN', why),
     phoneNumberId,
     wabaId: r.required('CHATAPP_CLOUD_WABA_ID', why),
@@ -151,13 +161,17 @@ export function botApiSection(r: EnvReader, providers: ProvidersConfig): BotApiC
 }
 
 export function webSessionsSection(r: EnvReader): WebSessionsConfig {
-  return { defaultProvider: r.oneOf<WebSessionProviderName>('CHATAPP_WEB_SESSION_PROVIDER', ['sandbox', 'waha'], 'sandbox') };
+  return {
+    defaultProvider: r.oneOf<WebSessionProviderName>('CHATAPP_WEB_SESSION_PROVIDER', ['sandbox', 'waha'], 'sandbox'),
+  };
 }
 
 export function wahaSection(r: EnvReader, providers: ProvidersConfig, sessions: WebSessionsConfig): WahaConfig {
   const baseUrl = r.optional('WAHA_BASE_URL')?.replace(/\/+$/, '') || null;
-  if (providers.byChannel.chatapp_web === 'waha' && !baseUrl) r.fail(`WAHA_BASE_URL is required when ${providerVariable('chatapp_web')}=waha`);
-  else if (sessions.defaultProvider === 'waha' && !baseUrl) r.fail('WAHA_BASE_URL is required when CHATAPP_WEB_SESSION_PROVIDER=waha');
+  if (providers.byChannel.chatapp_web === 'waha' && !baseUrl)
+    r.fail(`WAHA_BASE_URL is required when ${providerVariable('chatapp_web')}=waha`);
+  else if (sessions.defaultProvider === 'waha' && !baseUrl)
+    r.fail('WAHA_BASE_URL is required when CHATAPP_WEB_SESSION_PROVIDER=waha');
   if (baseUrl && !/^https?:\/\//.test(baseUrl)) r.fail('WAHA_BASE_URL must start with http:// or https://');
   return {
     baseUrl,

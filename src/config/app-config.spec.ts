@@ -4,7 +4,11 @@ describe('loadConfig', () => {
   it('has working defaults: embedded SQLite, port 3000, sandbox providers', () => {
     const c = loadConfig({});
     expect(c.server.port).toBe(3000);
-    expect(c.database).toMatchObject({ type: 'sqlite', path: 'data/messaging.sqlite', url: 'sqlite:data/messaging.sqlite' });
+    expect(c.database).toMatchObject({
+      type: 'sqlite',
+      path: 'data/messaging.sqlite',
+      url: 'sqlite:data/messaging.sqlite',
+    });
     expect(c.security.adminToken).toBeNull();
     expect(c.outbound.allowInsecure).toBe(false);
     expect(Object.values(c.providers.byChannel).every((p) => p === 'sandbox')).toBe(true);
@@ -39,11 +43,13 @@ describe('loadConfig', () => {
   it('reports every bad variable at once, in one ConfigError', () => {
     const env = { PORT: 'abc', LOG_LEVEL: 'loud', PROVIDER_EMAIL: 'smtp', SMTP_HOST: 'mail.example' };
     expect(() => loadConfig(env)).toThrow(
-      new ConfigError([
-        'PORT must be an integer, got "abc"',
-        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
-        'SMTP_FROM is required when PROVIDER_EMAIL=smtp',
-      ].join('; ')),
+      new ConfigError(
+        [
+          'PORT must be an integer, got "abc"',
+          'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+          'SMTP_FROM is required when PROVIDER_EMAIL=smtp',
+        ].join('; '),
+      ),
     );
   });
 
@@ -60,18 +66,23 @@ describe('loadConfig', () => {
       },
     );
 
-    it.each(['development', 'test', undefined])('NODE_ENV=%j is not production (the development secret fills in)', (nodeEnv) => {
-      const c = loadConfig(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv });
-      expect(c.isProduction).toBe(false);
-      expect(c.security.appSecret).toBe('development-only-secret-do-not-use');
-    });
+    it.each(['development', 'test', undefined])(
+      'NODE_ENV=%j is not production (the development secret fills in)',
+      (nodeEnv) => {
+        const c = loadConfig(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv });
+        expect(c.isProduction).toBe(false);
+        expect(c.security.appSecret).toBe('development-only-secret-do-not-use');
+      },
+    );
 
     it.each([
       [{ APP_SECRET: 'development-only-secret-do-not-use' }, 'APP_SECRET'],
       [{ APP_SECRET: 'change-me-to-a-long-random-secret' }, 'APP_SECRET'],
       [{ APP_SECRET: secret, ADMIN_TOKEN: 'change-me-admin-token' }, 'ADMIN_TOKEN'],
     ])('refuses published example secrets in production: %j', (env, name) => {
-      expect(() => loadConfig({ NODE_ENV: 'prod', ...env })).toThrow(new RegExp(`${name} is a published example value`));
+      expect(() => loadConfig({ NODE_ENV: 'prod', ...env })).toThrow(
+        new RegExp(`${name} is a published example value`),
+      );
       expect(() => loadConfig({ NODE_ENV: 'development', ...env })).not.toThrow();
     });
 
@@ -84,12 +95,23 @@ describe('loadConfig', () => {
 
   it('parses a MySQL URL with credentials', () => {
     expect(parseDatabaseUrl('mysql://u%40x:p%3Aw@db.example:3307/msg')).toEqual({
-      type: 'mysql', host: 'db.example', port: 3307, username: 'u@x', password: 'p:w', database: 'msg',
+      type: 'mysql',
+      host: 'db.example',
+      port: 3307,
+      username: 'u@x',
+      password: 'p:w',
+      database: 'msg',
     });
   });
 
   it('reads booleans and per-channel prices', () => {
-    const c = loadConfig({ WEBHOOK_ALLOW_INSECURE: 'true', PRICE_EMAIL: '7', PROVIDER_EMAIL: 'smtp', SMTP_HOST: 'mail.example', SMTP_FROM: 'a@b.example' });
+    const c = loadConfig({
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      PRICE_EMAIL: '7',
+      PROVIDER_EMAIL: 'smtp',
+      SMTP_HOST: 'mail.example',
+      SMTP_FROM: 'a@b.example',
+    });
     expect(c.outbound.allowInsecure).toBe(true);
     expect(c.billing.prices.email).toBe(7);
     expect(c.providers.byChannel.email).toBe('smtp');
@@ -102,6 +124,9 @@ describe('loadConfig', () => {
     const short = loadConfig({ BULK_LEASE_MS: '6000', PROVIDER_TIMEOUT_MS: '1000' });
     expect([short.bulk.dispatchLeaseMs, short.database.idleTransactionTimeoutS]).toEqual([6000, 3]);
     expect(loadConfig({ BULK_LEASE_MS: '1500', PROVIDER_TIMEOUT_MS: '500' }).database.idleTransactionTimeoutS).toBe(2);
-    expect(loadConfig({ DB_IDLE_TRANSACTION_TIMEOUT_S: '4', DB_LOCK_WAIT_TIMEOUT_S: '2' }).database).toMatchObject({ idleTransactionTimeoutS: 4, lockWaitTimeoutS: 2 });
+    expect(loadConfig({ DB_IDLE_TRANSACTION_TIMEOUT_S: '4', DB_LOCK_WAIT_TIMEOUT_S: '2' }).database).toMatchObject({
+      idleTransactionTimeoutS: 4,
+      lockWaitTimeoutS: 2,
+    });
   });
 });

@@ -1,19 +1,67 @@
 // The one place that reads the environment: `loadConfig` parses and checks every variable once, at
 // boot, into typed sections. A bad value (or a missing setting of a selected adapter) stops start-up
 // with a message naming the variable.
-import { botApiSection, cloudApiSection, smppSection, smtpSection, wahaSection, webSessionsSection } from './adapters.config';
-import type { BotApiConfig, CloudApiConfig, SmppConfig, SmtpConfig, WahaConfig, WebSessionsConfig } from './adapters.config';
+import {
+  botApiSection,
+  cloudApiSection,
+  smppSection,
+  smtpSection,
+  wahaSection,
+  webSessionsSection,
+} from './adapters.config';
+import type {
+  BotApiConfig,
+  CloudApiConfig,
+  SmppConfig,
+  SmtpConfig,
+  WahaConfig,
+  WebSessionsConfig,
+} from './adapters.config';
 import { bulkSection, type BulkConfig } from './bulk.config';
 import { databaseSection, redisSection, type DatabaseSection, type RedisConfig } from './database.config';
 import { type Env, EnvReader } from './env-reader';
-import { billingSection, messagingSection, scheduledSendsSection, verificationSection, webhooksSection } from './messaging.config';
-import type { BillingConfig, MessagingConfig, ScheduledSendsConfig, VerificationConfig, WebhooksConfig } from './messaging.config';
+import {
+  billingSection,
+  messagingSection,
+  scheduledSendsSection,
+  verificationSection,
+  webhooksSection,
+} from './messaging.config';
+import type {
+  BillingConfig,
+  MessagingConfig,
+  ScheduledSendsConfig,
+  VerificationConfig,
+  WebhooksConfig,
+} from './messaging.config';
 import { providersSection, sandboxSection, type ProvidersConfig, type SandboxConfig } from './providers.config';
 import { metricsSection, outboundSection, securitySection, throttleSection } from './security.config';
 import type { MetricsConfig, OutboundConfig, SecurityConfig, ThrottleConfig } from './security.config';
-import { demoSection, docsSection, loggingSection, runtimeMode, schedulersSection, serverSection, shutdownSection } from './server.config';
-import type { DemoConfig, DocsConfig, LoggingConfig, SchedulersConfig, ServerConfig, ShutdownConfig } from './server.config';
-import { chatappSection, mediaSection, templatesSection, type ChatappConfig, type MediaConfig, type TemplatesConfig } from './templates.config';
+import {
+  demoSection,
+  docsSection,
+  loggingSection,
+  runtimeMode,
+  schedulersSection,
+  serverSection,
+  shutdownSection,
+} from './server.config';
+import type {
+  DemoConfig,
+  DocsConfig,
+  LoggingConfig,
+  SchedulersConfig,
+  ServerConfig,
+  ShutdownConfig,
+} from './server.config';
+import {
+  chatappSection,
+  mediaSection,
+  templatesSection,
+  type ChatappConfig,
+  type MediaConfig,
+  type TemplatesConfig,
+} from './templates.config';
 
 export { ConfigError, type Env } from './env-reader';
 export { parseDatabaseUrl, type DatabaseConfig } from './database.config';

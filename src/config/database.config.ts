@@ -82,7 +82,10 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
       throw new ConfigError('DATABASE_URL is not a valid mysql:// URL');
     }
     const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
-    if (!database) throw new ConfigError('DATABASE_URL: mysql URL needs a database name, e.g. mysql://user:pass@host:3306/messaging');
+    if (!database)
+      throw new ConfigError(
+        'DATABASE_URL: mysql URL needs a database name, e.g. mysql://user:pass@host:3306/messaging',
+      );
     return {
       type: 'mysql',
       host: u.hostname || '127.0.0.1',

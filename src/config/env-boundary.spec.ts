@@ -8,7 +8,10 @@ const SRC = join(__dirname, '..');
 const FORBIDDEN: { what: string; pattern: RegExp }[] = [
   { what: 'process.env', pattern: /\bprocess\s*\.\s*env\b/ },
   // The string lookups AppConfig used to offer (config.optional('SMTP_HOST'), config.int('X', ...)).
-  { what: 'a lookup of a variable by name', pattern: /\.(?:optional|required|int|bool|string)\(\s*['"`][A-Z][A-Z0-9_]*['"`]/ },
+  {
+    what: 'a lookup of a variable by name',
+    pattern: /\.(?:optional|required|int|bool|string)\(\s*['"`][A-Z][A-Z0-9_]*['"`]/,
+  },
   { what: 'an env object read by name', pattern: /\benv(?:\.[A-Z][A-Z0-9_]*\b|\[\s*['"`][A-Z])/ },
 ];
 
@@ -32,7 +35,11 @@ describe('the environment is read only in src/config', () => {
     const offences = files.flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, i) => FORBIDDEN.filter((f) => f.pattern.test(line)).map((f) => `${relative(SRC, file)}:${i + 1}: ${f.what}: ${line.trim()}`)),
+        .flatMap((line, i) =>
+          FORBIDDEN.filter((f) => f.pattern.test(line)).map(
+            (f) => `${relative(SRC, file)}:${i + 1}: ${f.what}: ${line.trim()}`,
+          ),
+        ),
     );
     expect(offences).toEqual([]);
   });
@@ -43,7 +50,22 @@ describe('the environment is read only in src/config', () => {
 
   it('the patterns catch what they are meant to', () => {
     const caught = (line: string) => FORBIDDEN.some((f) => f.pattern.test(line));
-    expect(['const x = process.env.PORT;', "config.optional('SMTP_HOST')", "this.config.int('BULK_LEASE_MS', 1, 2)", 'env.NODE_ENV', "env['X']"].every(caught)).toBe(true);
-    expect(["col.int('row_index')", "col.bool('is_default', false)", "'WAHA_BASE_URL is not configured'", 'config.smtp.host'].some(caught)).toBe(false);
+    expect(
+      [
+        'const x = process.env.PORT;',
+        "config.optional('SMTP_HOST')",
+        "this.config.int('BULK_LEASE_MS', 1, 2)",
+        'env.NODE_ENV',
+        "env['X']",
+      ].every(caught),
+    ).toBe(true);
+    expect(
+      [
+        "col.int('row_index')",
+        "col.bool('is_default', false)",
+        "'WAHA_BASE_URL is not configured'",
+        'config.smtp.host',
+      ].some(caught),
+    ).toBe(false);
   });
 });

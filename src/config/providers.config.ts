@@ -39,7 +39,8 @@ export function providerVariable(channel: ChannelName): string {
 }
 
 export function providersSection(r: EnvReader): ProvidersConfig {
-  const pick = <C extends ChannelName>(channel: C): AdapterName<C> => r.oneOf(providerVariable(channel), CHANNEL_ADAPTERS[channel], 'sandbox');
+  const pick = <C extends ChannelName>(channel: C): AdapterName<C> =>
+    r.oneOf(providerVariable(channel), CHANNEL_ADAPTERS[channel], 'sandbox');
   return {
     byChannel: {
       local_sms: pick('local_sms'),

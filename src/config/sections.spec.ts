@@ -6,7 +6,13 @@ describe('config sections: defaults', () => {
 
   it('server, logging, docs, shutdown, schedulers, demo', () => {
     expect([c.nodeEnv, c.isProduction]).toEqual(['development', false]);
-    expect(c.server).toEqual({ port: 3000, host: '0.0.0.0', publicBaseUrl: 'http://localhost:3000', bodyLimitBytes: 1048576, trustProxy: null });
+    expect(c.server).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      publicBaseUrl: 'http://localhost:3000',
+      bodyLimitBytes: 1048576,
+      trustProxy: null,
+    });
     expect(c.logging).toEqual({ level: 'info' });
     expect(c.docs).toEqual({ enabled: true });
     expect(c.shutdown).toEqual({ graceMs: 25_000 });
@@ -16,8 +22,14 @@ describe('config sections: defaults', () => {
 
   it('database and redis', () => {
     expect(c.database).toEqual({
-      type: 'sqlite', path: 'data/messaging.sqlite', url: 'sqlite:data/messaging.sqlite', create: false,
-      poolSize: 20, connectRetries: 0, idleTransactionTimeoutS: 10, lockWaitTimeoutS: 5,
+      type: 'sqlite',
+      path: 'data/messaging.sqlite',
+      url: 'sqlite:data/messaging.sqlite',
+      create: false,
+      poolSize: 20,
+      connectRetries: 0,
+      idleTransactionTimeoutS: 10,
+      lockWaitTimeoutS: 5,
     });
     expect(c.redis).toEqual({ url: null, keyPrefix: 'msgsvc:' });
   });
@@ -30,41 +42,108 @@ describe('config sections: defaults', () => {
   });
 
   it('billing, messaging, providers', () => {
-    expect(c.billing).toEqual({ currency: 'SAR', prices: { local_sms: 5, chatapp: 10, chatapp_web: 3, messaging_bot: 2, email: 1 } });
-    expect(c.messaging).toEqual({ defaultRegion: 'SA', defaultSmsSender: 'MsgService', receiptMatchWindowMs: 600_000, receiptSweepTickMs: 5000 });
+    expect(c.billing).toEqual({
+      currency: 'SAR',
+      prices: { local_sms: 5, chatapp: 10, chatapp_web: 3, messaging_bot: 2, email: 1 },
+    });
+    expect(c.messaging).toEqual({
+      defaultRegion: 'SA',
+      defaultSmsSender: 'MsgService',
+      receiptMatchWindowMs: 600_000,
+      receiptSweepTickMs: 5000,
+    });
     expect(c.providers).toEqual({
-      byChannel: { local_sms: 'sandbox', chatapp: 'sandbox', chatapp_web: 'sandbox', messaging_bot: 'sandbox', email: 'sandbox' },
+      byChannel: {
+        local_sms: 'sandbox',
+        chatapp: 'sandbox',
+        chatapp_web: 'sandbox',
+        messaging_bot: 'sandbox',
+        email: 'sandbox',
+      },
       timeoutMs: 10_000,
     });
-    expect(c.sandbox).toEqual({ faultRefreshMs: 200, deliveredAfterMs: 1000, readAfterMs: 3000, receiptTickMs: 250, receiptBatch: 500 });
+    expect(c.sandbox).toEqual({
+      faultRefreshMs: 200,
+      deliveredAfterMs: 1000,
+      readAfterMs: 3000,
+      receiptTickMs: 250,
+      receiptBatch: 500,
+    });
     expect(c.waha).toEqual({ baseUrl: null, apiKey: null, timeoutMs: 10_000, eventMaxAgeSeconds: 300 });
     expect(c.webSessions).toEqual({ defaultProvider: 'sandbox' });
   });
 
   it('templates, media, official chat-app platform', () => {
     expect(c.templates).toEqual({ statusPollMs: 300_000, statusPollBatch: 20 });
-    expect(c.media).toEqual({ dir: 'data/media', quotaBytes: 524288000, fetchTimeoutMs: 15_000, orphanMs: 24 * 3_600_000, purgeTickMs: 3_600_000 });
-    expect(c.chatapp).toEqual({ platformNumber: '+966500000001', platformDisplayName: 'Platform number', wabaId: null, webhookSecret: null, appSecret: null, verifyToken: null });
+    expect(c.media).toEqual({
+      dir: 'data/media',
+      quotaBytes: 524288000,
+      fetchTimeoutMs: 15_000,
+      orphanMs: 24 * 3_600_000,
+      purgeTickMs: 3_600_000,
+    });
+    expect(c.chatapp).toEqual({
+      platformNumber: '+966500000001',
+      platformDisplayName: 'Platform number',
+      wabaId: null,
+      webhookSecret: null,
+      appSecret: null,
+      verifyToken: null,
+    });
   });
 
   it('scheduled sends, bulk, verification, webhooks', () => {
     expect(c.scheduledSends).toEqual({ tickMs: 1000, batch: 50, leaseMs: 10_000 + 30_000 });
     expect(c.bulk).toEqual({
-      instanceId: null, intakeBatch: 1000, maxElementBytes: 65536, intakeLeaseMs: 60_000, reaperTickMs: 30_000, validationTickMs: 200,
-      validationChunk: 2000, validationConcurrency: 8, exportPageRows: 2000, dispatchTickMs: 100, leaseMs: 15_000, dispatchLeaseMs: 20_000,
-      rateLimitBackoffMs: 30_000, sendLanes: 10, maxJobsPerReplica: 2000, idempotencyWindowMs: 24 * 3_600_000, eventsHeartbeatMs: 15_000, eventsMaxPerAccount: 20, testHooks: false,
+      instanceId: null,
+      intakeBatch: 1000,
+      maxElementBytes: 65536,
+      intakeLeaseMs: 60_000,
+      reaperTickMs: 30_000,
+      validationTickMs: 200,
+      validationChunk: 2000,
+      validationConcurrency: 8,
+      exportPageRows: 2000,
+      dispatchTickMs: 100,
+      leaseMs: 15_000,
+      dispatchLeaseMs: 20_000,
+      rateLimitBackoffMs: 30_000,
+      sendLanes: 10,
+      maxJobsPerReplica: 2000,
+      idempotencyWindowMs: 24 * 3_600_000,
+      eventsHeartbeatMs: 15_000,
+      eventsMaxPerAccount: 20,
+      testHooks: false,
     });
-    expect(c.verification).toEqual({ maxChecks: 5, retentionMs: 24 * 3_600_000, purgeTickMs: 3_600_000, sendLimit: 5, sendWindowMs: 600_000 });
+    expect(c.verification).toEqual({
+      maxChecks: 5,
+      retentionMs: 24 * 3_600_000,
+      purgeTickMs: 3_600_000,
+      sendLimit: 5,
+      sendWindowMs: 600_000,
+    });
     expect(c.webhooks).toEqual({
-      deliveryIntervalMs: 500, timeoutMs: 10_000, leaseMs: 40_000, batch: 100, retryBaseMs: 5000, retentionMs: 30 * 86_400_000, pruneIntervalMs: 300_000,
-      endpointRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000], disableAfterFailures: 50,
+      deliveryIntervalMs: 500,
+      timeoutMs: 10_000,
+      leaseMs: 40_000,
+      batch: 100,
+      retryBaseMs: 5000,
+      retentionMs: 30 * 86_400_000,
+      pruneIntervalMs: 300_000,
+      endpointRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      disableAfterFailures: 50,
     });
   });
 });
 
 describe('config sections: values and ranges', () => {
   it('derives what depends on another setting from the value given', () => {
-    const c = loadConfig({ PORT: '8080', PROVIDER_TIMEOUT_MS: '2000', WEBHOOK_TIMEOUT_MS: '500', SCHEDULED_SEND_LEASE_MS: '100' });
+    const c = loadConfig({
+      PORT: '8080',
+      PROVIDER_TIMEOUT_MS: '2000',
+      WEBHOOK_TIMEOUT_MS: '500',
+      SCHEDULED_SEND_LEASE_MS: '100',
+    });
     expect(c.server.publicBaseUrl).toBe('http://localhost:8080');
     expect(c.waha.timeoutMs).toBe(2000);
     expect(c.webhooks.leaseMs).toBe(30_500);
@@ -74,14 +153,31 @@ describe('config sections: values and ranges', () => {
 
   it('reads units as documented and trims what links are built from', () => {
     const c = loadConfig({
-      PUBLIC_BASE_URL: 'https://api.example/', VERIFICATION_SEND_WINDOW_SECONDS: '60', WEBHOOK_RETENTION_DAYS: '2', MEDIA_ORPHAN_HOURS: '3',
-      BULK_INSTANCE_ID: 'r'.repeat(50), DEFAULT_REGION: 'ae', CURRENCY: 'usd', WEBHOOK_ALLOWED_PORTS: '443, 8443', TRUST_PROXY: ' 1 ',
+      PUBLIC_BASE_URL: 'https://api.example/',
+      VERIFICATION_SEND_WINDOW_SECONDS: '60',
+      WEBHOOK_RETENTION_DAYS: '2',
+      MEDIA_ORPHAN_HOURS: '3',
+      BULK_INSTANCE_ID: 'r'.repeat(50),
+      DEFAULT_REGION: 'ae',
+      CURRENCY: 'usd',
+      WEBHOOK_ALLOWED_PORTS: '443, 8443',
+      TRUST_PROXY: ' 1 ',
     });
     expect(c.server).toMatchObject({ publicBaseUrl: 'https://api.example', trustProxy: 1 });
-    expect([c.verification.sendWindowMs, c.webhooks.retentionMs, c.media.orphanMs]).toEqual([60_000, 2 * 86_400_000, 3 * 3_600_000]);
+    expect([c.verification.sendWindowMs, c.webhooks.retentionMs, c.media.orphanMs]).toEqual([
+      60_000,
+      2 * 86_400_000,
+      3 * 3_600_000,
+    ]);
     expect(c.bulk.instanceId).toBe('r'.repeat(40));
-    expect([c.messaging.defaultRegion, c.billing.currency, c.outbound.allowedPorts]).toEqual(['AE', 'USD', [443, 8443]]);
-    expect(['true', 'false', 'loopback, 10.0.0.0/8'].map((v) => loadConfig({ TRUST_PROXY: v }).server.trustProxy)).toEqual([true, false, 'loopback, 10.0.0.0/8']);
+    expect([c.messaging.defaultRegion, c.billing.currency, c.outbound.allowedPorts]).toEqual([
+      'AE',
+      'USD',
+      [443, 8443],
+    ]);
+    expect(
+      ['true', 'false', 'loopback, 10.0.0.0/8'].map((v) => loadConfig({ TRUST_PROXY: v }).server.trustProxy),
+    ).toEqual([true, false, 'loopback, 10.0.0.0/8']);
   });
 
   it.each([
@@ -96,8 +192,16 @@ describe('config sections: values and ranges', () => {
     ['DB_CONNECT_RETRIES', '101', 'DB_CONNECT_RETRIES must be between 0 and 100, got 101'],
     ['SANDBOX_FAULT_REFRESH_MS', '60001', 'SANDBOX_FAULT_REFRESH_MS must be between 0 and 60000, got 60001'],
     ['WAHA_TIMEOUT_MS', '120001', 'WAHA_TIMEOUT_MS must be between 1 and 120000, got 120001'],
-    ['WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS', '0,5s', 'WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS must be 1 to 20 comma-separated waits in ms (each at most 604800000), got "0,5s"'],
-    ['WEBHOOK_ALLOWED_PORTS', '443,0', 'WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports (1-65535), got "443,0"'],
+    [
+      'WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS',
+      '0,5s',
+      'WEBHOOK_ENDPOINT_RETRY_SCHEDULE_MS must be 1 to 20 comma-separated waits in ms (each at most 604800000), got "0,5s"',
+    ],
+    [
+      'WEBHOOK_ALLOWED_PORTS',
+      '443,0',
+      'WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports (1-65535), got "443,0"',
+    ],
     ['DEFAULT_REGION', 'SAU', 'DEFAULT_REGION must be a two-letter country code'],
     ['REDIS_KEY_PREFIX', 'has space', 'REDIS_KEY_PREFIX must be at most 100 letters, digits, _ : . or -'],
     ['CHATAPP_WEB_SESSION_PROVIDER', 'other', 'CHATAPP_WEB_SESSION_PROVIDER must be sandbox or waha, got "other"'],

@@ -3,7 +3,11 @@ import type { RuntimeMode } from './server.config';
 
 const DEVELOPMENT_SECRET = 'development-only-secret-do-not-use';
 /** Published values (this repository, earlier docker-compose.yml): never accepted in production. */
-const KNOWN_SECRETS: readonly string[] = [DEVELOPMENT_SECRET, 'change-me-to-a-long-random-secret', 'change-me-admin-token'];
+const KNOWN_SECRETS: readonly string[] = [
+  DEVELOPMENT_SECRET,
+  'change-me-to-a-long-random-secret',
+  'change-me-admin-token',
+];
 
 export interface SecurityConfig {
   /** Key material for sealed secrets, cursors and code hashes (the development value outside production). */
@@ -43,11 +47,16 @@ export interface MetricsConfig {
 export function securitySection(r: EnvReader, mode: RuntimeMode): SecurityConfig {
   const adminToken = r.optional('ADMIN_TOKEN');
   if (adminToken !== null && adminToken.length < 16) r.fail('ADMIN_TOKEN must be at least 16 characters');
-  if (mode.isProduction && adminToken !== null && KNOWN_SECRETS.includes(adminToken)) r.fail('ADMIN_TOKEN is a published example value; set a random one in production');
+  if (mode.isProduction && adminToken !== null && KNOWN_SECRETS.includes(adminToken))
+    r.fail('ADMIN_TOKEN is a published example value; set a random one in production');
   const secret = r.optional('APP_SECRET');
-  if (!secret && mode.isProduction) r.fail(`APP_SECRET is required in production (NODE_ENV="${mode.nodeEnv}"; only development and test are not production)`);
+  if (!secret && mode.isProduction)
+    r.fail(
+      `APP_SECRET is required in production (NODE_ENV="${mode.nodeEnv}"; only development and test are not production)`,
+    );
   if (secret && secret.length < 16) r.fail('APP_SECRET must be at least 16 characters');
-  if (secret && mode.isProduction && KNOWN_SECRETS.includes(secret)) r.fail('APP_SECRET is a published example value; set a random one in production');
+  if (secret && mode.isProduction && KNOWN_SECRETS.includes(secret))
+    r.fail('APP_SECRET is a published example value; set a random one in production');
   return { appSecret: secret ?? DEVELOPMENT_SECRET, adminToken };
 }
 

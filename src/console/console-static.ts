@@ -33,7 +33,8 @@ export function consoleRouter(dir = defaultConsoleDir()): Router {
       maxAge: '365d',
     }),
     // fallthrough:false turns a missing asset into an error: answer it as the 404 envelope.
-    (err: unknown, _req: Request, _res: Response, next: NextFunction) => next(isNotFound(err) ? ApiError.notFound('Console asset') : err),
+    (err: unknown, _req: Request, _res: Response, next: NextFunction) =>
+      next(isNotFound(err) ? ApiError.notFound('Console asset') : err),
   );
   // Unhashed files of the build (the icon): revalidated on every use.
   router.use(express.static(dir, { index: false, redirect: false, maxAge: 0 }));

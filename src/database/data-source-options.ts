@@ -26,7 +26,12 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
       database: db.path,
       // WAL + NORMAL: claims run ~3x faster than the default rollback journal (STACK-NOTES). The hook
       // also hands the connection to the unit of work (synchronous transactions on it).
-      prepareDatabase: sqlitePrepareHook(['journal_mode = WAL', 'synchronous = NORMAL', 'busy_timeout = 5000', 'foreign_keys = ON']),
+      prepareDatabase: sqlitePrepareHook([
+        'journal_mode = WAL',
+        'synchronous = NORMAL',
+        'busy_timeout = 5000',
+        'foreign_keys = ON',
+      ]),
     };
   }
   return {
@@ -35,7 +40,10 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     connectorPackage: 'mysql2',
     // Session limits on every pooled connection: a paused replica's transaction loses its locks
     // within DB_IDLE_TRANSACTION_TIMEOUT_S, and lock waits end after DB_LOCK_WAIT_TIMEOUT_S.
-    driver: mysqlDriver({ lockWaitTimeoutS: config.database.lockWaitTimeoutS, idleTransactionTimeoutS: config.database.idleTransactionTimeoutS }),
+    driver: mysqlDriver({
+      lockWaitTimeoutS: config.database.lockWaitTimeoutS,
+      idleTransactionTimeoutS: config.database.idleTransactionTimeoutS,
+    }),
     host: db.host,
     port: db.port,
     username: db.username,

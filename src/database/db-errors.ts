@@ -7,7 +7,12 @@ export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; errno?: number; driverError?: { code?: string; errno?: number } } | null;
   const code = e?.driverError?.code ?? e?.code;
   const errno = e?.driverError?.errno ?? e?.errno;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'ER_DUP_ENTRY' || errno === 1062;
+  return (
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === 'ER_DUP_ENTRY' ||
+    errno === 1062
+  );
 }
 
 /** True for a MySQL/MariaDB deadlock (1213): InnoDB rolled the transaction back, which may be retried at once. */
@@ -16,7 +21,12 @@ export function isDeadlock(err: unknown): boolean {
   return (e?.driverError?.errno ?? e?.errno) === 1213;
 }
 
-type DriverErr = { errno?: number; code?: string; fatal?: boolean; driverError?: { errno?: number; code?: string; fatal?: boolean } } | null;
+type DriverErr = {
+  errno?: number;
+  code?: string;
+  fatal?: boolean;
+  driverError?: { errno?: number; code?: string; fatal?: boolean };
+} | null;
 
 /** True for a MySQL/MariaDB lock wait timeout (1205): someone held the row longer than DB_LOCK_WAIT_TIMEOUT_S; try later. */
 export function isLockWaitTimeout(err: unknown): boolean {
@@ -32,7 +42,12 @@ export function isLockWaitTimeout(err: unknown): boolean {
 export function isConnectionLost(err: unknown): boolean {
   const e = err as DriverErr;
   const code = e?.driverError?.code ?? e?.code;
-  return e?.driverError?.fatal === true || e?.fatal === true || code === 'PROTOCOL_CONNECTION_LOST' || code === 'ER_CLIENT_INTERACTION_TIMEOUT';
+  return (
+    e?.driverError?.fatal === true ||
+    e?.fatal === true ||
+    code === 'PROTOCOL_CONNECTION_LOST' ||
+    code === 'ER_CLIENT_INTERACTION_TIMEOUT'
+  );
 }
 
 /** The database is busy or the connection is gone: the work was not done and can be tried again shortly. */

@@ -27,7 +27,9 @@ describe('database boundary', () => {
   });
 
   it('nothing reaches into TypeORM driver internals', () => {
-    const offenders = files.filter((f) => /\.driver\s+as\b|databaseConnection|\(\s*\w+\s+as\s+unknown\s+as\s+\{\s*query/.test(f.text)).map((f) => f.path);
+    const offenders = files
+      .filter((f) => /\.driver\s+as\b|databaseConnection|\(\s*\w+\s+as\s+unknown\s+as\s+\{\s*query/.test(f.text))
+      .map((f) => f.path);
     expect(offenders).toEqual([]);
   });
 });

@@ -31,13 +31,32 @@ export async function createIndex(qr: QueryRunner, table: string, options: Table
 // Column shorthands so migrations read like a schema.
 export const col = {
   id: (name = 'id'): TableColumnOptions => ({ name, type: 'varchar', length: '40', isPrimary: true }),
-  ref: (name: string, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: '40', isNullable: nullable }),
+  ref: (name: string, nullable = false): TableColumnOptions => ({
+    name,
+    type: 'varchar',
+    length: '40',
+    isNullable: nullable,
+  }),
   str: (name: string, length: number, nullable = false, def?: string): TableColumnOptions => ({
-    name, type: 'varchar', length: String(length), isNullable: nullable, ...(def !== undefined ? { default: `'${def}'` } : {}),
+    name,
+    type: 'varchar',
+    length: String(length),
+    isNullable: nullable,
+    ...(def !== undefined ? { default: `'${def}'` } : {}),
   }),
   text: (name: string, nullable = true): TableColumnOptions => ({ name, type: 'text', isNullable: nullable }),
-  int: (name: string, def: number | null = 0): TableColumnOptions => ({ name, type: 'int', isNullable: def === null, ...(def !== null ? { default: def } : {}) }),
-  bigint: (name: string, def: number | null = 0): TableColumnOptions => ({ name, type: 'bigint', isNullable: def === null, ...(def !== null ? { default: def } : {}) }),
+  int: (name: string, def: number | null = 0): TableColumnOptions => ({
+    name,
+    type: 'int',
+    isNullable: def === null,
+    ...(def !== null ? { default: def } : {}),
+  }),
+  bigint: (name: string, def: number | null = 0): TableColumnOptions => ({
+    name,
+    type: 'bigint',
+    isNullable: def === null,
+    ...(def !== null ? { default: def } : {}),
+  }),
   /** Epoch milliseconds. */
   ms: (name: string, nullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable }),
   bool: (name: string, def: boolean): TableColumnOptions => ({ name, type: 'boolean', default: def ? 1 : 0 }),

@@ -11,6 +11,9 @@ describe('sessionStatement', () => {
   });
 
   it('MySQL (no idle-transaction limit): wait_timeout stands in', () => {
-    expect(sessionStatement('8.0.36', limits)).toEqual({ sql: 'SET SESSION innodb_lock_wait_timeout = ?, wait_timeout = ?', params: [5, 3] });
+    expect(sessionStatement('8.0.36', limits)).toEqual({
+      sql: 'SET SESSION innodb_lock_wait_timeout = ?, wait_timeout = ?',
+      params: [5, 3],
+    });
   });
 });

@@ -23,7 +23,10 @@ interface PooledConnection {
  */
 export function sessionStatement(serverVersion: string, limits: MysqlSessionLimits): { sql: string; params: number[] } {
   const idle = /mariadb/i.test(serverVersion) ? 'idle_transaction_timeout' : 'wait_timeout';
-  return { sql: `SET SESSION innodb_lock_wait_timeout = ?, ${idle} = ?`, params: [limits.lockWaitTimeoutS, limits.idleTransactionTimeoutS] };
+  return {
+    sql: `SET SESSION innodb_lock_wait_timeout = ?, ${idle} = ?`,
+    params: [limits.lockWaitTimeoutS, limits.idleTransactionTimeoutS],
+  };
 }
 
 /**

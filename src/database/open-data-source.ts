@@ -31,7 +31,11 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
   }
   try {
     const applied = await ds.runMigrations({ transaction: 'all' });
-    logger.log(applied.length ? `Migrations applied: ${applied.map((m) => m.name).join(', ')}` : `Schema up to date (${ds.migrations.length} migrations)`);
+    logger.log(
+      applied.length
+        ? `Migrations applied: ${applied.map((m) => m.name).join(', ')}`
+        : `Schema up to date (${ds.migrations.length} migrations)`,
+    );
   } catch (err) {
     await ds.destroy().catch(() => undefined);
     throw err;
@@ -43,11 +47,16 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
 async function createMysqlDatabase(db: Extract<AppConfig['database'], { type: 'mysql' }>): Promise<void> {
   const conn = await createConnection({ host: db.host, port: db.port, user: db.username, password: db.password });
   try {
-    const [result] = await conn.query(`CREATE DATABASE IF NOT EXISTS \`${db.database.replace(/`/g, '``')}\` CHARACTER SET utf8mb4 COLLATE ${MYSQL_COLLATION}`);
+    const [result] = await conn.query(
+      `CREATE DATABASE IF NOT EXISTS \`${db.database.replace(/`/g, '``')}\` CHARACTER SET utf8mb4 COLLATE ${MYSQL_COLLATION}`,
+    );
     // warningStatus 1: it existed already (IF NOT EXISTS turns the error into a note).
-    if ((result as { warningStatus?: number }).warningStatus === 0) logger.log(`Database "${db.database}" created (DB_CREATE=true)`);
+    if ((result as { warningStatus?: number }).warningStatus === 0)
+      logger.log(`Database "${db.database}" created (DB_CREATE=true)`);
   } catch (err) {
-    logger.error(`DB_CREATE=true, but creating database "${db.database}" failed (${(err as Error).message}): ask whoever manages ${db.host}:${db.port} to create it.`);
+    logger.error(
+      `DB_CREATE=true, but creating database "${db.database}" failed (${(err as Error).message}): ask whoever manages ${db.host}:${db.port} to create it.`,
+    );
     throw err;
   } finally {
     await conn.end();

@@ -50,7 +50,15 @@ export type UpdateFromSyntax = 'join' | 'from';
  * the same for every row (`status = 'sent', n = n + 1`: unqualified names of `t`'s columns that are
  * not among the rows' columns).
  */
-export function updateFromRows(syntax: UpdateFromSyntax, table: string, keys: string[], set: string[], rows: SqlParam[][], where?: Stmt, also?: Stmt): Stmt {
+export function updateFromRows(
+  syntax: UpdateFromSyntax,
+  table: string,
+  keys: string[],
+  set: string[],
+  rows: SqlParam[][],
+  where?: Stmt,
+  also?: Stmt,
+): Stmt {
   const cols = [...keys, ...set];
   const tuple = `(${cols.map(() => '?').join(', ')})`;
   // SQLite: a VALUES list (a compound SELECT stops at 500 terms there; VALUES rows do not count),
@@ -58,13 +66,25 @@ export function updateFromRows(syntax: UpdateFromSyntax, table: string, keys: st
   const values =
     syntax === 'from'
       ? `SELECT ${cols.map((c, i) => `column${i + 1} AS ${c}`).join(', ')} FROM (VALUES ${rows.map(() => tuple).join(', ')})`
-      : [`SELECT ${cols.map((c) => `? AS ${c}`).join(', ')}`, ...rows.slice(1).map(() => `SELECT ${cols.map(() => '?').join(', ')}`)].join(' UNION ALL ');
+      : [
+          `SELECT ${cols.map((c) => `? AS ${c}`).join(', ')}`,
+          ...rows.slice(1).map(() => `SELECT ${cols.map(() => '?').join(', ')}`),
+        ].join(' UNION ALL ');
   const on = keys.map((k) => `${table}.${k} = v.${k}`).join(' AND ');
-  const assign = [...set.map((c) => (syntax === 'join' ? `${table}.${c} = v.${c}` : `${c} = v.${c}`)), ...(also ? [also.sql] : [])].join(', ');
+  const assign = [
+    ...set.map((c) => (syntax === 'join' ? `${table}.${c} = v.${c}` : `${c} = v.${c}`)),
+    ...(also ? [also.sql] : []),
+  ].join(', ');
   const given = rows.flat();
   const fixed = also?.params ?? [];
   const narrow = where?.params ?? [];
   return syntax === 'join'
-    ? { sql: `UPDATE ${table} JOIN (${values}) v ON ${on} SET ${assign}${where ? ` WHERE ${where.sql}` : ''}`, params: [...given, ...fixed, ...narrow] }
-    : { sql: `UPDATE ${table} SET ${assign} FROM (${values}) AS v WHERE ${on}${where ? ` AND (${where.sql})` : ''}`, params: [...fixed, ...given, ...narrow] };
+    ? {
+        sql: `UPDATE ${table} JOIN (${values}) v ON ${on} SET ${assign}${where ? ` WHERE ${where.sql}` : ''}`,
+        params: [...given, ...fixed, ...narrow],
+      }
+    : {
+        sql: `UPDATE ${table} SET ${assign} FROM (${values}) AS v WHERE ${on}${where ? ` AND (${where.sql})` : ''}`,
+        params: [...fixed, ...given, ...narrow],
+      };
 }

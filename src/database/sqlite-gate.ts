@@ -74,7 +74,8 @@ export class SqliteGate {
   static install(ds: DataSource): void {
     if (ds.options.type !== 'better-sqlite3' || GATES.has(ds)) return;
     const slot = ds.options.prepareDatabase ? CONNECTIONS.get(ds.options.prepareDatabase) : undefined;
-    if (!slot?.conn) throw new Error('the embedded database was opened without the unit of work\'s prepareDatabase hook');
+    if (!slot?.conn)
+      throw new Error("the embedded database was opened without the unit of work's prepareDatabase hook");
     const gate = new SqliteGate(slot.conn);
     // TypeORM hands every caller this one runner on the embedded database: its statements outside
     // an open unit wait their turn at the gate (public QueryRunner.query, wrapped once here).

@@ -68,7 +68,13 @@ export class UnitOfWork {
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.gate = SqliteGate.of(ds);
-    this.capabilities = { skipLocked: this.gate === null, rowLocks: this.gate === null, concurrentWrites: this.gate === null, embedded: this.gate !== null, updateFrom: this.gate === null ? 'join' : 'from' };
+    this.capabilities = {
+      skipLocked: this.gate === null,
+      rowLocks: this.gate === null,
+      concurrentWrites: this.gate === null,
+      embedded: this.gate !== null,
+      updateFrom: this.gate === null ? 'join' : 'from',
+    };
   }
 
   /** Runs `work` atomically (joining the unit already open in this async context). */
@@ -180,7 +186,7 @@ export class UnitOfWork {
         if (first) await first().finally(() => (first = undefined));
         return r;
       },
-      rows: async <R,>(stmt: Stmt) => (await tx.run(stmt)).rows as R[],
+      rows: async <R>(stmt: Stmt) => (await tx.run(stmt)).rows as R[],
       exec: async (stmt) => (await tx.run(stmt)).affected,
     };
     try {
@@ -205,7 +211,7 @@ export class UnitOfWork {
       committed: [],
       manager: this.ds.manager,
       run: async (stmt) => this.sqliteExec(conn, stmt),
-      rows: async <R,>(stmt: Stmt) => this.sqliteExec(conn, stmt).rows as R[],
+      rows: async <R>(stmt: Stmt) => this.sqliteExec(conn, stmt).rows as R[],
       exec: async (stmt) => this.sqliteExec(conn, stmt).affected,
     };
     this.prepare(conn, 'BEGIN').run();

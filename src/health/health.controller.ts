@@ -12,8 +12,13 @@ class LiveStatus {
 class ReadyStatus {
   @ApiProperty({ enum: ['ok'] }) status: 'ok';
   @ApiProperty({ enum: ['up'], description: 'The database answered' }) database: 'up';
-  @ApiProperty({ enum: ['up', 'not_configured'], description: 'Redis answered PING; `not_configured` without REDIS_URL' }) redis: 'up' | 'not_configured';
-  @ApiProperty({ enum: ['up_to_date'], description: 'Every migration of this version has run' }) migrations: 'up_to_date';
+  @ApiProperty({
+    enum: ['up', 'not_configured'],
+    description: 'Redis answered PING; `not_configured` without REDIS_URL',
+  })
+  redis: 'up' | 'not_configured';
+  @ApiProperty({ enum: ['up_to_date'], description: 'Every migration of this version has run' })
+  migrations: 'up_to_date';
 }
 
 @ApiTags('health')
@@ -23,7 +28,10 @@ export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
 
   @Get('live')
-  @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness: the process answers (no dependency is checked; stays 200 while shutting down)' })
+  @ApiOperation({
+    operationId: 'getLiveness',
+    summary: 'Liveness: the process answers (no dependency is checked; stays 200 while shutting down)',
+  })
   @ApiSuccess(200, LiveStatus, { bare: true, description: 'Alive', example: { status: 'ok' } })
   live(): { status: 'ok' } {
     return { status: 'ok' };
@@ -32,7 +40,8 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     operationId: 'getReadiness',
-    summary: 'Readiness: the database and Redis (when configured) answer and no migration is pending; 503 SERVICE_UNAVAILABLE naming what is not, or from the moment shutdown begins',
+    summary:
+      'Readiness: the database and Redis (when configured) answer and no migration is pending; 503 SERVICE_UNAVAILABLE naming what is not, or from the moment shutdown begins',
   })
   @ApiSuccess(200, ReadyStatus, {
     bare: true,

@@ -36,7 +36,8 @@ export class ReadinessService {
     // Checked first and alone: the pools may be closing.
     if (this.shutdown.shuttingDown) return { ready: false, problems: ['shutting down'] };
     const [pending, redis] = await Promise.all([this.pendingMigrations(), this.redis()]);
-    if (pending !== 'down' && !pending.length && redis !== 'down') return { ready: true, report: { status: 'ok', database: 'up', redis, migrations: 'up_to_date' } };
+    if (pending !== 'down' && !pending.length && redis !== 'down')
+      return { ready: true, report: { status: 'ok', database: 'up', redis, migrations: 'up_to_date' } };
     const problems: string[] = [];
     if (pending === 'down') problems.push('database unreachable');
     else if (pending.length) problems.push(`${pending.length} migration(s) pending: ${pending.join(', ')}`);
@@ -71,6 +72,8 @@ export class ReadinessService {
 
 function timed<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS)),
+  );
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -23,7 +23,9 @@ export class AppLogger extends Logger {
    * console.log would land among them; through the logger's own stream the text queues behind them.
    */
   printAfterLogs(text: string): void {
-    const stream = (this.logger.logger as unknown as Record<symbol, { write?: (s: string) => unknown } | undefined>)[symbols.streamSym];
+    const stream = (this.logger.logger as unknown as Record<symbol, { write?: (s: string) => unknown } | undefined>)[
+      symbols.streamSym
+    ];
     if (typeof stream?.write === 'function') stream.write(text);
     else process.stdout.write(text);
   }

@@ -19,12 +19,22 @@ import { redactUrl } from './redact-url';
           level: config.logging.level,
           genReqId: (req: IncomingMessage) => (req as IncomingMessage & { requestId?: string }).requestId ?? 'unknown',
           redact: {
-            paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.webhookSecret', '*.key'],
+            paths: [
+              'req.headers["x-api-key"]',
+              'req.headers.authorization',
+              'req.headers.cookie',
+              '*.webhookSecret',
+              '*.key',
+            ],
             censor: '[redacted]',
           },
           autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
           serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+            req: (req: { id: string; method: string; url: string }) => ({
+              id: req.id,
+              method: req.method,
+              url: redactUrl(req.url),
+            }),
           },
         },
       }),

@@ -9,7 +9,9 @@ describe('redactUrl', () => {
 
   it('matches names case-insensitively and percent-encoded, and every repetition', () => {
     const out = redactUrl('/h?TOKEN=aa1&hub%2Everify_token=bb2&hub.verify_token=cc3&Api_Key=dd4');
-    expect(out).toBe(`/h?TOKEN=${REDACTED}&hub%2Everify_token=${REDACTED}&hub.verify_token=${REDACTED}&Api_Key=${REDACTED}`);
+    expect(out).toBe(
+      `/h?TOKEN=${REDACTED}&hub%2Everify_token=${REDACTED}&hub.verify_token=${REDACTED}&Api_Key=${REDACTED}`,
+    );
   });
 
   it('keeps the path and harmless parameters byte for byte', () => {

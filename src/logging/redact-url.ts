@@ -35,10 +35,13 @@ function decodedName(raw: string): string {
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const query = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    return eq >= 0 && SECRET_QUERY_PARAMS.has(decodedName(name)) ? `${name}=${REDACTED}` : pair;
-  });
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return eq >= 0 && SECRET_QUERY_PARAMS.has(decodedName(name)) ? `${name}=${REDACTED}` : pair;
+    });
   return `${url.slice(0, q)}?${query.join('&')}`;
 }

@@ -39,7 +39,9 @@ export class DeliveryCounts {
          WHERE bulk_job_id IN (${inList(jobIds.length)}) AND account_id = ?
            AND status IN ('delivered', 'read', 'failed') AND (status <> 'failed' OR error_code IN (${inList(UNDELIVERED_CODES.length)}))
          GROUP BY bulk_job_id, status`,
-        ...jobIds, accountId, ...UNDELIVERED_CODES,
+        ...jobIds,
+        accountId,
+        ...UNDELIVERED_CODES,
       ),
     );
     for (const r of rows) {

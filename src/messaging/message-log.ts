@@ -75,8 +75,25 @@ export class MessageLog {
     const params: SqlParam[] = [];
     for (const { id, accountId, msg, funding, status, origin, leaseUntil } of rows) {
       params.push(
-        id, accountId, msg.channel, msg.messageType, msg.to, msg.sender, msg.template?.id ?? null, status, funding.amount, funding.source,
-        msg.encoding ?? null, msg.segments ?? null, origin.bulkJobId ?? null, origin.rowIndex ?? null, status === 'scheduled' ? JSON.stringify(msg) : null, msg.scheduleAt, leaseUntil ?? null, now, now,
+        id,
+        accountId,
+        msg.channel,
+        msg.messageType,
+        msg.to,
+        msg.sender,
+        msg.template?.id ?? null,
+        status,
+        funding.amount,
+        funding.source,
+        msg.encoding ?? null,
+        msg.segments ?? null,
+        origin.bulkJobId ?? null,
+        origin.rowIndex ?? null,
+        status === 'scheduled' ? JSON.stringify(msg) : null,
+        msg.scheduleAt,
+        leaseUntil ?? null,
+        now,
+        now,
       );
     }
     const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1)').join(', ');
@@ -105,7 +122,10 @@ export class MessageLog {
    * accounts' ids), then one read of them, one history INSERT and one of the provider refs. Returns
    * how many it marked and the messages it moved.
    */
-  async markSentMany(sent: (SentMark & { accountId: string })[], now: number): Promise<{ marked: number; moved: MessageEntity[] }> {
+  async markSentMany(
+    sent: (SentMark & { accountId: string })[],
+    now: number,
+  ): Promise<{ marked: number; moved: MessageEntity[] }> {
     if (!sent.length) return { marked: 0, moved: [] };
     const owners = new Map<string, (SentMark & { accountId: string })[]>();
     for (const m of sent) {
@@ -113,7 +133,10 @@ export class MessageLog {
       if (list) list.push(m);
       else owners.set(m.accountId, [m]);
     }
-    const providerIds = [...owners].map(([accountId, marks]) => ({ accountId, pairs: marks.map((m): [SqlParam, SqlParam] => [m.id, m.providerMessageId.slice(0, 200)]) }));
+    const providerIds = [...owners].map(([accountId, marks]) => ({
+      accountId,
+      pairs: marks.map((m): [SqlParam, SqlParam] => [m.id, m.providerMessageId.slice(0, 200)]),
+    }));
     const setParams = providerIds.flatMap((o) => [o.accountId, ...o.pairs.flat()]);
     const setSql = `CASE account_id ${providerIds.map((o) => `WHEN ? THEN CASE id ${o.pairs.map(() => 'WHEN ? THEN ?').join(' ')} END`).join(' ')} END`;
     // By primary key; the account filter is the batch's accounts, and each id was paired with its
@@ -135,13 +158,26 @@ export class MessageLog {
    * History, events and provider refs of the messages just marked sent: those of `rows` this unit
    * moved (sent now; another replica's earlier mark has its own sent_at).
    */
-  private async afterSent(marks: (SentMark & { accountId: string })[], rows: Map<string, MessageEntity>, now: number): Promise<MessageEntity[]> {
+  private async afterSent(
+    marks: (SentMark & { accountId: string })[],
+    rows: Map<string, MessageEntity>,
+    now: number,
+  ): Promise<MessageEntity[]> {
     const moved = marks.flatMap((m) => {
       const row = rows.get(m.id);
-      return row && row.status === 'sent' && Number(row.sentAt) === now && Number(row.updatedAt) === now ? [{ mark: m, row }] : [];
+      return row && row.status === 'sent' && Number(row.sentAt) === now && Number(row.updatedAt) === now
+        ? [{ mark: m, row }]
+        : [];
     });
     await this.trail.record(moved.map(({ row }) => ({ row, steps: [apiStep('sent', now)] })));
-    await this.refs.insertRefs(moved.map(({ mark }) => ({ id: mark.id, accountId: mark.accountId, providerMessageIds: mark.providerMessageIds?.length ? mark.providerMessageIds : [mark.providerMessageId] })), now);
+    await this.refs.insertRefs(
+      moved.map(({ mark }) => ({
+        id: mark.id,
+        accountId: mark.accountId,
+        providerMessageIds: mark.providerMessageIds?.length ? mark.providerMessageIds : [mark.providerMessageId],
+      })),
+      now,
+    );
     return moved.map(({ row }) => row);
   }
 
@@ -149,7 +185,14 @@ export class MessageLog {
    * queued/scheduled -> failed and refunded (cost 0, refunded_at = now); false when the message was
    * settled already.
    */
-  async markFailed(accountId: string, id: string, code: MessageFailureCode, message: string, now: number, opts: { notHandedOff?: boolean } = {}): Promise<boolean> {
+  async markFailed(
+    accountId: string,
+    id: string,
+    code: MessageFailureCode,
+    message: string,
+    now: number,
+    opts: { notHandedOff?: boolean } = {},
+  ): Promise<boolean> {
     return this.moved(accountId, id, apiStep('failed', now, code), () =>
       this.exec(
         `UPDATE messages SET status = 'failed', error_code = ?, error_message = ?, cost = 0, refunded_at = ?, failed_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled')${opts.notHandedOff ? ' AND handed_off_at IS NULL' : ''}`,
@@ -175,7 +218,12 @@ export class MessageLog {
    * sender's claim is conditional on `status = 'scheduled'`, so exactly one of the two UPDATEs wins.
    * `paid` is what the caller will refund: compared too, so the refund matches what was taken.
    */
-  async markCancelled(accountId: string, id: string, paid: { cost: number; paidFrom: string | null }, now: number): Promise<boolean> {
+  async markCancelled(
+    accountId: string,
+    id: string,
+    paid: { cost: number; paidFrom: string | null },
+    now: number,
+  ): Promise<boolean> {
     return this.moved(accountId, id, apiStep('cancelled', now), () =>
       this.exec(
         `UPDATE messages SET status = 'cancelled', cost = 0, refunded_at = ?, updated_at = ?, sequence = sequence + 1, payload = NULL
@@ -190,13 +238,39 @@ export class MessageLog {
    * with `code`, cost 0, so a late insert of the same id (a stalled runner) fails on the key and rolls
    * its payment back. False when the id exists already.
    */
-  async insertUnpaidFailure(m: { id: string; accountId: string; channel: string; messageType: string; recipient: string; bulkJobId: string; rowIndex: number; code: MessageFailureCode; message: string }, now: number): Promise<boolean> {
+  async insertUnpaidFailure(
+    m: {
+      id: string;
+      accountId: string;
+      channel: string;
+      messageType: string;
+      recipient: string;
+      bulkJobId: string;
+      rowIndex: number;
+      code: MessageFailureCode;
+      message: string;
+    },
+    now: number,
+  ): Promise<boolean> {
     try {
       await this.uow.transaction(async () => {
         await this.exec(
           `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, error_code, error_message, bulk_job_id, row_index, attempts, created_at, updated_at, failed_at, sequence)
            VALUES (?, ?, ?, ?, ?, 'failed', 0, ?, ?, ?, ?, 0, ?, ?, ?, 1)`,
-          [m.id, m.accountId, m.channel.slice(0, 20), m.messageType.slice(0, 20), m.recipient.slice(0, 320), m.code, m.message.slice(0, 500), m.bulkJobId, m.rowIndex, now, now, now],
+          [
+            m.id,
+            m.accountId,
+            m.channel.slice(0, 20),
+            m.messageType.slice(0, 20),
+            m.recipient.slice(0, 320),
+            m.code,
+            m.message.slice(0, 500),
+            m.bulkJobId,
+            m.rowIndex,
+            now,
+            now,
+            now,
+          ],
         );
         await this.trail.firstSteps([{ id: m.id, status: 'failed' }], now);
       });
@@ -212,7 +286,10 @@ export class MessageLog {
    * (no lookup): after a crash, a `queued` message with this mark may have been delivered.
    */
   async markHandedOff(accountId: string, id: string, now: number): Promise<boolean> {
-    const changed = await this.exec("UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled') AND handed_off_at IS NULL", [now, now, id, accountId]);
+    const changed = await this.exec(
+      "UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled') AND handed_off_at IS NULL",
+      [now, now, id, accountId],
+    );
     return changed === 1;
   }
 
@@ -221,12 +298,21 @@ export class MessageLog {
    * it was not delivered, so the next attempt may send it. False when it was settled meanwhile.
    */
   async clearHandOff(accountId: string, id: string, now: number): Promise<boolean> {
-    const changed = await this.exec("UPDATE messages SET handed_off_at = NULL, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'queued'", [now, id, accountId]);
+    const changed = await this.exec(
+      "UPDATE messages SET handed_off_at = NULL, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'queued'",
+      [now, id, accountId],
+    );
     return changed === 1;
   }
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
-  async requeue(accountId: string, id: string, funding: Funding, msg: Pick<ValidatedMessage, 'encoding' | 'segments'>, now: number): Promise<boolean> {
+  async requeue(
+    accountId: string,
+    id: string,
+    funding: Funding,
+    msg: Pick<ValidatedMessage, 'encoding' | 'segments'>,
+    now: number,
+  ): Promise<boolean> {
     return this.moved(accountId, id, apiStep('queued', now), () =>
       this.exec(
         "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, encoding = ?, segments = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, failed_at = NULL, provider_error_code = NULL, handed_off_at = NULL, updated_at = ?, sequence = sequence + 1 WHERE id = ? AND account_id = ? AND status = 'failed'",
@@ -257,7 +343,11 @@ export class MessageLog {
     if (f.bulkJobId) qb.andWhere('m.bulk_job_id = :bulkJobId', { bulkJobId: f.bulkJobId });
     if (f.updatedSince !== undefined) qb.andWhere('m.updated_at >= :updatedSince', { updatedSince: f.updatedSince });
     if (f.order === 'updated') {
-      if (f.after) qb.andWhere('(m.updated_at > :au OR (m.updated_at = :au AND m.id > :aid))', { au: f.after.updatedAt ?? 0, aid: f.after.id });
+      if (f.after)
+        qb.andWhere('(m.updated_at > :au OR (m.updated_at = :au AND m.id > :aid))', {
+          au: f.after.updatedAt ?? 0,
+          aid: f.after.id,
+        });
       return qb.orderBy('m.updated_at', 'ASC').addOrderBy('m.id', 'ASC').limit(f.limit).getMany();
     }
     if (f.after) qb.andWhere('m.id < :afterId', { afterId: f.after.id });

@@ -39,7 +39,9 @@ export function fundingOf(row: Pick<MessageEntity, 'paidFrom' | 'cost' | 'segmen
 }
 
 /** Indexes of `items` grouped by channel and billable units, groups in order of first appearance. */
-function paymentGroups(msgs: ValidatedMessage[]): { channel: ValidatedMessage['channel']; units: number; indexes: number[] }[] {
+function paymentGroups(
+  msgs: ValidatedMessage[],
+): { channel: ValidatedMessage['channel']; units: number; indexes: number[] }[] {
   const groups = new Map<string, { channel: ValidatedMessage['channel']; units: number; indexes: number[] }>();
   msgs.forEach((msg, i) => {
     const units = billableUnits(msg);
@@ -94,14 +96,20 @@ export class MessagePayments {
     return this.uow.transaction(async () => {
       const fundings: Funding[] = [];
       for (const g of paymentGroups(msgs)) {
-        const got = await this.ledger.debitMany(accountId, g.channel, g.indexes.length, { allOrNothing: true, units: g.units });
+        const got = await this.ledger.debitMany(accountId, g.channel, g.indexes.length, {
+          allOrNothing: true,
+          units: g.units,
+        });
         g.indexes.forEach((i, k) => (fundings[i] = got[k]));
       }
       const paid = msgs.map((msg, i) => ({ id: newId('msg'), msg, funding: fundings[i] }));
       const now = this.clock.now();
       const leaseUntil = now + paid.length * (this.gateway.timeoutMs + 1000);
       await this.log.insert(
-        paid.map((p) => ({ ...entry(accountId, p, origin), leaseUntil: p.msg.scheduleAt === null ? leaseUntil : undefined })),
+        paid.map((p) => ({
+          ...entry(accountId, p, origin),
+          leaseUntil: p.msg.scheduleAt === null ? leaseUntil : undefined,
+        })),
         now,
       );
       return paid;
@@ -122,7 +130,10 @@ export class MessagePayments {
     const fundings: (Funding | null)[] = items.map(() => null);
     await this.uow.transaction(async () => {
       for (const g of paymentGroups(items.map((it) => it.msg))) {
-        const paid = await this.ledger.debitMany(accountId, g.channel, g.indexes.length, { allOrNothing: false, units: g.units });
+        const paid = await this.ledger.debitMany(accountId, g.channel, g.indexes.length, {
+          allOrNothing: false,
+          units: g.units,
+        });
         paid.forEach((f, k) => (fundings[g.indexes[k]] = f));
       }
       await this.log.insert(paidEntries(accountId, items, fundings), this.clock.now());
@@ -139,7 +150,12 @@ export class MessagePayments {
   private async payManyWindows(reqs: WindowPayment[]): Promise<BatchAnswer<(Funding | null)[]>[]> {
     return this.uow.transaction(async () => {
       const groupsOf = reqs.map((r) => paymentGroups(r.items.map((it) => it.msg)));
-      const paid = await this.batch.debitAcross(reqs.map((r, i) => ({ accountId: r.accountId, wants: groupsOf[i].map((g) => ({ channel: g.channel, units: g.units, count: g.indexes.length })) })));
+      const paid = await this.batch.debitAcross(
+        reqs.map((r, i) => ({
+          accountId: r.accountId,
+          wants: groupsOf[i].map((g) => ({ channel: g.channel, units: g.units, count: g.indexes.length })),
+        })),
+      );
       const entries: NewLogEntry[] = [];
       const answers = reqs.map((r, i): BatchAnswer<(Funding | null)[]> => {
         const got = paid[i];
@@ -161,7 +177,8 @@ export class MessagePayments {
   async payAgain(accountId: string, row: MessageEntity, msg: ValidatedMessage): Promise<Funding> {
     return this.uow.transaction(async () => {
       const funding = await this.ledger.debit(accountId, msg.channel, billableUnits(msg));
-      if (!(await this.log.requeue(accountId, row.id, funding, msg, this.clock.now()))) throw new ApiError('CONFLICT', 'The message is being retried concurrently');
+      if (!(await this.log.requeue(accountId, row.id, funding, msg, this.clock.now())))
+        throw new ApiError('CONFLICT', 'The message is being retried concurrently');
       return funding;
     });
   }
@@ -176,5 +193,12 @@ function paidEntries(accountId: string, items: WindowPayItem[], fundings: (Fundi
 }
 
 function entry(accountId: string, p: PaidMessage, origin: LogOrigin): NewLogEntry {
-  return { id: p.id, accountId, msg: p.msg, funding: p.funding, origin, status: p.msg.scheduleAt !== null ? 'scheduled' : 'queued' };
+  return {
+    id: p.id,
+    accountId,
+    msg: p.msg,
+    funding: p.funding,
+    origin,
+    status: p.msg.scheduleAt !== null ? 'scheduled' : 'queued',
+  };
 }

@@ -47,7 +47,8 @@ export class MessagesService {
    * provider: every recipient is validated, then all are paid (or 402), then each is sent.
    */
   async send(account: AccountEntity, body: unknown): Promise<SentMessageView[]> {
-    if (!account.subscriptionActive) throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+    if (!account.subscriptionActive)
+      throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
     if (!isObject(body)) throw new ApiError('INVALID_REQUEST_BODY', 'Body must be a JSON object');
     const ctx = this.validator.createContext(account.id);
     if (!Array.isArray(body.to)) {
@@ -56,17 +57,20 @@ export class MessagesService {
     }
     const recipients = body.to as unknown[];
     if (recipients.length === 0) throw ApiError.validation('to must not be an empty array');
-    if (recipients.length > MAX_BATCH) throw ApiError.validation(`to may list at most ${MAX_BATCH} recipients, got ${recipients.length}`);
+    if (recipients.length > MAX_BATCH)
+      throw ApiError.validation(`to may list at most ${MAX_BATCH} recipients, got ${recipients.length}`);
     const msgs: ValidatedMessage[] = [];
     for (let i = 0; i < recipients.length; i++) {
       try {
         msgs.push(await this.validator.validate(ctx, { ...body, to: recipients[i] }));
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'INVALID_RECIPIENT') throw new ApiError(err.code, err.message.replace(/^to\b/, `to[${i}]`));
+        if (err instanceof ApiError && err.code === 'INVALID_RECIPIENT')
+          throw new ApiError(err.code, err.message.replace(/^to\b/, `to[${i}]`));
         throw err;
       }
     }
-    if (msgs[0].chatId !== null) throw ApiError.validation('to must not be an array on chat channels (chatId is the recipient)');
+    if (msgs[0].chatId !== null)
+      throw ApiError.validation('to must not be an array on chat channels (chatId is the recipient)');
     const outcomes = await this.pipeline.sendBatch(account.id, msgs);
     // Nothing reached a verdict (the provider failed on the first message): answer with that error.
     if (outcomes.every((o) => !o.ok)) {
@@ -88,11 +92,18 @@ export class MessagesService {
     // A cursor of one order is refused by the other (its key differs: id, or updated_at and id).
     const scope = order === 'updated' ? `messages:${accountId}:updated` : `messages:${accountId}`;
     const after = this.cursors.decode<{ id: string; u?: number }>(scope, q.cursor);
-    if (after !== null && (typeof after.id !== 'string' || (order === 'updated' && typeof after.u !== 'number'))) throw ApiError.validation('cursor is invalid');
+    if (after !== null && (typeof after.id !== 'string' || (order === 'updated' && typeof after.u !== 'number')))
+      throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;
     const updatedSince = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince);
     const rows = await this.log.list(accountId, {
-      status: q.status, channel: q.channel, bulkJobId: q.bulkJobId, updatedSince, order, after: after ? { id: after.id, updatedAt: after.u } : undefined, limit: limit + 1,
+      status: q.status,
+      channel: q.channel,
+      bulkJobId: q.bulkJobId,
+      updatedSince,
+      order,
+      after: after ? { id: after.id, updatedAt: after.u } : undefined,
+      limit: limit + 1,
     });
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
@@ -102,7 +113,15 @@ export class MessagesService {
   }
 
   private view(r: SendResult): SentMessageView {
-    const v: SentMessageView = { id: r.id, to: r.to, channel: r.channel, status: r.status, cost: r.cost, encoding: r.encoding, segments: r.segments };
+    const v: SentMessageView = {
+      id: r.id,
+      to: r.to,
+      channel: r.channel,
+      status: r.status,
+      cost: r.cost,
+      encoding: r.encoding,
+      segments: r.segments,
+    };
     if (r.scheduledAt) v.scheduledAt = r.scheduledAt;
     if (r.errorCode) v.errorCode = r.errorCode;
     return v;

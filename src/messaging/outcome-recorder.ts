@@ -8,7 +8,16 @@ import type { DeliveryResult } from './delivery-step';
 import type { MessageEntity } from './entities/message.entity';
 import { ReceiptIntakeService } from './lifecycle/receipt-intake.service';
 import { MessageLog, SentMark } from './message-log';
-import { Addressee, isReceiptFailure, MessageFailureCode, ProviderFailure, SendOutcome, SendResult, sendResult, Settled } from './send-outcome';
+import {
+  Addressee,
+  isReceiptFailure,
+  MessageFailureCode,
+  ProviderFailure,
+  SendOutcome,
+  SendResult,
+  sendResult,
+  Settled,
+} from './send-outcome';
 
 /**
  * How a provider error is answered. `throw` (single, batch and scheduled sends): the message is
@@ -50,13 +59,27 @@ export class OutcomeRecorder {
   }
 
   /** Records a provider call's (or lookup's) result for a paid, open message. */
-  async record(accountId: string, id: string, to: Addressee, funding: Funding, d: DeliveryResult, policy: ErrorPolicy): Promise<SendOutcome> {
+  async record(
+    accountId: string,
+    id: string,
+    to: Addressee,
+    funding: Funding,
+    d: DeliveryResult,
+    policy: ErrorPolicy,
+  ): Promise<SendOutcome> {
     if (d.kind === 'taken') return this.recorded(accountId, id, to);
     if (d.kind === 'answered') {
-      if (d.outcome.status === 'sent') return this.sent(accountId, { id, providerMessageId: d.outcome.providerMessageId, providerMessageIds: d.outcome.providerMessageIds }, to, funding);
+      if (d.outcome.status === 'sent')
+        return this.sent(
+          accountId,
+          { id, providerMessageId: d.outcome.providerMessageId, providerMessageIds: d.outcome.providerMessageIds },
+          to,
+          funding,
+        );
       return this.fail(accountId, id, to, funding, d.outcome.code, d.outcome.message);
     }
-    if (policy === 'report' && d.error.code === 'PROVIDER_RATE_LIMITED') return this.keepOpen(accountId, id, to, d.error, d.handedOff);
+    if (policy === 'report' && d.error.code === 'PROVIDER_RATE_LIMITED')
+      return this.keepOpen(accountId, id, to, d.error, d.handedOff);
     return this.fail(accountId, id, to, funding, d.error.code, d.error.message, {}, d.error);
   }
 
@@ -93,7 +116,9 @@ export class OutcomeRecorder {
   /** Receipts kept for these messages' provider ids; a failure here leaves them to the sweeper (the send is recorded). */
   private async applyKept(marks: SentMark[]): Promise<void> {
     if (!marks.length) return;
-    await this.receipts.applyPendingFor(providerIdsOf(marks)).catch((err: unknown) => this.logger.warn(`kept receipts not applied yet: ${String(err)}`));
+    await this.receipts
+      .applyPendingFor(providerIdsOf(marks))
+      .catch((err: unknown) => this.logger.warn(`kept receipts not applied yet: ${String(err)}`));
   }
 
   /**
@@ -134,9 +159,21 @@ export class OutcomeRecorder {
   }
 
   /** A rate-limited message stays paid and queued; a hand-off mark set for the refused call is taken back. */
-  private async keepOpen(accountId: string, id: string, to: Addressee, error: ProviderFailure, handedOff: boolean): Promise<SendOutcome> {
-    if (handedOff && !(await this.log.clearHandOff(accountId, id, this.clock.now()))) return this.recorded(accountId, id, to);
-    return { kind: 'not_attempted', reason: 'rate_limited', paid: true, retryAfterMs: (error.extra.retryAfterSeconds ?? 0) * 1000 };
+  private async keepOpen(
+    accountId: string,
+    id: string,
+    to: Addressee,
+    error: ProviderFailure,
+    handedOff: boolean,
+  ): Promise<SendOutcome> {
+    if (handedOff && !(await this.log.clearHandOff(accountId, id, this.clock.now())))
+      return this.recorded(accountId, id, to);
+    return {
+      kind: 'not_attempted',
+      reason: 'rate_limited',
+      paid: true,
+      retryAfterMs: (error.extra.retryAfterSeconds ?? 0) * 1000,
+    };
   }
 
   /**
@@ -158,15 +195,31 @@ export class OutcomeRecorder {
 export function resultOfRow(row: MessageEntity, addressee: Addressee): SendResult {
   const to: Addressee = { ...addressee, encoding: row.encoding, segments: row.segments };
   if (row.status === 'cancelled') return sendResult(row.id, to, 'failed', 0, 'CANCELLED', null, row.scheduledAt);
-  if (wasSent(row)) return sendResult(row.id, to, 'sent', Number(row.cost), null, row.providerMessageId, row.scheduledAt);
-  return sendResult(row.id, to, row.status as SendResult['status'], Number(row.cost), row.errorCode, row.providerMessageId, row.scheduledAt);
+  if (wasSent(row))
+    return sendResult(row.id, to, 'sent', Number(row.cost), null, row.providerMessageId, row.scheduledAt);
+  return sendResult(
+    row.id,
+    to,
+    row.status as SendResult['status'],
+    Number(row.cost),
+    row.errorCode,
+    row.providerMessageId,
+    row.scheduledAt,
+  );
 }
 
 function providerIdsOf(marks: SentMark[]): string[] {
-  return marks.flatMap((m) => (m.providerMessageIds?.length ? m.providerMessageIds : [m.providerMessageId]).map((p) => p.slice(0, 200)));
+  return marks.flatMap((m) =>
+    (m.providerMessageIds?.length ? m.providerMessageIds : [m.providerMessageId]).map((p) => p.slice(0, 200)),
+  );
 }
 
 /** The provider took the message: sent, or moved on by its receipts since (delivered, read, failed after sent). */
 export function wasSent(row: MessageEntity): boolean {
-  return row.status === 'sent' || row.status === 'delivered' || row.status === 'read' || (row.status === 'failed' && isReceiptFailure(row.errorCode));
+  return (
+    row.status === 'sent' ||
+    row.status === 'delivered' ||
+    row.status === 'read' ||
+    (row.status === 'failed' && isReceiptFailure(row.errorCode))
+  );
 }

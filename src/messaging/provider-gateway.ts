@@ -34,7 +34,8 @@ export class ProviderGateway {
     // Timed from the adapter call (a target refused before it is no provider call) to its verdict or timeout.
     let started: number | null = null;
     const observe = (outcome: ProviderCallOutcome) => {
-      if (started !== null) this.metrics.observeProviderCall(out.channel, outcome, (performance.now() - started) / 1000);
+      if (started !== null)
+        this.metrics.observeProviderCall(out.channel, outcome, (performance.now() - started) / 1000);
     };
     try {
       const outcome = await this.guard(async () => {
@@ -69,8 +70,15 @@ export class ProviderGateway {
    * adapter that downloads the attachment through the guarded fetcher (SMTP) checks it at the fetch,
    * every hop included, so it is not checked (nor its host resolved) here as well.
    */
-  private async recheckTargets(out: OutboundMessage, provider: ChannelProvider): Promise<{ status: 'ok'; out: OutboundMessage } | Extract<ProviderOutcome, { status: 'rejected' }>> {
-    const refused = (field: string) => ({ status: 'rejected' as const, code: 'INVALID_ATTACHMENT' as const, message: refusedTargetText(field) });
+  private async recheckTargets(
+    out: OutboundMessage,
+    provider: ChannelProvider,
+  ): Promise<{ status: 'ok'; out: OutboundMessage } | Extract<ProviderOutcome, { status: 'rejected' }>> {
+    const refused = (field: string) => ({
+      status: 'rejected' as const,
+      code: 'INVALID_ATTACHMENT' as const,
+      message: refusedTargetText(field),
+    });
     let attachment = out.attachment ?? null;
     let template = out.template ?? null;
     if (attachment && !provider.fetchesAttachments) {
@@ -124,7 +132,12 @@ export class ProviderGateway {
   }
 }
 
-export function toOutbound(id: string, accountId: string, m: ValidatedMessage, origin: { bulkJobId?: string; rowIndex?: number }): OutboundMessage {
+export function toOutbound(
+  id: string,
+  accountId: string,
+  m: ValidatedMessage,
+  origin: { bulkJobId?: string; rowIndex?: number },
+): OutboundMessage {
   return {
     messageId: id,
     accountId,

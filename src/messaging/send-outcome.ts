@@ -36,7 +36,10 @@ export type ProviderFailureCode = 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABL
 export type ProviderFailure = ApiError & { readonly code: ProviderFailureCode };
 
 export function isProviderFailure(err: unknown): err is ProviderFailure {
-  return err instanceof ApiError && (err.code === 'PROVIDER_RATE_LIMITED' || err.code === 'PROVIDER_UNAVAILABLE' || err.code === 'PROVIDER_ERROR');
+  return (
+    err instanceof ApiError &&
+    (err.code === 'PROVIDER_RATE_LIMITED' || err.code === 'PROVIDER_UNAVAILABLE' || err.code === 'PROVIDER_ERROR')
+  );
 }
 
 export interface SendOrigin extends LogOrigin {
@@ -108,7 +111,17 @@ export function sendResult(
   providerMessageId: string | null,
   scheduledAt?: number | null,
 ): SendResult {
-  const r: SendResult = { id, to: to.to, channel: to.channel, status, cost, errorCode, providerMessageId, encoding: to.encoding ?? null, segments: to.segments ?? null };
+  const r: SendResult = {
+    id,
+    to: to.to,
+    channel: to.channel,
+    status,
+    cost,
+    errorCode,
+    providerMessageId,
+    encoding: to.encoding ?? null,
+    segments: to.segments ?? null,
+  };
   if (scheduledAt !== undefined && scheduledAt !== null) r.scheduledAt = iso(scheduledAt) as string;
   return r;
 }

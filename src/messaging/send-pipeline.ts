@@ -8,7 +8,16 @@ import type { MessageEntity } from './entities/message.entity';
 import { fundingOf, MessagePayments } from './message-payments';
 import { LogOrigin, MessageLog } from './message-log';
 import { ErrorPolicy, OutcomeRecorder, resultOfRow } from './outcome-recorder';
-import { Addressee, isProviderFailure, MessageFailureCode, ProviderFailure, SendOrigin, SendOutcome, SendResult, sendResult } from './send-outcome';
+import {
+  Addressee,
+  isProviderFailure,
+  MessageFailureCode,
+  ProviderFailure,
+  SendOrigin,
+  SendOutcome,
+  SendResult,
+  sendResult,
+} from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
 
 export type { SendOrigin, SendResult } from './send-outcome';
@@ -22,8 +31,12 @@ export interface NotSent {
   message: string;
 }
 
-const INTERRUPTED: NotSent = { code: 'PROVIDER_UNAVAILABLE', message: 'The send was interrupted before the provider answered' };
-const UNCONFIRMED = 'The provider was called but its answer was lost (restart); it may have delivered the message, so it is not sent again automatically';
+const INTERRUPTED: NotSent = {
+  code: 'PROVIDER_UNAVAILABLE',
+  message: 'The send was interrupted before the provider answered',
+};
+const UNCONFIRMED =
+  'The provider was called but its answer was lost (restart); it may have delivered the message, so it is not sent again automatically';
 
 /**
  * The one send pipeline: pay and record (MessagePayments) -> provider (DeliveryStep) -> record the
@@ -74,10 +87,17 @@ export class SendPipeline {
       if (msg.scheduleAt !== null) {
         out.push({ ok: true, result: this.recorder.scheduled(id, msg, funding, msg.scheduleAt) });
       } else if (stop) {
-        out.push({ ok: false, error: stop, result: (await this.recorder.fail(accountId, id, msg, funding, stop.code, stop.message)).result });
+        out.push({
+          ok: false,
+          error: stop,
+          result: (await this.recorder.fail(accountId, id, msg, funding, stop.code, stop.message)).result,
+        });
       } else {
         try {
-          out.push({ ok: true, result: settledResult(await this.deliver(accountId, id, msg, funding, origin, 'throw')) });
+          out.push({
+            ok: true,
+            result: settledResult(await this.deliver(accountId, id, msg, funding, origin, 'throw')),
+          });
         } catch (err) {
           if (!isProviderFailure(err)) throw err;
           stop = err;
@@ -104,7 +124,11 @@ export class SendPipeline {
     const prior = await this.prior(row, to, fundingOf(row), 'throw');
     if (prior) return settledResult(prior);
     // Only if still not handed off: a live send that got there first keeps the message open.
-    return settledResult(await this.recorder.fail(row.accountId, row.id, to, fundingOf(row), notSent.code, notSent.message, { notHandedOff: true }));
+    return settledResult(
+      await this.recorder.fail(row.accountId, row.id, to, fundingOf(row), notSent.code, notSent.message, {
+        notHandedOff: true,
+      }),
+    );
   }
 
   /**
@@ -114,7 +138,13 @@ export class SendPipeline {
    * sent again. Failed after a hand-off (unconfirmed, timed out) may have been delivered, and a
    * rejection or a cancellation is final: kept as it is.
    */
-  async resume(accountId: string, row: MessageEntity, msg: ValidatedMessage, origin: SendOrigin, policy: ErrorPolicy): Promise<SendOutcome> {
+  async resume(
+    accountId: string,
+    row: MessageEntity,
+    msg: ValidatedMessage,
+    origin: SendOrigin,
+    policy: ErrorPolicy,
+  ): Promise<SendOutcome> {
     if (row.accountId !== accountId) throw new ApiError('CONFLICT', 'messageId belongs to another account');
     if (row.status === 'queued') return this.continueRecorded(row, msg, origin, policy);
     const handedOff = row.handedOffAt !== null && row.handedOffAt !== undefined;
@@ -130,7 +160,12 @@ export class SendPipeline {
   }
 
   /** A paid, recorded message: an earlier attempt that may have reached the provider is settled first, never sent blindly again. */
-  private async continueRecorded(row: MessageEntity, msg: ValidatedMessage, origin: LogOrigin, policy: ErrorPolicy): Promise<SendOutcome> {
+  private async continueRecorded(
+    row: MessageEntity,
+    msg: ValidatedMessage,
+    origin: LogOrigin,
+    policy: ErrorPolicy,
+  ): Promise<SendOutcome> {
     const funding = fundingOf(row);
     if (row.attempts > 1 || row.status === 'queued') {
       const prior = await this.prior(row, msg, funding, policy);
@@ -146,16 +181,29 @@ export class SendPipeline {
    * DELIVERY_UNCONFIRMED, refunded, and is not sent again automatically (a bulk retry-failed is the
    * caller's explicit choice).
    */
-  private async prior(row: MessageEntity, to: Addressee, funding: Funding, policy: ErrorPolicy): Promise<SendOutcome | null> {
+  private async prior(
+    row: MessageEntity,
+    to: Addressee,
+    funding: Funding,
+    policy: ErrorPolicy,
+  ): Promise<SendOutcome | null> {
     const p = await this.delivery.prior(row);
     if (p.kind === 'unseen') return null;
-    if (p.kind === 'handed_off') return this.recorder.fail(row.accountId, row.id, to, funding, 'DELIVERY_UNCONFIRMED', UNCONFIRMED);
+    if (p.kind === 'handed_off')
+      return this.recorder.fail(row.accountId, row.id, to, funding, 'DELIVERY_UNCONFIRMED', UNCONFIRMED);
     const outcome = await this.recorder.record(row.accountId, row.id, to, funding, p, policy);
     if (p.kind === 'error' && policy === 'throw') throw p.error;
     return outcome;
   }
 
-  private async deliver(accountId: string, id: string, msg: ValidatedMessage, funding: Funding, origin: LogOrigin, policy: ErrorPolicy): Promise<SendOutcome> {
+  private async deliver(
+    accountId: string,
+    id: string,
+    msg: ValidatedMessage,
+    funding: Funding,
+    origin: LogOrigin,
+    policy: ErrorPolicy,
+  ): Promise<SendOutcome> {
     const d = await this.delivery.attempt(accountId, id, msg, origin);
     const outcome = await this.recorder.record(accountId, id, msg, funding, d, policy);
     // Single sends answer a provider error with the error itself (the message is failed and refunded).

@@ -32,12 +32,17 @@ describe(WindowSender.name, () => {
       });
 
       const window = (acc: string, n: number, tag: string): WindowItem[] =>
-        Array.from({ length: n }, (_, i) => ({ msg: smsTo(`+96650100${String(i).padStart(4, '0')}`), origin: { bulkJobId: `job_${tag}`, rowIndex: i, messageId: `msg_${tag}_${acc}_${i}` } }));
-      const statuses = async (acc: string, items: WindowItem[]) =>
-        Promise.all(items.map(async (it) => {
-          const m = await h.message(acc, it.origin.messageId);
-          return m ? `${m.status} ${Number(m.cost)}${m.handedOffAt === null ? '' : ' handed-off'}` : 'none';
+        Array.from({ length: n }, (_, i) => ({
+          msg: smsTo(`+96650100${String(i).padStart(4, '0')}`),
+          origin: { bulkJobId: `job_${tag}`, rowIndex: i, messageId: `msg_${tag}_${acc}_${i}` },
         }));
+      const statuses = async (acc: string, items: WindowItem[]) =>
+        Promise.all(
+          items.map(async (it) => {
+            const m = await h.message(acc, it.origin.messageId);
+            return m ? `${m.status} ${Number(m.cost)}${m.handedOffAt === null ? '' : ' handed-off'}` : 'none';
+          }),
+        );
 
       it('a provider error in the middle fails that message (refunded); the later ones are not attempted, paid once and never failed, and the next window sends them without a second charge', async () => {
         const acc = await h.account({ wallet: 100 });
@@ -45,9 +50,23 @@ describe(WindowSender.name, () => {
         const failedBefore = await h.counted('failed');
         h.provider.script = ['sent', 'sent', 'unavailable'];
         const first = await h.windows.sendWindow(acc, items, go);
-        expect(kinds(first)).toEqual(['sent', 'sent', 'failed PROVIDER_UNAVAILABLE (error)', 'provider_stopped (paid)', 'provider_stopped (paid)']);
-        expect(h.provider.calls.map((c) => c.messageId)).toEqual(expect.not.arrayContaining([items[3].origin.messageId, items[4].origin.messageId]));
-        expect(await statuses(acc, items)).toEqual([`sent 5${mark}`, `sent 5${mark}`, `failed 0${mark}`, 'queued 5', 'queued 5']);
+        expect(kinds(first)).toEqual([
+          'sent',
+          'sent',
+          'failed PROVIDER_UNAVAILABLE (error)',
+          'provider_stopped (paid)',
+          'provider_stopped (paid)',
+        ]);
+        expect(h.provider.calls.map((c) => c.messageId)).toEqual(
+          expect.not.arrayContaining([items[3].origin.messageId, items[4].origin.messageId]),
+        );
+        expect(await statuses(acc, items)).toEqual([
+          `sent 5${mark}`,
+          `sent 5${mark}`,
+          `failed 0${mark}`,
+          'queued 5',
+          'queued 5',
+        ]);
         expect(await h.wallet(acc)).toBe(100 - 4 * 5);
         expect((await h.counted('failed')) - failedBefore).toBe(1);
 
@@ -55,8 +74,16 @@ describe(WindowSender.name, () => {
         const second = await h.windows.sendWindow(acc, items, go);
         // The failed one reached the provider's door: with a hand-off mark it stays failed (it may
         // have been delivered); without one it is paid again and sent. The paid ones go out as paid.
-        expect(kinds(second)).toEqual(['sent', 'sent', lookup ? 'sent' : 'failed PROVIDER_UNAVAILABLE', 'sent', 'sent']);
-        expect(h.provider.calls.slice(calls).map((c) => c.messageId)).toEqual(items.slice(lookup ? 2 : 3).map((it) => it.origin.messageId));
+        expect(kinds(second)).toEqual([
+          'sent',
+          'sent',
+          lookup ? 'sent' : 'failed PROVIDER_UNAVAILABLE',
+          'sent',
+          'sent',
+        ]);
+        expect(h.provider.calls.slice(calls).map((c) => c.messageId)).toEqual(
+          items.slice(lookup ? 2 : 3).map((it) => it.origin.messageId),
+        );
         expect(await h.wallet(acc)).toBe(100 - (lookup ? 5 : 4) * 5);
         expect((await h.counted('failed')) - failedBefore).toBe(1);
       });
@@ -70,7 +97,7 @@ describe(WindowSender.name, () => {
         expect(await h.wallet(acc)).toBe(0);
       });
 
-      it('a rate limit is not an attempt: that message and the rest stay paid and open (hand-off mark taken back), with the provider\'s retry-after', async () => {
+      it("a rate limit is not an attempt: that message and the rest stay paid and open (hand-off mark taken back), with the provider's retry-after", async () => {
         const acc = await h.account({ wallet: 100 });
         const items = window(acc, 3, 'limited');
         h.provider.script = ['sent', 'rate_limited'];
@@ -127,9 +154,17 @@ describe(WindowSender.name, () => {
         await h.windows.sendWindow(acc, items, go);
         const calls = h.events.slice(before);
         expect(calls).toHaveLength(1);
-        expect(calls[0].map((e) => [e.type, e.data.id, e.data.status, e.data.sequence])).toEqual(items.map((it) => ['message.sent', it.origin.messageId, 'sent', 2]));
-        const history = await h.uow.rows({ sql: 'SELECT message_id, seq, status FROM message_status_history WHERE message_id = ? ORDER BY seq', params: [items[4].origin.messageId] });
-        expect(history.map((r) => [r.seq, r.status].map(String))).toEqual([['1', 'queued'], ['2', 'sent']]);
+        expect(calls[0].map((e) => [e.type, e.data.id, e.data.status, e.data.sequence])).toEqual(
+          items.map((it) => ['message.sent', it.origin.messageId, 'sent', 2]),
+        );
+        const history = await h.uow.rows({
+          sql: 'SELECT message_id, seq, status FROM message_status_history WHERE message_id = ? ORDER BY seq',
+          params: [items[4].origin.messageId],
+        });
+        expect(history.map((r) => [r.seq, r.status].map(String))).toEqual([
+          ['1', 'queued'],
+          ['2', 'sent'],
+        ]);
       });
     });
   }

@@ -56,9 +56,13 @@ export class WindowSender {
 
   /** One outcome per item, in order. */
   async sendWindow(accountId: string, items: WindowItem[], pacer: SendPacer): Promise<SendOutcome[]> {
-    if (items.some((it) => it.msg.scheduleAt !== null)) throw new Error('a bulk window sends now: scheduled messages go through SendPipeline.send');
+    if (items.some((it) => it.msg.scheduleAt !== null))
+      throw new Error('a bulk window sends now: scheduled messages go through SendPipeline.send');
     const out: SendOutcome[] = new Array(items.length);
-    const known = await this.log.findOwnedMany(accountId, items.filter((it) => !it.fresh).map((it) => it.origin.messageId));
+    const known = await this.log.findOwnedMany(
+      accountId,
+      items.filter((it) => !it.fresh).map((it) => it.origin.messageId),
+    );
     const fresh: number[] = [];
     let stop: Stop | null = null;
     for (let i = 0; i < items.length; i++) {
@@ -72,7 +76,9 @@ export class WindowSender {
         out[i] = notAttempted(stop, row.status === 'queued');
         continue;
       }
-      out[i] = await this.pipeline.resume(accountId, row, items[i].msg, items[i].origin, 'report').catch((err: unknown) => this.refused(accountId, items[i], err));
+      out[i] = await this.pipeline
+        .resume(accountId, row, items[i].msg, items[i].origin, 'report')
+        .catch((err: unknown) => this.refused(accountId, items[i], err));
       pacer.after();
       stop = stopAfter(out[i]);
     }
@@ -80,9 +86,13 @@ export class WindowSender {
     if (stop) return fill(out, fresh, notAttempted(stop, false));
     let fundings;
     try {
-      fundings = await this.payments.payWindow(accountId, fresh.map((i) => ({ id: items[i].origin.messageId, msg: items[i].msg, origin: items[i].origin })));
+      fundings = await this.payments.payWindow(
+        accountId,
+        fresh.map((i) => ({ id: items[i].origin.messageId, msg: items[i].msg, origin: items[i].origin })),
+      );
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'SUBSCRIPTION_INACTIVE') return fill(out, fresh, notAttempted({ reason: 'insufficient_balance' }, false));
+      if (err instanceof ApiError && err.code === 'SUBSCRIPTION_INACTIVE')
+        return fill(out, fresh, notAttempted({ reason: 'insufficient_balance' }, false));
       throw err;
     }
     const sent: (SentMark & { channel: string })[] = [];
@@ -106,8 +116,16 @@ export class WindowSender {
       const d = await this.delivery.attempt(accountId, origin.messageId, msg, origin).finally(() => pacer.after());
       if (d.kind === 'answered' && d.outcome.status === 'sent') {
         // Marked with the rest of the window below.
-        sent.push({ id: origin.messageId, providerMessageId: d.outcome.providerMessageId, providerMessageIds: d.outcome.providerMessageIds, channel: msg.channel });
-        out[i] = { kind: 'sent', result: sendResult(origin.messageId, msg, 'sent', funding.amount, null, d.outcome.providerMessageId) };
+        sent.push({
+          id: origin.messageId,
+          providerMessageId: d.outcome.providerMessageId,
+          providerMessageIds: d.outcome.providerMessageIds,
+          channel: msg.channel,
+        });
+        out[i] = {
+          kind: 'sent',
+          result: sendResult(origin.messageId, msg, 'sent', funding.amount, null, d.outcome.providerMessageId),
+        };
         return;
       }
       out[i] = await this.recorder.record(accountId, origin.messageId, msg, funding, d, 'report');
@@ -128,7 +146,8 @@ export class WindowSender {
    */
   private async refused(accountId: string, item: WindowItem, err: unknown): Promise<SendOutcome> {
     if (!(err instanceof ApiError)) throw err;
-    if (err.code === 'INSUFFICIENT_BALANCE' || err.code === 'SUBSCRIPTION_INACTIVE') return notAttempted({ reason: 'insufficient_balance' }, false);
+    if (err.code === 'INSUFFICIENT_BALANCE' || err.code === 'SUBSCRIPTION_INACTIVE')
+      return notAttempted({ reason: 'insufficient_balance' }, false);
     if (err.code === 'CONFLICT') return this.recorder.recorded(accountId, item.origin.messageId, item.msg);
     throw err;
   }

@@ -16,7 +16,8 @@ export function httpMetricsMiddleware(metrics: MetricsService) {
       const template = (req.route as { path?: unknown } | undefined)?.path;
       // A wildcard route is middleware registered for every path (the request logger's `/{*path}`),
       // which Express leaves in req.route when no handler matched after it; no route of ours has one.
-      const route = typeof template === 'string' && !template.includes('*') ? `${req.baseUrl}${template}` : UNMATCHED_ROUTE;
+      const route =
+        typeof template === 'string' && !template.includes('*') ? `${req.baseUrl}${template}` : UNMATCHED_ROUTE;
       metrics.recordHttpRequest(req.method, route, res.statusCode, (performance.now() - started) / 1000);
     });
     next();

@@ -43,7 +43,11 @@ export class MetricsController {
   @ApiSecurity({})
   @ApiBearerAuth('metrics')
   @ApiProduces(CONTENT_TYPE)
-  @ApiResponse({ status: 200, description: 'Every metric of this replica.', content: { [CONTENT_TYPE]: { schema: { type: 'string' }, example: EXAMPLE } } })
+  @ApiResponse({
+    status: 200,
+    description: 'Every metric of this replica.',
+    content: { [CONTENT_TYPE]: { schema: { type: 'string' }, example: EXAMPLE } },
+  })
   @ApiErrors('UNAUTHORIZED', 'NOT_FOUND', 'RATE_LIMITED')
   async scrape(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
     // The same answer as a route that does not exist.
@@ -52,7 +56,8 @@ export class MetricsController {
     if (token !== null) {
       const header = req.headers.authorization ?? '';
       const given = header.startsWith('Bearer ') ? header.slice(7) : '';
-      if (!given || !safeEqualString(given, token)) throw new ApiError('UNAUTHORIZED', 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)');
+      if (!given || !safeEqualString(given, token))
+        throw new ApiError('UNAUTHORIZED', 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)');
     }
     const body = await this.metrics.scrape();
     // Set here, not with @Header: that would also label an error envelope as text.

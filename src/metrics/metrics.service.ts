@@ -10,7 +10,8 @@ export type ProviderCallOutcome = 'sent' | 'rejected' | 'rate_limited' | 'unavai
 /** A webhook delivery attempt: delivered, failed with another attempt to come, or failed for good. */
 export type WebhookAttemptOutcome = 'delivered' | 'retrying' | 'failed';
 /** The leased background loops (lease_takeovers_total{loop}). */
-export type LeasedLoop = 'bulk_intake' | 'bulk_validation' | 'bulk_dispatch' | 'bulk_reaper' | 'webhook_delivery' | 'scheduled_send';
+export type LeasedLoop =
+  'bulk_intake' | 'bulk_validation' | 'bulk_dispatch' | 'bulk_reaper' | 'webhook_delivery' | 'scheduled_send';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -40,17 +41,71 @@ export class MetricsService {
     private readonly config: AppConfig,
   ) {
     const registers = [registry];
-    this.http = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP requests by method, matched route template ("unmatched" when none) and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
-    this.messages = new Counter({ name: 'messages_total', help: 'Messages reaching a status (scheduled, sent, delivered, read, failed, cancelled), by channel and configured provider', labelNames: ['channel', 'provider', 'status'], registers });
-    this.providerCalls = new Histogram({ name: 'provider_request_duration_seconds', help: 'Provider send calls by channel, provider and outcome', labelNames: ['channel', 'provider', 'outcome'], buckets: LATENCY_BUCKETS, registers });
-    this.bulkJobs = new Gauge({ name: 'bulk_jobs', help: 'Bulk jobs in each live status (accepting, validating, queued, running, paused)', labelNames: ['status'], registers });
-    this.bulkRowsPending = new Gauge({ name: 'bulk_rows_pending', help: 'Rows of live bulk jobs not yet sent or failed', registers });
-    this.bulkDispatched = new Counter({ name: 'bulk_dispatch_messages_total', help: 'Bulk rows the dispatcher settled (sent or failed)', registers });
-    this.webhookDeliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome (delivered, retrying, failed)', labelNames: ['outcome'], registers });
-    this.webhookDuration = new Histogram({ name: 'webhook_delivery_duration_seconds', help: 'Duration of webhook delivery attempts', buckets: LATENCY_BUCKETS, registers });
-    this.outboxPending = new Gauge({ name: 'webhook_outbox_pending', help: 'Webhook deliveries waiting for an attempt (due or backing off)', registers });
-    this.leaseTakeovers = new Counter({ name: 'lease_takeovers_total', help: 'Expired leases of another replica (or an earlier process) taken over, by loop', labelNames: ['loop'], registers });
-    this.receipts = new Counter({ name: 'receipts_total', help: 'Provider delivery receipts accepted, by the configured provider of their message\'s channel ("unmatched" while no message is recorded for them) and receipt status', labelNames: ['provider', 'status'], registers });
+    this.http = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by method, matched route template ("unmatched" when none) and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.messages = new Counter({
+      name: 'messages_total',
+      help: 'Messages reaching a status (scheduled, sent, delivered, read, failed, cancelled), by channel and configured provider',
+      labelNames: ['channel', 'provider', 'status'],
+      registers,
+    });
+    this.providerCalls = new Histogram({
+      name: 'provider_request_duration_seconds',
+      help: 'Provider send calls by channel, provider and outcome',
+      labelNames: ['channel', 'provider', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.bulkJobs = new Gauge({
+      name: 'bulk_jobs',
+      help: 'Bulk jobs in each live status (accepting, validating, queued, running, paused)',
+      labelNames: ['status'],
+      registers,
+    });
+    this.bulkRowsPending = new Gauge({
+      name: 'bulk_rows_pending',
+      help: 'Rows of live bulk jobs not yet sent or failed',
+      registers,
+    });
+    this.bulkDispatched = new Counter({
+      name: 'bulk_dispatch_messages_total',
+      help: 'Bulk rows the dispatcher settled (sent or failed)',
+      registers,
+    });
+    this.webhookDeliveries = new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome (delivered, retrying, failed)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.webhookDuration = new Histogram({
+      name: 'webhook_delivery_duration_seconds',
+      help: 'Duration of webhook delivery attempts',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.outboxPending = new Gauge({
+      name: 'webhook_outbox_pending',
+      help: 'Webhook deliveries waiting for an attempt (due or backing off)',
+      registers,
+    });
+    this.leaseTakeovers = new Counter({
+      name: 'lease_takeovers_total',
+      help: 'Expired leases of another replica (or an earlier process) taken over, by loop',
+      labelNames: ['loop'],
+      registers,
+    });
+    this.receipts = new Counter({
+      name: 'receipts_total',
+      help: 'Provider delivery receipts accepted, by the configured provider of their message\'s channel ("unmatched" while no message is recorded for them) and receipt status',
+      labelNames: ['provider', 'status'],
+      registers,
+    });
   }
 
   recordHttpRequest(method: string, route: string, status: number, seconds: number): void {
@@ -105,7 +160,9 @@ export class MetricsService {
   /** Runs every gauge source; one that fails is logged and keeps its last values. */
   async refreshGauges(): Promise<void> {
     await Promise.all(
-      [...this.sources].map(([name, refresh]) => refresh().catch((err: unknown) => this.log.warn({ err }, `metrics gauge source ${name} failed`))),
+      [...this.sources].map(([name, refresh]) =>
+        refresh().catch((err: unknown) => this.log.warn({ err }, `metrics gauge source ${name} failed`)),
+      ),
     );
   }
 
@@ -120,6 +177,8 @@ export class MetricsService {
 
   /** The adapter configured for the channel (PROVIDER_<CHANNEL>); counters reset with the process, as its config may. */
   private providerOf(channel: string): string {
-    return CHANNELS.includes(channel as ChannelName) ? this.config.providers.byChannel[channel as ChannelName] : 'unknown';
+    return CHANNELS.includes(channel as ChannelName)
+      ? this.config.providers.byChannel[channel as ChannelName]
+      : 'unknown';
   }
 }

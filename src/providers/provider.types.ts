@@ -105,6 +105,7 @@ export interface ChannelProvider {
  * only selected adapters, so a missing setup is a wiring bug (or a send after shutdown).
  */
 export function whenSelected<T>(setup: T | null, adapter: string): T {
-  if (setup === null) throw new Error(`Provider ${adapter} is not set up: not the configured provider of its channel, or shut down`);
+  if (setup === null)
+    throw new Error(`Provider ${adapter} is not set up: not the configured provider of its channel, or shut down`);
   return setup;
 }

@@ -15,7 +15,16 @@ import { SmtpProvider } from './smtp/smtp.provider';
  */
 @Global()
 @Module({
-  providers: [ProvidersRegistry, SandboxProvider, SandboxReceipts, SmtpProvider, SmppProvider, SmppDeliveries, CloudApiProvider, BotApiProvider],
+  providers: [
+    ProvidersRegistry,
+    SandboxProvider,
+    SandboxReceipts,
+    SmtpProvider,
+    SmppProvider,
+    SmppDeliveries,
+    CloudApiProvider,
+    BotApiProvider,
+  ],
   exports: [ProvidersRegistry],
 })
 export class ProvidersModule {}

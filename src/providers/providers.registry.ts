@@ -29,7 +29,9 @@ export class ProvidersRegistry implements OnApplicationBootstrap {
       const name = this.config.providers.byChannel[channel];
       if (!this.adapters.has(`${channel}:${name}`)) {
         const known = [...this.adapters.keys()].filter((k) => k.startsWith(`${channel}:`)).map((k) => k.split(':')[1]);
-        throw new Error(`PROVIDER_${channel.toUpperCase()}="${name}" is not a known provider for ${channel} (known: ${known.join(', ') || 'none'})`);
+        throw new Error(
+          `PROVIDER_${channel.toUpperCase()}="${name}" is not a known provider for ${channel} (known: ${known.join(', ') || 'none'})`,
+        );
       }
     }
   }

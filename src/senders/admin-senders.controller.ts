@@ -15,8 +15,14 @@ export class AdminSendersController {
   constructor(private readonly review: SenderReviewService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'adminListSmsSenders', summary: 'SMS senders of every account (filter by status), oldest first, up to 500' })
-  @ApiSuccess(200, AdminSmsSenderList, { description: 'Senders', example: { success: true, data: { smsSenders: [ADMIN_SENDER_EXAMPLE] } } })
+  @ApiOperation({
+    operationId: 'adminListSmsSenders',
+    summary: 'SMS senders of every account (filter by status), oldest first, up to 500',
+  })
+  @ApiSuccess(200, AdminSmsSenderList, {
+    description: 'Senders',
+    example: { success: true, data: { smsSenders: [ADMIN_SENDER_EXAMPLE] } },
+  })
   @ApiErrors('VALIDATION_ERROR')
   async list(@Query() q: AdminListSendersQuery): Promise<Ok<{ smsSenders: AdminSmsSenderView[] }>> {
     return { success: true, data: { smsSenders: await this.review.listForOperator(q.status) } };
@@ -24,22 +30,47 @@ export class AdminSendersController {
 
   @Post(':id/approve')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'adminApproveSmsSender', summary: 'Approve a pending sender; emits sms_sender.approved to its webhook' })
-  @ApiSuccess(200, AdminSmsSenderReviewed, { description: 'Approved', example: { success: true, data: { smsSender: ADMIN_SENDER_EXAMPLE } } })
+  @ApiOperation({
+    operationId: 'adminApproveSmsSender',
+    summary: 'Approve a pending sender; emits sms_sender.approved to its webhook',
+  })
+  @ApiSuccess(200, AdminSmsSenderReviewed, {
+    description: 'Approved',
+    example: { success: true, data: { smsSender: ADMIN_SENDER_EXAMPLE } },
+  })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
-  async approve(@Param('id') id: string, @Body() dto: ReviewSmsSenderDto): Promise<Ok<{ smsSender: AdminSmsSenderView }>> {
+  async approve(
+    @Param('id') id: string,
+    @Body() dto: ReviewSmsSenderDto,
+  ): Promise<Ok<{ smsSender: AdminSmsSenderView }>> {
     return { success: true, data: { smsSender: await this.review.review(id, 'approved', dto.reason ?? null) } };
   }
 
   @Post(':id/reject')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'adminRejectSmsSender', summary: 'Reject a pending sender; emits sms_sender.rejected to its webhook' })
+  @ApiOperation({
+    operationId: 'adminRejectSmsSender',
+    summary: 'Reject a pending sender; emits sms_sender.rejected to its webhook',
+  })
   @ApiSuccess(200, AdminSmsSenderReviewed, {
     description: 'Rejected',
-    example: { success: true, data: { smsSender: { ...ADMIN_SENDER_EXAMPLE, status: 'rejected', isDefault: false, reason: 'Name not owned by the account' } } },
+    example: {
+      success: true,
+      data: {
+        smsSender: {
+          ...ADMIN_SENDER_EXAMPLE,
+          status: 'rejected',
+          isDefault: false,
+          reason: 'Name not owned by the account',
+        },
+      },
+    },
   })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'INVALID_STATE')
-  async reject(@Param('id') id: string, @Body() dto: ReviewSmsSenderDto): Promise<Ok<{ smsSender: AdminSmsSenderView }>> {
+  async reject(
+    @Param('id') id: string,
+    @Body() dto: ReviewSmsSenderDto,
+  ): Promise<Ok<{ smsSender: AdminSmsSenderView }>> {
     return { success: true, data: { smsSender: await this.review.review(id, 'rejected', dto.reason ?? null) } };
   }
 }

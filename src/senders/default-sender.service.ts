@@ -35,11 +35,20 @@ export class DefaultSenderService {
     return this.uow.transaction(async ({ manager }) => {
       const row = await manager.findOneBy(SmsSenderEntity, { accountId, id });
       if (!row) throw ApiError.notFound('SMS sender');
-      if (row.status !== 'approved') throw new ApiError('INVALID_STATE', `SMS sender is ${row.status}; only an approved sender can be the default`);
+      if (row.status !== 'approved')
+        throw new ApiError('INVALID_STATE', `SMS sender is ${row.status}; only an approved sender can be the default`);
       const now = this.clock.now();
-      await this.uow.exec(sql('UPDATE sms_senders SET is_default = 0, default_key = NULL WHERE account_id = ?', accountId));
+      await this.uow.exec(
+        sql('UPDATE sms_senders SET is_default = 0, default_key = NULL WHERE account_id = ?', accountId),
+      );
       const set = await this.uow.exec(
-        sql("UPDATE sms_senders SET is_default = 1, default_key = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'approved'", accountId, now, id, accountId),
+        sql(
+          "UPDATE sms_senders SET is_default = 1, default_key = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'approved'",
+          accountId,
+          now,
+          id,
+          accountId,
+        ),
       );
       if (set !== 1) throw new ApiError('INVALID_STATE', 'SMS sender is no longer approved');
       const after = await manager.findOneByOrFail(SmsSenderEntity, { accountId, id });

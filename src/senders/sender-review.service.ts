@@ -44,26 +44,50 @@ export class SenderReviewService {
   }
 
   async listForOperator(status: string | undefined): Promise<AdminSmsSenderView[]> {
-    const rows = await this.dataSource.manager.find(SmsSenderEntity, { where: status ? { status: status as SmsSenderEntity['status'] } : {}, order: { id: 'ASC' }, take: 500 });
+    const rows = await this.dataSource.manager.find(SmsSenderEntity, {
+      where: status ? { status: status as SmsSenderEntity['status'] } : {},
+      order: { id: 'ASC' },
+      take: 500,
+    });
     return rows.map((r) => ({ ...toSenderDetailView(r), accountId: r.accountId }));
   }
 
-  private async reviewIn(tx: Tx, id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
+  private async reviewIn(
+    tx: Tx,
+    id: string,
+    decision: ReviewDecision,
+    reason: string | null,
+  ): Promise<AdminSmsSenderView> {
     const em = tx.manager;
     const row = await em.findOneBy(SmsSenderEntity, { id });
     if (!row) throw ApiError.notFound('SMS sender');
     if (row.status !== 'pending') throw notPending(row.status);
     const now = this.clock.now();
     // The first sender approved for an account becomes its default.
-    const isDefault = decision === 'approved' && !(await em.existsBy(SmsSenderEntity, { accountId: row.accountId, isDefault: true }));
+    const isDefault =
+      decision === 'approved' && !(await em.existsBy(SmsSenderEntity, { accountId: row.accountId, isDefault: true }));
     const res = await em
       .createQueryBuilder()
       .update(SmsSenderEntity)
-      .set({ status: decision, reviewReason: reason, reviewedAt: now, updatedAt: now, isDefault, defaultKey: isDefault ? row.accountId : null })
+      .set({
+        status: decision,
+        reviewReason: reason,
+        reviewedAt: now,
+        updatedAt: now,
+        isDefault,
+        defaultKey: isDefault ? row.accountId : null,
+      })
       .where('id = :id AND status = :pending', { id, pending: 'pending' })
       .execute();
     if (res.affected !== 1) throw notPending('reviewed');
-    Object.assign(row, { status: decision, reviewReason: reason, reviewedAt: now, updatedAt: now, isDefault, defaultKey: isDefault ? row.accountId : null });
+    Object.assign(row, {
+      status: decision,
+      reviewReason: reason,
+      reviewedAt: now,
+      updatedAt: now,
+      isDefault,
+      defaultKey: isDefault ? row.accountId : null,
+    });
 
     if (row.webhookUrl !== null && row.sealedWebhookSecret !== null) {
       const event = `sms_sender.${decision}`;
@@ -81,7 +105,9 @@ export class SenderReviewService {
       });
     }
     // Event endpoints: sms_sender.* with the sender as the API shows it.
-    await this.events.record(tx, [{ accountId: row.accountId, type: `sms_sender.${decision}`, data: { ...toSenderDetailView(row) }, at: now }]);
+    await this.events.record(tx, [
+      { accountId: row.accountId, type: `sms_sender.${decision}`, data: { ...toSenderDetailView(row) }, at: now },
+    ]);
     return { ...toSenderDetailView(row), accountId: row.accountId };
   }
 }

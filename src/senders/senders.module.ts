@@ -18,7 +18,12 @@ import { SendersService } from './senders.service';
 @Module({
   imports: [TypeOrmModule.forFeature([SmsSenderEntity]), WebhooksModule, InboundSmsModule],
   controllers: [SendersController, AdminSendersController],
-  providers: [SendersService, SenderReviewService, DefaultSenderService, { provide: SENDER_LOOKUP, useExisting: SendersService }],
+  providers: [
+    SendersService,
+    SenderReviewService,
+    DefaultSenderService,
+    { provide: SENDER_LOOKUP, useExisting: SendersService },
+  ],
   exports: [SENDER_LOOKUP],
 })
 export class SendersModule {}

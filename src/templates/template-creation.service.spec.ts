@@ -44,14 +44,22 @@ const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 
 
 describe(TemplateCreationService.name, () => {
   const dir = mkdtempSync(join(tmpdir(), 'tpl-create-'));
-  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', NODE_ENV: 'test', MEDIA_DIR: dir, WEBHOOK_ALLOW_INSECURE: 'true' });
+  const config = loadConfig({
+    DATABASE_URL: 'sqlite::memory:',
+    NODE_ENV: 'test',
+    MEDIA_DIR: dir,
+    WEBHOOK_ALLOW_INSECURE: 'true',
+  });
   let ds: DataSource;
   let files: Server;
   let filesUrl: string;
   let sut: TemplateCreationService;
 
   beforeAll(async () => {
-    ds = new DataSource({ ...buildDataSourceOptions(config), entities: [TemplateEntity, TemplateMediaEntity, OfficialSenderEntity, SandboxOfficialTemplateEntity] });
+    ds = new DataSource({
+      ...buildDataSourceOptions(config),
+      entities: [TemplateEntity, TemplateMediaEntity, OfficialSenderEntity, SandboxOfficialTemplateEntity],
+    });
     await ds.initialize();
     SqliteGate.install(ds);
     files = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end(JPEG));
@@ -59,11 +67,32 @@ describe(TemplateCreationService.name, () => {
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     const clock = new Clock();
     const fetcher = new GuardedFetcher(new TargetPolicy(config, new SystemDnsResolver()));
-    const media = new TemplateMediaService(ds.getRepository(TemplateMediaEntity), new FailingStorage(), new MediaIngest(config), config, clock, fetcher);
-    const senders = new OfficialSendersService(ds.getRepository(OfficialSenderEntity), config, clock, new UnitOfWork(ds));
+    const media = new TemplateMediaService(
+      ds.getRepository(TemplateMediaEntity),
+      new FailingStorage(),
+      new MediaIngest(config),
+      config,
+      clock,
+      fetcher,
+    );
+    const senders = new OfficialSendersService(
+      ds.getRepository(OfficialSenderEntity),
+      config,
+      clock,
+      new UnitOfWork(ds),
+    );
     const official = new SandboxTemplateClient(ds.getRepository(SandboxOfficialTemplateEntity), clock);
     const links = new ManualLinkVerifier(official);
-    sut = new TemplateCreationService(ds.getRepository(TemplateEntity), media, senders, official, links, new TemplateViewMapper(config, senders), config, clock);
+    sut = new TemplateCreationService(
+      ds.getRepository(TemplateEntity),
+      media,
+      senders,
+      official,
+      links,
+      new TemplateViewMapper(config, senders),
+      config,
+      clock,
+    );
   });
   afterAll(async () => {
     files.closeAllConnections();
@@ -73,7 +102,12 @@ describe(TemplateCreationService.name, () => {
 
   it('a file fetched from headerMediaUrl is removed from the incoming area when storing it fails', async () => {
     const dto = Object.assign(new CreateTemplateDto(), {
-      name: 'from_url', category: 'chatapp', subType: 'utility', language: 'en', body: 'Hello', headerMediaUrl: `${filesUrl}/logo.jpg`,
+      name: 'from_url',
+      category: 'chatapp',
+      subType: 'utility',
+      language: 'en',
+      body: 'Hello',
+      headerMediaUrl: `${filesUrl}/logo.jpg`,
     });
     await expect(sut.create('acc_1', dto, null)).rejects.toThrow('disk full');
     expect(readdirSync(join(dir, '.incoming'))).toEqual([]);

@@ -14,7 +14,12 @@ import type { UploadedMedia } from './media/multer-ingest.storage';
 import { TemplateMediaService } from './media/template-media.service';
 import { OfficialSendersService, ResolvedOfficialSender } from './official/official-senders.service';
 import { ManualLinkVerifier } from './official/manual-link.verifier';
-import { HeaderMediaSource, OfficialTemplateClient, OfficialTemplateReceipt, providerCall } from './official/official-template-client';
+import {
+  HeaderMediaSource,
+  OfficialTemplateClient,
+  OfficialTemplateReceipt,
+  providerCall,
+} from './official/official-template-client';
 import { planTemplate, TemplatePlan } from './template-rules';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { SmsTemplateCreatedView, TemplateStatus, TemplateView } from './template.types';
@@ -44,7 +49,11 @@ export class TemplateCreationService {
     private readonly clock: Clock,
   ) {}
 
-  async create(accountId: string | null, dto: CreateTemplateDto, upload: UploadedMedia | null): Promise<CreatedTemplate> {
+  async create(
+    accountId: string | null,
+    dto: CreateTemplateDto,
+    upload: UploadedMedia | null,
+  ): Promise<CreatedTemplate> {
     let stored: TemplateMediaEntity | null = null;
     // The uploaded or fetched temp file: storing moves it away; whatever is left is removed in finally.
     let file: IngestedFile | null = upload?.ingested ?? null;
@@ -61,15 +70,23 @@ export class TemplateCreationService {
       } else if (upload || dto.headerMediaUrl) {
         file ??= await this.media.fetch(dto.headerMediaUrl as string);
         if (plan.headerType && plan.headerType !== file.headerType) {
-          throw ApiError.validation(`${upload ? upload.fieldname : 'headerMediaUrl'} is ${file.mimeType} (${file.headerType}) but headerType is ${plan.headerType}`);
+          throw ApiError.validation(
+            `${upload ? upload.fieldname : 'headerMediaUrl'} is ${file.mimeType} (${file.headerType}) but headerType is ${plan.headerType}`,
+          );
         }
         asset = stored = await this.media.store(accountId, file);
       }
       if (asset && plan.headerType && asset.headerType !== plan.headerType) {
-        throw ApiError.validation(`headerAssetId is ${asset.mimeType} (${asset.headerType}) but headerType is ${plan.headerType}`);
+        throw ApiError.validation(
+          `headerAssetId is ${asset.mimeType} (${asset.headerType}) but headerType is ${plan.headerType}`,
+        );
       }
-      const receipt = plan.submitToProvider ? await this.submit(dto, plan, sender as ResolvedOfficialSender, asset) : null;
-      const linked = plan.manual ? await this.links.verify(accountId, dto, plan, sender as ResolvedOfficialSender) : null;
+      const receipt = plan.submitToProvider
+        ? await this.submit(dto, plan, sender as ResolvedOfficialSender, asset)
+        : null;
+      const linked = plan.manual
+        ? await this.links.verify(accountId, dto, plan, sender as ResolvedOfficialSender)
+        : null;
       const entity = this.build(accountId, dto, plan, sender, asset, receipt ?? linked);
       try {
         await this.templates.insert(entity);
@@ -80,7 +97,10 @@ export class TemplateCreationService {
       stored = null;
       if (entity.category === 'sms') return { data: { template: this.mapper.toSmsCreated(entity) } };
       const view = await this.mapper.toView(entity, accountId);
-      return { data: { template: view }, ...(receipt ? { message: 'Template submitted to the provider for review' } : {}) };
+      return {
+        data: { template: view },
+        ...(receipt ? { message: 'Template submitted to the provider for review' } : {}),
+      };
     } finally {
       if (stored) await this.media.remove(stored);
       await this.media.discard(file);
@@ -88,29 +108,48 @@ export class TemplateCreationService {
   }
 
   private async assertNameFree(scope: string, dto: CreateTemplateDto, plan: TemplatePlan): Promise<void> {
-    const found = await this.templates.count({ where: { scope, category: dto.category, language: plan.language ?? '', name: dto.name } });
+    const found = await this.templates.count({
+      where: { scope, category: dto.category, language: plan.language ?? '', name: dto.name },
+    });
     if (found > 0) throw this.exists(dto, plan);
   }
 
   private exists(dto: CreateTemplateDto, plan: TemplatePlan): ApiError {
     const lang = plan.language ? ` and language ${plan.language}` : '';
-    return new ApiError('TEMPLATE_EXISTS', `A template named ${dto.name} already exists in category ${dto.category}${lang}`);
+    return new ApiError(
+      'TEMPLATE_EXISTS',
+      `A template named ${dto.name} already exists in category ${dto.category}${lang}`,
+    );
   }
 
-  private async submit(dto: CreateTemplateDto, plan: TemplatePlan, sender: ResolvedOfficialSender, asset: TemplateMediaEntity | null): Promise<OfficialTemplateReceipt> {
+  private async submit(
+    dto: CreateTemplateDto,
+    plan: TemplatePlan,
+    sender: ResolvedOfficialSender,
+    asset: TemplateMediaEntity | null,
+  ): Promise<OfficialTemplateReceipt> {
     const headerType = plan.headerType ?? asset?.headerType ?? null;
-    return providerCall(() => this.official.submit({
-      name: dto.name,
-      language: plan.language ?? 'en',
-      subType: dto.subType,
-      body: plan.text,
-      bodyParameters: plan.bodyParameters,
-      header: headerType ? { type: headerType, text: dto.headerValue ?? null, mediaUrl: this.mapper.previewUrl(asset?.id ?? null), media: asset ? this.mediaSource(asset) : null } : null,
-      footer: dto.footer ?? null,
-      buttons: plan.buttons,
-      otp: plan.otp,
-      wabaId: sender.wabaId,
-    }));
+    return providerCall(() =>
+      this.official.submit({
+        name: dto.name,
+        language: plan.language ?? 'en',
+        subType: dto.subType,
+        body: plan.text,
+        bodyParameters: plan.bodyParameters,
+        header: headerType
+          ? {
+              type: headerType,
+              text: dto.headerValue ?? null,
+              mediaUrl: this.mapper.previewUrl(asset?.id ?? null),
+              media: asset ? this.mediaSource(asset) : null,
+            }
+          : null,
+        footer: dto.footer ?? null,
+        buttons: plan.buttons,
+        otp: plan.otp,
+        wabaId: sender.wabaId,
+      }),
+    );
   }
 
   private mediaSource(asset: TemplateMediaEntity): HeaderMediaSource {
@@ -118,8 +157,12 @@ export class TemplateCreationService {
   }
 
   private build(
-    accountId: string | null, dto: CreateTemplateDto, plan: TemplatePlan, sender: ResolvedOfficialSender | null,
-    asset: TemplateMediaEntity | null, receipt: (OfficialTemplateReceipt & { language?: string }) | null,
+    accountId: string | null,
+    dto: CreateTemplateDto,
+    plan: TemplatePlan,
+    sender: ResolvedOfficialSender | null,
+    asset: TemplateMediaEntity | null,
+    receipt: (OfficialTemplateReceipt & { language?: string }) | null,
   ): TemplateEntity {
     const now = this.clock.now();
     const headerType = plan.headerType ?? asset?.headerType ?? null;

@@ -23,7 +23,11 @@ export async function singleUpload(parts: UploadedParts): Promise<UploadedMedia 
  * A create request is JSON, or multipart with the binary in `headerMedia` or `file` and the other
  * fields as a JSON string in `payload` (plain text parts are accepted too; `payload` wins).
  */
-export async function parseCreateRequest(body: unknown, multipart: boolean, parts: UploadedParts): Promise<{ dto: CreateTemplateDto; upload: UploadedMedia | null }> {
+export async function parseCreateRequest(
+  body: unknown,
+  multipart: boolean,
+  parts: UploadedParts,
+): Promise<{ dto: CreateTemplateDto; upload: UploadedMedia | null }> {
   const upload = await singleUpload(parts);
   try {
     let fields: unknown = body;
@@ -36,13 +40,15 @@ export async function parseCreateRequest(body: unknown, multipart: boolean, part
         } catch {
           throw ApiError.validation('payload must be a JSON string holding the template fields');
         }
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw ApiError.validation('payload must be a JSON object');
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+          throw ApiError.validation('payload must be a JSON object');
         // The multipart `payload` is a JSON body too: same depth limit as the JSON parser's.
         if (exceedsJsonDepth(parsed)) throw new ApiError('INVALID_REQUEST_BODY', tooDeepMessage());
       }
       fields = { ...rest, ...(parsed as Record<string, unknown>) };
     }
-    if (!fields || typeof fields !== 'object' || Array.isArray(fields)) throw new ApiError('INVALID_REQUEST_BODY', 'Request body must be a JSON object');
+    if (!fields || typeof fields !== 'object' || Array.isArray(fields))
+      throw new ApiError('INVALID_REQUEST_BODY', 'Request body must be a JSON object');
     const dto = (await pipe.transform(fields, { type: 'body', metatype: CreateTemplateDto })) as CreateTemplateDto;
     return { dto, upload };
   } catch (err) {

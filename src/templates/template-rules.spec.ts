@@ -2,7 +2,8 @@ import { ApiError } from '../common/errors';
 import type { CreateTemplateDto } from './dto/create-template.dto';
 import { countPlaceholders, planTemplate } from './template-rules';
 
-const dto = (over: Partial<CreateTemplateDto>): CreateTemplateDto => ({ name: 'x', category: 'chatapp', subType: 'utility', ...over }) as CreateTemplateDto;
+const dto = (over: Partial<CreateTemplateDto>): CreateTemplateDto =>
+  ({ name: 'x', category: 'chatapp', subType: 'utility', ...over }) as CreateTemplateDto;
 
 function messageOf(fn: () => unknown): string {
   try {
@@ -38,24 +39,58 @@ describe('template rules', () => {
       expect(messageOf(() => planTemplate(dto({ body: 'Hi {{1}}' }), 0, 'SA'))).toContain('bodyParameters is required');
     });
     it('user_session needs no examples and refuses a footer', () => {
-      expect(planTemplate(dto({ body: 'Hi {{1}}', templateTarget: 'user_session' }), 0, 'SA')).toMatchObject({ provider: 'user_session', submitToProvider: false });
-      expect(messageOf(() => planTemplate(dto({ body: 'x', provider: 'user_session', footer: 'f' }), 0, 'SA'))).toContain('footer');
+      expect(planTemplate(dto({ body: 'Hi {{1}}', templateTarget: 'user_session' }), 0, 'SA')).toMatchObject({
+        provider: 'user_session',
+        submitToProvider: false,
+      });
+      expect(
+        messageOf(() => planTemplate(dto({ body: 'x', provider: 'user_session', footer: 'f' }), 0, 'SA')),
+      ).toContain('footer');
     });
     it('manual link takes manualVariableCount and must agree with a given body', () => {
-      expect(planTemplate(dto({ creationMode: 'manual_external_id', providerTemplateId: '1', manualVariableCount: 3 }), 0, 'SA')).toMatchObject({ variableCount: 3, manual: true, submitToProvider: false });
-      expect(messageOf(() => planTemplate(dto({ creationMode: 'manual_external_id', providerTemplateId: '1', manualVariableCount: 3, body: '{{1}}' }), 0, 'SA'))).toContain('manualVariableCount');
+      expect(
+        planTemplate(
+          dto({ creationMode: 'manual_external_id', providerTemplateId: '1', manualVariableCount: 3 }),
+          0,
+          'SA',
+        ),
+      ).toMatchObject({ variableCount: 3, manual: true, submitToProvider: false });
+      expect(
+        messageOf(() =>
+          planTemplate(
+            dto({ creationMode: 'manual_external_id', providerTemplateId: '1', manualVariableCount: 3, body: '{{1}}' }),
+            0,
+            'SA',
+          ),
+        ),
+      ).toContain('manualVariableCount');
     });
     it('url button suffix example is derived from urlExample', () => {
-      const plan = planTemplate(dto({ body: 'x', buttons: [{ type: 'url', text: 'Go', url: 'https://a.example/p/{{1}}', urlExample: 'https://a.example/p/XYZ' }] }), 0, 'SA');
+      const plan = planTemplate(
+        dto({
+          body: 'x',
+          buttons: [
+            { type: 'url', text: 'Go', url: 'https://a.example/p/{{1}}', urlExample: 'https://a.example/p/XYZ' },
+          ],
+        }),
+        0,
+        'SA',
+      );
       expect(plan.urlButtonVariables).toEqual(['XYZ']);
     });
     it('header text and footer cannot carry placeholders (sends fill body variables only)', () => {
-      expect(messageOf(() => planTemplate(dto({ body: 'x', headerType: 'text', headerValue: 'Hi {{1}}' }), 0, 'SA'))).toContain('headerValue');
+      expect(
+        messageOf(() => planTemplate(dto({ body: 'x', headerType: 'text', headerValue: 'Hi {{1}}' }), 0, 'SA')),
+      ).toContain('headerValue');
       expect(messageOf(() => planTemplate(dto({ body: 'x', footer: 'Bye {{1}}' }), 0, 'SA'))).toContain('footer');
     });
     it('non-chat categories refuse chat-only fields', () => {
-      expect(messageOf(() => planTemplate(dto({ category: 'sms', content: 'x', footer: 'f' }), 0, 'SA'))).toContain('only used for chatapp');
-      expect(messageOf(() => planTemplate(dto({ category: 'sms', content: 'x', provider: 'official' }), 0, 'SA'))).toContain('provider');
+      expect(messageOf(() => planTemplate(dto({ category: 'sms', content: 'x', footer: 'f' }), 0, 'SA'))).toContain(
+        'only used for chatapp',
+      );
+      expect(
+        messageOf(() => planTemplate(dto({ category: 'sms', content: 'x', provider: 'official' }), 0, 'SA')),
+      ).toContain('provider');
     });
   });
 });

@@ -31,7 +31,8 @@ export function countPlaceholders(text: string, field: string, strict: boolean):
   }
   const n = numbers.size === 0 ? 0 : Math.max(...numbers);
   for (let i = 1; i <= n; i++) {
-    if (!numbers.has(i)) throw bad(`${field} placeholders must run from {{1}} to {{${n}}} without gaps; {{${i}}} is missing`);
+    if (!numbers.has(i))
+      throw bad(`${field} placeholders must run from {{1}} to {{${n}}} without gaps; {{${i}}} is missing`);
   }
   return n;
 }
@@ -45,12 +46,17 @@ function checkBodyParameters(params: BodyParameter[] | undefined, n: number, req
   if (new Set(indexes).size !== indexes.length) throw bad('bodyParameters has a repeated index');
   const expected = Array.from({ length: n }, (_, i) => i + 1);
   if (indexes.length !== n || !expected.every((i) => indexes.includes(i))) {
-    throw bad(`bodyParameters indexes must match the body placeholders ({{1}}..{{${n}}}; ${n} item${n === 1 ? '' : 's'})`);
+    throw bad(
+      `bodyParameters indexes must match the body placeholders ({{1}}..{{${n}}}; ${n} item${n === 1 ? '' : 's'})`,
+    );
   }
   return params.map((p) => ({ index: p.index, label: p.label }));
 }
 
-function checkButtons(dto: CreateTemplateDto, region: CountryCode): { buttons: TemplateButton[]; urlButtonVariables: string[] } {
+function checkButtons(
+  dto: CreateTemplateDto,
+  region: CountryCode,
+): { buttons: TemplateButton[]; urlButtonVariables: string[] } {
   const buttons: TemplateButton[] = [];
   const urlButtonVariables: string[] = [];
   (dto.buttons ?? []).forEach((b, i) => {
@@ -63,13 +69,17 @@ function checkButtons(dto: CreateTemplateDto, region: CountryCode): { buttons: T
         u = null;
       }
       if (!u || !['https:', 'http:'].includes(u.protocol)) throw bad(`${where} must be an http(s) URL`);
-      if (!b.url.includes('{{1}}') || (b.url.match(/\{\{/g) ?? []).length !== 1) throw bad(`${where} must contain the placeholder {{1}} once`);
+      if (!b.url.includes('{{1}}') || (b.url.match(/\{\{/g) ?? []).length !== 1)
+        throw bad(`${where} must contain the placeholder {{1}} once`);
       const prefix = b.url.slice(0, b.url.indexOf('{{1}}'));
       const example = b.urlExample ?? null;
-      urlButtonVariables.push(example === null ? '' : example.startsWith(prefix) ? example.slice(prefix.length) : example);
+      urlButtonVariables.push(
+        example === null ? '' : example.startsWith(prefix) ? example.slice(prefix.length) : example,
+      );
       buttons.push({ type: 'url', text: b.text, url: b.url, urlExample: example });
     } else {
-      if (!isValidPhoneNumber(b.url, region)) throw bad(`${where} must be a dialable phone number (E.164, e.g. +966500000000)`);
+      if (!isValidPhoneNumber(b.url, region))
+        throw bad(`${where} must be a dialable phone number (E.164, e.g. +966500000000)`);
       buttons.push({ type: 'phone', text: b.text, url: b.url });
     }
   });
@@ -77,10 +87,20 @@ function checkButtons(dto: CreateTemplateDto, region: CountryCode): { buttons: T
 }
 
 function checkOtp(dto: CreateTemplateDto): OtpOptions | null {
-  const given = [dto.otpType, dto.addSecurityRecommendation, dto.codeExpirationMinutes, dto.otpButtonText, dto.packageName, dto.signatureHash, dto.zeroTapTermsAccepted].some((v) => v !== undefined);
+  const given = [
+    dto.otpType,
+    dto.addSecurityRecommendation,
+    dto.codeExpirationMinutes,
+    dto.otpButtonText,
+    dto.packageName,
+    dto.signatureHash,
+    dto.zeroTapTermsAccepted,
+  ].some((v) => v !== undefined);
   if (!given) return null;
-  if (dto.subType !== 'otp') throw bad('otpType, codeExpirationMinutes and the other OTP fields are only used with subType otp');
-  if (dto.otpType === 'zero_tap' && dto.zeroTapTermsAccepted !== true) throw bad('zeroTapTermsAccepted must be true when otpType is zero_tap');
+  if (dto.subType !== 'otp')
+    throw bad('otpType, codeExpirationMinutes and the other OTP fields are only used with subType otp');
+  if (dto.otpType === 'zero_tap' && dto.zeroTapTermsAccepted !== true)
+    throw bad('zeroTapTermsAccepted must be true when otpType is zero_tap');
   if ((dto.otpType === 'one_tap' || dto.otpType === 'zero_tap') && (!dto.packageName || !dto.signatureHash)) {
     throw bad(`packageName and signatureHash are required when otpType is ${dto.otpType}`);
   }
@@ -97,11 +117,13 @@ function checkOtp(dto: CreateTemplateDto): OtpOptions | null {
 
 function resolveProvider(dto: CreateTemplateDto): TemplateProvider {
   if (dto.category !== 'chatapp') {
-    if ((dto.provider && dto.provider !== 'internal') || dto.templateTarget) throw bad(`provider must be internal (or absent) for ${dto.category} templates`);
+    if ((dto.provider && dto.provider !== 'internal') || dto.templateTarget)
+      throw bad(`provider must be internal (or absent) for ${dto.category} templates`);
     return 'internal';
   }
   const session = dto.templateTarget === 'user_session' || dto.provider === 'user_session';
-  if (session && (dto.provider === 'official' || dto.templateTarget === 'official')) throw bad('templateTarget and provider disagree');
+  if (session && (dto.provider === 'official' || dto.templateTarget === 'official'))
+    throw bad('templateTarget and provider disagree');
   if (dto.provider === 'internal') throw bad('provider must be official or user_session for chatapp templates');
   return session ? 'user_session' : 'official';
 }
@@ -111,16 +133,21 @@ export function planTemplate(dto: CreateTemplateDto, mediaSources: number, regio
   const provider = resolveProvider(dto);
   const official = provider === 'official';
   const manual = dto.creationMode === 'manual_external_id';
-  if (manual && !official) throw bad('creationMode manual_external_id links an official chatapp template (category chatapp, provider official)');
+  if (manual && !official)
+    throw bad(
+      'creationMode manual_external_id links an official chatapp template (category chatapp, provider official)',
+    );
   if (manual && (dto.providerTemplateId === undefined || dto.manualVariableCount === undefined)) {
     throw bad('providerTemplateId and manualVariableCount are required when creationMode is manual_external_id');
   }
   if (!manual && (dto.providerTemplateId !== undefined || dto.manualVariableCount !== undefined)) {
     throw bad('providerTemplateId and manualVariableCount are only used with creationMode manual_external_id');
   }
-  if (dto.officialSenderId !== undefined && !official) throw bad('officialSenderId is only used for official chatapp templates');
+  if (dto.officialSenderId !== undefined && !official)
+    throw bad('officialSenderId is only used for official chatapp templates');
   if (dto.category === 'email' && !dto.emailSubject) throw bad('emailSubject is required for email templates');
-  if (dto.category !== 'email' && dto.emailSubject !== undefined) throw bad('emailSubject is only used for email templates');
+  if (dto.category !== 'email' && dto.emailSubject !== undefined)
+    throw bad('emailSubject is only used for email templates');
 
   // Text: chat-app templates carry `body`, the others `content`.
   let field: 'body' | 'content';
@@ -136,16 +163,22 @@ export function planTemplate(dto: CreateTemplateDto, mediaSources: number, regio
   const text = (field === 'body' ? dto.body : dto.content) ?? null;
   const counted = text === null ? 0 : countPlaceholders(text, field, dto.category === 'chatapp');
   if (manual && text !== null && counted !== dto.manualVariableCount) {
-    throw bad(`manualVariableCount (${dto.manualVariableCount}) does not match the {{n}} placeholders of body (${counted})`);
+    throw bad(
+      `manualVariableCount (${dto.manualVariableCount}) does not match the {{n}} placeholders of body (${counted})`,
+    );
   }
   const variableCount = manual ? (dto.manualVariableCount as number) : counted;
   const bodyParameters = checkBodyParameters(dto.bodyParameters, counted, official && !manual);
 
   // Header, footer, buttons: chat-app only.
-  if (dto.category !== 'chatapp' && (dto.headerType || dto.headerValue || mediaSources > 0 || dto.footer || dto.buttons)) {
+  if (
+    dto.category !== 'chatapp' &&
+    (dto.headerType || dto.headerValue || mediaSources > 0 || dto.footer || dto.buttons)
+  ) {
     throw bad(`headerType, headerValue, header media, footer and buttons are only used for chatapp templates`);
   }
-  if (dto.headerValue !== undefined && dto.headerType !== 'text') throw bad('headerValue is only allowed when headerType is text');
+  if (dto.headerValue !== undefined && dto.headerType !== 'text')
+    throw bad('headerValue is only allowed when headerType is text');
   if (dto.headerType === 'text' && !dto.headerValue) throw bad('headerValue is required when headerType is text');
   if (dto.headerType === 'text' && mediaSources > 0) throw bad('header media is not allowed when headerType is text');
   if (mediaSources > 1) throw bad('send only one of headerAssetId, headerMedia/file and headerMediaUrl');
@@ -156,7 +189,8 @@ export function planTemplate(dto: CreateTemplateDto, mediaSources: number, regio
   // Sends fill only body variables, so header and footer text must be fixed.
   if (dto.headerValue && /\{\{/.test(dto.headerValue)) throw bad('headerValue cannot contain {{n}} placeholders');
   if (dto.footer && /\{\{/.test(dto.footer)) throw bad('footer cannot contain {{n}} placeholders');
-  if (provider === 'user_session' && dto.footer !== undefined) throw bad('footer is not used in web-session (user_session) templates');
+  if (provider === 'user_session' && dto.footer !== undefined)
+    throw bad('footer is not used in web-session (user_session) templates');
 
   const { buttons, urlButtonVariables } = checkButtons(dto, region);
   const otp = checkOtp(dto);

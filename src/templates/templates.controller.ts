@@ -1,9 +1,27 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  UploadedFiles,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiMultipartForm, ApiSuccess } from '../common/openapi';
 import { CreateTemplateDto } from './dto/create-template.dto';
-import { ApiTemplateCreated, MEDIA_ASSET_EXAMPLE, MediaAsset, Template, TEMPLATE_EXAMPLE, TemplatePage } from './dto/template.response';
+import {
+  ApiTemplateCreated,
+  MEDIA_ASSET_EXAMPLE,
+  MediaAsset,
+  Template,
+  TEMPLATE_EXAMPLE,
+  TemplatePage,
+} from './dto/template.response';
 import { AuthContext, CurrentAuth } from '../auth/auth-context';
 import { RequirePermissions, RequireVerifiedPhone } from '../auth/decorators';
 import { Page } from '../common/cursor';
@@ -30,10 +48,19 @@ export class TemplatesController {
 
   @Get()
   @RequirePermissions('messages:read')
-  @ApiOperation({ operationId: 'listTemplates', summary: 'List own and default templates (newest first, cursor pagination, up to 500 per page)' })
-  @ApiSuccess(200, TemplatePage, { description: 'One page of templates', example: { success: true, data: { templates: [TEMPLATE_EXAMPLE], nextCursor: null, hasMore: false } } })
+  @ApiOperation({
+    operationId: 'listTemplates',
+    summary: 'List own and default templates (newest first, cursor pagination, up to 500 per page)',
+  })
+  @ApiSuccess(200, TemplatePage, {
+    description: 'One page of templates',
+    example: { success: true, data: { templates: [TEMPLATE_EXAMPLE], nextCursor: null, hasMore: false } },
+  })
   @ApiErrors('VALIDATION_ERROR')
-  async list(@CurrentAuth() auth: AuthContext, @Query() q: ListTemplatesQuery): Promise<{ success: true; data: { templates: TemplateView[]; nextCursor: string | null; hasMore: boolean } }> {
+  async list(
+    @CurrentAuth() auth: AuthContext,
+    @Query() q: ListTemplatesQuery,
+  ): Promise<{ success: true; data: { templates: TemplateView[]; nextCursor: string | null; hasMore: boolean } }> {
     const page: Page<TemplateView> = await this.templates.list(auth.accountId, q);
     return { success: true, data: { templates: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
   }
@@ -55,7 +82,8 @@ export class TemplatesController {
   @ApiOperation({
     operationId: 'createTemplate',
     summary: 'Create a template (JSON, or multipart with headerMedia/file and a payload JSON string)',
-    description: 'Official chat-app templates are submitted to the provider and start `pending`; SMS templates answer the short form.',
+    description:
+      'Official chat-app templates are submitted to the provider and start `pending`; SMS templates answer the short form.',
   })
   @ApiBody({ type: CreateTemplateDto })
   @ApiMultipartForm({
@@ -67,9 +95,25 @@ export class TemplatesController {
       file: { ...binary, description: 'Same as headerMedia (either name)' },
     },
   })
-  @ApiTemplateCreated({ success: true, data: { template: { ...TEMPLATE_EXAMPLE, status: 'pending', providerTemplateId: null } } })
-  @ApiErrors('VALIDATION_ERROR', 'TEMPLATE_EXISTS', 'PAYLOAD_TOO_LARGE', 'MEDIA_QUOTA_EXCEEDED', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE')
-  @UseInterceptors(FileFieldsInterceptor([{ name: 'headerMedia', maxCount: 1 }, { name: 'file', maxCount: 1 }]))
+  @ApiTemplateCreated({
+    success: true,
+    data: { template: { ...TEMPLATE_EXAMPLE, status: 'pending', providerTemplateId: null } },
+  })
+  @ApiErrors(
+    'VALIDATION_ERROR',
+    'TEMPLATE_EXISTS',
+    'PAYLOAD_TOO_LARGE',
+    'MEDIA_QUOTA_EXCEEDED',
+    'PROVIDER_RATE_LIMITED',
+    'PROVIDER_ERROR',
+    'PROVIDER_UNAVAILABLE',
+  )
+  @UseInterceptors(
+    FileFieldsInterceptor([
+      { name: 'headerMedia', maxCount: 1 },
+      { name: 'file', maxCount: 1 },
+    ]),
+  )
   async create(
     @CurrentAuth() auth: AuthContext,
     @Body() body: unknown,
@@ -85,15 +129,32 @@ export class TemplatesController {
   @RequirePermissions('messages:create')
   @RequireVerifiedPhone()
   @ApiConsumes('multipart/form-data')
-  @ApiOperation({ operationId: 'uploadTemplateMedia', summary: 'Upload header media (multipart `file`): JPEG/PNG up to 5 MB, MP4 up to 16 MB, PDF up to 100 MB' })
+  @ApiOperation({
+    operationId: 'uploadTemplateMedia',
+    summary: 'Upload header media (multipart `file`): JPEG/PNG up to 5 MB, MP4 up to 16 MB, PDF up to 100 MB',
+  })
   @ApiMultipartForm({
     type: 'object',
-    properties: { file: { ...binary, description: HEADER_FILE }, headerMedia: { ...binary, description: 'Same as file (either name, exactly one)' } },
+    properties: {
+      file: { ...binary, description: HEADER_FILE },
+      headerMedia: { ...binary, description: 'Same as file (either name, exactly one)' },
+    },
   })
-  @ApiSuccess(201, MediaAsset, { description: 'Stored; use headerAssetId when creating a template', example: { success: true, data: MEDIA_ASSET_EXAMPLE } })
+  @ApiSuccess(201, MediaAsset, {
+    description: 'Stored; use headerAssetId when creating a template',
+    example: { success: true, data: MEDIA_ASSET_EXAMPLE },
+  })
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'MEDIA_QUOTA_EXCEEDED')
-  @UseInterceptors(FileFieldsInterceptor([{ name: 'file', maxCount: 1 }, { name: 'headerMedia', maxCount: 1 }]))
-  async upload(@CurrentAuth() auth: AuthContext, @UploadedFiles() parts: UploadedParts): Promise<{ success: true; data: MediaAssetView }> {
+  @UseInterceptors(
+    FileFieldsInterceptor([
+      { name: 'file', maxCount: 1 },
+      { name: 'headerMedia', maxCount: 1 },
+    ]),
+  )
+  async upload(
+    @CurrentAuth() auth: AuthContext,
+    @UploadedFiles() parts: UploadedParts,
+  ): Promise<{ success: true; data: MediaAssetView }> {
     return { success: true, data: await this.media.upload(auth.accountId, await singleUpload(parts)) };
   }
 }

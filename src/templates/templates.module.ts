@@ -40,7 +40,12 @@ import { TemplatesService } from './templates.service';
 @Module({
   imports: [
     AccountsModule,
-    TypeOrmModule.forFeature([TemplateEntity, TemplateMediaEntity, OfficialSenderEntity, SandboxOfficialTemplateEntity]),
+    TypeOrmModule.forFeature([
+      TemplateEntity,
+      TemplateMediaEntity,
+      OfficialSenderEntity,
+      SandboxOfficialTemplateEntity,
+    ]),
     // Uploads stream through MediaIngest: type from the bytes, per-type cap enforced mid-stream; the
     // 100 MB fileSize limit is the hard stop before the type is known.
     MulterModule.registerAsync({
@@ -51,7 +56,14 @@ import { TemplatesService } from './templates.service';
       }),
     }),
   ],
-  controllers: [TemplatesController, OfficialSendersController, MediaPreviewController, AdminTemplatesController, TemplateStatusHookController, CloudApiHookController],
+  controllers: [
+    TemplatesController,
+    OfficialSendersController,
+    MediaPreviewController,
+    AdminTemplatesController,
+    TemplateStatusHookController,
+    CloudApiHookController,
+  ],
   providers: [
     TemplatesService,
     TemplateCreationService,

@@ -58,14 +58,19 @@ export class TemplatesService {
     const after = this.cursors.decode<string>(scopeKey, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;
-    const qb = this.templates.createQueryBuilder('t').where('t.scope IN (:...scopes)', { scopes: [accountId, DEFAULT_SCOPE] });
+    const qb = this.templates
+      .createQueryBuilder('t')
+      .where('t.scope IN (:...scopes)', { scopes: [accountId, DEFAULT_SCOPE] });
     if (q.category) qb.andWhere('t.category = :category', { category: q.category });
     if (q.status) qb.andWhere('t.status = :status', { status: q.status });
     if (q.provider) qb.andWhere('t.provider = :provider', { provider: q.provider });
     const name = q.name;
     if (name) qb.andWhere("t.name LIKE :name ESCAPE '!'", { name: `${name.replace(/[!%_]/g, '!$&')}%` });
     if (after) qb.andWhere('t.id < :after', { after });
-    const rows = await qb.orderBy('t.id', 'DESC').limit(limit + 1).getMany();
+    const rows = await qb
+      .orderBy('t.id', 'DESC')
+      .limit(limit + 1)
+      .getMany();
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const items = await this.mapper.toViews(page, accountId);
@@ -73,7 +78,11 @@ export class TemplatesService {
   }
 
   /** Operator review list: templates of every account (defaults included), newest first, by status. */
-  async listForOperator(q: { status?: TemplateStatus; cursor?: string; limit?: number }): Promise<Page<TemplateView & { accountId: string | null }>> {
+  async listForOperator(q: {
+    status?: TemplateStatus;
+    cursor?: string;
+    limit?: number;
+  }): Promise<Page<TemplateView & { accountId: string | null }>> {
     const scopeKey = 'admin:templates';
     const after = this.cursors.decode<string>(scopeKey, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
@@ -81,15 +90,24 @@ export class TemplatesService {
     const qb = this.templates.createQueryBuilder('t');
     if (q.status) qb.andWhere('t.status = :status', { status: q.status });
     if (after) qb.andWhere('t.id < :after', { after });
-    const rows = await qb.orderBy('t.id', 'DESC').limit(limit + 1).getMany();
+    const rows = await qb
+      .orderBy('t.id', 'DESC')
+      .limit(limit + 1)
+      .getMany();
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
-    const items = await Promise.all(page.map(async (t) => ({ ...(await this.mapper.toView(t, t.accountId)), accountId: t.accountId })));
+    const items = await Promise.all(
+      page.map(async (t) => ({ ...(await this.mapper.toView(t, t.accountId)), accountId: t.accountId })),
+    );
     return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scopeKey, page[page.length - 1].id) : null };
   }
 
   /** Operator move (admin route), on any account's or a default template: the template's view after the move. */
-  async setStatusForOperator(templateId: string, status: TemplateStatus, reason: string | null = null): Promise<TemplateView> {
+  async setStatusForOperator(
+    templateId: string,
+    status: TemplateStatus,
+    reason: string | null = null,
+  ): Promise<TemplateView> {
     const t = await this.templates.findOne({ where: { id: templateId } });
     if (!t) throw new ApiError('NOT_FOUND', 'Template not found');
     const change = this.statusChange(status, reason);
@@ -104,7 +122,11 @@ export class TemplatesService {
   }
 
   /** Provider callback, keyed by the provider's template id (whichever account holds it). Returns how many rows moved. */
-  async setStatusOfAnyByProviderId(providerTemplateId: string, status: TemplateStatus, reason: string | null): Promise<number> {
+  async setStatusOfAnyByProviderId(
+    providerTemplateId: string,
+    status: TemplateStatus,
+    reason: string | null,
+  ): Promise<number> {
     const where: FindOptionsWhere<TemplateEntity> = { providerTemplateId, provider: 'official' };
     return this.move(where, await this.templates.find({ where }), this.statusChange(status, reason));
   }
@@ -114,11 +136,23 @@ export class TemplatesService {
    * template (read as `before`) that this move changes. Views are built before the unit opens (they
    * read official senders). Returns the rows updated.
    */
-  private async move(where: FindOptionsWhere<TemplateEntity>, before: TemplateEntity[], change: ReturnType<TemplatesService['statusChange']>): Promise<number> {
-    const moving = change.status === 'approved' || change.status === 'rejected' ? before.filter((t) => t.accountId !== null && t.status !== change.status) : [];
+  private async move(
+    where: FindOptionsWhere<TemplateEntity>,
+    before: TemplateEntity[],
+    change: ReturnType<TemplatesService['statusChange']>,
+  ): Promise<number> {
+    const moving =
+      change.status === 'approved' || change.status === 'rejected'
+        ? before.filter((t) => t.accountId !== null && t.status !== change.status)
+        : [];
     const views = await Promise.all(moving.map((t) => this.mapper.toView({ ...t, ...change }, t.accountId)));
     const type = `template.${change.status}` as DomainEvent['type'];
-    const events: DomainEvent[] = moving.map((t, i) => ({ accountId: t.accountId as string, type, data: { ...views[i] }, at: change.updatedAt }));
+    const events: DomainEvent[] = moving.map((t, i) => ({
+      accountId: t.accountId as string,
+      type,
+      data: { ...views[i] },
+      at: change.updatedAt,
+    }));
     return this.uow.transaction(async (tx) => {
       const res = await tx.manager.update(TemplateEntity, where, change);
       if (events.length) await this.events.record(tx, events);
@@ -127,7 +161,10 @@ export class TemplatesService {
   }
 
   /** Every status move writes this: the reason only when rejected, cut to its column (provider text is unbounded). */
-  private statusChange(status: TemplateStatus, reason: string | null): Pick<TemplateEntity, 'status' | 'rejectionReason' | 'updatedAt'> {
+  private statusChange(
+    status: TemplateStatus,
+    reason: string | null,
+  ): Pick<TemplateEntity, 'status' | 'rejectionReason' | 'updatedAt'> {
     const rejectionReason = status === 'rejected' && reason !== null ? reason.slice(0, REJECTION_REASON_MAX) : null;
     return { status, rejectionReason, updatedAt: this.clock.now() };
   }

@@ -14,7 +14,9 @@ export class VerificationCodes {
 
   /** `length` decimal digits, uniformly random (leading zeros kept). */
   generate(length: number): string {
-    return randomInt(0, 10 ** length).toString().padStart(length, '0');
+    return randomInt(0, 10 ** length)
+      .toString()
+      .padStart(length, '0');
   }
 
   /** Bound to the verification id: the same code in two verifications hashes differently. */

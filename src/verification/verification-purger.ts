@@ -30,7 +30,11 @@ export class VerificationPurger implements OnApplicationBootstrap {
     shutdown: ShutdownCoordinator,
   ) {
     // No leases: plain DELETEs in chunks; a pass ends after its current chunk.
-    shutdown.register({ name: 'verification-purge', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
+    shutdown.register({
+      name: 'verification-purge',
+      stopClaiming: () => this.job.halt(),
+      drain: () => this.job.idle(),
+    });
     this.retentionMs = config.verification.retentionMs;
     this.tickMs = config.verification.purgeTickMs;
   }
@@ -45,7 +49,11 @@ export class VerificationPurger implements OnApplicationBootstrap {
   async purge(): Promise<{ codes: number; windows: number }> {
     const now = this.clock.now();
     const codes = await this.deleteOlder('verifications', 'expires_at', now - this.retentionMs);
-    const windows = await this.deleteOlder('verification_send_windows', 'window_started_at', now - this.limiter.windowMs - this.retentionMs);
+    const windows = await this.deleteOlder(
+      'verification_send_windows',
+      'window_started_at',
+      now - this.limiter.windowMs - this.retentionMs,
+    );
     return { codes, windows };
   }
 
@@ -54,7 +62,10 @@ export class VerificationPurger implements OnApplicationBootstrap {
     for (;;) {
       // (The derived table lets a LIMIT stand inside IN on every database we run on.)
       const affected = await this.uow.exec(
-        sql(`DELETE FROM ${table} WHERE id IN (SELECT id FROM (SELECT id FROM ${table} WHERE ${column} < ? ORDER BY ${column} LIMIT ${CHUNK}) old)`, before),
+        sql(
+          `DELETE FROM ${table} WHERE id IN (SELECT id FROM (SELECT id FROM ${table} WHERE ${column} < ? ORDER BY ${column} LIMIT ${CHUNK}) old)`,
+          before,
+        ),
       );
       total += affected;
       if (affected < CHUNK || this.job.halted) return total;

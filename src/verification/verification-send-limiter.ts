@@ -56,7 +56,12 @@ export class VerificationSendLimiter {
       if (fresh.affected) return { id, windowStartedAt: now };
       const row = await this.windows.findOneBy({ id });
       if (!row) {
-        await this.windows.createQueryBuilder().insert().values({ id, accountId, windowStartedAt: now, sends: 0 }).orIgnore().execute();
+        await this.windows
+          .createQueryBuilder()
+          .insert()
+          .values({ id, accountId, windowStartedAt: now, sends: 0 })
+          .orIgnore()
+          .execute();
         continue;
       }
       if (row.windowStartedAt > cut && row.sends >= this.limit) {

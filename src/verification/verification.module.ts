@@ -14,6 +14,12 @@ import { VerificationService } from './verification.service';
 @Module({
   imports: [TypeOrmModule.forFeature([VerificationEntity, VerificationSendWindowEntity]), MessagingModule],
   controllers: [VerificationController],
-  providers: [VerificationService, VerificationRepository, VerificationCodes, VerificationSendLimiter, VerificationPurger],
+  providers: [
+    VerificationService,
+    VerificationRepository,
+    VerificationCodes,
+    VerificationSendLimiter,
+    VerificationPurger,
+  ],
 })
 export class VerificationModule {}

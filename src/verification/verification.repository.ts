@@ -33,12 +33,15 @@ export class VerificationRepository {
       .createQueryBuilder()
       .update()
       .set({ attempts: () => 'attempts + 1' })
-      .where("id = :id AND account_id = :accountId AND status = 'pending' AND attempts < :maxAttempts AND expires_at > :now", {
-        id,
-        accountId,
-        maxAttempts,
-        now,
-      })
+      .where(
+        "id = :id AND account_id = :accountId AND status = 'pending' AND attempts < :maxAttempts AND expires_at > :now",
+        {
+          id,
+          accountId,
+          maxAttempts,
+          now,
+        },
+      )
       .execute();
     return res.affected === 1;
   }

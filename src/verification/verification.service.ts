@@ -46,19 +46,35 @@ export class VerificationService {
     }
     const minutes = dto.expiresInMinutes ?? 10;
     const code = this.codes.generate(dto.codeLength ?? 6);
-    const validated = await this.validator.validate(this.validator.createContext(accountId), this.messageInput(dto, code, minutes), {});
+    const validated = await this.validator.validate(
+      this.validator.createContext(accountId),
+      this.messageInput(dto, code, minutes),
+      {},
+    );
     const slot = await this.limiter.claim(accountId, validated.to);
     const now = this.clock.now();
     const id = newId('ver');
     const row: VerificationEntity = {
-      id, accountId, channel: validated.channel, recipient: validated.to, codeHash: this.codes.hash(id, code),
-      status: 'sending', attempts: 0, messageId: null, expiresAt: now + minutes * 60_000, approvedAt: null, createdAt: now,
+      id,
+      accountId,
+      channel: validated.channel,
+      recipient: validated.to,
+      codeHash: this.codes.hash(id, code),
+      status: 'sending',
+      attempts: 0,
+      messageId: null,
+      expiresAt: now + minutes * 60_000,
+      approvedAt: null,
+      createdAt: now,
     };
     try {
       await this.rows.insert(row);
       const result = await this.pipeline.send(accountId, validated);
       if (result.status === 'failed') {
-        throw new ApiError('INVALID_RECIPIENT', `to: the provider rejected ${validated.to} (${result.errorCode ?? 'PROVIDER_REJECTED'})`);
+        throw new ApiError(
+          'INVALID_RECIPIENT',
+          `to: the provider rejected ${validated.to} (${result.errorCode ?? 'PROVIDER_REJECTED'})`,
+        );
       }
       await this.rows.markSent(accountId, id, result.id);
     } catch (err) {
@@ -66,7 +82,13 @@ export class VerificationService {
       await Promise.allSettled([this.rows.remove(accountId, id), this.limiter.release(slot)]);
       throw err;
     }
-    return { verificationId: id, to: row.recipient, channel: row.channel, status: 'pending', expiresAt: iso(row.expiresAt) as string };
+    return {
+      verificationId: id,
+      to: row.recipient,
+      channel: row.channel,
+      status: 'pending',
+      expiresAt: iso(row.expiresAt) as string,
+    };
   }
 
   /**
@@ -78,21 +100,31 @@ export class VerificationService {
     const claimed = await this.rows.claimAttempt(accountId, dto.verificationId, now, this.maxChecks);
     const row = await this.rows.find(accountId, dto.verificationId);
     if (!row || row.status === 'sending') throw ApiError.notFound('Verification');
-    const view = (status: CheckedVerificationView['status'], valid = false): CheckedVerificationView => ({ verificationId: row.id, status, valid });
+    const view = (status: CheckedVerificationView['status'], valid = false): CheckedVerificationView => ({
+      verificationId: row.id,
+      status,
+      valid,
+    });
     if (!claimed) {
       if (row.status === 'approved') return view('approved');
       if (row.expiresAt <= now) return view('expired');
       const retryAfterSeconds = Math.max(1, Math.ceil((row.expiresAt - now) / 1000));
-      throw new ApiError('VERIFICATION_ATTEMPTS_EXCEEDED', `Maximum of ${this.maxChecks} checks reached; send a new verification code`, { retryAfterSeconds });
+      throw new ApiError(
+        'VERIFICATION_ATTEMPTS_EXCEEDED',
+        `Maximum of ${this.maxChecks} checks reached; send a new verification code`,
+        { retryAfterSeconds },
+      );
     }
     // Only pending -> approved can fail here, so a right code that loses the race sees `approved`, not valid.
-    if (this.codes.matches(row.id, dto.code, row.codeHash)) return view('approved', await this.rows.approve(accountId, row.id, now));
+    if (this.codes.matches(row.id, dto.code, row.codeHash))
+      return view('approved', await this.rows.approve(accountId, row.id, now));
     return view(row.status === 'approved' ? 'approved' : 'pending');
   }
 
   private messageInput(dto: SendVerificationDto, code: string, minutes: number): Record<string, unknown> {
     const base = { to: dto.to, channel: dto.channel };
-    if (dto.template) return { ...base, messageType: 'template', template: { id: dto.template.id, variablesIndexed: [code] } };
+    if (dto.template)
+      return { ...base, messageType: 'template', template: { id: dto.template.id, variablesIndexed: [code] } };
     const text = `Your verification code is ${code}. It expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
     const content = dto.channel === 'email' ? { subject: 'Your verification code', text } : { text };
     return { ...base, messageType: 'free_text', content };

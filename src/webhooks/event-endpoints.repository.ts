@@ -32,41 +32,76 @@ export class EventEndpointsRepository {
       ...accountIds,
     );
     const rows = await (tx ? tx.rows(stmt) : this.uow.rows(stmt));
-    return rows.map((r) => ({ id: String(r.id), accountId: String(r.account_id), url: String(r.url), events: parseEvents(String(r.events)) }));
+    return rows.map((r) => ({
+      id: String(r.id),
+      accountId: String(r.account_id),
+      url: String(r.url),
+      events: parseEvents(String(r.events)),
+    }));
   }
 
   /** Keys of these endpoints, across accounts (the delivery loop's rows name them). Missing = deleted. */
   async keysOfAny(ids: readonly string[]): Promise<Map<string, EndpointKeys>> {
     if (!ids.length) return new Map();
-    const rows = await this.uow.rows(sql(
-      `SELECT id, status, sealed_secret, previous_sealed_secret, previous_secret_expires_at FROM webhook_event_endpoints WHERE id IN (${inList(ids.length)})`,
-      ...ids,
-    ));
-    return new Map(rows.map((r) => [String(r.id), {
-      id: String(r.id),
-      status: String(r.status),
-      sealedSecret: String(r.sealed_secret),
-      previousSealedSecret: r.previous_sealed_secret === null ? null : String(r.previous_sealed_secret),
-      previousSecretExpiresAt: r.previous_secret_expires_at === null ? null : Number(r.previous_secret_expires_at),
-    }]));
+    const rows = await this.uow.rows(
+      sql(
+        `SELECT id, status, sealed_secret, previous_sealed_secret, previous_secret_expires_at FROM webhook_event_endpoints WHERE id IN (${inList(ids.length)})`,
+        ...ids,
+      ),
+    );
+    return new Map(
+      rows.map((r) => [
+        String(r.id),
+        {
+          id: String(r.id),
+          status: String(r.status),
+          sealedSecret: String(r.sealed_secret),
+          previousSealedSecret: r.previous_sealed_secret === null ? null : String(r.previous_sealed_secret),
+          previousSecretExpiresAt: r.previous_secret_expires_at === null ? null : Number(r.previous_secret_expires_at),
+        },
+      ]),
+    );
   }
 
   /**
    * Counts finished deliveries per endpoint (in the outcome write's unit): a delivered one resets the
    * count, failed ones add to it, and an endpoint that reaches `threshold` is disabled with `reason`.
    */
-  async countOutcomes(tx: Tx, delivered: readonly string[], failed: ReadonlyMap<string, number>, threshold: number, reason: string, now: number): Promise<void> {
+  async countOutcomes(
+    tx: Tx,
+    delivered: readonly string[],
+    failed: ReadonlyMap<string, number>,
+    threshold: number,
+    reason: string,
+    now: number,
+  ): Promise<void> {
     if (delivered.length) {
-      await tx.run(sql(`UPDATE webhook_event_endpoints SET consecutive_failures = 0 WHERE id IN (${inList(delivered.length)}) AND consecutive_failures <> 0`, ...delivered));
+      await tx.run(
+        sql(
+          `UPDATE webhook_event_endpoints SET consecutive_failures = 0 WHERE id IN (${inList(delivered.length)}) AND consecutive_failures <> 0`,
+          ...delivered,
+        ),
+      );
     }
     if (!failed.size) return;
     const ids = [...failed.keys()];
     const add = caseOf('id', [...failed.entries()]);
-    await tx.run(sql(`UPDATE webhook_event_endpoints SET consecutive_failures = consecutive_failures + ${add.sql} WHERE id IN (${inList(ids.length)})`, ...add.params, ...ids));
-    await tx.run(sql(
-      `UPDATE webhook_event_endpoints SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id IN (${inList(ids.length)}) AND status = 'enabled' AND consecutive_failures >= ?`,
-      reason, now, ...ids, threshold,
-    ));
+    await tx.run(
+      sql(
+        `UPDATE webhook_event_endpoints SET consecutive_failures = consecutive_failures + ${add.sql} WHERE id IN (${inList(ids.length)})`,
+        ...add.params,
+        ...ids,
+      ),
+    );
+    await tx.run(
+      sql(
+        `UPDATE webhook_event_endpoints SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id IN (${inList(ids.length)}) AND status = 'enabled' AND consecutive_failures >= ?`,
+        reason,
+        now,
+        ...ids,
+        threshold,
+      ),
+    );
   }
 }
 

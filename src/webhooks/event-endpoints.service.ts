@@ -42,14 +42,27 @@ export class EventEndpointsService {
     private readonly clock: Clock,
   ) {}
 
-  async create(accountId: string, input: { url: string; events: string[]; description?: string }): Promise<EventEndpointWithSecretView> {
+  async create(
+    accountId: string,
+    input: { url: string; events: string[]; description?: string },
+  ): Promise<EventEndpointWithSecretView> {
     await this.webhooks.assertAllowedTarget(input.url, 'url');
     const now = this.clock.now();
     const secret = generateEndpointSecret();
     const row: EventEndpointEntity = {
-      id: newId('wep'), accountId, url: input.url, description: input.description ?? null, events: JSON.stringify(dedupe(input.events)),
-      status: 'enabled', disabledReason: null, sealedSecret: this.secretBox.seal(secret), previousSealedSecret: null,
-      previousSecretExpiresAt: null, consecutiveFailures: 0, createdAt: now, updatedAt: now,
+      id: newId('wep'),
+      accountId,
+      url: input.url,
+      description: input.description ?? null,
+      events: JSON.stringify(dedupe(input.events)),
+      status: 'enabled',
+      disabledReason: null,
+      sealedSecret: this.secretBox.seal(secret),
+      previousSealedSecret: null,
+      previousSecretExpiresAt: null,
+      consecutiveFailures: 0,
+      createdAt: now,
+      updatedAt: now,
     };
     await this.endpoints.insert(row);
     this.sink.forget(accountId);
@@ -65,7 +78,11 @@ export class EventEndpointsService {
     return toView(await this.require(accountId, id));
   }
 
-  async update(accountId: string, id: string, input: { url?: string; events?: string[]; description?: string; status?: EventEndpointStatus }): Promise<EventEndpointView> {
+  async update(
+    accountId: string,
+    id: string,
+    input: { url?: string; events?: string[]; description?: string; status?: EventEndpointStatus },
+  ): Promise<EventEndpointView> {
     const row = await this.require(accountId, id);
     if (input.url !== undefined) await this.webhooks.assertAllowedTarget(input.url, 'url');
     const patch: Partial<EventEndpointEntity> = { updatedAt: this.clock.now() };
@@ -94,7 +111,10 @@ export class EventEndpointsService {
     const now = this.clock.now();
     const secret = generateEndpointSecret();
     const patch: Partial<EventEndpointEntity> = {
-      sealedSecret: this.secretBox.seal(secret), previousSealedSecret: row.sealedSecret, previousSecretExpiresAt: now + ROTATION_OVERLAP_MS, updatedAt: now,
+      sealedSecret: this.secretBox.seal(secret),
+      previousSealedSecret: row.sealedSecret,
+      previousSecretExpiresAt: now + ROTATION_OVERLAP_MS,
+      updatedAt: now,
     };
     await this.endpoints.update({ id: row.id, accountId }, patch);
     return { ...toView({ ...row, ...patch }), secret };
@@ -103,14 +123,30 @@ export class EventEndpointsService {
   /** Queues a `webhook.test` event to this endpoint (whatever it subscribes to). */
   async sendTest(accountId: string, id: string): Promise<{ deliveryId: string }> {
     const row = await this.require(accountId, id);
-    if (row.status !== 'enabled') throw new ApiError('INVALID_STATE', 'The endpoint is disabled: enable it first (PATCH status)');
+    if (row.status !== 'enabled')
+      throw new ApiError('INVALID_STATE', 'The endpoint is disabled: enable it first (PATCH status)');
     const now = this.clock.now();
     const deliveryId = newId('whd');
-    const body = JSON.stringify({ type: TEST_EVENT, timestamp: iso(now), data: { endpointId: row.id, message: 'Test event' } });
-    await this.outbox.insert(null, [{
-      id: deliveryId, webhookId: deliveryId, accountId, event: TEST_EVENT, endpointId: row.id, url: row.url, body,
-      sealedSecret: '', apiKeyHeader: false, nextAttemptAt: now, createdAt: now,
-    }]);
+    const body = JSON.stringify({
+      type: TEST_EVENT,
+      timestamp: iso(now),
+      data: { endpointId: row.id, message: 'Test event' },
+    });
+    await this.outbox.insert(null, [
+      {
+        id: deliveryId,
+        webhookId: deliveryId,
+        accountId,
+        event: TEST_EVENT,
+        endpointId: row.id,
+        url: row.url,
+        body,
+        sealedSecret: '',
+        apiKeyHeader: false,
+        nextAttemptAt: now,
+        createdAt: now,
+      },
+    ]);
     return { deliveryId };
   }
 
@@ -131,7 +167,13 @@ function notFound(): ApiError {
 
 function toView(r: EventEndpointEntity): EventEndpointView {
   return {
-    id: r.id, url: r.url, events: parseEvents(r.events), description: r.description, status: r.status,
-    disabledReason: r.disabledReason, createdAt: iso(r.createdAt) as string, updatedAt: iso(r.updatedAt) as string,
+    id: r.id,
+    url: r.url,
+    events: parseEvents(r.events),
+    description: r.description,
+    status: r.status,
+    disabledReason: r.disabledReason,
+    createdAt: iso(r.createdAt) as string,
+    updatedAt: iso(r.updatedAt) as string,
   };
 }

@@ -2,8 +2,18 @@ import { isValidEventFilter, matchesEvent } from './event-filter';
 
 describe('event filters', () => {
   it('accepts known names, prefixes of known names and *', () => {
-    for (const f of ['message.sent', 'message.*', 'bulk_job.*', 'chatapp_web.*', 'chatapp_web.message.*', '*', 'webhook.test']) expect(isValidEventFilter(f)).toBe(true);
-    for (const f of ['message.unknown', 'nope.*', 'message', 'message.**', '', '.*', 'mess*']) expect(isValidEventFilter(f)).toBe(false);
+    for (const f of [
+      'message.sent',
+      'message.*',
+      'bulk_job.*',
+      'chatapp_web.*',
+      'chatapp_web.message.*',
+      '*',
+      'webhook.test',
+    ])
+      expect(isValidEventFilter(f)).toBe(true);
+    for (const f of ['message.unknown', 'nope.*', 'message', 'message.**', '', '.*', 'mess*'])
+      expect(isValidEventFilter(f)).toBe(false);
   });
 
   it('matches exact names, prefixes and *', () => {

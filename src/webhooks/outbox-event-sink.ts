@@ -30,7 +30,10 @@ export class OutboxEventSink implements EventSink {
 
   async record(tx: Tx, events: readonly DomainEvent[]): Promise<void> {
     if (!events.length) return;
-    const subs = await this.subscriptionsOf(tx, events.map((e) => e.accountId));
+    const subs = await this.subscriptionsOf(
+      tx,
+      events.map((e) => e.accountId),
+    );
     if (!subs.size) return;
     const now = this.clock.now();
     const firstWait = this.config.webhooks.endpointRetryScheduleMs[0] ?? 0;
@@ -44,8 +47,17 @@ export class OutboxEventSink implements EventSink {
         body ??= JSON.stringify({ type: e.type, timestamp: new Date(e.at).toISOString(), data: e.data });
         const id = newId('whd');
         rows.push({
-          id, webhookId: id, accountId: e.accountId, event: e.type, endpointId: s.id, url: s.url, body,
-          sealedSecret: '', apiKeyHeader: false, nextAttemptAt: now + firstWait, createdAt: now,
+          id,
+          webhookId: id,
+          accountId: e.accountId,
+          event: e.type,
+          endpointId: s.id,
+          url: s.url,
+          body,
+          sealedSecret: '',
+          apiKeyHeader: false,
+          nextAttemptAt: now + firstWait,
+          createdAt: now,
         });
       }
     }

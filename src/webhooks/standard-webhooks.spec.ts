@@ -13,6 +13,10 @@ describe('Standard Webhooks signing', () => {
     const k2 = rawKey('bearer-token');
     const h = signatureHeaders('whd_1', 1700000000, '{"a":1}', [k1, k2]);
     const sig = (k: Buffer) => createHmac('sha256', k).update('whd_1.1700000000.{"a":1}').digest('base64');
-    expect(h).toEqual({ 'webhook-id': 'whd_1', 'webhook-timestamp': '1700000000', 'webhook-signature': `v1,${sig(k1)} v1,${sig(k2)}` });
+    expect(h).toEqual({
+      'webhook-id': 'whd_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': `v1,${sig(k1)} v1,${sig(k2)}`,
+    });
   });
 });

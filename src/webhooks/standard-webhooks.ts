@@ -21,7 +21,12 @@ export function rawKey(secret: string): Buffer {
  * The three Standard Webhooks headers for one attempt: `webhook-signature` holds one `v1,<base64>`
  * per key (space-separated; two while a rotated secret still signs).
  */
-export function signatureHeaders(webhookId: string, timestampS: number, body: string, keys: readonly Buffer[]): Record<string, string> {
+export function signatureHeaders(
+  webhookId: string,
+  timestampS: number,
+  body: string,
+  keys: readonly Buffer[],
+): Record<string, string> {
   const content = `${webhookId}.${timestampS}.${body}`;
   const signature = keys.map((k) => `v1,${createHmac('sha256', k).update(content).digest('base64')}`).join(' ');
   return { 'webhook-id': webhookId, 'webhook-timestamp': String(timestampS), 'webhook-signature': signature };

@@ -74,7 +74,12 @@ export class WebhookDeliveriesService {
       ? await this.attempts.find({ where: { deliveryId: In(page.map((r) => r.id)) }, order: { attemptNo: 'ASC' } })
       : [];
     return {
-      deliveries: page.map((r) => toView(r, attempts.filter((a) => a.deliveryId === r.id))),
+      deliveries: page.map((r) =>
+        toView(
+          r,
+          attempts.filter((a) => a.deliveryId === r.id),
+        ),
+      ),
       nextCursor: hasMore ? this.cursors.encode(scope, page[page.length - 1].id) : null,
       hasMore,
     };
@@ -91,18 +96,39 @@ export class WebhookDeliveriesService {
     let url = row.url;
     if (row.endpointId) {
       const endpoint = await this.endpoints.findOneBy({ id: row.endpointId, accountId });
-      if (!endpoint || endpoint.status !== 'enabled') throw new ApiError('INVALID_STATE', 'The delivery\'s endpoint is deleted or disabled');
+      if (!endpoint || endpoint.status !== 'enabled')
+        throw new ApiError('INVALID_STATE', "The delivery's endpoint is deleted or disabled");
       url = endpoint.url;
     }
     const now = this.clock.now();
     const copy = {
-      id: newId('whd'), accountId, event: row.event, endpointId: row.endpointId, webhookId: row.webhookId ?? row.id, url, body: row.body,
-      sealedSecret: row.sealedSecret, apiKeyHeader: row.apiKeyHeader, nextAttemptAt: now, createdAt: now,
+      id: newId('whd'),
+      accountId,
+      event: row.event,
+      endpointId: row.endpointId,
+      webhookId: row.webhookId ?? row.id,
+      url,
+      body: row.body,
+      sealedSecret: row.sealedSecret,
+      apiKeyHeader: row.apiKeyHeader,
+      nextAttemptAt: now,
+      createdAt: now,
     };
     await this.outbox.insert(null, [copy]);
     return {
-      id: copy.id, event: copy.event, endpointId: copy.endpointId, webhookId: copy.webhookId, url, status: 'pending', attemptCount: 0,
-      nextAttemptAt: iso(now), lastHttpStatus: null, lastError: null, createdAt: iso(now) as string, completedAt: null, attempts: [],
+      id: copy.id,
+      event: copy.event,
+      endpointId: copy.endpointId,
+      webhookId: copy.webhookId,
+      url,
+      status: 'pending',
+      attemptCount: 0,
+      nextAttemptAt: iso(now),
+      lastHttpStatus: null,
+      lastError: null,
+      createdAt: iso(now) as string,
+      completedAt: null,
+      attempts: [],
     };
   }
 }
@@ -128,7 +154,12 @@ function toView(r: WebhookDeliveryEntity, attempts: WebhookAttemptEntity[]): Web
     createdAt: iso(r.createdAt) as string,
     completedAt: iso(r.completedAt),
     attempts: attempts.map((a) => ({
-      attempt: a.attemptNo, at: iso(a.startedAt) as string, httpStatus: a.httpStatus, durationMs: a.durationMs, success: a.success, error: a.error,
+      attempt: a.attemptNo,
+      at: iso(a.startedAt) as string,
+      httpStatus: a.httpStatus,
+      durationMs: a.durationMs,
+      success: a.success,
+      error: a.error,
     })),
   };
 }

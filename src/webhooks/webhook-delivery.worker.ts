@@ -74,7 +74,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
         await this.flushed();
       },
       releaseLeases: async () => {
-        await this.outbox.releaseUnsent(this.owner, this.queue.splice(0).map((q) => q.row.id));
+        await this.outbox.releaseUnsent(
+          this.owner,
+          this.queue.splice(0).map((q) => q.row.id),
+        );
         await this.outbox.release(this.owner);
       },
     });
@@ -101,13 +104,22 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
     while (!this.stopped) {
       while (this.inFlight.size + this.queue.length > most - refillAt) await Promise.race(this.inFlight);
       const room = most - this.inFlight.size - this.queue.length;
-      const rows = await this.outbox.claimDue(this.owner, this.clock.now(), this.config.webhooks.leaseMs, room, this.limits);
+      const rows = await this.outbox.claimDue(
+        this.owner,
+        this.clock.now(),
+        this.config.webhooks.leaseMs,
+        room,
+        this.limits,
+      );
       if (!rows.length) return;
       this.metrics.recordLeaseTakeover('webhook_delivery', rows.filter((r) => r.takeover).length);
-      const found = await this.endpoints.keysOfAny([...new Set(rows.flatMap((r) => (r.endpointId ? [r.endpointId] : [])))]);
+      const found = await this.endpoints.keysOfAny([
+        ...new Set(rows.flatMap((r) => (r.endpointId ? [r.endpointId] : []))),
+      ]);
       const signing = new Map<string, EndpointSigning>();
       for (const row of rows) {
-        if (row.endpointId && !signing.has(row.endpointId)) signing.set(row.endpointId, endpointSigning(found.get(row.endpointId), this.secretBox, this.clock.now()));
+        if (row.endpointId && !signing.has(row.endpointId))
+          signing.set(row.endpointId, endpointSigning(found.get(row.endpointId), this.secretBox, this.clock.now()));
         this.queue.push({ row, signing: row.endpointId ? signing.get(row.endpointId) : undefined });
       }
       this.pump();
@@ -134,12 +146,19 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
     let outcome: PostOutcome;
     try {
       const req = attemptHeaders(row, signing, this.secretBox, startedAt);
-      outcome = 'refused' in req
-        ? { ok: false, httpStatus: null, durationMs: 0, error: req.refused, refused: true }
-        : await this.http.post(row.url, req.headers, row.body, this.config.webhooks.timeoutMs);
+      outcome =
+        'refused' in req
+          ? { ok: false, httpStatus: null, durationMs: 0, error: req.refused, refused: true }
+          : await this.http.post(row.url, req.headers, row.body, this.config.webhooks.timeoutMs);
     } catch (err) {
       // Never log the headers or the secret; the message of an unexpected failure is enough.
-      outcome = { ok: false, httpStatus: null, durationMs: this.clock.now() - startedAt, error: `internal: ${(err as Error).message}`.slice(0, 480), refused: false };
+      outcome = {
+        ok: false,
+        httpStatus: null,
+        durationMs: this.clock.now() - startedAt,
+        error: `internal: ${(err as Error).message}`.slice(0, 480),
+        refused: false,
+      };
     }
     this.outcomes.push({ rec: this.toRecord(row, startedAt, outcome), endpointId: row.endpointId });
     // Outcomes are written together: a short wait gathers those of the sends ending meanwhile.
@@ -156,11 +175,21 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
     const max = row.endpointId ? schedule.length : MAX_ATTEMPTS;
     const status = o.ok ? 'delivered' : o.refused || row.attemptNo >= max ? 'failed' : 'pending';
     const now = this.clock.now();
-    const wait = row.endpointId ? schedule[row.attemptNo] ?? 0 : retryDelayMs(row.attemptNo, this.config.webhooks.retryBaseMs);
+    const wait = row.endpointId
+      ? (schedule[row.attemptNo] ?? 0)
+      : retryDelayMs(row.attemptNo, this.config.webhooks.retryBaseMs);
     this.metrics.recordWebhookAttempt(status === 'pending' ? 'retrying' : status, Math.max(0, o.durationMs) / 1000);
     return {
-      id: newId('wha'), deliveryId: row.id, attemptNo: row.attemptNo, startedAt, durationMs: Math.max(0, o.durationMs),
-      httpStatus: o.httpStatus, error: o.error, success: o.ok, status, nextAttemptAt: status === 'pending' ? now + wait : null,
+      id: newId('wha'),
+      deliveryId: row.id,
+      attemptNo: row.attemptNo,
+      startedAt,
+      durationMs: Math.max(0, o.durationMs),
+      httpStatus: o.httpStatus,
+      error: o.error,
+      success: o.ok,
+      status,
+      nextAttemptAt: status === 'pending' ? now + wait : null,
     };
   }
 
@@ -173,7 +202,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
       } catch (err) {
         // One bad row must not lose the others: write them one by one.
         this.logger.warn({ err }, 'batched webhook outcome write failed; writing one by one');
-        for (const one of chunk) await this.writeChunk([one]).catch((e: unknown) => this.logger.error({ err: e, deliveryId: one.rec.deliveryId }, 'webhook outcome not recorded'));
+        for (const one of chunk)
+          await this.writeChunk([one]).catch((e: unknown) =>
+            this.logger.error({ err: e, deliveryId: one.rec.deliveryId }, 'webhook outcome not recorded'),
+          );
       }
     }
   }
@@ -188,9 +220,22 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
     }
     const threshold = this.config.webhooks.disableAfterFailures;
     const now = this.clock.now();
-    const lost = await this.outbox.recordAttempts(this.owner, now, chunk.map((c) => c.rec), delivered.size || failed.size
-      ? (tx) => this.endpoints.countOutcomes(tx, [...delivered], failed, threshold, `Disabled after ${threshold} consecutive failed deliveries`, now)
-      : undefined);
+    const lost = await this.outbox.recordAttempts(
+      this.owner,
+      now,
+      chunk.map((c) => c.rec),
+      delivered.size || failed.size
+        ? (tx) =>
+            this.endpoints.countOutcomes(
+              tx,
+              [...delivered],
+              failed,
+              threshold,
+              `Disabled after ${threshold} consecutive failed deliveries`,
+              now,
+            )
+        : undefined,
+    );
     // Lost lease (we outlived WEBHOOK_LEASE_MS): another replica owns the row now and decides its fate.
     if (lost) this.logger.warn({ lost }, 'webhook lease lost before the attempt was recorded');
   }

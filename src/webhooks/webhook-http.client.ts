@@ -43,17 +43,40 @@ export class WebhookHttpClient implements OnApplicationShutdown {
 
   async post(rawUrl: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostOutcome> {
     const started = Date.now();
-    const done = (ok: boolean, httpStatus: number | null, error: string | null, refused = false): PostOutcome => ({ ok, httpStatus, durationMs: Date.now() - started, error, refused });
+    const done = (ok: boolean, httpStatus: number | null, error: string | null, refused = false): PostOutcome => ({
+      ok,
+      httpStatus,
+      durationMs: Date.now() - started,
+      error,
+      refused,
+    });
     try {
-      const res = await this.fetcher.open(rawUrl, { method: 'POST', headers, body, timeoutMs, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: 0, agents: this.agents });
+      const res = await this.fetcher.open(rawUrl, {
+        method: 'POST',
+        headers,
+        body,
+        timeoutMs,
+        maxBytes: MAX_RESPONSE_BYTES,
+        maxRedirects: 0,
+        agents: this.agents,
+      });
       await drained(res.body);
       const status = res.status;
       if (status >= 200 && status < 300) return done(true, status, null);
-      return done(false, status, status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`);
+      return done(
+        false,
+        status,
+        status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`,
+      );
     } catch (err) {
       // One text for every refusal: the delivery log must not tell which names resolve where.
       if (err instanceof TargetRefusedError) return done(false, null, 'target refused: not an allowed target', true);
-      if (err instanceof FetchFailedError) return done(false, null, err.kind === 'timeout' ? `timeout after ${timeoutMs} ms` : `connection error: ${err.message}`);
+      if (err instanceof FetchFailedError)
+        return done(
+          false,
+          null,
+          err.kind === 'timeout' ? `timeout after ${timeoutMs} ms` : `connection error: ${err.message}`,
+        );
       throw err;
     }
   }
@@ -62,7 +85,10 @@ export class WebhookHttpClient implements OnApplicationShutdown {
 /** Reads and drops an answer's body (a socket is reused only once its answer is read); too large or cut short changes nothing. */
 function drained(body: Readable): Promise<void> {
   return new Promise((resolve) => {
-    body.on('end', resolve).on('error', () => resolve()).on('close', resolve);
+    body
+      .on('end', resolve)
+      .on('error', () => resolve())
+      .on('close', resolve);
     body.resume();
   });
 }

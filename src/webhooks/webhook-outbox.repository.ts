@@ -45,14 +45,16 @@ export interface AttemptRecord {
 }
 
 const INSERT_CHUNK = 500;
-const DELIVERY_COLUMNS = 'id, account_id, event, endpoint_id, webhook_id, url, body, sealed_secret, api_key_header, status, attempt_count, next_attempt_at, created_at, updated_at';
+const DELIVERY_COLUMNS =
+  'id, account_id, event, endpoint_id, webhook_id, url, body, sealed_secret, api_key_header, status, attempt_count, next_attempt_at, created_at, updated_at';
 
 /** Attempt limits: spec events have a fixed count, endpoint deliveries the retry schedule's length. */
 export interface AttemptLimits {
   spec: number;
   endpoint: number;
 }
-const underLimit = (l: AttemptLimits): Stmt => sql('attempt_count < (CASE WHEN endpoint_id IS NULL THEN ? ELSE ? END)', l.spec, l.endpoint);
+const underLimit = (l: AttemptLimits): Stmt =>
+  sql('attempt_count < (CASE WHEN endpoint_id IS NULL THEN ? ELSE ? END)', l.spec, l.endpoint);
 
 /**
  * The outbox's statements, batched: one multi-row INSERT per fan-out, one claim of many due rows, one
@@ -68,7 +70,22 @@ export class WebhookOutboxRepository {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
       const params: SqlParam[] = [];
       for (const r of chunk) {
-        params.push(r.id, r.accountId, r.event, r.endpointId, r.webhookId, r.url, r.body, r.sealedSecret, r.apiKeyHeader ? 1 : 0, 'pending', 0, r.nextAttemptAt, r.createdAt, r.createdAt);
+        params.push(
+          r.id,
+          r.accountId,
+          r.event,
+          r.endpointId,
+          r.webhookId,
+          r.url,
+          r.body,
+          r.sealedSecret,
+          r.apiKeyHeader ? 1 : 0,
+          'pending',
+          0,
+          r.nextAttemptAt,
+          r.createdAt,
+          r.createdAt,
+        );
       }
       const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       const stmt = sql(`INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS}) VALUES ${values}`, ...params);
@@ -80,27 +97,48 @@ export class WebhookOutboxRepository {
    * Leases up to `limit` due rows to `owner` in three statements: pick, a conditional UPDATE (only
    * free or expired leases move, so replicas never share a row), read back what this claim got.
    */
-  async claimDue(owner: string, now: number, leaseMs: number, limit: number, limits: AttemptLimits): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    owner: string,
+    now: number,
+    leaseMs: number,
+    limit: number,
+    limits: AttemptLimits,
+  ): Promise<ClaimedDelivery[]> {
     const lim = underLimit(limits);
-    const due = await this.uow.rows(sql(
-      `SELECT id, lease_expires_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND ${lim.sql}
+    const due = await this.uow.rows(
+      sql(
+        `SELECT id, lease_expires_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND ${lim.sql}
        AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY next_attempt_at LIMIT ${Math.max(1, Math.floor(limit))}`,
-      now, ...lim.params, now,
-    ));
+        now,
+        ...lim.params,
+        now,
+      ),
+    );
     if (!due.length) return [];
     const ids = due.map((r) => String(r.id));
     const expires = now + leaseMs;
-    const claimed = await this.uow.exec(sql(
-      `UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ?, attempt_count = attempt_count + 1, updated_at = ?
+    const claimed = await this.uow.exec(
+      sql(
+        `UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ?, attempt_count = attempt_count + 1, updated_at = ?
        WHERE id IN (${inList(ids.length)}) AND status = 'pending' AND ${lim.sql} AND (lease_expires_at IS NULL OR lease_expires_at < ?)`,
-      owner, expires, now, ...ids, ...lim.params, now,
-    ));
+        owner,
+        expires,
+        now,
+        ...ids,
+        ...lim.params,
+        now,
+      ),
+    );
     if (!claimed) return [];
-    const rows = await this.uow.rows(sql(
-      `SELECT id, account_id, event, endpoint_id, webhook_id, url, body, sealed_secret, api_key_header, attempt_count
+    const rows = await this.uow.rows(
+      sql(
+        `SELECT id, account_id, event, endpoint_id, webhook_id, url, body, sealed_secret, api_key_header, attempt_count
        FROM webhook_deliveries WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND lease_expires_at = ?`,
-      ...ids, owner, expires,
-    ));
+        ...ids,
+        owner,
+        expires,
+      ),
+    );
     const heldBefore = new Set(due.filter((r) => r.lease_expires_at !== null).map((r) => String(r.id)));
     return rows.map((r) => toClaimed(r, heldBefore.has(String(r.id))));
   }
@@ -109,15 +147,32 @@ export class WebhookOutboxRepository {
    * Logs the attempts (they happened, whatever follows) and moves their deliveries on, fenced by the
    * lease, in one unit. Returns the ids whose lease was lost (not moved).
    */
-  async recordAttempts(owner: string, now: number, recs: readonly AttemptRecord[], extra?: (tx: Tx) => Promise<void>): Promise<number> {
+  async recordAttempts(
+    owner: string,
+    now: number,
+    recs: readonly AttemptRecord[],
+    extra?: (tx: Tx) => Promise<void>,
+  ): Promise<number> {
     if (!recs.length) return 0;
     return this.uow.transaction(async (tx) => {
       const params: SqlParam[] = [];
-      for (const a of recs) params.push(a.id, a.deliveryId, a.attemptNo, a.startedAt, a.durationMs, a.httpStatus, a.error, a.success ? 1 : 0);
-      await tx.run(sql(
-        `INSERT INTO webhook_attempts (id, delivery_id, attempt_no, started_at, duration_ms, http_status, error, success) VALUES ${recs.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        ...params,
-      ));
+      for (const a of recs)
+        params.push(
+          a.id,
+          a.deliveryId,
+          a.attemptNo,
+          a.startedAt,
+          a.durationMs,
+          a.httpStatus,
+          a.error,
+          a.success ? 1 : 0,
+        );
+      await tx.run(
+        sql(
+          `INSERT INTO webhook_attempts (id, delivery_id, attempt_no, started_at, duration_ms, http_status, error, success) VALUES ${recs.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          ...params,
+        ),
+      );
       // Rows with the same outcome move in one UPDATE (most of a batch: delivered, HTTP 200).
       const groups = new Map<string, AttemptRecord[]>();
       for (const a of recs) {
@@ -130,11 +185,20 @@ export class WebhookOutboxRepository {
       for (const g of groups.values()) {
         const a = g[0];
         const ids = g.map((r) => r.deliveryId);
-        moved += await tx.exec(sql(
-          `UPDATE webhook_deliveries SET status = ?, last_http_status = ?, last_error = ?, next_attempt_at = COALESCE(?, next_attempt_at), completed_at = ?,
+        moved += await tx.exec(
+          sql(
+            `UPDATE webhook_deliveries SET status = ?, last_http_status = ?, last_error = ?, next_attempt_at = COALESCE(?, next_attempt_at), completed_at = ?,
            lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND lease_owner = ?`,
-          a.status, a.httpStatus, a.error, a.nextAttemptAt, a.status === 'pending' ? null : now, now, ...ids, owner,
-        ));
+            a.status,
+            a.httpStatus,
+            a.error,
+            a.nextAttemptAt,
+            a.status === 'pending' ? null : now,
+            now,
+            ...ids,
+            owner,
+          ),
+        );
       }
       if (extra) await extra(tx);
       return recs.length - moved;
@@ -144,30 +208,48 @@ export class WebhookOutboxRepository {
   /** Claimed rows that were never sent (shutdown): their attempt is not counted, and they are free again. */
   async releaseUnsent(owner: string, ids: readonly string[]): Promise<void> {
     if (!ids.length) return;
-    await this.uow.run(sql(
-      `UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, attempt_count = attempt_count - 1 WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'pending'`,
-      ...ids, owner,
-    ));
+    await this.uow.run(
+      sql(
+        `UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL, attempt_count = attempt_count - 1 WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'pending'`,
+        ...ids,
+        owner,
+      ),
+    );
   }
 
   /** Claimed but unrecorded rows of `owner` (shutdown): due again at once, on any replica. */
   async release(owner: string): Promise<void> {
-    await this.uow.run(sql(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'pending'`, owner));
+    await this.uow.run(
+      sql(
+        `UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ? AND status = 'pending'`,
+        owner,
+      ),
+    );
   }
 
   /** A replica died holding the last attempt: once its lease expires the delivery is failed. */
   async failAbandoned(now: number, limits: AttemptLimits): Promise<void> {
     const lim = underLimit(limits);
-    await this.uow.run(sql(
-      `UPDATE webhook_deliveries SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL, last_error = 'attempt interrupted (lease expired)',
+    await this.uow.run(
+      sql(
+        `UPDATE webhook_deliveries SET status = 'failed', lease_owner = NULL, lease_expires_at = NULL, last_error = 'attempt interrupted (lease expired)',
        updated_at = ?, completed_at = ? WHERE status = 'pending' AND NOT (${lim.sql}) AND lease_expires_at < ?`,
-      now, now, ...lim.params, now,
-    ));
+        now,
+        now,
+        ...lim.params,
+        now,
+      ),
+    );
   }
 
   /** Finished deliveries completed before `cutoff` go (with their attempts), a bounded chunk per call. */
   async pruneOld(cutoff: number): Promise<void> {
-    const old = await this.uow.rows(sql(`SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND completed_at < ? LIMIT 1000`, cutoff));
+    const old = await this.uow.rows(
+      sql(
+        `SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND completed_at < ? LIMIT 1000`,
+        cutoff,
+      ),
+    );
     if (!old.length) return;
     const ids = old.map((r) => String(r.id));
     await this.uow.transaction(async (tx) => {

@@ -13,7 +13,8 @@ export function endpointSigning(endpoint: EndpointKeys | undefined, box: SecretB
   if (!endpoint) return { refused: 'endpoint deleted' };
   if (endpoint.status !== 'enabled') return { refused: 'endpoint disabled' };
   const keys = [endpointKey(box.open(endpoint.sealedSecret))];
-  if (endpoint.previousSealedSecret && (endpoint.previousSecretExpiresAt ?? 0) > nowMs) keys.push(endpointKey(box.open(endpoint.previousSealedSecret)));
+  if (endpoint.previousSealedSecret && (endpoint.previousSecretExpiresAt ?? 0) > nowMs)
+    keys.push(endpointKey(box.open(endpoint.previousSealedSecret)));
   return { keys };
 }
 
@@ -23,12 +24,23 @@ export function endpointSigning(endpoint: EndpointKeys | undefined, box: SecretB
  * headers and also carry the Standard Webhooks ones, keyed with the bytes of the secret the receiver
  * holds. When the endpoint is gone or disabled, the reason instead (nothing is sent).
  */
-export function attemptHeaders(row: ClaimedDelivery, signing: EndpointSigning | undefined, box: SecretBox, nowMs: number): { headers: Record<string, string> } | { refused: string } {
+export function attemptHeaders(
+  row: ClaimedDelivery,
+  signing: EndpointSigning | undefined,
+  box: SecretBox,
+  nowMs: number,
+): { headers: Record<string, string> } | { refused: string } {
   const ts = Math.floor(nowMs / 1000);
   if (row.endpointId) {
     if (!signing) return { refused: 'endpoint deleted' };
     if ('refused' in signing) return signing;
-    return { headers: { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, ...signatureHeaders(row.webhookId, ts, row.body, signing.keys) } };
+    return {
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': USER_AGENT,
+        ...signatureHeaders(row.webhookId, ts, row.body, signing.keys),
+      },
+    };
   }
   const secret = box.open(row.sealedSecret);
   const headers: Record<string, string> = {

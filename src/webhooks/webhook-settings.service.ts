@@ -42,8 +42,14 @@ export class WebhookSettingsService {
     const key = generateKey();
     try {
       await this.endpoints.insert({
-        id: newId('whe'), accountId, kind: 'chatapp_web', url,
-        sealedSecret: this.secretBox.seal(key), secretLast4: key.slice(-4), createdAt: now, updatedAt: now,
+        id: newId('whe'),
+        accountId,
+        kind: 'chatapp_web',
+        url,
+        sealedSecret: this.secretBox.seal(key),
+        secretLast4: key.slice(-4),
+        createdAt: now,
+        updatedAt: now,
       });
     } catch (err) {
       // A concurrent PUT created it first: this one becomes an update of the URL.
@@ -57,7 +63,10 @@ export class WebhookSettingsService {
   async rotateKey(accountId: string): Promise<WebhookSettingsView> {
     const row = await this.require(accountId);
     const key = generateKey();
-    await this.endpoints.update({ id: row.id, accountId }, { sealedSecret: this.secretBox.seal(key), secretLast4: key.slice(-4), updatedAt: this.clock.now() });
+    await this.endpoints.update(
+      { id: row.id, accountId },
+      { sealedSecret: this.secretBox.seal(key), secretLast4: key.slice(-4), updatedAt: this.clock.now() },
+    );
     return { url: row.url, webhookApiKey: key };
   }
 
@@ -71,7 +80,11 @@ export class WebhookSettingsService {
     const row = await this.require(accountId);
     const now = this.clock.now();
     const { deliveryId } = await this.webhooks.enqueue(null, {
-      accountId, url: row.url, event: TEST_EVENT, sealedSecret: row.sealedSecret, apiKeyHeader: true,
+      accountId,
+      url: row.url,
+      event: TEST_EVENT,
+      sealedSecret: row.sealedSecret,
+      apiKeyHeader: true,
       body: { event: TEST_EVENT, timestamp: iso(now), data: { message: 'Test event from developer settings' } },
     });
     return { deliveryId, event: TEST_EVENT };

@@ -24,12 +24,22 @@ import { OutboxEventSink } from './outbox-event-sink';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookDeliveryEntity, WebhookAttemptEntity, WebhookEndpointEntity, EventEndpointEntity])],
+  imports: [
+    TypeOrmModule.forFeature([WebhookDeliveryEntity, WebhookAttemptEntity, WebhookEndpointEntity, EventEndpointEntity]),
+  ],
   controllers: [WebhooksController, EventEndpointsController],
   providers: [
-    WebhooksService, WebhookHttpClient, WebhookDeliveryWorker, WebhookSettingsService, WebhookDeliveriesService, WebhookMetricsSource,
-    WebhookOutboxRepository, EventEndpointsRepository, EventEndpointsService,
-    OutboxEventSink, { provide: EVENT_SINK, useExisting: OutboxEventSink },
+    WebhooksService,
+    WebhookHttpClient,
+    WebhookDeliveryWorker,
+    WebhookSettingsService,
+    WebhookDeliveriesService,
+    WebhookMetricsSource,
+    WebhookOutboxRepository,
+    EventEndpointsRepository,
+    EventEndpointsService,
+    OutboxEventSink,
+    { provide: EVENT_SINK, useExisting: OutboxEventSink },
   ],
   exports: [WebhooksService, EVENT_SINK],
 })

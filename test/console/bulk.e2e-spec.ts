@@ -69,7 +69,9 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await preview.getByText('ana@example.com').waitFor();
     expect(await preview.locator('tbody tr').count()).toBe(6);
     await b.page.getByTestId('dry-run').getByText('6 of 6 rows valid, 0 invalid').waitFor();
-    await expect(b.page.getByTestId('dry-run').textContent()).resolves.toMatch(/Channels: email 1, local_sms 5\. Estimated cost: 0 free, 0 from the plan, \d+\.\d\d SAR from the wallet; about 2 s to send/);
+    await expect(b.page.getByTestId('dry-run').textContent()).resolves.toMatch(
+      /Channels: email 1, local_sms 5\. Estimated cost: 0 free, 0 from the plan, \d+\.\d\d SAR from the wallet; about 2 s to send/,
+    );
     await b.shoot('bulk-new', [WIDE, NARROW]);
     // A slower pace is checked again: the estimate follows it.
     await b.page.getByLabel('Messages per second', { exact: true }).fill('1');
@@ -92,13 +94,31 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await b.shoot('bulk-job', [WIDE, NARROW]);
 
     const stored = await t.http().get(`/api/v2/messages/bulk/${jobId}`).set('X-API-Key', acc.key).expect(200);
-    expect(stored.body.job).toMatchObject({ name: 'november', status: 'completed', total: 6, messagesPerSecond: 1, counts: { sent: 6, failed: 0, pending: 0, cancelled: 0 } });
+    expect(stored.body.job).toMatchObject({
+      name: 'november',
+      status: 'completed',
+      total: 6,
+      messagesPerSecond: 1,
+      counts: { sent: 6, failed: 0, pending: 0, cancelled: 0 },
+    });
     const sent = await t.admin('get', `/admin/v1/sandbox/messages?bulkJobId=${jobId}`).expect(200);
-    expect(sent.body.data.messages.map((m: { to: string }) => m.to).sort()).toEqual(['+966552000001', '+966552000002', '+966552000003', '+966552000004', '+966552000005', 'ana@example.com']);
-    expect(sent.body.data.messages.find((m: { to: string }) => m.to === '+966552000001').text).toBe('Your order 1042 has shipped, thanks');
+    expect(sent.body.data.messages.map((m: { to: string }) => m.to).sort()).toEqual([
+      '+966552000001',
+      '+966552000002',
+      '+966552000003',
+      '+966552000004',
+      '+966552000005',
+      'ana@example.com',
+    ]);
+    expect(sent.body.data.messages.find((m: { to: string }) => m.to === '+966552000001').text).toBe(
+      'Your order 1042 has shipped, thanks',
+    );
 
     // The row report as CSV, downloaded through the API with the key.
-    const [download] = await Promise.all([b.page.waitForEvent('download'), b.page.getByRole('button', { name: 'Export rows (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      b.page.waitForEvent('download'),
+      b.page.getByRole('button', { name: 'Export rows (CSV)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${jobId}-rows.csv`);
     const csv = join(dir, 'export.csv');
     await download.saveAs(csv);
@@ -113,14 +133,21 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
 
   it('live progress keeps up on a slow link, and delivery receipts show as they arrive', async () => {
     // Four messages at one a second: the job is still sending when the (late) stream starts.
-    const created = await post(t, acc.key, { name: 'slow link', messagesPerSecond: 1, messages: [1, 2, 3, 4].map((i) => sms(`+96655300000${i}`)) }).expect(202);
+    const created = await post(t, acc.key, {
+      name: 'slow link',
+      messagesPerSecond: 1,
+      messages: [1, 2, 3, 4].map((i) => sms(`+96655300000${i}`)),
+    }).expect(202);
     const jobId = created.body.id as string;
     // The event stream reaches the page 1.5 s late (a mobile link).
     const late = `${t.baseUrl}/api/v2/messages/bulk/${encodeURIComponent(jobId)}/events`;
-    await b.page.route((url) => url.href === late, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.fallback();
-    });
+    await b.page.route(
+      (url) => url.href === late,
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.fallback();
+      },
+    );
     try {
       await b.open(`/bulk/${jobId}`);
       await b.page.getByTestId('job-status').getByText('completed').waitFor({ timeout: 45_000 });
@@ -132,11 +159,21 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     expect(stored.body.job).toMatchObject({ status: 'completed', counts: { sent: 4 } });
     // Receipts after completion, through the lifecycle's intake (as a provider hook hands them over):
     // the job page, opened again, shows them.
-    const ids: { provider_message_id: string }[] = await ds(t).query('SELECT provider_message_id FROM messages WHERE bulk_job_id = ? ORDER BY id', [jobId]);
+    const ids: { provider_message_id: string }[] = await ds(t).query(
+      'SELECT provider_message_id FROM messages WHERE bulk_job_id = ? ORDER BY id',
+      [jobId],
+    );
     const receipt = (i: number, status: ProviderReceipt['status']): ProviderReceipt => ({
-      providerMessageId: ids[i].provider_message_id, status, providerStatus: status, errorCode: status === 'failed' ? 'UNDELIVERED' : null, providerErrorCode: null, at: Date.now(),
+      providerMessageId: ids[i].provider_message_id,
+      status,
+      providerStatus: status,
+      errorCode: status === 'failed' ? 'UNDELIVERED' : null,
+      providerErrorCode: null,
+      at: Date.now(),
     });
-    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([receipt(0, 'read'), receipt(1, 'delivered'), receipt(2, 'failed')]);
+    await t.app
+      .get<ReceiptIntake>(RECEIPT_INTAKE)
+      .accept([receipt(0, 'read'), receipt(1, 'delivered'), receipt(2, 'failed')]);
     await b.open(`/bulk/${jobId}`);
     await b.page.getByTestId('count-delivered').filter({ hasText: /^2$/ }).waitFor();
     await b.page.getByTestId('count-read').filter({ hasText: /^1$/ }).waitFor();
@@ -146,11 +183,18 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
 
   it('pause, resume and cancel from the job page; retry failed rows (its API error shown first, then the retry)', async () => {
     const rejected = `+96650${String(100 + Math.floor(Math.random() * 899))}0000`; // the sandbox rejects it
-    const messages = [sms(rejected), ...Array.from({ length: 19 }, (_, i) => sms(`+9665541234${String(i).padStart(2, '0')}`))];
-    const id = (await post(t, acc.key, { name: 'controls', messagesPerSecond: 1, messages }).expect(202)).body.id as string;
-    const job = async () => (await t.http().get(`/api/v2/messages/bulk/${id}`).set('X-API-Key', acc.key).expect(200)).body.job;
-    const status = (s: string) => b.page.getByTestId('job-status').getByText(s, { exact: true }).waitFor({ timeout: 30_000 });
-    const button = (name: string) => b.page.getByRole('group', { name: 'Job controls' }).getByRole('button', { name, exact: true });
+    const messages = [
+      sms(rejected),
+      ...Array.from({ length: 19 }, (_, i) => sms(`+9665541234${String(i).padStart(2, '0')}`)),
+    ];
+    const id = (await post(t, acc.key, { name: 'controls', messagesPerSecond: 1, messages }).expect(202)).body
+      .id as string;
+    const job = async () =>
+      (await t.http().get(`/api/v2/messages/bulk/${id}`).set('X-API-Key', acc.key).expect(200)).body.job;
+    const status = (s: string) =>
+      b.page.getByTestId('job-status').getByText(s, { exact: true }).waitFor({ timeout: 30_000 });
+    const button = (name: string) =>
+      b.page.getByRole('group', { name: 'Job controls' }).getByRole('button', { name, exact: true });
 
     await b.open(`/bulk/${id}`);
     await status('running');
@@ -158,20 +202,32 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await status('paused');
     expect(await job()).toMatchObject({ status: 'paused', pauseReason: 'user' });
     await button('Resume').click();
-    await b.page.getByTestId('job-status').getByText(/^(queued|running)$/).waitFor({ timeout: 30_000 });
+    await b.page
+      .getByTestId('job-status')
+      .getByText(/^(queued|running)$/)
+      .waitFor({ timeout: 30_000 });
     expect(['queued', 'running']).toContain((await job()).status);
     // The rejected first row has failed by now or in the next window; cancel once it shows.
     await b.page.getByTestId('count-failed').filter({ hasText: /^1$/ }).waitFor({ timeout: 30_000 });
     await button('Cancel job').click();
     await status('cancelled');
     // The window already claimed when the cancel came (one row at this pace) still finishes.
-    const cancelled = await waitFor(async () => { const j = await job(); return j.counts.pending === 0 ? j : null; }, { what: 'claimed window settled' });
+    const cancelled = await waitFor(
+      async () => {
+        const j = await job();
+        return j.counts.pending === 0 ? j : null;
+      },
+      { what: 'claimed window settled' },
+    );
     expect(cancelled).toMatchObject({ status: 'cancelled', counts: { failed: 1, pending: 0 } });
     expect(cancelled.counts.cancelled).toBeGreaterThan(0);
     expect(cancelled.counts.sent + cancelled.counts.failed + cancelled.counts.cancelled).toBe(20);
     // ...and the page follows it there instead of stopping at the word `cancelled`.
     await b.page.getByTestId('count-pending').filter({ hasText: /^0$/ }).waitFor();
-    await b.page.getByTestId('count-sent').filter({ hasText: new RegExp(`^${cancelled.counts.sent}$`) }).waitFor();
+    await b.page
+      .getByTestId('count-sent')
+      .filter({ hasText: new RegExp(`^${cancelled.counts.sent}$`) })
+      .waitFor();
 
     // With an empty wallet the retry is refused: the page shows the API's code and text.
     await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 0, freeMessages: 0 }).expect(200);
@@ -181,13 +237,20 @@ describe('Console: bulk job from a CSV file (real browser)', () => {
     await b.shoot('bulk-job-cancelled');
     expect((await job()).counts.failed).toBe(1);
     await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ walletBalance: 100_000 }).expect(200);
-    const before = (await t.http().get(`/api/v2/messages/bulk/${id}/rows?status=failed`).set('X-API-Key', acc.key).expect(200)).body.data.rows[0];
+    const before = (
+      await t.http().get(`/api/v2/messages/bulk/${id}/rows?status=failed`).set('X-API-Key', acc.key).expect(200)
+    ).body.data.rows[0];
     await button('Retry failed rows').click();
     // Retried: the row is sent again (a new message, rejected again) and the job settles once more.
     await status('completed');
-    const after = (await t.http().get(`/api/v2/messages/bulk/${id}/rows?status=failed`).set('X-API-Key', acc.key).expect(200)).body.data.rows[0];
+    const after = (
+      await t.http().get(`/api/v2/messages/bulk/${id}/rows?status=failed`).set('X-API-Key', acc.key).expect(200)
+    ).body.data.rows[0];
     expect(after).toMatchObject({ index: 0, status: 'failed' });
     expect(after.messageId).not.toBe(before.messageId);
-    expect(await job()).toMatchObject({ status: 'completed', counts: { failed: 1, cancelled: cancelled.counts.cancelled } });
+    expect(await job()).toMatchObject({
+      status: 'completed',
+      counts: { failed: 1, cancelled: cancelled.counts.cancelled },
+    });
   }, 120_000);
 });

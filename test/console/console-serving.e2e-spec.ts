@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { createTestApp, TestApp } from '../support/app';
 import { CONSOLE_DIST } from '../support/console-build';
 
-const CONSOLE_CSP = "default-src 'none';script-src 'self';style-src 'self';img-src 'self';media-src 'self';connect-src 'self';manifest-src 'self';base-uri 'none';form-action 'none';frame-ancestors 'none'";
+const CONSOLE_CSP =
+  "default-src 'none';script-src 'self';style-src 'self';img-src 'self';media-src 'self';connect-src 'self';manifest-src 'self';base-uri 'none';form-action 'none';frame-ancestors 'none'";
 
 describe('Console: served at /console', () => {
   let t: TestApp;
@@ -36,7 +37,12 @@ describe('Console: served at /console', () => {
     expect(asset.headers['content-type']).toMatch(/javascript/);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const missing = await t.http().get('/console/assets/nope-123.js').expect(404);
-    expect(missing.body).toEqual({ success: false, code: 'NOT_FOUND', error: 'Console asset not found', requestId: expect.any(String) });
+    expect(missing.body).toEqual({
+      success: false,
+      code: 'NOT_FOUND',
+      error: 'Console asset not found',
+      requestId: expect.any(String),
+    });
     const post = await t.http().post('/console/').send({}).expect(404);
     expect(post.body.code).toBe('NOT_FOUND');
   });

@@ -4,7 +4,9 @@ import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-br
 import { ReceivedCall, startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 
 const headersOf = (c: ReceivedCall): Record<string, string> => ({
-  'webhook-id': String(c.headers['webhook-id']), 'webhook-timestamp': String(c.headers['webhook-timestamp']), 'webhook-signature': String(c.headers['webhook-signature']),
+  'webhook-id': String(c.headers['webhook-id']),
+  'webhook-timestamp': String(c.headers['webhook-timestamp']),
+  'webhook-signature': String(c.headers['webhook-signature']),
 });
 
 describe('Console: event endpoints and the delivery log (real browser)', () => {
@@ -47,7 +49,12 @@ describe('Console: event endpoints and the delivery log (real browser)', () => {
     const table = b.page.getByRole('region', { name: 'Event endpoints' });
     await table.getByText('Order system').waitFor();
     const [stored] = (await api('/api/v2/webhooks/endpoints')).body.data.endpoints;
-    expect(stored).toMatchObject({ url: receiver.url, events: ['webhook.test', 'message.*'], description: 'Order system', status: 'enabled' });
+    expect(stored).toMatchObject({
+      url: receiver.url,
+      events: ['webhook.test', 'message.*'],
+      description: 'Order system',
+      status: 'enabled',
+    });
     expect(JSON.stringify(stored)).not.toContain(secret);
     await b.page.getByRole('button', { name: 'Done' }).click();
     await b.page.getByRole('textbox', { name: 'Signing secret' }).waitFor({ state: 'detached' });
@@ -56,21 +63,33 @@ describe('Console: event endpoints and the delivery log (real browser)', () => {
     const actions = table.getByRole('group', { name: `Actions for ${receiver.url}` });
     await actions.getByRole('button', { name: 'Send test' }).click();
     await b.page.getByText(/^Test event for .* queued \(delivery whd_/).waitFor();
-    const first = await waitFor(async () => receiver.calls.find((c) => (c.body as { type?: string } | null)?.type === 'webhook.test'), { what: 'test event received' });
-    expect(new Webhook(secret).verify(first.raw, headersOf(first))).toMatchObject({ type: 'webhook.test', data: { endpointId: stored.id } });
+    const first = await waitFor(
+      async () => receiver.calls.find((c) => (c.body as { type?: string } | null)?.type === 'webhook.test'),
+      { what: 'test event received' },
+    );
+    expect(new Webhook(secret).verify(first.raw, headersOf(first))).toMatchObject({
+      type: 'webhook.test',
+      data: { endpointId: stored.id },
+    });
 
     // The log, filtered by endpoint and event, shows it delivered; redeliver sends it again with the same webhook-id.
     await b.page.getByLabel('Endpoint', { exact: true }).selectOption({ label: 'Order system' });
     await b.page.getByLabel('Event', { exact: true }).selectOption('webhook.test');
     const log = b.page.getByRole('region', { name: 'Webhook deliveries' });
-    await waitFor(async () => {
-      await b.page.getByRole('button', { name: 'Refresh' }).click();
-      return (await log.getByText('delivered', { exact: true }).count()) > 0;
-    }, { what: 'delivered row in the log', intervalMs: 300 });
+    await waitFor(
+      async () => {
+        await b.page.getByRole('button', { name: 'Refresh' }).click();
+        return (await log.getByText('delivered', { exact: true }).count()) > 0;
+      },
+      { what: 'delivered row in the log', intervalMs: 300 },
+    );
     expect(await log.locator('tbody tr').count()).toBe(1);
     await b.shoot('developers-endpoints', [WIDE, NARROW]);
     await log.getByRole('button', { name: /^Redeliver webhook\.test/ }).click();
-    const again = await waitFor(async () => receiver.calls.filter((c) => (c.body as { type?: string } | null)?.type === 'webhook.test')[1], { what: 'redelivered' });
+    const again = await waitFor(
+      async () => receiver.calls.filter((c) => (c.body as { type?: string } | null)?.type === 'webhook.test')[1],
+      { what: 'redelivered' },
+    );
     expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(new Webhook(secret).verify(again.raw, headersOf(again))).toBeTruthy();
 

@@ -41,15 +41,35 @@ describe('Console: API and developers (real browser)', () => {
 
     // The test uses the key with the permissions chosen in the page.
     await t.http().get('/api/v2/messages').set('X-API-Key', key).expect(200);
-    const denied = await t.http().post('/api/v2/messages/send').set('X-API-Key', key).send({ to: '+966500000001', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } }).expect(403);
+    const denied = await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', key)
+      .send({ to: '+966500000001', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } })
+      .expect(403);
     expect(denied.body.code).toBe('FORBIDDEN');
     const listed = await t.http().get('/api/v2/api-keys').set('X-API-Key', acc.key).expect(200);
-    expect(listed.body.data.apiKeys).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Reporting', role: 'member', permissions: ['messages:read'], prefix: key.slice(0, 12) })]));
+    expect(listed.body.data.apiKeys).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          name: 'Reporting',
+          role: 'member',
+          permissions: ['messages:read'],
+          prefix: key.slice(0, 12),
+        }),
+      ]),
+    );
     expect(JSON.stringify(listed.body)).not.toContain(key);
 
     await b.page.getByRole('button', { name: 'Done' }).click();
     // The signed-in owner key cannot be revoked from its own session.
-    expect(await table.getByRole('row').filter({ hasText: '(this session)' }).getByRole('button', { name: /^Revoke/ }).isDisabled()).toBe(true);
+    expect(
+      await table
+        .getByRole('row')
+        .filter({ hasText: '(this session)' })
+        .getByRole('button', { name: /^Revoke/ })
+        .isDisabled(),
+    ).toBe(true);
     await b.page.getByRole('button', { name: 'Revoke Reporting' }).click();
     await table.getByText('Reporting').waitFor({ state: 'detached' });
     expect((await t.http().get('/api/v2/messages').set('X-API-Key', key).expect(401)).body.code).toBe('UNAUTHORIZED');

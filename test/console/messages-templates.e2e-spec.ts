@@ -26,7 +26,13 @@ describe('Console: messages and templates (real browser)', () => {
     expect(b.contractProblems).toEqual([]);
   });
 
-  const send = (body: Record<string, unknown>) => t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ channel: 'local_sms', messageType: 'free_text', content: { text: 'Hello' }, ...body }).expect(201);
+  const send = (body: Record<string, unknown>) =>
+    t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ channel: 'local_sms', messageType: 'free_text', content: { text: 'Hello' }, ...body })
+      .expect(201);
 
   it('the log pages with the API cursor (50 a page) and filters by status', async () => {
     await send({ to: Array.from({ length: 55 }, (_, i) => `+9665510000${String(i).padStart(2, '0')}`) });
@@ -52,7 +58,8 @@ describe('Console: messages and templates (real browser)', () => {
   });
 
   it('a message detail shows its timeline; a scheduled one is cancelled from there and refunded', async () => {
-    const before = (await t.http().get('/api/v2/account').set('X-API-Key', acc.key).expect(200)).body.data.walletBalance as number;
+    const before = (await t.http().get('/api/v2/account').set('X-API-Key', acc.key).expect(200)).body.data
+      .walletBalance as number;
     const scheduled = (await send({ to: '+966551234568', scheduleAt: inAnHour() })).body.data;
     const id = (scheduled.messages?.[0]?.id ?? scheduled.id) as string;
     await b.open(`/messages/${id}`);
@@ -63,15 +70,23 @@ describe('Console: messages and templates (real browser)', () => {
     await timeline.getByText('cancelled (refunded)').waitFor();
     const stored = await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', acc.key).expect(200);
     expect(stored.body.data).toMatchObject({ status: 'cancelled', cost: 0 });
-    const after = (await t.http().get('/api/v2/account').set('X-API-Key', acc.key).expect(200)).body.data.walletBalance as number;
+    const after = (await t.http().get('/api/v2/account').set('X-API-Key', acc.key).expect(200)).body.data
+      .walletBalance as number;
     expect(after).toBe(before);
   });
 
-  it('the timeline shows each status the message reached, receipts with the provider\'s word', async () => {
+  it("the timeline shows each status the message reached, receipts with the provider's word", async () => {
     const sent = (await send({ to: '+966551234569' })).body.data.messages[0];
     const at = Date.now();
     await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([
-      { providerMessageId: `sbx_${sent.id}`, status: 'delivered', providerStatus: 'DELIVRD', errorCode: null, providerErrorCode: null, at },
+      {
+        providerMessageId: `sbx_${sent.id}`,
+        status: 'delivered',
+        providerStatus: 'DELIVRD',
+        errorCode: null,
+        providerErrorCode: null,
+        at,
+      },
     ]);
     await b.open(`/messages/${sent.id}`);
     const timeline = b.page.getByRole('list', { name: 'Status timeline' });
@@ -96,7 +111,9 @@ describe('Console: messages and templates (real browser)', () => {
     await form.getByLabel('Body (placeholders {{1}}, {{2}}...)').fill('Hi {{1}}, new arrivals are in');
     await form.getByLabel('Example values, in order, separated by |').fill('Sara');
     await form.getByLabel('Header', { exact: true }).selectOption('image');
-    await form.getByLabel('Header file').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: png(4096) });
+    await form
+      .getByLabel('Header file')
+      .setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: png(4096) });
     await form.getByRole('button', { name: 'Create template' }).click();
     await form.getByRole('status').getByText('promo_banner').waitFor();
     const assetId = (await form.getByTestId('header-asset').locator('code').textContent())!;
@@ -104,7 +121,15 @@ describe('Console: messages and templates (real browser)', () => {
     await b.shoot('templates', [WIDE, NARROW]);
 
     const list = await t.http().get('/api/v2/templates?name=promo_banner').set('X-API-Key', acc.key).expect(200);
-    expect(list.body.data.templates).toEqual([expect.objectContaining({ name: 'promo_banner', category: 'chatapp', headerType: 'image', headerAssetId: assetId, status: 'pending' })]);
+    expect(list.body.data.templates).toEqual([
+      expect.objectContaining({
+        name: 'promo_banner',
+        category: 'chatapp',
+        headerType: 'image',
+        headerAssetId: assetId,
+        status: 'pending',
+      }),
+    ]);
     expect(list.body.data.templates[0].bodyParameters).toEqual([{ index: 1, label: 'Sara' }]);
   });
 });

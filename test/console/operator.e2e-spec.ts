@@ -39,7 +39,10 @@ describe('Console: sender names and the operator area (real browser)', () => {
     await b.page.getByLabel('Admin token', { exact: true }).fill(ADMIN_TOKEN);
     await b.page.getByRole('button', { name: 'Sign in to the operator area' }).click();
     await b.page.getByRole('heading', { name: 'Operator: sender review' }).waitFor();
-    expect(await b.storage()).toEqual({ session: { 'console.apiKey': acc.key, 'console.adminToken': ADMIN_TOKEN }, local: 0 });
+    expect(await b.storage()).toEqual({
+      session: { 'console.apiKey': acc.key, 'console.adminToken': ADMIN_TOKEN },
+      local: 0,
+    });
     await b.page.getByRole('region', { name: 'Sender names to review' }).getByText('ACMESHOP').waitFor();
     await b.shoot('operator-senders');
     await b.page.getByRole('button', { name: 'Approve ACMESHOP' }).click();
@@ -63,14 +66,24 @@ describe('Console: sender names and the operator area (real browser)', () => {
     await b.page.getByRole('button', { name: 'Top up Made In Console' }).click();
     await b.page.getByLabel('Top up Made In Console by (SAR)', { exact: true }).fill('7.25');
     await b.page.getByRole('button', { name: 'Add to wallet' }).click();
-    await b.page.getByTestId(`wallet-${id}`).filter({ hasText: /^19\.75 SAR$/ }).waitFor();
+    await b.page
+      .getByTestId(`wallet-${id}`)
+      .filter({ hasText: /^19\.75 SAR$/ })
+      .waitFor();
     const after = await t.http().get('/api/v2/account').set('X-API-Key', key).expect(200);
     expect(after.body.data.walletBalance).toBe(1975);
     await b.shoot('operator-accounts', [WIDE, NARROW]);
   });
 
   it('template review: a pending template is approved from the queue; the sandbox page lists deliveries and takes a fault', async () => {
-    const tpl = (await t.http().post('/api/v2/templates').set('X-API-Key', acc.key).send(smsBody({ name: 'promo_text' })).expect(201)).body.data.template;
+    const tpl = (
+      await t
+        .http()
+        .post('/api/v2/templates')
+        .set('X-API-Key', acc.key)
+        .send(smsBody({ name: 'promo_text' }))
+        .expect(201)
+    ).body.data.template;
     await t.admin('post', `/admin/v1/templates/${tpl.id}/status`).send({ status: 'pending' }).expect(200);
     await b.open('/operator/templates');
     await b.page.getByRole('region', { name: 'Templates to review' }).getByText('promo_text').waitFor();
@@ -80,7 +93,17 @@ describe('Console: sender names and the operator area (real browser)', () => {
     const read = await t.http().get(`/api/v2/templates/${tpl.id}`).set('X-API-Key', acc.key).expect(200);
     expect(read.body.data.status).toBe('approved');
 
-    await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966500000077', channel: 'local_sms', messageType: 'free_text', content: { text: 'to the sandbox' } }).expect(201);
+    await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({
+        to: '+966500000077',
+        channel: 'local_sms',
+        messageType: 'free_text',
+        content: { text: 'to the sandbox' },
+      })
+      .expect(201);
     await b.open('/operator/sandbox');
     await b.page.getByRole('region', { name: 'Sandbox deliveries' }).getByText('to the sandbox').waitFor();
     await b.page.getByLabel('Fault', { exact: true }).selectOption('unavailable');

@@ -10,7 +10,13 @@ describe('Console: sign-in and overview (real browser)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     b = await openConsole(t.baseUrl);
-    acc = await t.createAccount({ name: 'Browser Co', walletBalance: 12345, freeMessages: 7, planName: 'Starter', messageQuota: 1000 });
+    acc = await t.createAccount({
+      name: 'Browser Co',
+      walletBalance: 12345,
+      freeMessages: 7,
+      planName: 'Starter',
+      messageQuota: 1000,
+    });
   });
   afterAll(async () => {
     await b?.close();
@@ -34,9 +40,28 @@ describe('Console: sign-in and overview (real browser)', () => {
   });
 
   it('signs in with a key (sessionStorage only), shows balance, plan and free messages, signs out', async () => {
-    await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966500000001', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } }).expect(201);
-    const second = await t.http().post('/api/v2/messages/send').set('X-API-Key', acc.key).send({ to: '+966500000002', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } }).expect(201);
-    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([{ providerMessageId: `sbx_${second.body.data.messages[0].id}`, status: 'delivered', providerStatus: 'DELIVRD', errorCode: null, providerErrorCode: null, at: Date.now() }]);
+    await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ to: '+966500000001', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } })
+      .expect(201);
+    const second = await t
+      .http()
+      .post('/api/v2/messages/send')
+      .set('X-API-Key', acc.key)
+      .send({ to: '+966500000002', channel: 'local_sms', messageType: 'free_text', content: { text: 'hi' } })
+      .expect(201);
+    await t.app.get<ReceiptIntake>(RECEIPT_INTAKE).accept([
+      {
+        providerMessageId: `sbx_${second.body.data.messages[0].id}`,
+        status: 'delivered',
+        providerStatus: 'DELIVRD',
+        errorCode: null,
+        providerErrorCode: null,
+        at: Date.now(),
+      },
+    ]);
     await b.page.getByLabel('API key', { exact: true }).fill(acc.key);
     await b.page.getByRole('button', { name: 'Sign in' }).click();
     await b.page.getByRole('heading', { name: 'Overview: Browser Co' }).waitFor();
@@ -45,7 +70,9 @@ describe('Console: sign-in and overview (real browser)', () => {
     await expect(b.page.getByText('0 of 1000 messages used').count()).resolves.toBe(1);
     const sent = b.page.getByRole('list', { name: 'Messages today by status' }).getByRole('link', { name: /sent/ });
     await expect(sent.textContent()).resolves.toMatch(/^1\s*sent$/);
-    const delivered = b.page.getByRole('list', { name: 'Messages today by status' }).getByRole('link', { name: /delivered/ });
+    const delivered = b.page
+      .getByRole('list', { name: 'Messages today by status' })
+      .getByRole('link', { name: /delivered/ });
     await expect(delivered.textContent()).resolves.toMatch(/^1\s*delivered$/);
     await b.shoot('overview', [WIDE, NARROW]);
 
@@ -70,7 +97,9 @@ describe('Console: sign-in and overview (real browser)', () => {
       await k.press('Tab');
       if ((await b.page.evaluate<string>('document.activeElement.textContent')) === 'Messages') break;
     }
-    const outline = await b.page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle + " " + getComputedStyle(document.activeElement).outlineWidth');
+    const outline = await b.page.evaluate<string>(
+      'getComputedStyle(document.activeElement).outlineStyle + " " + getComputedStyle(document.activeElement).outlineWidth',
+    );
     expect(outline).toBe('solid 3px');
     await k.press('Enter');
     await b.page.getByRole('heading', { name: 'Messages' }).waitFor();

@@ -53,13 +53,20 @@ describe('Typed client against the public document (contract)', () => {
     expect(account.data?.data.walletBalance).toBe(100_000);
 
     const sent = await client.POST('/api/v2/messages/send', {
-      body: { to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'Hello from the typed client' } },
+      body: {
+        to: '+966501234567',
+        channel: 'local_sms',
+        messageType: 'free_text',
+        content: { text: 'Hello from the typed client' },
+      },
     });
     expect(sent.response.status).toBe(201);
     const message = sent.data?.data.messages[0];
     expect(message?.status).toBe('sent');
 
-    const bad = await client.POST('/api/v2/messages/send', { body: { to: 'not a phone', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } } });
+    const bad = await client.POST('/api/v2/messages/send', {
+      body: { to: 'not a phone', channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } },
+    });
     expect(bad.error?.code).toBe('INVALID_RECIPIENT');
     expect(explain(bad.error!.code)).toBe('INVALID_RECIPIENT');
 
@@ -71,7 +78,13 @@ describe('Typed client against the public document (contract)', () => {
     expect(missing.error?.code).toBe('NOT_FOUND');
 
     const later = await client.POST('/api/v2/messages/send', {
-      body: { to: '+966501234570', channel: 'local_sms', messageType: 'free_text', content: { text: 'Later' }, scheduleAt: new Date(Date.now() + 3_600_000).toISOString() },
+      body: {
+        to: '+966501234570',
+        channel: 'local_sms',
+        messageType: 'free_text',
+        content: { text: 'Later' },
+        scheduleAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
     });
     const scheduledId = later.data!.data.messages[0].id;
     const cancelled = await client.POST('/api/v2/messages/{id}/cancel', { params: { path: { id: scheduledId } } });
@@ -79,7 +92,9 @@ describe('Typed client against the public document (contract)', () => {
     const again = await client.POST('/api/v2/messages/{id}/cancel', { params: { path: { id: scheduledId } } });
     expect(again.error?.code).toBe('INVALID_STATE');
 
-    const code = await client.POST('/api/v2/verification/send', { body: { to: '+966501234568', channel: 'local_sms' } });
+    const code = await client.POST('/api/v2/verification/send', {
+      body: { to: '+966501234568', channel: 'local_sms' },
+    });
     expect(code.response.status).toBe(201);
     const verificationId = code.data!.data.verificationId;
     const check = await client.POST('/api/v2/verification/check', { body: { verificationId, code: '000000' } });
@@ -99,7 +114,9 @@ describe('Typed client against the public document (contract)', () => {
     expect(got.data?.data.name).toBe('typed_client_order');
     const page = await client.GET('/api/v2/templates', { params: { query: { category: 'sms', limit: 5 } } });
     expect(page.data?.data.templates.some((tpl) => tpl.id === id)).toBe(true);
-    const dup = await client.POST('/api/v2/templates', { body: { name: 'typed_client_order', category: 'sms', subType: 'utility', content: 'Again' } });
+    const dup = await client.POST('/api/v2/templates', {
+      body: { name: 'typed_client_order', category: 'sms', subType: 'utility', content: 'Again' },
+    });
     expect(dup.error?.code).toBe('TEMPLATE_EXISTS');
 
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -120,7 +137,9 @@ describe('Typed client against the public document (contract)', () => {
     const senders = await client.GET('/api/v2/sms-senders');
     expect(senders.data?.data.smsSenders.map((s) => s.name)).toContain('TypedCo');
     // Still pending: the typed error answer of the default switch.
-    const notYet = await client.POST('/api/v2/sms-senders/{id}/default', { params: { path: { id: sender.data!.data.smsSender.id } } });
+    const notYet = await client.POST('/api/v2/sms-senders/{id}/default', {
+      params: { path: { id: sender.data!.data.smsSender.id } },
+    });
     expect(notYet.error?.code).toBe('INVALID_STATE');
     const official = await client.GET('/api/v2/chatapp/official-senders');
     expect(official.data?.data.officialSenders[0]?.isPlatform).toBe(true);
@@ -129,7 +148,12 @@ describe('Typed client against the public document (contract)', () => {
   it('bulk jobs', async () => {
     const job = await client.POST('/api/v2/messages/bulk', {
       params: { header: { 'Idempotency-Key': 'typed-client-job-1' } },
-      body: { messagesPerSecond: 10, messages: [{ to: '+966501234569', channel: 'local_sms', messageType: 'free_text', content: { text: 'Bulk hello' } }] },
+      body: {
+        messagesPerSecond: 10,
+        messages: [
+          { to: '+966501234569', channel: 'local_sms', messageType: 'free_text', content: { text: 'Bulk hello' } },
+        ],
+      },
     });
     expect(job.response.status).toBe(202);
     const jobId = job.data!.id;
@@ -140,14 +164,30 @@ describe('Typed client against the public document (contract)', () => {
     const jobs = await client.GET('/api/v2/messages/bulk');
     expect(jobs.response.status).toBe(200);
     // The CSV report: a text body (parseAs), typed as a string by the document.
-    const csv = await client.GET('/api/v2/messages/bulk/{jobId}/rows.csv', { params: { path: { jobId } }, parseAs: 'text' });
+    const csv = await client.GET('/api/v2/messages/bulk/{jobId}/rows.csv', {
+      params: { path: { jobId } },
+      parseAs: 'text',
+    });
     expect(csv.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const csvText: string | undefined = csv.data;
-    expect(csvText?.split('\r\n')[0]).toBe('rowIndex,to,channel,status,messageId,errorCode,errorMessage,sentAt,deliveryStatus,deliveredAt,encoding,segments');
+    expect(csvText?.split('\r\n')[0]).toBe(
+      'rowIndex,to,channel,status,messageId,errorCode,errorMessage,sentAt,deliveryStatus,deliveredAt,encoding,segments',
+    );
     const dryRun = await client.POST('/api/v2/messages/bulk/validate', {
-      body: { messagesPerSecond: 10, messages: [{ to: '+966501234569', channel: 'local_sms', messageType: 'free_text', content: { text: 'Bulk hello' } }] },
+      body: {
+        messagesPerSecond: 10,
+        messages: [
+          { to: '+966501234569', channel: 'local_sms', messageType: 'free_text', content: { text: 'Bulk hello' } },
+        ],
+      },
     });
-    expect(dryRun.data?.data).toMatchObject({ total: 1, valid: 1, invalid: 0, channels: { local_sms: 1 }, estimatedDurationSeconds: 1 });
+    expect(dryRun.data?.data).toMatchObject({
+      total: 1,
+      valid: 1,
+      invalid: 0,
+      channels: { local_sms: 1 },
+      estimatedDurationSeconds: 1,
+    });
     expect(dryRun.data?.data.estimatedCost.currency).toBe('SAR');
     for (const op of ['pause', 'resume', 'cancel', 'retry-failed'] as const) {
       const res = await client.POST(`/api/v2/messages/bulk/{jobId}/${op}`, { params: { path: { jobId } } });
@@ -157,23 +197,40 @@ describe('Typed client against the public document (contract)', () => {
     const unknown = await client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId: 'job_missing' } } });
     expect(unknown.error?.code).toBe('JOB_NOT_FOUND');
     // The event stream, read as a browser reads it (fetch body reader): the job is final by now.
-    await waitFor(async () => ['completed', 'cancelled'].includes((await client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId } } })).data?.job.status ?? ''));
-    const events = await client.GET('/api/v2/messages/bulk/{jobId}/events', { params: { path: { jobId } }, parseAs: 'stream' });
+    await waitFor(async () =>
+      ['completed', 'cancelled'].includes(
+        (await client.GET('/api/v2/messages/bulk/{jobId}', { params: { path: { jobId } } })).data?.job.status ?? '',
+      ),
+    );
+    const events = await client.GET('/api/v2/messages/bulk/{jobId}/events', {
+      params: { path: { jobId } },
+      parseAs: 'stream',
+    });
     expect(events.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const text = await new Response(events.data as ReadableStream<Uint8Array>).text();
     expect(text).toMatch(/^event: job\ndata: \{.*\}\n\nevent: end\ndata: \{.*\}\n\n$/);
-    const missing = await client.GET('/api/v2/messages/bulk/{jobId}/events', { params: { path: { jobId: 'job_missing' } } });
+    const missing = await client.GET('/api/v2/messages/bulk/{jobId}/events', {
+      params: { path: { jobId: 'job_missing' } },
+    });
     expect(missing.error?.code).toBe('JOB_NOT_FOUND');
   });
 
   it('web-session chats and the web-session webhook', async () => {
-    const session = await t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`).send({ name: 'sales-line', status: 'ready' });
+    const session = await t
+      .admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`)
+      .send({ name: 'sales-line', status: 'ready' });
     expect(session.status).toBe(201);
-    const chats = await client.GET('/api/v2/chatapp-web/chats', { params: { query: { accountId: 'sales-line', type: 'direct', limit: 5 } } });
+    const chats = await client.GET('/api/v2/chatapp-web/chats', {
+      params: { query: { accountId: 'sales-line', type: 'direct', limit: 5 } },
+    });
     expect(chats.data?.data.chats.length).toBe(5);
-    const unknown = await client.GET('/api/v2/chatapp-web/chats', { params: { query: { accountId: 'no-such-session' } } });
+    const unknown = await client.GET('/api/v2/chatapp-web/chats', {
+      params: { query: { accountId: 'no-such-session' } },
+    });
     expect(unknown.error?.code).toBe('NOT_FOUND');
-    const put = await client.PUT('/api/v2/webhooks/chatapp-web', { body: { url: 'https://hooks.example.test/inbound' } });
+    const put = await client.PUT('/api/v2/webhooks/chatapp-web', {
+      body: { url: 'https://hooks.example.test/inbound' },
+    });
     expect(put.response.status).toBe(200);
     const get = await client.GET('/api/v2/webhooks/chatapp-web');
     expect(get.response.status).toBe(200);
@@ -189,7 +246,11 @@ describe('Typed client against the public document (contract)', () => {
 
   it('event endpoints and the delivery log', async () => {
     const created = await client.POST('/api/v2/webhooks/endpoints', {
-      body: { url: 'https://hooks.example.test/events', events: ['message.*', 'bulk_job.completed'], description: 'Typed client' },
+      body: {
+        url: 'https://hooks.example.test/events',
+        events: ['message.*', 'bulk_job.completed'],
+        description: 'Typed client',
+      },
     });
     expect(created.response.status).toBe(201);
     const endpoint = created.data!.data.endpoint;
@@ -204,15 +265,27 @@ describe('Typed client against the public document (contract)', () => {
     const test = await client.POST('/api/v2/webhooks/endpoints/{id}/test', { params: { path: { id } } });
     expect(test.response.status).toBe(202);
     const deliveryId = test.data!.data.deliveryId;
-    const filtered = await client.GET('/api/v2/webhooks/deliveries', { params: { query: { endpointId: id, event: 'webhook.test' } } });
+    const filtered = await client.GET('/api/v2/webhooks/deliveries', {
+      params: { query: { endpointId: id, event: 'webhook.test' } },
+    });
     expect(filtered.data?.data.deliveries.map((d) => d.id)).toContain(deliveryId);
-    const again = await client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', { params: { path: { id: deliveryId } } });
+    const again = await client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', {
+      params: { path: { id: deliveryId } },
+    });
     expect(again.response.status).toBe(202);
-    const unknown = await client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', { params: { path: { id: 'whd_missing' } } });
+    const unknown = await client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', {
+      params: { path: { id: 'whd_missing' } },
+    });
     expect(unknown.error?.code).toBe('NOT_FOUND');
-    const patched = await client.PATCH('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } }, body: { status: 'disabled' } });
+    const patched = await client.PATCH('/api/v2/webhooks/endpoints/{id}', {
+      params: { path: { id } },
+      body: { status: 'disabled' },
+    });
     expect(patched.data?.data.endpoint.status).toBe('disabled');
-    const badEvents = await client.PATCH('/api/v2/webhooks/endpoints/{id}', { params: { path: { id } }, body: { events: ['no.such.event'] } });
+    const badEvents = await client.PATCH('/api/v2/webhooks/endpoints/{id}', {
+      params: { path: { id } },
+      body: { events: ['no.such.event'] },
+    });
     expect(badEvents.error?.code).toBe('VALIDATION_ERROR');
     const disabledTest = await client.POST('/api/v2/webhooks/endpoints/{id}/test', { params: { path: { id } } });
     expect(disabledTest.error?.code).toBe('INVALID_STATE');
@@ -223,7 +296,9 @@ describe('Typed client against the public document (contract)', () => {
   });
 
   it('API keys: create a member key, list, revoke', async () => {
-    const created = await client.POST('/api/v2/api-keys', { body: { name: 'Typed client key', permissions: ['messages:read'] } });
+    const created = await client.POST('/api/v2/api-keys', {
+      body: { name: 'Typed client key', permissions: ['messages:read'] },
+    });
     expect(created.response.status).toBe(201);
     const apiKey = created.data!.data.apiKey;
     expect(apiKey.key.startsWith(apiKey.prefix)).toBe(true);

@@ -22,7 +22,9 @@ interface OpenApiDoc {
 }
 
 function operations(doc: OpenApiDoc): [string, OpenApiOperation][] {
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op] as [string, OpenApiOperation]));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op] as [string, OpenApiOperation]),
+  );
 }
 
 describe('OpenAPI documents (contract)', () => {
@@ -35,11 +37,14 @@ describe('OpenAPI documents (contract)', () => {
   it.each([
     ['/docs-json', 'public.json'],
     ['/docs/admin-json', 'admin.json'],
-  ])('%s serves exactly the committed openapi/%s (run `npm run openapi:write` after a contract change)', async (route, file) => {
-    const res = await t.http().get(route);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(committed(file));
-  });
+  ])(
+    '%s serves exactly the committed openapi/%s (run `npm run openapi:write` after a contract change)',
+    async (route, file) => {
+      const res = await t.http().get(route);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(committed(file));
+    },
+  );
 
   it('the public document has only /api routes; the operator document has none of them', () => {
     expect(Object.keys(committed('public.json').paths).every((p) => p.startsWith('/api/v2/'))).toBe(true);
@@ -55,20 +60,23 @@ describe('OpenAPI documents (contract)', () => {
     const problems: string[] = [];
     const ids = new Set<string>();
     for (const [name, op] of operations(doc)) {
-      if (!op.operationId || !/^[a-z][a-zA-Z0-9]+$/.test(op.operationId)) problems.push(`${name}: operationId ${op.operationId} is not camelCase`);
+      if (!op.operationId || !/^[a-z][a-zA-Z0-9]+$/.test(op.operationId))
+        problems.push(`${name}: operationId ${op.operationId} is not camelCase`);
       if (op.operationId && ids.has(op.operationId)) problems.push(`${name}: duplicate operationId`);
       ids.add(op.operationId ?? '');
       if (!op.summary) problems.push(`${name}: no summary`);
       if (!op.tags?.length) problems.push(`${name}: no tag`);
       const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
-      if (schemes.includes('apiKey')) for (const s of ['401', '403', '429']) if (!op.responses[s]) problems.push(`${name}: ${s} not listed`);
+      if (schemes.includes('apiKey'))
+        for (const s of ['401', '403', '429']) if (!op.responses[s]) problems.push(`${name}: ${s} not listed`);
       for (const [status, r] of Object.entries(op.responses)) {
         const json = r.content?.['application/json'];
         const ok = status.startsWith('2');
         if (!r.content && !(ok && name.startsWith('GET /health'))) problems.push(`${name} ${status}: no body schema`);
         if (json && !json.schema) problems.push(`${name} ${status}: no schema`);
         if (json && json.example === undefined) problems.push(`${name} ${status}: no example`);
-        if (!ok && json && !JSON.stringify(json.schema).includes('"enum"')) problems.push(`${name} ${status}: error code is not an enum`);
+        if (!ok && json && !JSON.stringify(json.schema).includes('"enum"'))
+          problems.push(`${name} ${status}: error code is not an enum`);
       }
       if (!Object.keys(op.responses).some((s) => s.startsWith('2'))) problems.push(`${name}: no success response`);
     }
@@ -82,7 +90,9 @@ describe('OpenAPI documents (contract)', () => {
   });
 
   it('the committed typed client (clients/typescript) is generated from the committed public document', async () => {
-    const { stdout } = await run(process.execPath, [join(root, 'scripts', 'openapi-client.mjs'), '--check'], { cwd: root });
+    const { stdout } = await run(process.execPath, [join(root, 'scripts', 'openapi-client.mjs'), '--check'], {
+      cwd: root,
+    });
     expect(stdout).toMatch(/matches/);
   });
 });

@@ -16,7 +16,17 @@ export class CloudFake {
   statuses: Record<string, { status: string; rejected_reason?: string }> = {};
   requests: { method: string; path: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
   /** Resumable uploads: sessions opened (app, length, type) and the bytes each received, with their headers. */
-  uploads: { app: string; openAuth: string | undefined; fileLength: number; fileType: string; session: string; bytes: Buffer | null; auth: string | undefined; fileOffset: string | undefined; handle: string | null }[] = [];
+  uploads: {
+    app: string;
+    openAuth: string | undefined;
+    fileLength: number;
+    fileType: string;
+    session: string;
+    bytes: Buffer | null;
+    auth: string | undefined;
+    fileOffset: string | undefined;
+    handle: string | null;
+  }[] = [];
   /** Makes the next upload of bytes fail with this HTTP status. */
   failUploadWith: number | null = null;
   /** Templates the provider holds (manual-link lookups): id -> business account, name, language, status, body. */
@@ -28,8 +38,14 @@ export class CloudFake {
       void this.readBytes(req).then((bytes) => {
         if (this.upload(req, res, bytes)) return;
         const raw = bytes.toString('utf8');
-        this.requests.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization, body: raw ? JSON.parse(raw) : {} });
-        const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+        this.requests.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          auth: req.headers.authorization,
+          body: raw ? JSON.parse(raw) : {},
+        });
+        const json = (status: number, body: unknown) =>
+          res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
         if (req.method === 'GET') {
           if (this.mode === 'error500') return json(500, { error: { message: 'internal', code: 2 } });
           const [path, query = ''] = (req.url ?? '').split('?');
@@ -37,13 +53,25 @@ export class CloudFake {
           const params = new URLSearchParams(query);
           if (parts.at(-1) === 'message_templates') {
             const waba = parts.at(-2);
-            const data = Object.entries(this.known).filter(([, k]) => k.waba === waba && k.name === params.get('name')).map(([id]) => ({ id }));
+            const data = Object.entries(this.known)
+              .filter(([, k]) => k.waba === waba && k.name === params.get('name'))
+              .map(([id]) => ({ id }));
             return json(200, { data });
           }
           const id = parts.at(-1) ?? '';
           const k = this.known[id];
-          if (k) return json(200, { id, name: k.name, language: k.language, status: k.status, components: [{ type: 'BODY', text: k.body }] });
-          if (params.get('fields')?.includes('name')) return json(400, { error: { message: `Unsupported get request. Object with ID '${id}' does not exist`, code: 100 } });
+          if (k)
+            return json(200, {
+              id,
+              name: k.name,
+              language: k.language,
+              status: k.status,
+              components: [{ type: 'BODY', text: k.body }],
+            });
+          if (params.get('fields')?.includes('name'))
+            return json(400, {
+              error: { message: `Unsupported get request. Object with ID '${id}' does not exist`, code: 100 },
+            });
           return json(200, { id, ...(this.statuses[id] ?? { status: 'PENDING' }) });
         }
         if (req.method === 'POST' && (req.url ?? '').endsWith('/messages')) {
@@ -59,7 +87,14 @@ export class CloudFake {
           case 'reset':
             return void req.socket.destroy();
           case 'refuse':
-            return json(400, { error: { message: 'Invalid parameter', code: 100, error_subcode: 2388040, error_user_msg: 'Body has too many variables' } });
+            return json(400, {
+              error: {
+                message: 'Invalid parameter',
+                code: 100,
+                error_subcode: 2388040,
+                error_user_msg: 'Body has too many variables',
+              },
+            });
           case 'duplicate':
             return json(400, { error: { message: 'Invalid parameter', code: 100, error_subcode: 2388024 } });
         }
@@ -79,12 +114,23 @@ export class CloudFake {
    * then POST /{v}/upload:{session} with the bytes (Authorization: OAuth <token>, file_offset: 0) -> { h }.
    */
   private upload(req: IncomingMessage, res: ServerResponse, bytes: Buffer): boolean {
-    const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     const url = new URL(req.url ?? '/', 'http://fake');
     const parts = url.pathname.split('/');
     if (req.method === 'POST' && parts.at(-1) === 'uploads') {
       const session = `upload:${Buffer.from(`session-${this.uploads.length + 1}`).toString('base64')}?sig=ARZfake${this.uploads.length + 1}`;
-      this.uploads.push({ app: parts.at(-2) ?? '', openAuth: req.headers.authorization, fileLength: Number(url.searchParams.get('file_length')), fileType: url.searchParams.get('file_type') ?? '', session, bytes: null, auth: req.headers.authorization, fileOffset: undefined, handle: null });
+      this.uploads.push({
+        app: parts.at(-2) ?? '',
+        openAuth: req.headers.authorization,
+        fileLength: Number(url.searchParams.get('file_length')),
+        fileType: url.searchParams.get('file_type') ?? '',
+        session,
+        bytes: null,
+        auth: req.headers.authorization,
+        fileOffset: undefined,
+        handle: null,
+      });
       json(200, { id: session });
       return true;
     }

@@ -4,7 +4,21 @@ import { createHmac } from 'node:crypto';
 export function cloudStatusWebhook(statuses: Record<string, unknown>[]): Record<string, unknown> {
   return {
     object: 'whatsapp_business_account',
-    entry: [{ id: 'waba_platform', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '966500000001', phone_number_id: '1055' }, statuses } }] }],
+    entry: [
+      {
+        id: 'waba_platform',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '966500000001', phone_number_id: '1055' },
+              statuses,
+            },
+          },
+        ],
+      },
+    ],
   };
 }
 

@@ -84,7 +84,13 @@ export class SmppFake {
       const parts = groups.get(key) ?? [];
       if (!groups.has(key)) groups.set(key, parts);
       parts.push(s);
-      if (parts.length === s.concat.total) out.push([...parts].sort((a, b) => a.concat!.seq - b.concat!.seq).map((p) => p.text).join(''));
+      if (parts.length === s.concat.total)
+        out.push(
+          [...parts]
+            .sort((a, b) => a.concat!.seq - b.concat!.seq)
+            .map((p) => p.text)
+            .join(''),
+        );
     }
     return out;
   }
@@ -105,12 +111,24 @@ export class SmppFake {
     const tlvs: Record<string, unknown> = {};
     if (opts.tlv?.receiptedMessageId) tlvs.receipted_message_id = opts.tlv.receiptedMessageId;
     if (opts.tlv?.messageState) tlvs.message_state = opts.tlv.messageState;
-    return this.deliver({ esm_class: 0x04, source_addr: '966501234567', destination_addr: 'MyShop', short_message: opts.noText ? '' : text, ...tlvs });
+    return this.deliver({
+      esm_class: 0x04,
+      source_addr: '966501234567',
+      destination_addr: 'MyShop',
+      short_message: opts.noText ? '' : text,
+      ...tlvs,
+    });
   }
 
   /** An SMS from a phone to one of our numbers or sender names. */
   inboundSms(from: string, to: string, text: string): Promise<number> {
-    return this.deliver({ esm_class: 0, source_addr_ton: 1, source_addr: from, destination_addr: to, short_message: { message: text } });
+    return this.deliver({
+      esm_class: 0,
+      source_addr_ton: 1,
+      source_addr: from,
+      destination_addr: to,
+      short_message: { message: text },
+    });
   }
 
   /** Sends a deliver_sm on the latest session; resolves with the deliver_sm_resp command_status. */
@@ -129,9 +147,13 @@ export class SmppFake {
   /** `hexIds` and `receiptBeforeResponse` applied to a submit_sm_resp about to be sent. */
   private beforeResponse(response: smpp.PDU): Promise<unknown> {
     if (typeof response.message_id !== 'string' || !response.message_id) return Promise.resolve();
-    const id = this.hexIds ? (0xa0000 + this.submits.length).toString(16).toUpperCase().padStart(8, '0') : response.message_id;
+    const id = this.hexIds
+      ? (0xa0000 + this.submits.length).toString(16).toUpperCase().padStart(8, '0')
+      : response.message_id;
     response.message_id = id;
-    return this.receiptBeforeResponse ? this.receipt(id, this.receiptBeforeResponse).catch(() => undefined) : Promise.resolve();
+    return this.receiptBeforeResponse
+      ? this.receipt(id, this.receiptBeforeResponse).catch(() => undefined)
+      : Promise.resolve();
   }
 
   private accept(session: smpp.Session): void {
@@ -176,7 +198,9 @@ export class SmppFake {
       if (suffix === '5555') return session.destroy();
       // 6666: every part after the first is refused as throttled.
       const laterPartThrottled = suffix === '6666' && submit.concat !== null && submit.concat.seq > 1;
-      const status = laterPartThrottled ? smpp.ESME_RTHROTTLED : { '1111': smpp.ESME_RINVDSTADR, '2222': smpp.ESME_RTHROTTLED, '4444': smpp.ESME_RSYSERR }[suffix];
+      const status = laterPartThrottled
+        ? smpp.ESME_RTHROTTLED
+        : { '1111': smpp.ESME_RINVDSTADR, '2222': smpp.ESME_RTHROTTLED, '4444': smpp.ESME_RSYSERR }[suffix];
       if (!status) submit.messageId = `smsc-${this.submits.length}`;
       const response = pdu.response(status ? { command_status: status } : { message_id: submit.messageId });
       this.maxOutstanding = Math.max(this.maxOutstanding, ++this.outstanding);

@@ -35,9 +35,12 @@ export class SmtpFake {
       allowInsecureAuth: true,
       closeTimeout: 100,
       logger: false,
-      onConnect: (_session, cb) => cb(this.refuseConnections ? smtpError(421, 'Too many connections, try later') : null),
+      onConnect: (_session, cb) =>
+        cb(this.refuseConnections ? smtpError(421, 'Too many connections, try later') : null),
       onAuth: (auth, _session, cb) =>
-        auth.username === this.credentials.user && auth.password === this.credentials.pass ? cb(null, { user: auth.username }) : cb(smtpError(535, 'Authentication failed')),
+        auth.username === this.credentials.user && auth.password === this.credentials.pass
+          ? cb(null, { user: auth.username })
+          : cb(smtpError(535, 'Authentication failed')),
       onRcptTo: (address, _session, cb) => {
         if (address.address.startsWith('reject')) return cb(smtpError(550, 'No such user here'));
         if (address.address.startsWith('busy')) return cb(smtpError(451, 'Mailbox busy, try again later'));

@@ -1,5 +1,8 @@
 /** Polls `fn` until it returns true (no fixed sleeps in tests). Kept here so adapter tests need not boot the app. */
-export async function waitFor(fn: () => Promise<boolean>, opts: { timeoutMs?: number; what?: string } = {}): Promise<void> {
+export async function waitFor(
+  fn: () => Promise<boolean>,
+  opts: { timeoutMs?: number; what?: string } = {},
+): Promise<void> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10000);
   while (Date.now() < deadline) {
     if (await fn()) return;

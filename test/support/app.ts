@@ -59,21 +59,33 @@ export function testEnv(extra: Env = {}): Env {
     PUBLIC_THROTTLE_LIMIT: '1000000',
     // Each app its own counters: apps of one test run share 127.0.0.1, and the per-IP budgets would
     // otherwise add up across suites (a deployment's replicas share one prefix).
-    ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_KEY_PREFIX: `msgtest:${randomBytes(4).toString('hex')}:` } : {}),
+    ...(process.env.TEST_REDIS_URL
+      ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_KEY_PREFIX: `msgtest:${randomBytes(4).toString('hex')}:` }
+      : {}),
     ...extra,
   };
 }
 
 /** The app on `databaseUrl`, listening; a start that fails closes what it opened and throws. */
-async function boot(databaseUrl: string, opts: TestAppOptions): Promise<{ app: NestExpressApplication; config: AppConfig }> {
+async function boot(
+  databaseUrl: string,
+  opts: TestAppOptions,
+): Promise<{ app: NestExpressApplication; config: AppConfig }> {
   const config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...opts.env }));
   const before = new Set(openDataSources());
   let moduleRef: TestingModule;
   try {
-    moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: opts.controllers ?? [] }).overrideProvider(AppConfig).useValue(config).compile();
+    moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: opts.controllers ?? [] })
+      .overrideProvider(AppConfig)
+      .useValue(config)
+      .compile();
   } catch (err) {
     // Compilation failed after the database connected (a provider refused its configuration).
-    await Promise.all(openDataSources().filter((ds) => !before.has(ds)).map((ds) => ds.destroy().catch(() => undefined)));
+    await Promise.all(
+      openDataSources()
+        .filter((ds) => !before.has(ds))
+        .map((ds) => ds.destroy().catch(() => undefined)),
+    );
     throw err;
   }
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
@@ -113,7 +125,11 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     http,
     admin,
     async createAccount(fields = {}) {
-      const res = await admin('post', '/admin/v1/accounts').send({ name: 'Test account', walletBalance: 100_000, ...fields });
+      const res = await admin('post', '/admin/v1/accounts').send({
+        name: 'Test account',
+        walletBalance: 100_000,
+        ...fields,
+      });
       if (res.status !== 201) throw new Error(`createAccount failed: ${res.status} ${JSON.stringify(res.body)}`);
       return { id: res.body.data.account.id, key: res.body.data.apiKey.key, keyId: res.body.data.apiKey.id };
     },
@@ -130,7 +146,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
 }
 
 /** Polls `fn` until it returns a truthy value (no fixed sleeps in tests). */
-export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 15000);
   let last: unknown;
   while (Date.now() < deadline) {

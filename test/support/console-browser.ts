@@ -6,7 +6,14 @@ import { loadCommittedContract } from './openapi-contract';
 
 export const CHROMIUM = '/usr/bin/chromium';
 // Without the background-networking flags Chromium keeps trying to reach Google's services.
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const SCREENSHOTS = join(__dirname, '..', '..', '.ci', 'out', 'console');
 export const WIDE = { width: 1280, height: 800 };
 export const NARROW = { width: 390, height: 844 };
@@ -42,7 +49,12 @@ export async function openConsole(appUrl: string, opts: { hostName?: string } = 
   const baseUrl = opts.hostName ? appUrl.replace('//127.0.0.1:', `//${opts.hostName}:`) : appUrl;
   const args = opts.hostName ? [...FLAGS, `--host-resolver-rules=MAP ${opts.hostName} 127.0.0.1`] : FLAGS;
   const profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args, viewport: WIDE });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args,
+    viewport: WIDE,
+  });
   const outside: string[] = [];
   const pageErrors: string[] = [];
   const contractProblems: string[] = [];
@@ -57,7 +69,13 @@ export async function openConsole(appUrl: string, opts: { hostName?: string } = 
   // Fail within the test's own timeout, with Playwright's message, rather than at Jest's 60 s.
   page.setDefaultTimeout(15_000);
   // An API error answer is expected (the page shows it); Chromium logs it as a failed resource load.
-  page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource: the server responded/.test(m.text()) && pageErrors.push(m.text()));
+  page.on(
+    'console',
+    (m) =>
+      m.type() === 'error' &&
+      !/^Failed to load resource: the server responded/.test(m.text()) &&
+      pageErrors.push(m.text()),
+  );
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('response', async (res) => {
     const url = new URL(res.url());
@@ -69,7 +87,13 @@ export async function openConsole(appUrl: string, opts: { hostName?: string } = 
       // The page navigated away before the body was read: nothing to check.
       return;
     }
-    const problem = contract.check(res.request().method(), url.pathname + url.search, res.status(), res.headers()['content-type'], body);
+    const problem = contract.check(
+      res.request().method(),
+      url.pathname + url.search,
+      res.status(),
+      res.headers()['content-type'],
+      body,
+    );
     if (problem) contractProblems.push(problem);
   });
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -80,7 +104,10 @@ export async function openConsole(appUrl: string, opts: { hostName?: string } = 
     pageErrors,
     contractProblems,
     // A string expression: the test code is type-checked without the DOM library.
-    storage: () => page.evaluate<{ session: Record<string, string>; local: number }>('({ session: { ...sessionStorage }, local: localStorage.length })'),
+    storage: () =>
+      page.evaluate<{ session: Record<string, string>; local: number }>(
+        '({ session: { ...sessionStorage }, local: localStorage.length })',
+      ),
     async signIn(key) {
       await page.goto(`${baseUrl}/console/`);
       await page.getByLabel('API key', { exact: true }).fill(key);
@@ -95,9 +122,13 @@ export async function openConsole(appUrl: string, opts: { hostName?: string } = 
       for (const size of widths) {
         await page.setViewportSize(size);
         // Tables scrolled sideways by an earlier click show from their first column again.
-        await page.evaluate("document.querySelectorAll('.table-box').forEach((e) => { e.scrollLeft = 0; e.scrollTop = 0; })");
+        await page.evaluate(
+          "document.querySelectorAll('.table-box').forEach((e) => { e.scrollLeft = 0; e.scrollTop = 0; })",
+        );
         // Readable at this width: the page itself never scrolls sideways (wide tables scroll in their box).
-        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+        const overflow = await page.evaluate<number>(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        );
         if (overflow > 0) throw new Error(`${name} at ${size.width} px scrolls sideways by ${overflow} px`);
         await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
       }

@@ -17,10 +17,27 @@ function newestMtime(path: string): number {
  */
 export function ensureConsoleBuilt(): void {
   const index = join(CONSOLE_DIST, 'index.html');
-  const sources = ['console/src', 'console/public', 'console/index.html', 'console/vite.config.mts', 'clients/typescript'].map((p) => join(root, p));
+  const sources = [
+    'console/src',
+    'console/public',
+    'console/index.html',
+    'console/vite.config.mts',
+    'clients/typescript',
+  ].map((p) => join(root, p));
   if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newestMtime))) return;
-  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'console', 'vite.config.mts'), '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      join(root, 'console', 'vite.config.mts'),
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
 }

@@ -20,14 +20,22 @@ let counter = 0;
 /** A connection to the server of a `mysql://` URL, on no database. */
 export function serverConnection(url: string): ReturnType<typeof createConnection> {
   const u = new URL(url);
-  return createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username || 'root'), password: decodeURIComponent(u.password) });
+  return createConnection({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username || 'root'),
+    password: decodeURIComponent(u.password),
+  });
 }
 
 /** `_<suite file>` of the suite running now (so a database left behind names its suite), or ''. */
 function suiteTag(): string {
   const path = typeof expect === 'function' ? expect.getState().testPath : undefined;
   if (!path) return '';
-  return `_${basename(path).replace(/\.e2e-spec\.ts$/, '').replace(/[^a-z0-9]+/gi, '_').slice(0, 30)}`;
+  return `_${basename(path)
+    .replace(/\.e2e-spec\.ts$/, '')
+    .replace(/[^a-z0-9]+/gi, '_')
+    .slice(0, 30)}`;
 }
 
 export async function freshDatabaseUrl(): Promise<string> {

@@ -16,7 +16,11 @@ export function expectError(res: ErrorResponse, status: number, code: string, er
 }
 
 /** `expectError`, and the request id echoed in the `X-Request-Id` header. */
-export function expectEnvelope(res: ErrorResponse & { headers: Record<string, string> }, status: number, code: string): void {
+export function expectEnvelope(
+  res: ErrorResponse & { headers: Record<string, string> },
+  status: number,
+  code: string,
+): void {
   expectError(res, status, code);
   expect(res.headers['x-request-id']).toBe(res.body.requestId);
 }

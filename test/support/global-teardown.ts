@@ -10,5 +10,8 @@ export default async function globalTeardown(): Promise<void> {
   if (!TEST_MYSQL_URL) return;
   const ours = (pid: number) => pid === process.pid || parentOf(pid) === process.pid;
   const dropped = await dropDatabasesOfEndedRuns((pid) => alive(pid) && !ours(pid));
-  if (dropped.length) process.stderr.write(`global teardown: dropped ${dropped.length} test database(s) the suites left: ${dropped.join(', ')}\n`);
+  if (dropped.length)
+    process.stderr.write(
+      `global teardown: dropped ${dropped.length} test database(s) the suites left: ${dropped.join(', ')}\n`,
+    );
 }

@@ -26,7 +26,11 @@ export function png(padTo = 0): Buffer {
   ihdr[8] = 8;
   ihdr[9] = 0;
   const raw = Buffer.from([0, 0]);
-  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw))];
+  const parts = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+  ];
   if (padTo > 0) parts.push(chunk('tEXt', Buffer.alloc(padTo, 0x61)));
   parts.push(chunk('IEND', Buffer.alloc(0)));
   return Buffer.concat(parts);

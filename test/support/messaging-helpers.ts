@@ -22,9 +22,20 @@ export function useMessagingApp(setApp: (t: TestApp) => void, setAccount: (acc: 
     setAccount(acc);
   });
 
-  const send = (body: Record<string, unknown>, key = acc.key) => t.http().post('/api/v2/messages/send').set('X-API-Key', key).send(body);
-  const sms = (to: unknown = PHONE, extra: Record<string, unknown> = {}) => ({ to, channel: 'local_sms', messageType: 'free_text', content: { text: 'Hello' }, ...extra });
+  const send = (body: Record<string, unknown>, key = acc.key) =>
+    t.http().post('/api/v2/messages/send').set('X-API-Key', key).send(body);
+  const sms = (to: unknown = PHONE, extra: Record<string, unknown> = {}) => ({
+    to,
+    channel: 'local_sms',
+    messageType: 'free_text',
+    content: { text: 'Hello' },
+    ...extra,
+  });
   const account = async () => (await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data;
-  const delivered = async (q: string) => (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}${q}`)).body.data.messages as Record<string, unknown>[];
+  const delivered = async (q: string) =>
+    (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${acc.id}${q}`)).body.data.messages as Record<
+      string,
+      unknown
+    >[];
   return { send, sms, account, delivered };
 }

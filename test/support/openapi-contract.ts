@@ -40,8 +40,17 @@ export class OpenApiContract {
       for (const [template, item] of Object.entries(doc.paths)) {
         for (const [method, op] of Object.entries(item)) {
           const segments = template.split('/');
-          const pattern = new RegExp('^' + segments.map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : escapeRe(s))).join('/') + '/?$');
-          this.routes.push({ doc: name, method: method.toUpperCase(), template, pattern, literalSegments: segments.filter((s) => !s.startsWith('{')).length, op });
+          const pattern = new RegExp(
+            '^' + segments.map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : escapeRe(s))).join('/') + '/?$',
+          );
+          this.routes.push({
+            doc: name,
+            method: method.toUpperCase(),
+            template,
+            pattern,
+            literalSegments: segments.filter((s) => !s.startsWith('{')).length,
+            op,
+          });
         }
       }
     }
@@ -57,7 +66,11 @@ export class OpenApiContract {
         name: `${r.method} ${r.template}`,
         matches: (call: string) => {
           const [method, path] = call.split(' ');
-          return method === r.method && r.pattern.test(path) && this.routes.find((x) => x.method === method && x.pattern.test(path)) === r;
+          return (
+            method === r.method &&
+            r.pattern.test(path) &&
+            this.routes.find((x) => x.method === method && x.pattern.test(path)) === r
+          );
         },
       }));
   }
@@ -69,13 +82,15 @@ export class OpenApiContract {
     if (!route) return null;
     const name = `${route.method} ${route.template} (${route.op.operationId ?? '?'})`;
     const response = route.op.responses[String(status)];
-    if (!response) return `${name} answered ${status}, which the OpenAPI document does not list (it lists ${Object.keys(route.op.responses).join(', ')})`;
+    if (!response)
+      return `${name} answered ${status}, which the OpenAPI document does not list (it lists ${Object.keys(route.op.responses).join(', ')})`;
     if (!response.content) return null;
     // A body in a media type the operation does not list (CSV where JSON is documented, or the reverse).
     const media = contentType?.split(';')[0].trim().toLowerCase();
     // Documented media types may carry parameters (`text/plain; version=0.0.4`): compare the bare type.
     const listed = Object.keys(response.content).map((k) => k.split(';')[0].trim().toLowerCase());
-    if (media && !listed.includes(media)) return `${name} ${status} answered ${media}, which the OpenAPI document does not list (it lists ${Object.keys(response.content).join(', ')})`;
+    if (media && !listed.includes(media))
+      return `${name} ${status} answered ${media}, which the OpenAPI document does not list (it lists ${Object.keys(response.content).join(', ')})`;
     // Only JSON bodies are checked against a schema (a text/csv body is a string by definition).
     if (!media?.includes('json')) return null;
     const schema = response.content['application/json']?.schema;
@@ -87,7 +102,10 @@ export class OpenApiContract {
       this.validators.set(key, validate);
     }
     if (validate(body)) return null;
-    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}`).join('; ');
+    const errors = (validate.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}`)
+      .join('; ');
     return `${name} ${status} body does not match the OpenAPI schema: ${errors}\nbody: ${JSON.stringify(body).slice(0, 600)}`;
   }
 }
@@ -96,7 +114,8 @@ function rewriteRefs(node: Json, docId: string): Json {
   if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, docId));
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, Json> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${docId}${v}` : rewriteRefs(v, docId);
+  for (const [k, v] of Object.entries(node))
+    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${docId}${v}` : rewriteRefs(v, docId);
   return out;
 }
 

@@ -4,14 +4,24 @@ import type { Response } from 'supertest';
 import { Test } from 'supertest';
 import { loadCommittedContract } from './openapi-contract';
 
-type AssertFn = (resError: Error | null, res: Response | undefined, fn: (err: Error | null, res?: Response) => void) => void;
+type AssertFn = (
+  resError: Error | null,
+  res: Response | undefined,
+  fn: (err: Error | null, res?: Response) => void,
+) => void;
 const contract = loadCommittedContract();
 const proto = Test.prototype as unknown as { assert: AssertFn; method: string; url: string };
 const original = proto.assert;
 
 proto.assert = function (this: typeof proto, resError, res, fn) {
   if (res) {
-    const problem = contract.check(this.method, this.url, res.status, res.headers['content-type'] as string | undefined, res.body);
+    const problem = contract.check(
+      this.method,
+      this.url,
+      res.status,
+      res.headers['content-type'] as string | undefined,
+      res.body,
+    );
     if (problem) return fn(new Error(`OpenAPI contract: ${problem}`), res);
   }
   return original.call(this, resError, res, fn);

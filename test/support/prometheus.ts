@@ -26,7 +26,8 @@ export class Scrape {
       const family = m?.[1].replace(/_count$/, '');
       if (!m || !m[1].endsWith('_count') || this.families.get(family!)?.type !== 'HISTOGRAM') continue;
       const labels: Record<string, string> = {};
-      for (const [, k, v] of (m[2] ?? '').matchAll(LABEL)) labels[k] = v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+      for (const [, k, v] of (m[2] ?? '').matchAll(LABEL))
+        labels[k] = v.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
       this.histograms.set(family!, [...(this.histograms.get(family!) ?? []), { labels, count: Number(m[3]) }]);
     }
   }

@@ -39,7 +39,13 @@ export function smtpApps() {
       apps.splice(apps.indexOf(app), 1);
       await app.close({ keepDatabase: true });
     },
-    email: (to: string, extra: Record<string, unknown> = {}) => ({ to, channel: 'email', messageType: 'free_text', content: { subject: 'Hi', text: `For ${to}` }, ...extra }),
+    email: (to: string, extra: Record<string, unknown> = {}) => ({
+      to,
+      channel: 'email',
+      messageType: 'free_text',
+      content: { subject: 'Hi', text: `For ${to}` },
+      ...extra,
+    }),
     /** How many times the SMTP server received each of our message ids. */
     receivedCounts: (): Record<string, number> => {
       const counts: Record<string, number> = {};
@@ -49,16 +55,22 @@ export function smtpApps() {
       }
       return counts;
     },
-    message: async (t: TestApp, key: string, id: string) => (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', key)).body.data,
-    wallet: async (t: TestApp, key: string) => (await t.http().get('/api/v2/account').set('X-API-Key', key)).body.data.walletBalance as number,
+    message: async (t: TestApp, key: string, id: string) =>
+      (await t.http().get(`/api/v2/messages/${id}`).set('X-API-Key', key)).body.data,
+    wallet: async (t: TestApp, key: string) =>
+      (await t.http().get('/api/v2/account').set('X-API-Key', key)).body.data.walletBalance as number,
     /** As a dispatcher leaves a bulk row's message: validated, paid and logged `queued` under `messageId`. */
     payAndLog: async (t: TestApp, accountId: string, jobId: string, idx: number, messageId: string) => {
-      const [{ payload }]: { payload: string }[] = await t.app.get(DataSource).query('SELECT payload FROM bulk_rows WHERE job_id = ? AND idx = ?', [jobId, idx]);
+      const [{ payload }]: { payload: string }[] = await t.app
+        .get(DataSource)
+        .query('SELECT payload FROM bulk_rows WHERE job_id = ? AND idx = ?', [jobId, idx]);
       const validator = t.app.get(MessageValidator);
       const msg = await validator.validate(validator.createContext(accountId), JSON.parse(payload), { bulkRow: true });
       const funding = await t.app.get(LedgerService).debit(accountId, 'email');
       const origin = { bulkJobId: jobId, rowIndex: idx };
-      await t.app.get(MessageLog).insert([{ id: messageId, accountId, msg, funding, status: 'queued', origin }], Date.now());
+      await t.app
+        .get(MessageLog)
+        .insert([{ id: messageId, accountId, msg, funding, status: 'queued', origin }], Date.now());
       return { msg, funding, origin };
     },
   };

@@ -44,9 +44,18 @@ export function spawnApp(env: Env): SpawnedApp {
         const check = () => {
           if (pattern.test(out)) done(() => resolve(out));
         };
-        const timer = setTimeout(() => done(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${out.slice(-3000)}`))), timeoutMs);
+        const timer = setTimeout(
+          () => done(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${out.slice(-3000)}`))),
+          timeoutMs,
+        );
         listeners.add(check);
-        void exited.then((code) => done(() => (pattern.test(out) ? resolve(out) : reject(new Error(`exited (${code}) before ${pattern}; output:\n${out.slice(-3000)}`)))));
+        void exited.then((code) =>
+          done(() =>
+            pattern.test(out)
+              ? resolve(out)
+              : reject(new Error(`exited (${code}) before ${pattern}; output:\n${out.slice(-3000)}`)),
+          ),
+        );
         check();
       });
     },

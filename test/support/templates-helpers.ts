@@ -38,11 +38,17 @@ export async function startTemplatesApp(): Promise<{ t: TestApp; acc: TestAccoun
 
 /** Template requests as the suite's account; the getters are read at call time (the app starts in beforeAll). */
 export function templateRequests(app: () => TestApp, account: () => TestAccount) {
-  const post = (body: unknown, key = account().key) => app().http().post('/api/v2/templates').set('X-API-Key', key).send(body as object);
+  const post = (body: unknown, key = account().key) =>
+    app()
+      .http()
+      .post('/api/v2/templates')
+      .set('X-API-Key', key)
+      .send(body as object);
   const get = (id: string, key = account().key) => app().http().get(`/api/v2/templates/${id}`).set('X-API-Key', key);
   let seq = 0;
   /** A unique valid name per test (names are letters and underscores only). */
-  const uniq = (base: string) => `${base}_${'abcdefghijklmnopqrstuvwxyz'[seq % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(seq++ / 26) % 26]}`;
+  const uniq = (base: string) =>
+    `${base}_${'abcdefghijklmnopqrstuvwxyz'[seq % 26]}${'abcdefghijklmnopqrstuvwxyz'[Math.floor(seq++ / 26) % 26]}`;
 
   async function expect400(body: Record<string, unknown>, field: string): Promise<void> {
     const res = await post({ ...body, name: body.name ?? uniq('bad') });

@@ -24,9 +24,17 @@ export function verificationHelpers(app: () => TestApp) {
   const nextPhone = () => `+96650${String(++phoneSeq).padStart(7, '0')}`;
 
   const send = (acc: TestAccount | string, body: Record<string, unknown>) =>
-    app().http().post('/api/v2/verification/send').set('X-API-Key', typeof acc === 'string' ? acc : acc.key).send(body);
+    app()
+      .http()
+      .post('/api/v2/verification/send')
+      .set('X-API-Key', typeof acc === 'string' ? acc : acc.key)
+      .send(body);
   const check = (acc: TestAccount | string, verificationId: string, code: string) =>
-    app().http().post('/api/v2/verification/check').set('X-API-Key', typeof acc === 'string' ? acc : acc.key).send({ verificationId, code });
+    app()
+      .http()
+      .post('/api/v2/verification/check')
+      .set('X-API-Key', typeof acc === 'string' ? acc : acc.key)
+      .send({ verificationId, code });
 
   async function deliveries(accountId: string, to: string): Promise<{ text: string; channel: string }[]> {
     const res = await app().admin('get', '/admin/v1/sandbox/messages').query({ accountId, to });
@@ -51,7 +59,9 @@ export function verificationHelpers(app: () => TestApp) {
   const wrong = (code: string) => code.replace(/^./, (d) => String((Number(d) + 1) % 10));
 
   async function rowsOf(accountId: string): Promise<{ status: string; code_hash: string; attempts: number }[]> {
-    return app().app.get(DataSource).query('SELECT status, code_hash, attempts FROM verifications WHERE account_id = ?', [accountId]);
+    return app()
+      .app.get(DataSource)
+      .query('SELECT status, code_hash, attempts FROM verifications WHERE account_id = ?', [accountId]);
   }
 
   async function wallet(acc: TestAccount): Promise<number> {

@@ -22,7 +22,10 @@ export interface WebhookReceiver {
 }
 
 /** A real HTTP server that records every webhook call (default answer: 200 `{ ok: true }`). */
-export async function startReceiver(fn: (call: ReceivedCall, n: number) => Reply = () => 200, path = '/hook'): Promise<WebhookReceiver> {
+export async function startReceiver(
+  fn: (call: ReceivedCall, n: number) => Reply = () => 200,
+  path = '/hook',
+): Promise<WebhookReceiver> {
   let reply = fn;
   const calls: ReceivedCall[] = [];
   const server: Server = createServer((req, res) => {
@@ -36,7 +39,14 @@ export async function startReceiver(fn: (call: ReceivedCall, n: number) => Reply
       } catch {
         body = null;
       }
-      const call: ReceivedCall = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body, at: Date.now() };
+      const call: ReceivedCall = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        raw,
+        body,
+        at: Date.now(),
+      };
       calls.push(call);
       const r = reply(call, calls.length);
       const { status, delayMs = 0, location } = typeof r === 'number' ? { status: r } : r;

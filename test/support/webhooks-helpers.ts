@@ -11,7 +11,14 @@ export interface DeliveryView {
   status: string;
   attemptCount: number;
   lastError: string | null;
-  attempts: { attempt: number; at: string; httpStatus: number | null; durationMs: number; success: boolean; error: string | null }[];
+  attempts: {
+    attempt: number;
+    at: string;
+    httpStatus: number | null;
+    durationMs: number;
+    success: boolean;
+    error: string | null;
+  }[];
 }
 
 export async function deliveries(t: TestApp, key: string, query = ''): Promise<DeliveryView[]> {
@@ -21,11 +28,17 @@ export async function deliveries(t: TestApp, key: string, query = ''): Promise<D
 }
 
 export async function settle(t: TestApp, key: string, deliveryId: string): Promise<DeliveryView> {
-  return waitFor(async () => (await deliveries(t, key)).find((d) => d.id === deliveryId && d.status !== 'pending'), { what: `delivery ${deliveryId} settled` });
+  return waitFor(async () => (await deliveries(t, key)).find((d) => d.id === deliveryId && d.status !== 'pending'), {
+    what: `delivery ${deliveryId} settled`,
+  });
 }
 
 /** Sets the web-session webhook and queues a test event; returns the delivery id and key. */
-export async function queueTest(t: TestApp, acc: TestAccount, url: string): Promise<{ deliveryId: string; key: string }> {
+export async function queueTest(
+  t: TestApp,
+  acc: TestAccount,
+  url: string,
+): Promise<{ deliveryId: string; key: string }> {
   const put = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url });
   if (put.status !== 200) throw new Error(`put ${put.status} ${JSON.stringify(put.body)}`);
   const res = await t.http().post('/api/v2/webhooks/chatapp-web/test').set('X-API-Key', acc.key);
@@ -40,7 +53,10 @@ export const idOf = (c: ReceivedCall) => c.headers['x-service-delivery-id'];
  * receiver for each test. `bind` hands both to the suite's own variables, so its tests read plain
  * `t` and `receiver`.
  */
-export function appWithReceiverPerTest(env: Record<string, string>, bind: { app: (t: TestApp) => void; receiver: (r: WebhookReceiver) => void }): void {
+export function appWithReceiverPerTest(
+  env: Record<string, string>,
+  bind: { app: (t: TestApp) => void; receiver: (r: WebhookReceiver) => void },
+): void {
   let t: TestApp;
   let receiver: WebhookReceiver;
   beforeAll(async () => {

@@ -19,7 +19,11 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
   try {
     result = await call;
   } catch (err) {
-    throw new ApiFailure(0, 'NETWORK_ERROR', `The service did not answer (${err instanceof Error ? err.message : String(err)})`);
+    throw new ApiFailure(
+      0,
+      'NETWORK_ERROR',
+      `The service did not answer (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   if (result.response.ok) return result.data as T;
   throw toFailure(result.response, result.error);
@@ -28,12 +32,23 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
 export function toFailure(response: Response, body: unknown): ApiFailure {
   if (body && typeof body === 'object' && 'code' in body) {
     const e = body as { code: unknown; error?: unknown; requestId?: unknown };
-    return new ApiFailure(response.status, String(e.code), String(e.error ?? ''), typeof e.requestId === 'string' ? e.requestId : undefined);
+    return new ApiFailure(
+      response.status,
+      String(e.code),
+      String(e.error ?? ''),
+      typeof e.requestId === 'string' ? e.requestId : undefined,
+    );
   }
   // Not our envelope (a proxy in front answered): still show status and text.
-  return new ApiFailure(response.status, `HTTP_${response.status}`, typeof body === 'string' && body ? body.slice(0, 300) : response.statusText);
+  return new ApiFailure(
+    response.status,
+    `HTTP_${response.status}`,
+    typeof body === 'string' && body ? body.slice(0, 300) : response.statusText,
+  );
 }
 
 export function asFailure(err: unknown): ApiFailure {
-  return err instanceof ApiFailure ? err : new ApiFailure(0, 'CONSOLE_ERROR', err instanceof Error ? err.message : String(err));
+  return err instanceof ApiFailure
+    ? err
+    : new ApiFailure(0, 'CONSOLE_ERROR', err instanceof Error ? err.message : String(err));
 }

@@ -38,7 +38,11 @@ export function useJobStream(jobId: string): JobStream {
       setLive(true);
       let ended = false;
       try {
-        const res = await client.GET('/api/v2/messages/bulk/{jobId}/events', { params: { path: { jobId } }, parseAs: 'stream', signal: abort.signal });
+        const res = await client.GET('/api/v2/messages/bulk/{jobId}/events', {
+          params: { path: { jobId } },
+          parseAs: 'stream',
+          signal: abort.signal,
+        });
         if (!res.response.ok) {
           // An error answer is a JSON envelope (the stream never started): show it, do not retry.
           setError(toFailure(res.response, res.error));

@@ -13,7 +13,11 @@ export interface Loaded<T> {
  * `key` is a string so callers pass their inputs joined, never an object that changes every render.
  */
 export function useApi<T>(load: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: ApiFailure | null; loading: boolean }>({ data: undefined, error: null, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: ApiFailure | null; loading: boolean }>({
+    data: undefined,
+    error: null,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;

@@ -8,7 +8,11 @@ export function ErrorBox({ error }: { error: ApiFailure | null | undefined }) {
       <strong className="error-code">{error.code}</strong>
       {error.status > 0 && <span className="muted"> (HTTP {error.status})</span>}
       <span>: {error.message || 'no error text'}</span>
-      {error.requestId && <div className="muted small">Request id: <code>{error.requestId}</code></div>}
+      {error.requestId && (
+        <div className="muted small">
+          Request id: <code>{error.requestId}</code>
+        </div>
+      )}
     </div>
   );
 }

@@ -5,7 +5,10 @@ import { useState } from 'react';
  * "Previous" replays the cursors seen so far.
  */
 export function useCursor(resetKey: string) {
-  const [state, setState] = useState<{ key: string; stack: (string | undefined)[] }>({ key: resetKey, stack: [undefined] });
+  const [state, setState] = useState<{ key: string; stack: (string | undefined)[] }>({
+    key: resetKey,
+    stack: [undefined],
+  });
   // New filters start again at the first page.
   const stack = state.key === resetKey ? state.stack : [undefined];
   if (state.key !== resetKey) setState({ key: resetKey, stack });
@@ -18,7 +21,15 @@ export function useCursor(resetKey: string) {
   };
 }
 
-export function Pager({ pager, nextCursor, label }: { pager: ReturnType<typeof useCursor>; nextCursor: string | null | undefined; label: string }) {
+export function Pager({
+  pager,
+  nextCursor,
+  label,
+}: {
+  pager: ReturnType<typeof useCursor>;
+  nextCursor: string | null | undefined;
+  label: string;
+}) {
   return (
     <nav className="pager" aria-label={`${label} pages`}>
       <button type="button" onClick={pager.previous} disabled={pager.page <= 1}>

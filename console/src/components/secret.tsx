@@ -22,9 +22,23 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
         <strong>{label}</strong> - copy it now: it is shown only once.
       </p>
       <div className="row">
-        <input ref={field} aria-label={label} readOnly value={value} onFocus={(e) => e.currentTarget.select()} className="mono grow" data-testid="shown-once" />
-        <button type="button" onClick={() => void copy()}>{copied === 'yes' ? 'Copied' : 'Copy'}</button>
-        {onDone && <button type="button" onClick={onDone}>Done</button>}
+        <input
+          ref={field}
+          aria-label={label}
+          readOnly
+          value={value}
+          onFocus={(e) => e.currentTarget.select()}
+          className="mono grow"
+          data-testid="shown-once"
+        />
+        <button type="button" onClick={() => void copy()}>
+          {copied === 'yes' ? 'Copied' : 'Copy'}
+        </button>
+        {onDone && (
+          <button type="button" onClick={onDone}>
+            Done
+          </button>
+        )}
       </div>
       {copied === 'select' && <p className="small">Selected: press Ctrl+C (Cmd+C) to copy.</p>}
     </div>

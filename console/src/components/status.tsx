@@ -1,8 +1,22 @@
 const TONE: Record<string, string> = {
-  delivered: 'ok', read: 'ok', sent: 'ok', completed: 'ok', approved: 'ok', active: 'ok', enabled: 'ok',
-  failed: 'bad', rejected: 'bad', invalid: 'bad',
-  cancelled: 'muted', disabled: 'muted',
-  paused: 'warn', pending: 'warn', queued: 'warn', validating: 'warn', accepting: 'warn', scheduled: 'warn',
+  delivered: 'ok',
+  read: 'ok',
+  sent: 'ok',
+  completed: 'ok',
+  approved: 'ok',
+  active: 'ok',
+  enabled: 'ok',
+  failed: 'bad',
+  rejected: 'bad',
+  invalid: 'bad',
+  cancelled: 'muted',
+  disabled: 'muted',
+  paused: 'warn',
+  pending: 'warn',
+  queued: 'warn',
+  validating: 'warn',
+  accepting: 'warn',
+  scheduled: 'warn',
   running: 'info',
 };
 
@@ -14,7 +28,11 @@ export function Status({ value }: { value: string | null | undefined }) {
 
 export function When({ at }: { at: string | null | undefined }) {
   if (!at) return <span className="muted">-</span>;
-  return <time dateTime={at} title={at}>{new Date(at).toLocaleString()}</time>;
+  return (
+    <time dateTime={at} title={at}>
+      {new Date(at).toLocaleString()}
+    </time>
+  );
 }
 
 /** Integer minor units as a decimal amount (2 decimals: halalas, cents). */

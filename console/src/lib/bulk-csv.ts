@@ -4,7 +4,19 @@ import type { Schemas } from '../api/public';
 type MessageRequest = Schemas['MessageRequest'];
 
 /** The CSV columns a bulk file may have (header row required; unknown columns are reported). */
-export const CSV_COLUMNS = ['to', 'channel', 'messageType', 'text', 'subject', 'html', 'sender', 'templateId', 'variables', 'buttonVariables', 'attachmentUrl'] as const;
+export const CSV_COLUMNS = [
+  'to',
+  'channel',
+  'messageType',
+  'text',
+  'subject',
+  'html',
+  'sender',
+  'templateId',
+  'variables',
+  'buttonVariables',
+  'attachmentUrl',
+] as const;
 const CHANNELS = ['local_sms', 'chatapp', 'chatapp_web', 'messaging_bot', 'email'];
 // Several values in one cell (template variables): separated by "|".
 const LIST_SEPARATOR = '|';
@@ -26,12 +38,17 @@ function toMessage(r: Record<string, string>, row: number, problems: ParsedCsv['
   const channel = cell('channel');
   if (!cell('to')) problems.push({ row, message: 'to is empty' });
   if (!channel) problems.push({ row, message: 'channel is empty' });
-  else if (!CHANNELS.includes(channel)) problems.push({ row, message: `channel "${channel}" is not one of ${CHANNELS.join(', ')}` });
+  else if (!CHANNELS.includes(channel))
+    problems.push({ row, message: `channel "${channel}" is not one of ${CHANNELS.join(', ')}` });
   const templateId = cell('templateId');
   const messageType = cell('messageType') ?? (templateId ? 'template' : 'free_text');
   const m: Record<string, unknown> = { to: cell('to') ?? '', channel, messageType };
   if (messageType === 'template') {
-    m.template = { id: templateId ?? '', variablesIndexed: list(cell('variables')), buttonVariables: list(cell('buttonVariables')) };
+    m.template = {
+      id: templateId ?? '',
+      variablesIndexed: list(cell('variables')),
+      buttonVariables: list(cell('buttonVariables')),
+    };
   } else {
     const content: Record<string, string> = {};
     for (const k of ['text', 'subject', 'html']) if (cell(k)) content[k] = cell(k) as string;
@@ -45,14 +62,20 @@ function toMessage(r: Record<string, string>, row: number, problems: ParsedCsv['
 
 /** Parses a bulk CSV file in the browser (papaparse) into the bulk route's `messages`. */
 export function parseBulkCsv(text: string): ParsedCsv {
-  const out = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim() });
+  const out = Papa.parse<Record<string, string>>(text, {
+    header: true,
+    skipEmptyLines: 'greedy',
+    transformHeader: (h) => h.trim(),
+  });
   const problems: ParsedCsv['problems'] = out.errors.map((e) => ({ row: (e.row ?? -1) + 1, message: e.message }));
   const columns = out.meta.fields ?? [];
   const unknownColumns = columns.filter((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
-  if (!columns.includes('to') || !columns.includes('channel')) problems.unshift({ row: 0, message: 'the header row must name at least the columns to and channel' });
+  if (!columns.includes('to') || !columns.includes('channel'))
+    problems.unshift({ row: 0, message: 'the header row must name at least the columns to and channel' });
   const messages = out.data.map((r, i) => toMessage(r, i + 1, problems));
   if (messages.length === 0) problems.push({ row: 0, message: 'the file has no data rows' });
   return { messages, problems, unknownColumns };
 }
 
-export const SAMPLE_CSV = 'to,channel,text\n+966500000001,local_sms,Your order 1042 has shipped.\nali@example.com,email,Your invoice is ready\n';
+export const SAMPLE_CSV =
+  'to,channel,text\n+966500000001,local_sms,Your order 1042 has shipped.\nali@example.com,email,Your invoice is ready\n';

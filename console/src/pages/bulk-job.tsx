@@ -20,24 +20,58 @@ function Progress({ job }: { job: Job }) {
   const value = validating ? job.validatedCount : done;
   return (
     <div className="stack">
-      <label htmlFor="job-progress">{validating ? `Validated ${job.validatedCount} of ${job.total} rows` : `Processed ${done} of ${job.total} rows`}</label>
+      <label htmlFor="job-progress">
+        {validating ? `Validated ${job.validatedCount} of ${job.total} rows` : `Processed ${done} of ${job.total} rows`}
+      </label>
       <progress id="job-progress" max={Math.max(job.total, 1)} value={value} />
       <dl className="facts">
-        <div><dt>Status</dt><dd data-testid="job-status"><Status value={job.status} />{job.pauseReason && <span className="dd-note">{job.pauseReason}</span>}</dd></div>
-        <div><dt>Sent</dt><dd data-testid="count-sent">{job.counts.sent}</dd></div>
-        <div><dt>Failed</dt><dd data-testid="count-failed">{job.counts.failed}</dd></div>
-        <div><dt>Pending</dt><dd data-testid="count-pending">{job.counts.pending}</dd></div>
-        <div><dt>Cancelled</dt><dd>{job.counts.cancelled}</dd></div>
-        <div><dt>Per second</dt><dd>{job.messagesPerSecond}</dd></div>
+        <div>
+          <dt>Status</dt>
+          <dd data-testid="job-status">
+            <Status value={job.status} />
+            {job.pauseReason && <span className="dd-note">{job.pauseReason}</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Sent</dt>
+          <dd data-testid="count-sent">{job.counts.sent}</dd>
+        </div>
+        <div>
+          <dt>Failed</dt>
+          <dd data-testid="count-failed">{job.counts.failed}</dd>
+        </div>
+        <div>
+          <dt>Pending</dt>
+          <dd data-testid="count-pending">{job.counts.pending}</dd>
+        </div>
+        <div>
+          <dt>Cancelled</dt>
+          <dd>{job.counts.cancelled}</dd>
+        </div>
+        <div>
+          <dt>Per second</dt>
+          <dd>{job.messagesPerSecond}</dd>
+        </div>
       </dl>
       <h3 className="small">Delivery receipts</h3>
       <dl className="facts" aria-label="Delivery receipts">
-        <div><dt>Delivered</dt><dd data-testid="count-delivered">{job.delivery.delivered}</dd></div>
-        <div><dt>Read</dt><dd data-testid="count-read">{job.delivery.read}</dd></div>
-        <div><dt>Undelivered</dt><dd data-testid="count-undelivered">{job.delivery.undelivered}</dd></div>
+        <div>
+          <dt>Delivered</dt>
+          <dd data-testid="count-delivered">{job.delivery.delivered}</dd>
+        </div>
+        <div>
+          <dt>Read</dt>
+          <dd data-testid="count-read">{job.delivery.read}</dd>
+        </div>
+        <div>
+          <dt>Undelivered</dt>
+          <dd data-testid="count-undelivered">{job.delivery.undelivered}</dd>
+        </div>
       </dl>
       {job.errorCode && (
-        <div className="error" role="alert"><strong>{job.errorCode}</strong>: {job.errorMessage}</div>
+        <div className="error" role="alert">
+          <strong>{job.errorCode}</strong>: {job.errorMessage}
+        </div>
       )}
     </div>
   );
@@ -48,7 +82,14 @@ function Rows({ jobId, version }: { jobId: string; version: string }) {
   const [status, setStatus] = useState<(typeof ROW_FILTERS)[number] | ''>('');
   const pager = useCursor(status);
   const rows = useApi(
-    async () => (await unwrap(client.GET('/api/v2/messages/bulk/{jobId}/rows', { params: { path: { jobId }, query: { status: status || undefined, cursor: pager.cursor, limit: 50 } } }))).data,
+    async () =>
+      (
+        await unwrap(
+          client.GET('/api/v2/messages/bulk/{jobId}/rows', {
+            params: { path: { jobId }, query: { status: status || undefined, cursor: pager.cursor, limit: 50 } },
+          }),
+        )
+      ).data,
     `${jobId}|${status}|${pager.cursor}|${version}`,
   );
   return (
@@ -57,9 +98,11 @@ function Rows({ jobId, version }: { jobId: string; version: string }) {
         <span className="pair">
           <label htmlFor="row-status">Rows with status</label>
           <select id="row-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-          <option value="">Any</option>
-          {ROW_FILTERS.map((s) => <option key={s}>{s}</option>)}
-        </select>
+            <option value="">Any</option>
+            {ROW_FILTERS.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
         </span>
       </div>
       <ErrorBox error={rows.error} />
@@ -84,10 +127,22 @@ function Rows({ jobId, version }: { jobId: string; version: string }) {
                 <td>{r.index + 1}</td>
                 <td className="mono">{r.to}</td>
                 <td>{r.channel}</td>
-                <td><Status value={r.status} /></td>
-                <td>{r.messageId ? <Link to={`/messages/${encodeURIComponent(r.messageId)}`} className="mono">{r.messageId}</Link> : '-'}</td>
+                <td>
+                  <Status value={r.status} />
+                </td>
+                <td>
+                  {r.messageId ? (
+                    <Link to={`/messages/${encodeURIComponent(r.messageId)}`} className="mono">
+                      {r.messageId}
+                    </Link>
+                  ) : (
+                    '-'
+                  )}
+                </td>
                 <td className="wrap">{r.errorCode ? `${r.errorCode}: ${r.errorMessage ?? ''}` : '-'}</td>
-                <td><When at={r.sentAt} /></td>
+                <td>
+                  <When at={r.sentAt} />
+                </td>
                 <td>{r.deliveryStatus ? <Status value={r.deliveryStatus} /> : '-'}</td>
               </tr>
             ))}
@@ -118,7 +173,9 @@ export function BulkJobPage({ id }: { id: string }) {
   });
   // Fetched with the key (a plain link could not send it), then saved from a blob: URL.
   const exportCsv = useAction(async () => {
-    const csv = await unwrap(client.GET('/api/v2/messages/bulk/{jobId}/rows.csv', { params: { path: { jobId: id } }, parseAs: 'blob' }));
+    const csv = await unwrap(
+      client.GET('/api/v2/messages/bulk/{jobId}/rows.csv', { params: { path: { jobId: id } }, parseAs: 'blob' }),
+    );
     saveBlob(csv, `${id}-rows.csv`);
   });
   const can = (s: string[]) => !!j && s.includes(j.status) && !act.busy;
@@ -130,20 +187,42 @@ export function BulkJobPage({ id }: { id: string }) {
           <Section title="Progress">
             <Progress job={j} />
             <p className="muted small">
-              Job <code>{j.id}</code>, created <When at={j.createdAt} />. {live ? 'Live: updates as the job changes.' : ''}
+              Job <code>{j.id}</code>, created <When at={j.createdAt} />.{' '}
+              {live ? 'Live: updates as the job changes.' : ''}
             </p>
             <div className="row" role="group" aria-label="Job controls">
-              <button type="button" onClick={() => void act.run('pause')} disabled={!can(['queued', 'running'])}>Pause</button>
-              <button type="button" onClick={() => void act.run('resume')} disabled={!can(['paused'])}>Resume</button>
-              <button type="button" className="danger" onClick={() => void act.run('cancel')} disabled={!can(['validating', 'queued', 'running', 'paused'])}>Cancel job</button>
-              <button type="button" onClick={() => void act.run('retry-failed')} disabled={!j.counts.failed || act.busy}>Retry failed rows</button>
-              <button type="button" onClick={() => void exportCsv.run()} disabled={exportCsv.busy}>Export rows (CSV)</button>
+              <button type="button" onClick={() => void act.run('pause')} disabled={!can(['queued', 'running'])}>
+                Pause
+              </button>
+              <button type="button" onClick={() => void act.run('resume')} disabled={!can(['paused'])}>
+                Resume
+              </button>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => void act.run('cancel')}
+                disabled={!can(['validating', 'queued', 'running', 'paused'])}
+              >
+                Cancel job
+              </button>
+              <button
+                type="button"
+                onClick={() => void act.run('retry-failed')}
+                disabled={!j.counts.failed || act.busy}
+              >
+                Retry failed rows
+              </button>
+              <button type="button" onClick={() => void exportCsv.run()} disabled={exportCsv.busy}>
+                Export rows (CSV)
+              </button>
             </div>
             <ErrorBox error={act.error} />
             <ErrorBox error={exportCsv.error} />
           </Section>
           <Rows jobId={id} version={`${j.status}|${j.counts.sent}|${j.counts.failed}|${j.counts.cancelled}`} />
-          <p><Link to={`/messages?bulkJobId=${encodeURIComponent(id)}`}>Messages of this job</Link></p>
+          <p>
+            <Link to={`/messages?bulkJobId=${encodeURIComponent(id)}`}>Messages of this job</Link>
+          </p>
         </>
       )}
     </Page>

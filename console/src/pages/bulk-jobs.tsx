@@ -10,14 +10,23 @@ import { Link } from '../router';
 export function BulkJobsPage() {
   const client = useClient();
   const pager = useCursor('jobs');
-  const jobs = useApi(async () => (await unwrap(client.GET('/api/v2/messages/bulk', { params: { query: { limit: 20, cursor: pager.cursor } } }))).data, `${pager.cursor}`);
+  const jobs = useApi(
+    async () =>
+      (await unwrap(client.GET('/api/v2/messages/bulk', { params: { query: { limit: 20, cursor: pager.cursor } } })))
+        .data,
+    `${pager.cursor}`,
+  );
   return (
     <Page
       title="Bulk jobs"
       actions={
         <>
-          <button type="button" onClick={jobs.reload}>Refresh</button>
-          <Link to="/bulk/new" className="button-link primary">New job from CSV</Link>
+          <button type="button" onClick={jobs.reload}>
+            Refresh
+          </button>
+          <Link to="/bulk/new" className="button-link primary">
+            New job from CSV
+          </Link>
         </>
       }
     >
@@ -39,13 +48,19 @@ export function BulkJobsPage() {
           <tbody>
             {jobs.data.jobs.map((j) => (
               <tr key={j.id}>
-                <td><Link to={`/bulk/${encodeURIComponent(j.id)}`}>{j.name || j.id}</Link></td>
-                <td><Status value={j.status} /></td>
+                <td>
+                  <Link to={`/bulk/${encodeURIComponent(j.id)}`}>{j.name || j.id}</Link>
+                </td>
+                <td>
+                  <Status value={j.status} />
+                </td>
                 <td>{j.counts.sent}</td>
                 <td>{j.counts.failed}</td>
                 <td>{j.total}</td>
                 <td>{j.messagesPerSecond}</td>
-                <td><When at={j.createdAt} /></td>
+                <td>
+                  <When at={j.createdAt} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -22,10 +22,13 @@ function DryRun({ result }: { result: Schemas['BulkDryRunResource'] }) {
   return (
     <div className={result.invalid === 0 ? 'notice' : 'error'} role="status" data-testid="dry-run">
       <p>
-        <strong>Dry run:</strong> {result.valid} of {result.total} rows valid, {result.invalid} invalid.{' '}
-        Channels: {Object.entries(result.channels).map(([k, n]) => `${k} ${n}`).join(', ') || '-'}.{' '}
-        Estimated cost: {c.free} free, {c.quota} from the plan, {money(c.wallet, c.currency)} from the wallet
-        {c.unpaid > 0 && <strong>; {c.unpaid} the balance cannot pay (the job would pause or be rejected)</strong>}; about {Math.ceil(result.estimatedDurationSeconds)} s to send.
+        <strong>Dry run:</strong> {result.valid} of {result.total} rows valid, {result.invalid} invalid. Channels:{' '}
+        {Object.entries(result.channels)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || '-'}
+        . Estimated cost: {c.free} free, {c.quota} from the plan, {money(c.wallet, c.currency)} from the wallet
+        {c.unpaid > 0 && <strong>; {c.unpaid} the balance cannot pay (the job would pause or be rejected)</strong>};
+        about {Math.ceil(result.estimatedDurationSeconds)} s to send.
       </p>
       {result.errors.length > 0 && (
         <ul>
@@ -50,8 +53,15 @@ export function BulkNewPage() {
   // One idempotency key per file: submitting twice returns the same job instead of a second one.
   const [idempotencyKey, setIdempotencyKey] = useState('');
   // The server's dry run: the same validator and prices as a real job, nothing stored.
-  const dryRun = useAction(async (p: ParsedCsv, perSecond: number) =>
-    (await unwrap(client.POST('/api/v2/messages/bulk/validate', { body: { messagesPerSecond: perSecond, messages: p.messages } }))).data,
+  const dryRun = useAction(
+    async (p: ParsedCsv, perSecond: number) =>
+      (
+        await unwrap(
+          client.POST('/api/v2/messages/bulk/validate', {
+            body: { messagesPerSecond: perSecond, messages: p.messages },
+          }),
+        )
+      ).data,
   );
   const create = useAction(async (p: ParsedCsv) =>
     unwrap(
@@ -95,7 +105,13 @@ export function BulkNewPage() {
         <div className="form-grid">
           <div>
             <label htmlFor="bulk-file">CSV file</label>
-            <input id="bulk-file" type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e)} aria-describedby="csv-help" />
+            <input
+              id="bulk-file"
+              type="file"
+              accept=".csv,text/csv"
+              onChange={(e) => void onFile(e)}
+              aria-describedby="csv-help"
+            />
           </div>
           <div>
             <label htmlFor="bulk-name">Job name</label>
@@ -103,11 +119,20 @@ export function BulkNewPage() {
           </div>
           <div>
             <label htmlFor="bulk-rate">Messages per second</label>
-            <input id="bulk-rate" type="number" min={1} max={10} step={1} value={rate} onChange={(e) => changeRate(Number(e.target.value))} />
+            <input
+              id="bulk-rate"
+              type="number"
+              min={1}
+              max={10}
+              step={1}
+              value={rate}
+              onChange={(e) => changeRate(Number(e.target.value))}
+            />
           </div>
         </div>
         <p id="csv-help" className="muted small">
-          Header row with the columns {CSV_COLUMNS.join(', ')} (to and channel required; several template variables separated by |). Example:
+          Header row with the columns {CSV_COLUMNS.join(', ')} (to and channel required; several template variables
+          separated by |). Example:
         </p>
         <pre className="sample">{SAMPLE_CSV}</pre>
         {parsed && parsed.problems.length > 0 && (
@@ -115,18 +140,27 @@ export function BulkNewPage() {
             <strong>The file cannot be sent as it is:</strong>
             <ul>
               {parsed.problems.slice(0, 20).map((p, i) => (
-                <li key={i}>{p.row > 0 ? `Row ${p.row}: ` : ''}{p.message}</li>
+                <li key={i}>
+                  {p.row > 0 ? `Row ${p.row}: ` : ''}
+                  {p.message}
+                </li>
               ))}
             </ul>
           </div>
         )}
-        {parsed && parsed.unknownColumns.length > 0 && <p className="muted">Ignored columns: {parsed.unknownColumns.join(', ')}</p>}
+        {parsed && parsed.unknownColumns.length > 0 && (
+          <p className="muted">Ignored columns: {parsed.unknownColumns.join(', ')}</p>
+        )}
         <ErrorBox error={dryRun.error} />
         {dryRun.busy && <p className="muted">Checking every row on the server (dry run, nothing is sent)...</p>}
         {checked && dryRun.result && <DryRun result={dryRun.result} />}
         <ErrorBox error={create.error} />
         <div className="row">
-          <button type="button" disabled={!parsed || parsed.problems.length > 0 || dryRun.busy} onClick={() => parsed && void dryRun.run(parsed, rate)}>
+          <button
+            type="button"
+            disabled={!parsed || parsed.problems.length > 0 || dryRun.busy}
+            onClick={() => parsed && void dryRun.run(parsed, rate)}
+          >
             Check again (dry run)
           </button>
           <button type="submit" className="primary" disabled={!canCreate}>
@@ -137,7 +171,8 @@ export function BulkNewPage() {
       {parsed && parsed.messages.length > 0 && (
         <Section title={`Preview of ${fileName}`}>
           <p className="muted small">
-            {parsed.messages.length} rows{parsed.messages.length > PREVIEW_ROWS ? `; the first ${PREVIEW_ROWS} shown` : ''}.
+            {parsed.messages.length} rows
+            {parsed.messages.length > PREVIEW_ROWS ? `; the first ${PREVIEW_ROWS} shown` : ''}.
           </p>
           <TableBox label="CSV preview">
             <thead>

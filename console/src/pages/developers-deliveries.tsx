@@ -20,13 +20,28 @@ export function DeliveryLog({ version, onDelivery }: { version: number; onDelive
   const pager = useCursor(filters);
   const log = useApi(
     async () =>
-      (await unwrap(client.GET('/api/v2/webhooks/deliveries', {
-        params: { query: { status: status || undefined, endpointId: endpointId || undefined, event: event || undefined, cursor: pager.cursor, limit: 20 } },
-      }))).data,
+      (
+        await unwrap(
+          client.GET('/api/v2/webhooks/deliveries', {
+            params: {
+              query: {
+                status: status || undefined,
+                endpointId: endpointId || undefined,
+                event: event || undefined,
+                cursor: pager.cursor,
+                limit: 20,
+              },
+            },
+          }),
+        )
+      ).data,
     `${filters}|${pager.cursor}|${version}`,
   );
   // For the endpoint filter: the account's endpoints (owner keys only; without them the filter is hidden).
-  const endpoints = useApi(async () => (await unwrap(client.GET('/api/v2/webhooks/endpoints'))).data.endpoints, `${version}`);
+  const endpoints = useApi(
+    async () => (await unwrap(client.GET('/api/v2/webhooks/endpoints'))).data.endpoints,
+    `${version}`,
+  );
   const redeliver = useAction(async (id: string) => {
     await unwrap(client.POST('/api/v2/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } }));
     onDelivery();
@@ -38,7 +53,9 @@ export function DeliveryLog({ version, onDelivery }: { version: number; onDelive
           <label htmlFor="delivery-status">Deliveries with status</label>
           <select id="delivery-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             <option value="">Any</option>
-            {FILTERS.map((s) => <option key={s}>{s}</option>)}
+            {FILTERS.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
           </select>
         </span>
         {endpoints.data && endpoints.data.length > 0 && (
@@ -46,7 +63,11 @@ export function DeliveryLog({ version, onDelivery }: { version: number; onDelive
             <label htmlFor="delivery-endpoint">Endpoint</label>
             <select id="delivery-endpoint" value={endpointId} onChange={(e) => setEndpointId(e.target.value)}>
               <option value="">Any</option>
-              {endpoints.data.map((ep) => <option key={ep.id} value={ep.id}>{ep.description || ep.url}</option>)}
+              {endpoints.data.map((ep) => (
+                <option key={ep.id} value={ep.id}>
+                  {ep.description || ep.url}
+                </option>
+              ))}
             </select>
           </span>
         )}
@@ -54,10 +75,14 @@ export function DeliveryLog({ version, onDelivery }: { version: number; onDelive
           <label htmlFor="delivery-event">Event</label>
           <select id="delivery-event" value={event} onChange={(e) => setEvent(e.target.value)}>
             <option value="">Any</option>
-            {EVENT_TYPES.map((t) => <option key={t}>{t}</option>)}
+            {EVENT_TYPES.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
           </select>
         </span>
-        <button type="button" onClick={log.reload}>Refresh</button>
+        <button type="button" onClick={log.reload}>
+          Refresh
+        </button>
       </div>
       <ErrorBox error={log.error ?? redeliver.error} />
       {log.data && log.data.deliveries.length === 0 && <Empty>No deliveries.</Empty>}
@@ -71,20 +96,31 @@ export function DeliveryLog({ version, onDelivery }: { version: number; onDelive
               <th scope="col">Attempts</th>
               <th scope="col">Last answer</th>
               <th scope="col">URL</th>
-              <th scope="col"><span className="sr-only">Redeliver</span></th>
+              <th scope="col">
+                <span className="sr-only">Redeliver</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {log.data.deliveries.map((d) => (
               <tr key={d.id}>
-                <td><When at={d.createdAt} /></td>
+                <td>
+                  <When at={d.createdAt} />
+                </td>
                 <td className="mono">{d.event}</td>
-                <td><Status value={d.status} /></td>
+                <td>
+                  <Status value={d.status} />
+                </td>
                 <td>{d.attemptCount}</td>
                 <td>{d.lastHttpStatus ?? d.lastError ?? '-'}</td>
                 <td className="wrap mono small">{d.url}</td>
                 <td>
-                  <button type="button" onClick={() => void redeliver.run(d.id)} disabled={redeliver.busy || d.status === 'pending'} aria-label={`Redeliver ${d.event} ${d.id}`}>
+                  <button
+                    type="button"
+                    onClick={() => void redeliver.run(d.id)}
+                    disabled={redeliver.busy || d.status === 'pending'}
+                    aria-label={`Redeliver ${d.event} ${d.id}`}
+                  >
                     Redeliver
                   </button>
                 </td>

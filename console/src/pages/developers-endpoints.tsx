@@ -12,10 +12,22 @@ type Endpoint = Schemas['EventEndpoint'];
 
 /** The event types an endpoint can subscribe to (the API also takes `prefix.*` and `*`). */
 export const EVENT_TYPES = [
-  'message.sent', 'message.delivered', 'message.read', 'message.failed',
-  'bulk_job.queued', 'bulk_job.rejected', 'bulk_job.paused', 'bulk_job.completed', 'bulk_job.cancelled',
-  'template.approved', 'template.rejected', 'sms_sender.approved', 'sms_sender.rejected',
-  'chatapp_web.message.received', 'sms.received', 'webhook.test',
+  'message.sent',
+  'message.delivered',
+  'message.read',
+  'message.failed',
+  'bulk_job.queued',
+  'bulk_job.rejected',
+  'bulk_job.paused',
+  'bulk_job.completed',
+  'bulk_job.cancelled',
+  'template.approved',
+  'template.rejected',
+  'sms_sender.approved',
+  'sms_sender.rejected',
+  'chatapp_web.message.received',
+  'sms.received',
+  'webhook.test',
 ] as const;
 
 /** Event endpoints (owner key): create with events (the signing secret shown once), test, rotate, enable/disable, delete. */
@@ -23,10 +35,16 @@ export function EndpointsPanel({ onDelivery }: { onDelivery(): void }) {
   const client = useClient();
   const [version, setVersion] = useState(0);
   const refresh = () => setVersion((v) => v + 1);
-  const list = useApi(async () => (await unwrap(client.GET('/api/v2/webhooks/endpoints'))).data.endpoints, `${version}`);
+  const list = useApi(
+    async () => (await unwrap(client.GET('/api/v2/webhooks/endpoints'))).data.endpoints,
+    `${version}`,
+  );
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [queued, setQueued] = useState<string | null>(null);
-  const create = useAction(async (body: Schemas['CreateEventEndpointDto']) => (await unwrap(client.POST('/api/v2/webhooks/endpoints', { body }))).data.endpoint);
+  const create = useAction(
+    async (body: Schemas['CreateEventEndpointDto']) =>
+      (await unwrap(client.POST('/api/v2/webhooks/endpoints', { body }))).data.endpoint,
+  );
   const act = useAction(async (what: 'test' | 'rotate' | 'toggle' | 'delete', ep: Endpoint) => {
     const path = { params: { path: { id: ep.id } } };
     setQueued(null);
@@ -38,7 +56,12 @@ export function EndpointsPanel({ onDelivery }: { onDelivery(): void }) {
       const { data } = await unwrap(client.POST('/api/v2/webhooks/endpoints/{id}/rotate-secret', path));
       setSecret({ label: `New signing secret of ${ep.url}`, value: data.endpoint.secret });
     } else if (what === 'toggle') {
-      await unwrap(client.PATCH('/api/v2/webhooks/endpoints/{id}', { ...path, body: { status: ep.status === 'enabled' ? 'disabled' : 'enabled' } }));
+      await unwrap(
+        client.PATCH('/api/v2/webhooks/endpoints/{id}', {
+          ...path,
+          body: { status: ep.status === 'enabled' ? 'disabled' : 'enabled' },
+        }),
+      );
     } else {
       await unwrap(client.DELETE('/api/v2/webhooks/endpoints/{id}', path));
     }
@@ -49,9 +72,18 @@ export function EndpointsPanel({ onDelivery }: { onDelivery(): void }) {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    const events = [...f.getAll('events').map(String), ...String(f.get('patterns') ?? '').split(/[\s,]+/).filter(Boolean)];
+    const events = [
+      ...f.getAll('events').map(String),
+      ...String(f.get('patterns') ?? '')
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    ];
     const description = String(f.get('description') ?? '').trim();
-    const created = await create.run({ url: String(f.get('url') ?? '').trim(), events, ...(description ? { description } : {}) });
+    const created = await create.run({
+      url: String(f.get('url') ?? '').trim(),
+      events,
+      ...(description ? { description } : {}),
+    });
     if (created) {
       setSecret({ label: 'Signing secret', value: created.secret });
       form.reset();
@@ -62,7 +94,8 @@ export function EndpointsPanel({ onDelivery }: { onDelivery(): void }) {
   return (
     <Section title="Event endpoints" id="endpoints">
       <p className="muted small">
-        Events are signed as Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>) with the endpoint&apos;s secret.
+        Events are signed as Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>,{' '}
+        <code>webhook-signature</code>) with the endpoint&apos;s secret.
       </p>
       <form className="stack" onSubmit={(e) => void submit(e)} aria-label="Create an event endpoint">
         <div className="form-grid">
@@ -84,11 +117,17 @@ export function EndpointsPanel({ onDelivery }: { onDelivery(): void }) {
               </label>
             ))}
           </div>
-          <label htmlFor="endpoint-patterns">Or patterns (space separated, e.g. <code>message.*</code> or <code>*</code>)</label>
+          <label htmlFor="endpoint-patterns">
+            Or patterns (space separated, e.g. <code>message.*</code> or <code>*</code>)
+          </label>
           <input id="endpoint-patterns" name="patterns" placeholder="message.*" />
         </fieldset>
         <ErrorBox error={create.error} />
-        <div><button type="submit" className="primary" disabled={create.busy}>Create endpoint</button></div>
+        <div>
+          <button type="submit" className="primary" disabled={create.busy}>
+            Create endpoint
+          </button>
+        </div>
       </form>
       {secret && <ShownOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
       <ErrorBox error={list.error ?? act.error} />
@@ -108,18 +147,43 @@ export function EndpointsPanel({ onDelivery }: { onDelivery(): void }) {
           <tbody>
             {list.data.map((ep) => (
               <tr key={ep.id}>
-                <td className="wrap small"><span className="mono">{ep.url}</span>{ep.description && <div className="muted">{ep.description}</div>}</td>
+                <td className="wrap small">
+                  <span className="mono">{ep.url}</span>
+                  {ep.description && <div className="muted">{ep.description}</div>}
+                </td>
                 <td className="wrap small">{ep.events.join(', ')}</td>
-                <td><Status value={ep.status} />{ep.disabledReason && <div className="small">{ep.disabledReason}</div>}</td>
+                <td>
+                  <Status value={ep.status} />
+                  {ep.disabledReason && <div className="small">{ep.disabledReason}</div>}
+                </td>
                 <td>
                   <div className="row" role="group" aria-label={`Actions for ${ep.url}`}>
-                    <button type="button" onClick={() => void act.run('test', ep)} disabled={act.busy || ep.status !== 'enabled'}>Send test</button>
-                    <button type="button" onClick={() => void act.run('rotate', ep)} disabled={act.busy}>Rotate secret</button>
-                    <button type="button" onClick={() => void act.run('toggle', ep)} disabled={act.busy}>{ep.status === 'enabled' ? 'Disable' : 'Enable'}</button>
-                    <button type="button" className="danger" onClick={() => void act.run('delete', ep)} disabled={act.busy}>Delete</button>
+                    <button
+                      type="button"
+                      onClick={() => void act.run('test', ep)}
+                      disabled={act.busy || ep.status !== 'enabled'}
+                    >
+                      Send test
+                    </button>
+                    <button type="button" onClick={() => void act.run('rotate', ep)} disabled={act.busy}>
+                      Rotate secret
+                    </button>
+                    <button type="button" onClick={() => void act.run('toggle', ep)} disabled={act.busy}>
+                      {ep.status === 'enabled' ? 'Disable' : 'Enable'}
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => void act.run('delete', ep)}
+                      disabled={act.busy}
+                    >
+                      Delete
+                    </button>
                   </div>
                 </td>
-                <td><When at={ep.createdAt} /></td>
+                <td>
+                  <When at={ep.createdAt} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -24,8 +24,15 @@ export function ApiKeysPanel() {
   const signedIn = useApiKey() ?? '';
   const [version, setVersion] = useState(0);
   const pager = useCursor(`${version}`);
-  const list = useApi(async () => (await unwrap(client.GET('/api/v2/api-keys', { params: { query: { cursor: pager.cursor, limit: 20 } } }))).data, `${pager.cursor}|${version}`);
-  const create = useAction(async (body: Schemas['CreateApiKeyRequest']) => (await unwrap(client.POST('/api/v2/api-keys', { body }))).data.apiKey);
+  const list = useApi(
+    async () =>
+      (await unwrap(client.GET('/api/v2/api-keys', { params: { query: { cursor: pager.cursor, limit: 20 } } }))).data,
+    `${pager.cursor}|${version}`,
+  );
+  const create = useAction(
+    async (body: Schemas['CreateApiKeyRequest']) =>
+      (await unwrap(client.POST('/api/v2/api-keys', { body }))).data.apiKey,
+  );
   const revoke = useAction(async (id: string) => {
     await unwrap(client.DELETE('/api/v2/api-keys/{id}', { params: { path: { id } } }));
     setVersion((v) => v + 1);
@@ -59,13 +66,23 @@ export function ApiKeysPanel() {
           <div className="checks">
             {PERMISSIONS.map((p) => (
               <label key={p.value}>
-                <input type="checkbox" name="permissions" value={p.value} defaultChecked={p.value !== 'api_keys:read'} /> {p.label}
+                <input
+                  type="checkbox"
+                  name="permissions"
+                  value={p.value}
+                  defaultChecked={p.value !== 'api_keys:read'}
+                />{' '}
+                {p.label}
               </label>
             ))}
           </div>
         </fieldset>
         <ErrorBox error={create.error} />
-        <div><button type="submit" className="primary" disabled={create.busy}>Create member key</button></div>
+        <div>
+          <button type="submit" className="primary" disabled={create.busy}>
+            Create member key
+          </button>
+        </div>
       </form>
       {shown && <ShownOnce label="New API key" value={shown} onDone={() => setShown(null)} />}
       <ErrorBox error={list.error ?? revoke.error} />
@@ -76,7 +93,9 @@ export function ApiKeysPanel() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Permissions</th>
-              <th scope="col"><span className="sr-only">Revoke</span></th>
+              <th scope="col">
+                <span className="sr-only">Revoke</span>
+              </th>
               <th scope="col">Key</th>
               <th scope="col">Role</th>
               <th scope="col">Created</th>
@@ -88,17 +107,30 @@ export function ApiKeysPanel() {
               const self = signedIn.slice(0, PREFIX_LENGTH) === k.prefix;
               return (
                 <tr key={k.id}>
-                  <td>{k.name}{self && <span className="muted small"> (this session)</span>}</td>
+                  <td>
+                    {k.name}
+                    {self && <span className="muted small"> (this session)</span>}
+                  </td>
                   <td className="wrap small">{k.role === 'owner' ? 'all' : k.permissions.join(', ')}</td>
                   <td>
-                    <button type="button" className="danger" onClick={() => void revoke.run(k.id)} disabled={self || revoke.busy} aria-label={`Revoke ${k.name}`}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => void revoke.run(k.id)}
+                      disabled={self || revoke.busy}
+                      aria-label={`Revoke ${k.name}`}
+                    >
                       Revoke
                     </button>
                   </td>
                   <td className="mono">{k.prefix}...</td>
                   <td>{k.role}</td>
-                  <td><When at={k.createdAt} /></td>
-                  <td><When at={k.lastUsedAt} /></td>
+                  <td>
+                    <When at={k.createdAt} />
+                  </td>
+                  <td>
+                    <When at={k.lastUsedAt} />
+                  </td>
                 </tr>
               );
             })}

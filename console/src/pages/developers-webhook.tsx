@@ -14,14 +14,16 @@ function Attempts({ d }: { d: Delivery }) {
   return (
     <div data-testid="test-delivery">
       <p>
-        Test event <code>{d.id}</code>: <Status value={d.status} /> after {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
+        Test event <code>{d.id}</code>: <Status value={d.status} /> after {d.attemptCount} attempt
+        {d.attemptCount === 1 ? '' : 's'}
         {d.lastHttpStatus !== null && <> (last answer HTTP {d.lastHttpStatus})</>}
         {d.lastError && <> - {d.lastError}</>}
       </p>
       <ul className="small">
         {d.attempts.map((a) => (
           <li key={a.attempt}>
-            Attempt {a.attempt} at <When at={a.at} />: {a.httpStatus === null ? 'no answer' : `HTTP ${a.httpStatus}`} in {a.durationMs} ms
+            Attempt {a.attempt} at <When at={a.at} />: {a.httpStatus === null ? 'no answer' : `HTTP ${a.httpStatus}`} in{' '}
+            {a.durationMs} ms
             {a.error && ` (${a.error})`}
           </li>
         ))}
@@ -52,8 +54,12 @@ export function WebhookPanel({ onDelivery }: { onDelivery(): void }) {
     setUrl(null);
     settings.reload();
   };
-  const save = useAction(async () => keep((await unwrap(client.PUT('/api/v2/webhooks/chatapp-web', { body: { url: shownUrl.trim() } }))).data));
-  const rotate = useAction(async () => keep((await unwrap(client.POST('/api/v2/webhooks/chatapp-web/rotate-key'))).data));
+  const save = useAction(async () =>
+    keep((await unwrap(client.PUT('/api/v2/webhooks/chatapp-web', { body: { url: shownUrl.trim() } }))).data),
+  );
+  const rotate = useAction(async () =>
+    keep((await unwrap(client.POST('/api/v2/webhooks/chatapp-web/rotate-key'))).data),
+  );
   const remove = useAction(async () => {
     await unwrap(client.DELETE('/api/v2/webhooks/chatapp-web'));
     setTestId(null);
@@ -85,13 +91,21 @@ export function WebhookPanel({ onDelivery }: { onDelivery(): void }) {
   return (
     <Section title="Web-session webhook" id="webhook">
       <p className="muted small">
-        Inbound web-session messages (<code>chatapp_web.message.received</code>) are posted to this URL with the webhook key in <code>X-API-Key</code> and{' '}
-        <code>Authorization: Bearer</code>.
+        Inbound web-session messages (<code>chatapp_web.message.received</code>) are posted to this URL with the webhook
+        key in <code>X-API-Key</code> and <code>Authorization: Bearer</code>.
       </p>
       <ErrorBox error={settings.error} />
       <form className="row" onSubmit={submit} aria-label="Set the web-session webhook">
         <label htmlFor="webhook-url">Webhook URL</label>
-        <input id="webhook-url" type="url" required className="grow" value={shownUrl} placeholder="https://example.com/hooks/chatapp-web" onChange={(e) => setUrl(e.target.value)} />
+        <input
+          id="webhook-url"
+          type="url"
+          required
+          className="grow"
+          value={shownUrl}
+          placeholder="https://example.com/hooks/chatapp-web"
+          onChange={(e) => setUrl(e.target.value)}
+        />
         <button type="submit" className="primary" disabled={save.busy || !shownUrl.trim()}>
           {configured ? 'Save URL' : 'Set webhook'}
         </button>
@@ -104,9 +118,20 @@ export function WebhookPanel({ onDelivery }: { onDelivery(): void }) {
       )}
       {fullKey && <ShownOnce label="Webhook key" value={fullKey} onDone={() => setFullKey(null)} />}
       <div className="row">
-        <button type="button" onClick={() => void test.run()} disabled={!configured || test.busy}>Send test event</button>
-        <button type="button" onClick={() => void rotate.run()} disabled={!configured || rotate.busy}>Rotate key</button>
-        <button type="button" className="danger" onClick={() => void remove.run()} disabled={!configured || remove.busy}>Remove webhook</button>
+        <button type="button" onClick={() => void test.run()} disabled={!configured || test.busy}>
+          Send test event
+        </button>
+        <button type="button" onClick={() => void rotate.run()} disabled={!configured || rotate.busy}>
+          Rotate key
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => void remove.run()}
+          disabled={!configured || remove.busy}
+        >
+          Remove webhook
+        </button>
       </div>
       <ErrorBox error={test.error ?? rotate.error ?? remove.error ?? delivery.error} />
       {testId && (

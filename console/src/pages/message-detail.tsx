@@ -24,15 +24,24 @@ function timeline(m: Schemas['MessageDetail']): Step[] {
       h.status === 'sent' && m.providerMessageId ? `provider id ${m.providerMessageId}` : null,
       h.errorCode,
       h.status === 'failed' && h.source === 'api' ? m.errorMessage : null,
-    ].filter(Boolean).join(' · ');
-    steps.push({ label: h.status === 'cancelled' ? 'cancelled (refunded)' : h.status, at: h.at, detail: detail || undefined });
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    steps.push({
+      label: h.status === 'cancelled' ? 'cancelled (refunded)' : h.status,
+      at: h.at,
+      detail: detail || undefined,
+    });
   }
   return steps;
 }
 
 export function MessageDetailPage({ id }: { id: string }) {
   const client = useClient();
-  const msg = useApi(async () => (await unwrap(client.GET('/api/v2/messages/{id}', { params: { path: { id } } }))).data, id);
+  const msg = useApi(
+    async () => (await unwrap(client.GET('/api/v2/messages/{id}', { params: { path: { id } } }))).data,
+    id,
+  );
   const m = msg.data;
   // A scheduled message no sender has taken yet can be cancelled; its payment goes back.
   const cancel = useAction(async () => {
@@ -46,18 +55,60 @@ export function MessageDetailPage({ id }: { id: string }) {
         <>
           <Section title="Details">
             <dl className="facts">
-              <div><dt>Id</dt><dd className="mono small">{m.id}</dd></div>
-              <div><dt>Status</dt><dd><Status value={m.status} /></dd></div>
-              <div><dt>To</dt><dd className="mono">{m.to}</dd></div>
-              <div><dt>Channel</dt><dd>{m.channel} ({m.messageType})</dd></div>
-              <div><dt>Sender</dt><dd>{m.sender ?? '-'}</dd></div>
-              <div><dt>Cost</dt><dd>{money(m.cost)} <span className="dd-note">paid from {m.paidFrom ?? '-'}</span></dd></div>
-              {m.segments !== null && <div><dt>SMS parts</dt><dd>{m.segments} <span className="dd-note">{m.encoding === 'ucs2' ? 'UCS-2' : 'GSM-7'}; each part is billed</span></dd></div>}
-              {m.templateId && <div><dt>Template</dt><dd className="mono small">{m.templateId}</dd></div>}
+              <div>
+                <dt>Id</dt>
+                <dd className="mono small">{m.id}</dd>
+              </div>
+              <div>
+                <dt>Status</dt>
+                <dd>
+                  <Status value={m.status} />
+                </dd>
+              </div>
+              <div>
+                <dt>To</dt>
+                <dd className="mono">{m.to}</dd>
+              </div>
+              <div>
+                <dt>Channel</dt>
+                <dd>
+                  {m.channel} ({m.messageType})
+                </dd>
+              </div>
+              <div>
+                <dt>Sender</dt>
+                <dd>{m.sender ?? '-'}</dd>
+              </div>
+              <div>
+                <dt>Cost</dt>
+                <dd>
+                  {money(m.cost)} <span className="dd-note">paid from {m.paidFrom ?? '-'}</span>
+                </dd>
+              </div>
+              {m.segments !== null && (
+                <div>
+                  <dt>SMS parts</dt>
+                  <dd>
+                    {m.segments}{' '}
+                    <span className="dd-note">{m.encoding === 'ucs2' ? 'UCS-2' : 'GSM-7'}; each part is billed</span>
+                  </dd>
+                </div>
+              )}
+              {m.templateId && (
+                <div>
+                  <dt>Template</dt>
+                  <dd className="mono small">{m.templateId}</dd>
+                </div>
+              )}
               {m.bulkJobId && (
                 <div>
                   <dt>Bulk job</dt>
-                  <dd><Link to={`/bulk/${encodeURIComponent(m.bulkJobId)}`} className="mono small">{m.bulkJobId}</Link> <span className="dd-note">row {m.rowIndex}</span></dd>
+                  <dd>
+                    <Link to={`/bulk/${encodeURIComponent(m.bulkJobId)}`} className="mono small">
+                      {m.bulkJobId}
+                    </Link>{' '}
+                    <span className="dd-note">row {m.rowIndex}</span>
+                  </dd>
                 </div>
               )}
             </dl>

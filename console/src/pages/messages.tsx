@@ -25,7 +25,14 @@ export function MessagesPage() {
   const filterKey = `${status}|${channel}|${bulkJobId}`;
   const pager = useCursor(filterKey);
   const list = useApi(
-    async () => (await unwrap(client.GET('/api/v2/messages', { params: { query: { status, channel, bulkJobId, limit: 50, cursor: pager.cursor } } }))).data,
+    async () =>
+      (
+        await unwrap(
+          client.GET('/api/v2/messages', {
+            params: { query: { status, channel, bulkJobId, limit: 50, cursor: pager.cursor } },
+          }),
+        )
+      ).data,
     `${filterKey}|${pager.cursor}`,
   );
 
@@ -42,20 +49,31 @@ export function MessagesPage() {
   };
 
   return (
-    <Page title="Messages" actions={<button type="button" onClick={list.reload}>Refresh</button>}>
+    <Page
+      title="Messages"
+      actions={
+        <button type="button" onClick={list.reload}>
+          Refresh
+        </button>
+      }
+    >
       <form className="card form-grid" onSubmit={apply} aria-label="Filter messages" key={filterKey}>
         <div>
           <label htmlFor="f-status">Status</label>
           <select id="f-status" name="status" defaultValue={status ?? ''}>
             <option value="">Any</option>
-            {STATUSES.map((s) => <option key={s}>{s}</option>)}
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
           </select>
         </div>
         <div>
           <label htmlFor="f-channel">Channel</label>
           <select id="f-channel" name="channel" defaultValue={channel ?? ''}>
             <option value="">Any</option>
-            {CHANNELS.map((c) => <option key={c}>{c}</option>)}
+            {CHANNELS.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
           </select>
         </div>
         <div>
@@ -63,7 +81,9 @@ export function MessagesPage() {
           <input id="f-job" name="bulkJobId" defaultValue={bulkJobId ?? ''} className="mono" />
         </div>
         <div>
-          <button type="submit" className="primary">Apply filters</button>
+          <button type="submit" className="primary">
+            Apply filters
+          </button>
         </div>
       </form>
       <ErrorBox error={list.error} />
@@ -84,12 +104,22 @@ export function MessagesPage() {
           <tbody>
             {list.data.messages.map((m) => (
               <tr key={m.id}>
-                <td><Link to={`/messages/${encodeURIComponent(m.id)}`} className="mono">{m.to}</Link></td>
-                <td><Status value={m.status} /></td>
+                <td>
+                  <Link to={`/messages/${encodeURIComponent(m.id)}`} className="mono">
+                    {m.to}
+                  </Link>
+                </td>
+                <td>
+                  <Status value={m.status} />
+                </td>
                 <td>{m.channel}</td>
-                <td><When at={m.createdAt} /></td>
+                <td>
+                  <When at={m.createdAt} />
+                </td>
                 <td>{m.messageType}</td>
-                <td>{money(m.cost)} <span className="muted small">{m.paidFrom}</span></td>
+                <td>
+                  {money(m.cost)} <span className="muted small">{m.paidFrom}</span>
+                </td>
                 <td className="mono small">{m.id}</td>
               </tr>
             ))}

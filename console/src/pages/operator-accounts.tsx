@@ -19,7 +19,9 @@ function toMinor(v: FormDataEntryValue | null): number {
 
 function CreateAccount({ onCreated }: { onCreated(): void }) {
   const admin = useAdmin();
-  const create = useAction(async (body: AdminSchemas['CreateAccountDto']) => (await unwrap(admin.POST('/admin/v1/accounts', { body }))).data);
+  const create = useAction(
+    async (body: AdminSchemas['CreateAccountDto']) => (await unwrap(admin.POST('/admin/v1/accounts', { body }))).data,
+  );
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -43,24 +45,49 @@ function CreateAccount({ onCreated }: { onCreated(): void }) {
     <Section title="Create an account">
       <form className="stack" onSubmit={(e) => void submit(e)} aria-label="Create an account">
         <div className="form-grid">
-          <div><label htmlFor="a-name">Name</label><input id="a-name" name="name" required maxLength={200} /></div>
-          <div><label htmlFor="a-wallet">Wallet balance</label><input id="a-wallet" name="wallet" type="number" min={0} step="0.01" defaultValue="0" /></div>
-          <div><label htmlFor="a-free">Free messages</label><input id="a-free" name="freeMessages" type="number" min={0} step={1} defaultValue="0" /></div>
-          <div><label htmlFor="a-plan">Plan name</label><input id="a-plan" name="planName" maxLength={100} /></div>
-          <div><label htmlFor="a-quota">Plan quota (messages)</label><input id="a-quota" name="messageQuota" type="number" min={0} step={1} defaultValue="0" /></div>
+          <div>
+            <label htmlFor="a-name">Name</label>
+            <input id="a-name" name="name" required maxLength={200} />
+          </div>
+          <div>
+            <label htmlFor="a-wallet">Wallet balance</label>
+            <input id="a-wallet" name="wallet" type="number" min={0} step="0.01" defaultValue="0" />
+          </div>
+          <div>
+            <label htmlFor="a-free">Free messages</label>
+            <input id="a-free" name="freeMessages" type="number" min={0} step={1} defaultValue="0" />
+          </div>
+          <div>
+            <label htmlFor="a-plan">Plan name</label>
+            <input id="a-plan" name="planName" maxLength={100} />
+          </div>
+          <div>
+            <label htmlFor="a-quota">Plan quota (messages)</label>
+            <input id="a-quota" name="messageQuota" type="number" min={0} step={1} defaultValue="0" />
+          </div>
           <div className="checks">
-            <label><input type="checkbox" name="phoneVerified" defaultChecked /> Phone verified</label>
-            <label><input type="checkbox" name="subscriptionActive" defaultChecked /> Subscription active</label>
+            <label>
+              <input type="checkbox" name="phoneVerified" defaultChecked /> Phone verified
+            </label>
+            <label>
+              <input type="checkbox" name="subscriptionActive" defaultChecked /> Subscription active
+            </label>
           </div>
         </div>
         <ErrorBox error={create.error} />
         {create.result && (
           <>
-            <p className="notice" role="status">Created <strong>{create.result.account.name}</strong> (<code>{create.result.account.id}</code>).</p>
+            <p className="notice" role="status">
+              Created <strong>{create.result.account.name}</strong> (<code>{create.result.account.id}</code>).
+            </p>
             <ShownOnce label="Owner API key" value={create.result.apiKey.key} />
           </>
         )}
-        <div><button type="submit" className="primary" disabled={create.busy}>Create account</button></div>
+        <div>
+          <button type="submit" className="primary" disabled={create.busy}>
+            Create account
+          </button>
+        </div>
       </form>
     </Section>
   );
@@ -68,8 +95,13 @@ function CreateAccount({ onCreated }: { onCreated(): void }) {
 
 function TopUp({ account, onDone }: { account: Account; onDone(): void }) {
   const admin = useAdmin();
-  const topUp = useAction(async (amount: number) =>
-    (await unwrap(admin.POST('/admin/v1/accounts/{id}/top-up', { params: { path: { id: account.id } }, body: { amount } }))).data.account,
+  const topUp = useAction(
+    async (amount: number) =>
+      (
+        await unwrap(
+          admin.POST('/admin/v1/accounts/{id}/top-up', { params: { path: { id: account.id } }, body: { amount } }),
+        )
+      ).data.account,
   );
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -77,9 +109,13 @@ function TopUp({ account, onDone }: { account: Account; onDone(): void }) {
   };
   return (
     <form className="row" onSubmit={(e) => void submit(e)} aria-label={`Top up ${account.name}`}>
-      <label htmlFor="top-up-amount">Top up {account.name} by ({account.currency})</label>
+      <label htmlFor="top-up-amount">
+        Top up {account.name} by ({account.currency})
+      </label>
       <input id="top-up-amount" name="amount" type="number" min="0.01" step="0.01" required autoFocus />
-      <button type="submit" className="primary" disabled={topUp.busy}>Add to wallet</button>
+      <button type="submit" className="primary" disabled={topUp.busy}>
+        Add to wallet
+      </button>
       <ErrorBox error={topUp.error} />
     </form>
   );
@@ -91,7 +127,11 @@ export function OperatorAccountsPage() {
   const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState<Account | null>(null);
   const pager = useCursor('accounts');
-  const list = useApi(async () => (await unwrap(admin.GET('/admin/v1/accounts', { params: { query: { limit: 20, cursor: pager.cursor } } }))).data, `${pager.cursor}|${version}`);
+  const list = useApi(
+    async () =>
+      (await unwrap(admin.GET('/admin/v1/accounts', { params: { query: { limit: 20, cursor: pager.cursor } } }))).data,
+    `${pager.cursor}|${version}`,
+  );
   const refresh = () => setVersion((v) => v + 1);
   return (
     <Page title="Operator: accounts">
@@ -106,7 +146,9 @@ export function OperatorAccountsPage() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Wallet</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
                 <th scope="col">Plan</th>
                 <th scope="col">Free</th>
                 <th scope="col">Subscription</th>
@@ -119,19 +161,34 @@ export function OperatorAccountsPage() {
                 <tr key={a.id}>
                   <td>{a.name}</td>
                   <td data-testid={`wallet-${a.id}`}>{money(a.walletBalance, a.currency)}</td>
-                  <td><button type="button" onClick={() => setSelected(a)} aria-label={`Top up ${a.name}`}>Top up</button></td>
+                  <td>
+                    <button type="button" onClick={() => setSelected(a)} aria-label={`Top up ${a.name}`}>
+                      Top up
+                    </button>
+                  </td>
                   <td>{a.plan?.name ? `${a.plan.name} (${a.plan.messagesUsed}/${a.plan.messageQuota})` : '-'}</td>
                   <td>{a.freeMessages}</td>
                   <td>{a.subscriptionActive ? 'active' : 'inactive'}</td>
                   <td className="mono small">{a.id}</td>
-                  <td><When at={a.createdAt} /></td>
+                  <td>
+                    <When at={a.createdAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </TableBox>
         )}
         <Pager pager={pager} nextCursor={list.data?.nextCursor} label="Accounts" />
-        {selected && <TopUp key={selected.id} account={selected} onDone={() => { setSelected(null); refresh(); }} />}
+        {selected && (
+          <TopUp
+            key={selected.id}
+            account={selected}
+            onDone={() => {
+              setSelected(null);
+              refresh();
+            }}
+          />
+        )}
       </Section>
     </Page>
   );

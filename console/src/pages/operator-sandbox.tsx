@@ -16,7 +16,9 @@ const LIMIT = 100;
 
 function Faults() {
   const admin = useAdmin();
-  const add = useAction(async (body: FaultBody) => (await unwrap(admin.POST('/admin/v1/sandbox/faults', { body }))).data.fault);
+  const add = useAction(
+    async (body: FaultBody) => (await unwrap(admin.POST('/admin/v1/sandbox/faults', { body }))).data.fault,
+  );
   const clear = useAction(async () => (await unwrap(admin.DELETE('/admin/v1/sandbox/faults'))).data.cleared);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -32,11 +34,17 @@ function Faults() {
   };
   return (
     <Section title="Injected faults">
-      <p className="muted small">The next matching sandbox calls fail as chosen, so every error path can be tried end to end.</p>
+      <p className="muted small">
+        The next matching sandbox calls fail as chosen, so every error path can be tried end to end.
+      </p>
       <form className="form-grid" onSubmit={submit} aria-label="Add a fault">
         <div>
           <label htmlFor="f-kind">Fault</label>
-          <select id="f-kind" name="kind">{KINDS.map((k) => <option key={k}>{k}</option>)}</select>
+          <select id="f-kind" name="kind">
+            {KINDS.map((k) => (
+              <option key={k}>{k}</option>
+            ))}
+          </select>
         </div>
         <div>
           <label htmlFor="f-count">Calls that fail</label>
@@ -44,20 +52,37 @@ function Faults() {
         </div>
         <div>
           <label htmlFor="f-channel">Channel</label>
-          <select id="f-channel" name="channel"><option value="">Any</option>{CHANNELS.map((c) => <option key={c}>{c}</option>)}</select>
+          <select id="f-channel" name="channel">
+            <option value="">Any</option>
+            {CHANNELS.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
         </div>
         <div>
           <label htmlFor="f-account">Account id (optional)</label>
           <input id="f-account" name="accountId" maxLength={40} className="mono" />
         </div>
         <div className="row">
-          <button type="submit" className="primary" disabled={add.busy}>Add fault</button>
-          <button type="button" className="danger" onClick={() => void clear.run()} disabled={clear.busy}>Clear all faults</button>
+          <button type="submit" className="primary" disabled={add.busy}>
+            Add fault
+          </button>
+          <button type="button" className="danger" onClick={() => void clear.run()} disabled={clear.busy}>
+            Clear all faults
+          </button>
         </div>
       </form>
       <ErrorBox error={add.error ?? clear.error} />
-      {add.result && <p className="notice" role="status">Fault <code>{add.result.id}</code> added: {add.result.kind} x {add.result.count}.</p>}
-      {clear.result !== undefined && <p className="notice" role="status">{clear.result} fault(s) cleared.</p>}
+      {add.result && (
+        <p className="notice" role="status">
+          Fault <code>{add.result.id}</code> added: {add.result.kind} x {add.result.count}.
+        </p>
+      )}
+      {clear.result !== undefined && (
+        <p className="notice" role="status">
+          {clear.result} fault(s) cleared.
+        </p>
+      )}
     </Section>
   );
 }
@@ -67,7 +92,9 @@ export function OperatorSandboxPage() {
   const admin = useAdmin();
   const [filters, setFilters] = useState<{ accountId?: string; channel?: Channel; to?: string }>({});
   const list = useApi(
-    async () => (await unwrap(admin.GET('/admin/v1/sandbox/messages', { params: { query: { ...filters, limit: LIMIT } } }))).data.messages,
+    async () =>
+      (await unwrap(admin.GET('/admin/v1/sandbox/messages', { params: { query: { ...filters, limit: LIMIT } } }))).data
+        .messages,
     JSON.stringify(filters),
   );
   const apply = (e: FormEvent<HTMLFormElement>) => {
@@ -81,13 +108,31 @@ export function OperatorSandboxPage() {
       <OperatorTabs />
       <Section title="Sandbox deliveries">
         <form className="form-grid" onSubmit={apply} aria-label="Filter sandbox deliveries">
-          <div><label htmlFor="sd-account">Account id</label><input id="sd-account" name="accountId" className="mono" /></div>
+          <div>
+            <label htmlFor="sd-account">Account id</label>
+            <input id="sd-account" name="accountId" className="mono" />
+          </div>
           <div>
             <label htmlFor="sd-channel">Channel</label>
-            <select id="sd-channel" name="channel"><option value="">Any</option>{CHANNELS.map((c) => <option key={c}>{c}</option>)}</select>
+            <select id="sd-channel" name="channel">
+              <option value="">Any</option>
+              {CHANNELS.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
           </div>
-          <div><label htmlFor="sd-to">Recipient</label><input id="sd-to" name="to" /></div>
-          <div className="row"><button type="submit" className="primary">Apply filters</button><button type="button" onClick={list.reload}>Refresh</button></div>
+          <div>
+            <label htmlFor="sd-to">Recipient</label>
+            <input id="sd-to" name="to" />
+          </div>
+          <div className="row">
+            <button type="submit" className="primary">
+              Apply filters
+            </button>
+            <button type="button" onClick={list.reload}>
+              Refresh
+            </button>
+          </div>
         </form>
         <ErrorBox error={list.error} />
         {list.data && list.data.length === 0 && <Empty>Nothing delivered yet.</Empty>}
@@ -107,11 +152,16 @@ export function OperatorSandboxPage() {
             <tbody>
               {list.data.map((d) => (
                 <tr key={d.id}>
-                  <td><When at={d.deliveredAt} /></td>
+                  <td>
+                    <When at={d.deliveredAt} />
+                  </td>
                   <td>{d.channel}</td>
                   <td className="mono">{d.to}</td>
                   <td>{d.sender ?? '-'}</td>
-                  <td className="wrap">{d.subject ? `${d.subject}: ` : ''}{d.text ?? '-'}</td>
+                  <td className="wrap">
+                    {d.subject ? `${d.subject}: ` : ''}
+                    {d.text ?? '-'}
+                  </td>
                   <td className="mono small">{d.accountId}</td>
                   <td className="mono small">{d.messageId}</td>
                 </tr>

@@ -14,10 +14,18 @@ export function OperatorSendersPage() {
   const admin = useAdmin();
   const [status, setStatus] = useState<(typeof FILTERS)[number] | ''>('pending');
   const [reason, setReason] = useState('');
-  const list = useApi(async () => (await unwrap(admin.GET('/admin/v1/sms-senders', { params: { query: { status: status || undefined } } }))).data.smsSenders, status);
+  const list = useApi(
+    async () =>
+      (await unwrap(admin.GET('/admin/v1/sms-senders', { params: { query: { status: status || undefined } } }))).data
+        .smsSenders,
+    status,
+  );
   const review = useAction(async (id: string, decision: 'approve' | 'reject') => {
     const opts = { params: { path: { id } }, body: { reason: reason.trim() || undefined } };
-    const res = decision === 'approve' ? await unwrap(admin.POST('/admin/v1/sms-senders/{id}/approve', opts)) : await unwrap(admin.POST('/admin/v1/sms-senders/{id}/reject', opts));
+    const res =
+      decision === 'approve'
+        ? await unwrap(admin.POST('/admin/v1/sms-senders/{id}/approve', opts))
+        : await unwrap(admin.POST('/admin/v1/sms-senders/{id}/reject', opts));
     setReason('');
     list.reload();
     return res.data.smsSender;
@@ -30,15 +38,19 @@ export function OperatorSendersPage() {
           <span className="pair">
             <label htmlFor="os-status">Status</label>
             <select id="os-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-            <option value="">Any</option>
-            {FILTERS.map((s) => <option key={s}>{s}</option>)}
-          </select>
+              <option value="">Any</option>
+              {FILTERS.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
           </span>
           <span className="pair grow">
             <label htmlFor="os-reason">Reason (optional, sent with the decision)</label>
             <input id="os-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
           </span>
-          <button type="button" onClick={list.reload}>Refresh</button>
+          <button type="button" onClick={list.reload}>
+            Refresh
+          </button>
         </div>
         <ErrorBox error={list.error ?? review.error} />
         {review.result && (
@@ -53,7 +65,9 @@ export function OperatorSendersPage() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Status</th>
-                <th scope="col"><span className="sr-only">Decision</span></th>
+                <th scope="col">
+                  <span className="sr-only">Decision</span>
+                </th>
                 <th scope="col">Account</th>
                 <th scope="col">Requested</th>
                 <th scope="col">Reason</th>
@@ -63,17 +77,37 @@ export function OperatorSendersPage() {
               {list.data.map((s) => (
                 <tr key={s.id}>
                   <td>{s.name}</td>
-                  <td><Status value={s.status} /></td>
+                  <td>
+                    <Status value={s.status} />
+                  </td>
                   <td>
                     {s.status === 'pending' && (
                       <div className="cell-actions">
-                        <button type="button" className="primary" onClick={() => void review.run(s.id, 'approve')} disabled={review.busy} aria-label={`Approve ${s.name}`}>Approve</button>
-                        <button type="button" className="danger" onClick={() => void review.run(s.id, 'reject')} disabled={review.busy} aria-label={`Reject ${s.name}`}>Reject</button>
+                        <button
+                          type="button"
+                          className="primary"
+                          onClick={() => void review.run(s.id, 'approve')}
+                          disabled={review.busy}
+                          aria-label={`Approve ${s.name}`}
+                        >
+                          Approve
+                        </button>
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => void review.run(s.id, 'reject')}
+                          disabled={review.busy}
+                          aria-label={`Reject ${s.name}`}
+                        >
+                          Reject
+                        </button>
                       </div>
                     )}
                   </td>
                   <td className="mono small">{s.accountId}</td>
-                  <td><When at={s.createdAt} /></td>
+                  <td>
+                    <When at={s.createdAt} />
+                  </td>
                   <td className="wrap">{s.reason ?? '-'}</td>
                 </tr>
               ))}

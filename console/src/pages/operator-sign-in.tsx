@@ -8,7 +8,9 @@ import { session } from '../session';
 /** The operator area signs in with the admin token (ADMIN_TOKEN), checked by one harmless read. */
 export function OperatorSignInPage() {
   const [token, setToken] = useState('');
-  const check = useAction(async (t: string) => unwrap(adminClient(t).GET('/admin/v1/sms-senders', { params: { query: { status: 'pending' } } })));
+  const check = useAction(async (t: string) =>
+    unwrap(adminClient(t).GET('/admin/v1/sms-senders', { params: { query: { status: 'pending' } } })),
+  );
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const t = token.trim();
@@ -17,10 +19,22 @@ export function OperatorSignInPage() {
   return (
     <div className="narrow">
       <h1 tabIndex={-1}>Operator sign-in</h1>
-      <p>The operator area manages every account. Paste the server&apos;s admin token; it is kept in this tab only (session storage).</p>
+      <p>
+        The operator area manages every account. Paste the server&apos;s admin token; it is kept in this tab only
+        (session storage).
+      </p>
       <form onSubmit={(e) => void submit(e)} className="card stack">
         <label htmlFor="admin-token">Admin token</label>
-        <input id="admin-token" type="password" autoComplete="off" spellCheck={false} required value={token} onChange={(e) => setToken(e.target.value)} className="mono" />
+        <input
+          id="admin-token"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+          className="mono"
+        />
         <ErrorBox error={check.error} />
         <div>
           <button type="submit" className="primary" disabled={check.busy || !token.trim()}>

@@ -19,11 +19,23 @@ export function OperatorTemplatesPage() {
   const [version, setVersion] = useState(0);
   const pager = useCursor(`${status}|${version}`);
   const list = useApi(
-    async () => (await unwrap(admin.GET('/admin/v1/templates', { params: { query: { status: status || undefined, limit: 20, cursor: pager.cursor } } }))).data,
+    async () =>
+      (
+        await unwrap(
+          admin.GET('/admin/v1/templates', {
+            params: { query: { status: status || undefined, limit: 20, cursor: pager.cursor } },
+          }),
+        )
+      ).data,
     `${status}|${pager.cursor}|${version}`,
   );
   const decide = useAction(async (id: string, to: Decision) => {
-    const res = await unwrap(admin.POST('/admin/v1/templates/{id}/status', { params: { path: { id } }, body: { status: to, reason: to === 'rejected' ? reason.trim() || undefined : undefined } }));
+    const res = await unwrap(
+      admin.POST('/admin/v1/templates/{id}/status', {
+        params: { path: { id } },
+        body: { status: to, reason: to === 'rejected' ? reason.trim() || undefined : undefined },
+      }),
+    );
     setReason('');
     setVersion((v) => v + 1);
     return res.data.template;
@@ -36,9 +48,11 @@ export function OperatorTemplatesPage() {
           <span className="pair">
             <label htmlFor="ot-status">Status</label>
             <select id="ot-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-            <option value="">Any</option>
-            {FILTERS.map((s) => <option key={s}>{s}</option>)}
-          </select>
+              <option value="">Any</option>
+              {FILTERS.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
           </span>
           <span className="pair grow">
             <label htmlFor="ot-reason">Rejection reason</label>
@@ -58,7 +72,9 @@ export function OperatorTemplatesPage() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Status</th>
-                <th scope="col"><span className="sr-only">Decision</span></th>
+                <th scope="col">
+                  <span className="sr-only">Decision</span>
+                </th>
                 <th scope="col">Category</th>
                 <th scope="col">Text</th>
                 <th scope="col">Account</th>
@@ -69,17 +85,43 @@ export function OperatorTemplatesPage() {
               {list.data.templates.map((t) => (
                 <tr key={t.id}>
                   <td>{t.name}</td>
-                  <td><Status value={t.status} /></td>
+                  <td>
+                    <Status value={t.status} />
+                  </td>
                   <td>
                     <div className="cell-actions">
-                      {t.status !== 'approved' && <button type="button" className="primary" onClick={() => void decide.run(t.id, 'approved')} disabled={decide.busy} aria-label={`Approve ${t.name}`}>Approve</button>}
-                      {t.status !== 'rejected' && <button type="button" className="danger" onClick={() => void decide.run(t.id, 'rejected')} disabled={decide.busy} aria-label={`Reject ${t.name}`}>Reject</button>}
+                      {t.status !== 'approved' && (
+                        <button
+                          type="button"
+                          className="primary"
+                          onClick={() => void decide.run(t.id, 'approved')}
+                          disabled={decide.busy}
+                          aria-label={`Approve ${t.name}`}
+                        >
+                          Approve
+                        </button>
+                      )}
+                      {t.status !== 'rejected' && (
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => void decide.run(t.id, 'rejected')}
+                          disabled={decide.busy}
+                          aria-label={`Reject ${t.name}`}
+                        >
+                          Reject
+                        </button>
+                      )}
                     </div>
                   </td>
-                  <td>{t.category} / {t.subType}</td>
+                  <td>
+                    {t.category} / {t.subType}
+                  </td>
                   <td className="wrap small">{t.body ?? t.content ?? '-'}</td>
                   <td className="mono small">{t.accountId ?? 'default'}</td>
-                  <td><When at={t.createdAt} /></td>
+                  <td>
+                    <When at={t.createdAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>

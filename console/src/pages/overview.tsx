@@ -78,7 +78,11 @@ export function OverviewPage() {
       <Section title="Account">
         <ErrorBox error={account.error} />
         {account.data && <AccountFacts account={account.data} />}
-        {account.data && <p className="muted small">Account id <code>{account.data.id}</code></p>}
+        {account.data && (
+          <p className="muted small">
+            Account id <code>{account.data.id}</code>
+          </p>
+        )}
       </Section>
       <Section title="Today's messages">
         <ErrorBox error={today.error} />
@@ -96,7 +100,8 @@ export function OverviewPage() {
             </ul>
             <p className="muted small">
               {today.data.capped ? 'At least ' : ''}
-              {today.data.total === 1 ? '1 message' : `${today.data.total} messages`} since midnight (this browser&apos;s time zone).
+              {today.data.total === 1 ? '1 message' : `${today.data.total} messages`} since midnight (this
+              browser&apos;s time zone).
             </p>
           </>
         )}

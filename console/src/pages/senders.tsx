@@ -12,7 +12,10 @@ export function SendersPage() {
   const client = useClient();
   const list = useApi(async () => (await unwrap(client.GET('/api/v2/sms-senders'))).data.smsSenders, 'senders');
   const [withWebhook, setWithWebhook] = useState(false);
-  const request = useAction(async (body: Schemas['CreateSmsSenderDto']) => (await unwrap(client.POST('/api/v2/sms-senders', { body }))).data.smsSender);
+  const request = useAction(
+    async (body: Schemas['CreateSmsSenderDto']) =>
+      (await unwrap(client.POST('/api/v2/sms-senders', { body }))).data.smsSender,
+  );
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -32,7 +35,10 @@ export function SendersPage() {
   return (
     <Page title="Sender names">
       <Section title="Request a sender name">
-        <p className="muted small">A new name is <code>pending</code> until an operator approves or rejects it. Only the account owner&apos;s key may request one.</p>
+        <p className="muted small">
+          A new name is <code>pending</code> until an operator approves or rejects it. Only the account owner&apos;s key
+          may request one.
+        </p>
         <form className="stack" onSubmit={(e) => void submit(e)} aria-label="Request a sender name">
           <div className="form-grid">
             <div>
@@ -41,7 +47,8 @@ export function SendersPage() {
             </div>
             <div className="checks">
               <label>
-                <input type="checkbox" checked={withWebhook} onChange={(e) => setWithWebhook(e.target.checked)} /> Notify a webhook of the review
+                <input type="checkbox" checked={withWebhook} onChange={(e) => setWithWebhook(e.target.checked)} />{' '}
+                Notify a webhook of the review
               </label>
             </div>
             {withWebhook && (
@@ -64,13 +71,17 @@ export function SendersPage() {
             </p>
           )}
           <div>
-            <button type="submit" className="primary" disabled={request.busy}>Request sender name</button>
+            <button type="submit" className="primary" disabled={request.busy}>
+              Request sender name
+            </button>
           </div>
         </form>
       </Section>
       <Section title="Your sender names">
         <div className="row">
-          <button type="button" onClick={list.reload}>Refresh</button>
+          <button type="button" onClick={list.reload}>
+            Refresh
+          </button>
         </div>
         <ErrorBox error={list.error} />
         {list.data && list.data.length === 0 && <Empty>No sender names yet.</Empty>}
@@ -91,12 +102,18 @@ export function SendersPage() {
               {list.data.map((s) => (
                 <tr key={s.id} data-testid={`sender-${s.name}`}>
                   <td>{s.name}</td>
-                  <td><Status value={s.status} /></td>
+                  <td>
+                    <Status value={s.status} />
+                  </td>
                   <td>{s.isDefault ? 'yes' : 'no'}</td>
                   <td>{s.webhookConfigured ? 'yes' : 'no'}</td>
                   <td className="wrap">{s.reason ?? '-'}</td>
-                  <td><When at={s.reviewedAt} /></td>
-                  <td><When at={s.createdAt} /></td>
+                  <td>
+                    <When at={s.reviewedAt} />
+                  </td>
+                  <td>
+                    <When at={s.createdAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -17,10 +17,23 @@ export function SignInPage() {
   return (
     <div className="narrow">
       <h1 tabIndex={-1}>Sign in</h1>
-      <p>Paste an API key of your account. It is kept in this browser tab only (session storage) and removed when you sign out or close the tab.</p>
+      <p>
+        Paste an API key of your account. It is kept in this browser tab only (session storage) and removed when you
+        sign out or close the tab.
+      </p>
       <form onSubmit={(e) => void submit(e)} className="card stack">
         <label htmlFor="api-key">API key</label>
-        <input id="api-key" name="api-key" type="password" autoComplete="off" spellCheck={false} required value={key} onChange={(e) => setKey(e.target.value)} className="mono" />
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          className="mono"
+        />
         <ErrorBox error={check.error} />
         <div>
           <button type="submit" className="primary" disabled={check.busy || !key.trim()}>

@@ -24,33 +24,46 @@ export function CreateTemplateForm({ onCreated }: { onCreated(): void }) {
   const [category, setCategory] = useState<Category>('sms');
   const [headerType, setHeaderType] = useState<HeaderType | ''>('');
   const [file, setFile] = useState<File | null>(null);
-  const senders = useApi(async () => (await unwrap(client.GET('/api/v2/chatapp/official-senders'))).data.officialSenders, 'official-senders');
-  const upload = useAction(async (f: File) =>
-    (
-      await unwrap(
-        client.POST('/api/v2/templates/media', {
-          body: { file: f },
-          bodySerializer: (b) => {
-            const form = new FormData();
-            if (b.file) form.append('file', b.file, f.name);
-            return form;
-          },
-        }),
-      )
-    ).data,
+  const senders = useApi(
+    async () => (await unwrap(client.GET('/api/v2/chatapp/official-senders'))).data.officialSenders,
+    'official-senders',
   );
-  const create = useAction(async (body: Body) => (await unwrap(client.POST('/api/v2/templates', { body }))).data.template);
+  const upload = useAction(
+    async (f: File) =>
+      (
+        await unwrap(
+          client.POST('/api/v2/templates/media', {
+            body: { file: f },
+            bodySerializer: (b) => {
+              const form = new FormData();
+              if (b.file) form.append('file', b.file, f.name);
+              return form;
+            },
+          }),
+        )
+      ).data,
+  );
+  const create = useAction(
+    async (body: Body) => (await unwrap(client.POST('/api/v2/templates', { body }))).data.template,
+  );
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const text = (k: string) => String(f.get(k) ?? '').trim() || undefined;
-    const body: Body = { name: text('name') ?? '', category, subType: (text('subType') ?? 'utility') as Body['subType'] };
+    const body: Body = {
+      name: text('name') ?? '',
+      category,
+      subType: (text('subType') ?? 'utility') as Body['subType'],
+    };
     if (category === 'chatapp') {
       body.language = text('language');
       body.body = text('body');
       const examples = (text('examples') ?? '').split('|').map((v) => v.trim());
-      body.bodyParameters = placeholders(body.body ?? '').map((index, i) => ({ index, label: examples[i] || `value${index}` }));
+      body.bodyParameters = placeholders(body.body ?? '').map((index, i) => ({
+        index,
+        label: examples[i] || `value${index}`,
+      }));
       body.footer = text('footer');
       body.officialSenderId = text('officialSenderId');
       if (headerType) body.headerType = headerType;
@@ -90,7 +103,9 @@ export function CreateTemplateForm({ onCreated }: { onCreated(): void }) {
           <div>
             <label htmlFor="tc-subtype">Sub-type</label>
             <select id="tc-subtype" name="subType" defaultValue="utility">
-              {SUB_TYPES.map((s) => <option key={s}>{s}</option>)}
+              {SUB_TYPES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
             </select>
           </div>
           {category === 'chatapp' && (
@@ -113,7 +128,9 @@ export function CreateTemplateForm({ onCreated }: { onCreated(): void }) {
           </>
         ) : (
           <>
-            <label htmlFor="tc-body">Body (placeholders {'{{1}}'}, {'{{2}}'}...)</label>
+            <label htmlFor="tc-body">
+              Body (placeholders {'{{1}}'}, {'{{2}}'}...)
+            </label>
             <textarea id="tc-body" name="body" required />
             <div className="form-grid">
               <div>
@@ -127,12 +144,20 @@ export function CreateTemplateForm({ onCreated }: { onCreated(): void }) {
               <div>
                 <label htmlFor="tc-sender">Official sender</label>
                 <select id="tc-sender" name="officialSenderId">
-                  {(senders.data ?? []).map((s) => <option key={s.id} value={s.id}>{s.label ?? s.displayName}</option>)}
+                  {(senders.data ?? []).map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.label ?? s.displayName}
+                    </option>
+                  ))}
                 </select>
               </div>
               <div>
                 <label htmlFor="tc-header">Header</label>
-                <select id="tc-header" value={headerType} onChange={(e) => setHeaderType(e.target.value as HeaderType | '')}>
+                <select
+                  id="tc-header"
+                  value={headerType}
+                  onChange={(e) => setHeaderType(e.target.value as HeaderType | '')}
+                >
                   <option value="">None</option>
                   <option value="text">text</option>
                   <option value="image">image (JPEG/PNG)</option>
@@ -149,7 +174,15 @@ export function CreateTemplateForm({ onCreated }: { onCreated(): void }) {
               {headerType && headerType !== 'text' && (
                 <div>
                   <label htmlFor="tc-header-file">Header file</label>
-                  <input id="tc-header-file" type="file" required accept={{ image: 'image/jpeg,image/png', video: 'video/mp4', document: 'application/pdf' }[headerType]} onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+                  <input
+                    id="tc-header-file"
+                    type="file"
+                    required
+                    accept={
+                      { image: 'image/jpeg,image/png', video: 'video/mp4', document: 'application/pdf' }[headerType]
+                    }
+                    onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+                  />
                 </div>
               )}
             </div>
@@ -157,7 +190,8 @@ export function CreateTemplateForm({ onCreated }: { onCreated(): void }) {
             <ErrorBox error={upload.error} />
             {upload.result && (
               <p className="muted small" data-testid="header-asset">
-                Header uploaded: <code>{upload.result.headerAssetId}</code> ({upload.result.mimeType}, {upload.result.size} bytes)
+                Header uploaded: <code>{upload.result.headerAssetId}</code> ({upload.result.mimeType},{' '}
+                {upload.result.size} bytes)
                 {preview && <img src={preview} alt="Uploaded header" className="thumb" />}
               </p>
             )}
@@ -166,7 +200,8 @@ export function CreateTemplateForm({ onCreated }: { onCreated(): void }) {
         <ErrorBox error={create.error} />
         {create.result && (
           <p className="notice" role="status">
-            Created <strong>{create.result.name}</strong> (<code>{create.result.id}</code>): <Status value={create.result.status} />
+            Created <strong>{create.result.name}</strong> (<code>{create.result.id}</code>):{' '}
+            <Status value={create.result.status} />
           </p>
         )}
         <div>

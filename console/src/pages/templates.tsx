@@ -20,7 +20,16 @@ export function TemplatesPage() {
   const [version, setVersion] = useState(0);
   const pager = useCursor(`${category}|${status}|${version}`);
   const list = useApi(
-    async () => (await unwrap(client.GET('/api/v2/templates', { params: { query: { category: category || undefined, status: status || undefined, limit: 20, cursor: pager.cursor } } }))).data,
+    async () =>
+      (
+        await unwrap(
+          client.GET('/api/v2/templates', {
+            params: {
+              query: { category: category || undefined, status: status || undefined, limit: 20, cursor: pager.cursor },
+            },
+          }),
+        )
+      ).data,
     `${category}|${status}|${pager.cursor}|${version}`,
   );
   return (
@@ -30,18 +39,24 @@ export function TemplatesPage() {
           <span className="pair">
             <label htmlFor="t-category">Category</label>
             <select id="t-category" value={category} onChange={(e) => setCategory(e.target.value as typeof category)}>
-            <option value="">Any</option>
-            {CATEGORIES.map((c) => <option key={c}>{c}</option>)}
-          </select>
+              <option value="">Any</option>
+              {CATEGORIES.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
           </span>
           <span className="pair">
             <label htmlFor="t-status">Status</label>
             <select id="t-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => <option key={s}>{s}</option>)}
-          </select>
+              <option value="">Any</option>
+              {STATUSES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
           </span>
-          <button type="button" onClick={list.reload}>Refresh</button>
+          <button type="button" onClick={list.reload}>
+            Refresh
+          </button>
         </div>
         <ErrorBox error={list.error} />
         {list.data && list.data.templates.length === 0 && <Empty>No templates.</Empty>}
@@ -64,14 +79,29 @@ export function TemplatesPage() {
                 const preview = t.headerType === 'image' ? sameOriginPath(t.headerPreviewUrl) : null;
                 return (
                   <tr key={t.id}>
-                    <td>{t.name}{t.isDefault && <span className="muted small"> (default)</span>}</td>
-                    <td>{t.category} / {t.subType}</td>
-                    <td><Status value={t.status} /></td>
+                    <td>
+                      {t.name}
+                      {t.isDefault && <span className="muted small"> (default)</span>}
+                    </td>
+                    <td>
+                      {t.category} / {t.subType}
+                    </td>
+                    <td>
+                      <Status value={t.status} />
+                    </td>
                     <td>{t.provider ?? '-'}</td>
                     <td>{t.language ?? '-'}</td>
-                    <td>{preview ? <img src={preview} alt={`Header of ${t.name}`} className="thumb" /> : t.headerType ?? '-'}</td>
+                    <td>
+                      {preview ? (
+                        <img src={preview} alt={`Header of ${t.name}`} className="thumb" />
+                      ) : (
+                        (t.headerType ?? '-')
+                      )}
+                    </td>
                     <td className="mono small">{t.id}</td>
-                    <td><When at={t.createdAt} /></td>
+                    <td>
+                      <When at={t.createdAt} />
+                    </td>
                   </tr>
                 );
               })}

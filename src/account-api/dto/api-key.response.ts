@@ -8,10 +8,18 @@ import type { ApiKeyView } from '../../accounts/api-keys.service';
 export class ApiKeyResource implements ApiKeyView {
   @ApiProperty({ example: 'key_01jd0r8m6f3q9w2k4x7b5c8v1n' }) id: string;
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Billing server' }) name: string;
-  @ApiProperty({ description: 'The first 12 characters of the key, to recognise it; the key itself is never shown again.', example: 'msk_Xb3kQ9vT' })
+  @ApiProperty({
+    description: 'The first 12 characters of the key, to recognise it; the key itself is never shown again.',
+    example: 'msk_Xb3kQ9vT',
+  })
   prefix: string;
-  @ApiProperty({ enum: ['owner', 'member'], description: '`owner` keys have every permission; keys created here are `member` keys.' }) role: 'owner' | 'member';
-  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] } }) permissions: (typeof PERMISSIONS)[number][];
+  @ApiProperty({
+    enum: ['owner', 'member'],
+    description: '`owner` keys have every permission; keys created here are `member` keys.',
+  })
+  role: 'owner' | 'member';
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] } })
+  permissions: (typeof PERMISSIONS)[number][];
   @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' }) createdAt: string;
   @ApiProperty({
     type: 'string',
@@ -24,7 +32,10 @@ export class ApiKeyResource implements ApiKeyView {
 }
 
 export class NewApiKey extends ApiKeyResource {
-  @ApiProperty({ description: 'The key itself (`msk_` + 40 characters): shown only in this answer, store it now.', example: 'msk_Xb3kQ9vT2mN7pL4sR8wY1zC6dF0hJ5aEoP3qW7eR' })
+  @ApiProperty({
+    description: 'The key itself (`msk_` + 40 characters): shown only in this answer, store it now.',
+    example: 'msk_Xb3kQ9vT2mN7pL4sR8wY1zC6dF0hJ5aEoP3qW7eR',
+  })
   key: string;
 }
 
@@ -33,8 +44,18 @@ export class ApiKeyCreated {
 }
 
 export class ApiKeyList {
-  @ApiProperty({ type: () => ApiKeyResource, isArray: true, description: 'Active keys, newest first (revoked keys are not listed).' }) apiKeys: ApiKeyResource[];
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) nextCursor: string | null;
+  @ApiProperty({
+    type: () => ApiKeyResource,
+    isArray: true,
+    description: 'Active keys, newest first (revoked keys are not listed).',
+  })
+  apiKeys: ApiKeyResource[];
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  nextCursor: string | null;
   @ApiProperty() hasMore: boolean;
 }
 
@@ -54,16 +75,30 @@ const MEMBER: ApiKeyResource = {
   lastUsedAt: null,
 };
 
-export const CREATED_EXAMPLE = { success: true, data: { apiKey: { ...MEMBER, key: 'msk_Xb3kQ9vT2mN7pL4sR8wY1zC6dF0hJ5aEoP3qW7eR' } } };
+export const CREATED_EXAMPLE = {
+  success: true,
+  data: { apiKey: { ...MEMBER, key: 'msk_Xb3kQ9vT2mN7pL4sR8wY1zC6dF0hJ5aEoP3qW7eR' } },
+};
 export const LIST_EXAMPLE = {
   success: true,
   data: {
     apiKeys: [
       { ...MEMBER, lastUsedAt: '2026-11-22T10:05:00.000Z' },
-      { id: 'key_01jd0q8y4c7m2x5b9n3k6w1r4t', name: 'Owner key', prefix: 'msk_2b1f6c0e', role: 'owner', permissions: [...PERMISSIONS], createdAt: '2026-11-01T08:00:00.000Z', lastUsedAt: '2026-11-22T10:04:00.000Z' },
+      {
+        id: 'key_01jd0q8y4c7m2x5b9n3k6w1r4t',
+        name: 'Owner key',
+        prefix: 'msk_2b1f6c0e',
+        role: 'owner',
+        permissions: [...PERMISSIONS],
+        createdAt: '2026-11-01T08:00:00.000Z',
+        lastUsedAt: '2026-11-22T10:04:00.000Z',
+      },
     ],
     nextCursor: null,
     hasMore: false,
   },
 };
-export const REVOKED_EXAMPLE = { success: true, data: { id: MEMBER.id, revoked: true, revokedAt: '2026-11-22T11:00:00.000Z' } };
+export const REVOKED_EXAMPLE = {
+  success: true,
+  data: { id: MEMBER.id, revoked: true, revokedAt: '2026-11-22T11:00:00.000Z' },
+};

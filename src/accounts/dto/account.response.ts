@@ -20,7 +20,12 @@ export class AccountResource implements AccountView {
   @ApiProperty({ example: 'My Shop' })
   name: string;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Wallet balance in minor units of `currency` (e.g. halalas).', example: 25000 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Wallet balance in minor units of `currency` (e.g. halalas).',
+    example: 25000,
+  })
   walletBalance: number;
 
   @ApiProperty({ minLength: 3, maxLength: 3, description: 'ISO 4217 code (CURRENCY).', example: 'SAR' })
@@ -29,7 +34,12 @@ export class AccountResource implements AccountView {
   @ApiProperty({ type: () => AccountPlan })
   plan: AccountPlan;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Free messages left; spent before the plan quota and the wallet.', example: 10 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Free messages left; spent before the plan quota and the wallet.',
+    example: 10,
+  })
   freeMessages: number;
 
   @ApiProperty({ description: 'False: sending answers 403 SUBSCRIPTION_INACTIVE.', example: true })

@@ -38,7 +38,10 @@ export async function ledgerDatabase(prefix: string): Promise<LedgerDatabase> {
       return id;
     },
     async balances(id) {
-      const [r] = await ds.query('SELECT wallet_balance AS w, free_messages AS f, messages_used AS u FROM accounts WHERE id = ?', [id]);
+      const [r] = await ds.query(
+        'SELECT wallet_balance AS w, free_messages AS f, messages_used AS u FROM accounts WHERE id = ?',
+        [id],
+      );
       return { wallet: Number(r.w), free: Number(r.f), used: Number(r.u) };
     },
     close: () => ds.destroy(),

@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { KeyRole, Permission, PERMISSIONS } from '../../accounts/permissions';
 
 /** Largest value of the INT counter columns (messageQuota, messagesUsed, freeMessages). */
@@ -17,45 +29,71 @@ function IsOmittable(): PropertyDecorator {
 /** Fields an operator may set at creation and change later; each may be omitted, none may be null but planName. */
 abstract class AccountFieldsDto {
   @ApiPropertyOptional()
-  @IsOmittable() @IsBoolean()
+  @IsOmittable()
+  @IsBoolean()
   phoneVerified?: boolean;
 
   @ApiPropertyOptional()
-  @IsOmittable() @IsBoolean()
+  @IsOmittable()
+  @IsBoolean()
   subscriptionActive?: boolean;
 
   /** Wallet balance in integer minor units. */
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer minor units' })
-  @IsOmittable() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Integer minor units',
+  })
+  @IsOmittable()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   walletBalance?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: INT_COLUMN_MAX })
-  @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
+  @IsOmittable()
+  @IsInt()
+  @Min(0)
+  @Max(INT_COLUMN_MAX)
   freeMessages?: number;
 
   /** `null` clears the plan. */
   @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 100, description: '`null` clears the plan' })
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   planName?: string | null;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: INT_COLUMN_MAX })
-  @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
+  @IsOmittable()
+  @IsInt()
+  @Min(0)
+  @Max(INT_COLUMN_MAX)
   messageQuota?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: INT_COLUMN_MAX })
-  @IsOmittable() @IsInt() @Min(0) @Max(INT_COLUMN_MAX)
+  @IsOmittable()
+  @IsInt()
+  @Min(0)
+  @Max(INT_COLUMN_MAX)
   messagesUsed?: number;
 }
 
 export class CreateAccountDto extends AccountFieldsDto {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Acme' })
-  @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   name: string;
 }
 
 export class UpdateAccountDto extends AccountFieldsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOmittable() @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsOmittable()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   name?: string;
 }
 
@@ -64,24 +102,47 @@ export class CreateApiKeyDto {
   @IsIn(['owner', 'member'])
   role: KeyRole;
 
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] }, description: 'Member keys only; an owner key has every permission' })
-  @IsOptional() @IsArray() @IsIn(PERMISSIONS as unknown as string[], { each: true, message: `permissions must each be one of: ${PERMISSIONS.join(', ')}` })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...PERMISSIONS] },
+    description: 'Member keys only; an owner key has every permission',
+  })
+  @IsOptional()
+  @IsArray()
+  @IsIn(PERMISSIONS as unknown as string[], {
+    each: true,
+    message: `permissions must each be one of: ${PERMISSIONS.join(', ')}`,
+  })
   permissions?: Permission[];
 }
 
 export class TopUpDto {
   /** Minor units added to the wallet (a top-up never lowers it). */
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Integer minor units added to the wallet balance', example: 50000 })
-  @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER)
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Integer minor units added to the wallet balance',
+    example: 50000,
+  })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
   amount: number;
 }
 
 export class ListAccountsQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   limit?: number;
 
   @ApiPropertyOptional({ maxLength: 500, description: 'nextCursor of the previous page' })
-  @IsOptional() @IsString() @MaxLength(500)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
   cursor?: string;
 }

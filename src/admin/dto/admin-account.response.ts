@@ -10,12 +10,14 @@ export class IssuedApiKey {
 }
 
 export class AdminAccountCreated {
-  @ApiProperty({ type: AccountResource, description: 'The account as GET /api/v2/account shows it.' }) account: AccountResource;
+  @ApiProperty({ type: AccountResource, description: 'The account as GET /api/v2/account shows it.' })
+  account: AccountResource;
   @ApiProperty({ type: IssuedApiKey }) apiKey: IssuedApiKey;
 }
 
 export class AdminAccountUpdated {
-  @ApiProperty({ type: AccountResource, description: 'The account as GET /api/v2/account shows it.' }) account: AccountResource;
+  @ApiProperty({ type: AccountResource, description: 'The account as GET /api/v2/account shows it.' })
+  account: AccountResource;
 }
 
 export class AdminApiKeyIssued {
@@ -33,10 +35,20 @@ export const ADMIN_ACCOUNT_EXAMPLE: AccountResource = {
   phoneVerified: true,
   createdAt: '2026-11-22T10:00:00.000Z',
 };
-export const ISSUED_KEY_EXAMPLE = { id: 'key_01JD0Q8Y4C7M2X', key: 'msk_live_2b1f6c0e9a8d4f3b7c5e1a9d0f2b4c6e', role: 'owner', permissions: [...PERMISSIONS] };
+export const ISSUED_KEY_EXAMPLE = {
+  id: 'key_01JD0Q8Y4C7M2X',
+  key: 'msk_live_2b1f6c0e9a8d4f3b7c5e1a9d0f2b4c6e',
+  role: 'owner',
+  permissions: [...PERMISSIONS],
+};
 
 export class AdminAccountPage {
   @ApiProperty({ type: AccountResource, isArray: true, description: 'Newest first.' }) accounts: AccountResource[];
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) nextCursor: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  nextCursor: string | null;
   @ApiProperty() hasMore: boolean;
 }

@@ -3,20 +3,35 @@ import type { DryRunResult } from '../bulk-dry-run.service';
 
 export class BulkDryRunError {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Position in `messages`.' }) index: number;
-  @ApiProperty({ description: 'The code the single-send route would answer with, e.g. INVALID_RECIPIENT.', example: 'INVALID_RECIPIENT' }) code: string;
+  @ApiProperty({
+    description: 'The code the single-send route would answer with, e.g. INVALID_RECIPIENT.',
+    example: 'INVALID_RECIPIENT',
+  })
+  code: string;
   @ApiProperty({ description: 'What is wrong with the row.' }) error: string;
 }
 
 export class BulkSmsParts {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Valid local_sms rows sent as GSM-7.' }) gsm7: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Valid local_sms rows sent as UCS-2.' }) ucs2: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The parts those rows take in all: each part is one billable unit.' }) segments: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'The parts those rows take in all: each part is one billable unit.',
+  })
+  segments: number;
 }
 
 export class BulkCostEstimate {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Billable units the free messages would pay (an SMS: its parts; any other message: 1).' }) free: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Billable units the free messages would pay (an SMS: its parts; any other message: 1).',
+  })
+  free: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Billable units the plan quota would pay.' }) quota: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units of `currency` the wallet would pay.' }) wallet: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units of `currency` the wallet would pay.' })
+  wallet: number;
   @ApiProperty({
     type: 'integer',
     minimum: 0,
@@ -25,15 +40,27 @@ export class BulkCostEstimate {
       'so every later message counts too; with the first message unpayable, the job would be rejected (INSUFFICIENT_BALANCE).',
   })
   unpaid: number;
-  @ApiProperty({ minLength: 3, maxLength: 3, description: 'ISO 4217 code of `wallet`.', example: 'SAR' }) currency: string;
+  @ApiProperty({ minLength: 3, maxLength: 3, description: 'ISO 4217 code of `wallet`.', example: 'SAR' })
+  currency: string;
 }
 
 /** `data` of POST /messages/bulk/validate. */
 export class BulkDryRunResource implements DryRunResult {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'Elements of `messages`.' }) total: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows that pass validation.' }) valid: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows that fail it (a real job with any is rejected, nothing sent).' }) invalid: number;
-  @ApiProperty({ type: () => BulkDryRunError, isArray: true, maxItems: 100, description: 'The first 100 invalid rows, in row order.' }) errors: BulkDryRunError[];
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Rows that fail it (a real job with any is rejected, nothing sent).',
+  })
+  invalid: number;
+  @ApiProperty({
+    type: () => BulkDryRunError,
+    isArray: true,
+    maxItems: 100,
+    description: 'The first 100 invalid rows, in row order.',
+  })
+  errors: BulkDryRunError[];
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer', minimum: 1 },
@@ -50,7 +77,12 @@ export class BulkDryRunResource implements DryRunResult {
       'in each one payment per channel and number of SMS parts (in order of first appearance), each message whole from free messages, then plan quota, then wallet. Nothing is taken.',
   })
   estimatedCost: BulkCostEstimate;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'ceil(valid / messagesPerSecond): sending time at the job’s pace, without waiting behind other jobs of the account.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'ceil(valid / messagesPerSecond): sending time at the job’s pace, without waiting behind other jobs of the account.',
+  })
   estimatedDurationSeconds: number;
 }
 

@@ -24,16 +24,32 @@ export const EXAMPLE_JOB: Record<string, unknown> & { id: string } = {
 };
 
 export class BulkJobCounts {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows still to send (including rows being sent).' }) pending: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows still to send (including rows being sent).' })
+  pending: number;
   @ApiProperty({ type: 'integer', minimum: 0 }) sent: number;
   @ApiProperty({ type: 'integer', minimum: 0 }) failed: number;
   @ApiProperty({ type: 'integer', minimum: 0 }) cancelled: number;
 }
 
 export class BulkJobDelivery {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages of the job a receipt says reached the recipient (status `delivered` or `read`).' }) delivered: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages the recipient read (status `read`; also counted in `delivered`).' }) read: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Sent messages a receipt failed (`failed` with errorCode UNDELIVERED, EXPIRED or REJECTED_BY_CARRIER); also counted in `counts.sent`.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Messages of the job a receipt says reached the recipient (status `delivered` or `read`).',
+  })
+  delivered: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Messages the recipient read (status `read`; also counted in `delivered`).',
+  })
+  read: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Sent messages a receipt failed (`failed` with errorCode UNDELIVERED, EXPIRED or REJECTED_BY_CARRIER); also counted in `counts.sent`.',
+  })
   undelivered: number;
 }
 
@@ -47,14 +63,37 @@ export class BulkJobResource {
       '`rejected` (see errorCode) when a row is invalid or the upload broke off; `paused`, `completed`, `cancelled`.',
   })
   status: string;
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: 10, description: '1 to 10 once accepted (0 while `accepting`).' }) messagesPerSecond: number;
-  @ApiProperty({ type: 'string', enum: [...PAUSE_REASONS, null], nullable: true, description: 'Set only while `paused`.' }) pauseReason: string | null;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 10,
+    description: '1 to 10 once accepted (0 while `accepting`).',
+  })
+  messagesPerSecond: number;
+  @ApiProperty({
+    type: 'string',
+    enum: [...PAUSE_REASONS, null],
+    nullable: true,
+    description: 'Set only while `paused`.',
+  })
+  pauseReason: string | null;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows of the job.' }) total: number;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows that passed validation so far.' }) validatedCount: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows that passed validation so far.' })
+  validatedCount: number;
   @ApiProperty({ type: () => BulkJobCounts }) counts: BulkJobCounts;
-  @ApiProperty({ type: () => BulkJobDelivery, description: 'What delivery receipts said about the sent messages so far (channels without receipts stay at 0). Receipts can arrive after the job completed.' })
+  @ApiProperty({
+    type: () => BulkJobDelivery,
+    description:
+      'What delivery receipts said about the sent messages so far (channels without receipts stay at 0). Receipts can arrive after the job completed.',
+  })
   delivery: BulkJobDelivery;
-  @ApiProperty({ type: 'string', enum: [...BULK_JOB_ERROR_CODES, null], nullable: true, description: 'Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.' })
+  @ApiProperty({
+    type: 'string',
+    enum: [...BULK_JOB_ERROR_CODES, null],
+    nullable: true,
+    description:
+      'Why the job was rejected: a row was invalid (VALIDATION_FAILED, errorMessage names it), no message could be paid, or the upload broke off.',
+  })
   errorCode: BulkJobErrorCode | null;
   @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
@@ -79,33 +118,87 @@ export class BulkRetryResult {
 
 export class BulkJobPage {
   @ApiProperty({ type: () => BulkJobResource, isArray: true }) jobs: BulkJobResource[];
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' }) nextCursor: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  nextCursor: string | null;
   @ApiProperty() hasMore: boolean;
 }
 
 export class BulkRowResource {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Position in the request’s messages array.' }) index: number;
-  @ApiProperty({ type: 'string', nullable: true, description: 'The element’s `to` as sent (null when absent, e.g. chat channels).' }) to: string | null;
-  @ApiProperty({ type: 'string', nullable: true, description: 'The element’s `channel` as sent.' }) channel: string | null;
-  @ApiProperty({ enum: ROW_STATUS_FILTERS, description: '`pending` includes rows being sent; `invalid` rows failed validation.' }) status: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'The message of a sent or failed row (see GET /messages/{id}).' }) messageId: string | null;
-  @ApiProperty({ type: 'string', enum: [...BULK_ROW_ERROR_CODES, null], nullable: true, description: 'Invalid rows: the validation code; failed rows: the code their message failed with.' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The element’s `to` as sent (null when absent, e.g. chat channels).',
+  })
+  to: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The element’s `channel` as sent.' }) channel:
+    string | null;
+  @ApiProperty({
+    enum: ROW_STATUS_FILTERS,
+    description: '`pending` includes rows being sent; `invalid` rows failed validation.',
+  })
+  status: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The message of a sent or failed row (see GET /messages/{id}).',
+  })
+  messageId: string | null;
+  @ApiProperty({
+    type: 'string',
+    enum: [...BULK_ROW_ERROR_CODES, null],
+    nullable: true,
+    description: 'Invalid rows: the validation code; failed rows: the code their message failed with.',
+  })
   errorCode: BulkRowErrorCode | null;
   @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) sentAt: string | null;
-  @ApiProperty({ type: 'string', enum: ['gsm7', 'ucs2', null], nullable: true, description: 'local_sms rows with a message (sent or failed): its encoding; null otherwise.', example: 'gsm7' })
+  @ApiProperty({
+    type: 'string',
+    enum: ['gsm7', 'ucs2', null],
+    nullable: true,
+    description: 'local_sms rows with a message (sent or failed): its encoding; null otherwise.',
+    example: 'gsm7',
+  })
   encoding: string | null;
-  @ApiProperty({ type: 'integer', minimum: 1, nullable: true, description: 'local_sms rows with a message (sent or failed): its parts, each one billable unit; null otherwise.', example: 1 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    description: 'local_sms rows with a message (sent or failed): its parts, each one billable unit; null otherwise.',
+    example: 1,
+  })
   segments: number | null;
-  @ApiProperty({ type: 'string', enum: [...ROW_DELIVERY_STATUSES, null], nullable: true, description: 'Sent rows: what delivery receipts said of the message — `sent` until a receipt arrives (and for channels without receipts), `delivered`, `read`, or `undelivered` (the carrier or device did not get it; see the message\'s errorCode); null for rows not sent.', example: 'delivered' })
+  @ApiProperty({
+    type: 'string',
+    enum: [...ROW_DELIVERY_STATUSES, null],
+    nullable: true,
+    description:
+      "Sent rows: what delivery receipts said of the message — `sent` until a receipt arrives (and for channels without receipts), `delivered`, `read`, or `undelivered` (the carrier or device did not get it; see the message's errorCode); null for rows not sent.",
+    example: 'delivered',
+  })
   deliveryStatus: RowDeliveryStatus | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Sent rows: when the message was delivered (also set for read messages); null otherwise.' })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'Sent rows: when the message was delivered (also set for read messages); null otherwise.',
+  })
   deliveredAt: string | null;
 }
 
 export class BulkRowPage {
   @ApiProperty() jobId: string;
   @ApiProperty({ type: () => BulkRowResource, isArray: true }) rows: BulkRowResource[];
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` (with the same status) for the next page; null on the last page.' }) nextCursor: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` (with the same status) for the next page; null on the last page.',
+  })
+  nextCursor: string | null;
   @ApiProperty() hasMore: boolean;
 }

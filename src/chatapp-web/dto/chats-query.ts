@@ -16,9 +16,11 @@ export function parseChatsQuery(raw: Record<string, unknown>): ChatsQuery {
   if (unknown.length) throw ApiError.validation(`unknown query parameter ${unknown[0]}`);
   const accountId = raw.accountId;
   if (accountId === undefined || accountId === '') throw ApiError.validation('accountId is required');
-  if (typeof accountId !== 'string' || accountId.length > 100) throw ApiError.validation('accountId must be one web-session name or bot id');
+  if (typeof accountId !== 'string' || accountId.length > 100)
+    throw ApiError.validation('accountId must be one web-session name or bot id');
   const type = raw.type ?? 'all';
-  if (type !== 'all' && type !== 'direct' && type !== 'group') throw ApiError.validation('type must be one of all, direct, group');
+  if (type !== 'all' && type !== 'direct' && type !== 'group')
+    throw ApiError.validation('type must be one of all, direct, group');
   const limitRaw = raw.limit ?? '20';
   if (typeof limitRaw !== 'string' || !/^\d{1,3}$/.test(limitRaw) || Number(limitRaw) < 1 || Number(limitRaw) > 50) {
     throw ApiError.validation('limit must be an integer from 1 to 50');

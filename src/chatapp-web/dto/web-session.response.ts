@@ -13,9 +13,15 @@ export class WebSession {
   @ApiProperty({ enum: ['sandbox', 'waha'] }) provider: string;
   @ApiProperty() providerSession: string;
   @ApiProperty({ enum: ['ready', 'starting', 'stopped', 'failed'] }) status: string;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Chats known for the session (sandbox); null when the provider lists them' }) chatCount: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Chats known for the session (sandbox); null when the provider lists them',
+  })
+  chatCount: number | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
-  @ApiPropertyOptional({ type: WebSessionHook, description: 'WAHA sessions only: configure the provider with it' }) hook?: WebSessionHook;
+  @ApiPropertyOptional({ type: WebSessionHook, description: 'WAHA sessions only: configure the provider with it' })
+  hook?: WebSessionHook;
 }
 
 export class WebSessionResult {
@@ -24,8 +30,15 @@ export class WebSessionResult {
 
 export class InboundAccepted {
   @ApiProperty({ description: 'True when this call stored a new inbound message' }) accepted: boolean;
-  @ApiProperty({ type: 'string', nullable: true, enum: ['from_me', 'history_sync', 'duplicate', null] }) dropped: string | null;
-  @ApiProperty({ type: 'string', nullable: true, enum: ['queued', 'skipped', null], description: '`queued`: an event delivery was written; `skipped`: no web-session webhook' }) status: string | null;
+  @ApiProperty({ type: 'string', nullable: true, enum: ['from_me', 'history_sync', 'duplicate', null] }) dropped:
+    string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    enum: ['queued', 'skipped', null],
+    description: '`queued`: an event delivery was written; `skipped`: no web-session webhook',
+  })
+  status: string | null;
   @ApiProperty({ type: 'string', nullable: true }) deliveryId: string | null;
   @ApiProperty({ type: 'string', nullable: true }) remoteMessageId: string | null;
 }

@@ -39,15 +39,35 @@ export class InboundMessagesService {
       return await this.uow.transaction(async (tx) => {
         const em = tx.manager;
         const row: InboundMessageEntity = {
-          id: newId('win'), accountId: session.accountId, sessionId: session.id, remoteMessageId: messageId, remoteChatId,
-          status: target ? 'queued' : 'skipped', deliveryId: null, createdAt: now,
+          id: newId('win'),
+          accountId: session.accountId,
+          sessionId: session.id,
+          remoteMessageId: messageId,
+          remoteChatId,
+          status: target ? 'queued' : 'skipped',
+          deliveryId: null,
+          createdAt: now,
         };
         await em.insert(InboundMessageEntity, row);
         // Event endpoints get it too (Standard Webhooks body; `data` as in the spec's event).
-        await this.events.record(tx, [{ accountId: session.accountId, type: INBOUND_EVENT, data: body.data as Record<string, unknown>, at: now }]);
-        if (!target) return { accepted: true, dropped: null, status: 'skipped' as const, deliveryId: null, remoteMessageId: messageId };
+        await this.events.record(tx, [
+          { accountId: session.accountId, type: INBOUND_EVENT, data: body.data as Record<string, unknown>, at: now },
+        ]);
+        if (!target)
+          return {
+            accepted: true,
+            dropped: null,
+            status: 'skipped' as const,
+            deliveryId: null,
+            remoteMessageId: messageId,
+          };
         const { deliveryId } = await this.webhooks.enqueue(em, {
-          accountId: session.accountId, url: target.url, event: INBOUND_EVENT, body, sealedSecret: target.sealedSecret, apiKeyHeader: true,
+          accountId: session.accountId,
+          url: target.url,
+          event: INBOUND_EVENT,
+          body,
+          sealedSecret: target.sealedSecret,
+          apiKeyHeader: true,
         });
         await em.update(InboundMessageEntity, { id: row.id }, { deliveryId });
         return { accepted: true, dropped: null, status: 'queued' as const, deliveryId, remoteMessageId: messageId };
@@ -59,7 +79,11 @@ export class InboundMessagesService {
   }
 
   /** The event body, exactly the spec's Events table; media is described, never attached. */
-  private eventBody(session: WebSessionEntity, input: InboundMessageInput, ids: { now: number; messageId: string; remoteChatId: string }): Record<string, unknown> {
+  private eventBody(
+    session: WebSessionEntity,
+    input: InboundMessageInput,
+    ids: { now: number; messageId: string; remoteChatId: string },
+  ): Record<string, unknown> {
     const media = input.media ?? null;
     return {
       event: INBOUND_EVENT,
@@ -69,7 +93,11 @@ export class InboundMessagesService {
         conversationKey: conversationKey(session.name, ids.remoteChatId),
         remoteChatId: ids.remoteChatId,
         remoteMessageId: ids.messageId,
-        from: { jid: input.from.jid, phone: input.from.phone ?? phoneFromJid(input.from.jid), displayName: input.from.displayName },
+        from: {
+          jid: input.from.jid,
+          phone: input.from.phone ?? phoneFromJid(input.from.jid),
+          displayName: input.from.displayName,
+        },
         isGroup: input.isGroup ?? ids.remoteChatId.endsWith('@g.us'),
         text: input.text,
         messageType: media ? media.mediaType : 'text',

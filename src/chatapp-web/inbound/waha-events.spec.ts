@@ -15,8 +15,18 @@ describe('WAHA mapping', () => {
   });
 
   it('maps chats and skips what is not a conversation', () => {
-    expect(chatFromWaha({ id: { _serialized: '1@g.us' }, name: 'G' })).toEqual({ chatId: '1@g.us', kind: 'group', title: 'G', phoneNumber: null });
-    expect(chatFromWaha({ id: '966500000001@c.us' })).toEqual({ chatId: '966500000001@c.us', kind: 'direct', title: '966500000001', phoneNumber: '+966500000001' });
+    expect(chatFromWaha({ id: { _serialized: '1@g.us' }, name: 'G' })).toEqual({
+      chatId: '1@g.us',
+      kind: 'group',
+      title: 'G',
+      phoneNumber: null,
+    });
+    expect(chatFromWaha({ id: '966500000001@c.us' })).toEqual({
+      chatId: '966500000001@c.us',
+      kind: 'direct',
+      title: '966500000001',
+      phoneNumber: '+966500000001',
+    });
     expect(chatFromWaha({ id: 'status@broadcast' })).toBeNull();
     expect(chatFromWaha({ id: '123@newsletter' })).toBeNull();
     expect(chatFromWaha('nope')).toBeNull();
@@ -33,14 +43,25 @@ describe('WAHA mapping', () => {
 });
 
 describe('parseWahaEvent', () => {
-  const msg = (payload: Record<string, unknown>, event = 'message') => ({ event, session: 'default', payload: { id: 'm1', from: '966500000002@c.us', body: 'hi', timestamp: nowS, ...payload } });
+  const msg = (payload: Record<string, unknown>, event = 'message') => ({
+    event,
+    session: 'default',
+    payload: { id: 'm1', from: '966500000002@c.us', body: 'hi', timestamp: nowS, ...payload },
+  });
 
   it('maps a live direct message', () => {
     expect(parseWahaEvent(msg({ _data: { notifyName: 'Ann' } }), session, fresh)).toEqual({
       kind: 'message',
       input: {
-        from: { jid: '966500000002@c.us', displayName: 'Ann' }, text: 'hi', isGroup: false, remoteChatId: '966500000002@c.us', remoteMessageId: 'm1',
-        fromMe: false, historySync: false, media: null, timestamp: nowS * 1000,
+        from: { jid: '966500000002@c.us', displayName: 'Ann' },
+        text: 'hi',
+        isGroup: false,
+        remoteChatId: '966500000002@c.us',
+        remoteMessageId: 'm1',
+        fromMe: false,
+        historySync: false,
+        media: null,
+        timestamp: nowS * 1000,
       },
     });
   });
@@ -53,21 +74,38 @@ describe('parseWahaEvent', () => {
   });
 
   it('describes media by type', () => {
-    const doc = parseWahaEvent(msg({ hasMedia: true, media: { url: 'http://x/f', mimetype: 'application/pdf', filename: 'a.pdf' } }), session, fresh);
-    expect(doc.kind === 'message' && doc.input.media).toEqual({ mediaType: 'document', mimetype: 'application/pdf', fileName: 'a.pdf' });
+    const doc = parseWahaEvent(
+      msg({ hasMedia: true, media: { url: 'http://x/f', mimetype: 'application/pdf', filename: 'a.pdf' } }),
+      session,
+      fresh,
+    );
+    expect(doc.kind === 'message' && doc.input.media).toEqual({
+      mediaType: 'document',
+      mimetype: 'application/pdf',
+      fileName: 'a.pdf',
+    });
     const voice = parseWahaEvent(msg({ hasMedia: true, _data: { type: 'ptt' } }), session, fresh);
-    expect(voice.kind === 'message' && voice.input.media).toEqual({ mediaType: 'audio', mimetype: null, fileName: null });
+    expect(voice.kind === 'message' && voice.input.media).toEqual({
+      mediaType: 'audio',
+      mimetype: null,
+      fileName: null,
+    });
   });
 
   it('refuses a session.status without a known status as a validation error', () => {
     for (const payload of [{ status: 'DANCING' }, {}, undefined]) {
-      expect(() => parseWahaEvent({ event: 'session.status', timestamp: fresh.now, payload }, session, fresh)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+      expect(() => parseWahaEvent({ event: 'session.status', timestamp: fresh.now, payload }, session, fresh)).toThrow(
+        expect.objectContaining({ code: 'VALIDATION_ERROR' }),
+      );
     }
-    expect(parseWahaEvent({ event: 'session.status', timestamp: fresh.now, payload: { status: 'STOPPED' } }, session, fresh)).toEqual({ kind: 'status', status: 'stopped' });
+    expect(
+      parseWahaEvent({ event: 'session.status', timestamp: fresh.now, payload: { status: 'STOPPED' } }, session, fresh),
+    ).toEqual({ kind: 'status', status: 'stopped' });
   });
 
   it('ignores a session.status stamped outside the freshness window (a replay); requires the stamp', () => {
-    const status = (timestamp: unknown) => parseWahaEvent({ event: 'session.status', timestamp, payload: { status: 'WORKING' } }, session, fresh);
+    const status = (timestamp: unknown) =>
+      parseWahaEvent({ event: 'session.status', timestamp, payload: { status: 'WORKING' } }, session, fresh);
     expect(status(fresh.now - 300_000)).toEqual({ kind: 'status', status: 'ready' });
     expect(status(fresh.now + 300_000)).toEqual({ kind: 'status', status: 'ready' });
     expect(status(fresh.now - 300_001)).toEqual({ kind: 'ignored', event: 'session.status' });
@@ -93,14 +131,24 @@ describe('parseWahaEvent', () => {
   });
 
   it('ignores other events and refuses malformed messages', () => {
-    expect(parseWahaEvent({ event: 'message.ack', payload: {} }, session, fresh)).toEqual({ kind: 'ignored', event: 'message.ack' });
+    expect(parseWahaEvent({ event: 'message.ack', payload: {} }, session, fresh)).toEqual({
+      kind: 'ignored',
+      event: 'message.ack',
+    });
     expect(() => parseWahaEvent({ payload: {} }, session, fresh)).toThrow('event is required');
     expect(() => parseWahaEvent({ event: 'message', payload: { body: 'x' } }, session, fresh)).toThrow(/payload.id/);
   });
 
   describe('message.ack', () => {
     const ack = (ack: number, extra: Record<string, unknown> = {}) =>
-      parseWahaEvent({ event: 'message.ack', payload: { id: 'true_966500000002@c.us_AAA', fromMe: true, ack, timestamp: nowS, ...extra } }, session, fresh);
+      parseWahaEvent(
+        {
+          event: 'message.ack',
+          payload: { id: 'true_966500000002@c.us_AAA', fromMe: true, ack, timestamp: nowS, ...extra },
+        },
+        session,
+        fresh,
+      );
 
     it.each([
       [1, 'sent', null],
@@ -111,7 +159,14 @@ describe('parseWahaEvent', () => {
     ])('ack %i -> %s', (level, status, errorCode) => {
       expect(ack(level, { ackName: 'X' })).toEqual({
         kind: 'receipt',
-        receipt: { providerMessageId: 'true_966500000002@c.us_AAA', status, errorCode, providerStatus: `ack ${level} X`, providerErrorCode: null, at: nowS * 1000 },
+        receipt: {
+          providerMessageId: 'true_966500000002@c.us_AAA',
+          status,
+          errorCode,
+          providerStatus: `ack ${level} X`,
+          providerErrorCode: null,
+          at: nowS * 1000,
+        },
       });
     });
 
@@ -119,7 +174,9 @@ describe('parseWahaEvent', () => {
       expect(ack(0)).toEqual({ kind: 'ignored', event: 'message.ack' });
       expect(ack(7)).toEqual({ kind: 'ignored', event: 'message.ack' });
       expect(ack(3, { fromMe: false })).toEqual({ kind: 'ignored', event: 'message.ack' });
-      expect(ack(3, { id: { _serialized: 'true_x@c.us_B' }, timestamp: undefined })).toMatchObject({ receipt: { providerMessageId: 'true_x@c.us_B', at: fresh.now } });
+      expect(ack(3, { id: { _serialized: 'true_x@c.us_B' }, timestamp: undefined })).toMatchObject({
+        receipt: { providerMessageId: 'true_x@c.us_B', at: fresh.now },
+      });
     });
   });
 });

@@ -33,7 +33,8 @@ export function parseWahaEvent(body: unknown, session: WebSessionEntity, freshne
     // The signature covers the body but not when it was sent: a captured event could be replayed
     // verbatim to move the session back. WAHA stamps every event (ms); a stale one changes nothing.
     const at = body.timestamp;
-    if (typeof at !== 'number' || !Number.isFinite(at)) throw ApiError.validation('timestamp (ms since epoch) is required on session.status');
+    if (typeof at !== 'number' || !Number.isFinite(at))
+      throw ApiError.validation('timestamp (ms since epoch) is required on session.status');
     if (Math.abs(freshness.now - at) > freshness.maxAgeMs) return { kind: 'ignored', event };
     return { kind: 'status', status };
   }
@@ -50,24 +51,37 @@ export function parseWahaEvent(body: unknown, session: WebSessionEntity, freshne
   }
   const data = isObj(p._data) ? p._data : {};
   const isGroup = chat.endsWith('@g.us');
-  const author = (isGroup ? str(p.participant) ?? str(p.author) : null) ?? chat;
+  const author = (isGroup ? (str(p.participant) ?? str(p.author)) : null) ?? chat;
   const timestampMs = epochSecondsToMs(p.timestamp);
   // History sync: flagged by the engine, or a message older than our registration of the session.
-  const history = p.isHistory === true || data.isHistory === true || p.source === 'history' ||
+  const history =
+    p.isHistory === true ||
+    data.isHistory === true ||
+    p.source === 'history' ||
     (timestampMs !== undefined && timestampMs < session.createdAt - 60_000);
   const media = isObj(p.media) ? p.media : {};
   const mimetype = str(media.mimetype) ?? str(data.mimetype);
   return {
     kind: 'message',
     input: {
-      from: { jid: author, displayName: str(data.notifyName) ?? str(data.pushName) ?? str(p.notifyName) ?? author.split('@')[0] },
+      from: {
+        jid: author,
+        displayName: str(data.notifyName) ?? str(data.pushName) ?? str(p.notifyName) ?? author.split('@')[0],
+      },
       text: str(p.body) ?? str(p.caption) ?? '',
       isGroup,
       remoteChatId: chat,
       remoteMessageId: id,
       fromMe: p.fromMe === true,
       historySync: history,
-      media: p.hasMedia === true ? { mediaType: mediaTypeOf(mimetype, str(data.type)), mimetype, fileName: str(media.filename) ?? str(data.filename) } : null,
+      media:
+        p.hasMedia === true
+          ? {
+              mediaType: mediaTypeOf(mimetype, str(data.type)),
+              mimetype,
+              fileName: str(media.filename) ?? str(data.filename),
+            }
+          : null,
       timestamp: timestampMs,
     },
   };
@@ -91,7 +105,13 @@ function parseAck(p: unknown, now: number): WahaHookAction | null {
   const name = str(p.ackName);
   return {
     kind: 'receipt',
-    receipt: { providerMessageId: id, ...mapped, providerStatus: name ? `ack ${p.ack} ${name}` : `ack ${p.ack}`, providerErrorCode: null, at: epochSecondsToMs(p.timestamp) ?? now },
+    receipt: {
+      providerMessageId: id,
+      ...mapped,
+      providerStatus: name ? `ack ${p.ack} ${name}` : `ack ${p.ack}`,
+      providerErrorCode: null,
+      at: epochSecondsToMs(p.timestamp) ?? now,
+    },
   };
 }
 
@@ -103,7 +123,8 @@ function epochSecondsToMs(v: unknown): number | undefined {
 }
 
 function mediaTypeOf(mimetype: string | null, engineType: string | null): string {
-  if (engineType && ['image', 'video', 'audio', 'ptt', 'document', 'sticker'].includes(engineType)) return engineType === 'ptt' ? 'audio' : engineType;
+  if (engineType && ['image', 'video', 'audio', 'ptt', 'document', 'sticker'].includes(engineType))
+    return engineType === 'ptt' ? 'audio' : engineType;
   const top = mimetype?.split('/')[0];
   return top === 'image' || top === 'video' || top === 'audio' ? top : 'document';
 }

@@ -9,7 +9,11 @@ import { InboundMessagesService } from './inbound-messages.service';
 import { InboundResult } from './inbound.types';
 import { parseWahaEvent } from './waha-events';
 
-export type WahaHookResult = { ok: true; event: string } & Partial<InboundResult> & { ignored?: boolean; sessionStatus?: string; receiptStatus?: string };
+export type WahaHookResult = { ok: true; event: string } & Partial<InboundResult> & {
+    ignored?: boolean;
+    sessionStatus?: string;
+    receiptStatus?: string;
+  };
 
 /** Verifies and dispatches one WAHA webhook call for one of our sessions. */
 @Injectable()
@@ -22,14 +26,27 @@ export class WahaHookService {
     @Inject(RECEIPT_INTAKE) private readonly receipts: ReceiptIntake,
   ) {}
 
-  async handle(sessionRef: string, signature: string | undefined, rawBody: Buffer | null, body: unknown): Promise<WahaHookResult> {
+  async handle(
+    sessionRef: string,
+    signature: string | undefined,
+    rawBody: Buffer | null,
+    body: unknown,
+  ): Promise<WahaHookResult> {
     const session = await this.sessions.findAnyById(sessionRef);
     const key = session && session.provider === 'waha' ? this.sessions.hookKey(session) : null;
     // Same answer for an unknown session and a bad signature: the route does not reveal which ids exist.
-    if (!session || !key || !signature || !verify(key, signature, rawBody ?? Buffer.from(JSON.stringify(body ?? null)))) {
+    if (
+      !session ||
+      !key ||
+      !signature ||
+      !verify(key, signature, rawBody ?? Buffer.from(JSON.stringify(body ?? null)))
+    ) {
       throw new ApiError('UNAUTHORIZED', 'Webhook signature missing or invalid');
     }
-    const action = parseWahaEvent(body, session, { now: this.clock.now(), maxAgeMs: this.config.waha.eventMaxAgeSeconds * 1000 });
+    const action = parseWahaEvent(body, session, {
+      now: this.clock.now(),
+      maxAgeMs: this.config.waha.eventMaxAgeSeconds * 1000,
+    });
     if (action.kind === 'ignored') return { ok: true, event: action.event, ignored: true };
     if (action.kind === 'receipt') {
       await this.receipts.accept([action.receipt]);

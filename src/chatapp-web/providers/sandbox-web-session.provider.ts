@@ -19,12 +19,18 @@ export class SandboxWebSessionProvider implements WebSessionProvider {
 
   async listChats(session: WebSessionEntity, page: ChatPageRequest): Promise<ChatPage> {
     const rows = await this.chats.find({
-      where: { sessionId: session.id, position: MoreThanOrEqual(page.from), ...(page.type === 'all' ? {} : { kind: page.type }) },
+      where: {
+        sessionId: session.id,
+        position: MoreThanOrEqual(page.from),
+        ...(page.type === 'all' ? {} : { kind: page.type }),
+      },
       order: { position: 'ASC' },
       take: page.limit + 1,
     });
     const more = rows.length > page.limit;
-    const chats = rows.slice(0, page.limit).map((r) => ({ chatId: r.chatId, kind: r.kind, title: r.title, phoneNumber: r.phoneNumber }));
+    const chats = rows
+      .slice(0, page.limit)
+      .map((r) => ({ chatId: r.chatId, kind: r.kind, title: r.title, phoneNumber: r.phoneNumber }));
     return { chats, next: more ? rows[page.limit].position : null };
   }
 }

@@ -36,7 +36,12 @@ export class WahaSendProvider implements ChannelProvider, OnModuleInit {
     const base = this.waha.baseUrl;
     if (!base) throw new ProviderError('failed', 'WAHA_BASE_URL is not configured');
     const session = await this.providerSession(msg);
-    if (!session) return { status: 'rejected', code: 'PROVIDER_REJECTED', message: `web session ${msg.session ?? '(none)'} does not exist` };
+    if (!session)
+      return {
+        status: 'rejected',
+        code: 'PROVIDER_REJECTED',
+        message: `web session ${msg.session ?? '(none)'} does not exist`,
+      };
     const { path, payload } = wahaRequest(msg, session);
     const headers: Record<string, string> = this.waha.apiKey ? { 'X-Api-Key': this.waha.apiKey } : {};
     this.logger.log(`web-session message ${msg.messageId} -> ${path} on ${session}`);
@@ -44,7 +49,8 @@ export class WahaSendProvider implements ChannelProvider, OnModuleInit {
     const detail = isObj(res.body) && typeof res.body.message === 'string' ? res.body.message : `HTTP ${res.status}`;
     const transient = classifyHttpStatus(res, detail);
     if (transient) throw transient;
-    if (res.status === 401 || res.status === 403) throw new ProviderError('failed', `WAHA refused our credentials: ${detail}`);
+    if (res.status === 401 || res.status === 403)
+      throw new ProviderError('failed', `WAHA refused our credentials: ${detail}`);
     if (res.status < 200 || res.status > 299) return { status: 'rejected', code: 'PROVIDER_REJECTED', message: detail };
     const body = isObj(res.body) ? res.body : {};
     const id = wahaId(body.id) ?? (isObj(body.key) ? wahaId(body.key.id) : null) ?? `waha:${msg.messageId}`;
@@ -67,6 +73,10 @@ function wahaRequest(msg: OutboundMessage, session: string): { path: string; pay
   if (!a) return { path: '/api/sendText', payload: { session, chatId: msg.to, text: msg.text ?? '' } };
   const kind = mediaKind(a.url, a.mimeType ?? null);
   const path = kind === 'image' ? '/api/sendImage' : kind === 'video' ? '/api/sendVideo' : '/api/sendFile';
-  const file: Obj = { url: a.url, ...(a.mimeType ? { mimetype: a.mimeType } : {}), ...(a.fileName ? { filename: a.fileName } : {}) };
+  const file: Obj = {
+    url: a.url,
+    ...(a.mimeType ? { mimetype: a.mimeType } : {}),
+    ...(a.fileName ? { filename: a.fileName } : {}),
+  };
   return { path, payload: { session, chatId: msg.to, file, caption: msg.text ?? '' } };
 }

@@ -22,7 +22,11 @@ export class WahaWebSessionProvider implements WebSessionProvider {
     // A session the provider does not know cannot serve chats: not ready rather than a provider fault.
     if (body === null) return 'stopped';
     const status = statusFromWaha(body);
-    if (!status) throw new ProviderError('failed', `Web-session provider reported an unknown session status ${(isObj(body) && str(body.status)) || '(none)'}`);
+    if (!status)
+      throw new ProviderError(
+        'failed',
+        `Web-session provider reported an unknown session status ${(isObj(body) && str(body.status)) || '(none)'}`,
+      );
     return status;
   }
 
@@ -31,13 +35,20 @@ export class WahaWebSessionProvider implements WebSessionProvider {
     const taken: { chat: ProviderChat; index: number }[] = [];
     let offset = page.from;
     for (let call = 0; call < MAX_CALLS_PER_PAGE; call++) {
-      const body = await this.client.getJson(`/api/${encodeURIComponent(session.providerSession)}/chats`, { limit: batch, offset, sortBy: 'id', sortOrder: 'asc' });
-      if (!Array.isArray(body)) throw new ProviderError('failed', 'Web-session provider answered chats with something that is not a list');
+      const body = await this.client.getJson(`/api/${encodeURIComponent(session.providerSession)}/chats`, {
+        limit: batch,
+        offset,
+        sortBy: 'id',
+        sortOrder: 'asc',
+      });
+      if (!Array.isArray(body))
+        throw new ProviderError('failed', 'Web-session provider answered chats with something that is not a list');
       body.forEach((raw: unknown, i) => {
         const chat = chatFromWaha(raw);
         if (chat && (page.type === 'all' || chat.kind === page.type)) taken.push({ chat, index: offset + i });
       });
-      if (taken.length > page.limit) return { chats: taken.slice(0, page.limit).map((t) => t.chat), next: taken[page.limit].index };
+      if (taken.length > page.limit)
+        return { chats: taken.slice(0, page.limit).map((t) => t.chat), next: taken[page.limit].index };
       if (body.length < batch) return { chats: taken.map((t) => t.chat), next: null };
       offset += body.length;
     }

@@ -28,7 +28,10 @@ export class WahaClient {
       res = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(this.waha.timeoutMs) });
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      throw new ProviderError('unavailable', timedOut ? 'Web-session provider timed out' : 'Web-session provider is unreachable');
+      throw new ProviderError(
+        'unavailable',
+        timedOut ? 'Web-session provider timed out' : 'Web-session provider is unreachable',
+      );
     }
     let text: string;
     try {
@@ -37,8 +40,10 @@ export class WahaClient {
       throw new ProviderError('unavailable', 'Web-session provider closed the connection');
     }
     if (res.status === 404) return null;
-    if ([429, 502, 503, 504].includes(res.status)) throw new ProviderError('unavailable', `Web-session provider is unavailable (HTTP ${res.status})`);
-    if (res.status < 200 || res.status > 299) throw new ProviderError('failed', `Web-session provider failed (HTTP ${res.status})`);
+    if ([429, 502, 503, 504].includes(res.status))
+      throw new ProviderError('unavailable', `Web-session provider is unavailable (HTTP ${res.status})`);
+    if (res.status < 200 || res.status > 299)
+      throw new ProviderError('failed', `Web-session provider failed (HTTP ${res.status})`);
     try {
       return JSON.parse(text) as unknown;
     } catch {

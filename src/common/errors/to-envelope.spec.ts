@@ -7,7 +7,11 @@ describe('toEnvelope', () => {
 
   it('maps an ApiError to its status and code, keeping extras', () => {
     const m = toEnvelope(new ApiError('RATE_LIMITED', 'slow down', { retryAfterSeconds: 3 }), rid);
-    expect(m).toEqual({ status: 429, unexpected: false, body: { success: false, code: 'RATE_LIMITED', error: 'slow down', requestId: rid, retryAfterSeconds: 3 } });
+    expect(m).toEqual({
+      status: 429,
+      unexpected: false,
+      body: { success: false, code: 'RATE_LIMITED', error: 'slow down', requestId: rid, retryAfterSeconds: 3 },
+    });
   });
 
   it('maps body-parser failures', () => {
@@ -21,12 +25,21 @@ describe('toEnvelope', () => {
   });
 
   it('maps a lock wait timeout or a connection the server closed to 503, retry shortly', () => {
-    for (const err of [{ driverError: { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' } }, { driverError: { fatal: true, code: 'PROTOCOL_CONNECTION_LOST' } }]) {
+    for (const err of [
+      { driverError: { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' } },
+      { driverError: { fatal: true, code: 'PROTOCOL_CONNECTION_LOST' } },
+    ]) {
       const m = toEnvelope(err, rid);
       expect(m).toEqual({
         status: 503,
         unexpected: false,
-        body: { success: false, code: 'SERVICE_UNAVAILABLE', error: 'The database could not complete the request in time; retry shortly', requestId: rid, retryAfterSeconds: 1 },
+        body: {
+          success: false,
+          code: 'SERVICE_UNAVAILABLE',
+          error: 'The database could not complete the request in time; retry shortly',
+          requestId: rid,
+          retryAfterSeconds: 1,
+        },
       });
     }
   });

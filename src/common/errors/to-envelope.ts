@@ -33,7 +33,12 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** body-parser / raw-body / multer errors carry `type` or `code` and an HTTP status. */
-function fromTransportError(err: { type?: string; code?: string; status?: number; message?: string }): [ErrorCode, string] | null {
+function fromTransportError(err: {
+  type?: string;
+  code?: string;
+  status?: number;
+  message?: string;
+}): [ErrorCode, string] | null {
   if (err.type === 'entity.parse.failed') return ['INVALID_REQUEST_BODY', 'Request body is not valid JSON'];
   if (err.type === 'entity.too.large' || err.code === 'LIMIT_FILE_SIZE' || err.code === 'LIMIT_FIELD_VALUE') {
     return ['PAYLOAD_TOO_LARGE', 'Request body is too large'];
@@ -42,7 +47,8 @@ function fromTransportError(err: { type?: string; code?: string; status?: number
     return ['UNSUPPORTED_MEDIA_TYPE', 'Unsupported request encoding'];
   }
   if (err.type === 'request.aborted') return ['INVALID_REQUEST_BODY', 'Request body was aborted'];
-  if (typeof err.code === 'string' && err.code.startsWith('LIMIT_')) return ['VALIDATION_ERROR', err.message ?? 'Invalid upload'];
+  if (typeof err.code === 'string' && err.code.startsWith('LIMIT_'))
+    return ['VALIDATION_ERROR', err.message ?? 'Invalid upload'];
   return null;
 }
 
@@ -69,7 +75,9 @@ export function toEnvelope(err: unknown, requestId: string): MappedError {
   // The database ended a transaction (lock held past DB_LOCK_WAIT_TIMEOUT_S, or a connection the
   // server closed): a retry is the answer, not a 500.
   if (isTransientDbError(err)) {
-    return make('SERVICE_UNAVAILABLE', 'The database could not complete the request in time; retry shortly', { retryAfterSeconds: 1 });
+    return make('SERVICE_UNAVAILABLE', 'The database could not complete the request in time; retry shortly', {
+      retryAfterSeconds: 1,
+    });
   }
   if (err instanceof HttpException) {
     const status = err.getStatus();

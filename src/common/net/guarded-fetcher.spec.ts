@@ -20,7 +20,10 @@ class ScriptedDns implements DnsResolver {
   }
 }
 
-function fetcherWith(dns: DnsResolver, env: Record<string, string> = {}): { sut: GuardedFetcher; policy: TargetPolicy } {
+function fetcherWith(
+  dns: DnsResolver,
+  env: Record<string, string> = {},
+): { sut: GuardedFetcher; policy: TargetPolicy } {
   const policy = new TargetPolicy(loadConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_INSECURE: 'true', ...env }), dns);
   return { sut: new GuardedFetcher(policy), policy };
 }
@@ -74,31 +77,65 @@ describe(GuardedFetcher.name, () => {
 
     seen.length = 0;
     handler = (_req, res) => res.writeHead(302, { Location: '/again' }).end();
-    await expect(fetcherWith(dns).sut.fetch(`http://127.0.0.1:${port}/loop`, { timeoutMs: 2000, maxBytes: 1000 })).rejects.toMatchObject({ kind: 'redirects' });
+    await expect(
+      fetcherWith(dns).sut.fetch(`http://127.0.0.1:${port}/loop`, { timeoutMs: 2000, maxBytes: 1000 }),
+    ).rejects.toMatchObject({ kind: 'redirects' });
     expect(seen).toHaveLength(4);
   });
 
-  it.each([`http://user:pw@127.0.0.1:PORT/secret`, 'file:///etc/passwd', 'gopher://127.0.0.1:PORT/x', 'http://[::1'])('a redirect to %s is refused before any request to it', async (location) => {
-    handler = (req, res) => (req.url === '/start' ? res.writeHead(302, { Location: location.replace('PORT', String(port)) }).end() : res.end('secret'));
-    await expect(fetcherWith(new ScriptedDns({})).sut.fetch(`http://127.0.0.1:${port}/start`, { timeoutMs: 2000, maxBytes: 1000 })).rejects.toBeInstanceOf(TargetRefusedError);
-    expect(seen.map((s) => s.path)).toEqual(['/start']);
-  });
+  it.each([`http://user:pw@127.0.0.1:PORT/secret`, 'file:///etc/passwd', 'gopher://127.0.0.1:PORT/x', 'http://[::1'])(
+    'a redirect to %s is refused before any request to it',
+    async (location) => {
+      handler = (req, res) =>
+        req.url === '/start'
+          ? res.writeHead(302, { Location: location.replace('PORT', String(port)) }).end()
+          : res.end('secret');
+      await expect(
+        fetcherWith(new ScriptedDns({})).sut.fetch(`http://127.0.0.1:${port}/start`, {
+          timeoutMs: 2000,
+          maxBytes: 1000,
+        }),
+      ).rejects.toBeInstanceOf(TargetRefusedError);
+      expect(seen.map((s) => s.path)).toEqual(['/start']);
+    },
+  );
 
   it('strict mode: a name resolving inside and a name not resolving are both refused, with no request and one text', async () => {
-    const dns = new ScriptedDns({ 'inside.test': ['10.1.2.3'], 'mapped.test': ['::ffff:127.0.0.1'], 'public.test': ['93.184.215.14'] });
+    const dns = new ScriptedDns({
+      'inside.test': ['10.1.2.3'],
+      'mapped.test': ['::ffff:127.0.0.1'],
+      'public.test': ['93.184.215.14'],
+    });
     const { sut, policy } = fetcherWith(dns, { WEBHOOK_ALLOW_INSECURE: 'false' });
-    for (const url of ['https://inside.test/x', 'https://mapped.test/x', 'https://nowhere.test/x', `https://127.0.0.1:${port}/x`, 'https://[fec0::1]/x']) {
+    for (const url of [
+      'https://inside.test/x',
+      'https://mapped.test/x',
+      'https://nowhere.test/x',
+      `https://127.0.0.1:${port}/x`,
+      'https://[fec0::1]/x',
+    ]) {
       await expect(sut.fetch(url, { timeoutMs: 2000, maxBytes: 1000 })).rejects.toBeInstanceOf(TargetRefusedError);
     }
     expect(seen).toHaveLength(0);
-    const texts = await Promise.all(['https://inside.test/x', 'https://nowhere.test/x', 'http://public.test/x', 'https://public.test:8443/x'].map((u) => policy.assertAllowed(u, 'url').then(() => 'allowed', (e: ApiError) => e.message)));
+    const texts = await Promise.all(
+      ['https://inside.test/x', 'https://nowhere.test/x', 'http://public.test/x', 'https://public.test:8443/x'].map(
+        (u) =>
+          policy.assertAllowed(u, 'url').then(
+            () => 'allowed',
+            (e: ApiError) => e.message,
+          ),
+      ),
+    );
     expect(new Set(texts)).toEqual(new Set([refusedTargetText('url')]));
     await expect(policy.assertAllowed('https://PUBLIC.test:443', 'url')).resolves.toBe('https://public.test/');
   });
 
   it('a body over the cap dropped unread (a webhook POST, an error status) raises nothing', async () => {
     handler = (_req, res) => res.writeHead(404, { 'Content-Length': '5000' }).end('x'.repeat(5000));
-    const res = await fetcherWith(new ScriptedDns({})).sut.open(`http://127.0.0.1:${port}/big`, { timeoutMs: 2000, maxBytes: 1000 });
+    const res = await fetcherWith(new ScriptedDns({})).sut.open(`http://127.0.0.1:${port}/big`, {
+      timeoutMs: 2000,
+      maxBytes: 1000,
+    });
     expect(res.status).toBe(404);
     res.body.destroy();
     // Before: the body was handed over already failed, and its 'error' event had no listener.
@@ -108,16 +145,22 @@ describe(GuardedFetcher.name, () => {
   it('caps the body (declared or streamed) and the time', async () => {
     const { sut } = fetcherWith(new ScriptedDns({}));
     handler = (_req, res) => res.writeHead(200, { 'Content-Length': '5000' }).end('x'.repeat(5000));
-    await expect(sut.fetch(`http://127.0.0.1:${port}/big`, { timeoutMs: 2000, maxBytes: 1000 })).rejects.toMatchObject({ kind: 'too_large' });
+    await expect(sut.fetch(`http://127.0.0.1:${port}/big`, { timeoutMs: 2000, maxBytes: 1000 })).rejects.toMatchObject({
+      kind: 'too_large',
+    });
     handler = (_req, res) => {
       res.writeHead(200);
       res.write('x'.repeat(800));
       res.end('x'.repeat(800));
     };
-    await expect(sut.fetch(`http://127.0.0.1:${port}/chunked`, { timeoutMs: 2000, maxBytes: 1000 })).rejects.toMatchObject({ kind: 'too_large' });
+    await expect(
+      sut.fetch(`http://127.0.0.1:${port}/chunked`, { timeoutMs: 2000, maxBytes: 1000 }),
+    ).rejects.toMatchObject({ kind: 'too_large' });
     handler = (_req, res) => res.writeHead(200).write('partial');
     const started = Date.now();
-    const err = await sut.fetch(`http://127.0.0.1:${port}/hang`, { timeoutMs: 300, maxBytes: 1000 }).catch((e: unknown) => e);
+    const err = await sut
+      .fetch(`http://127.0.0.1:${port}/hang`, { timeoutMs: 300, maxBytes: 1000 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchFailedError);
     expect(err).toMatchObject({ kind: 'timeout' });
     expect(Date.now() - started).toBeLessThan(2000);

@@ -66,7 +66,11 @@ export class GuardedFetcher {
     for (let hop = 0; ; hop++) {
       const target = await beforeDeadline(this.policy.pin(url), signal, opts.timeoutMs);
       // A redirect is followed with a plain GET (no method, headers or body of the first request).
-      const res = await this.request(target, hop === 0 ? opts : { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, signal);
+      const res = await this.request(
+        target,
+        hop === 0 ? opts : { timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes },
+        signal,
+      );
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (maxRedirects === 0 || status < 300 || status >= 400 || !location) {
@@ -97,9 +101,16 @@ export class GuardedFetcher {
     return new Promise((resolve, reject) => {
       const transport = target.url.protocol === 'https:' ? https : http;
       const body = opts.body ?? null;
-      const headers = { ...opts.headers, ...(body !== null ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) };
+      const headers = {
+        ...opts.headers,
+        ...(body !== null ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+      };
       const agent = opts.agents ? (target.url.protocol === 'https:' ? opts.agents.https : opts.agents.http) : false;
-      const req = transport.request(target.url, { method: opts.method ?? 'GET', headers, agent, signal, lookup: pinnedLookup(target.address) }, resolve);
+      const req = transport.request(
+        target.url,
+        { method: opts.method ?? 'GET', headers, agent, signal, lookup: pinnedLookup(target.address) },
+        resolve,
+      );
       req.on('error', (err) => reject(failure(err, signal, opts.timeoutMs)));
       req.end(body ?? undefined);
     });
@@ -141,7 +152,8 @@ function capped(res: IncomingMessage, opts: FetchOptions, signal: AbortSignal): 
   res.on('end', () => out.end());
   res.on('error', (err) => out.destroy(failure(err, signal, opts.timeoutMs)));
   res.on('close', () => {
-    if (!res.complete && !out.destroyed) out.destroy(failure(new Error('the connection closed before the body ended'), signal, opts.timeoutMs));
+    if (!res.complete && !out.destroyed)
+      out.destroy(failure(new Error('the connection closed before the body ended'), signal, opts.timeoutMs));
   });
   out.on('close', () => res.destroy());
   return out;

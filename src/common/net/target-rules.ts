@@ -43,18 +43,21 @@ export function addressAllowed(address: string, rules: TargetRules): boolean {
  * parsed URL, or the reason for the logs (callers show one text for every refusal).
  */
 export function parseTarget(raw: unknown, rules: TargetRules): { ok: true; url: URL } | { ok: false; reason: string } {
-  if (typeof raw !== 'string' || raw === '' || raw.length > MAX_URL_LENGTH) return { ok: false, reason: 'not a URL of at most 2048 characters' };
+  if (typeof raw !== 'string' || raw === '' || raw.length > MAX_URL_LENGTH)
+    return { ok: false, reason: 'not a URL of at most 2048 characters' };
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, reason: 'not an absolute URL' };
   }
-  if (url.protocol !== 'https:' && !(rules.allowInsecure && url.protocol === 'http:')) return { ok: false, reason: `scheme ${url.protocol}` };
+  if (url.protocol !== 'https:' && !(rules.allowInsecure && url.protocol === 'http:'))
+    return { ok: false, reason: `scheme ${url.protocol}` };
   if (url.username || url.password) return { ok: false, reason: 'credentials' };
   if (!url.hostname) return { ok: false, reason: 'empty host' };
   if (!sameSerialisation(raw, url)) return { ok: false, reason: 'the URL does not read the same once normalised' };
-  if (!rules.allowInsecure && !rules.allowedPorts.includes(effectivePort(url))) return { ok: false, reason: `port ${effectivePort(url)}` };
+  if (!rules.allowInsecure && !rules.allowedPorts.includes(effectivePort(url)))
+    return { ok: false, reason: `port ${effectivePort(url)}` };
   return { ok: true, url };
 }
 

@@ -26,7 +26,10 @@ export function ApiSuccess(status: number, type: Type<unknown>, opts: ApiSuccess
         required: ['success', 'data'],
         properties: { success: { type: 'boolean' as const, enum: [true] }, data },
       };
-  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, description: opts.description, schema, example: opts.example })) as MethodDecorator;
+  return applyDecorators(
+    ApiExtraModels(type),
+    ApiResponse({ status, description: opts.description, schema, example: opts.example }),
+  ) as MethodDecorator;
 }
 
 export interface ApiFileSuccessOptions {

@@ -1,6 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { OperationObject, PathItemObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  OperationObject,
+  PathItemObject,
+  ResponseObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ERROR_CODES, ErrorCode, OUTCOME_CODES } from '../errors';
 import { REQUEST_ID_HEADER } from '../request-id';
 import { ERROR_CODES_EXTENSION, STREAMED_BODY_EXTENSION } from './api-errors.decorator';
@@ -44,7 +49,8 @@ export function commonErrorCodes(op: OperationObject, method: string): ErrorCode
   if (schemes.has('apiKey')) codes.push('UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED');
   // Operator routes are throttled per client IP (@AdminOnly includes @ThrottlePerIp).
   if (schemes.has('admin')) codes.push('UNAUTHORIZED', 'RATE_LIMITED');
-  const parsed = method !== 'get' && method !== 'head' && !(op as { [STREAMED_BODY_EXTENSION]?: boolean })[STREAMED_BODY_EXTENSION];
+  const parsed =
+    method !== 'get' && method !== 'head' && !(op as { [STREAMED_BODY_EXTENSION]?: boolean })[STREAMED_BODY_EXTENSION];
   if (parsed) codes.push('INVALID_REQUEST_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   return codes;
 }
@@ -102,23 +108,41 @@ function baseConfig(publicBaseUrl: string): DocumentBuilder {
         'lists the codes it can answer with.\n\n| HTTP | code | meaning |\n|---|---|---|\n' +
         table +
         '\n\nA message, a bulk row or a bulk job that ended without success says why in its `errorCode`: one of the codes ' +
-        'above (a row\'s validation code, the provider error that failed a message) or one of these outcome codes, which ' +
+        "above (a row's validation code, the provider error that failed a message) or one of these outcome codes, which " +
         'are never an HTTP error.\n\n| code | meaning |\n|---|---|\n' +
         outcomes,
     )
     .setLicense('Proprietary (self-hosted licence)', `${publicBaseUrl}/docs`)
     .setContact('Messaging Service operators', `${publicBaseUrl}/docs`, '')
     .addServer(publicBaseUrl, 'This deployment (PUBLIC_BASE_URL)')
-    .addApiKey({ type: 'apiKey', name: 'X-API-Key', in: 'header', description: 'An API key of the account (owner or member key).' }, 'apiKey')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN); not a JWT.' }, 'admin')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN), needed only when it is set.' }, 'metrics');
+    .addApiKey(
+      {
+        type: 'apiKey',
+        name: 'X-API-Key',
+        in: 'header',
+        description: 'An API key of the account (owner or member key).',
+      },
+      'apiKey',
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN); not a JWT.' },
+      'admin',
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN), needed only when it is set.' },
+      'metrics',
+    );
 }
 
 function addSharedComponents(doc: OpenAPIObject): void {
   const components = (doc.components ??= {});
   components.schemas = {
     ...(components.schemas ?? {}),
-    ErrorCode: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'Every error code the API can answer with.' },
+    ErrorCode: {
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: 'Every error code the API can answer with.',
+    },
     ErrorEnvelope: {
       type: 'object',
       required: ['success', 'code', 'error', 'requestId'],
@@ -126,14 +150,25 @@ function addSharedComponents(doc: OpenAPIObject): void {
         success: { type: 'boolean', enum: [false] },
         code: { $ref: '#/components/schemas/ErrorCode' },
         error: { type: 'string', description: 'What went wrong, for a person; branch on `code`.' },
-        requestId: { type: 'string', pattern: '^msgreq_\\d+_[0-9a-z]+$', description: 'Also in the X-Request-Id header.' },
-        retryAfterSeconds: { type: 'integer', minimum: 0, description: 'On 429 only: seconds until a retry can succeed.' },
+        requestId: {
+          type: 'string',
+          pattern: '^msgreq_\\d+_[0-9a-z]+$',
+          description: 'Also in the X-Request-Id header.',
+        },
+        retryAfterSeconds: {
+          type: 'integer',
+          minimum: 0,
+          description: 'On 429 only: seconds until a retry can succeed.',
+        },
       },
     },
   };
   components.headers = {
     ...(components.headers ?? {}),
-    [REQUEST_ID_HEADER]: { description: 'Identifies the request in the logs (same as `requestId` in error bodies).', schema: { type: 'string' } },
+    [REQUEST_ID_HEADER]: {
+      description: 'Identifies the request in the logs (same as `requestId` in error bodies).',
+      schema: { type: 'string' },
+    },
     'Retry-After': { description: 'Seconds until a retry can succeed.', schema: { type: 'integer', minimum: 0 } },
   };
 }
@@ -145,7 +180,9 @@ function finishOperation(op: OperationObject, method: string): void {
   const multipart = (op as OperationObject & { [MULTIPART_EXTENSION]?: SchemaObject })[MULTIPART_EXTENSION];
   if (multipart) {
     delete (op as OperationObject & { [MULTIPART_EXTENSION]?: SchemaObject })[MULTIPART_EXTENSION];
-    const body = (op.requestBody ??= { required: true, content: {} }) as { content: Record<string, { schema?: SchemaObject }> };
+    const body = (op.requestBody ??= { required: true, content: {} }) as {
+      content: Record<string, { schema?: SchemaObject }>;
+    };
     body.content['multipart/form-data'] = { schema: multipart };
   }
   const ext = op as OperationObject & { [ERROR_CODES_EXTENSION]?: ErrorCode[] };
@@ -162,20 +199,33 @@ function finishOperation(op: OperationObject, method: string): void {
     op.responses[String(status)] = errorResponse(status, list);
   }
   for (const response of Object.values(op.responses) as ResponseObject[]) {
-    response.headers = { ...(response.headers ?? {}), [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` } };
+    response.headers = {
+      ...(response.headers ?? {}),
+      [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` },
+    };
   }
 }
 
 function errorResponse(status: number, codes: ErrorCode[]): ResponseObject {
   const schema: SchemaObject = {
-    allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }],
+    allOf: [
+      { $ref: '#/components/schemas/ErrorEnvelope' },
+      { type: 'object', properties: { code: { type: 'string', enum: codes } } },
+    ],
   };
-  const example: Record<string, unknown> = { success: false, code: codes[0], error: ERROR_CODES[codes[0]].description, requestId: EXAMPLE_REQUEST_ID };
+  const example: Record<string, unknown> = {
+    success: false,
+    code: codes[0],
+    error: ERROR_CODES[codes[0]].description,
+    requestId: EXAMPLE_REQUEST_ID,
+  };
   if (status === 429) example.retryAfterSeconds = 30;
   return {
     description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].description}`).join(' '),
     // 429 always carries Retry-After; 503 does when the database was busy (a lock wait, a lost connection).
-    ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+    ...(status === 429 || status === 503
+      ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
+      : {}),
     content: { 'application/json': { schema, example } },
   };
 }
@@ -184,7 +234,8 @@ function partition(full: OpenAPIObject, keep: (path: string) => boolean, title: 
   const paths: Record<string, PathItemObject> = {};
   for (const [path, item] of Object.entries(full.paths)) if (keep(path)) paths[path] = item;
   const used = new Set<string>();
-  for (const item of Object.values(paths)) for (const method of METHODS) for (const t of item[method]?.tags ?? []) used.add(t);
+  for (const item of Object.values(paths))
+    for (const method of METHODS) for (const t of item[method]?.tags ?? []) used.add(t);
   const doc: OpenAPIObject = {
     ...full,
     info: { ...full.info, title },

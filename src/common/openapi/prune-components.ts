@@ -36,7 +36,11 @@ export function pruneComponents(doc: OpenAPIObject): OpenAPIObject {
   const components: Record<string, Record<string, Json>> = {};
   for (const [kind, entries] of Object.entries(all)) {
     const keep = kind === 'securitySchemes' ? schemes : (reached.get(kind) ?? new Set<string>());
-    const kept = Object.fromEntries(Object.entries(entries).filter(([name]) => keep.has(name)).sort(([a], [b]) => a.localeCompare(b)));
+    const kept = Object.fromEntries(
+      Object.entries(entries)
+        .filter(([name]) => keep.has(name))
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
     if (Object.keys(kept).length) components[kind] = kept;
   }
   return { ...doc, components: components as OpenAPIObject['components'] };

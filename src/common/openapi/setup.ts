@@ -11,6 +11,9 @@ export function setupOpenApi(app: INestApplication, publicBaseUrl: string): void
   let docs: OpenApiDocuments | undefined;
   const get = (): OpenApiDocuments => (docs ??= buildOpenApiDocuments(app, publicBaseUrl));
   // The longer prefix first: /docs would otherwise serve its UI assets for /docs/admin too.
-  SwaggerModule.setup('docs/admin', app, () => get().operator, { jsonDocumentUrl: 'docs/admin-json', yamlDocumentUrl: 'docs/admin-yaml' });
+  SwaggerModule.setup('docs/admin', app, () => get().operator, {
+    jsonDocumentUrl: 'docs/admin-json',
+    yamlDocumentUrl: 'docs/admin-yaml',
+  });
   SwaggerModule.setup('docs', app, () => get().public, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
 }

@@ -53,7 +53,9 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   begin(reason = 'shutdown'): void {
     if (this.began) return;
     this.began = true;
-    this.logger.log(`shutting down (${reason}): readiness is off, no new work is claimed; waiting up to ${this.config.shutdown.graceMs} ms for work in flight`);
+    this.logger.log(
+      `shutting down (${reason}): readiness is off, no new work is claimed; waiting up to ${this.config.shutdown.graceMs} ms for work in flight`,
+    );
     for (const p of this.participants) p.stopClaiming();
   }
 
@@ -73,15 +75,25 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     const drained = await Promise.all([...this.participants].map((p) => this.drainOne(p, deadline)));
     const http = await this.closeHttp(deadline);
     const clean = http && drained.every(Boolean);
-    this.logger.log(clean ? 'work in flight finished, leases released' : 'grace period over with work still in flight: its leases expire instead');
+    this.logger.log(
+      clean
+        ? 'work in flight finished, leases released'
+        : 'grace period over with work still in flight: its leases expire instead',
+    );
     return clean;
   }
 
   private async drainOne(p: ShutdownParticipant, deadline: number): Promise<boolean> {
-    const finished = await within(p.drain().then(() => true, (err: unknown) => {
-      this.logger.error({ err }, `${p.name}: draining failed`);
-      return false;
-    }), deadline);
+    const finished = await within(
+      p.drain().then(
+        () => true,
+        (err: unknown) => {
+          this.logger.error({ err }, `${p.name}: draining failed`);
+          return false;
+        },
+      ),
+      deadline,
+    );
     if (!finished) {
       this.logger.warn(`${p.name}: still busy when the grace period ended; its leases are left to expire`);
       return false;
@@ -106,7 +118,13 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
     server.closeIdleConnections();
     try {
-      if (await within(closed.then(() => true), deadline)) return true;
+      if (
+        await within(
+          closed.then(() => true),
+          deadline,
+        )
+      )
+        return true;
       this.logger.warn('HTTP requests still open when the grace period ended: their connections are closed');
       server.closeAllConnections();
       await closed;
@@ -120,7 +138,9 @@ export class ShutdownCoordinator implements OnModuleDestroy {
 /** `work`'s value, or false if the deadline passes first. */
 async function within(work: Promise<boolean>, deadline: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
+  const late = new Promise<boolean>(
+    (resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))),
+  );
   try {
     return await Promise.race([work, late]);
   } finally {

@@ -1,4 +1,12 @@
-import { gsm7Septets, gsm7Text, packSeptets, smsEncodingOf, smsSegments, splitSms, unpackSeptets } from './sms-segments';
+import {
+  gsm7Septets,
+  gsm7Text,
+  packSeptets,
+  smsEncodingOf,
+  smsSegments,
+  splitSms,
+  unpackSeptets,
+} from './sms-segments';
 
 describe('sms-segments', () => {
   // The same counts as sms-segments-calculator 1.3.0 and split-sms 0.1.7 give for these texts.

@@ -21,8 +21,21 @@ export interface SmsSplit {
 const BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
   '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-const EXTENSION: Record<string, number> = { '\f': 0x0a, '^': 0x14, '{': 0x28, '}': 0x29, '\\': 0x2f, '[': 0x3c, '~': 0x3d, ']': 0x3e, '|': 0x40, '€': 0x65 };
-const BASIC_CODE = new Map<string, number>([...BASIC].map((ch, i) => [ch, i] as [string, number]).filter(([ch]) => ch !== '\x1b'));
+const EXTENSION: Record<string, number> = {
+  '\f': 0x0a,
+  '^': 0x14,
+  '{': 0x28,
+  '}': 0x29,
+  '\\': 0x2f,
+  '[': 0x3c,
+  '~': 0x3d,
+  ']': 0x3e,
+  '|': 0x40,
+  '€': 0x65,
+};
+const BASIC_CODE = new Map<string, number>(
+  [...BASIC].map((ch, i) => [ch, i] as [string, number]).filter(([ch]) => ch !== '\x1b'),
+);
 const EXTENSION_CHAR = new Map<number, string>(Object.entries(EXTENSION).map(([ch, code]) => [code, ch]));
 
 export const SMS_LIMITS = {

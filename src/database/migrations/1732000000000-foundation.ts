@@ -34,7 +34,14 @@ export class Foundation1732000000000 implements MigrationInterface {
         col.ms('created_at'),
         col.ms('revoked_at', true),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
     await createIndex(qr, 'api_keys', { name: 'uq_api_keys_hash', columnNames: ['key_hash'], isUnique: true });
     await createIndex(qr, 'api_keys', { name: 'ix_api_keys_account', columnNames: ['account_id'] });

@@ -58,13 +58,30 @@ export class Messaging1732000001000 implements MigrationInterface {
         col.ms('delivered_at'),
       ],
     });
-    await createIndex(qr, 'sandbox_deliveries', { name: 'uq_sandbox_deliveries_message', columnNames: ['message_id'], isUnique: true });
-    await createIndex(qr, 'sandbox_deliveries', { name: 'ix_sandbox_deliveries_account', columnNames: ['account_id', 'id'] });
-    await createIndex(qr, 'sandbox_deliveries', { name: 'ix_sandbox_deliveries_bulk', columnNames: ['bulk_job_id', 'id'] });
+    await createIndex(qr, 'sandbox_deliveries', {
+      name: 'uq_sandbox_deliveries_message',
+      columnNames: ['message_id'],
+      isUnique: true,
+    });
+    await createIndex(qr, 'sandbox_deliveries', {
+      name: 'ix_sandbox_deliveries_account',
+      columnNames: ['account_id', 'id'],
+    });
+    await createIndex(qr, 'sandbox_deliveries', {
+      name: 'ix_sandbox_deliveries_bulk',
+      columnNames: ['bulk_job_id', 'id'],
+    });
 
     await createTable(qr, {
       name: 'sandbox_faults',
-      columns: [col.id(), col.str('channel', 20, true), col.str('account_id', 40, true), col.str('kind', 20), col.int('remaining'), col.ms('created_at')],
+      columns: [
+        col.id(),
+        col.str('channel', 20, true),
+        col.str('account_id', 40, true),
+        col.str('kind', 20),
+        col.int('remaining'),
+        col.ms('created_at'),
+      ],
     });
   }
 

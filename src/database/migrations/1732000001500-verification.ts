@@ -21,7 +21,14 @@ export class Verification1732000001500 implements MigrationInterface {
         col.ms('approved_at', true),
         col.ms('created_at'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
     await createIndex(qr, 'verifications', { name: 'ix_verifications_account', columnNames: ['account_id', 'id'] });
     await createTable(qr, {
@@ -32,7 +39,14 @@ export class Verification1732000001500 implements MigrationInterface {
         col.ms('window_started_at'),
         col.int('sends'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
   }
 

@@ -18,9 +18,19 @@ export class Templates1732000002000 implements MigrationInterface {
         col.bool('is_default', false),
         col.ms('created_at'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
-    await createIndex(qr, 'official_senders', { name: 'ix_official_senders_account', columnNames: ['account_id', 'id'] });
+    await createIndex(qr, 'official_senders', {
+      name: 'ix_official_senders_account',
+      columnNames: ['account_id', 'id'],
+    });
 
     await createTable(qr, {
       name: 'template_media',
@@ -33,7 +43,14 @@ export class Templates1732000002000 implements MigrationInterface {
         col.str('storage_key', 200),
         col.ms('created_at'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
     await createIndex(qr, 'template_media', { name: 'ix_template_media_account', columnNames: ['account_id'] });
 
@@ -75,12 +92,26 @@ export class Templates1732000002000 implements MigrationInterface {
         col.ms('created_at'),
         col.ms('updated_at'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
-    await createIndex(qr, 'templates', { name: 'uq_templates_scope_name', columnNames: ['scope', 'category', 'language', 'name'], isUnique: true });
+    await createIndex(qr, 'templates', {
+      name: 'uq_templates_scope_name',
+      columnNames: ['scope', 'category', 'language', 'name'],
+      isUnique: true,
+    });
     await createIndex(qr, 'templates', { name: 'ix_templates_scope_id', columnNames: ['scope', 'id'] });
     await createIndex(qr, 'templates', { name: 'ix_templates_provider_tpl', columnNames: ['provider_template_id'] });
-    await createIndex(qr, 'templates', { name: 'ix_templates_status_poll', columnNames: ['status', 'provider', 'poll_lease_expires_at'] });
+    await createIndex(qr, 'templates', {
+      name: 'ix_templates_status_poll',
+      columnNames: ['status', 'provider', 'poll_lease_expires_at'],
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {

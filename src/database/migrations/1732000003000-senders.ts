@@ -23,12 +23,30 @@ export class Senders1732000003000 implements MigrationInterface {
         col.ms('created_at'),
         col.ms('updated_at'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
-    await createIndex(qr, 'sms_senders', { name: 'uq_sms_senders_account_name', columnNames: ['account_id', 'name_key'], isUnique: true });
+    await createIndex(qr, 'sms_senders', {
+      name: 'uq_sms_senders_account_name',
+      columnNames: ['account_id', 'name_key'],
+      isUnique: true,
+    });
     // NULLs never collide (both dialects), so this allows at most one default sender per account.
-    await createIndex(qr, 'sms_senders', { name: 'uq_sms_senders_default', columnNames: ['default_key'], isUnique: true });
-    await createIndex(qr, 'sms_senders', { name: 'ix_sms_senders_account_status', columnNames: ['account_id', 'status'] });
+    await createIndex(qr, 'sms_senders', {
+      name: 'uq_sms_senders_default',
+      columnNames: ['default_key'],
+      isUnique: true,
+    });
+    await createIndex(qr, 'sms_senders', {
+      name: 'ix_sms_senders_account_status',
+      columnNames: ['account_id', 'status'],
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {

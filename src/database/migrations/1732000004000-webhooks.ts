@@ -6,7 +6,12 @@ export class Webhooks1732000004000 implements MigrationInterface {
   name = 'Webhooks1732000004000';
 
   async up(qr: QueryRunner): Promise<void> {
-    const account = { columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' };
+    const account = {
+      columnNames: ['account_id'],
+      referencedTableName: 'accounts',
+      referencedColumnNames: ['id'],
+      onDelete: 'CASCADE',
+    };
     await createTable(qr, {
       name: 'webhook_deliveries',
       columns: [
@@ -30,9 +35,18 @@ export class Webhooks1732000004000 implements MigrationInterface {
       ],
       foreignKeys: [account],
     });
-    await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_due', columnNames: ['status', 'next_attempt_at'] });
-    await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_account', columnNames: ['account_id', 'id'] });
-    await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_account_status', columnNames: ['account_id', 'status', 'id'] });
+    await createIndex(qr, 'webhook_deliveries', {
+      name: 'ix_webhook_deliveries_due',
+      columnNames: ['status', 'next_attempt_at'],
+    });
+    await createIndex(qr, 'webhook_deliveries', {
+      name: 'ix_webhook_deliveries_account',
+      columnNames: ['account_id', 'id'],
+    });
+    await createIndex(qr, 'webhook_deliveries', {
+      name: 'ix_webhook_deliveries_account_status',
+      columnNames: ['account_id', 'status', 'id'],
+    });
 
     await createTable(qr, {
       name: 'webhook_attempts',
@@ -46,10 +60,21 @@ export class Webhooks1732000004000 implements MigrationInterface {
         col.str('error', 500, true),
         col.bool('success', false),
       ],
-      foreignKeys: [{ columnNames: ['delivery_id'], referencedTableName: 'webhook_deliveries', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['delivery_id'],
+          referencedTableName: 'webhook_deliveries',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
     // One row per attempt number: a second recording of the same attempt fails loudly.
-    await createIndex(qr, 'webhook_attempts', { name: 'uq_webhook_attempts_no', columnNames: ['delivery_id', 'attempt_no'], isUnique: true });
+    await createIndex(qr, 'webhook_attempts', {
+      name: 'uq_webhook_attempts_no',
+      columnNames: ['delivery_id', 'attempt_no'],
+      isUnique: true,
+    });
 
     await createTable(qr, {
       name: 'webhook_endpoints',
@@ -65,7 +90,11 @@ export class Webhooks1732000004000 implements MigrationInterface {
       ],
       foreignKeys: [account],
     });
-    await createIndex(qr, 'webhook_endpoints', { name: 'uq_webhook_endpoints_kind', columnNames: ['account_id', 'kind'], isUnique: true });
+    await createIndex(qr, 'webhook_endpoints', {
+      name: 'uq_webhook_endpoints_kind',
+      columnNames: ['account_id', 'kind'],
+      isUnique: true,
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {

@@ -1,8 +1,18 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { col, createIndex, createTable } from '../migration-helpers';
 
-const accountFk = { columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' };
-const sessionFk = { columnNames: ['session_id'], referencedTableName: 'web_sessions', referencedColumnNames: ['id'], onDelete: 'CASCADE' };
+const accountFk = {
+  columnNames: ['account_id'],
+  referencedTableName: 'accounts',
+  referencedColumnNames: ['id'],
+  onDelete: 'CASCADE',
+};
+const sessionFk = {
+  columnNames: ['session_id'],
+  referencedTableName: 'web_sessions',
+  referencedColumnNames: ['id'],
+  onDelete: 'CASCADE',
+};
 
 // Web sessions (and messaging bots) of the chatapp-web module, their sandbox chats, and the inbound
 // message log whose unique (session, remote message id) index makes inbound delivery exactly-once.
@@ -26,7 +36,11 @@ export class ChatappWeb1732000005000 implements MigrationInterface {
       ],
       foreignKeys: [accountFk],
     });
-    await createIndex(qr, 'web_sessions', { name: 'uq_web_sessions_account_name', columnNames: ['account_id', 'name'], isUnique: true });
+    await createIndex(qr, 'web_sessions', {
+      name: 'uq_web_sessions_account_name',
+      columnNames: ['account_id', 'name'],
+      isUnique: true,
+    });
 
     await createTable(qr, {
       name: 'web_session_chats',
@@ -41,9 +55,20 @@ export class ChatappWeb1732000005000 implements MigrationInterface {
       ],
       foreignKeys: [sessionFk],
     });
-    await createIndex(qr, 'web_session_chats', { name: 'uq_web_session_chats_position', columnNames: ['session_id', 'position'], isUnique: true });
-    await createIndex(qr, 'web_session_chats', { name: 'uq_web_session_chats_chat', columnNames: ['session_id', 'chat_id'], isUnique: true });
-    await createIndex(qr, 'web_session_chats', { name: 'ix_web_session_chats_kind', columnNames: ['session_id', 'kind', 'position'] });
+    await createIndex(qr, 'web_session_chats', {
+      name: 'uq_web_session_chats_position',
+      columnNames: ['session_id', 'position'],
+      isUnique: true,
+    });
+    await createIndex(qr, 'web_session_chats', {
+      name: 'uq_web_session_chats_chat',
+      columnNames: ['session_id', 'chat_id'],
+      isUnique: true,
+    });
+    await createIndex(qr, 'web_session_chats', {
+      name: 'ix_web_session_chats_kind',
+      columnNames: ['session_id', 'kind', 'position'],
+    });
 
     await createTable(qr, {
       name: 'web_inbound_messages',
@@ -59,8 +84,15 @@ export class ChatappWeb1732000005000 implements MigrationInterface {
       ],
       foreignKeys: [accountFk, sessionFk],
     });
-    await createIndex(qr, 'web_inbound_messages', { name: 'uq_web_inbound_remote_id', columnNames: ['session_id', 'remote_message_id'], isUnique: true });
-    await createIndex(qr, 'web_inbound_messages', { name: 'ix_web_inbound_account', columnNames: ['account_id', 'id'] });
+    await createIndex(qr, 'web_inbound_messages', {
+      name: 'uq_web_inbound_remote_id',
+      columnNames: ['session_id', 'remote_message_id'],
+      isUnique: true,
+    });
+    await createIndex(qr, 'web_inbound_messages', {
+      name: 'ix_web_inbound_account',
+      columnNames: ['account_id', 'id'],
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {

@@ -38,9 +38,20 @@ export class Bulk1732000006000 implements MigrationInterface {
         col.ms('created_at'),
         col.ms('updated_at'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
-    await createIndex(qr, 'bulk_jobs', { name: 'uq_bulk_jobs_idem', columnNames: ['account_id', 'idempotency_key_hash'], isUnique: true });
+    await createIndex(qr, 'bulk_jobs', {
+      name: 'uq_bulk_jobs_idem',
+      columnNames: ['account_id', 'idempotency_key_hash'],
+      isUnique: true,
+    });
     await createIndex(qr, 'bulk_jobs', { name: 'ix_bulk_jobs_status', columnNames: ['status', 'id'] });
     await createIndex(qr, 'bulk_jobs', { name: 'ix_bulk_jobs_account', columnNames: ['account_id', 'id'] });
     await createTable(qr, {

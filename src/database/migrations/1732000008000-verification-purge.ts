@@ -7,7 +7,10 @@ export class VerificationPurge1732000008000 implements MigrationInterface {
 
   async up(qr: QueryRunner): Promise<void> {
     await createIndex(qr, 'verifications', { name: 'ix_verifications_expires', columnNames: ['expires_at'] });
-    await createIndex(qr, 'verification_send_windows', { name: 'ix_verification_windows_started', columnNames: ['window_started_at'] });
+    await createIndex(qr, 'verification_send_windows', {
+      name: 'ix_verification_windows_started',
+      columnNames: ['window_started_at'],
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {

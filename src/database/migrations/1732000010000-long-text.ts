@@ -30,7 +30,9 @@ export class LongText1732000010000 implements MigrationInterface {
   private async modify(qr: QueryRunner, type: string): Promise<void> {
     if (!isMysql(qr)) return;
     for (const [table, column, nullable] of COLUMNS) {
-      await qr.query(`ALTER TABLE \`${table}\` MODIFY \`${column}\` ${type} CHARACTER SET utf8mb4 COLLATE ${MYSQL_COLLATION} ${nullable ? 'NULL' : 'NOT NULL'}`);
+      await qr.query(
+        `ALTER TABLE \`${table}\` MODIFY \`${column}\` ${type} CHARACTER SET utf8mb4 COLLATE ${MYSQL_COLLATION} ${nullable ? 'NULL' : 'NOT NULL'}`,
+      );
     }
   }
 }

@@ -19,7 +19,10 @@ export class SandboxOfficialTemplates1732000012000 implements MigrationInterface
         col.ms('created_at'),
       ],
     });
-    await createIndex(qr, 'sandbox_official_templates', { name: 'ix_sandbox_official_templates_waba', columnNames: ['waba_id', 'name'] });
+    await createIndex(qr, 'sandbox_official_templates', {
+      name: 'ix_sandbox_official_templates_waba',
+      columnNames: ['waba_id', 'name'],
+    });
     await createIndex(qr, 'templates', { name: 'ix_templates_header_asset', columnNames: ['header_asset_id'] });
   }
 

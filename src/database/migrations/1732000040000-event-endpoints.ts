@@ -25,14 +25,30 @@ export class EventEndpoints1732000040000 implements MigrationInterface {
         col.ms('created_at'),
         col.ms('updated_at'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
-    await createIndex(qr, 'webhook_event_endpoints', { name: 'ix_webhook_event_endpoints_account', columnNames: ['account_id', 'status'] });
+    await createIndex(qr, 'webhook_event_endpoints', {
+      name: 'ix_webhook_event_endpoints_account',
+      columnNames: ['account_id', 'status'],
+    });
 
     await qr.addColumn('webhook_deliveries', new TableColumn(col.ref('endpoint_id', true)));
     await qr.addColumn('webhook_deliveries', new TableColumn(col.ref('webhook_id', true)));
-    await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_endpoint', columnNames: ['account_id', 'endpoint_id', 'id'] });
-    await createIndex(qr, 'webhook_deliveries', { name: 'ix_webhook_deliveries_event', columnNames: ['account_id', 'event', 'id'] });
+    await createIndex(qr, 'webhook_deliveries', {
+      name: 'ix_webhook_deliveries_endpoint',
+      columnNames: ['account_id', 'endpoint_id', 'id'],
+    });
+    await createIndex(qr, 'webhook_deliveries', {
+      name: 'ix_webhook_deliveries_event',
+      columnNames: ['account_id', 'event', 'id'],
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {

@@ -17,7 +17,10 @@ export class MessageLifecycle1732000050000 implements MigrationInterface {
       new TableColumn(col.int('sequence', 0)),
     ]);
     // GET /messages?order=updated / updatedSince: keyset paging on (updated_at, id) within an account.
-    await createIndex(qr, 'messages', { name: 'ix_messages_account_updated', columnNames: ['account_id', 'updated_at', 'id'] });
+    await createIndex(qr, 'messages', {
+      name: 'ix_messages_account_updated',
+      columnNames: ['account_id', 'updated_at', 'id'],
+    });
 
     await createTable(qr, {
       name: 'message_status_history',
@@ -45,7 +48,10 @@ export class MessageLifecycle1732000050000 implements MigrationInterface {
         col.ms('created_at'),
       ],
     });
-    await createIndex(qr, 'message_provider_refs', { name: 'ix_message_provider_refs_message', columnNames: ['message_id'] });
+    await createIndex(qr, 'message_provider_refs', {
+      name: 'ix_message_provider_refs_message',
+      columnNames: ['message_id'],
+    });
 
     await createTable(qr, {
       name: 'pending_receipts',
@@ -60,7 +66,10 @@ export class MessageLifecycle1732000050000 implements MigrationInterface {
         col.ms('expires_at'),
       ],
     });
-    await createIndex(qr, 'pending_receipts', { name: 'ix_pending_receipts_provider_id', columnNames: ['provider_message_id'] });
+    await createIndex(qr, 'pending_receipts', {
+      name: 'ix_pending_receipts_provider_id',
+      columnNames: ['provider_message_id'],
+    });
     await createIndex(qr, 'pending_receipts', { name: 'ix_pending_receipts_expiry', columnNames: ['expires_at'] });
 
     await qr.addColumns('sandbox_deliveries', [
@@ -69,16 +78,21 @@ export class MessageLifecycle1732000050000 implements MigrationInterface {
       new TableColumn(col.str('receipt_lease_owner', 40, true)),
       new TableColumn(col.ms('receipt_lease_expires_at', true)),
     ]);
-    await createIndex(qr, 'sandbox_deliveries', { name: 'ix_sandbox_deliveries_receipt_due', columnNames: ['receipt_due_at'] });
+    await createIndex(qr, 'sandbox_deliveries', {
+      name: 'ix_sandbox_deliveries_receipt_due',
+      columnNames: ['receipt_due_at'],
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {
     await qr.dropIndex('sandbox_deliveries', 'ix_sandbox_deliveries_receipt_due');
-    for (const c of ['receipt_lease_expires_at', 'receipt_lease_owner', 'receipt_stage', 'receipt_due_at']) await qr.dropColumn('sandbox_deliveries', c);
+    for (const c of ['receipt_lease_expires_at', 'receipt_lease_owner', 'receipt_stage', 'receipt_due_at'])
+      await qr.dropColumn('sandbox_deliveries', c);
     await qr.dropTable('pending_receipts');
     await qr.dropTable('message_provider_refs');
     await qr.dropTable('message_status_history');
     await qr.dropIndex('messages', 'ix_messages_account_updated');
-    for (const c of ['sequence', 'provider_error_code', 'failed_at', 'read_at', 'delivered_at']) await qr.dropColumn('messages', c);
+    for (const c of ['sequence', 'provider_error_code', 'failed_at', 'read_at', 'delivered_at'])
+      await qr.dropColumn('messages', c);
   }
 }

@@ -19,9 +19,19 @@ export class InboundSms1732000060000 implements MigrationInterface {
         col.str('provider_message_id', 200, true),
         col.ms('received_at'),
       ],
-      foreignKeys: [{ columnNames: ['account_id'], referencedTableName: 'accounts', referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+      foreignKeys: [
+        {
+          columnNames: ['account_id'],
+          referencedTableName: 'accounts',
+          referencedColumnNames: ['id'],
+          onDelete: 'CASCADE',
+        },
+      ],
     });
-    await createIndex(qr, 'inbound_sms', { name: 'ix_inbound_sms_account_received', columnNames: ['account_id', 'received_at'] });
+    await createIndex(qr, 'inbound_sms', {
+      name: 'ix_inbound_sms_account_received',
+      columnNames: ['account_id', 'received_at'],
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {

@@ -8,7 +8,10 @@ export class MessagesBulkDelivery1732000070000 implements MigrationInterface {
   name = 'MessagesBulkDelivery1732000070000';
 
   async up(qr: QueryRunner): Promise<void> {
-    await createIndex(qr, 'messages', { name: 'ix_messages_bulk_status', columnNames: ['bulk_job_id', 'status', 'error_code', 'account_id'] });
+    await createIndex(qr, 'messages', {
+      name: 'ix_messages_bulk_status',
+      columnNames: ['bulk_job_id', 'status', 'error_code', 'account_id'],
+    });
   }
 
   async down(qr: QueryRunner): Promise<void> {

@@ -10,7 +10,9 @@ import { UnitOfWork } from '../unit-of-work';
  * with its gate and a unit of work, so a spec runs real statements without naming a dialect.
  * `entities`: the TypeORM entities the code under test reads through repositories.
  */
-export async function openInMemoryDatabase(entities: DataSourceOptions['entities'] = []): Promise<{ ds: DataSource; uow: UnitOfWork }> {
+export async function openInMemoryDatabase(
+  entities: DataSourceOptions['entities'] = [],
+): Promise<{ ds: DataSource; uow: UnitOfWork }> {
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', NODE_ENV: 'test' });
   const ds = new DataSource({ ...buildDataSourceOptions(config), entities });
   await ds.initialize();

@@ -36,7 +36,10 @@ export class SentMessage implements SentMessageView {
   @ApiProperty({ description: 'Message id (GET /api/v2/messages/{id}).', example: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n' })
   id: string;
 
-  @ApiProperty({ description: 'The recipient as stored: E.164 phone, lowercased email, or chat id.', example: '+966501234567' })
+  @ApiProperty({
+    description: 'The recipient as stored: E.164 phone, lowercased email, or chat id.',
+    example: '+966501234567',
+  })
   to: string;
 
   @ApiProperty({ enum: CHANNELS, example: 'local_sms' })
@@ -44,12 +47,19 @@ export class SentMessage implements SentMessageView {
 
   @ApiProperty({
     enum: SEND_STATUSES,
-    description: '`sent`: accepted by the provider; `scheduled`: paid, sent at scheduledAt; `queued`: still being handed to the provider; `failed`: not sent and refunded (see errorCode).',
+    description:
+      '`sent`: accepted by the provider; `scheduled`: paid, sent at scheduledAt; `queued`: still being handed to the provider; `failed`: not sent and refunded (see errorCode).',
     example: 'sent',
   })
   status: SentMessageView['status'];
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed). An SMS costs its price per part times its parts.', example: 5 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Minor units taken from the wallet: 0 when free messages or the plan quota paid, or when refunded (failed). An SMS costs its price per part times its parts.',
+    example: 5,
+  })
   cost: number;
 
   @ApiProperty(smsEncodingProperty(''))
@@ -58,19 +68,29 @@ export class SentMessage implements SentMessageView {
   @ApiProperty(smsSegmentsProperty(''))
   segments: number | null;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Scheduled messages only.', example: '2030-01-01T09:00:00.000Z' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Scheduled messages only.',
+    example: '2030-01-01T09:00:00.000Z',
+  })
   scheduledAt?: string;
 
   @ApiPropertyOptional({
     enum: MESSAGE_FAILURE_CODES,
-    description: 'Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), INVALID_ATTACHMENT (a URL refused at send time), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).',
+    description:
+      'Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), INVALID_ATTACHMENT (a URL refused at send time), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).',
     example: 'PROVIDER_REJECTED',
   })
   errorCode?: MessageFailureCode;
 }
 
 export class SendMessageResult {
-  @ApiProperty({ type: () => [SentMessage], minItems: 1, maxItems: 100, description: 'One entry per recipient, in the order of `to`.' })
+  @ApiProperty({
+    type: () => [SentMessage],
+    minItems: 1,
+    maxItems: 100,
+    description: 'One entry per recipient, in the order of `to`.',
+  })
   messages: SentMessage[];
 }
 
@@ -87,7 +107,12 @@ export class MessageResource implements MessageView {
   @ApiProperty({ enum: MESSAGE_TYPES, example: 'free_text' })
   messageType: string;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Sender name (local_sms: the approved sender used).', example: 'MyShop' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Sender name (local_sms: the approved sender used).',
+    example: 'MyShop',
+  })
   sender: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'Template messages only.', example: null })
@@ -101,10 +126,21 @@ export class MessageResource implements MessageView {
   })
   status: string;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).', example: 5 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Minor units taken from the wallet (0 when free messages or the plan quota paid, or refunded).',
+    example: 5,
+  })
   cost: number;
 
-  @ApiProperty({ type: 'string', enum: [...FUNDING_SOURCES, null], nullable: true, description: 'What paid: free messages, plan quota or wallet (every part of an SMS from the same one).', example: 'wallet' })
+  @ApiProperty({
+    type: 'string',
+    enum: [...FUNDING_SOURCES, null],
+    nullable: true,
+    description: 'What paid: free messages, plan quota or wallet (every part of an SMS from the same one).',
+    example: 'wallet',
+  })
   paidFrom: string | null;
 
   @ApiProperty(smsEncodingProperty(LOGGED_BEFORE))
@@ -113,28 +149,51 @@ export class MessageResource implements MessageView {
   @ApiProperty(smsSegmentsProperty(LOGGED_BEFORE))
   segments: number | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: "The provider's message id once sent.", example: 'sbx_5f2c9a1e' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The provider's message id once sent.",
+    example: 'sbx_5f2c9a1e',
+  })
   providerMessageId: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, maxLength: 100, description: "A failure receipt's own code from the provider (SMPP `err:`, Cloud API error code...).", example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    maxLength: 100,
+    description: "A failure receipt's own code from the provider (SMPP `err:`, Cloud API error code...).",
+    example: null,
+  })
   providerErrorCode: string | null;
 
   @ApiProperty({
     type: 'string',
     enum: [...MESSAGE_FAILURE_CODES, null],
     nullable: true,
-    description: 'Failed messages: why (the outcome codes and error codes of the API description; SERVICE_UNAVAILABLE only on messages of earlier versions).',
+    description:
+      'Failed messages: why (the outcome codes and error codes of the API description; SERVICE_UNAVAILABLE only on messages of earlier versions).',
     example: null,
   })
   errorCode: MessageFailureCode | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Failed messages: what went wrong, for a person.', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Failed messages: what went wrong, for a person.',
+    example: null,
+  })
   errorMessage: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'The bulk job that sent it.', example: null })
   bulkJobId: string | null;
 
-  @ApiProperty({ type: 'integer', minimum: 0, nullable: true, description: "Index of the message in its bulk job's `messages`.", example: null })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    nullable: true,
+    description: "Index of the message in its bulk job's `messages`.",
+    example: null,
+  })
   rowIndex: number | null;
 
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null })
@@ -143,19 +202,41 @@ export class MessageResource implements MessageView {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-22T10:15:30.120Z' })
   sentAt: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When the provider reported it delivered (also set by a read receipt that came first).', example: null })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When the provider reported it delivered (also set by a read receipt that came first).',
+    example: null,
+  })
   deliveredAt: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When the provider reported it read (chat channels).', example: null })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When the provider reported it read (chat channels).',
+    example: null,
+  })
   readAt: string | null;
 
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When it failed (a provider error at send time, or a failure receipt).', example: null })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When it failed (a provider error at send time, or a failure receipt).',
+    example: null,
+  })
   failedAt: string | null;
 
   @ApiProperty({ format: 'date-time', example: '2026-11-22T10:15:30.000Z' })
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time', description: 'Last change (status, receipt, hand-off).', example: '2026-11-22T10:15:30.120Z' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Last change (status, receipt, hand-off).',
+    example: '2026-11-22T10:15:30.120Z',
+  })
   updatedAt: string;
 }
 
@@ -163,13 +244,26 @@ export class StatusHistoryEntry implements HistoryEntry {
   @ApiProperty({ enum: MESSAGE_STATUSES, example: 'sent' })
   status: HistoryEntry['status'];
 
-  @ApiProperty({ format: 'date-time', description: 'When it happened (for receipts: when the provider says it did).', example: '2026-11-22T10:15:30.120Z' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When it happened (for receipts: when the provider says it did).',
+    example: '2026-11-22T10:15:30.120Z',
+  })
   at: string;
 
-  @ApiProperty({ enum: ['api', 'provider'], description: '`api`: our send pipeline (or your cancel); `provider`: a delivery receipt.', example: 'api' })
+  @ApiProperty({
+    enum: ['api', 'provider'],
+    description: '`api`: our send pipeline (or your cancel); `provider`: a delivery receipt.',
+    example: 'api',
+  })
   source: 'api' | 'provider';
 
-  @ApiProperty({ type: 'string', nullable: true, description: "The provider's own word for the receipt (`DELIVRD`, `delivered`...).", example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The provider's own word for the receipt (`DELIVRD`, `delivered`...).",
+    example: null,
+  })
   providerStatus: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'Failures: the errorCode of this move.', example: null })
@@ -182,7 +276,10 @@ export class MessageDetail extends MessageResource implements MessageDetailView 
 }
 
 export class CancelledMessage {
-  @ApiProperty({ type: () => MessageResource, description: 'The message as GET /api/v2/messages/{id} shows it now: `status: cancelled`, `cost: 0`.' })
+  @ApiProperty({
+    type: () => MessageResource,
+    description: 'The message as GET /api/v2/messages/{id} shows it now: `status: cancelled`, `cost: 0`.',
+  })
   message: MessageResource;
 }
 
@@ -190,7 +287,12 @@ export class MessageList {
   @ApiProperty({ type: () => [MessageResource], description: 'Newest first.' })
   messages: MessageResource[];
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.', example: null })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+    example: null,
+  })
   nextCursor: string | null;
 
   @ApiProperty({ example: false })

@@ -1,4 +1,10 @@
-import type { CancelledMessage, MessageDetail, MessageList, MessageResource, SendMessageResult } from './message.response';
+import type {
+  CancelledMessage,
+  MessageDetail,
+  MessageList,
+  MessageResource,
+  SendMessageResult,
+} from './message.response';
 
 // Complete response bodies (envelope included) for the OpenAPI document; typed, so they keep the
 // shape of the response classes.
@@ -35,15 +41,38 @@ const MESSAGE_DETAIL: MessageDetail = {
   statusHistory: [
     { status: 'queued', at: '2026-11-22T10:15:30.000Z', source: 'api', providerStatus: null, errorCode: null },
     { status: 'sent', at: '2026-11-22T10:15:30.120Z', source: 'api', providerStatus: null, errorCode: null },
-    { status: 'delivered', at: '2026-11-22T10:15:32.004Z', source: 'provider', providerStatus: 'DELIVRD', errorCode: null },
+    {
+      status: 'delivered',
+      at: '2026-11-22T10:15:32.004Z',
+      source: 'provider',
+      providerStatus: 'DELIVRD',
+      errorCode: null,
+    },
   ],
 };
 export const MESSAGE_DETAIL_EXAMPLE = { success: true, data: MESSAGE_DETAIL };
 
 const SEND_DATA: SendMessageResult = {
   messages: [
-    { id: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n', to: '+966501234567', channel: 'local_sms', status: 'sent', cost: 5, encoding: 'gsm7', segments: 1 },
-    { id: 'msg_01jd0r8m6g0a1b2c3d4e5f6g7h', to: '+966501234568', channel: 'local_sms', status: 'failed', cost: 0, encoding: 'gsm7', segments: 1, errorCode: 'PROVIDER_REJECTED' },
+    {
+      id: 'msg_01jd0r8m6f3q9w2k4x7b5c8v1n',
+      to: '+966501234567',
+      channel: 'local_sms',
+      status: 'sent',
+      cost: 5,
+      encoding: 'gsm7',
+      segments: 1,
+    },
+    {
+      id: 'msg_01jd0r8m6g0a1b2c3d4e5f6g7h',
+      to: '+966501234568',
+      channel: 'local_sms',
+      status: 'failed',
+      cost: 0,
+      encoding: 'gsm7',
+      segments: 1,
+      errorCode: 'PROVIDER_REJECTED',
+    },
   ],
 };
 export const SEND_EXAMPLE = { success: true, data: SEND_DATA };

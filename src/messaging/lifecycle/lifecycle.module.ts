@@ -12,7 +12,13 @@ import { StatusTrail } from './status-trail';
  */
 @Global()
 @Module({
-  providers: [StatusTrail, ReceiptStore, ReceiptIntakeService, ReceiptSweeper, { provide: RECEIPT_INTAKE, useExisting: ReceiptIntakeService }],
+  providers: [
+    StatusTrail,
+    ReceiptStore,
+    ReceiptIntakeService,
+    ReceiptSweeper,
+    { provide: RECEIPT_INTAKE, useExisting: ReceiptIntakeService },
+  ],
   exports: [StatusTrail, ReceiptStore, ReceiptIntakeService, RECEIPT_INTAKE],
 })
 export class LifecycleModule {}

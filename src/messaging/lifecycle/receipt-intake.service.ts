@@ -57,7 +57,8 @@ export class ReceiptIntakeService implements ReceiptIntake {
     });
     const channels = await this.applyAll(matched);
     this.uow.afterCommit(() => {
-      for (const { ref, receipt } of matched) this.metrics.recordReceipt(channels.get(ref.messageId) ?? null, receipt.status);
+      for (const { ref, receipt } of matched)
+        this.metrics.recordReceipt(channels.get(ref.messageId) ?? null, receipt.status);
     });
   }
 
@@ -91,7 +92,8 @@ export class ReceiptIntakeService implements ReceiptIntake {
   /** The newest ref of each provider id (an id reused by a provider long after belongs to the newer message). */
   private async refsByProviderId(ids: string[]): Promise<Map<string, ProviderRef>> {
     const byId = new Map<string, ProviderRef>();
-    for (const ref of await this.store.refsOfAnyAccount([...new Set(ids)])) if (!byId.has(ref.providerMessageId)) byId.set(ref.providerMessageId, ref);
+    for (const ref of await this.store.refsOfAnyAccount([...new Set(ids)]))
+      if (!byId.has(ref.providerMessageId)) byId.set(ref.providerMessageId, ref);
     return byId;
   }
 
@@ -101,23 +103,32 @@ export class ReceiptIntakeService implements ReceiptIntake {
     const ids = [...new Set(matched.map((m) => m.ref.messageId))];
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = new Set(ids.slice(i, i + CHUNK));
-      const moves = await this.uow.transaction(() => this.applyChunk(matched.filter((m) => chunk.has(m.ref.messageId)), channels));
+      const moves = await this.uow.transaction(() =>
+        this.applyChunk(
+          matched.filter((m) => chunk.has(m.ref.messageId)),
+          channels,
+        ),
+      );
       this.uow.afterCommit(() => {
-        for (const { row, steps } of moves) for (const s of steps) this.metrics.recordMessage(row.channel, s.status as ReceiptTarget);
+        for (const { row, steps } of moves)
+          for (const s of steps) this.metrics.recordMessage(row.channel, s.status as ReceiptTarget);
       });
     }
     return channels;
   }
 
   private async applyChunk(matched: Matched[], channels: Map<string, string>): Promise<StatusMove[]> {
-    const owners = [...new Map(matched.map((m) => [m.ref.messageId, { id: m.ref.messageId, accountId: m.ref.accountId }])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const owners = [
+      ...new Map(matched.map((m) => [m.ref.messageId, { id: m.ref.messageId, accountId: m.ref.accountId }])).values(),
+    ].sort((a, b) => (a.id < b.id ? -1 : 1));
     const accounts = [...new Set(owners.map((o) => o.accountId))];
     // One locking read of the messages (in id order): receipts of the same messages wait here and then
     // see each other's parts. Their parts change only under this lock, so the parts read after it are current.
     const rows = new Map<string, MessageEntity>();
     const where = { id: In(owners.map((o) => o.id)), accountId: In(accounts) };
     const lock = this.uow.capabilities.rowLocks ? { mode: 'pessimistic_write' as const } : undefined;
-    for (const row of await this.uow.manager.getRepository(MessageEntity).find({ where, lock, order: { id: 'ASC' } })) rows.set(row.id, row);
+    for (const row of await this.uow.manager.getRepository(MessageEntity).find({ where, lock, order: { id: 'ASC' } }))
+      rows.set(row.id, row);
     const parts = new Map<string, ProviderRef[]>();
     for (const p of await this.store.refsOfMessages(owners)) {
       const list = parts.get(p.messageId);
@@ -128,7 +139,9 @@ export class ReceiptIntakeService implements ReceiptIntake {
     const moves = new Map<string, StatusMove>();
     for (const { ref, receipt } of matched) {
       const row = rows.get(ref.messageId);
-      const part = parts.get(ref.messageId)?.find((p) => p.providerMessageId === ref.providerMessageId && p.accountId === row?.accountId);
+      const part = parts
+        .get(ref.messageId)
+        ?.find((p) => p.providerMessageId === ref.providerMessageId && p.accountId === row?.accountId);
       if (!row || !part) continue;
       channels.set(row.id, row.channel);
       const next = nextPartStatus(part.status, receipt.status);
@@ -136,12 +149,17 @@ export class ReceiptIntakeService implements ReceiptIntake {
       part.status = next;
       changedParts.set(part, receipt.providerErrorCode);
       const move = moves.get(row.id) ?? { row: { ...row }, steps: [] };
-      const targets = stepsTo(move.row.status, messageTarget((parts.get(row.id) ?? []).map((p) => p.status as PartStatus)));
+      const targets = stepsTo(
+        move.row.status,
+        messageTarget((parts.get(row.id) ?? []).map((p) => p.status as PartStatus)),
+      );
       if (!targets.length) continue;
       advance(move, targets, receipt, this.clock.now());
       moves.set(row.id, move);
     }
-    await this.store.setPartStatuses([...changedParts].map(([ref, providerErrorCode]) => ({ ref, status: ref.status, providerErrorCode })));
+    await this.store.setPartStatuses(
+      [...changedParts].map(([ref, providerErrorCode]) => ({ ref, status: ref.status, providerErrorCode })),
+    );
     const moved = [...moves.values()];
     await this.writeRows(moved.map((m) => m.row));
     await this.trail.record(moved);
@@ -152,13 +170,26 @@ export class ReceiptIntakeService implements ReceiptIntake {
   private async writeRows(rows: MessageEntity[]): Promise<void> {
     if (!rows.length) return;
     const cols: [string, (m: MessageEntity) => SqlParam][] = [
-      ['status', (m) => m.status], ['delivered_at', (m) => m.deliveredAt], ['read_at', (m) => m.readAt], ['failed_at', (m) => m.failedAt],
-      ['error_code', (m) => m.errorCode], ['error_message', (m) => m.errorMessage], ['provider_error_code', (m) => m.providerErrorCode],
-      ['sequence', (m) => m.sequence], ['updated_at', (m) => m.updatedAt],
+      ['status', (m) => m.status],
+      ['delivered_at', (m) => m.deliveredAt],
+      ['read_at', (m) => m.readAt],
+      ['failed_at', (m) => m.failedAt],
+      ['error_code', (m) => m.errorCode],
+      ['error_message', (m) => m.errorMessage],
+      ['provider_error_code', (m) => m.providerErrorCode],
+      ['sequence', (m) => m.sequence],
+      ['updated_at', (m) => m.updatedAt],
     ];
     const accounts = [...new Set(rows.map((m) => m.accountId))];
     await this.uow.run(
-      updateFromRows(this.uow.capabilities.updateFrom, 'messages', ['id'], cols.map(([col]) => col), rows.map((m) => [m.id, ...cols.map(([, get]) => get(m))]), sql(`messages.account_id IN (${inList(accounts.length)})`, ...accounts)),
+      updateFromRows(
+        this.uow.capabilities.updateFrom,
+        'messages',
+        ['id'],
+        cols.map(([col]) => col),
+        rows.map((m) => [m.id, ...cols.map(([, get]) => get(m))]),
+        sql(`messages.account_id IN (${inList(accounts.length)})`, ...accounts),
+      ),
     );
   }
 }
@@ -175,10 +206,20 @@ function advance(move: StatusMove, targets: ReceiptTarget[], r: ProviderReceipt,
     if (status === 'failed') {
       m.failedAt = at;
       m.errorCode = r.errorCode ?? 'UNDELIVERED';
-      m.errorMessage = `The provider reported the message not delivered (${r.providerStatus}${r.providerErrorCode ? `, code ${r.providerErrorCode}` : ''})`.slice(0, 500);
+      m.errorMessage =
+        `The provider reported the message not delivered (${r.providerStatus}${r.providerErrorCode ? `, code ${r.providerErrorCode}` : ''})`.slice(
+          0,
+          500,
+        );
       m.providerErrorCode = r.providerErrorCode?.slice(0, 100) ?? null;
     }
-    move.steps.push({ status, at, source: 'provider', providerStatus: r.providerStatus, errorCode: status === 'failed' ? m.errorCode : null });
+    move.steps.push({
+      status,
+      at,
+      source: 'provider',
+      providerStatus: r.providerStatus,
+      errorCode: status === 'failed' ? m.errorCode : null,
+    });
   }
   m.sequence = Number(m.sequence) + targets.length;
   m.updatedAt = now;

@@ -42,7 +42,10 @@ export class ReceiptStore {
    * sent again (settled after a crash by the provider's lookup) has its refs already: if the batch
    * hits one, its rows are inserted one by one and the existing ones kept.
    */
-  async insertRefs(sent: { id: string; accountId: string; providerMessageIds: string[] }[], now: number): Promise<void> {
+  async insertRefs(
+    sent: { id: string; accountId: string; providerMessageIds: string[] }[],
+    now: number,
+  ): Promise<void> {
     const rows: SqlParam[][] = [];
     for (const s of sent) {
       const ids = [...new Set(s.providerMessageIds.map((p) => p.slice(0, 200)))];
@@ -56,7 +59,8 @@ export class ReceiptStore {
         if (isUniqueViolation(err)) return;
         throw err;
       }
-      for (const r of rows) await this.insertRefRows([r]).catch((e: unknown) => (isUniqueViolation(e) ? undefined : Promise.reject(e)));
+      for (const r of rows)
+        await this.insertRefRows([r]).catch((e: unknown) => (isUniqueViolation(e) ? undefined : Promise.reject(e)));
     }
   }
 
@@ -70,7 +74,10 @@ export class ReceiptStore {
   /** The refs of these provider ids, across accounts (a receipt names no account), each id's newest first. */
   async refsOfAnyAccount(providerMessageIds: string[]): Promise<ProviderRef[]> {
     return this.refsBySlice(providerMessageIds, (ids) =>
-      sql(`SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE provider_message_id IN (${inList(ids.length)}) ORDER BY created_at DESC`, ...ids),
+      sql(
+        `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE provider_message_id IN (${inList(ids.length)}) ORDER BY created_at DESC`,
+        ...ids,
+      ),
     );
   }
 
@@ -80,7 +87,8 @@ export class ReceiptStore {
       const accounts = [...new Set(slice.map((m) => m.accountId))];
       return sql(
         `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id IN (${inList(slice.length)}) AND account_id IN (${inList(accounts.length)}) ORDER BY message_id, part_index`,
-        ...slice.map((m) => m.id), ...accounts,
+        ...slice.map((m) => m.id),
+        ...accounts,
       );
     });
   }
@@ -88,23 +96,49 @@ export class ReceiptStore {
   /** Refs read REFS_PER_READ keys at a time (each key's refs come from one read, so their order holds). */
   private async refsBySlice<K>(keys: K[], read: (slice: K[]) => Stmt): Promise<ProviderRef[]> {
     const refs: ProviderRef[] = [];
-    for (let i = 0; i < keys.length; i += REFS_PER_READ) refs.push(...(await this.uow.rows(read(keys.slice(i, i + REFS_PER_READ)))).map(toRef));
+    for (let i = 0; i < keys.length; i += REFS_PER_READ)
+      refs.push(...(await this.uow.rows(read(keys.slice(i, i + REFS_PER_READ)))).map(toRef));
     return refs;
   }
 
   /** New part statuses (and failure codes) in one UPDATE. */
-  async setPartStatuses(changes: { ref: ProviderRef; status: PartStatus; providerErrorCode: string | null }[]): Promise<void> {
+  async setPartStatuses(
+    changes: { ref: ProviderRef; status: PartStatus; providerErrorCode: string | null }[],
+  ): Promise<void> {
     if (!changes.length) return;
     // Each part's values looked up by its key (provider id, message id), not read through per row.
-    const rows = changes.map((c): SqlParam[] => [c.ref.providerMessageId, c.ref.messageId, c.status, c.providerErrorCode?.slice(0, 100) ?? null]);
-    await this.uow.run(updateFromRows(this.uow.capabilities.updateFrom, 'message_provider_refs', ['provider_message_id', 'message_id'], ['status', 'provider_error_code'], rows));
+    const rows = changes.map((c): SqlParam[] => [
+      c.ref.providerMessageId,
+      c.ref.messageId,
+      c.status,
+      c.providerErrorCode?.slice(0, 100) ?? null,
+    ]);
+    await this.uow.run(
+      updateFromRows(
+        this.uow.capabilities.updateFrom,
+        'message_provider_refs',
+        ['provider_message_id', 'message_id'],
+        ['status', 'provider_error_code'],
+        rows,
+      ),
+    );
   }
 
   /** One multi-row INSERT of receipts no message is recorded for yet, kept until `expiresAt`. */
   async keepPending(receipts: readonly ProviderReceipt[], expiresAt: number): Promise<void> {
     if (!receipts.length) return;
     const params: SqlParam[] = [];
-    for (const r of receipts) params.push(newId('rcp'), r.providerMessageId.slice(0, 200), r.status, r.providerStatus.slice(0, 100), r.errorCode, r.providerErrorCode?.slice(0, 100) ?? null, r.at, expiresAt);
+    for (const r of receipts)
+      params.push(
+        newId('rcp'),
+        r.providerMessageId.slice(0, 200),
+        r.status,
+        r.providerStatus.slice(0, 100),
+        r.errorCode,
+        r.providerErrorCode?.slice(0, 100) ?? null,
+        r.at,
+        expiresAt,
+      );
     await this.uow.run({
       sql: `INSERT INTO pending_receipts (id, provider_message_id, status, provider_status, error_code, provider_error_code, at, expires_at) VALUES ${receipts.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       params,
@@ -114,14 +148,21 @@ export class ReceiptStore {
   /** Pending receipts for these provider ids, oldest first. */
   async pendingFor(providerMessageIds: string[]): Promise<PendingReceipt[]> {
     if (!providerMessageIds.length) return [];
-    const rows = await this.uow.rows(sql(`SELECT * FROM pending_receipts WHERE provider_message_id IN (${inList(providerMessageIds.length)}) ORDER BY at, id`, ...providerMessageIds));
+    const rows = await this.uow.rows(
+      sql(
+        `SELECT * FROM pending_receipts WHERE provider_message_id IN (${inList(providerMessageIds.length)}) ORDER BY at, id`,
+        ...providerMessageIds,
+      ),
+    );
     return rows.map(toPending);
   }
 
   /** Pending receipts whose message has been recorded since (a race with the send's own look-up), across accounts. */
   async matchedPendingAcrossAccounts(limit: number): Promise<PendingReceipt[]> {
     const rows = await this.uow.rows(
-      sql(`SELECT p.* FROM pending_receipts p WHERE EXISTS (SELECT 1 FROM message_provider_refs r WHERE r.provider_message_id = p.provider_message_id) ORDER BY p.at, p.id LIMIT ${Math.floor(limit)}`),
+      sql(
+        `SELECT p.* FROM pending_receipts p WHERE EXISTS (SELECT 1 FROM message_provider_refs r WHERE r.provider_message_id = p.provider_message_id) ORDER BY p.at, p.id LIMIT ${Math.floor(limit)}`,
+      ),
     );
     return rows.map(toPending);
   }
@@ -137,7 +178,13 @@ export class ReceiptStore {
 }
 
 function toRef(r: Row): ProviderRef {
-  return { providerMessageId: String(r.provider_message_id), messageId: String(r.message_id), accountId: String(r.account_id), partIndex: Number(r.part_index), status: String(r.status) as PartStatus };
+  return {
+    providerMessageId: String(r.provider_message_id),
+    messageId: String(r.message_id),
+    accountId: String(r.account_id),
+    partIndex: Number(r.part_index),
+    status: String(r.status) as PartStatus,
+  };
 }
 
 function toPending(r: Row): PendingReceipt {
@@ -147,7 +194,8 @@ function toPending(r: Row): PendingReceipt {
     status: String(r.status) as ReceiptStatus,
     providerStatus: String(r.provider_status),
     errorCode: r.error_code === null || r.error_code === undefined ? null : (String(r.error_code) as UndeliveredCode),
-    providerErrorCode: r.provider_error_code === null || r.provider_error_code === undefined ? null : String(r.provider_error_code),
+    providerErrorCode:
+      r.provider_error_code === null || r.provider_error_code === undefined ? null : String(r.provider_error_code),
     at: Number(r.at),
   };
 }

@@ -29,7 +29,12 @@ export interface HistoryEntry {
   errorCode: string | null;
 }
 
-const EVENT_OF: Partial<Record<MessageStatus, EventType>> = { sent: 'message.sent', delivered: 'message.delivered', read: 'message.read', failed: 'message.failed' };
+const EVENT_OF: Partial<Record<MessageStatus, EventType>> = {
+  sent: 'message.sent',
+  delivered: 'message.delivered',
+  read: 'message.read',
+  failed: 'message.failed',
+};
 
 /**
  * The trail every status change leaves, in the unit of work of the change: its rows in
@@ -46,7 +51,13 @@ export class StatusTrail {
 
   /** Rows of freshly inserted messages (sequence 1); they carry no event (queued and scheduled are not subscribable). */
   firstSteps(rows: { id: string; status: MessageStatus }[], at: number): Promise<void> {
-    return this.insert(rows.map((r) => ({ messageId: r.id, seq: 1, step: { status: r.status, at, source: 'api', providerStatus: null, errorCode: null } })));
+    return this.insert(
+      rows.map((r) => ({
+        messageId: r.id,
+        seq: 1,
+        step: { status: r.status, at, source: 'api', providerStatus: null, errorCode: null },
+      })),
+    );
   }
 
   /** Writes the history and events of these moves; must run inside the unit of work that made them. */
@@ -54,7 +65,9 @@ export class StatusTrail {
     if (!moves.length) return;
     await this.uow.transaction(async (tx) => {
       // Events only for accounts that may get them: the message view is built once per such move.
-      const listening = this.sink.listeners ? await this.sink.listeners(tx, [...new Set(moves.map((m) => m.row.accountId))]) : null;
+      const listening = this.sink.listeners
+        ? await this.sink.listeners(tx, [...new Set(moves.map((m) => m.row.accountId))])
+        : null;
       const rows: { messageId: string; seq: number; step: TrailStep }[] = [];
       const events: DomainEvent[] = [];
       for (const { row, steps } of moves) {
@@ -75,7 +88,12 @@ export class StatusTrail {
 
   /** The history of a message the caller has read for its account, oldest first. */
   async historyOf(messageId: string): Promise<HistoryEntry[]> {
-    const rows = await this.uow.rows(sql('SELECT status, at, source, provider_status, error_code FROM message_status_history WHERE message_id = ? ORDER BY seq', messageId));
+    const rows = await this.uow.rows(
+      sql(
+        'SELECT status, at, source, provider_status, error_code FROM message_status_history WHERE message_id = ? ORDER BY seq',
+        messageId,
+      ),
+    );
     return rows.map((r) => ({
       status: String(r.status) as MessageStatus,
       at: iso(Number(r.at)) as string,
@@ -88,7 +106,16 @@ export class StatusTrail {
   private async insert(rows: { messageId: string; seq: number; step: TrailStep }[]): Promise<void> {
     if (!rows.length) return;
     const params: SqlParam[] = [];
-    for (const { messageId, seq, step } of rows) params.push(messageId, seq, step.status, step.at, step.source, step.providerStatus?.slice(0, 100) ?? null, step.errorCode);
+    for (const { messageId, seq, step } of rows)
+      params.push(
+        messageId,
+        seq,
+        step.status,
+        step.at,
+        step.source,
+        step.providerStatus?.slice(0, 100) ?? null,
+        step.errorCode,
+      );
     await this.uow.run({
       sql: `INSERT INTO message_status_history (message_id, seq, status, at, source, provider_status, error_code) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       params,

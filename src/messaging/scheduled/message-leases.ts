@@ -23,7 +23,8 @@ export class MessageLeases {
     const rows = await this.uow.rows(
       sql(
         `SELECT id, account_id, lease_owner FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${Number(limit)}`,
-        now, now,
+        now,
+        now,
       ),
     );
     return rows.map(leasable);
@@ -34,18 +35,32 @@ export class MessageLeases {
     const rows = await this.uow.rows(
       sql(
         `SELECT id, account_id, lease_owner FROM messages WHERE status = 'queued' AND bulk_job_id IS NULL AND updated_at < ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) LIMIT ${Number(limit)}`,
-        updatedBefore, now,
+        updatedBefore,
+        now,
       ),
     );
     return rows.map(leasable);
   }
 
   /** Leases one message in `status` for `owner` until `until`, counting the attempt; false when someone else holds it or it moved on. */
-  async claim(accountId: string, id: string, status: 'scheduled' | 'queued', owner: string, now: number, until: number): Promise<boolean> {
+  async claim(
+    accountId: string,
+    id: string,
+    status: 'scheduled' | 'queued',
+    owner: string,
+    now: number,
+    until: number,
+  ): Promise<boolean> {
     const r = await this.uow.run(
       sql(
         'UPDATE messages SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND account_id = ? AND status = ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)',
-        owner, until, now, id, accountId, status, now,
+        owner,
+        until,
+        now,
+        id,
+        accountId,
+        status,
+        now,
       ),
     );
     return r.affected === 1;
@@ -57,10 +72,19 @@ export class MessageLeases {
    * that may have reached the provider is never refunded.
    */
   async expireLeasesOfAcrossAccounts(owner: string): Promise<void> {
-    await this.uow.run(sql("UPDATE messages SET lease_owner = NULL, lease_expires_at = 0 WHERE lease_owner = ? AND status IN ('scheduled', 'queued')", owner));
+    await this.uow.run(
+      sql(
+        "UPDATE messages SET lease_owner = NULL, lease_expires_at = 0 WHERE lease_owner = ? AND status IN ('scheduled', 'queued')",
+        owner,
+      ),
+    );
   }
 }
 
 function leasable(r: Record<string, unknown>): LeasableMessage {
-  return { id: String(r.id), accountId: String(r.account_id), leaseOwner: r.lease_owner === null || r.lease_owner === undefined ? null : String(r.lease_owner) };
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    leaseOwner: r.lease_owner === null || r.lease_owner === undefined ? null : String(r.lease_owner),
+  };
 }

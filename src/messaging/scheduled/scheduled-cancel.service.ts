@@ -53,5 +53,8 @@ function notCancellable(m: MessageEntity): ApiError {
     // Still `scheduled` but leased: a sender has taken it (or crashed while holding it and will settle it).
     scheduled: 'it is being sent',
   };
-  return new ApiError('INVALID_STATE', `The message cannot be cancelled: ${why[m.status] ?? `its status is ${m.status}`}; only a scheduled message that is not being sent can be cancelled`);
+  return new ApiError(
+    'INVALID_STATE',
+    `The message cannot be cancelled: ${why[m.status] ?? `its status is ${m.status}`}; only a scheduled message that is not being sent can be cancelled`,
+  );
 }

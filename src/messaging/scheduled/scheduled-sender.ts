@@ -12,7 +12,10 @@ import { MetricsService } from '../../metrics/metrics.service';
 import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
 
 const INTERVAL_NAME = 'messaging.scheduled-sender';
-const UNREADABLE: NotSent = { code: 'PROVIDER_ERROR', message: 'The stored message could not be read; it was not sent' };
+const UNREADABLE: NotSent = {
+  code: 'PROVIDER_ERROR',
+  message: 'The stored message could not be read; it was not sent',
+};
 
 /**
  * Sends scheduled messages when due. Safe with several replicas and across restarts: a row is taken
@@ -41,7 +44,12 @@ export class ScheduledSender implements OnApplicationBootstrap {
     this.batch = config.scheduledSends.batch;
     this.leaseMs = config.scheduledSends.leaseMs;
     // Shutdown: the message being sent is finished and recorded; none after it is claimed.
-    shutdown.register({ name: 'scheduled-sender', stopClaiming: () => this.job.halt(), drain: () => this.job.idle(), releaseLeases: () => this.releaseLeases() });
+    shutdown.register({
+      name: 'scheduled-sender',
+      stopClaiming: () => this.job.halt(),
+      drain: () => this.job.idle(),
+      releaseLeases: () => this.releaseLeases(),
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -81,12 +89,17 @@ export class ScheduledSender implements OnApplicationBootstrap {
         msg = JSON.parse(row.payload ?? '') as ValidatedMessage;
       } catch {
         // Unreadable stored message: failed and refunded, never sent, the rest of the pass goes on.
-        await this.pipeline.reconcile(row, UNREADABLE).catch((err: unknown) => this.logger.warn(`scheduled message ${id}: ${String(err)}`));
+        await this.pipeline
+          .reconcile(row, UNREADABLE)
+          .catch((err: unknown) => this.logger.warn(`scheduled message ${id}: ${String(err)}`));
         handled++;
         continue;
       }
       try {
-        await this.pipeline.sendRecorded(row, msg, { bulkJobId: row.bulkJobId ?? undefined, rowIndex: row.rowIndex ?? undefined });
+        await this.pipeline.sendRecorded(row, msg, {
+          bulkJobId: row.bulkJobId ?? undefined,
+          rowIndex: row.rowIndex ?? undefined,
+        });
       } catch (err) {
         // The pipeline already marked it failed and refunded; nothing else to do.
         this.logger.warn(`scheduled message ${id} failed: ${String(err)}`);
@@ -105,7 +118,9 @@ export class ScheduledSender implements OnApplicationBootstrap {
       if (!(await this.claim(m, 'queued', now))) continue;
       const row = await this.log.findOwned(m.accountId, m.id);
       if (!row || row.status !== 'queued') continue;
-      await this.pipeline.reconcile(row).catch((err: unknown) => this.logger.warn(`reconcile ${m.id} failed: ${String(err)}`));
+      await this.pipeline
+        .reconcile(row)
+        .catch((err: unknown) => this.logger.warn(`reconcile ${m.id} failed: ${String(err)}`));
       handled++;
     }
     return handled;

@@ -61,7 +61,10 @@ export class FakeProvider implements ChannelProvider {
     if (answer === 'rate_limited') throw new ProviderError('rate_limited', 'fake: slow down', 2000);
     if (answer === 'unavailable') throw new ProviderError('unavailable', 'fake: down');
     if (answer === 'failed') throw new ProviderError('failed', 'fake: broken');
-    const outcome: ProviderOutcome = answer === 'sent' ? { status: 'sent', providerMessageId: `fake_${m.messageId}` } : { status: 'rejected', code: 'PROVIDER_REJECTED', message: 'fake: no such number' };
+    const outcome: ProviderOutcome =
+      answer === 'sent'
+        ? { status: 'sent', providerMessageId: `fake_${m.messageId}` }
+        : { status: 'rejected', code: 'PROVIDER_REJECTED', message: 'fake: no such number' };
     this.taken.set(m.messageId, outcome);
     return outcome;
   }
@@ -93,7 +96,24 @@ export interface PipelineHarness {
 
 /** An SMS as the validator hands it over (price 5 in the default configuration). */
 export function smsTo(to: string, extra: Partial<ValidatedMessage> = {}): ValidatedMessage {
-  return { channel: 'local_sms', messageType: 'free_text', to, sender: 'MsgService', text: 'hi', subject: null, html: null, template: null, attachment: null, session: null, chatId: null, scheduleAt: null, price: 5, encoding: 'gsm7', segments: 1, ...extra };
+  return {
+    channel: 'local_sms',
+    messageType: 'free_text',
+    to,
+    sender: 'MsgService',
+    text: 'hi',
+    subject: null,
+    html: null,
+    template: null,
+    attachment: null,
+    session: null,
+    chatId: null,
+    scheduleAt: null,
+    price: 5,
+    encoding: 'gsm7',
+    segments: 1,
+    ...extra,
+  };
 }
 
 /** The pipeline's real steps on an embedded in-memory database, a fake clock and a fake provider. */
@@ -107,7 +127,13 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
   const provider = new FakeProvider(clock, opts.lookup);
   for (const channel of CHANNELS) providers.register(channel, 'sandbox', provider);
   const targets = new TargetPolicy(config, { resolve: () => Promise.reject(new Error('no DNS in unit specs')) });
-  const gateway = new ProviderGateway(providers, config, targets, { routeForSend: () => Promise.resolve(null) }, metrics);
+  const gateway = new ProviderGateway(
+    providers,
+    config,
+    targets,
+    { routeForSend: () => Promise.resolve(null) },
+    metrics,
+  );
   const ledger = new LedgerService(uow, config);
   const events: DomainEvent[][] = [];
   const trail = new StatusTrail(uow, {

@@ -20,8 +20,20 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
   async findForSend(_a: string, id: string): Promise<TemplateForSend & { name: string; status: string; kind: string }> {
     this.calls++;
     return {
-      id, name: 'order_ready', category: 'sms', status: 'active', provider: 'internal', language: null, body: null,
-      content: 'Order {{1}} at {{2}}', emailSubject: null, variableCount: 2, buttons: [], allowsHeaderMediaOverride: false, providerTemplateId: null, kind: 'web',
+      id,
+      name: 'order_ready',
+      category: 'sms',
+      status: 'active',
+      provider: 'internal',
+      language: null,
+      body: null,
+      content: 'Order {{1}} at {{2}}',
+      emailSubject: null,
+      variableCount: 2,
+      buttons: [],
+      allowsHeaderMediaOverride: false,
+      providerTemplateId: null,
+      kind: 'web',
     };
   }
 }
@@ -43,8 +55,19 @@ describe(MessageValidator.name, () => {
 
   it('normalises, renders templates and attaches the price', async () => {
     const ctx = sut.createContext('acc_1');
-    const m = await sut.validate(ctx, { to: '0501234567', channel: 'local_sms', messageType: 'template', template: { id: 'tpl_1', variablesIndexed: ['7', 'noon'] } });
-    expect(m).toMatchObject({ to: '+966501234567', sender: 'MsgService', text: 'Order 7 at noon', price: 5, template: { id: 'tpl_1', variables: ['7', 'noon'] } });
+    const m = await sut.validate(ctx, {
+      to: '0501234567',
+      channel: 'local_sms',
+      messageType: 'template',
+      template: { id: 'tpl_1', variablesIndexed: ['7', 'noon'] },
+    });
+    expect(m).toMatchObject({
+      to: '+966501234567',
+      sender: 'MsgService',
+      text: 'Order 7 at noon',
+      price: 5,
+      template: { id: 'tpl_1', variables: ['7', 'noon'] },
+    });
   });
 
   // Throughput itself is measured by `npm run bench:bulk`; here only the deterministic part:
@@ -52,8 +75,12 @@ describe(MessageValidator.name, () => {
   it('memoises sender and template lookups across many bulk rows', async () => {
     const ctx = sut.createContext('acc_1');
     const rows = Array.from({ length: 5_000 }, (_, i) => ({
-      to: `+9665${String(10_000_000 + (i % 5000) * 7)}`, channel: 'local_sms', messageType: i % 2 ? 'free_text' : 'template',
-      ...(i % 2 ? { content: { text: `Hello ${i}` }, sender: 'Acme' } : { template: { id: 'tpl_1', variablesIndexed: [String(i), 'x'] } }),
+      to: `+9665${String(10_000_000 + (i % 5000) * 7)}`,
+      channel: 'local_sms',
+      messageType: i % 2 ? 'free_text' : 'template',
+      ...(i % 2
+        ? { content: { text: `Hello ${i}` }, sender: 'Acme' }
+        : { template: { id: 'tpl_1', variablesIndexed: [String(i), 'x'] } }),
     }));
     dirs.calls = 0;
     for (const row of rows) await sut.validate(ctx, row, { bulkRow: true });
@@ -63,18 +90,31 @@ describe(MessageValidator.name, () => {
   it('refuses scheduleAt and arrays in bulk rows', async () => {
     const ctx = sut.createContext('acc_1');
     const base = { channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } };
-    await expect(sut.validate(ctx, { ...base, to: ['+966501234567'] }, { bulkRow: true })).rejects.toMatchObject({ code: 'INVALID_RECIPIENT' });
-    await expect(sut.validate(ctx, { ...base, to: '+966501234567', scheduleAt: '2999-01-01T00:00:00Z' }, { bulkRow: true })).rejects.toMatchObject({ code: 'INVALID_SCHEDULE' });
+    await expect(sut.validate(ctx, { ...base, to: ['+966501234567'] }, { bulkRow: true })).rejects.toMatchObject({
+      code: 'INVALID_RECIPIENT',
+    });
+    await expect(
+      sut.validate(ctx, { ...base, to: '+966501234567', scheduleAt: '2999-01-01T00:00:00Z' }, { bulkRow: true }),
+    ).rejects.toMatchObject({ code: 'INVALID_SCHEDULE' });
   });
 
   it('checks attachment URLs once per host per context; a refused host is INVALID_ATTACHMENT on attachment.url', async () => {
     const ctx = sut.createContext('acc_1');
     dns.calls = [];
-    const row = (url: string) => ({ to: `a@b.co`, channel: 'email', messageType: 'free_text', content: { subject: 'S', text: 'T' }, attachment: { url } });
+    const row = (url: string) => ({
+      to: `a@b.co`,
+      channel: 'email',
+      messageType: 'free_text',
+      content: { subject: 'S', text: 'T' },
+      attachment: { url },
+    });
     for (let i = 0; i < 500; i++) {
-      await expect(sut.validate(ctx, row(`https://cdn.example/f/${i}.pdf`), { bulkRow: true })).resolves.toMatchObject({ attachment: { url: `https://cdn.example/f/${i}.pdf` } });
-      await expect(sut.validate(ctx, row(`https://internal.example/f/${i}.pdf`), { bulkRow: true }))
-        .rejects.toMatchObject({ code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
+      await expect(sut.validate(ctx, row(`https://cdn.example/f/${i}.pdf`), { bulkRow: true })).resolves.toMatchObject({
+        attachment: { url: `https://cdn.example/f/${i}.pdf` },
+      });
+      await expect(
+        sut.validate(ctx, row(`https://internal.example/f/${i}.pdf`), { bulkRow: true }),
+      ).rejects.toMatchObject({ code: 'INVALID_ATTACHMENT', message: refusedTargetText('attachment.url') });
     }
     expect(dns.calls).toEqual(['cdn.example', 'internal.example']);
   });

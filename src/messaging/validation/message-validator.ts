@@ -4,16 +4,41 @@ import { Clock } from '../../common/clock';
 import { ErrorCode } from '../../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../../common/net/target-policy';
 import { smsSegments } from '../../common/sms/sms-segments';
-import { SENDER_LOOKUP, SenderLookup, SESSION_LOOKUP, SessionLookup, TEMPLATE_LOOKUP, type TemplateForSend, TemplateLookup } from './lookups';
+import {
+  SENDER_LOOKUP,
+  SenderLookup,
+  SESSION_LOOKUP,
+  SessionLookup,
+  TEMPLATE_LOOKUP,
+  type TemplateForSend,
+  TemplateLookup,
+} from './lookups';
 import { fail, httpUrl, isObject, normaliseEmail, optionalString, parseSchedule, toE164 } from './recipient-rules';
 import { resolveTemplate } from './template-rules';
 import { MESSAGE_TYPES, MessageType, ValidatedMessage } from './validated-message';
 
-const FIELDS = new Set(['to', 'channel', 'messageType', 'content', 'sender', 'template', 'attachment', 'chatId', 'conversationContext', 'scheduleAt']);
+const FIELDS = new Set([
+  'to',
+  'channel',
+  'messageType',
+  'content',
+  'sender',
+  'template',
+  'attachment',
+  'chatId',
+  'conversationContext',
+  'scheduleAt',
+]);
 const CHAT_CHANNELS: ReadonlySet<ChannelName> = new Set(['chatapp_web', 'messaging_bot']);
 /** The session kind each chat channel sends through (a web session or a messaging-bot id). */
 const SESSION_KIND: Partial<Record<ChannelName, string>> = { chatapp_web: 'web', messaging_bot: 'bot' };
-const TEXT_MAX: Record<ChannelName, number> = { local_sms: 1600, chatapp: 4096, chatapp_web: 4096, messaging_bot: 4096, email: 100_000 };
+const TEXT_MAX: Record<ChannelName, number> = {
+  local_sms: 1600,
+  chatapp: 4096,
+  chatapp_web: 4096,
+  messaging_bot: 4096,
+  email: 100_000,
+};
 const CACHE_MAX = 100_000;
 
 /**
@@ -54,7 +79,8 @@ export class MessageValidator {
 
   async validate(ctx: ValidationContext, input: unknown, opts: ValidateOptions = {}): Promise<ValidatedMessage> {
     if (!isObject(input)) fail('VALIDATION_ERROR', 'message must be a JSON object');
-    for (const key of Object.keys(input)) if (!FIELDS.has(key)) fail('VALIDATION_ERROR', `${key} is not an allowed field`);
+    for (const key of Object.keys(input))
+      if (!FIELDS.has(key)) fail('VALIDATION_ERROR', `${key} is not an allowed field`);
     const channel = this.channel(input.channel);
     const messageType = this.messageType(input.messageType);
     const isChat = CHAT_CHANNELS.has(channel);
@@ -65,7 +91,8 @@ export class MessageValidator {
     let subject: string | null = null;
     let html: string | null = null;
     let template: ValidatedMessage['template'] = null;
-    if (input.content !== undefined && input.content !== null && !isObject(input.content)) fail('INVALID_CONTENT', 'content must be an object');
+    if (input.content !== undefined && input.content !== null && !isObject(input.content))
+      fail('INVALID_CONTENT', 'content must be an object');
     const content = isObject(input.content) ? input.content : {};
     if (messageType === 'free_text') {
       text = optionalString(content, 'text', 'content.text', 'INVALID_CONTENT', TEXT_MAX[channel]);
@@ -73,19 +100,29 @@ export class MessageValidator {
         subject = optionalString(content, 'subject', 'content.subject', 'INVALID_CONTENT', 300);
         html = optionalString(content, 'html', 'content.html', 'INVALID_CONTENT', 500_000);
         if (!subject?.trim()) fail('INVALID_CONTENT', 'content.subject is required for email');
-        if (!text?.trim() && !html?.trim()) fail('INVALID_CONTENT', 'content.text or content.html is required for email');
+        if (!text?.trim() && !html?.trim())
+          fail('INVALID_CONTENT', 'content.text or content.html is required for email');
       } else if (!text?.trim()) {
         fail('INVALID_CONTENT', 'content.text is required for free_text messages');
       }
     } else {
       if (!isObject(input.template)) fail('TEMPLATE_NOT_FOUND', 'template.id is required for template messages');
-      if (typeof input.template.id !== 'string' || !input.template.id) fail('TEMPLATE_NOT_FOUND', 'template.id is required for template messages');
-      const found = await this.memo(ctx.templates, input.template.id, () => this.templates.findForSend(ctx.accountId, (input.template as { id: string }).id));
+      if (typeof input.template.id !== 'string' || !input.template.id)
+        fail('TEMPLATE_NOT_FOUND', 'template.id is required for template messages');
+      const found = await this.memo(ctx.templates, input.template.id, () =>
+        this.templates.findForSend(ctx.accountId, (input.template as { id: string }).id),
+      );
       const rendered = resolveTemplate(found, input.template, channel);
       ({ text, subject, html } = rendered);
       template = rendered.template;
       // The provider fetches header media like an attachment: same target rules, normalised URL.
-      if (template.headerMediaUrl) template.headerMediaUrl = await this.target(ctx, template.headerMediaUrl, 'template.headerMediaUrl', 'INVALID_ATTACHMENT');
+      if (template.headerMediaUrl)
+        template.headerMediaUrl = await this.target(
+          ctx,
+          template.headerMediaUrl,
+          'template.headerMediaUrl',
+          'INVALID_ATTACHMENT',
+        );
     }
     if (messageType === 'free_text' && input.template !== undefined && input.template !== null) {
       fail('INVALID_MESSAGE_TYPE', 'template is only allowed with messageType "template"');
@@ -94,10 +131,16 @@ export class MessageValidator {
     const sender = await this.sender(ctx, input.sender, channel);
     const attachment = await this.attachment(ctx, input.attachment, channel);
     if (chat) {
-      const session = await this.memo(ctx.sessions, chat.session, () => this.sessions.findForSend(ctx.accountId, chat.session));
+      const session = await this.memo(ctx.sessions, chat.session, () =>
+        this.sessions.findForSend(ctx.accountId, chat.session),
+      );
       if (session.kind !== SESSION_KIND[channel]) {
-        const what = session.kind === 'bot' ? 'a messaging bot id (channel messaging_bot)' : 'a web session (channel chatapp_web)';
-        fail('VALIDATION_ERROR', `conversationContext.accountId: ${chat.session.slice(0, 100)} is ${what}, not usable on ${channel}`);
+        const what =
+          session.kind === 'bot' ? 'a messaging bot id (channel messaging_bot)' : 'a web session (channel chatapp_web)';
+        fail(
+          'VALIDATION_ERROR',
+          `conversationContext.accountId: ${chat.session.slice(0, 100)} is ${what}, not usable on ${channel}`,
+        );
       }
     }
     let scheduleAt: number | null = null;
@@ -107,27 +150,45 @@ export class MessageValidator {
     }
     const sms = channel === 'local_sms' ? smsSegments(text ?? '') : null;
     return {
-      channel, messageType, to, sender, text, subject, html, template, attachment,
-      session: chat?.session ?? null, chatId: chat?.chatId ?? null, scheduleAt,
+      channel,
+      messageType,
+      to,
+      sender,
+      text,
+      subject,
+      html,
+      template,
+      attachment,
+      session: chat?.session ?? null,
+      chatId: chat?.chatId ?? null,
+      scheduleAt,
       price: this.config.billing.prices[channel] * (sms?.segments ?? 1),
-      encoding: sms?.encoding ?? null, segments: sms?.segments ?? null,
+      encoding: sms?.encoding ?? null,
+      segments: sms?.segments ?? null,
     };
   }
 
   private channel(v: unknown): ChannelName {
-    if (typeof v !== 'string' || !(CHANNELS as readonly string[]).includes(v)) fail('INVALID_CHANNEL', `channel must be one of: ${CHANNELS.join(', ')}`);
+    if (typeof v !== 'string' || !(CHANNELS as readonly string[]).includes(v))
+      fail('INVALID_CHANNEL', `channel must be one of: ${CHANNELS.join(', ')}`);
     return v as ChannelName;
   }
 
   private messageType(v: unknown): MessageType {
-    if (typeof v !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(v)) fail('INVALID_MESSAGE_TYPE', `messageType must be one of: ${MESSAGE_TYPES.join(', ')}`);
+    if (typeof v !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(v))
+      fail('INVALID_MESSAGE_TYPE', `messageType must be one of: ${MESSAGE_TYPES.join(', ')}`);
     return v as MessageType;
   }
 
   private recipient(ctx: ValidationContext, v: unknown, channel: ChannelName, opts: ValidateOptions): string {
-    if (Array.isArray(v)) fail('INVALID_RECIPIENT', opts.bulkRow ? 'to must be a single recipient in bulk messages' : 'to must be a single recipient here');
+    if (Array.isArray(v))
+      fail(
+        'INVALID_RECIPIENT',
+        opts.bulkRow ? 'to must be a single recipient in bulk messages' : 'to must be a single recipient here',
+      );
     if (typeof v !== 'string' || !v.trim()) fail('INVALID_RECIPIENT', 'to is required');
-    if (channel === 'email') return normaliseEmail(v) ?? fail('INVALID_RECIPIENT', `to is not a valid email address: ${v.slice(0, 60)}`);
+    if (channel === 'email')
+      return normaliseEmail(v) ?? fail('INVALID_RECIPIENT', `to is not a valid email address: ${v.slice(0, 60)}`);
     let e164 = ctx.phones.get(v);
     if (e164 === undefined) {
       e164 = toE164(v, this.config.messaging.defaultRegion);
@@ -139,20 +200,29 @@ export class MessageValidator {
 
   private chatContext(input: Record<string, unknown>, channel: ChannelName): { chatId: string; session: string } {
     const chatId = input.chatId;
-    if (typeof chatId !== 'string' || !chatId.trim() || chatId.length > 200) fail('INVALID_RECIPIENT', `chatId is required for ${channel} (copy it from the chat list)`);
+    if (typeof chatId !== 'string' || !chatId.trim() || chatId.length > 200)
+      fail('INVALID_RECIPIENT', `chatId is required for ${channel} (copy it from the chat list)`);
     const cc = input.conversationContext;
-    if (!isObject(cc)) fail('VALIDATION_ERROR', `conversationContext is required for ${channel} (copy it from the chat list)`);
+    if (!isObject(cc))
+      fail('VALIDATION_ERROR', `conversationContext is required for ${channel} (copy it from the chat list)`);
     // The chat listing always says "chatapp_web" (spec), bot ids included; a bot send may also name its channel.
     const moduleTypes = channel === 'messaging_bot' ? ['chatapp_web', 'messaging_bot'] : ['chatapp_web'];
-    if (!moduleTypes.includes(cc.moduleType as string)) fail('VALIDATION_ERROR', `conversationContext.moduleType must be ${moduleTypes.map((m) => `"${m}"`).join(' or ')}`);
-    if (typeof cc.accountId !== 'string' || !cc.accountId) fail('VALIDATION_ERROR', 'conversationContext.accountId is required');
+    if (!moduleTypes.includes(cc.moduleType as string))
+      fail(
+        'VALIDATION_ERROR',
+        `conversationContext.moduleType must be ${moduleTypes.map((m) => `"${m}"`).join(' or ')}`,
+      );
+    if (typeof cc.accountId !== 'string' || !cc.accountId)
+      fail('VALIDATION_ERROR', 'conversationContext.accountId is required');
     if (cc.chatId !== chatId) fail('VALIDATION_ERROR', 'conversationContext.chatId must equal chatId');
-    if (input.to !== undefined && input.to !== null && input.to !== chatId) fail('INVALID_RECIPIENT', `to must be omitted or equal chatId on ${channel}`);
+    if (input.to !== undefined && input.to !== null && input.to !== chatId)
+      fail('INVALID_RECIPIENT', `to must be omitted or equal chatId on ${channel}`);
     return { chatId, session: cc.accountId };
   }
 
   private async sender(ctx: ValidationContext, v: unknown, channel: ChannelName): Promise<string | null> {
-    if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > 100)) fail('SENDER_NOT_APPROVED', 'sender must be a non-empty string');
+    if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > 100))
+      fail('SENDER_NOT_APPROVED', 'sender must be a non-empty string');
     if (channel !== 'local_sms') return (v as string | undefined) ?? null;
     const platform = this.config.messaging.defaultSmsSender;
     if (typeof v !== 'string') {
@@ -165,13 +235,22 @@ export class MessageValidator {
     return found.name;
   }
 
-  private async attachment(ctx: ValidationContext, v: unknown, channel: ChannelName): Promise<ValidatedMessage['attachment']> {
+  private async attachment(
+    ctx: ValidationContext,
+    v: unknown,
+    channel: ChannelName,
+  ): Promise<ValidatedMessage['attachment']> {
     if (v === undefined || v === null) return null;
     if (channel === 'local_sms') fail('INVALID_ATTACHMENT', 'attachment is not supported on local_sms');
     if (!isObject(v)) fail('INVALID_ATTACHMENT', 'attachment must be an object with url');
     // Providers (SMTP, bot API) fetch it from our server: the target rules of every server-side
     // fetch; adapters get the normalised URL, never the raw string.
-    const url = await this.target(ctx, httpUrl(v.url, 'attachment.url', 'INVALID_ATTACHMENT'), 'attachment.url', 'INVALID_ATTACHMENT');
+    const url = await this.target(
+      ctx,
+      httpUrl(v.url, 'attachment.url', 'INVALID_ATTACHMENT'),
+      'attachment.url',
+      'INVALID_ATTACHMENT',
+    );
     return {
       url,
       mimeType: optionalString(v, 'mimeType', 'attachment.mimeType', 'INVALID_ATTACHMENT', 200),

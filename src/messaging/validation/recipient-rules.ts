@@ -3,7 +3,8 @@ import { ApiError, ErrorCode } from '../../common/errors';
 
 // Pure checks used by MessageValidator: no I/O, so a bulk row costs microseconds.
 
-const EMAIL_RE = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const EMAIL_RE =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 export function fail(code: ErrorCode, message: string): never {
   throw new ApiError(code, message);
@@ -26,7 +27,13 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function optionalString(obj: Record<string, unknown>, key: string, field: string, code: ErrorCode, max: number): string | null {
+export function optionalString(
+  obj: Record<string, unknown>,
+  key: string,
+  field: string,
+  code: ErrorCode,
+  max: number,
+): string | null {
   const v = obj[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') fail(code, `${field} must be a string`);
@@ -48,7 +55,8 @@ export function httpUrl(v: unknown, field: string, code: ErrorCode): string {
 
 /** scheduleAt: ISO 8601 with a date and time, strictly in the future, at most a year ahead. */
 export function parseSchedule(v: unknown, now: number): number {
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) fail('INVALID_SCHEDULE', 'scheduleAt must be an ISO 8601 date-time, e.g. 2030-01-01T09:00:00Z');
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v))
+    fail('INVALID_SCHEDULE', 'scheduleAt must be an ISO 8601 date-time, e.g. 2030-01-01T09:00:00Z');
   const ms = Date.parse(v);
   if (Number.isNaN(ms)) fail('INVALID_SCHEDULE', 'scheduleAt is not a valid ISO 8601 date-time');
   if (ms <= now) fail('INVALID_SCHEDULE', 'scheduleAt must be in the future');

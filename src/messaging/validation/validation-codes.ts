@@ -24,5 +24,7 @@ export type MessageValidationCode = (typeof MESSAGE_VALIDATION_CODES)[number];
 
 /** A validator refusal's code; any other (a port that answered unexpectedly) reads as VALIDATION_ERROR. */
 export function validationCodeOf(err: ApiError): MessageValidationCode {
-  return (MESSAGE_VALIDATION_CODES as readonly string[]).includes(err.code) ? (err.code as MessageValidationCode) : 'VALIDATION_ERROR';
+  return (MESSAGE_VALIDATION_CODES as readonly string[]).includes(err.code)
+    ? (err.code as MessageValidationCode)
+    : 'VALIDATION_ERROR';
 }

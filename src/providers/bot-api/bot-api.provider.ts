@@ -15,7 +15,15 @@ interface BotApiReply {
 }
 
 /** Descriptions that mean this chat can never receive the message (Telegram wording). */
-const RECIPIENT_GONE = [/chat not found/i, /user not found/i, /bot was blocked/i, /user is deactivated/i, /bot was kicked/i, /PEER_ID_INVALID/i, /not enough rights/i];
+const RECIPIENT_GONE = [
+  /chat not found/i,
+  /user not found/i,
+  /bot was blocked/i,
+  /user is deactivated/i,
+  /bot was kicked/i,
+  /PEER_ID_INVALID/i,
+  /not enough rights/i,
+];
 
 /**
  * Messaging-bot channel over a Telegram-Bot-API-compatible HTTP API (`PROVIDER_MESSAGING_BOT=bot_api`).
@@ -45,7 +53,13 @@ export class BotApiProvider implements ChannelProvider, OnModuleInit {
     const call = `bot message ${msg.messageId} ${method} chat ${msg.to}`;
     let outcome: ProviderOutcome;
     try {
-      outcome = interpret(await postJson(`${baseUrl}/bot${token}/${method}`, payload, { timeoutMs: this.config.providers.timeoutMs, redact: token }), msg.to);
+      outcome = interpret(
+        await postJson(`${baseUrl}/bot${token}/${method}`, payload, {
+          timeoutMs: this.config.providers.timeoutMs,
+          redact: token,
+        }),
+        msg.to,
+      );
     } catch (err) {
       // One line per call whatever the outcome: after an unknown outcome this is how a duplicate is traced.
       this.logger.warn(`${call} not settled: ${(err as Error).message}`);
@@ -73,7 +87,8 @@ function interpret(res: ProviderHttpResponse, chatId: string): ProviderOutcome {
   }
   const code = body.error_code ?? res.status;
   const detail = `${code}: ${body.description ?? 'no description'}`;
-  const retryAfterMs = body.parameters?.retry_after !== undefined ? body.parameters.retry_after * 1000 : res.retryAfterMs;
+  const retryAfterMs =
+    body.parameters?.retry_after !== undefined ? body.parameters.retry_after * 1000 : res.retryAfterMs;
   const transient = classifyHttpStatus({ status: res.status, retryAfterMs }, detail, code === 429);
   if (transient) throw transient;
   if ((code === 400 || code === 403) && RECIPIENT_GONE.some((re) => re.test(body.description ?? ''))) {

@@ -8,7 +8,12 @@ import type { ProviderReceipt, ReceiptStatus } from '../provider-events';
  * templates/official/cloud-api-hook.controller.ts.
  */
 
-const STATUSES = new Map<string, ReceiptStatus>([['sent', 'sent'], ['delivered', 'delivered'], ['read', 'read'], ['failed', 'failed']]);
+const STATUSES = new Map<string, ReceiptStatus>([
+  ['sent', 'sent'],
+  ['delivered', 'delivered'],
+  ['read', 'read'],
+  ['failed', 'failed'],
+]);
 
 /** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body with the app secret>`, compared in constant time. */
 export function verifyHubSignature(appSecret: string, header: string | undefined, rawBody: Buffer | null): boolean {
@@ -39,7 +44,10 @@ export function receiptsFromWebhook(body: unknown, now: number): ProviderReceipt
         providerStatus: s.status as string,
         // The Cloud API does not tell expiry or carrier refusal apart: every failure is UNDELIVERED.
         errorCode: status === 'failed' ? 'UNDELIVERED' : null,
-        providerErrorCode: status === 'failed' && error?.code !== undefined && error.code !== null ? String(error.code as string | number).slice(0, 40) : null,
+        providerErrorCode:
+          status === 'failed' && error?.code !== undefined && error.code !== null
+            ? String(error.code as string | number).slice(0, 40)
+            : null,
         at: epochSeconds(s.timestamp) ?? now,
       });
     }
@@ -55,7 +63,8 @@ export function changesOf(body: unknown, field: string): Record<string, unknown>
     const changes = (entry as { changes?: unknown } | null)?.changes;
     for (const change of Array.isArray(changes) ? changes : []) {
       const c = change as { field?: unknown; value?: unknown } | null;
-      if (c?.field === field && c.value !== null && typeof c.value === 'object') out.push(c.value as Record<string, unknown>);
+      if (c?.field === field && c.value !== null && typeof c.value === 'object')
+        out.push(c.value as Record<string, unknown>);
     }
   }
   return out;
@@ -63,6 +72,7 @@ export function changesOf(body: unknown, field: string): Record<string, unknown>
 
 /** The provider's timestamps are unix seconds, as a string. */
 function epochSeconds(v: unknown): number | null {
-  const n = typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : typeof v === 'number' && Number.isFinite(v) ? v : NaN;
+  const n =
+    typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : typeof v === 'number' && Number.isFinite(v) ? v : NaN;
   return Number.isFinite(n) && n > 0 ? n * 1000 : null;
 }

@@ -9,7 +9,12 @@ type Parameter = Record<string, unknown>;
  * reconcile on (the Cloud API has no request idempotency key).
  */
 export function cloudApiPayload(msg: OutboundMessage): Record<string, unknown> {
-  const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to: msg.to.replace(/^\+/, ''), biz_opaque_callback_data: msg.messageId };
+  const base = {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to: msg.to.replace(/^\+/, ''),
+    biz_opaque_callback_data: msg.messageId,
+  };
   if (msg.template) return { ...base, type: 'template', template: templateObject(msg.template) };
   if (msg.attachment) {
     const kind = mediaKind(msg.attachment.url, msg.attachment.mimeType ?? null);
@@ -34,7 +39,12 @@ function templateObject(t: NonNullable<OutboundMessage['template']>): Record<str
   // buttons ([phone, url] -> 1). Scheduled payloads stored before buttonIndexes existed fall back to i.
   const indexes: readonly number[] | undefined = t.buttonIndexes;
   t.buttonVariables.forEach((suffix, i) => {
-    components.push({ type: 'button', sub_type: 'url', index: String(indexes?.[i] ?? i), parameters: [{ type: 'text', text: suffix }] });
+    components.push({
+      type: 'button',
+      sub_type: 'url',
+      index: String(indexes?.[i] ?? i),
+      parameters: [{ type: 'text', text: suffix }],
+    });
   });
   // The Cloud API addresses a template by name + language (as submitted), not by its Graph id.
   return { name: t.name, language: { code: t.language ?? 'en' }, ...(components.length ? { components } : {}) };

@@ -13,7 +13,10 @@ describe(parseRetryAfter.name, () => {
 
 describe(classifyHttpStatus.name, () => {
   it('429 or a provider rate-limit flag -> rate_limited with the delay', () => {
-    expect(classifyHttpStatus({ status: 429, retryAfterMs: 3000 }, 'x')).toMatchObject({ kind: 'rate_limited', retryAfterMs: 3000 });
+    expect(classifyHttpStatus({ status: 429, retryAfterMs: 3000 }, 'x')).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterMs: 3000,
+    });
     expect(classifyHttpStatus({ status: 400, retryAfterMs: null }, 'x', true)).toMatchObject({ kind: 'rate_limited' });
   });
 

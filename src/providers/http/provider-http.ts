@@ -28,7 +28,10 @@ export async function requestJson(
   opts: { timeoutMs: number; headers?: Record<string, string>; redact?: string },
 ): Promise<ProviderHttpResponse> {
   const hasBody = payload !== undefined;
-  return exchange(method, url, hasBody ? JSON.stringify(payload) : undefined, { ...opts, headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...opts.headers } });
+  return exchange(method, url, hasBody ? JSON.stringify(payload) : undefined, {
+    ...opts,
+    headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...opts.headers },
+  });
 }
 
 /** POSTs raw bytes (an upload) and reads a JSON answer, with postJson's timeout and failure mapping. */
@@ -37,7 +40,10 @@ export async function postBytes(
   bytes: Buffer,
   opts: { timeoutMs: number; headers?: Record<string, string>; redact?: string },
 ): Promise<ProviderHttpResponse> {
-  return exchange('POST', url, bytes, { ...opts, headers: { 'Content-Type': 'application/octet-stream', ...opts.headers } });
+  return exchange('POST', url, bytes, {
+    ...opts,
+    headers: { 'Content-Type': 'application/octet-stream', ...opts.headers },
+  });
 }
 
 async function exchange(
@@ -48,7 +54,12 @@ async function exchange(
 ): Promise<ProviderHttpResponse> {
   let res: Response;
   try {
-    res = await fetch(url, { method, headers: { Accept: 'application/json', ...opts.headers }, body, signal: AbortSignal.timeout(opts.timeoutMs) });
+    res = await fetch(url, {
+      method,
+      headers: { Accept: 'application/json', ...opts.headers },
+      body,
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
   } catch (err) {
     throw transportError(err, url, opts);
   }
@@ -66,9 +77,15 @@ async function exchange(
  * provider-specific rate-limit code) -> rate_limited, 408/5xx -> unavailable. Returns null for the
  * rest (the adapter tells a recipient rejection from other failures using the provider's body).
  */
-export function classifyHttpStatus(res: { status: number; retryAfterMs: number | null }, detail: string, rateLimited = false): ProviderError | null {
-  if (res.status === 429 || rateLimited) return new ProviderError('rate_limited', `Provider rate limit: ${detail}`, res.retryAfterMs);
-  if (res.status === 408 || res.status >= 500) return new ProviderError('unavailable', `Provider unavailable (HTTP ${res.status}): ${detail}`);
+export function classifyHttpStatus(
+  res: { status: number; retryAfterMs: number | null },
+  detail: string,
+  rateLimited = false,
+): ProviderError | null {
+  if (res.status === 429 || rateLimited)
+    return new ProviderError('rate_limited', `Provider rate limit: ${detail}`, res.retryAfterMs);
+  if (res.status === 408 || res.status >= 500)
+    return new ProviderError('unavailable', `Provider unavailable (HTTP ${res.status}): ${detail}`);
   return null;
 }
 

@@ -18,7 +18,11 @@ export function sandboxUndeliverable(to: string): boolean {
 }
 
 /** The first simulated receipt of a message the sandbox took (`send` writes it with the delivery row: no extra statement). */
-export function firstSandboxReceipt(to: string, sentAt: number, config: SandboxConfig): { stage: 'delivered' | 'failed'; dueAt: number } {
+export function firstSandboxReceipt(
+  to: string,
+  sentAt: number,
+  config: SandboxConfig,
+): { stage: 'delivered' | 'failed'; dueAt: number } {
   return { stage: sandboxUndeliverable(to) ? 'failed' : 'delivered', dueAt: sentAt + config.deliveredAfterMs };
 }
 
@@ -66,14 +70,27 @@ export class SandboxReceipts implements OnApplicationBootstrap {
   async runOnce(): Promise<number> {
     const now = this.clock.now();
     // Due now, and not held by an earlier version's lease.
-    const dueNow = sql('receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?)', now, now);
-    const due = await this.uow.rows(sql(`SELECT id FROM sandbox_deliveries WHERE ${dueNow.sql} ORDER BY receipt_due_at LIMIT ${Math.floor(this.sandbox.receiptBatch)}`, ...dueNow.params));
+    const dueNow = sql(
+      'receipt_due_at <= ? AND (receipt_lease_expires_at IS NULL OR receipt_lease_expires_at < ?)',
+      now,
+      now,
+    );
+    const due = await this.uow.rows(
+      sql(
+        `SELECT id FROM sandbox_deliveries WHERE ${dueNow.sql} ORDER BY receipt_due_at LIMIT ${Math.floor(this.sandbox.receiptBatch)}`,
+        ...dueNow.params,
+      ),
+    );
     if (!due.length) return 0;
     const ids = due.map((r) => String(r.id));
     const lock = this.uow.capabilities.skipLocked ? ' FOR UPDATE SKIP LOCKED' : '';
     return this.uow.transaction(async () => {
       const mine = await this.uow.rows(
-        sql(`SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE id IN (${inList(ids.length)}) AND ${dueNow.sql}${lock}`, ...ids, ...dueNow.params),
+        sql(
+          `SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE id IN (${inList(ids.length)}) AND ${dueNow.sql}${lock}`,
+          ...ids,
+          ...dueNow.params,
+        ),
       );
       if (!mine.length) return 0;
       await this.intake.accept(mine.map(receiptOf));
@@ -91,12 +108,18 @@ export class SandboxReceipts implements OnApplicationBootstrap {
       await this.uow.run(
         sql(
           `UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = delivered_at + ? WHERE id IN (${inList(toRead.length)})`,
-          this.sandbox.readAfterMs, ...toRead.map((r) => String(r.id)),
+          this.sandbox.readAfterMs,
+          ...toRead.map((r) => String(r.id)),
         ),
       );
     }
     if (done.length) {
-      await this.uow.run(sql(`UPDATE sandbox_deliveries SET receipt_stage = NULL, receipt_due_at = NULL WHERE id IN (${inList(done.length)})`, ...done.map((r) => String(r.id))));
+      await this.uow.run(
+        sql(
+          `UPDATE sandbox_deliveries SET receipt_stage = NULL, receipt_due_at = NULL WHERE id IN (${inList(done.length)})`,
+          ...done.map((r) => String(r.id)),
+        ),
+      );
     }
   }
 }
@@ -105,6 +128,21 @@ function receiptOf(r: Row): ProviderReceipt {
   const stage = String(r.receipt_stage);
   const at = Number(r.receipt_due_at);
   const providerMessageId = String(r.provider_message_id);
-  if (stage === 'failed') return { providerMessageId, status: 'failed', providerStatus: 'undeliverable', errorCode: 'UNDELIVERED', providerErrorCode: 'SBX-UNDELIVERABLE', at };
-  return { providerMessageId, status: stage === 'read' ? 'read' : 'delivered', providerStatus: stage === 'read' ? 'read' : 'delivered', errorCode: null, providerErrorCode: null, at };
+  if (stage === 'failed')
+    return {
+      providerMessageId,
+      status: 'failed',
+      providerStatus: 'undeliverable',
+      errorCode: 'UNDELIVERED',
+      providerErrorCode: 'SBX-UNDELIVERABLE',
+      at,
+    };
+  return {
+    providerMessageId,
+    status: stage === 'read' ? 'read' : 'delivered',
+    providerStatus: stage === 'read' ? 'read' : 'delivered',
+    errorCode: null,
+    providerErrorCode: null,
+    at,
+  };
 }

@@ -27,10 +27,22 @@ describe(SandboxStore.name, () => {
 
   let n = 0;
   /** A fault written by another replica: this store's cache does not know about it. */
-  async function foreignFault(f: { channel?: string; accountId?: string; kind?: string; count?: number }): Promise<void> {
-    await ds.query('INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, created_at) VALUES (?, ?, ?, ?, ?, 0)', [
-      `flt_test_${String(++n).padStart(4, '0')}`, f.channel ?? null, f.accountId ?? null, f.kind ?? 'unavailable', f.count ?? 1,
-    ]);
+  async function foreignFault(f: {
+    channel?: string;
+    accountId?: string;
+    kind?: string;
+    count?: number;
+  }): Promise<void> {
+    await ds.query(
+      'INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, created_at) VALUES (?, ?, ?, ?, ?, 0)',
+      [
+        `flt_test_${String(++n).padStart(4, '0')}`,
+        f.channel ?? null,
+        f.accountId ?? null,
+        f.kind ?? 'unavailable',
+        f.count ?? 1,
+      ],
+    );
   }
 
   it('consumes only faults of the call’s channel and account, oldest first, count times', async () => {

@@ -93,7 +93,23 @@ export class SandboxStore {
    * deliveries is inserted alone so only the duplicate answers false.
    */
   record(d: SandboxDeliveryInput, now: number): Promise<boolean> {
-    const values = [deliveryId(), d.messageId, d.accountId, d.channel, d.to, d.sender, d.text, d.subject, d.bulkJobId, d.rowIndex, d.outcome, d.providerMessageId, now, d.receipt?.dueAt ?? null, d.receipt?.stage ?? null];
+    const values = [
+      deliveryId(),
+      d.messageId,
+      d.accountId,
+      d.channel,
+      d.to,
+      d.sender,
+      d.text,
+      d.subject,
+      d.bulkJobId,
+      d.rowIndex,
+      d.outcome,
+      d.providerMessageId,
+      now,
+      d.receipt?.dueAt ?? null,
+      d.receipt?.stage ?? null,
+    ];
     return new Promise<boolean>((resolve, reject) => {
       this.queue.push({ values, resolve, reject });
       if (this.flushes < MAX_FLUSHES) void this.flush();
@@ -110,7 +126,12 @@ export class SandboxStore {
           for (const b of batch) b.resolve(true);
         } catch (err) {
           if (batch.length === 1 || !isUniqueViolation(err)) for (const b of batch) settleOne(b, err);
-          else for (const b of batch) await this.insert([b.values]).then(() => b.resolve(true), (e: unknown) => settleOne(b, e));
+          else
+            for (const b of batch)
+              await this.insert([b.values]).then(
+                () => b.resolve(true),
+                (e: unknown) => settleOne(b, e),
+              );
         }
       }
     } finally {
@@ -127,9 +148,13 @@ export class SandboxStore {
   }
 
   async find(messageId: string): Promise<{ outcome: 'sent' | 'rejected'; providerMessageId: string } | null> {
-    const rows = await this.uow.rows<Row>(sql('SELECT outcome, provider_message_id FROM sandbox_deliveries WHERE message_id = ?', messageId));
+    const rows = await this.uow.rows<Row>(
+      sql('SELECT outcome, provider_message_id FROM sandbox_deliveries WHERE message_id = ?', messageId),
+    );
     const r = rows[0];
-    return r ? { outcome: r.outcome === 'sent' ? 'sent' : 'rejected', providerMessageId: String(r.provider_message_id) } : null;
+    return r
+      ? { outcome: r.outcome === 'sent' ? 'sent' : 'rejected', providerMessageId: String(r.provider_message_id) }
+      : null;
   }
 
   /** Delivered (not rejected) messages, oldest first. */
@@ -165,9 +190,29 @@ export class SandboxStore {
     }));
   }
 
-  async addFault(f: { channel: string | null; accountId: string | null; kind: SandboxFaultKind; count: number; delayMs: number | null }, now: number): Promise<string> {
+  async addFault(
+    f: {
+      channel: string | null;
+      accountId: string | null;
+      kind: SandboxFaultKind;
+      count: number;
+      delayMs: number | null;
+    },
+    now: number,
+  ): Promise<string> {
     const id = newId('flt');
-    await this.uow.run(sql('INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, delay_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', id, f.channel, f.accountId, f.kind, f.count, f.delayMs, now));
+    await this.uow.run(
+      sql(
+        'INSERT INTO sandbox_faults (id, channel, account_id, kind, remaining, delay_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        id,
+        f.channel,
+        f.accountId,
+        f.kind,
+        f.count,
+        f.delayMs,
+        now,
+      ),
+    );
     this.hasFaults = true;
     return id;
   }
@@ -185,16 +230,28 @@ export class SandboxStore {
       if (now < this.checkedUntil) return null;
       // One look at a time: the sends of a thousand bulk windows arriving together wait for the
       // look-up under way instead of each making their own.
-      this.checking ??= this.anyFault().then((any) => this.noted(any, now), () => undefined).finally(() => (this.checking = null));
+      this.checking ??= this.anyFault()
+        .then(
+          (any) => this.noted(any, now),
+          () => undefined,
+        )
+        .finally(() => (this.checking = null));
       await this.checking;
       if (!this.hasFaults) return null;
     }
     const rows = await this.uow.rows<Row>(
-      sql('SELECT id, kind, delay_ms FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id', channel, accountId),
+      sql(
+        'SELECT id, kind, delay_ms FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id',
+        channel,
+        accountId,
+      ),
     );
     for (const r of rows) {
-      const taken = await this.uow.exec(sql('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', r.id));
-      if (taken === 1) return { kind: r.kind as SandboxFaultKind, delayMs: r.delay_ms === null ? null : Number(r.delay_ms) };
+      const taken = await this.uow.exec(
+        sql('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', r.id),
+      );
+      if (taken === 1)
+        return { kind: r.kind as SandboxFaultKind, delayMs: r.delay_ms === null ? null : Number(r.delay_ms) };
     }
     // None for this call. While no fault exists at all, sends skip the lookup (re-checked every
     // refreshMs for faults added on another replica); a fault of another account keeps it on.

@@ -61,7 +61,9 @@ export class SandboxProvider implements ChannelProvider, OnModuleInit {
       this.clock.now(),
     );
     if (!fresh) return (await this.lookup(message.messageId)) as ProviderOutcome;
-    return rejected ? { status: 'rejected', code: 'PROVIDER_REJECTED', message: `Sandbox rejects ${message.to}` } : { status: 'sent', providerMessageId };
+    return rejected
+      ? { status: 'rejected', code: 'PROVIDER_REJECTED', message: `Sandbox rejects ${message.to}` }
+      : { status: 'sent', providerMessageId };
   }
 
   async lookup(messageId: string): Promise<ProviderOutcome | null> {

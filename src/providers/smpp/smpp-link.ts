@@ -67,13 +67,23 @@ export class SmppLink {
     }
   }
 
-  private exchange(session: smpp.Session, command: 'submit_sm', params: Record<string, unknown>, deadline: number): Promise<smpp.PDU> {
+  private exchange(
+    session: smpp.Session,
+    command: 'submit_sm',
+    params: Record<string, unknown>,
+    deadline: number,
+  ): Promise<smpp.PDU> {
     return new Promise<smpp.PDU>((resolve, reject) => {
       // Too little of the budget left to expect an answer: do not write at all. A submit written a few
       // ms before the deadline would time out at once and be reported failed, while the SMSC may
       // still deliver it.
       if (deadline - Date.now() < minimumAttemptMs(this.opts.timeoutMs)) {
-        return reject(new ProviderError('unavailable', `SMPP ${command} not attempted: too little of the ${this.opts.timeoutMs} ms budget was left after waiting for the window or the bind`));
+        return reject(
+          new ProviderError(
+            'unavailable',
+            `SMPP ${command} not attempted: too little of the ${this.opts.timeoutMs} ms budget was left after waiting for the window or the bind`,
+          ),
+        );
       }
       const settle = (fn: () => void) => {
         clearTimeout(timer);
@@ -81,7 +91,10 @@ export class SmppLink {
         fn();
       };
       const fail = (err: ProviderError) => settle(() => reject(err));
-      const timer = setTimeout(() => fail(new ProviderError('unavailable', `SMSC did not answer ${command} within ${this.opts.timeoutMs} ms`)), Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => fail(new ProviderError('unavailable', `SMSC did not answer ${command} within ${this.opts.timeoutMs} ms`)),
+        Math.max(0, deadline - Date.now()),
+      );
       this.inflight.add(fail);
       const written = session[command](params, (pdu) => settle(() => resolve(this.withKeptId(pdu))));
       if (!written) fail(new ProviderError('unavailable', 'SMPP session is not writable'));
@@ -89,7 +102,8 @@ export class SmppLink {
   }
 
   private withKeptId(pdu: smpp.PDU): smpp.PDU {
-    if (this.opts.submitId && typeof pdu.message_id === 'string' && pdu.message_id) pdu.message_id = this.opts.submitId(pdu.message_id);
+    if (this.opts.submitId && typeof pdu.message_id === 'string' && pdu.message_id)
+      pdu.message_id = this.opts.submitId(pdu.message_id);
     return pdu;
   }
 
@@ -105,10 +119,18 @@ export class SmppLink {
           clearTimeout(waiter.timer);
           resolve();
         },
-        timer: setTimeout(() => {
-          this.waiting.splice(this.waiting.indexOf(waiter), 1);
-          reject(new ProviderError('unavailable', `SMPP window of ${this.opts.window} stayed full for ${this.opts.timeoutMs} ms`));
-        }, Math.max(0, deadline - Date.now())),
+        timer: setTimeout(
+          () => {
+            this.waiting.splice(this.waiting.indexOf(waiter), 1);
+            reject(
+              new ProviderError(
+                'unavailable',
+                `SMPP window of ${this.opts.window} stayed full for ${this.opts.timeoutMs} ms`,
+              ),
+            );
+          },
+          Math.max(0, deadline - Date.now()),
+        ),
       };
       this.waiting.push(waiter);
     });
@@ -168,7 +190,11 @@ export class SmppLink {
         session.close();
       });
       session.on('connect', () => {
-        const params = { system_id: this.opts.systemId, password: this.opts.password, system_type: this.opts.systemType };
+        const params = {
+          system_id: this.opts.systemId,
+          password: this.opts.password,
+          system_type: this.opts.systemType,
+        };
         session.bind_transceiver(params, (pdu) => {
           if (settled) return;
           if (pdu.command_status !== 0) return fail(`bind_transceiver_resp status ${hexStatus(pdu.command_status)}`);
@@ -193,7 +219,8 @@ export class SmppLink {
     if (this.session !== session) return;
     this.session = null;
     this.bound = null;
-    for (const fail of [...this.inflight]) fail(new ProviderError('unavailable', 'SMPP session closed before the SMSC answered'));
+    for (const fail of [...this.inflight])
+      fail(new ProviderError('unavailable', 'SMPP session closed before the SMSC answered'));
     if (this.stopped) return;
     this.logger.warn(`SMPP session to ${this.opts.url} lost; reconnecting`);
     this.scheduleReconnect();
@@ -220,7 +247,10 @@ export function minimumAttemptMs(timeoutMs: number): number {
 function beforeDeadline<T>(p: Promise<T>, deadline: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProviderError('unavailable', `${what} did not complete in time`)), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(
+      () => reject(new ProviderError('unavailable', `${what} did not complete in time`)),
+      Math.max(0, deadline - Date.now()),
+    );
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

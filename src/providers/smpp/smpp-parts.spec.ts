@@ -5,8 +5,12 @@ const UDH = { longMessage: 'udh', gsm7Packing: false, reference: 0x1a7 } as cons
 
 describe('smppParts', () => {
   it('a text that fits one SMS: one short_message, data_coding 0 (GSM-7, one septet per octet) or 8 (UCS-2)', () => {
-    expect(smppParts('Hi €', UDH)).toEqual([{ data_coding: 0, esm_class: 0, short_message: Buffer.from([0x48, 0x69, 0x20, 0x1b, 0x65]) }]);
-    expect(smppParts('مرحبا', UDH)).toEqual([{ data_coding: 8, esm_class: 0, short_message: Buffer.from('مرحبا', 'utf16le').swap16() }]);
+    expect(smppParts('Hi €', UDH)).toEqual([
+      { data_coding: 0, esm_class: 0, short_message: Buffer.from([0x48, 0x69, 0x20, 0x1b, 0x65]) },
+    ]);
+    expect(smppParts('مرحبا', UDH)).toEqual([
+      { data_coding: 8, esm_class: 0, short_message: Buffer.from('مرحبا', 'utf16le').swap16() },
+    ]);
   });
 
   it('udh: one part per segment behind 05 00 03 ref total seq, UDHI set; the reference is 8 bits', () => {
@@ -37,11 +41,15 @@ describe('smppParts', () => {
     const parts = smppParts(text, { ...UDH, gsm7Packing: true });
     expect(parts[0].short_message).toHaveLength(140);
     const septets = [153, 51];
-    expect(parts.map((p, i) => gsm7Text(unpackSeptets(p.short_message!.subarray(6), septets[i], 1))).join('')).toBe(text);
+    expect(parts.map((p, i) => gsm7Text(unpackSeptets(p.short_message!.subarray(6), septets[i], 1))).join('')).toBe(
+      text,
+    );
   });
 
   it('payload mode: a long text whole in message_payload', () => {
     const text = 'م'.repeat(100);
-    expect(smppParts(text, { ...UDH, longMessage: 'payload' })).toEqual([{ data_coding: 8, esm_class: 0, message_payload: Buffer.from(text, 'utf16le').swap16() }]);
+    expect(smppParts(text, { ...UDH, longMessage: 'payload' })).toEqual([
+      { data_coding: 8, esm_class: 0, message_payload: Buffer.from(text, 'utf16le').swap16() },
+    ]);
   });
 });

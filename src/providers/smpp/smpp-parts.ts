@@ -36,7 +36,8 @@ export function smppParts(text: string, opts: SmppPartOptions): SmppPart[] {
     return opts.gsm7Packing ? packSeptets(septets, fillBits) : Buffer.from(septets);
   };
   if (parts.length === 1) return [{ data_coding: dataCoding, esm_class: 0, short_message: encode(text, 0) }];
-  if (opts.longMessage === 'payload') return [{ data_coding: dataCoding, esm_class: 0, message_payload: encode(text, 0) }];
+  if (opts.longMessage === 'payload')
+    return [{ data_coding: dataCoding, esm_class: 0, message_payload: encode(text, 0) }];
   const ref = opts.reference & 0xff;
   return parts.map((part, i) => ({
     data_coding: dataCoding,

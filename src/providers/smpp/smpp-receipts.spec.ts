@@ -1,8 +1,15 @@
 import { canonicalSubmitId, parseDeliverSm, parseReceiptText, receiptMessageId } from './smpp-receipts';
 
 const NOW = 1_760_000_000_000;
-const receiptPdu = (text: string, extra: Record<string, unknown> = {}) => ({ esm_class: 0x04, source_addr: '966501234567', destination_addr: 'MyShop', short_message: { message: text }, ...extra });
-const text = (id: string, stat: string, err = '000') => `id:${id} sub:001 dlvrd:001 submit date:2611260915 done date:2611260916 stat:${stat} err:${err} text:Your code is 1234`;
+const receiptPdu = (text: string, extra: Record<string, unknown> = {}) => ({
+  esm_class: 0x04,
+  source_addr: '966501234567',
+  destination_addr: 'MyShop',
+  short_message: { message: text },
+  ...extra,
+});
+const text = (id: string, stat: string, err = '000') =>
+  `id:${id} sub:001 dlvrd:001 submit date:2611260915 done date:2611260916 stat:${stat} err:${err} text:Your code is 1234`;
 
 describe(parseDeliverSm.name, () => {
   it.each([
@@ -15,7 +22,14 @@ describe(parseDeliverSm.name, () => {
   ])('stat:%s -> %s %s', (stat, status, errorCode) => {
     expect(parseDeliverSm(receiptPdu(text('smsc-1', stat)), NOW, 'as_submitted')).toEqual({
       kind: 'receipt',
-      receipt: { providerMessageId: 'smsc-1', status, providerStatus: stat, errorCode, providerErrorCode: status === 'failed' ? '000' : null, at: NOW },
+      receipt: {
+        providerMessageId: 'smsc-1',
+        status,
+        providerStatus: stat,
+        errorCode,
+        providerErrorCode: status === 'failed' ? '000' : null,
+        at: NOW,
+      },
     });
   });
 
@@ -27,12 +41,28 @@ describe(parseDeliverSm.name, () => {
   it('ignores ENROUTE, ACCEPTD and SME acknowledgements', () => {
     expect(parseDeliverSm(receiptPdu(text('1', 'ENROUTE')), NOW, 'as_submitted').kind).toBe('ignored');
     expect(parseDeliverSm(receiptPdu(text('1', 'ACCEPTD')), NOW, 'as_submitted').kind).toBe('ignored');
-    expect(parseDeliverSm({ ...receiptPdu(text('1', 'DELIVRD')), esm_class: 0x08 }, NOW, 'as_submitted').kind).toBe('ignored');
+    expect(parseDeliverSm({ ...receiptPdu(text('1', 'DELIVRD')), esm_class: 0x08 }, NOW, 'as_submitted').kind).toBe(
+      'ignored',
+    );
   });
 
   it('prefers the receipted_message_id and message_state TLVs, with the network error code', () => {
-    const d = parseDeliverSm(receiptPdu('', { receipted_message_id: 'ABC123', message_state: 5, network_error_code: Buffer.from([3, 0, 21]) }), NOW, 'as_submitted');
-    expect(d).toEqual({ kind: 'receipt', receipt: { providerMessageId: 'ABC123', status: 'failed', providerStatus: 'UNDELIV', errorCode: 'UNDELIVERED', providerErrorCode: '3:21', at: NOW } });
+    const d = parseDeliverSm(
+      receiptPdu('', { receipted_message_id: 'ABC123', message_state: 5, network_error_code: Buffer.from([3, 0, 21]) }),
+      NOW,
+      'as_submitted',
+    );
+    expect(d).toEqual({
+      kind: 'receipt',
+      receipt: {
+        providerMessageId: 'ABC123',
+        status: 'failed',
+        providerStatus: 'UNDELIV',
+        errorCode: 'UNDELIVERED',
+        providerErrorCode: '3:21',
+        at: NOW,
+      },
+    });
   });
 
   it('refuses a receipt without an id or with an unknown stat', () => {
@@ -42,9 +72,30 @@ describe(parseDeliverSm.name, () => {
   });
 
   it('a deliver_sm that is not a receipt is an inbound SMS (numbers as E.164)', () => {
-    const d = parseDeliverSm({ esm_class: 0, source_addr: '966501234567', destination_addr: '966500000009', short_message: { message: 'STOP' } }, NOW, 'as_submitted');
-    expect(d).toEqual({ kind: 'inbound', sms: { from: '+966501234567', to: '+966500000009', text: 'STOP', providerMessageId: null, at: NOW } });
-    const payload = parseDeliverSm({ esm_class: 0, source_addr: '966501234567', destination_addr: 'MyShop', message_payload: { message: 'long reply' } }, NOW, 'as_submitted');
+    const d = parseDeliverSm(
+      {
+        esm_class: 0,
+        source_addr: '966501234567',
+        destination_addr: '966500000009',
+        short_message: { message: 'STOP' },
+      },
+      NOW,
+      'as_submitted',
+    );
+    expect(d).toEqual({
+      kind: 'inbound',
+      sms: { from: '+966501234567', to: '+966500000009', text: 'STOP', providerMessageId: null, at: NOW },
+    });
+    const payload = parseDeliverSm(
+      {
+        esm_class: 0,
+        source_addr: '966501234567',
+        destination_addr: 'MyShop',
+        message_payload: { message: 'long reply' },
+      },
+      NOW,
+      'as_submitted',
+    );
     expect(payload).toMatchObject({ sms: { to: 'MyShop', text: 'long reply' } });
   });
 
@@ -65,6 +116,10 @@ describe(parseDeliverSm.name, () => {
 
 describe(parseReceiptText.name, () => {
   it('reads the fields case-insensitively', () => {
-    expect(parseReceiptText('ID:abc SUB:001 DLVRD:001 SUBMIT DATE:2611260915 DONE DATE:2611260916 STAT:delivrd ERR:000 TEXT:x')).toEqual({ id: 'abc', stat: 'DELIVRD', err: '000' });
+    expect(
+      parseReceiptText(
+        'ID:abc SUB:001 DLVRD:001 SUBMIT DATE:2611260915 DONE DATE:2611260916 STAT:delivrd ERR:000 TEXT:x',
+      ),
+    ).toEqual({ id: 'abc', stat: 'DELIVRD', err: '000' });
   });
 });

@@ -51,7 +51,16 @@ const STATS: Record<string, { status: ReceiptStatus; errorCode: UndeliveredCode 
   ENROUTE: null,
 };
 /** message_state TLV (SMPP 3.4 section 5.2.28) -> the receipt word it stands for. */
-const MESSAGE_STATES: Record<number, string> = { 1: 'ENROUTE', 2: 'DELIVRD', 3: 'EXPIRED', 4: 'DELETED', 5: 'UNDELIV', 6: 'ACCEPTD', 7: 'UNKNOWN', 8: 'REJECTD' };
+const MESSAGE_STATES: Record<number, string> = {
+  1: 'ENROUTE',
+  2: 'DELIVRD',
+  3: 'EXPIRED',
+  4: 'DELETED',
+  5: 'UNDELIV',
+  6: 'ACCEPTD',
+  7: 'UNKNOWN',
+  8: 'REJECTD',
+};
 
 export interface ReceiptText {
   id: string | null;
@@ -80,7 +89,11 @@ export function canonicalSubmitId(id: string, format: SmppReceiptIdFormat): stri
  * submit_sm_resp id (SMPP 3.4), so it is canonicalised like one; the text's `id:` is the decimal
  * value in `decimal` mode, and the submit_sm_resp id otherwise.
  */
-export function receiptMessageId(tlvId: string | null, textId: string | null, format: SmppReceiptIdFormat): string | null {
+export function receiptMessageId(
+  tlvId: string | null,
+  textId: string | null,
+  format: SmppReceiptIdFormat,
+): string | null {
   if (tlvId) return canonicalSubmitId(tlvId, format);
   if (!textId) return null;
   if (format === 'as_submitted') return textId;
@@ -91,7 +104,16 @@ export function parseDeliverSm(pdu: DeliverSmFields, now: number, format: SmppRe
   const messageType = Number(pdu.esm_class ?? 0) & MESSAGE_TYPE_MASK;
   const text = messageText(pdu.message_payload) ?? messageText(pdu.short_message) ?? '';
   if (messageType === 0) {
-    return { kind: 'inbound', sms: { from: address(pdu.source_addr), to: address(pdu.destination_addr), text, providerMessageId: null, at: now } };
+    return {
+      kind: 'inbound',
+      sms: {
+        from: address(pdu.source_addr),
+        to: address(pdu.destination_addr),
+        text,
+        providerMessageId: null,
+        at: now,
+      },
+    };
   }
   if (messageType !== SMSC_DELIVERY_RECEIPT && messageType !== INTERMEDIATE_NOTIFICATION) {
     return { kind: 'ignored', reason: `esm_class message type 0x${messageType.toString(16)} (SME acknowledgement)` };
@@ -100,14 +122,23 @@ export function parseDeliverSm(pdu: DeliverSmFields, now: number, format: SmppRe
   const state = typeof pdu.message_state === 'number' ? MESSAGE_STATES[pdu.message_state] : undefined;
   const stat = parsed.stat ?? state ?? null;
   const id = receiptMessageId(cstring(pdu.receipted_message_id), parsed.id, format);
-  if (!id) return { kind: 'invalid', reason: 'receipt without a message id (no id: in the text, no receipted_message_id)' };
-  if (!stat || !Object.hasOwn(STATS, stat)) return { kind: 'invalid', reason: `receipt for ${id} with an unknown stat "${stat ?? ''}"` };
+  if (!id)
+    return { kind: 'invalid', reason: 'receipt without a message id (no id: in the text, no receipted_message_id)' };
+  if (!stat || !Object.hasOwn(STATS, stat))
+    return { kind: 'invalid', reason: `receipt for ${id} with an unknown stat "${stat ?? ''}"` };
   const mapped = STATS[stat];
   if (!mapped) return { kind: 'ignored', reason: `receipt for ${id}: ${stat} is not final` };
   const providerErrorCode = mapped.status === 'failed' ? errorCodeOf(parsed.err, pdu.network_error_code) : null;
   return {
     kind: 'receipt',
-    receipt: { providerMessageId: id, status: mapped.status, providerStatus: stat, errorCode: mapped.errorCode, providerErrorCode, at: now },
+    receipt: {
+      providerMessageId: id,
+      status: mapped.status,
+      providerStatus: stat,
+      errorCode: mapped.errorCode,
+      providerErrorCode,
+      at: now,
+    },
   };
 }
 

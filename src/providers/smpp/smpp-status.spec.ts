@@ -24,6 +24,9 @@ describe(classifySubmitStatus.name, () => {
 
   it('names the status in hex', () => {
     expect(hexStatus(0x58)).toBe('0x00000058');
-    expect(classifySubmitStatus(0x0b)).toMatchObject({ code: 'PROVIDER_REJECTED', message: expect.stringContaining('0x0000000b') });
+    expect(classifySubmitStatus(0x0b)).toMatchObject({
+      code: 'PROVIDER_REJECTED',
+      message: expect.stringContaining('0x0000000b'),
+    });
   });
 });

@@ -21,7 +21,9 @@ export function hexStatus(status: number): string {
 export function classifySubmitStatus(status: number): Extract<ProviderOutcome, { status: 'rejected' }> | ProviderError {
   const label = `submit_sm_resp status ${hexStatus(status)}`;
   if (THROTTLED.has(status)) return new ProviderError('rate_limited', `SMSC throttled the submission (${label})`);
-  if (TEMPORARY.has(status)) return new ProviderError('unavailable', `SMSC could not take the submission now (${label})`);
-  if (PERMANENT.has(status)) return { status: 'rejected', code: 'PROVIDER_REJECTED', message: `SMSC refused the message (${label})` };
+  if (TEMPORARY.has(status))
+    return new ProviderError('unavailable', `SMSC could not take the submission now (${label})`);
+  if (PERMANENT.has(status))
+    return { status: 'rejected', code: 'PROVIDER_REJECTED', message: `SMSC refused the message (${label})` };
   return new ProviderError('failed', `SMSC error (${label})`);
 }

@@ -15,7 +15,8 @@ import { classifySubmitStatus } from './smpp-status';
  * carries a hash of it for those that only echo the standard one.
  */
 export const CLIENT_REF_TLV = { name: 'client_message_ref', tag: 0x1401 };
-if (!(CLIENT_REF_TLV.name in smpp.tlvs)) smpp.addTLV(CLIENT_REF_TLV.name, { id: CLIENT_REF_TLV.tag, type: smpp.types.tlv.cstring });
+if (!(CLIENT_REF_TLV.name in smpp.tlvs))
+  smpp.addTLV(CLIENT_REF_TLV.name, { id: CLIENT_REF_TLV.tag, type: smpp.types.tlv.cstring });
 
 /** Local SMS over SMPP 3.4 (`PROVIDER_LOCAL_SMS=smpp`): one bound transceiver session, submit_sm per part. */
 @Injectable()
@@ -34,7 +35,12 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
     this.registry.register('local_sms', this.name, this);
     const smpp = this.config.smpp;
     if (!smpp) return;
-    this.link = new SmppLink({ ...smpp, timeoutMs: this.config.providers.timeoutMs, onDeliverSm: (pdu) => this.deliveries.handle(pdu), submitId: (id) => this.deliveries.storedId(id) });
+    this.link = new SmppLink({
+      ...smpp,
+      timeoutMs: this.config.providers.timeoutMs,
+      onDeliverSm: (pdu) => this.deliveries.handle(pdu),
+      submitId: (id) => this.deliveries.storedId(id),
+    });
     // Bind early so the first send does not pay for it; a failure here only logs (sends retry).
     this.link.acquire().catch((err: Error) => this.logger.warn(err.message));
   }
@@ -60,14 +66,22 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
         ids.push(resp.message_id);
         continue;
       }
-      const verdict = resp.command_status === 0 ? new ProviderError('failed', 'SMSC accepted the message without a message_id') : classifySubmitStatus(resp.command_status);
-      const which = parts.length > 1 ? ` (part ${i + 1} of ${parts.length}${ids.length ? `; parts accepted: ${ids.join(', ')}` : ''})` : '';
+      const verdict =
+        resp.command_status === 0
+          ? new ProviderError('failed', 'SMSC accepted the message without a message_id')
+          : classifySubmitStatus(resp.command_status);
+      const which =
+        parts.length > 1
+          ? ` (part ${i + 1} of ${parts.length}${ids.length ? `; parts accepted: ${ids.join(', ')}` : ''})`
+          : '';
       this.logger.warn(`sms ${msg.messageId} not sent: ${verdict.message}${which}`);
       if (verdict instanceof Error) throw verdict;
       return verdict;
     }
     this.logger.log(`sms ${msg.messageId} accepted by SMSC as ${ids.join(', ')}`);
-    return parts.length > 1 ? { status: 'sent', providerMessageId: ids[0], providerMessageIds: ids } : { status: 'sent', providerMessageId: ids[0] };
+    return parts.length > 1
+      ? { status: 'sent', providerMessageId: ids[0], providerMessageIds: ids }
+      : { status: 'sent', providerMessageId: ids[0] };
   }
 }
 
@@ -75,7 +89,11 @@ export class SmppProvider implements ChannelProvider, OnModuleInit, OnApplicatio
  * The submit_sm of each part: international destination, alphanumeric or numeric source, a delivery
  * receipt requested per part, our id in a TLV and user_message_reference on every part.
  */
-export function submitParts(msg: OutboundMessage, defaultSender: string, opts: Pick<SmppConfig, 'longMessage' | 'gsm7Packing'>): Record<string, unknown>[] {
+export function submitParts(
+  msg: OutboundMessage,
+  defaultSender: string,
+  opts: Pick<SmppConfig, 'longMessage' | 'gsm7Packing'>,
+): Record<string, unknown>[] {
   const sender = msg.sender || defaultSender;
   const numericSender = /^\+?\d{3,15}$/.test(sender);
   const reference = referenceHash(msg.messageId);

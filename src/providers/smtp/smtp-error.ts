@@ -22,10 +22,12 @@ export function classifySmtpFailure(err: unknown): Extract<ProviderOutcome, { st
   const detail = `${e.code ?? 'SMTP error'}: ${e.message ?? String(err)}${reply}`;
   const status = e.responseCode ?? 0;
   if (e.code === 'EAUTH') return new ProviderError('failed', `SMTP authentication failed: ${detail}`);
-  if (status >= 400 && status < 500) return new ProviderError('unavailable', `SMTP server deferred the message: ${detail}`);
+  if (status >= 400 && status < 500)
+    return new ProviderError('unavailable', `SMTP server deferred the message: ${detail}`);
   if (status >= 500 && (e.code === 'EENVELOPE' || e.code === 'EMESSAGE')) {
     return { status: 'rejected', code: 'PROVIDER_REJECTED', message: `SMTP server refused the message: ${detail}` };
   }
-  if (e.code && TRANSPORT_CODES.has(e.code)) return new ProviderError('unavailable', `SMTP server unreachable: ${detail}`);
+  if (e.code && TRANSPORT_CODES.has(e.code))
+    return new ProviderError('unavailable', `SMTP server unreachable: ${detail}`);
   return new ProviderError('failed', `SMTP send failed: ${detail}`);
 }

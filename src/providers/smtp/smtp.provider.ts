@@ -96,20 +96,30 @@ export class SmtpProvider implements ChannelProvider, OnModuleInit, OnApplicatio
    * and redirect handling are exactly what the SSRF rules must not depend on. A refused or failed
    * download is a final INVALID_ATTACHMENT (nothing is mailed, the message is refunded).
    */
-  private async download(a: NonNullable<OutboundMessage['attachment']>): Promise<{ content: Buffer; filename?: string; contentType?: string } | ProviderOutcome> {
+  private async download(
+    a: NonNullable<OutboundMessage['attachment']>,
+  ): Promise<{ content: Buffer; filename?: string; contentType?: string } | ProviderOutcome> {
     const refused = (message: string): ProviderOutcome => ({ status: 'rejected', code: 'INVALID_ATTACHMENT', message });
     try {
-      const res = await this.fetcher.fetch(a.url, { timeoutMs: this.config.providers.timeoutMs, maxBytes: this.config.outbound.attachmentMaxBytes });
-      if (res.status < 200 || res.status >= 300) return refused(`attachment.url could not be fetched (HTTP ${res.status})`);
+      const res = await this.fetcher.fetch(a.url, {
+        timeoutMs: this.config.providers.timeoutMs,
+        maxBytes: this.config.outbound.attachmentMaxBytes,
+      });
+      if (res.status < 200 || res.status >= 300)
+        return refused(`attachment.url could not be fetched (HTTP ${res.status})`);
       const filename = a.fileName ?? lastSegment(res.url);
-      const contentType = a.mimeType ?? (typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : undefined);
+      const contentType =
+        a.mimeType ?? (typeof res.headers['content-type'] === 'string' ? res.headers['content-type'] : undefined);
       return { content: res.body, filename, contentType };
     } catch (err) {
       if (err instanceof TargetRefusedError) return refused(refusedTargetText('attachment.url'));
       if (err instanceof FetchFailedError) {
-        if (err.kind === 'too_large') return refused(`attachment.url is larger than ${this.config.outbound.attachmentMaxBytes} bytes`);
+        if (err.kind === 'too_large')
+          return refused(`attachment.url is larger than ${this.config.outbound.attachmentMaxBytes} bytes`);
         if (err.kind === 'timeout') return refused('attachment.url did not answer in time');
-        return refused(`attachment.url could not be fetched (${err.kind === 'redirects' ? err.message : 'connection failed'})`);
+        return refused(
+          `attachment.url could not be fetched (${err.kind === 'redirects' ? err.message : 'connection failed'})`,
+        );
       }
       throw err;
     }

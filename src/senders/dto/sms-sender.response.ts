@@ -7,13 +7,18 @@ export class SmsSender {
   @ApiProperty({ example: 'snd_01JD0Q8Y4C7M2X' }) id: string;
   @ApiProperty({ example: 'MyShop' }) name: string;
   @ApiProperty({ enum: STATUSES }) status: string;
-  @ApiProperty({ description: 'The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account.' }) isDefault: boolean;
+  @ApiProperty({
+    description:
+      'The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account.',
+  })
+  isDefault: boolean;
   @ApiProperty({ description: 'A webhook URL (and secret) receives the review decision.' }) webhookConfigured: boolean;
 }
 
 /** A sender with its review details (list and review answers). */
 export class SmsSenderDetail extends SmsSender {
-  @ApiProperty({ type: 'string', nullable: true, description: "The reviewer's reason, if one was given." }) reason: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: "The reviewer's reason, if one was given." }) reason:
+    string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) reviewedAt: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
 }
@@ -48,6 +53,24 @@ export class SmsSenderCreatedResponse {
   @ApiProperty({ type: SmsSenderCreated }) data: SmsSenderCreated;
 }
 
-export const SENDER_EXAMPLE = { id: 'snd_01JD0Q8Y4C7M2X', name: 'MyShop', status: 'pending', isDefault: false, webhookConfigured: true };
-export const SENDER_DETAIL_EXAMPLE = { ...SENDER_EXAMPLE, reason: null, reviewedAt: null, createdAt: '2026-11-22T10:00:00.000Z' };
-export const ADMIN_SENDER_EXAMPLE = { ...SENDER_DETAIL_EXAMPLE, accountId: 'acc_01JD0Q8Y4C7M2X', status: 'approved', isDefault: true, reason: 'Brand verified', reviewedAt: '2026-11-22T11:00:00.000Z' };
+export const SENDER_EXAMPLE = {
+  id: 'snd_01JD0Q8Y4C7M2X',
+  name: 'MyShop',
+  status: 'pending',
+  isDefault: false,
+  webhookConfigured: true,
+};
+export const SENDER_DETAIL_EXAMPLE = {
+  ...SENDER_EXAMPLE,
+  reason: null,
+  reviewedAt: null,
+  createdAt: '2026-11-22T10:00:00.000Z',
+};
+export const ADMIN_SENDER_EXAMPLE = {
+  ...SENDER_DETAIL_EXAMPLE,
+  accountId: 'acc_01JD0Q8Y4C7M2X',
+  status: 'approved',
+  isDefault: true,
+  reason: 'Brand verified',
+  reviewedAt: '2026-11-22T11:00:00.000Z',
+};

@@ -23,7 +23,10 @@ export class InboundSmsRepository {
   async approvedSendersAnyByName(tx: Tx, nameKeys: string[]): Promise<{ senderId: string; accountId: string }[]> {
     if (nameKeys.length === 0) return [];
     const rows = await tx.rows<{ id: string; account_id: string }>(
-      sql(`SELECT id, account_id FROM sms_senders WHERE status = 'approved' AND name_key IN (${inList(nameKeys.length)}) ORDER BY id`, ...nameKeys),
+      sql(
+        `SELECT id, account_id FROM sms_senders WHERE status = 'approved' AND name_key IN (${inList(nameKeys.length)}) ORDER BY id`,
+        ...nameKeys,
+      ),
     );
     return rows.map((r) => ({ senderId: String(r.id), accountId: String(r.account_id) }));
   }
@@ -32,7 +35,14 @@ export class InboundSmsRepository {
     await tx.run(
       sql(
         'INSERT INTO inbound_sms (id, account_id, sender_id, from_address, to_address, text, provider_message_id, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        r.id, r.accountId, r.senderId, r.fromAddress, r.toAddress, r.text, r.providerMessageId, r.receivedAt,
+        r.id,
+        r.accountId,
+        r.senderId,
+        r.fromAddress,
+        r.toAddress,
+        r.text,
+        r.providerMessageId,
+        r.receivedAt,
       ),
     );
   }

@@ -25,21 +25,58 @@ describe(InboundSmsService.name, () => {
     sut = new InboundSmsService(uow, repo, sink);
   });
 
-  const sms = { from: '+966501234567', to: 'MyShop', text: 'STOP', providerMessageId: null, at: Date.UTC(2026, 10, 26) };
+  const sms = {
+    from: '+966501234567',
+    to: 'MyShop',
+    text: 'STOP',
+    providerMessageId: null,
+    at: Date.UTC(2026, 10, 26),
+  };
 
   it('stores the SMS for the one account whose approved sender it was sent to and emits sms.received', async () => {
     owners = [{ senderId: 'snd_1', accountId: 'acc_1' }];
     await sut.accept(sms);
     expect(asked).toEqual([['myshop']]);
-    expect(stored).toEqual([{ id: expect.stringMatching(/^isms_/), accountId: 'acc_1', senderId: 'snd_1', fromAddress: '+966501234567', toAddress: 'MyShop', text: 'STOP', providerMessageId: null, receivedAt: sms.at }]);
-    expect(events).toEqual([{ accountId: 'acc_1', type: 'sms.received', at: sms.at, data: { id: stored[0].id, from: '+966501234567', to: 'MyShop', text: 'STOP', senderId: 'snd_1', receivedAt: '2026-11-26T00:00:00.000Z' } }]);
+    expect(stored).toEqual([
+      {
+        id: expect.stringMatching(/^isms_/),
+        accountId: 'acc_1',
+        senderId: 'snd_1',
+        fromAddress: '+966501234567',
+        toAddress: 'MyShop',
+        text: 'STOP',
+        providerMessageId: null,
+        receivedAt: sms.at,
+      },
+    ]);
+    expect(events).toEqual([
+      {
+        accountId: 'acc_1',
+        type: 'sms.received',
+        at: sms.at,
+        data: {
+          id: stored[0].id,
+          from: '+966501234567',
+          to: 'MyShop',
+          text: 'STOP',
+          senderId: 'snd_1',
+          receivedAt: '2026-11-26T00:00:00.000Z',
+        },
+      },
+    ]);
   });
 
   it('keeps the SMS without an account and emits nothing when no account, or several, match', async () => {
     await sut.accept(sms);
-    owners = [{ senderId: 'snd_1', accountId: 'acc_1' }, { senderId: 'snd_2', accountId: 'acc_2' }];
+    owners = [
+      { senderId: 'snd_1', accountId: 'acc_1' },
+      { senderId: 'snd_2', accountId: 'acc_2' },
+    ];
     await sut.accept(sms);
-    expect(stored.map((r) => [r.accountId, r.senderId])).toEqual([[null, null], [null, null]]);
+    expect(stored.map((r) => [r.accountId, r.senderId])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
     expect(events).toEqual([]);
   });
 });

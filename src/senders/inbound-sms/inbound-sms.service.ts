@@ -62,10 +62,19 @@ export class InboundSmsService implements InboundSmsIntake {
       };
       await this.repo.insert(tx, record);
       if (!owner) {
-        this.logger.warn(`inbound SMS ${record.id} to "${to}" kept without an account: ${accounts.size === 0 ? 'no approved sender has that name' : `${accounts.size} accounts have that sender name`}`);
+        this.logger.warn(
+          `inbound SMS ${record.id} to "${to}" kept without an account: ${accounts.size === 0 ? 'no approved sender has that name' : `${accounts.size} accounts have that sender name`}`,
+        );
         return;
       }
-      await this.events.record(tx, [{ accountId: owner.accountId, type: 'sms.received', data: { ...toInboundSmsView(record) }, at: record.receivedAt }]);
+      await this.events.record(tx, [
+        {
+          accountId: owner.accountId,
+          type: 'sms.received',
+          data: { ...toInboundSmsView(record) },
+          at: record.receivedAt,
+        },
+      ]);
     });
   }
 }

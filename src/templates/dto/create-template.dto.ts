@@ -1,11 +1,33 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, MinLength, ValidateNested,
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
 } from 'class-validator';
 import {
-  HEADER_TYPES, HeaderType, OTP_TYPES, OtpType, TEMPLATE_CATEGORIES, TEMPLATE_PROVIDERS, TEMPLATE_SUB_TYPES,
-  TemplateCategory, TemplateProvider, TemplateSubType,
+  HEADER_TYPES,
+  HeaderType,
+  OTP_TYPES,
+  OtpType,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_PROVIDERS,
+  TEMPLATE_SUB_TYPES,
+  TemplateCategory,
+  TemplateProvider,
+  TemplateSubType,
 } from '../template.types';
 
 export class BodyParameterDto {
@@ -30,7 +52,11 @@ export class TemplateButtonDto {
   @Length(1, 25, { message: 'buttons.text must be 1 to 25 characters' })
   text: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 2000, description: 'URL (a trailing {{1}} makes it dynamic) or phone number' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 2000,
+    description: 'URL (a trailing {{1}} makes it dynamic) or phone number',
+  })
   @IsString({ message: 'buttons.url must be a string' })
   @Length(1, 2000, { message: 'buttons.url must be 1 to 2000 characters' })
   url: string;
@@ -66,13 +92,22 @@ export class CreateTemplateDto {
   @Matches(/^[a-z]{2,3}(_[A-Z]{2})?$/, { message: 'language must be a language code such as ar, en or en_US' })
   language?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 1024, description: 'Chat-app / SMS body with {{n}} placeholders' }) @IsOptional() @IsString({ message: 'body must be a string' }) @Length(1, 1024, { message: 'body must be 1 to 1024 characters' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 1024, description: 'Chat-app / SMS body with {{n}} placeholders' })
+  @IsOptional()
+  @IsString({ message: 'body must be a string' })
+  @Length(1, 1024, { message: 'body must be 1 to 1024 characters' })
   body?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100_000, description: 'Email body (text or HTML)' }) @IsOptional() @IsString({ message: 'content must be a string' }) @Length(1, 100_000, { message: 'content must be 1 to 100000 characters' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100_000, description: 'Email body (text or HTML)' })
+  @IsOptional()
+  @IsString({ message: 'content must be a string' })
+  @Length(1, 100_000, { message: 'content must be 1 to 100000 characters' })
   content?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 500 }) @IsOptional() @IsString({ message: 'emailSubject must be a string' }) @Length(1, 500, { message: 'emailSubject must be 1 to 500 characters' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 500 })
+  @IsOptional()
+  @IsString({ message: 'emailSubject must be a string' })
+  @Length(1, 500, { message: 'emailSubject must be 1 to 500 characters' })
   emailSubject?: string;
 
   @ApiPropertyOptional({ enum: HEADER_TYPES })
@@ -80,17 +115,28 @@ export class CreateTemplateDto {
   @IsIn(HEADER_TYPES, { message: `headerType must be one of: ${HEADER_TYPES.join(', ')}` })
   headerType?: HeaderType;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 60, description: 'Text header' }) @IsOptional() @IsString({ message: 'headerValue must be a string' }) @Length(1, 60, { message: 'headerValue must be 1 to 60 characters' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 60, description: 'Text header' })
+  @IsOptional()
+  @IsString({ message: 'headerValue must be a string' })
+  @Length(1, 60, { message: 'headerValue must be 1 to 60 characters' })
   headerValue?: string;
 
-  @ApiPropertyOptional({ maxLength: 40, description: 'From POST /api/v2/templates/media' }) @IsOptional() @IsString({ message: 'headerAssetId must be a string' }) @MaxLength(40, { message: 'headerAssetId is not a valid asset id' })
+  @ApiPropertyOptional({ maxLength: 40, description: 'From POST /api/v2/templates/media' })
+  @IsOptional()
+  @IsString({ message: 'headerAssetId must be a string' })
+  @MaxLength(40, { message: 'headerAssetId is not a valid asset id' })
   headerAssetId?: string;
 
   @ApiPropertyOptional({ maxLength: 2000, description: 'https URL of the header file; fetched and stored at creation' })
-  @IsOptional() @IsString({ message: 'headerMediaUrl must be a string' }) @MaxLength(2000, { message: 'headerMediaUrl must be at most 2000 characters' })
+  @IsOptional()
+  @IsString({ message: 'headerMediaUrl must be a string' })
+  @MaxLength(2000, { message: 'headerMediaUrl must be at most 2000 characters' })
   headerMediaUrl?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 60 }) @IsOptional() @IsString({ message: 'footer must be a string' }) @Length(1, 60, { message: 'footer must be 1 to 60 characters' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 60 })
+  @IsOptional()
+  @IsString({ message: 'footer must be a string' })
+  @Length(1, 60, { message: 'footer must be 1 to 60 characters' })
   footer?: string;
 
   @ApiPropertyOptional({ type: [TemplateButtonDto], maxItems: 10 })
@@ -116,7 +162,9 @@ export class CreateTemplateDto {
   @IsIn(OTP_TYPES, { message: `otpType must be one of: ${OTP_TYPES.join(', ')}` })
   otpType?: OtpType;
 
-  @ApiPropertyOptional({ type: 'boolean' }) @IsOptional() @IsBoolean({ message: 'addSecurityRecommendation must be a boolean' })
+  @ApiPropertyOptional({ type: 'boolean' })
+  @IsOptional()
+  @IsBoolean({ message: 'addSecurityRecommendation must be a boolean' })
   addSecurityRecommendation?: boolean;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 90 })
@@ -126,16 +174,27 @@ export class CreateTemplateDto {
   @Max(90, { message: 'codeExpirationMinutes must be an integer from 1 to 90' })
   codeExpirationMinutes?: number;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 25 }) @IsOptional() @IsString({ message: 'otpButtonText must be a string' }) @Length(1, 25, { message: 'otpButtonText must be 1 to 25 characters' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 25 })
+  @IsOptional()
+  @IsString({ message: 'otpButtonText must be a string' })
+  @Length(1, 25, { message: 'otpButtonText must be 1 to 25 characters' })
   otpButtonText?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200 }) @IsOptional() @IsString({ message: 'packageName must be a string' }) @Length(1, 200, { message: 'packageName must be 1 to 200 characters' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
+  @IsOptional()
+  @IsString({ message: 'packageName must be a string' })
+  @Length(1, 200, { message: 'packageName must be 1 to 200 characters' })
   packageName?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200 }) @IsOptional() @IsString({ message: 'signatureHash must be a string' }) @Length(1, 200, { message: 'signatureHash must be 1 to 200 characters' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
+  @IsOptional()
+  @IsString({ message: 'signatureHash must be a string' })
+  @Length(1, 200, { message: 'signatureHash must be 1 to 200 characters' })
   signatureHash?: string;
 
-  @ApiPropertyOptional({ type: 'boolean' }) @IsOptional() @IsBoolean({ message: 'zeroTapTermsAccepted must be a boolean' })
+  @ApiPropertyOptional({ type: 'boolean' })
+  @IsOptional()
+  @IsBoolean({ message: 'zeroTapTermsAccepted must be a boolean' })
   zeroTapTermsAccepted?: boolean;
 
   @ApiPropertyOptional({ enum: TEMPLATE_PROVIDERS })
@@ -149,7 +208,10 @@ export class CreateTemplateDto {
   templateTarget?: 'user_session' | 'official';
 
   @ApiPropertyOptional({ description: '`platform` or an id from GET /api/v2/chatapp/official-senders' })
-  @IsOptional() @IsString({ message: 'officialSenderId must be a string' }) @MinLength(1) @MaxLength(40, { message: 'officialSenderId is not a valid sender id' })
+  @IsOptional()
+  @IsString({ message: 'officialSenderId must be a string' })
+  @MinLength(1)
+  @MaxLength(40, { message: 'officialSenderId is not a valid sender id' })
   officialSenderId?: string;
 
   @ApiPropertyOptional({ enum: ['manual_external_id'] })
@@ -157,7 +219,14 @@ export class CreateTemplateDto {
   @IsIn(['manual_external_id'], { message: 'creationMode must be one of: manual_external_id' })
   creationMode?: 'manual_external_id';
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200, description: 'With creationMode manual_external_id: the template id at the provider' }) @IsOptional() @IsString({ message: 'providerTemplateId must be a string' }) @Length(1, 200, { message: 'providerTemplateId must be 1 to 200 characters' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'With creationMode manual_external_id: the template id at the provider',
+  })
+  @IsOptional()
+  @IsString({ message: 'providerTemplateId must be a string' })
+  @Length(1, 200, { message: 'providerTemplateId must be 1 to 200 characters' })
   providerTemplateId?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100 })

@@ -1,7 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { TEMPLATE_CATEGORIES, TEMPLATE_PROVIDERS, TEMPLATE_STATUSES, TemplateCategory, TemplateProvider, TemplateStatus } from '../template.types';
+import {
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_PROVIDERS,
+  TEMPLATE_STATUSES,
+  TemplateCategory,
+  TemplateProvider,
+  TemplateStatus,
+} from '../template.types';
 
 /** GET /api/v2/templates: newest first, own and default templates. */
 export class ListTemplatesQuery {

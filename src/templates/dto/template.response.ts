@@ -1,11 +1,22 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { HEADER_TYPES, OTP_TYPES, TEMPLATE_CATEGORIES, TEMPLATE_PROVIDERS, TEMPLATE_STATUSES, TEMPLATE_SUB_TYPES } from '../template.types';
+import {
+  HEADER_TYPES,
+  OTP_TYPES,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_PROVIDERS,
+  TEMPLATE_STATUSES,
+  TEMPLATE_SUB_TYPES,
+} from '../template.types';
 
 const str = { type: 'string', nullable: true } as const;
 
 export class OfficialSender {
-  @ApiProperty({ example: 'platform', description: '`platform` or the id of an account sender; use it as officialSenderId' }) id: string;
+  @ApiProperty({
+    example: 'platform',
+    description: '`platform` or the id of an account sender; use it as officialSenderId',
+  })
+  id: string;
   @ApiProperty({ enum: ['platform', 'account'] }) scope: string;
   @ApiProperty() isPlatform: boolean;
   @ApiProperty() isDefault: boolean;
@@ -49,7 +60,8 @@ export class Template {
   @ApiProperty({ type: 'string', nullable: true, enum: [...HEADER_TYPES, null] }) headerType: string | null;
   @ApiProperty(str) headerValue: string | null;
   @ApiProperty(str) headerAssetId: string | null;
-  @ApiProperty({ ...str, description: 'Where the stored header file can be previewed' }) headerPreviewUrl: string | null;
+  @ApiProperty({ ...str, description: 'Where the stored header file can be previewed' }) headerPreviewUrl:
+    string | null;
   @ApiProperty({ description: 'A send may pass template.headerMediaUrl' }) allowsHeaderMediaOverride: boolean;
   @ApiProperty(str) footer: string | null;
   @ApiProperty({ type: [TemplateButton] }) buttons: TemplateButton[];
@@ -81,7 +93,8 @@ export class SmsTemplateSummary {
 
 export class TemplatePage {
   @ApiProperty({ type: [Template] }) templates: Template[];
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page' }) nextCursor: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page' }) nextCursor:
+    string | null;
   @ApiProperty() hasMore: boolean;
 }
 
@@ -94,12 +107,19 @@ export class OfficialSenderCreated {
 }
 
 export class AdminTemplate extends Template {
-  @ApiProperty({ type: 'string', nullable: true, description: 'Owning account; null for a default template.', example: 'acc_01JD0Q8Y4C7M2X' }) accountId: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Owning account; null for a default template.',
+    example: 'acc_01JD0Q8Y4C7M2X',
+  })
+  accountId: string | null;
 }
 
 export class AdminTemplatePage {
   @ApiProperty({ type: [AdminTemplate], description: 'Newest first.' }) templates: AdminTemplate[];
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` (same status) for the next page' }) nextCursor: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` (same status) for the next page' })
+  nextCursor: string | null;
   @ApiProperty() hasMore: boolean;
 }
 
@@ -115,7 +135,15 @@ export class MediaAsset {
   @ApiProperty() previewUrl: string;
 }
 
-export const OFFICIAL_SENDER_EXAMPLE = { id: 'platform', scope: 'platform', isPlatform: true, isDefault: true, label: null, phoneNumber: '+966511111111', displayName: 'Platform' };
+export const OFFICIAL_SENDER_EXAMPLE = {
+  id: 'platform',
+  scope: 'platform',
+  isPlatform: true,
+  isDefault: true,
+  label: null,
+  phoneNumber: '+966511111111',
+  displayName: 'Platform',
+};
 export const TEMPLATE_EXAMPLE = {
   id: 'tpl_01JD0Q8Y4C7M2X',
   name: 'order_update',
@@ -124,7 +152,10 @@ export const TEMPLATE_EXAMPLE = {
   status: 'approved',
   language: 'en',
   body: 'Hello {{1}}, your order {{2}} has shipped.',
-  bodyParameters: [{ index: 1, label: 'name' }, { index: 2, label: 'order number' }],
+  bodyParameters: [
+    { index: 1, label: 'name' },
+    { index: 2, label: 'order number' },
+  ],
   headerType: null,
   headerValue: null,
   headerAssetId: null,
@@ -149,7 +180,13 @@ export const TEMPLATE_EXAMPLE = {
   rejectionReason: null,
   createdAt: '2026-11-22T10:00:00.000Z',
 };
-export const MEDIA_ASSET_EXAMPLE = { headerAssetId: 'med_01JD0Q8Y4C7M2X', headerType: 'image', mimeType: 'image/png', size: 48213, previewUrl: 'http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X' };
+export const MEDIA_ASSET_EXAMPLE = {
+  headerAssetId: 'med_01JD0Q8Y4C7M2X',
+  headerType: 'image',
+  mimeType: 'image/png',
+  size: 48213,
+  previewUrl: 'http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X',
+};
 
 /** 201 of template creation: the full template, or the short form an SMS template answers with. */
 export function ApiTemplateCreated(example: unknown): MethodDecorator {
@@ -164,7 +201,13 @@ export function ApiTemplateCreated(example: unknown): MethodDecorator {
         properties: {
           success: { type: 'boolean', enum: [true] },
           message: { type: 'string', description: 'A note for people, e.g. that the template awaits review' },
-          data: { type: 'object', required: ['template'], properties: { template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] } } },
+          data: {
+            type: 'object',
+            required: ['template'],
+            properties: {
+              template: { anyOf: [{ $ref: getSchemaPath(Template) }, { $ref: getSchemaPath(SmsTemplateSummary) }] },
+            },
+          },
         },
       },
       example,

@@ -1,7 +1,14 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
 import type {
-  BodyParameter, HeaderType, OtpOptions, TemplateButton, TemplateCategory, TemplateProvider, TemplateStatus, TemplateSubType,
+  BodyParameter,
+  HeaderType,
+  OtpOptions,
+  TemplateButton,
+  TemplateCategory,
+  TemplateProvider,
+  TemplateStatus,
+  TemplateSubType,
 } from '../template.types';
 
 /** JSON stored in TEXT columns (portable across every database we run on). */

@@ -24,7 +24,12 @@ function lazy(head: Buffer, total: number): { stream: Readable; produced: () => 
   return { stream, produced: () => produced };
 }
 
-const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
+const MP4 = Buffer.concat([
+  Buffer.from([0, 0, 0, 24]),
+  Buffer.from('ftypisom'),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from('isomiso2'),
+]);
 const PDF = Buffer.from('%PDF-1.4\n');
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]);
 
@@ -59,12 +64,18 @@ describe(MediaIngest.name, () => {
     await MediaIngest.discard(ok);
   });
 
-  it.each(['ID3', 'OggS'])('%s: too short for the sniffer reads as an unsupported type (400), not a crash', async (bytes) => {
-    const err = await sut.ingest(Readable.from([Buffer.from(bytes)]), null, 'file').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^file: unsupported file type/) });
-    expect(readdirSync(join(dir, '.incoming'))).toEqual([]);
-  });
+  it.each(['ID3', 'OggS'])(
+    '%s: too short for the sniffer reads as an unsupported type (400), not a crash',
+    async (bytes) => {
+      const err = await sut.ingest(Readable.from([Buffer.from(bytes)]), null, 'file').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/^file: unsupported file type/),
+      });
+      expect(readdirSync(join(dir, '.incoming'))).toEqual([]);
+    },
+  );
 
   it('a tiny file shorter than the sniff window is still detected', async () => {
     const ok = await sut.ingest(Readable.from([JPEG]), 'image/jpeg', 'file');

@@ -59,7 +59,10 @@ export class MediaIngest {
         source.removeAllListeners('data');
         source.pause();
         // The temp file may still be opening: remove it only once the write stream has closed.
-        const cleanup = () => void unlink(tmpPath).catch(() => undefined).then(() => reject(err));
+        const cleanup = () =>
+          void unlink(tmpPath)
+            .catch(() => undefined)
+            .then(() => reject(err));
         if (out.closed) cleanup();
         else out.once('close', cleanup);
         out.destroy();
@@ -68,7 +71,10 @@ export class MediaIngest {
         const buf = Buffer.concat(head);
         const found = await sniff(buf);
         const r = found ? MEDIA_RULES[found.mime] : undefined;
-        if (!found || !r) throw ApiError.validation(`${field}: unsupported file type${found ? ` (${found.mime})` : ''}; allowed: JPEG or PNG image, MP4 video, PDF document`);
+        if (!found || !r)
+          throw ApiError.validation(
+            `${field}: unsupported file type${found ? ` (${found.mime})` : ''}; allowed: JPEG or PNG image, MP4 video, PDF document`,
+          );
         const claim = (claimedMime ?? '').split(';')[0].trim().toLowerCase();
         if (!GENERIC_CLAIMS.has(claim) && claim !== found.mime) {
           throw ApiError.validation(`${field}: the file content is ${found.mime} but it was sent as ${claim}`);
@@ -78,7 +84,10 @@ export class MediaIngest {
       const checkCap = () => {
         const cap = rule ? rule.maxBytes : MEDIA_MAX_BYTES;
         if (size > cap) {
-          throw new ApiError('PAYLOAD_TOO_LARGE', `${field}: ${rule ? `${rule.mime} files are limited to ${rule.label}` : 'file is larger than 100 MB'}`);
+          throw new ApiError(
+            'PAYLOAD_TOO_LARGE',
+            `${field}: ${rule ? `${rule.mime} files are limited to ${rule.label}` : 'file is larger than 100 MB'}`,
+          );
         }
       };
       source.on('data', (chunk: Buffer) => {

@@ -35,7 +35,11 @@ export class MediaOrphanPurger implements OnApplicationBootstrap {
     shutdown: ShutdownCoordinator,
   ) {
     // No leases: each row goes by a conditional DELETE; a pass ends after its current batch.
-    shutdown.register({ name: 'media-orphan-purge', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
+    shutdown.register({
+      name: 'media-orphan-purge',
+      stopClaiming: () => this.job.halt(),
+      drain: () => this.job.idle(),
+    });
     this.orphanMs = config.media.orphanMs;
     this.tickMs = config.media.purgeTickMs;
   }
@@ -52,7 +56,8 @@ export class MediaOrphanPurger implements OnApplicationBootstrap {
     let removed = 0;
     let after = '';
     for (;;) {
-      const candidates = await this.media.createQueryBuilder('m')
+      const candidates = await this.media
+        .createQueryBuilder('m')
         .select(['m.id', 'm.storageKey'])
         .where('m.createdAt < :before AND m.id > :after', { before, after })
         .andWhere(unused('m.id'))
@@ -60,8 +65,13 @@ export class MediaOrphanPurger implements OnApplicationBootstrap {
         .limit(BATCH)
         .getMany();
       for (const c of candidates) {
-        const res = await this.media.createQueryBuilder().delete().from(TemplateMediaEntity).where('id = :id', { id: c.id })
-          .andWhere(unused(':id')).execute();
+        const res = await this.media
+          .createQueryBuilder()
+          .delete()
+          .from(TemplateMediaEntity)
+          .where('id = :id', { id: c.id })
+          .andWhere(unused(':id'))
+          .execute();
         if (!res.affected) continue;
         await this.storage.delete(c.storageKey);
         removed++;

@@ -12,7 +12,11 @@ export type UploadedMedia = Express.Multer.File & { ingested: IngestedFile };
  */
 export function ingestStorage(ingest: MediaIngest): StorageEngine {
   return {
-    _handleFile(_req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<UploadedMedia>) => void): void {
+    _handleFile(
+      _req: Request,
+      file: Express.Multer.File,
+      cb: (error?: unknown, info?: Partial<UploadedMedia>) => void,
+    ): void {
       ingest.ingest(file.stream, file.mimetype ?? null, file.fieldname).then(
         (ingested) => cb(null, { path: ingested.tmpPath, size: ingested.size, ingested }),
         (err) => cb(err),

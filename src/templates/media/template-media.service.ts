@@ -50,7 +50,13 @@ export class TemplateMediaService {
     if (accountId !== null) await this.assertQuota(accountId, file.size);
     const id = newAssetId();
     const entity = this.media.create({
-      id, accountId, headerType: file.headerType, mimeType: file.mimeType, size: file.size, storageKey: id, createdAt: this.clock.now(),
+      id,
+      accountId,
+      headerType: file.headerType,
+      mimeType: file.mimeType,
+      size: file.size,
+      storageKey: id,
+      createdAt: this.clock.now(),
     });
     await this.storage.put(entity.storageKey, file.tmpPath);
     try {
@@ -73,7 +79,10 @@ export class TemplateMediaService {
   private async assertQuota(accountId: string, adding: number): Promise<void> {
     const used = Number((await this.media.sum('size', { accountId })) ?? 0);
     if (used + adding > this.quotaBytes) {
-      throw new ApiError('MEDIA_QUOTA_EXCEEDED', `Stored media would use ${used + adding} of this account's ${this.quotaBytes} bytes; templates' unused media is removed after a while, or ask the operator`);
+      throw new ApiError(
+        'MEDIA_QUOTA_EXCEEDED',
+        `Stored media would use ${used + adding} of this account's ${this.quotaBytes} bytes; templates' unused media is removed after a while, or ask the operator`,
+      );
     }
   }
 
@@ -120,7 +129,13 @@ export class TemplateMediaService {
   }
 
   view(asset: TemplateMediaEntity): MediaAssetView {
-    return { headerAssetId: asset.id, headerType: asset.headerType, mimeType: asset.mimeType, size: asset.size, previewUrl: previewUrlOf(this.config, asset.id) };
+    return {
+      headerAssetId: asset.id,
+      headerType: asset.headerType,
+      mimeType: asset.mimeType,
+      size: asset.size,
+      previewUrl: previewUrlOf(this.config, asset.id),
+    };
   }
 
   /**

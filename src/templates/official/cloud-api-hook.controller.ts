@@ -38,7 +38,13 @@ export class CloudApiHookController {
     @Res({ passthrough: true }) res: Response,
   ): string {
     const expected = this.config.chatapp.verifyToken;
-    if (!expected || mode !== 'subscribe' || typeof token !== 'string' || !safeEqualString(token, expected) || typeof challenge !== 'string') {
+    if (
+      !expected ||
+      mode !== 'subscribe' ||
+      typeof token !== 'string' ||
+      !safeEqualString(token, expected) ||
+      typeof challenge !== 'string'
+    ) {
       throw new ApiError('FORBIDDEN', 'Webhook verification token missing or invalid');
     }
     // Set here, not with @Header: a refusal keeps the JSON error envelope.

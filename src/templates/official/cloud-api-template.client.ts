@@ -7,7 +7,13 @@ import { isCloudApiRateLimit } from '../../providers/cloud-api/cloud-api.setting
 import { ProviderError } from '../../providers/provider.types';
 import { countPlaceholders } from '../template-rules';
 import { cloudTemplatePayload } from './cloud-api-template.payload';
-import { HeaderMediaSource, OfficialTemplateClient, OfficialTemplateReceipt, OfficialTemplateSubmission, ProviderTemplateRecord } from './official-template-client';
+import {
+  HeaderMediaSource,
+  OfficialTemplateClient,
+  OfficialTemplateReceipt,
+  OfficialTemplateSubmission,
+  ProviderTemplateRecord,
+} from './official-template-client';
 import { mapProviderStatus, ProviderReviewStatus, providerReason } from './provider-template-status';
 
 interface GraphError {
@@ -49,7 +55,11 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
     const waba = s.wabaId ?? this.api.wabaId;
     const media = s.header && s.header.type !== 'text' ? s.header.media : null;
     const handle = media ? await this.uploadHandle(media) : null;
-    const res = await this.call('POST', `/${encodeURIComponent(waba)}/message_templates`, cloudTemplatePayload(s, handle));
+    const res = await this.call(
+      'POST',
+      `/${encodeURIComponent(waba)}/message_templates`,
+      cloudTemplatePayload(s, handle),
+    );
     const body = record(res.body);
     if (res.status >= 200 && res.status < 300) {
       const id = typeof body.id === 'string' || typeof body.id === 'number' ? String(body.id) : null;
@@ -63,12 +73,16 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
     const shared = this.classify(res, err);
     if (shared) throw shared;
     if (res.status >= 400 && res.status < 500 && res.status !== 401 && res.status !== 403) {
-      throw ApiError.validation(`The provider refused the template: ${err.error_user_msg ?? err.message ?? `HTTP ${res.status}`}`);
+      throw ApiError.validation(
+        `The provider refused the template: ${err.error_user_msg ?? err.message ?? `HTTP ${res.status}`}`,
+      );
     }
     throw this.failed(res.status, err);
   }
 
-  async fetchStatus(providerTemplateId: string): Promise<{ status: ProviderReviewStatus; reason: string | null } | null> {
+  async fetchStatus(
+    providerTemplateId: string,
+  ): Promise<{ status: ProviderReviewStatus; reason: string | null } | null> {
     const res = await this.call('GET', `/${encodeURIComponent(providerTemplateId)}?fields=status,rejected_reason`);
     const body = record(res.body);
     if (res.status === 404) return null;
@@ -87,11 +101,15 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
    */
   async lookup(providerTemplateId: string, wabaId: string | null): Promise<ProviderTemplateRecord | null> {
     const waba = wabaId ?? this.api.wabaId;
-    const node = await this.read(`/${encodeURIComponent(providerTemplateId)}?fields=id,name,language,status,components`);
+    const node = await this.read(
+      `/${encodeURIComponent(providerTemplateId)}?fields=id,name,language,status,components`,
+    );
     if (!node || typeof node.name !== 'string' || typeof node.language !== 'string') return null;
     const status = mapProviderStatus(node.status);
     if (!status) return null;
-    const owned = await this.read(`/${encodeURIComponent(waba)}/message_templates?fields=id&limit=100&name=${encodeURIComponent(node.name)}`);
+    const owned = await this.read(
+      `/${encodeURIComponent(waba)}/message_templates?fields=id&limit=100&name=${encodeURIComponent(node.name)}`,
+    );
     const ids = Array.isArray(owned?.data) ? owned.data.map((t) => String(record(t).id)) : [];
     if (!ids.includes(providerTemplateId)) return null;
     const components = Array.isArray(node.components) ? node.components.map(record) : [];
@@ -110,7 +128,8 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
     const opened = await this.call('POST', `/${encodeURIComponent(this.api.appId)}/uploads?${query}`);
     const session = record(opened.body).id;
     if (opened.status < 200 || opened.status >= 300) throw this.refusedUpload(opened);
-    if (typeof session !== 'string' || !UPLOAD_SESSION_ID.test(session)) throw new ProviderError('failed', 'provider opened an upload session without a usable id');
+    if (typeof session !== 'string' || !UPLOAD_SESSION_ID.test(session))
+      throw new ProviderError('failed', 'provider opened an upload session without a usable id');
     const bytes = await media.read();
     const sent = await postBytes(`${this.api.baseUrl}/${this.api.apiVersion}/${session}`, bytes, {
       timeoutMs: this.timeoutMs,
@@ -118,13 +137,17 @@ export class CloudApiTemplateClient extends OfficialTemplateClient {
     });
     const handle = record(sent.body).h;
     if (sent.status < 200 || sent.status >= 300) throw this.refusedUpload(sent);
-    if (typeof handle !== 'string' || !handle) throw new ProviderError('failed', 'provider took the header media without a handle');
+    if (typeof handle !== 'string' || !handle)
+      throw new ProviderError('failed', 'provider took the header media without a handle');
     return handle;
   }
 
   private refusedUpload(res: ProviderHttpResponse): ProviderError {
     const err = record(record(res.body).error) as GraphError;
-    return this.classify(res, err) ?? new ProviderError('failed', `header media upload refused (HTTP ${res.status}): ${err.message ?? ''}`.trim());
+    return (
+      this.classify(res, err) ??
+      new ProviderError('failed', `header media upload refused (HTTP ${res.status}): ${err.message ?? ''}`.trim())
+    );
   }
 
   /** GET a Graph object; null when it does not exist or is not visible to this token. */

@@ -14,9 +14,17 @@ export class OfficialSendersController {
 
   @Get()
   @RequirePermissions('messages:read')
-  @ApiOperation({ operationId: 'listOfficialSenders', summary: 'The platform number and the account official chat-app senders (use `id` as officialSenderId)' })
-  @ApiSuccess(200, OfficialSenderList, { description: 'Senders, platform first', example: { success: true, data: { officialSenders: [OFFICIAL_SENDER_EXAMPLE] } } })
-  async list(@CurrentAuth() auth: AuthContext): Promise<{ success: true; data: { officialSenders: OfficialSenderView[] } }> {
+  @ApiOperation({
+    operationId: 'listOfficialSenders',
+    summary: 'The platform number and the account official chat-app senders (use `id` as officialSenderId)',
+  })
+  @ApiSuccess(200, OfficialSenderList, {
+    description: 'Senders, platform first',
+    example: { success: true, data: { officialSenders: [OFFICIAL_SENDER_EXAMPLE] } },
+  })
+  async list(
+    @CurrentAuth() auth: AuthContext,
+  ): Promise<{ success: true; data: { officialSenders: OfficialSenderView[] } }> {
     return { success: true, data: { officialSenders: await this.senders.list(auth.accountId) } };
   }
 }

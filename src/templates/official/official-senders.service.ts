@@ -46,20 +46,25 @@ export class OfficialSendersService {
 
   /** `platform`, an own sender id, or (when absent) the account default, else the platform number. */
   async resolve(accountId: string | null, senderId: string | null | undefined): Promise<ResolvedOfficialSender> {
-    if (senderId === PLATFORM_SENDER_ID) return this.platform(accountId === null || !(await this.hasDefault(accountId)));
+    if (senderId === PLATFORM_SENDER_ID)
+      return this.platform(accountId === null || !(await this.hasDefault(accountId)));
     if (senderId === undefined || senderId === null) {
       const def = accountId === null ? null : await this.senders.findOne({ where: { accountId, isDefault: true } });
       return def ? this.map(def) : this.platform(true);
     }
     const own = accountId === null ? null : await this.senders.findOne({ where: { id: senderId, accountId } });
-    if (!own) throw ApiError.validation('officialSenderId is not an official sender of this account (use "platform" for the platform number)');
+    if (!own)
+      throw ApiError.validation(
+        'officialSenderId is not an official sender of this account (use "platform" for the platform number)',
+      );
     return this.map(own);
   }
 
   /** View of a sender recorded on a template of `accountId` (a deleted or another account's sender reads as null). */
   async viewOf(accountId: string | null, senderId: string | null): Promise<OfficialSenderView | null> {
     if (senderId === null) return null;
-    if (senderId === PLATFORM_SENDER_ID) return this.platform(accountId === null || !(await this.hasDefault(accountId))).view;
+    if (senderId === PLATFORM_SENDER_ID)
+      return this.platform(accountId === null || !(await this.hasDefault(accountId))).view;
     const own = accountId === null ? null : await this.senders.findOne({ where: { id: senderId, accountId } });
     return own ? this.map(own).view : null;
   }
@@ -106,7 +111,15 @@ export class OfficialSendersService {
     const phoneNumber = this.config.chatapp.platformNumber;
     const displayName = this.config.chatapp.platformDisplayName;
     return {
-      view: { id: PLATFORM_SENDER_ID, scope: 'platform', isPlatform: true, isDefault, label: `${displayName} (${phoneNumber})`, phoneNumber, displayName },
+      view: {
+        id: PLATFORM_SENDER_ID,
+        scope: 'platform',
+        isPlatform: true,
+        isDefault,
+        label: `${displayName} (${phoneNumber})`,
+        phoneNumber,
+        displayName,
+      },
       wabaId: this.config.chatapp.wabaId,
       platformAccount: true,
     };

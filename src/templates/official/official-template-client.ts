@@ -55,10 +55,16 @@ export abstract class OfficialTemplateClient {
    * provider does not know it there (unknown id, or another business account's template).
    */
   abstract lookup(providerTemplateId: string, wabaId: string | null): Promise<ProviderTemplateRecord | null>;
-  abstract fetchStatus(providerTemplateId: string): Promise<{ status: ProviderReviewStatus; reason: string | null } | null>;
+  abstract fetchStatus(
+    providerTemplateId: string,
+  ): Promise<{ status: ProviderReviewStatus; reason: string | null } | null>;
 }
 
-const PROVIDER_CODES = { unavailable: 'PROVIDER_UNAVAILABLE', rate_limited: 'PROVIDER_RATE_LIMITED', failed: 'PROVIDER_ERROR' } as const;
+const PROVIDER_CODES = {
+  unavailable: 'PROVIDER_UNAVAILABLE',
+  rate_limited: 'PROVIDER_RATE_LIMITED',
+  failed: 'PROVIDER_ERROR',
+} as const;
 
 /** Runs a call to the official provider during a request: its failures become our stable codes. */
 export async function providerCall<T>(call: () => Promise<T>): Promise<T> {
@@ -68,7 +74,13 @@ export async function providerCall<T>(call: () => Promise<T>): Promise<T> {
     if (err instanceof ProviderError) {
       const code = PROVIDER_CODES[err.kind];
       const retry = err.retryAfterMs ? { retryAfterSeconds: Math.ceil(err.retryAfterMs / 1000) } : {};
-      throw new ApiError(code, code === 'PROVIDER_UNAVAILABLE' ? 'The official provider is unavailable or timed out; nothing was stored' : `The official provider failed: ${err.message}`, retry);
+      throw new ApiError(
+        code,
+        code === 'PROVIDER_UNAVAILABLE'
+          ? 'The official provider is unavailable or timed out; nothing was stored'
+          : `The official provider failed: ${err.message}`,
+        retry,
+      );
     }
     throw err;
   }

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { IsNull, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { countPlaceholders } from '../template-rules';
-import { OfficialTemplateClient, OfficialTemplateReceipt, OfficialTemplateSubmission, ProviderTemplateRecord } from './official-template-client';
+import {
+  OfficialTemplateClient,
+  OfficialTemplateReceipt,
+  OfficialTemplateSubmission,
+  ProviderTemplateRecord,
+} from './official-template-client';
 import type { ProviderReviewStatus } from './provider-template-status';
 import { SandboxOfficialTemplateEntity } from './sandbox-official-template.entity';
 
@@ -33,7 +38,13 @@ export class SandboxTemplateClient extends OfficialTemplateClient {
 
   async submit(s: OfficialTemplateSubmission): Promise<OfficialTemplateReceipt> {
     const variableCount = countPlaceholders(s.body ?? '', 'body', false);
-    const id = await this.register({ wabaId: s.wabaId, name: s.name, language: s.language, status: 'pending', variableCount });
+    const id = await this.register({
+      wabaId: s.wabaId,
+      name: s.name,
+      language: s.language,
+      status: 'pending',
+      variableCount,
+    });
     return { providerTemplateId: id, status: 'pending' };
   }
 
@@ -46,7 +57,15 @@ export class SandboxTemplateClient extends OfficialTemplateClient {
 
   async lookup(providerTemplateId: string, wabaId: string | null): Promise<ProviderTemplateRecord | null> {
     const found = await this.registry.findOne({ where: { id: providerTemplateId, wabaId: wabaId ?? IsNull() } });
-    return found ? { providerTemplateId: found.id, name: found.name, language: found.language, status: found.status, variableCount: found.variableCount } : null;
+    return found
+      ? {
+          providerTemplateId: found.id,
+          name: found.name,
+          language: found.language,
+          status: found.status,
+          variableCount: found.variableCount,
+        }
+      : null;
   }
 
   async fetchStatus(): Promise<null> {

@@ -29,7 +29,10 @@ export class TemplateStatusHookController {
   /** Provider's subscription check: echo hub.challenge when hub.verify_token is the secret. */
   @Get()
   @Public()
-  verify(@Query('hub.verify_token') token: string | undefined, @Query('hub.challenge') challenge: string | undefined): string {
+  verify(
+    @Query('hub.verify_token') token: string | undefined,
+    @Query('hub.challenge') challenge: string | undefined,
+  ): string {
     this.authenticate(token);
     return challenge ?? '';
   }
@@ -51,7 +54,11 @@ export class TemplateStatusHookController {
         const status = mapProviderStatus(change.value?.event);
         const id = change.value?.message_template_id;
         if (!status || id === undefined || id === null) continue;
-        updated += await this.templates.setStatusOfAnyByProviderId(String(id), status, providerReason(change.value?.reason));
+        updated += await this.templates.setStatusOfAnyByProviderId(
+          String(id),
+          status,
+          providerReason(change.value?.reason),
+        );
       }
     }
     return { ok: true, updated };
@@ -60,6 +67,7 @@ export class TemplateStatusHookController {
   private authenticate(given: string | undefined): void {
     const secret = this.config.chatapp.webhookSecret;
     // Compared as SHA-256 digests: equal lengths always, so neither the time nor an early exit tells the secret's length.
-    if (!secret || !safeEqualString(given ?? '', secret)) throw new ApiError('UNAUTHORIZED', 'Webhook secret missing or invalid');
+    if (!secret || !safeEqualString(given ?? '', secret))
+      throw new ApiError('UNAUTHORIZED', 'Webhook secret missing or invalid');
   }
 }

@@ -35,7 +35,11 @@ export class TemplateStatusPoller implements OnApplicationBootstrap {
     shutdown: ShutdownCoordinator,
   ) {
     // Its poll leases last one interval and only space out polls: nothing to hand over.
-    shutdown.register({ name: 'template-status-poll', stopClaiming: () => this.job.halt(), drain: () => this.job.idle() });
+    shutdown.register({
+      name: 'template-status-poll',
+      stopClaiming: () => this.job.halt(),
+      drain: () => this.job.idle(),
+    });
     this.everyMs = config.templates.statusPollMs;
     this.batch = config.templates.statusPollBatch;
   }
@@ -54,9 +58,17 @@ export class TemplateStatusPoller implements OnApplicationBootstrap {
   private async pass(): Promise<number> {
     const now = this.clock.now();
     const due = [{ pollLeaseExpiresAt: IsNull() }, { pollLeaseExpiresAt: LessThan(now) }].map((lease) => ({
-      status: 'pending' as const, provider: 'official' as const, creationMode: IsNull(), ...lease,
+      status: 'pending' as const,
+      provider: 'official' as const,
+      creationMode: IsNull(),
+      ...lease,
     }));
-    const candidates = await this.templates.find({ where: due, order: { id: 'ASC' }, take: this.batch, select: { id: true, providerTemplateId: true, pollLeaseExpiresAt: true } });
+    const candidates = await this.templates.find({
+      where: due,
+      order: { id: 'ASC' },
+      take: this.batch,
+      select: { id: true, providerTemplateId: true, pollLeaseExpiresAt: true },
+    });
     let changed = 0;
     for (const c of candidates) {
       if (this.job.halted) break;
@@ -74,7 +86,9 @@ export class TemplateStatusPoller implements OnApplicationBootstrap {
 
   /** Conditional UPDATE: only one replica wins a row until its lease (one interval) expires. */
   private async claim(id: string, seen: number | null, now: number): Promise<boolean> {
-    const qb = this.templates.createQueryBuilder().update(TemplateEntity)
+    const qb = this.templates
+      .createQueryBuilder()
+      .update(TemplateEntity)
       .set({ pollLeaseExpiresAt: now + this.everyMs })
       .where('id = :id AND status = :status', { id, status: 'pending' });
     if (seen === null) qb.andWhere('poll_lease_expires_at IS NULL');

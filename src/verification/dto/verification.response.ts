@@ -6,7 +6,10 @@ export class SentVerification implements SentVerificationView {
   @ApiProperty({ description: 'Pass it to POST /api/v2/verification/check.', example: 'ver_01m7y90kewyw5pyx06wnaqb2' })
   verificationId: string;
 
-  @ApiProperty({ description: 'The recipient as normalised: E.164 phone or lowercased email.', example: '+966501234567' })
+  @ApiProperty({
+    description: 'The recipient as normalised: E.164 phone or lowercased email.',
+    example: '+966501234567',
+  })
   to: string;
 
   @ApiProperty({ enum: ['local_sms', 'chatapp', 'email'], example: 'local_sms' })
@@ -15,7 +18,11 @@ export class SentVerification implements SentVerificationView {
   @ApiProperty({ enum: ['pending'], example: 'pending' })
   status: 'pending';
 
-  @ApiProperty({ format: 'date-time', description: 'The code is refused after this time.', example: '2026-11-22T10:25:30.000Z' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'The code is refused after this time.',
+    example: '2026-11-22T10:25:30.000Z',
+  })
   expiresAt: string;
 }
 
@@ -23,16 +30,30 @@ export class VerificationCheckResult implements CheckedVerificationView {
   @ApiProperty({ example: 'ver_01m7y90kewyw5pyx06wnaqb2' })
   verificationId: string;
 
-  @ApiProperty({ enum: ['approved', 'pending', 'expired'], description: '`pending`: wrong code, checks left; `approved`: a right code was given (now or before); `expired`: too late, send a new code.', example: 'approved' })
+  @ApiProperty({
+    enum: ['approved', 'pending', 'expired'],
+    description:
+      '`pending`: wrong code, checks left; `approved`: a right code was given (now or before); `expired`: too late, send a new code.',
+    example: 'approved',
+  })
   status: CheckedVerificationView['status'];
 
-  @ApiProperty({ description: 'True only in the answer to the one check that approved the verification.', example: true })
+  @ApiProperty({
+    description: 'True only in the answer to the one check that approved the verification.',
+    example: true,
+  })
   valid: boolean;
 }
 
 export const SENT_VERIFICATION_EXAMPLE: { success: true; data: SentVerification } = {
   success: true,
-  data: { verificationId: 'ver_01m7y90kewyw5pyx06wnaqb2', to: '+966501234567', channel: 'local_sms', status: 'pending', expiresAt: '2026-11-22T10:25:30.000Z' },
+  data: {
+    verificationId: 'ver_01m7y90kewyw5pyx06wnaqb2',
+    to: '+966501234567',
+    channel: 'local_sms',
+    status: 'pending',
+    expiresAt: '2026-11-22T10:25:30.000Z',
+  },
 };
 
 export const CHECKED_VERIFICATION_EXAMPLE: { success: true; data: VerificationCheckResult } = {

@@ -6,7 +6,8 @@ import { TEST_EVENT } from '../webhook-settings.service';
 export class WebhookSettings {
   @ApiProperty({ format: 'uri', example: 'https://example.com/hooks/chatapp-web' }) url: string;
   @ApiProperty({
-    description: 'Sent in the X-API-Key header of every delivery. In full (`whk_` + 32 characters) only when just created or rotated; masked (`whk_****abcd`) otherwise.',
+    description:
+      'Sent in the X-API-Key header of every delivery. In full (`whk_` + 32 characters) only when just created or rotated; masked (`whk_****abcd`) otherwise.',
     example: 'whk_****x9Qa',
   })
   webhookApiKey: string;
@@ -24,7 +25,12 @@ export class WebhookTestQueued {
 export class WebhookAttempt {
   @ApiProperty({ type: 'integer', minimum: 1 }) attempt: number;
   @ApiProperty({ type: 'string', format: 'date-time' }) at: string;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Null when no HTTP response came (timeout, refused connection).' }) httpStatus: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Null when no HTTP response came (timeout, refused connection).',
+  })
+  httpStatus: number | null;
   @ApiProperty({ type: 'integer', minimum: 0 }) durationMs: number;
   @ApiProperty() success: boolean;
   @ApiProperty({ type: 'string', nullable: true }) error: string | null;
@@ -32,13 +38,24 @@ export class WebhookAttempt {
 
 export class WebhookDelivery {
   @ApiProperty() id: string;
-  @ApiProperty({ description: 'The event type (see the API guide: event endpoints\' types, and chatapp_web.message.received, webhook.test, sms_sender.approved or sms_sender.rejected to the spec\'s own receivers).' }) event: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'The event endpoint it goes to; null for the web-session and SMS sender webhooks.' }) endpointId: string | null;
-  @ApiProperty({ description: 'The `webhook-id` header: the same on every attempt and on redeliveries of it.' }) webhookId: string;
+  @ApiProperty({
+    description:
+      "The event type (see the API guide: event endpoints' types, and chatapp_web.message.received, webhook.test, sms_sender.approved or sms_sender.rejected to the spec's own receivers).",
+  })
+  event: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The event endpoint it goes to; null for the web-session and SMS sender webhooks.',
+  })
+  endpointId: string | null;
+  @ApiProperty({ description: 'The `webhook-id` header: the same on every attempt and on redeliveries of it.' })
+  webhookId: string;
   @ApiProperty() url: string;
   @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status: string;
   @ApiProperty({ type: 'integer', minimum: 0 }) attemptCount: number;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Set while `pending`.' }) nextAttemptAt: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Set while `pending`.' })
+  nextAttemptAt: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) lastHttpStatus: number | null;
   @ApiProperty({ type: 'string', nullable: true }) lastError: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
@@ -48,7 +65,12 @@ export class WebhookDelivery {
 
 export class WebhookDeliveryPage {
   @ApiProperty({ type: () => WebhookDelivery, isArray: true }) deliveries: WebhookDelivery[];
-  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` (same status) for the next page; null on the last page.' }) nextCursor: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as `cursor` (same status) for the next page; null on the last page.',
+  })
+  nextCursor: string | null;
   @ApiProperty() hasMore: boolean;
 }
 
@@ -58,13 +80,21 @@ export class EventEndpoint {
   @ApiProperty({ type: 'string', isArray: true }) events: string[];
   @ApiProperty({ type: 'string', nullable: true }) description: string | null;
   @ApiProperty({ type: 'string', enum: ['enabled', 'disabled'] }) status: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Why the service disabled it (null when enabled or disabled by you).' }) disabledReason: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Why the service disabled it (null when enabled or disabled by you).',
+  })
+  disabledReason: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: 'string', format: 'date-time' }) updatedAt: string;
 }
 
 export class EventEndpointWithSecret extends EventEndpoint {
-  @ApiProperty({ description: 'Signing secret (`whsec_` + base64 of 32 bytes), shown only on creation and rotation.', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ=' })
+  @ApiProperty({
+    description: 'Signing secret (`whsec_` + base64 of 32 bytes), shown only on creation and rotation.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ=',
+  })
   secret: string;
 }
 
