@@ -10,6 +10,7 @@ import { ErrorEnvelopeFilter } from './common/errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { FraudModule } from './fraud/fraud.module';
 import { HealthModule } from './health/health.module';
 import { BulkModule } from './bulk/bulk.module';
 import { ChatappWebModule } from './chatapp-web/chatapp-web.module';
@@ -45,6 +46,7 @@ import { MetricsModule } from './metrics/metrics.module';
     BulkModule,
     MessagingModule,
     VerificationModule,
+    FraudModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },
