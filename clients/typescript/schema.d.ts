@@ -680,7 +680,7 @@ export interface paths {
         put?: never;
         /**
          * Send a one-time code
-         * @description Billed and delivered like a message (built-in text, or `template` with the code as variable 1). 429 VERIFICATION_ATTEMPTS_EXCEEDED when the recipient was sent too many codes in the window. Needs `messages:create` and a verified account phone.
+         * @description Billed and delivered like a message (built-in text, or `template` with the code as variable 1). 429 VERIFICATION_ATTEMPTS_EXCEEDED when the recipient was sent too many codes in the window; 429 FRAUD_SUSPECTED when the fraud guard blocks the destination prefix (nothing is paid; see GET /api/v2/verification/fraud-blocks). Needs `messages:create` and a verified account phone.
          */
         post: operations["sendVerificationCode"];
         delete?: never;
@@ -704,6 +704,46 @@ export interface paths {
          */
         post: operations["checkVerificationCode"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/verification/fraud-blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fraud guard's blocks of destination prefixes, newest first
+         * @description The account's blocks (in force and ended) and the platform's blocks in force, which refuse verification codes to a prefix with 429 FRAUD_SUSPECTED. Owner key only.
+         */
+        get: operations["listFraudBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/verification/fraud-blocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift a block of this account
+         * @description Codes to the prefix go out again at once, and the prefix is judged afresh (its counts are reset). Emits `verification.fraud_unblocked`. A platform block is lifted by the operator only (403); a block no longer in force is 409 INVALID_STATE; another account's block is 404. Owner key only.
+         */
+        delete: operations["liftFraudBlock"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1092,7 +1132,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, webhook.test), prefixes such as `message.*`, or `*` for all.
+             * @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, webhook.test), prefixes such as `message.*`, or `*` for all.
              * @example [
              *       "message.*",
              *       "bulk_job.completed"
@@ -1162,7 +1202,7 @@ export interface components {
          * @description Every error code the API can answer with.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -1224,6 +1264,83 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ=
              */
             secret: string;
+        };
+        FraudBlock: {
+            /** @example frb_01m7y90kewyw5pyx06wnaqb2 */
+            id: string;
+            /**
+             * @description `+`, the country calling code and the first national digits (FRAUD_PREFIX_DIGITS) of the numbers it covers.
+             * @example +9665012
+             */
+            prefix: string;
+            /**
+             * @description `platform`: raised by the operator rule (the prefix blocked in many accounts); it covers every account.
+             * @example account
+             * @enum {string}
+             */
+            scope: "account" | "platform";
+            /**
+             * @description `low_conversion`: at least FRAUD_MIN_SENDS codes in the window and fewer than FRAUD_MIN_CONVERSION_PERCENT verified; `velocity`: more than FRAUD_NEW_NUMBERS_PER_MINUTE codes a minute to new numbers; `many_accounts`: a platform block.
+             * @example low_conversion
+             * @enum {string}
+             */
+            reason: "low_conversion" | "velocity" | "many_accounts";
+            /**
+             * @description Codes sent to the prefix in the window when the block was raised.
+             * @example 20
+             */
+            sends: number;
+            /**
+             * @description Of those, codes verified.
+             * @example 0
+             */
+            verified: number;
+            /**
+             * @description Platform blocks: accounts that had the prefix blocked in the window; else 1.
+             * @example 1
+             */
+            accounts: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T18:00:00.000Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description When the block ends (or ended, if lifted).
+             * @example 2026-11-28T19:00:00.000Z
+             */
+            until: string;
+            /**
+             * @description In force now: codes to the prefix are refused with 429 FRAUD_SUSPECTED.
+             * @example true
+             */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            endedAt: string | null;
+            /**
+             * @example null
+             * @enum {string|null}
+             */
+            endReason: "lifted" | "expired" | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            liftedAt: string | null;
+        };
+        FraudBlockPage: {
+            blocks: components["schemas"]["FraudBlock"][];
+            /** @example null */
+            nextCursor: string | null;
+            /** @example false */
+            hasMore: boolean;
+        };
+        FraudBlockResult: {
+            block: components["schemas"]["FraudBlock"];
         };
         MediaAsset: {
             /** @description Pass as headerAssetId when creating a template */
@@ -2039,7 +2156,7 @@ export interface components {
              * @description An https URL without credentials whose host resolves to public addresses only (http and private hosts only with WEBHOOK_ALLOW_INSECURE); 400 VALIDATION_ERROR otherwise.
              */
             url?: string;
-            /** @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, webhook.test), prefixes such as `message.*`, or `*` for all. */
+            /** @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, webhook.test), prefixes such as `message.*`, or `*` for all. */
             events?: string[];
             description?: string | null;
             /**
@@ -11644,7 +11761,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. `VERIFICATION_ATTEMPTS_EXCEEDED`: Too many verification checks or sends; see retryAfterSeconds. `PROVIDER_RATE_LIMITED`: The provider rate-limited the call. */
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. `VERIFICATION_ATTEMPTS_EXCEEDED`: Too many verification checks or sends; see retryAfterSeconds. `FRAUD_SUSPECTED`: The fraud guard refused a verification code to this destination prefix (low conversion, a burst of new numbers, or a platform block); nothing was paid. See retryAfterSeconds, or lift the block. `PROVIDER_RATE_LIMITED`: The provider rate-limited the call. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -11663,7 +11780,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "PROVIDER_RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED";
                     };
                 };
             };
@@ -11916,6 +12033,456 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listFraudBlocks: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description `true`: only blocks in force; `false`: only ended ones */
+                active?: boolean;
+                scope?: "account" | "platform";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of blocks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "blocks": [
+                     *           {
+                     *             "id": "frb_01m7y90kewyw5pyx06wnaqb2",
+                     *             "prefix": "+9665012",
+                     *             "scope": "account",
+                     *             "reason": "low_conversion",
+                     *             "sends": 20,
+                     *             "verified": 0,
+                     *             "accounts": 1,
+                     *             "since": "2026-11-28T18:00:00.000Z",
+                     *             "until": "2026-11-28T19:00:00.000Z",
+                     *             "active": true,
+                     *             "endedAt": null,
+                     *             "endReason": null,
+                     *             "liftedAt": null
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FraudBlockPage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    liftFraudBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Block id from the listing or the event. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lifted block. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "block": {
+                     *           "id": "frb_01m7y90kewyw5pyx06wnaqb2",
+                     *           "prefix": "+9665012",
+                     *           "scope": "account",
+                     *           "reason": "low_conversion",
+                     *           "sends": 20,
+                     *           "verified": 0,
+                     *           "accounts": 1,
+                     *           "since": "2026-11-28T18:00:00.000Z",
+                     *           "until": "2026-11-28T18:20:00.000Z",
+                     *           "active": false,
+                     *           "endedAt": "2026-11-28T18:20:00.000Z",
+                     *           "endReason": "lifted",
+                     *           "liftedAt": "2026-11-28T18:20:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FraudBlockResult"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_REQUEST_BODY",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST_BODY";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_STATE",
+                     *       "error": "The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending).",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_STATE";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
                     };
                 };
             };

@@ -20,6 +20,7 @@ import type {
 import { bulkSection, type BulkConfig } from './bulk.config';
 import { databaseSection, redisSection, type DatabaseSection, type RedisConfig } from './database.config';
 import { type Env, EnvReader } from './env-reader';
+import { fraudGuardSection, type FraudGuardConfig } from './fraud-guard.config';
 import {
   billingSection,
   messagingSection,
@@ -107,6 +108,7 @@ export class AppConfig {
   readonly bulk: BulkConfig;
   readonly verification: VerificationConfig;
   readonly webhooks: WebhooksConfig;
+  readonly fraudGuard: FraudGuardConfig;
 
   constructor(s: Sections) {
     this.nodeEnv = s.nodeEnv;
@@ -140,6 +142,7 @@ export class AppConfig {
     this.bulk = s.bulk;
     this.verification = s.verification;
     this.webhooks = s.webhooks;
+    this.fraudGuard = s.fraudGuard;
   }
 }
 
@@ -182,6 +185,7 @@ export function loadConfig(env: Env): AppConfig {
     bulk,
     verification: verificationSection(r),
     webhooks: webhooksSection(r),
+    fraudGuard: fraudGuardSection(r),
   });
   r.throwIfFailed();
   return config;

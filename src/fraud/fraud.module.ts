@@ -1,4 +1,27 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { Clock } from '../common/clock';
+import { AppConfig } from '../config/app-config';
+import { VERIFICATION_GUARD } from '../messaging/verification-guard';
+import { AdminFraudBlocksController } from './admin-fraud-blocks.controller';
+import { FraudBlocksController } from './fraud-blocks.controller';
+import { FraudBlocksRepository } from './fraud-blocks.repository';
+import { FraudBlocksService } from './fraud-blocks.service';
+import { FraudGuardService } from './fraud-guard.service';
+import { FraudSweeper } from './fraud-sweeper';
+import { PREFIX_COUNTERS } from './prefix-counters';
+import { PrefixCountersRepository } from './prefix-counters.repository';
+import { RedisPrefixCounters } from './prefix-counters.redis';
+
+const FRAUD_REDIS = Symbol('FRAUD_REDIS');
+
+/** Closes the Redis connection of the counters (when REDIS_URL is set) with the app. */
+class FraudRedisCloser implements OnApplicationShutdown {
+  constructor(private readonly redis: Redis | null) {}
+  async onApplicationShutdown(): Promise<void> {
+    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+  }
+}
 
 /**
  * The fraud guard (issue 31): geo permissions (the destination countries an account may send to)
@@ -6,5 +29,35 @@ import { Global, Module } from '@nestjs/common';
  * they declare, so this module is global and exports those tokens.
  */
 @Global()
-@Module({})
+@Module({
+  controllers: [FraudBlocksController, AdminFraudBlocksController],
+  providers: [
+    {
+      provide: FRAUD_REDIS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig): Redis | null =>
+        config.redis.url ? new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null,
+    },
+    {
+      provide: FraudRedisCloser,
+      inject: [FRAUD_REDIS],
+      useFactory: (redis: Redis | null) => new FraudRedisCloser(redis),
+    },
+    PrefixCountersRepository,
+    {
+      provide: PREFIX_COUNTERS,
+      inject: [FRAUD_REDIS, PrefixCountersRepository, AppConfig, Clock],
+      useFactory: (redis: Redis | null, db: PrefixCountersRepository, config: AppConfig, clock: Clock) =>
+        redis
+          ? new RedisPrefixCounters(redis, config.redis.keyPrefix, config.fraudGuard.windowMs, () => clock.now())
+          : db,
+    },
+    FraudBlocksRepository,
+    FraudBlocksService,
+    FraudGuardService,
+    FraudSweeper,
+    { provide: VERIFICATION_GUARD, useExisting: FraudGuardService },
+  ],
+  exports: [VERIFICATION_GUARD],
+})
 export class FraudModule {}

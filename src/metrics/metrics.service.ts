@@ -35,6 +35,8 @@ export class MetricsService {
   private readonly outboxPending: Gauge;
   private readonly leaseTakeovers: Counter<'loop'>;
   private readonly receipts: Counter<'provider' | 'status'>;
+  private readonly fraudBlocks: Counter<'scope' | 'reason'>;
+  private readonly fraudRefusals: Counter<'reason'>;
 
   constructor(
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
@@ -106,6 +108,28 @@ export class MetricsService {
       labelNames: ['provider', 'status'],
       registers,
     });
+    this.fraudBlocks = new Counter({
+      name: 'verification_fraud_blocks_total',
+      help: 'Destination prefixes blocked by the verification fraud guard, by scope (account, platform) and reason',
+      labelNames: ['scope', 'reason'],
+      registers,
+    });
+    this.fraudRefusals = new Counter({
+      name: 'verification_fraud_refusals_total',
+      help: 'Verification codes refused by the fraud guard (FRAUD_SUSPECTED, nothing paid), by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+  }
+
+  /** A fraud block was raised (once, by the request or replica that raised it). */
+  recordFraudBlock(scope: 'account' | 'platform', reason: string): void {
+    this.fraudBlocks.inc({ scope, reason });
+  }
+
+  /** A verification code was refused by the fraud guard: `blocked` (a block in force) or the reason of the block it raised. */
+  recordFraudRefusal(reason: string): void {
+    this.fraudRefusals.inc({ reason });
   }
 
   recordHttpRequest(method: string, route: string, status: number, seconds: number): void {

@@ -11,6 +11,8 @@ import { VerificationSendWindowEntity } from './entities/verification-send-windo
 export interface SendSlot {
   id: string;
   windowStartedAt: number;
+  /** The account had no window for this recipient: a number new to it (the fraud guard's velocity rule). */
+  newRecipient: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export class VerificationSendLimiter {
     const id = createHash('sha256').update(`${accountId}:${recipient}`).digest('hex');
     // A lost race between the two updates (another request opened a new window, or the purge removed
     // an idle window) just goes round again; the window row is created only when it does not exist.
+    let newRecipient = false;
     for (let round = 0; round < 5; round++) {
       const now = this.clock.now();
       const cut = now - this.windowMs;
@@ -46,14 +49,14 @@ export class VerificationSendLimiter {
         .set({ sends: () => 'sends + 1' })
         .where('id = :id AND window_started_at > :cut AND sends < :limit', { id, cut, limit: this.limit })
         .execute();
-      if (inWindow.affected) return { id, windowStartedAt: (await this.read(id)).windowStartedAt };
+      if (inWindow.affected) return { id, windowStartedAt: (await this.read(id)).windowStartedAt, newRecipient };
       const fresh = await this.windows
         .createQueryBuilder()
         .update()
         .set({ sends: 1, windowStartedAt: now })
         .where('id = :id AND window_started_at <= :cut', { id, cut })
         .execute();
-      if (fresh.affected) return { id, windowStartedAt: now };
+      if (fresh.affected) return { id, windowStartedAt: now, newRecipient };
       const row = await this.windows.findOneBy({ id });
       if (!row) {
         await this.windows
@@ -62,6 +65,7 @@ export class VerificationSendLimiter {
           .values({ id, accountId, windowStartedAt: now, sends: 0 })
           .orIgnore()
           .execute();
+        newRecipient = true;
         continue;
       }
       if (row.windowStartedAt > cut && row.sends >= this.limit) {

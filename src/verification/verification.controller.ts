@@ -27,7 +27,7 @@ export class VerificationController {
     summary: 'Send a one-time code',
     description:
       'Billed and delivered like a message (built-in text, or `template` with the code as variable 1). ' +
-      '429 VERIFICATION_ATTEMPTS_EXCEEDED when the recipient was sent too many codes in the window. Needs `messages:create` and a verified account phone.',
+      '429 VERIFICATION_ATTEMPTS_EXCEEDED when the recipient was sent too many codes in the window; 429 FRAUD_SUSPECTED when the fraud guard blocks the destination prefix (nothing is paid; see GET /api/v2/verification/fraud-blocks). Needs `messages:create` and a verified account phone.',
   })
   @ApiSuccess(201, SentVerification, {
     description: 'The code was accepted by the provider.',
@@ -44,6 +44,7 @@ export class VerificationController {
     'SUBSCRIPTION_INACTIVE',
     'CONFLICT',
     'VERIFICATION_ATTEMPTS_EXCEEDED',
+    'FRAUD_SUSPECTED',
     'PROVIDER_RATE_LIMITED',
     'PROVIDER_ERROR',
     'PROVIDER_UNAVAILABLE',

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -6,6 +6,7 @@ import { AppConfig, ChannelName } from '../config/app-config';
 import { iso } from '../database/columns';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { SendPipeline } from '../messaging/send-pipeline';
+import { VERIFICATION_GUARD, VerificationGuard } from '../messaging/verification-guard';
 import { CheckVerificationDto, SendVerificationDto } from './dto/send-verification.dto';
 import { CheckedVerificationView, SentVerificationView } from './dto/verification.view';
 import { VerificationEntity } from './entities/verification.entity';
@@ -30,13 +31,15 @@ export class VerificationService {
     private readonly validator: MessageValidator,
     private readonly pipeline: SendPipeline,
     private readonly clock: Clock,
+    @Inject(VERIFICATION_GUARD) private readonly guard: VerificationGuard,
     config: AppConfig,
   ) {
     this.maxChecks = config.verification.maxChecks;
   }
 
   /**
-   * Validate (the messaging validator, like any message) -> take a send slot for the recipient ->
+   * Validate (the messaging validator, like any message) -> take a send slot for the recipient -> the
+   * fraud guard admits the code (FRAUD_SUSPECTED otherwise; it counts the code toward its prefix) ->
    * store the hashed code as `sending` -> send through the one pipeline (billing + provider) -> `pending`.
    * Any failure after the slot was taken removes the row and hands the slot back.
    */
@@ -68,6 +71,8 @@ export class VerificationService {
       createdAt: now,
     };
     try {
+      // Before anything is stored or paid: a refused code costs nothing and gives its slot back.
+      await this.guard.admit({ accountId, recipient: validated.to, newRecipient: slot.newRecipient });
       await this.rows.insert(row);
       const result = await this.pipeline.send(accountId, validated);
       if (result.status === 'failed') {
@@ -116,8 +121,11 @@ export class VerificationService {
       );
     }
     // Only pending -> approved can fail here, so a right code that loses the race sees `approved`, not valid.
-    if (this.codes.matches(row.id, dto.code, row.codeHash))
-      return view('approved', await this.rows.approve(accountId, row.id, now));
+    if (this.codes.matches(row.id, dto.code, row.codeHash)) {
+      const approved = await this.rows.approve(accountId, row.id, now);
+      if (approved) await this.guard.verified(accountId, row.recipient, row.createdAt);
+      return view('approved', approved);
+    }
     return view(row.status === 'approved' ? 'approved' : 'pending');
   }
 

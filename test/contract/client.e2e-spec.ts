@@ -103,6 +103,15 @@ describe('Typed client against the public document (contract)', () => {
     expect(check.data?.data.valid).toBe(false);
   });
 
+  it("the fraud guard's blocks", async () => {
+    const blocks = await client.GET('/api/v2/verification/fraud-blocks', { params: { query: { active: true } } });
+    expect(blocks.data?.data.blocks).toEqual([]);
+    const lift = await client.DELETE('/api/v2/verification/fraud-blocks/{id}', {
+      params: { path: { id: 'frb_missing' } },
+    });
+    expect(lift.error?.code).toBe('NOT_FOUND');
+  });
+
   it('templates, media, SMS senders and official senders', async () => {
     const created = await client.POST('/api/v2/templates', {
       body: { name: 'typed_client_order', category: 'sms', subType: 'utility', content: 'Order {{1}} shipped' },

@@ -349,6 +349,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/fraud-blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account's and the platform's fraud blocks, newest first
+         * @description A platform block (`scope: platform`, reason `many_accounts`) is raised when FRAUD_PLATFORM_ACCOUNTS accounts had the same prefix blocked within the window; it refuses codes to the prefix for every account.
+         */
+        get: operations["adminListFraudBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/fraud-blocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift any block (an account's or the platform's)
+         * @description A block no longer in force is 409 INVALID_STATE.
+         */
+        delete: operations["adminLiftFraudBlock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -624,7 +664,7 @@ export interface components {
          * @description Every error code the API can answer with.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -635,6 +675,83 @@ export interface components {
             requestId: string;
             /** @description On 429 only: seconds until a retry can succeed. */
             retryAfterSeconds?: number;
+        };
+        FraudBlock: {
+            /** @example frb_01m7y90kewyw5pyx06wnaqb2 */
+            id: string;
+            /**
+             * @description `+`, the country calling code and the first national digits (FRAUD_PREFIX_DIGITS) of the numbers it covers.
+             * @example +9665012
+             */
+            prefix: string;
+            /**
+             * @description `platform`: raised by the operator rule (the prefix blocked in many accounts); it covers every account.
+             * @example account
+             * @enum {string}
+             */
+            scope: "account" | "platform";
+            /**
+             * @description `low_conversion`: at least FRAUD_MIN_SENDS codes in the window and fewer than FRAUD_MIN_CONVERSION_PERCENT verified; `velocity`: more than FRAUD_NEW_NUMBERS_PER_MINUTE codes a minute to new numbers; `many_accounts`: a platform block.
+             * @example low_conversion
+             * @enum {string}
+             */
+            reason: "low_conversion" | "velocity" | "many_accounts";
+            /**
+             * @description Codes sent to the prefix in the window when the block was raised.
+             * @example 20
+             */
+            sends: number;
+            /**
+             * @description Of those, codes verified.
+             * @example 0
+             */
+            verified: number;
+            /**
+             * @description Platform blocks: accounts that had the prefix blocked in the window; else 1.
+             * @example 1
+             */
+            accounts: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T18:00:00.000Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description When the block ends (or ended, if lifted).
+             * @example 2026-11-28T19:00:00.000Z
+             */
+            until: string;
+            /**
+             * @description In force now: codes to the prefix are refused with 429 FRAUD_SUSPECTED.
+             * @example true
+             */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            endedAt: string | null;
+            /**
+             * @example null
+             * @enum {string|null}
+             */
+            endReason: "lifted" | "expired" | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            liftedAt: string | null;
+        };
+        FraudBlockPage: {
+            blocks: components["schemas"]["FraudBlock"][];
+            /** @example null */
+            nextCursor: string | null;
+            /** @example false */
+            hasMore: boolean;
+        };
+        FraudBlockResult: {
+            block: components["schemas"]["FraudBlock"];
         };
         InboundAccepted: {
             /** @description True when this call stored a new inbound message */
@@ -5354,6 +5471,413 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    adminListFraudBlocks: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description `true`: only blocks in force; `false`: only ended ones */
+                active?: boolean;
+                scope?: "account" | "platform";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of blocks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "blocks": [
+                     *           {
+                     *             "id": "frb_01m7y90kewyw5pyx06wnaqb2",
+                     *             "prefix": "+9665012",
+                     *             "scope": "account",
+                     *             "reason": "low_conversion",
+                     *             "sends": 20,
+                     *             "verified": 0,
+                     *             "accounts": 1,
+                     *             "since": "2026-11-28T18:00:00.000Z",
+                     *             "until": "2026-11-28T19:00:00.000Z",
+                     *             "active": true,
+                     *             "endedAt": null,
+                     *             "endReason": null,
+                     *             "liftedAt": null
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FraudBlockPage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    adminLiftFraudBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lifted block. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "block": {
+                     *           "id": "frb_01m7y90kewyw5pyx06wnaqb2",
+                     *           "prefix": "+9665012",
+                     *           "scope": "account",
+                     *           "reason": "low_conversion",
+                     *           "sends": 20,
+                     *           "verified": 0,
+                     *           "accounts": 1,
+                     *           "since": "2026-11-28T18:00:00.000Z",
+                     *           "until": "2026-11-28T19:00:00.000Z",
+                     *           "active": false,
+                     *           "endedAt": null,
+                     *           "endReason": "lifted",
+                     *           "liftedAt": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FraudBlockResult"];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_REQUEST_BODY",
+                     *       "error": "The body is not valid JSON, not a JSON object, or nested deeper than 32 levels.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST_BODY";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `INVALID_STATE`: The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INVALID_STATE",
+                     *       "error": "The resource cannot make this move from its current state (e.g. reviewing an SMS sender that is not pending).",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_STATE";
                     };
                 };
             };

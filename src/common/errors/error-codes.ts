@@ -72,6 +72,11 @@ export const ERROR_CODES = {
     status: 429,
     description: 'Too many verification checks or sends; see retryAfterSeconds.',
   },
+  FRAUD_SUSPECTED: {
+    status: 429,
+    description:
+      'The fraud guard refused a verification code to this destination prefix (low conversion, a burst of new numbers, or a platform block); nothing was paid. See retryAfterSeconds, or lift the block.',
+  },
   PROVIDER_RATE_LIMITED: { status: 429, description: 'The provider rate-limited the call.' },
   INTERNAL_ERROR: { status: 500, description: 'Unexpected error; the requestId identifies it in the logs.' },
   PROVIDER_ERROR: { status: 502, description: 'The external provider failed.' },

@@ -19,6 +19,7 @@ import { EventEndpoints1732000040000 } from './1732000040000-event-endpoints';
 import { MessageLifecycle1732000050000 } from './1732000050000-message-lifecycle';
 import { InboundSms1732000060000 } from './1732000060000-inbound-sms';
 import { MessagesBulkDelivery1732000070000 } from './1732000070000-messages-bulk-delivery';
+import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
 
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   InboundSms1732000060000,
   MessagesBulkDelivery1732000070000,
   BulkWindows1732000080000,
+  FraudGuard1732000091000,
 ];

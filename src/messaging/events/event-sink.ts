@@ -17,6 +17,8 @@ export const EVENT_TYPES = [
   'sms_sender.rejected',
   'chatapp_web.message.received',
   'sms.received',
+  'verification.fraud_blocked',
+  'verification.fraud_unblocked',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,0 +1,135 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { FraudBlockView } from '../fraud-block.view';
+
+const toLimit = ({ value }: { value: unknown }): unknown => {
+  if (value === '') return undefined;
+  return typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : NaN) : value;
+};
+const toBool = ({ value }: { value: unknown }): unknown =>
+  value === '' ? undefined : value === 'true' ? true : value === 'false' ? false : value;
+
+export class ListFraudBlocksQuery {
+  @ApiPropertyOptional({ type: 'string', maxLength: 500, description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString({ message: 'cursor is invalid' })
+  @MaxLength(500, { message: 'cursor is invalid' })
+  cursor?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Transform(toLimit)
+  @IsInt({ message: 'limit must be an integer from 1 to 100' })
+  @Min(1, { message: 'limit must be an integer from 1 to 100' })
+  @Max(100, { message: 'limit must be an integer from 1 to 100' })
+  limit?: number;
+
+  @ApiPropertyOptional({ type: 'boolean', description: '`true`: only blocks in force; `false`: only ended ones' })
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean({ message: 'active must be true or false' })
+  active?: boolean;
+
+  @ApiPropertyOptional({ type: 'string', enum: ['account', 'platform'] })
+  @IsOptional()
+  @IsIn(['account', 'platform'], { message: 'scope must be account or platform' })
+  scope?: 'account' | 'platform';
+}
+
+export class FraudBlock implements FraudBlockView {
+  @ApiProperty({ example: 'frb_01m7y90kewyw5pyx06wnaqb2' })
+  id: string;
+
+  @ApiProperty({
+    description:
+      '`+`, the country calling code and the first national digits (FRAUD_PREFIX_DIGITS) of the numbers it covers.',
+    example: '+9665012',
+  })
+  prefix: string;
+
+  @ApiProperty({
+    enum: ['account', 'platform'],
+    description:
+      '`platform`: raised by the operator rule (the prefix blocked in many accounts); it covers every account.',
+    example: 'account',
+  })
+  scope: 'account' | 'platform';
+
+  @ApiProperty({
+    enum: ['low_conversion', 'velocity', 'many_accounts'],
+    description:
+      '`low_conversion`: at least FRAUD_MIN_SENDS codes in the window and fewer than FRAUD_MIN_CONVERSION_PERCENT verified; `velocity`: more than FRAUD_NEW_NUMBERS_PER_MINUTE codes a minute to new numbers; `many_accounts`: a platform block.',
+    example: 'low_conversion',
+  })
+  reason: FraudBlockView['reason'];
+
+  @ApiProperty({ description: 'Codes sent to the prefix in the window when the block was raised.', example: 20 })
+  sends: number;
+
+  @ApiProperty({ description: 'Of those, codes verified.', example: 0 })
+  verified: number;
+
+  @ApiProperty({
+    description: 'Platform blocks: accounts that had the prefix blocked in the window; else 1.',
+    example: 1,
+  })
+  accounts: number;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-28T18:00:00.000Z' })
+  since: string;
+
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the block ends (or ended, if lifted).',
+    example: '2026-11-28T19:00:00.000Z',
+  })
+  until: string;
+
+  @ApiProperty({
+    description: 'In force now: codes to the prefix are refused with 429 FRAUD_SUSPECTED.',
+    example: true,
+  })
+  active: boolean;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null })
+  endedAt: string | null;
+
+  @ApiProperty({ type: 'string', enum: ['lifted', 'expired', null], nullable: true, example: null })
+  endReason: FraudBlockView['endReason'];
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null })
+  liftedAt: string | null;
+}
+
+export class FraudBlockPage {
+  @ApiProperty({ type: [FraudBlock] })
+  blocks: FraudBlock[];
+
+  @ApiProperty({ type: 'string', nullable: true, example: null })
+  nextCursor: string | null;
+
+  @ApiProperty({ example: false })
+  hasMore: boolean;
+}
+
+export class FraudBlockResult {
+  @ApiProperty({ type: FraudBlock })
+  block: FraudBlock;
+}
+
+export const FRAUD_BLOCK_EXAMPLE: FraudBlockView = {
+  id: 'frb_01m7y90kewyw5pyx06wnaqb2',
+  prefix: '+9665012',
+  scope: 'account',
+  reason: 'low_conversion',
+  sends: 20,
+  verified: 0,
+  accounts: 1,
+  since: '2026-11-28T18:00:00.000Z',
+  until: '2026-11-28T19:00:00.000Z',
+  active: true,
+  endedAt: null,
+  endReason: null,
+  liftedAt: null,
+};

@@ -1,0 +1,70 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { ApiError } from '../common/errors';
+import { AppConfig } from '../config/app-config';
+import type { FraudGuardConfig } from '../config/fraud-guard.config';
+import type { CodeRequest, VerificationGuard } from '../messaging/verification-guard';
+import { MetricsService } from '../metrics/metrics.service';
+import { destinationPrefix, minuteOf } from './destination-prefix';
+import { FraudBlocksService } from './fraud-blocks.service';
+import { judge } from './fraud-verdict';
+import { PREFIX_COUNTERS, PrefixCounters } from './prefix-counters';
+
+/**
+ * The fraud guard of verification codes (SMS pumping): per account and destination prefix, codes
+ * sent and verified over a sliding window of minutes. A code is refused with 429 FRAUD_SUSPECTED,
+ * before it is paid, while a block is in force (the account's or the platform's); a request that
+ * trips a limit (low conversion, a burst of new numbers) raises the block and is refused too.
+ */
+@Injectable()
+export class FraudGuardService implements VerificationGuard {
+  private readonly log = new Logger(FraudGuardService.name);
+  private readonly c: FraudGuardConfig;
+
+  constructor(
+    @Inject(PREFIX_COUNTERS) private readonly counters: PrefixCounters,
+    private readonly blocks: FraudBlocksService,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+    config: AppConfig,
+  ) {
+    this.c = config.fraudGuard;
+  }
+
+  async admit(req: CodeRequest): Promise<void> {
+    const prefix = this.c.enabled ? destinationPrefix(req.recipient, this.c.prefixDigits) : null;
+    if (prefix === null) return;
+    const now = this.clock.now();
+    const tally = await this.counters.read(req.accountId, prefix, now, this.windowStart(now));
+    const verdict = judge(tally, req.newRecipient, this.c);
+    if (verdict.kind === 'allow') {
+      await this.counters.countSend(req.accountId, prefix, minuteOf(now), req.newRecipient);
+      return;
+    }
+    const until =
+      verdict.kind === 'blocked'
+        ? verdict.until
+        : await this.blocks.raise(req.accountId, prefix, verdict.reason, tally, now);
+    this.metrics.recordFraudRefusal(verdict.kind === 'blocked' ? 'blocked' : verdict.reason);
+    const retryAfterSeconds = Math.max(1, Math.ceil((until - now) / 1000));
+    throw new ApiError(
+      'FRAUD_SUSPECTED',
+      `Verification codes to ${prefix}... are blocked by the fraud guard (unusual traffic to this prefix); nothing was charged. Try again in ${retryAfterSeconds} seconds, or lift the block (GET /api/v2/verification/fraud-blocks)`,
+      { retryAfterSeconds },
+    );
+  }
+
+  async verified(accountId: string, recipient: string, sentAt: number): Promise<void> {
+    const prefix = this.c.enabled ? destinationPrefix(recipient, this.c.prefixDigits) : null;
+    if (prefix === null) return;
+    // A lost count only makes the guard stricter for a while; the user's check has succeeded.
+    await this.counters
+      .countVerified(accountId, prefix, minuteOf(sentAt))
+      .catch((err: unknown) => this.log.warn({ err }, 'fraud guard: a verified code was not counted'));
+  }
+
+  /** The window's first minute: codes sent in it or after count. */
+  private windowStart(now: number): number {
+    return minuteOf(now - this.c.windowMs) + 1;
+  }
+}

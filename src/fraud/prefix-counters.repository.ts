@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from '../database/db-errors';
+import { sql, Stmt } from '../database/sql';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { PrefixTally } from './fraud-verdict';
+import { activeKey, PrefixCounters } from './prefix-counters';
+
+interface TallyRow {
+  kind: number | string;
+  sends: number | string | null;
+  verified: number | string | null;
+  fresh: number | string | null;
+  id: string | null;
+  until_at: number | string | null;
+}
+
+/** The one read of a code's admission: the window's counts and the block in force (two index seeks). */
+export function tallyStatement(accountId: string, prefix: string, now: number, since: number): Stmt {
+  return sql(
+    `SELECT 0 AS kind, SUM(sends) AS sends, SUM(verified) AS verified,
+            SUM(CASE WHEN minute = ? THEN new_numbers ELSE 0 END) AS fresh, NULL AS id, NULL AS until_at
+       FROM fraud_prefix_counters WHERE account_id = ? AND prefix = ? AND minute >= ?
+     UNION ALL
+     SELECT 1, 0, 0, 0, id, until_at FROM fraud_blocks WHERE active_key IN (?, ?) AND until_at > ?`,
+    Math.floor(now / 60_000),
+    accountId,
+    prefix,
+    since,
+    activeKey(accountId, prefix),
+    activeKey(null, prefix),
+    now,
+  );
+}
+
+/**
+ * The counters in the database (no REDIS_URL): rows of fraud_prefix_counters, and the block in force
+ * read from fraud_blocks by its active key, both in one statement (two primary/unique index seeks).
+ */
+@Injectable()
+export class PrefixCountersRepository implements PrefixCounters {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async read(accountId: string, prefix: string, now: number, since: number): Promise<PrefixTally> {
+    const rows = await this.uow.rows<TallyRow>(tallyStatement(accountId, prefix, now, since));
+    const counts = rows.find((r) => Number(r.kind) === 0);
+    const blocks = rows.filter((r) => Number(r.kind) === 1 && r.id !== null);
+    // Of two blocks in force (the account's and the platform's), the one that lasts longer answers.
+    const block = blocks.sort((a, b) => Number(b.until_at) - Number(a.until_at))[0];
+    return {
+      sends: Number(counts?.sends ?? 0),
+      verified: Number(counts?.verified ?? 0),
+      newThisMinute: Number(counts?.fresh ?? 0),
+      block: block ? { id: String(block.id), until: Number(block.until_at) } : null,
+    };
+  }
+
+  async countSend(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
+    const fresh = newRecipient ? 1 : 0;
+    const bump = () =>
+      this.uow.exec(
+        sql(
+          'UPDATE fraud_prefix_counters SET sends = sends + 1, new_numbers = new_numbers + ? WHERE account_id = ? AND prefix = ? AND minute = ?',
+          fresh,
+          accountId,
+          prefix,
+          minute,
+        ),
+      );
+    if (await bump()) return;
+    try {
+      await this.uow.exec(
+        sql(
+          'INSERT INTO fraud_prefix_counters (account_id, prefix, minute, sends, verified, new_numbers) VALUES (?, ?, ?, 1, 0, ?)',
+          accountId,
+          prefix,
+          minute,
+          fresh,
+        ),
+      );
+    } catch (err) {
+      // Another request of the same minute inserted it first.
+      if (!isUniqueViolation(err)) throw err;
+      await bump();
+    }
+  }
+
+  async countVerified(accountId: string, prefix: string, minute: number): Promise<void> {
+    // No row: its minute left the window (or a lift reset the prefix), and its send no longer counts either.
+    await this.uow.exec(
+      sql(
+        'UPDATE fraud_prefix_counters SET verified = verified + 1 WHERE account_id = ? AND prefix = ? AND minute = ?',
+        accountId,
+        prefix,
+        minute,
+      ),
+    );
+  }
+
+  async reset(accountId: string, prefix: string): Promise<void> {
+    await this.uow.exec(
+      sql('DELETE FROM fraud_prefix_counters WHERE account_id = ? AND prefix = ?', accountId, prefix),
+    );
+  }
+
+  async markBlocked(): Promise<void> {}
+
+  async unmarkBlocked(): Promise<void> {}
+
+  async prune(beforeMinute: number): Promise<number> {
+    return this.uow.exec(sql('DELETE FROM fraud_prefix_counters WHERE minute < ?', beforeMinute));
+  }
+}

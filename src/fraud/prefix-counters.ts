@@ -1,0 +1,33 @@
+import type { PrefixTally } from './fraud-verdict';
+
+/** A block as the counters mirror it (the fraud_blocks table is the record; see FraudBlocksRepository). */
+export interface BlockMark {
+  id: string;
+  /** Null: the platform (every account). */
+  accountId: string | null;
+  prefix: string;
+  until: number;
+}
+
+/**
+ * Where codes sent and verified are counted per (account, prefix, minute): the database by default,
+ * Redis when REDIS_URL is set. Both hold across replicas; `read` is one round trip.
+ */
+export interface PrefixCounters {
+  /** The tally of the window ending now (`since`: the window's first minute) and the block in force. */
+  read(accountId: string, prefix: string, now: number, since: number): Promise<PrefixTally>;
+  countSend(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void>;
+  countVerified(accountId: string, prefix: string, minute: number): Promise<void>;
+  /** Forgets the account's counts for the prefix (a lifted block judges fresh traffic only). */
+  reset(accountId: string, prefix: string): Promise<void>;
+  /** A block came into force / ended (the database store reads fraud_blocks itself: nothing to do). */
+  markBlocked(mark: BlockMark): Promise<void>;
+  unmarkBlocked(mark: BlockMark): Promise<void>;
+  /** Deletes counts older than `beforeMinute`; how many rows. */
+  prune(beforeMinute: number): Promise<number>;
+}
+
+export const PREFIX_COUNTERS = Symbol('PREFIX_COUNTERS');
+
+/** `<accountId>|<prefix>`, or `*|<prefix>` for the platform: the key of the block in force. */
+export const activeKey = (accountId: string | null, prefix: string): string => `${accountId ?? '*'}|${prefix}`;

@@ -1,0 +1,25 @@
+/*
+ * Port (messaging sits below the features): what verification asks of the fraud guard, provided by
+ * FraudModule (global). Verification cannot import the fraud module; both import this.
+ */
+
+/** A code about to be sent: its recipient (E.164 or email) and whether the account has sent it a code before. */
+export interface CodeRequest {
+  accountId: string;
+  recipient: string;
+  /** No send window of this account exists for the recipient (a number new to the account). */
+  newRecipient: boolean;
+}
+
+export interface VerificationGuard {
+  /**
+   * Before the code is paid: throws ApiError FRAUD_SUSPECTED (429, retryAfterSeconds) when the
+   * recipient's destination prefix is blocked or the request would trip a limit; otherwise counts
+   * the code as sent. Costs one read (database or Redis) and one counter write.
+   */
+  admit(req: CodeRequest): Promise<void>;
+  /** A code of `recipient`, sent at `sentAt` (epoch ms), was verified: counts toward its prefix's conversion. */
+  verified(accountId: string, recipient: string, sentAt: number): Promise<void>;
+}
+
+export const VERIFICATION_GUARD = Symbol('VERIFICATION_GUARD');
