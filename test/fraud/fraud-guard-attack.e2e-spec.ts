@@ -16,16 +16,20 @@ async function attack(
   let attackAccepted = 0;
   let attackRefused = 0;
   let real = 0;
-  for (let i = 1; i <= 2000; i++) {
-    const t = apps[i % apps.length];
-    const h = fraudHelpers(() => t);
-    const res = await h.send(acc, saNumber(ATTACK, i));
-    if (res.status === 201) attackAccepted += 1;
-    else {
-      expectError(res, 429, 'FRAUD_SUSPECTED');
-      attackRefused += 1;
-    }
-    if (i % 10 === 0) {
+  // The bot sends 5 requests at a time (round-robin over the replicas); a real user signs in after every 10.
+  for (let i = 1; i <= 2000; i += 5) {
+    const batch = [0, 1, 2, 3, 4].map(async (k) => {
+      const res = await fraudHelpers(() => apps[(i + k) % apps.length]).send(acc, saNumber(ATTACK, i + k));
+      if (res.status === 201) attackAccepted += 1;
+      else {
+        expectError(res, 429, 'FRAUD_SUSPECTED');
+        attackRefused += 1;
+      }
+    });
+    await Promise.all(batch);
+    if ((i + 4) % 10 === 0) {
+      const app = apps[real % apps.length];
+      const h = fraudHelpers(() => app);
       // Real user number `real`: one in ten never types the code in.
       const to = saNumber(REAL[real % REAL.length], Math.floor(real / REAL.length) + 1);
       if (real % 10 === 9) {
@@ -60,7 +64,11 @@ describe('Fraud guard: an SMS pumping attack on verification codes (e2e)', () =>
         expect.objectContaining({ prefix: `+966${ATTACK}`, scope: 'account', reason: 'low_conversion', active: true }),
       ]);
       expect(await h.metric('verification_fraud_blocks_total', 'scope="account",reason="low_conversion"')).toBe(1);
-      expect(await h.metric('verification_fraud_refusals_total', 'reason="blocked"')).toBe(r.attackRefused - 1);
+      // Refused by the block in force, or by raising it (requests racing at the threshold all raise it; one records it).
+      const refusals =
+        (await h.metric('verification_fraud_refusals_total', 'reason="blocked"')) +
+        (await h.metric('verification_fraud_refusals_total', 'reason="low_conversion"'));
+      expect(refusals).toBe(r.attackRefused);
 
       const refused = await h.send(acc, saNumber(ATTACK, 3001));
       expectError(refused, 429, 'FRAUD_SUSPECTED');
