@@ -20,6 +20,7 @@ import type {
 import { bulkSection, type BulkConfig } from './bulk.config';
 import { databaseSection, redisSection, type DatabaseSection, type RedisConfig } from './database.config';
 import { type Env, EnvReader } from './env-reader';
+import { fraudSection, type FraudConfig } from './fraud.config';
 import {
   billingSection,
   messagingSection,
@@ -66,6 +67,7 @@ import {
 export { ConfigError, type Env } from './env-reader';
 export { parseDatabaseUrl, type DatabaseConfig } from './database.config';
 export { CHANNELS, type ChannelName } from './providers.config';
+export { type CountryAllowList, isCountryCode, parseCountryList } from './fraud.config';
 
 type Sections = { readonly [K in keyof AppConfig]: AppConfig[K] };
 
@@ -106,6 +108,7 @@ export class AppConfig {
   readonly scheduledSends: ScheduledSendsConfig;
   readonly bulk: BulkConfig;
   readonly verification: VerificationConfig;
+  readonly fraud: FraudConfig;
   readonly webhooks: WebhooksConfig;
 
   constructor(s: Sections) {
@@ -139,6 +142,7 @@ export class AppConfig {
     this.scheduledSends = s.scheduledSends;
     this.bulk = s.bulk;
     this.verification = s.verification;
+    this.fraud = s.fraud;
     this.webhooks = s.webhooks;
   }
 }
@@ -181,6 +185,7 @@ export function loadConfig(env: Env): AppConfig {
     scheduledSends: scheduledSendsSection(r, providers.timeoutMs),
     bulk,
     verification: verificationSection(r),
+    fraud: fraudSection(r),
     webhooks: webhooksSection(r),
   });
   r.throwIfFailed();
