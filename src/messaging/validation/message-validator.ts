@@ -55,7 +55,8 @@ const TEXT_MAX: Record<ChannelName, number> = {
   email: 100_000,
 };
 const CACHE_MAX = 100_000;
-const GEO: ReadonlySet<ChannelName> = new Set(GEO_CHANNELS);
+const GEO: ReadonlySet<string> = new Set(GEO_CHANNELS);
+const hasCountries = (channel: ChannelName): channel is GeoChannel => GEO.has(channel);
 
 /**
  * Per-account memo of everything a row needs from the database (sender, templates, sessions) and of
@@ -107,7 +108,7 @@ export class MessageValidator {
     const { to, phone } = chat
       ? { to: chat.chatId, phone: phoneOfChatId(chat.chatId) }
       : this.recipient(ctx, input.to, channel, opts);
-    if (GEO.has(channel)) await this.destination(ctx, channel as GeoChannel, chat ? 'chatId' : 'to', to, phone);
+    if (hasCountries(channel)) await this.destination(ctx, channel, chat ? 'chatId' : 'to', to, phone);
 
     let text: string | null = null;
     let subject: string | null = null;
