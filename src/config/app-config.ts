@@ -20,7 +20,7 @@ import type {
 import { bulkSection, type BulkConfig } from './bulk.config';
 import { databaseSection, redisSection, type DatabaseSection, type RedisConfig } from './database.config';
 import { type Env, EnvReader } from './env-reader';
-import { fraudGuardSection, type FraudGuardConfig } from './fraud-guard.config';
+import { fraudSection, type FraudConfig } from './fraud.config';
 import {
   billingSection,
   messagingSection,
@@ -67,6 +67,7 @@ import {
 export { ConfigError, type Env } from './env-reader';
 export { parseDatabaseUrl, type DatabaseConfig } from './database.config';
 export { CHANNELS, type ChannelName } from './providers.config';
+export { type CountryAllowList, isCountryCode, parseCountryList } from './fraud.config';
 
 type Sections = { readonly [K in keyof AppConfig]: AppConfig[K] };
 
@@ -107,8 +108,8 @@ export class AppConfig {
   readonly scheduledSends: ScheduledSendsConfig;
   readonly bulk: BulkConfig;
   readonly verification: VerificationConfig;
+  readonly fraud: FraudConfig;
   readonly webhooks: WebhooksConfig;
-  readonly fraudGuard: FraudGuardConfig;
 
   constructor(s: Sections) {
     this.nodeEnv = s.nodeEnv;
@@ -141,8 +142,8 @@ export class AppConfig {
     this.scheduledSends = s.scheduledSends;
     this.bulk = s.bulk;
     this.verification = s.verification;
+    this.fraud = s.fraud;
     this.webhooks = s.webhooks;
-    this.fraudGuard = s.fraudGuard;
   }
 }
 
@@ -184,8 +185,8 @@ export function loadConfig(env: Env): AppConfig {
     scheduledSends: scheduledSendsSection(r, providers.timeoutMs),
     bulk,
     verification: verificationSection(r),
+    fraud: fraudSection(r),
     webhooks: webhooksSection(r),
-    fraudGuard: fraudGuardSection(r),
   });
   r.throwIfFailed();
   return config;

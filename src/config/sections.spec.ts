@@ -92,7 +92,7 @@ describe('config sections: defaults', () => {
     });
   });
 
-  it('scheduled sends, bulk, verification, webhooks', () => {
+  it('scheduled sends, bulk, verification, fraud, webhooks', () => {
     expect(c.scheduledSends).toEqual({ tickMs: 1000, batch: 50, leaseMs: 10_000 + 30_000 });
     expect(c.bulk).toEqual({
       instanceId: null,
@@ -121,6 +121,17 @@ describe('config sections: defaults', () => {
       purgeTickMs: 3_600_000,
       sendLimit: 5,
       sendWindowMs: 600_000,
+    });
+    expect(c.fraud).toEqual({
+      defaultAllowedCountries: ['SA'],
+      guardEnabled: true,
+      prefixDigits: 4,
+      windowMs: 3_600_000,
+      minSends: 20,
+      minConversionPermille: 100,
+      newNumbersPerMinute: 30,
+      platformAccounts: 3,
+      sweepTickMs: 60_000,
     });
     expect(c.webhooks).toEqual({
       deliveryIntervalMs: 500,
@@ -176,6 +187,9 @@ describe('config sections: values and ranges', () => {
       [443, 8443],
     ]);
     expect(
+      ['sa, ae,SA', '*', ' * '].map((v) => loadConfig({ DEFAULT_ALLOWED_COUNTRIES: v }).fraud.defaultAllowedCountries),
+    ).toEqual([['AE', 'SA'], '*', '*']);
+    expect(
       ['true', 'false', 'loopback, 10.0.0.0/8'].map((v) => loadConfig({ TRUST_PROXY: v }).server.trustProxy),
     ).toEqual([true, false, 'loopback, 10.0.0.0/8']);
   });
@@ -203,6 +217,19 @@ describe('config sections: values and ranges', () => {
       'WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports (1-65535), got "443,0"',
     ],
     ['DEFAULT_REGION', 'SAU', 'DEFAULT_REGION must be a two-letter country code'],
+    [
+      'DEFAULT_ALLOWED_COUNTRIES',
+      'SA,XX',
+      'DEFAULT_ALLOWED_COUNTRIES must be "*" or comma-separated two-letter ISO 3166-1 country codes (e.g. SA,AE), got "SA,XX"',
+    ],
+    [
+      'DEFAULT_ALLOWED_COUNTRIES',
+      'SA,*',
+      'DEFAULT_ALLOWED_COUNTRIES must be "*" or comma-separated two-letter ISO 3166-1 country codes (e.g. SA,AE), got "SA,*"',
+    ],
+    ['FRAUD_MIN_CONVERSION_PERCENT', '101', 'FRAUD_MIN_CONVERSION_PERCENT must be between 0 and 100, got 101'],
+    ['FRAUD_WINDOW_SECONDS', '30', 'FRAUD_WINDOW_SECONDS must be between 60 and 604800, got 30'],
+    ['FRAUD_GUARD_ENABLED', 'maybe', 'FRAUD_GUARD_ENABLED must be true or false, got "maybe"'],
     ['REDIS_KEY_PREFIX', 'has space', 'REDIS_KEY_PREFIX must be at most 100 letters, digits, _ : . or -'],
     ['CHATAPP_WEB_SESSION_PROVIDER', 'other', 'CHATAPP_WEB_SESSION_PROVIDER must be sandbox or waha, got "other"'],
     ['PROVIDER_EMAIL', 'sendgrid', 'PROVIDER_EMAIL must be sandbox or smtp, got "sendgrid"'],

@@ -39,7 +39,7 @@ export class FraudBlocksService {
 
   /** Raises the account's block of `prefix` (unless a concurrent request did), then the platform's if due. */
   async raise(accountId: string, prefix: string, reason: FraudReason, t: PrefixTally, now: number): Promise<number> {
-    const windowMs = this.config.fraudGuard.windowMs;
+    const windowMs = this.config.fraud.windowMs;
     const block: FraudBlockRecord = {
       id: newId('frb'),
       accountId,
@@ -56,7 +56,7 @@ export class FraudBlocksService {
     };
     if (!(await this.record(block, 'verification.fraud_blocked'))) return block.until;
     const accounts = await this.blocks.accountsBlocked(prefix, now - windowMs);
-    if (accounts >= this.config.fraudGuard.platformAccounts) {
+    if (accounts >= this.config.fraud.platformAccounts) {
       await this.record(
         { ...block, id: newId('frb'), accountId: null, reason: 'many_accounts', accounts, sends: 0, verified: 0 },
         null,

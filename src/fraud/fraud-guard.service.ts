@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
-import type { FraudGuardConfig } from '../config/fraud-guard.config';
+import type { FraudConfig } from '../config/fraud.config';
 import type { CodeRequest, VerificationGuard } from '../messaging/verification-guard';
 import { MetricsService } from '../metrics/metrics.service';
 import { destinationPrefix, minuteOf } from './destination-prefix';
@@ -19,7 +19,7 @@ import { PREFIX_COUNTERS, PrefixCounters } from './prefix-counters';
 @Injectable()
 export class FraudGuardService implements VerificationGuard {
   private readonly log = new Logger(FraudGuardService.name);
-  private readonly c: FraudGuardConfig;
+  private readonly c: FraudConfig;
 
   constructor(
     @Inject(PREFIX_COUNTERS) private readonly counters: PrefixCounters,
@@ -28,11 +28,11 @@ export class FraudGuardService implements VerificationGuard {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.c = config.fraudGuard;
+    this.c = config.fraud;
   }
 
   async admit(req: CodeRequest): Promise<void> {
-    const prefix = this.c.enabled ? destinationPrefix(req.recipient, this.c.prefixDigits) : null;
+    const prefix = this.c.guardEnabled ? destinationPrefix(req.recipient, this.c.prefixDigits) : null;
     if (prefix === null) return;
     const now = this.clock.now();
     const tally = await this.counters.read(req.accountId, prefix, now, this.windowStart(now));
@@ -55,7 +55,7 @@ export class FraudGuardService implements VerificationGuard {
   }
 
   async verified(accountId: string, recipient: string, sentAt: number): Promise<void> {
-    const prefix = this.c.enabled ? destinationPrefix(recipient, this.c.prefixDigits) : null;
+    const prefix = this.c.guardEnabled ? destinationPrefix(recipient, this.c.prefixDigits) : null;
     if (prefix === null) return;
     // A lost count only makes the guard stricter for a while; the user's check has succeeded.
     await this.counters

@@ -31,12 +31,12 @@ export class FraudSweeper implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     if (!this.config.schedulers.enabled) return;
     void this.job.tick();
-    this.job.start(this.scheduler, this.config.fraudGuard.sweepTickMs);
+    this.job.start(this.scheduler, this.config.fraud.sweepTickMs);
   }
 
   async sweep(): Promise<{ expired: number; pruned: number }> {
     const expired = await this.blocks.expireDue();
-    const pruned = await this.counters.prune(minuteOf(this.clock.now() - this.config.fraudGuard.windowMs));
+    const pruned = await this.counters.prune(minuteOf(this.clock.now() - this.config.fraud.windowMs));
     return { expired, pruned };
   }
 }

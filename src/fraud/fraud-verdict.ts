@@ -1,4 +1,4 @@
-import type { FraudGuardConfig } from '../config/fraud-guard.config';
+import type { FraudConfig } from '../config/fraud.config';
 
 /** What the counters say of one (account, prefix) now: read in one round trip. */
 export interface PrefixTally {
@@ -24,7 +24,7 @@ export type Verdict = { kind: 'allow' } | { kind: 'blocked'; until: number } | {
 export function judge(
   t: PrefixTally,
   newRecipient: boolean,
-  c: Pick<FraudGuardConfig, 'minSends' | 'minConversionPermille' | 'newNumbersPerMinute'>,
+  c: Pick<FraudConfig, 'minSends' | 'minConversionPermille' | 'newNumbersPerMinute'>,
 ): Verdict {
   if (t.block) return { kind: 'blocked', until: t.block.until };
   if (t.sends >= c.minSends && t.verified * 1000 < c.minConversionPermille * t.sends) {

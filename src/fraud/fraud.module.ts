@@ -1,14 +1,22 @@
 import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import Redis from 'ioredis';
+import { AccountsModule } from '../accounts/accounts.module';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
+import { GEO_PERMISSIONS } from '../messaging/validation/lookups';
 import { VERIFICATION_GUARD } from '../messaging/verification-guard';
+import { AdminGeoPermissionsController } from './admin-geo-permissions.controller';
 import { AdminFraudBlocksController } from './admin-fraud-blocks.controller';
 import { FraudBlocksController } from './fraud-blocks.controller';
 import { FraudBlocksRepository } from './fraud-blocks.repository';
 import { FraudBlocksService } from './fraud-blocks.service';
 import { FraudGuardService } from './fraud-guard.service';
 import { FraudSweeper } from './fraud-sweeper';
+import { GeoPermissionsEntity } from './entities/geo-permissions.entity';
+import { GeoPermissionsController } from './geo-permissions.controller';
+import { GeoPermissionsRepository } from './geo-permissions.repository';
+import { GeoPermissionsService } from './geo-permissions.service';
 import { PREFIX_COUNTERS } from './prefix-counters';
 import { PrefixCountersRepository } from './prefix-counters.repository';
 import { RedisPrefixCounters } from './prefix-counters.redis';
@@ -26,12 +34,21 @@ class FraudRedisCloser implements OnApplicationShutdown {
 /**
  * The fraud guard (issue 31): geo permissions (the destination countries an account may send to)
  * and verification pumping detection. Messaging and verification reach it only through the ports
- * they declare, so this module is global and exports those tokens.
+ * they declare, so this module is global and exports those tokens (GEO_PERMISSIONS, VERIFICATION_GUARD).
  */
 @Global()
 @Module({
-  controllers: [FraudBlocksController, AdminFraudBlocksController],
+  imports: [AccountsModule, TypeOrmModule.forFeature([GeoPermissionsEntity])],
+  controllers: [
+    GeoPermissionsController,
+    AdminGeoPermissionsController,
+    FraudBlocksController,
+    AdminFraudBlocksController,
+  ],
   providers: [
+    GeoPermissionsRepository,
+    GeoPermissionsService,
+    { provide: GEO_PERMISSIONS, useExisting: GeoPermissionsService },
     {
       provide: FRAUD_REDIS,
       inject: [AppConfig],
@@ -48,9 +65,7 @@ class FraudRedisCloser implements OnApplicationShutdown {
       provide: PREFIX_COUNTERS,
       inject: [FRAUD_REDIS, PrefixCountersRepository, AppConfig, Clock],
       useFactory: (redis: Redis | null, db: PrefixCountersRepository, config: AppConfig, clock: Clock) =>
-        redis
-          ? new RedisPrefixCounters(redis, config.redis.keyPrefix, config.fraudGuard.windowMs, () => clock.now())
-          : db,
+        redis ? new RedisPrefixCounters(redis, config.redis.keyPrefix, config.fraud.windowMs, () => clock.now()) : db,
     },
     FraudBlocksRepository,
     FraudBlocksService,
@@ -58,6 +73,6 @@ class FraudRedisCloser implements OnApplicationShutdown {
     FraudSweeper,
     { provide: VERIFICATION_GUARD, useExisting: FraudGuardService },
   ],
-  exports: [VERIFICATION_GUARD],
+  exports: [GEO_PERMISSIONS, VERIFICATION_GUARD],
 })
 export class FraudModule {}

@@ -47,6 +47,7 @@ export class MessagesController {
   @ApiErrors(
     'VALIDATION_ERROR',
     'INVALID_RECIPIENT',
+    'DESTINATION_NOT_ALLOWED',
     'INVALID_CHANNEL',
     'INVALID_MESSAGE_TYPE',
     'INVALID_CONTENT',

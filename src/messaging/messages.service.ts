@@ -64,7 +64,8 @@ export class MessagesService {
       try {
         msgs.push(await this.validator.validate(ctx, { ...body, to: recipients[i] }));
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'INVALID_RECIPIENT')
+        // Errors about the recipient name which one (the others are about the content all share).
+        if (err instanceof ApiError && (err.code === 'INVALID_RECIPIENT' || err.code === 'DESTINATION_NOT_ALLOWED'))
           throw new ApiError(err.code, err.message.replace(/^to\b/, `to[${i}]`));
         throw err;
       }

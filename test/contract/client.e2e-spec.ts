@@ -304,6 +304,19 @@ describe('Typed client against the public document (contract)', () => {
     expect(gone.error?.code).toBe('NOT_FOUND');
   });
 
+  it('geo permissions: read, narrow, and a refused destination', async () => {
+    const read = await client.GET('/api/v2/account/geo-permissions');
+    expect(read.data?.data.geoPermissions.ownerSelectable).toEqual(['SA']);
+    const narrowed = await client.PATCH('/api/v2/account/geo-permissions', { body: { channels: { chatapp: [] } } });
+    expect(narrowed.data?.data.geoPermissions.channels.chatapp).toEqual([]);
+    const outside = await client.PATCH('/api/v2/account/geo-permissions', { body: { channels: { chatapp: ['US'] } } });
+    expect(outside.error?.code).toBe('VALIDATION_ERROR');
+    const refused = await client.POST('/api/v2/messages/send', {
+      body: { to: '+14155550101', channel: 'local_sms', messageType: 'free_text', content: { text: 'Hi' } },
+    });
+    expect(refused.error?.code).toBe('DESTINATION_NOT_ALLOWED');
+  });
+
   it('API keys: create a member key, list, revoke', async () => {
     const created = await client.POST('/api/v2/api-keys', {
       body: { name: 'Typed client key', permissions: ['messages:read'] },

@@ -135,7 +135,7 @@ describe('Fraud guard: blocks, lifting, velocity and the platform (e2e)', () => 
       });
     await trip(acc, '5055');
     const id = (await h.blocks(acc)).body.data.blocks[0].id as string;
-    shiftMs = t.config.fraudGuard.windowMs + 1000;
+    shiftMs = t.config.fraud.windowMs + 1000;
     expect((await h.blocks(acc)).body.data.blocks[0]).toMatchObject({ id, active: false, endReason: 'expired' });
     await t.app.get(FraudSweeper).sweep();
     await waitFor(async () => events('verification.fraud_unblocked').some((b) => b.id === id), {

@@ -33,6 +33,11 @@ export const ERROR_CODES = {
   },
   INVALID_SCHEDULE: { status: 400, description: 'scheduleAt is not an ISO 8601 time in the future.' },
   INVALID_ATTACHMENT: { status: 400, description: 'The attachment is invalid for the channel.' },
+  DESTINATION_NOT_ALLOWED: {
+    status: 400,
+    description:
+      "The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid.",
+  },
   UNAUTHORIZED: { status: 401, description: 'API key (or admin token) missing or invalid.' },
   INSUFFICIENT_BALANCE: {
     status: 402,

@@ -21,6 +21,7 @@ import { InboundSms1732000060000 } from './1732000060000-inbound-sms';
 import { MessagesBulkDelivery1732000070000 } from './1732000070000-messages-bulk-delivery';
 import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
+import { GeoPermissions1732000090000 } from './1732000090000-geo-permissions';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   InboundSms1732000060000,
   MessagesBulkDelivery1732000070000,
   BulkWindows1732000080000,
+  GeoPermissions1732000090000,
   FraudGuard1732000091000,
 ];

@@ -1,10 +1,12 @@
+import type { CountryAllowList } from '../../config/app-config';
 import type { TemplateRoute } from '../../providers/provider.types';
 
 /*
  * Ports: what messaging needs from feature modules that sit above it. Messaging declares each one
  * (an interface and its injection token); the feature module that owns the data provides the token
  * (`useExisting` its service) and exports it from a global module, so messaging never imports a
- * feature. Senders: SendersModule; templates: TemplatesModule; sessions: ChatappWebModule.
+ * feature. Senders: SendersModule; templates: TemplatesModule; sessions: ChatappWebModule; geo
+ * permissions: FraudModule.
  */
 
 export interface SenderLookup {
@@ -46,6 +48,19 @@ export interface SessionLookup {
   findForSend(accountId: string, sessionName: string): Promise<{ name: string; status: string; kind: string }>;
 }
 
+/** The channels whose recipients are phone numbers, so have a country (email and messaging_bot have none). */
+export const GEO_CHANNELS = ['local_sms', 'chatapp', 'chatapp_web'] as const;
+export type GeoChannel = (typeof GEO_CHANNELS)[number];
+
+/** Per phone channel: `'*'` (every country) or the ISO 3166-1 codes a recipient's number may belong to. */
+export type DestinationCountries = Record<GeoChannel, CountryAllowList>;
+
+export interface GeoPermissionsLookup {
+  /** The account's own lists, or the configured default (DEFAULT_ALLOWED_COUNTRIES) when it has none. */
+  allowedDestinations(accountId: string): Promise<DestinationCountries>;
+}
+
 export const SENDER_LOOKUP = Symbol('SENDER_LOOKUP');
 export const TEMPLATE_LOOKUP = Symbol('TEMPLATE_LOOKUP');
 export const SESSION_LOOKUP = Symbol('SESSION_LOOKUP');
+export const GEO_PERMISSIONS = Symbol('GEO_PERMISSIONS');

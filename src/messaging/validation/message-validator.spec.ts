@@ -2,7 +2,14 @@ import { loadConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import type { DnsResolver } from '../../common/net/dns-resolver';
 import { refusedTargetText, TargetPolicy } from '../../common/net/target-policy';
-import type { SenderLookup, SessionLookup, TemplateForSend, TemplateLookup } from './lookups';
+import type {
+  DestinationCountries,
+  GeoPermissionsLookup,
+  SenderLookup,
+  SessionLookup,
+  TemplateForSend,
+  TemplateLookup,
+} from './lookups';
 import { MessageValidator } from './message-validator';
 
 // In-memory directories stand in for the senders/templates/chatapp-web modules; they count calls
@@ -38,6 +45,15 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
   }
 }
 
+// Stands in for the fraud module's geo permissions: SA only, every country on chatapp; counts reads.
+class Geo implements GeoPermissionsLookup {
+  calls = 0;
+  async allowedDestinations(): Promise<DestinationCountries> {
+    this.calls++;
+    return { local_sms: ['SA'], chatapp: '*', chatapp_web: ['AE', 'SA'] };
+  }
+}
+
 // Stands in for DNS (the real TargetPolicy runs on it); counts lookups to prove one per host.
 class Dns implements DnsResolver {
   calls: string[] = [];
@@ -51,7 +67,8 @@ describe(MessageValidator.name, () => {
   const dirs = new Directories();
   const dns = new Dns();
   const config = loadConfig({ NODE_ENV: 'test' });
-  const sut = new MessageValidator(config, new Clock(), dirs, dirs, dirs, new TargetPolicy(config, dns));
+  const geo = new Geo();
+  const sut = new MessageValidator(config, new Clock(), dirs, dirs, dirs, geo, new TargetPolicy(config, dns));
 
   it('normalises, renders templates and attaches the price', async () => {
     const ctx = sut.createContext('acc_1');
@@ -83,8 +100,52 @@ describe(MessageValidator.name, () => {
         : { template: { id: 'tpl_1', variablesIndexed: [String(i), 'x'] } }),
     }));
     dirs.calls = 0;
+    geo.calls = 0;
     for (const row of rows) await sut.validate(ctx, row, { bulkRow: true });
     expect(dirs.calls).toBeLessThanOrEqual(3);
+    expect(geo.calls).toBe(1);
+  });
+
+  it('refuses a phone recipient outside the geo permissions of its channel, naming country and channel', async () => {
+    const ctx = sut.createContext('acc_1');
+    const text = { messageType: 'free_text', content: { text: 'x' } };
+    await expect(sut.validate(ctx, { ...text, channel: 'local_sms', to: '+1 415 555 0101' })).rejects.toMatchObject({
+      code: 'DESTINATION_NOT_ALLOWED',
+      message: 'to: +14155550101 is in US; this account may send local_sms to SA only (geo permissions)',
+    });
+    await expect(sut.validate(ctx, { ...text, channel: 'local_sms', to: '+80012345678' })).rejects.toMatchObject({
+      code: 'DESTINATION_NOT_ALLOWED',
+      message: 'to: +80012345678 belongs to no country; this account may send local_sms to SA only (geo permissions)',
+    });
+    await expect(sut.validate(ctx, { ...text, channel: 'chatapp', to: '+14155550101' })).resolves.toMatchObject({
+      to: '+14155550101',
+    });
+    await expect(
+      sut.validate(ctx, { ...text, channel: 'email', to: 'a@b.co', content: { subject: 's', text: 't' } }),
+    ).resolves.toMatchObject({ to: 'a@b.co' });
+  });
+
+  it.each([
+    ['14155550101@c.us', 'DESTINATION_NOT_ALLOWED'],
+    ['14155550101@s.whatsapp.net', 'DESTINATION_NOT_ALLOWED'],
+    ['971501234567@c.us', null],
+    ['120363025246125486@g.us', null],
+    ['not-a-phone@c.us', null],
+  ])('chatapp_web chat id %s: %s', async (chatId, code) => {
+    const ctx = sut.createContext('acc_1');
+    const msg = {
+      channel: 'chatapp_web',
+      messageType: 'free_text',
+      content: { text: 'x' },
+      chatId,
+      conversationContext: { moduleType: 'chatapp_web', accountId: 'main', chatId },
+    };
+    if (code)
+      await expect(sut.validate(ctx, msg)).rejects.toMatchObject({
+        code,
+        message: expect.stringMatching(/^chatId: .* is in US; this account may send chatapp_web to AE, SA only/),
+      });
+    else await expect(sut.validate(ctx, msg)).resolves.toMatchObject({ to: chatId });
   });
 
   it('refuses scheduleAt and arrays in bulk rows', async () => {

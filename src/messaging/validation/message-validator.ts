@@ -5,6 +5,11 @@ import { ErrorCode } from '../../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../../common/net/target-policy';
 import { smsSegments } from '../../common/sms/sms-segments';
 import {
+  type DestinationCountries,
+  GEO_CHANNELS,
+  type GeoChannel,
+  GEO_PERMISSIONS,
+  GeoPermissionsLookup,
   SENDER_LOOKUP,
   SenderLookup,
   SESSION_LOOKUP,
@@ -13,7 +18,17 @@ import {
   type TemplateForSend,
   TemplateLookup,
 } from './lookups';
-import { fail, httpUrl, isObject, normaliseEmail, optionalString, parseSchedule, toE164 } from './recipient-rules';
+import {
+  fail,
+  httpUrl,
+  isObject,
+  normaliseEmail,
+  optionalString,
+  parsePhone,
+  type ParsedPhone,
+  parseSchedule,
+  phoneOfChatId,
+} from './recipient-rules';
 import { resolveTemplate } from './template-rules';
 import { MESSAGE_TYPES, MessageType, ValidatedMessage } from './validated-message';
 
@@ -40,6 +55,8 @@ const TEXT_MAX: Record<ChannelName, number> = {
   email: 100_000,
 };
 const CACHE_MAX = 100_000;
+const GEO: ReadonlySet<string> = new Set(GEO_CHANNELS);
+const hasCountries = (channel: ChannelName): channel is GeoChannel => GEO.has(channel);
 
 /**
  * Per-account memo of everything a row needs from the database (sender, templates, sessions) and of
@@ -51,7 +68,9 @@ export class ValidationContext {
   defaultSender: Promise<string> | null = null;
   readonly templates = new Map<string, Promise<TemplateForSend | null>>();
   readonly sessions = new Map<string, Promise<{ name: string; status: string; kind: string }>>();
-  readonly phones = new Map<string, string | null>();
+  readonly phones = new Map<string, ParsedPhone | null>();
+  /** Geo permissions, read once per context (a bulk job of a million rows reads them once). */
+  destinations: Promise<DestinationCountries> | null = null;
   /** SSRF verdict per host:port of attachment / header media URLs (true = allowed), so DNS runs once per host. */
   readonly targetHosts = new Map<string, Promise<boolean>>();
   constructor(readonly accountId: string) {}
@@ -70,6 +89,7 @@ export class MessageValidator {
     @Inject(SENDER_LOOKUP) private readonly senders: SenderLookup,
     @Inject(TEMPLATE_LOOKUP) private readonly templates: TemplateLookup,
     @Inject(SESSION_LOOKUP) private readonly sessions: SessionLookup,
+    @Inject(GEO_PERMISSIONS) private readonly geo: GeoPermissionsLookup,
     private readonly targets: TargetPolicy,
   ) {}
 
@@ -85,7 +105,10 @@ export class MessageValidator {
     const messageType = this.messageType(input.messageType);
     const isChat = CHAT_CHANNELS.has(channel);
     const chat = isChat ? this.chatContext(input, channel) : null;
-    const to = chat ? chat.chatId : this.recipient(ctx, input.to, channel, opts);
+    const { to, phone } = chat
+      ? { to: chat.chatId, phone: phoneOfChatId(chat.chatId) }
+      : this.recipient(ctx, input.to, channel, opts);
+    if (hasCountries(channel)) await this.destination(ctx, channel, chat ? 'chatId' : 'to', to, phone);
 
     let text: string | null = null;
     let subject: string | null = null;
@@ -180,22 +203,60 @@ export class MessageValidator {
     return v as MessageType;
   }
 
-  private recipient(ctx: ValidationContext, v: unknown, channel: ChannelName, opts: ValidateOptions): string {
+  /** The normalised recipient (E.164 or lower-case email) and, for a phone, its country. */
+  private recipient(
+    ctx: ValidationContext,
+    v: unknown,
+    channel: ChannelName,
+    opts: ValidateOptions,
+  ): { to: string; phone: ParsedPhone | null } {
     if (Array.isArray(v))
       fail(
         'INVALID_RECIPIENT',
         opts.bulkRow ? 'to must be a single recipient in bulk messages' : 'to must be a single recipient here',
       );
     if (typeof v !== 'string' || !v.trim()) fail('INVALID_RECIPIENT', 'to is required');
-    if (channel === 'email')
-      return normaliseEmail(v) ?? fail('INVALID_RECIPIENT', `to is not a valid email address: ${v.slice(0, 60)}`);
-    let e164 = ctx.phones.get(v);
-    if (e164 === undefined) {
-      e164 = toE164(v, this.config.messaging.defaultRegion);
-      if (ctx.phones.size < CACHE_MAX) ctx.phones.set(v, e164);
+    if (channel === 'email') {
+      const email =
+        normaliseEmail(v) ?? fail('INVALID_RECIPIENT', `to is not a valid email address: ${v.slice(0, 60)}`);
+      return { to: email, phone: null };
     }
-    if (e164 === null) fail('INVALID_RECIPIENT', `to is not a valid phone number: ${v.slice(0, 40)}`);
-    return e164;
+    let parsed = ctx.phones.get(v);
+    if (parsed === undefined) {
+      parsed = parsePhone(v, this.config.messaging.defaultRegion);
+      if (ctx.phones.size < CACHE_MAX) ctx.phones.set(v, parsed);
+    }
+    if (parsed === null) fail('INVALID_RECIPIENT', `to is not a valid phone number: ${v.slice(0, 40)}`);
+    return { to: parsed.e164, phone: parsed };
+  }
+
+  /**
+   * Geo permissions: a phone recipient's country must be allowed for the channel. A chat id that is not
+   * a phone number (a group) has no country and passes; a number of no country passes only `'*'`.
+   */
+  private async destination(
+    ctx: ValidationContext,
+    channel: GeoChannel,
+    field: string,
+    to: string,
+    phone: ParsedPhone | null,
+  ): Promise<void> {
+    if (phone === null) return;
+    if (!ctx.destinations) {
+      const read = this.geo.allowedDestinations(ctx.accountId);
+      // A failed read (database error) is not remembered.
+      read.catch(() => {
+        if (ctx.destinations === read) ctx.destinations = null;
+      });
+      ctx.destinations = read;
+    }
+    const allowed = (await ctx.destinations)[channel];
+    if (allowed === '*' || (phone.country !== null && allowed.includes(phone.country))) return;
+    const where = phone.country === null ? 'belongs to no country' : `is in ${phone.country}`;
+    const may = allowed.length
+      ? `may send ${channel} to ${allowed.join(', ')} only`
+      : `may not send ${channel} to any country`;
+    fail('DESTINATION_NOT_ALLOWED', `${field}: ${to.slice(0, 40)} ${where}; this account ${may} (geo permissions)`);
   }
 
   private chatContext(input: Record<string, unknown>, channel: ChannelName): { chatId: string; session: string } {

@@ -11,10 +11,28 @@ export function fail(code: ErrorCode, message: string): never {
 }
 
 /** E.164 or null when the input is not a valid number for its (or the default) region. */
-export function toE164(raw: string, region: string): string | null {
+export interface ParsedPhone {
+  e164: string;
+  /** ISO 3166-1 alpha-2; null for a number of no country (e.g. +800 freephone). */
+  country: string | null;
+}
+
+/** A valid phone number in E.164 with its country, or null (national numbers read in `region`). */
+export function parsePhone(raw: string, region: string): ParsedPhone | null {
   if (raw.length > 32) return null;
   const parsed = parsePhoneNumberFromString(raw, region as CountryCode);
-  return parsed && parsed.isValid() ? parsed.number : null;
+  return parsed && parsed.isValid() ? { e164: parsed.number, country: parsed.country ?? null } : null;
+}
+
+const PHONE_CHAT_ID = /^(\d{6,15})@(?:c\.us|s\.whatsapp\.net)$/;
+
+/**
+ * The phone number behind a web-session chat id: a direct chat `<digits>@c.us` or
+ * `<digits>@s.whatsapp.net`. Null for group chats (`@g.us`) and ids that are not phone numbers.
+ */
+export function phoneOfChatId(chatId: string): ParsedPhone | null {
+  const m = PHONE_CHAT_ID.exec(chatId);
+  return m ? parsePhone(`+${m[1]}`, 'ZZ') : null;
 }
 
 export function normaliseEmail(raw: string): string | null {
