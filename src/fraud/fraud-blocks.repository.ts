@@ -120,6 +120,12 @@ export class FraudBlocksRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** The block holding the key of (account or platform, prefix), if any. */
+  async findActive(accountId: string | null, prefix: string): Promise<FraudBlockRecord | null> {
+    const rows = await this.uow.rows<BlockRow>(sql(`${SELECT} WHERE active_key = ?`, activeKey(accountId, prefix)));
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
   /** Ends a block in force (lifted now, or expired at its end): false when it was not in force. */
   async end(id: string, how: BlockEnd, at: number, by: string | null): Promise<boolean> {
     const n = await this.uow.exec(

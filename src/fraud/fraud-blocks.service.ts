@@ -54,7 +54,13 @@ export class FraudBlocksService {
       endReason: null,
       endedBy: null,
     };
-    if (!(await this.record(block, 'verification.fraud_blocked'))) return block.until;
+    if (!(await this.record(block, 'verification.fraud_blocked'))) {
+      // One is in force already (raised concurrently, or its Redis mark was lost): mark it again.
+      const open = await this.blocks.findActive(accountId, prefix);
+      if (!open) return block.until;
+      await this.counters.markBlocked({ id: open.id, accountId, prefix, until: open.until });
+      return open.until;
+    }
     const accounts = await this.blocks.accountsBlocked(prefix, now - windowMs);
     if (accounts >= this.config.fraud.platformAccounts) {
       await this.record(

@@ -35,12 +35,11 @@ export class FraudGuardService implements VerificationGuard {
     const prefix = this.c.guardEnabled ? destinationPrefix(req.recipient, this.c.prefixDigits) : null;
     if (prefix === null) return;
     const now = this.clock.now();
-    const tally = await this.counters.read(req.accountId, prefix, now, this.windowStart(now));
+    // Counted as it is read (one round trip for a code that goes out); a refused code is given back.
+    const tally = await this.counters.admit(req.accountId, prefix, now, this.windowStart(now), req.newRecipient);
     const verdict = judge(tally, req.newRecipient, this.c);
-    if (verdict.kind === 'allow') {
-      await this.counters.countSend(req.accountId, prefix, minuteOf(now), req.newRecipient);
-      return;
-    }
+    if (verdict.kind === 'allow') return;
+    await this.counters.uncount(req.accountId, prefix, minuteOf(now), req.newRecipient);
     const until =
       verdict.kind === 'blocked'
         ? verdict.until

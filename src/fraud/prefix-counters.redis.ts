@@ -4,28 +4,33 @@ import { activeKey, BlockMark, PrefixCounters } from './prefix-counters';
 
 // One hash per (account, prefix): fields `<minute>:s` (sent), `<minute>:v` (verified) and `<minute>:n`
 // (sent to new numbers). The block in force is a key `<prefix>fraud:b:<account|*>|<prefix>` holding
-// `<id> <until>`. Each call is one script: one round trip, atomic on the server.
-const READ = `
-local h = redis.call('HGETALL', KEYS[1])
+// `<id> <until>`. Each call is one script: one round trip, atomic on the server (an admitted code
+// costs one).
+// Admit: the tally before this code (the window's minutes from ARGV[1]), then the code counted in
+// its minute (ARGV[2]; ARGV[3] '1' for a new number), minutes older than the window deleted.
+const ADMIT = `
 local since, minute = tonumber(ARGV[1]), tonumber(ARGV[2])
+local h = redis.call('HGETALL', KEYS[1])
 local s, v, n = 0, 0, 0
 for i = 1, #h, 2 do
   local sep = string.find(h[i], ':')
   local m, k, val = tonumber(string.sub(h[i], 1, sep - 1)), string.sub(h[i], sep + 1), tonumber(h[i + 1])
-  if m >= since then
-    if k == 's' then s = s + val elseif k == 'v' then v = v + val elseif k == 'n' and m == minute then n = n + val end
-  end
+  if m < since then
+    redis.call('HDEL', KEYS[1], h[i])
+  elseif k == 's' then s = s + val
+  elseif k == 'v' then v = v + val
+  elseif k == 'n' and m == minute then n = n + val end
 end
+redis.call('HINCRBY', KEYS[1], minute .. ':s', 1)
+if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], minute .. ':n', 1) end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {s, v, n, redis.call('GET', KEYS[2]) or '', redis.call('GET', KEYS[3]) or ''}`;
 
-const COUNT_SEND = `
-local since = tonumber(ARGV[2])
-for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
-  if tonumber(string.sub(f, 1, string.find(f, ':') - 1)) < since then redis.call('HDEL', KEYS[1], f) end
-end
-redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':s', 1)
-if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':n', 1) end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])`;
+const UNCOUNT = `
+if tonumber(redis.call('HGET', KEYS[1], ARGV[1] .. ':s') or '0') > 0 then
+  redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':s', -1)
+  if ARGV[2] == '1' then redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':n', -1) end
+end`;
 
 // A verified code counts only while its send does (its minute still in the hash).
 const COUNT_VERIFIED = `
@@ -36,8 +41,16 @@ local v = redis.call('GET', KEYS[1])
 if v and string.sub(v, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. ' ' then redis.call('DEL', KEYS[1]) end`;
 
 type Scripted = Redis & {
-  fraudRead(counter: string, block: string, platform: string, since: number, minute: number): Promise<unknown[]>;
-  fraudCountSend(counter: string, minute: number, since: number, fresh: string, ttlMs: number): Promise<unknown>;
+  fraudAdmit(
+    counter: string,
+    block: string,
+    platform: string,
+    since: number,
+    minute: number,
+    fresh: string,
+    ttlMs: number,
+  ): Promise<unknown[]>;
+  fraudUncount(counter: string, minute: number, fresh: string): Promise<unknown>;
   fraudCountVerified(counter: string, minute: number): Promise<unknown>;
   fraudUnmark(block: string, id: string): Promise<unknown>;
 };
@@ -52,20 +65,28 @@ export class RedisPrefixCounters implements PrefixCounters {
     private readonly windowMs: number,
     private readonly now: () => number,
   ) {
-    redis.defineCommand('fraudRead', { numberOfKeys: 3, lua: READ });
-    redis.defineCommand('fraudCountSend', { numberOfKeys: 1, lua: COUNT_SEND });
+    redis.defineCommand('fraudAdmit', { numberOfKeys: 3, lua: ADMIT });
+    redis.defineCommand('fraudUncount', { numberOfKeys: 1, lua: UNCOUNT });
     redis.defineCommand('fraudCountVerified', { numberOfKeys: 1, lua: COUNT_VERIFIED });
     redis.defineCommand('fraudUnmark', { numberOfKeys: 1, lua: UNMARK });
     this.redis = redis as Scripted;
   }
 
-  async read(accountId: string, prefix: string, now: number, since: number): Promise<PrefixTally> {
-    const [s, v, n, own, platform] = await this.redis.fraudRead(
+  async admit(
+    accountId: string,
+    prefix: string,
+    now: number,
+    since: number,
+    newRecipient: boolean,
+  ): Promise<PrefixTally> {
+    const [s, v, n, own, platform] = await this.redis.fraudAdmit(
       this.counterKey(accountId, prefix),
       this.blockKey(accountId, prefix),
       this.blockKey(null, prefix),
       since,
       Math.floor(now / 60_000),
+      newRecipient ? '1' : '0',
+      this.windowMs + 120_000,
     );
     // The key's expiry runs on the server's clock; the block's own end is what counts.
     const blocks = [own, platform]
@@ -76,15 +97,8 @@ export class RedisPrefixCounters implements PrefixCounters {
     return { sends: Number(s), verified: Number(v), newThisMinute: Number(n), block: blocks[0] ?? null };
   }
 
-  async countSend(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
-    const since = minute - Math.ceil(this.windowMs / 60_000);
-    await this.redis.fraudCountSend(
-      this.counterKey(accountId, prefix),
-      minute,
-      since,
-      newRecipient ? '1' : '0',
-      this.windowMs + 120_000,
-    );
+  async uncount(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
+    await this.redis.fraudUncount(this.counterKey(accountId, prefix), minute, newRecipient ? '1' : '0');
   }
 
   async countVerified(accountId: string, prefix: string, minute: number): Promise<void> {

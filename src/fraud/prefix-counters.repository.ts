@@ -40,7 +40,31 @@ export function tallyStatement(accountId: string, prefix: string, now: number, s
 export class PrefixCountersRepository implements PrefixCounters {
   constructor(private readonly uow: UnitOfWork) {}
 
-  async read(accountId: string, prefix: string, now: number, since: number): Promise<PrefixTally> {
+  async admit(
+    accountId: string,
+    prefix: string,
+    now: number,
+    since: number,
+    newRecipient: boolean,
+  ): Promise<PrefixTally> {
+    const tally = await this.read(accountId, prefix, now, since);
+    await this.countSend(accountId, prefix, Math.floor(now / 60_000), newRecipient);
+    return tally;
+  }
+
+  async uncount(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
+    await this.uow.exec(
+      sql(
+        'UPDATE fraud_prefix_counters SET sends = sends - 1, new_numbers = new_numbers - ? WHERE account_id = ? AND prefix = ? AND minute = ? AND sends > 0',
+        newRecipient ? 1 : 0,
+        accountId,
+        prefix,
+        minute,
+      ),
+    );
+  }
+
+  private async read(accountId: string, prefix: string, now: number, since: number): Promise<PrefixTally> {
     const rows = await this.uow.rows<TallyRow>(tallyStatement(accountId, prefix, now, since));
     const counts = rows.find((r) => Number(r.kind) === 0);
     const blocks = rows.filter((r) => Number(r.kind) === 1 && r.id !== null);
@@ -54,7 +78,7 @@ export class PrefixCountersRepository implements PrefixCounters {
     };
   }
 
-  async countSend(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
+  private async countSend(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
     const fresh = newRecipient ? 1 : 0;
     const bump = () =>
       this.uow.exec(

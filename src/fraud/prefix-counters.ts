@@ -11,12 +11,16 @@ export interface BlockMark {
 
 /**
  * Where codes sent and verified are counted per (account, prefix, minute): the database by default,
- * Redis when REDIS_URL is set. Both hold across replicas; `read` is one round trip.
+ * Redis when REDIS_URL is set. Both hold across replicas. `admit` is one indexed read and one write
+ * (database) or one script (Redis: a single round trip).
  */
 export interface PrefixCounters {
-  /** The tally of the window ending now (`since`: the window's first minute) and the block in force. */
-  read(accountId: string, prefix: string, now: number, since: number): Promise<PrefixTally>;
-  countSend(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void>;
+  /**
+   * Counts a code about to be sent and answers the tally before it: the window ending now (`since`:
+   * the window's first minute) and the block in force. A code then refused is given back (`uncount`).
+   */
+  admit(accountId: string, prefix: string, now: number, since: number, newRecipient: boolean): Promise<PrefixTally>;
+  uncount(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void>;
   countVerified(accountId: string, prefix: string, minute: number): Promise<void>;
   /** Forgets the account's counts for the prefix (a lifted block judges fresh traffic only). */
   reset(accountId: string, prefix: string): Promise<void>;
