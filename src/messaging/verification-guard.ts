@@ -15,7 +15,7 @@ export interface VerificationGuard {
   /**
    * Before the code is paid: throws ApiError FRAUD_SUSPECTED (429, retryAfterSeconds) when the
    * recipient's destination prefix is blocked or the request would trip a limit; otherwise counts
-   * the code as sent. Costs one read (database or Redis) and one counter write.
+   * the code as sent. Costs one indexed read and one counter write (database), or one Redis round trip.
    */
   admit(req: CodeRequest): Promise<void>;
   /** A code of `recipient`, sent at `sentAt` (epoch ms), was verified: counts toward its prefix's conversion. */
