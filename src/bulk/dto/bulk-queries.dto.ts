@@ -1,15 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { emptyAsAbsent, toLimit } from '../../common/query-transforms';
 import { ROW_STATUS_FILTERS } from '../bulk-job.view';
-
-// A query value is a string, or an array when repeated (`?cursor=a&cursor=b`), which fails IsString /
-// IsIn / IsInt like any other malformed value. An empty value means the default.
-const emptyAsAbsent = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
-const toLimit = ({ value }: { value: unknown }): unknown => {
-  if (value === '') return undefined;
-  return typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : NaN) : value;
-};
 
 export class ListBulkJobsQuery {
   @ApiPropertyOptional({ type: 'string', maxLength: 500, description: 'nextCursor of the previous page' })

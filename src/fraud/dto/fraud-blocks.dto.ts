@@ -1,14 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { toBool, toLimit } from '../../common/query-transforms';
 import type { FraudBlockView } from '../fraud-block.view';
-
-const toLimit = ({ value }: { value: unknown }): unknown => {
-  if (value === '') return undefined;
-  return typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : NaN) : value;
-};
-const toBool = ({ value }: { value: unknown }): unknown =>
-  value === '' ? undefined : value === 'true' ? true : value === 'false' ? false : value;
 
 export class ListFraudBlocksQuery {
   @ApiPropertyOptional({ type: 'string', maxLength: 500, description: 'nextCursor of the previous page' })
