@@ -20,6 +20,7 @@ import { MessageLifecycle1732000050000 } from './1732000050000-message-lifecycle
 import { InboundSms1732000060000 } from './1732000060000-inbound-sms';
 import { MessagesBulkDelivery1732000070000 } from './1732000070000-messages-bulk-delivery';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
+import { VerificationDailyCounts1732000095000 } from './1732000095000-verification-daily-counts';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   InboundSms1732000060000,
   MessagesBulkDelivery1732000070000,
   BulkWindows1732000080000,
+  VerificationDailyCounts1732000095000,
 ];
