@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { TestAccount, TestApp } from '../support/app';
 import { expectError } from '../support/envelope';
 import { createVerificationApp, verificationHelpers } from '../support/verification-helpers';
@@ -111,5 +112,22 @@ describe('Verification stats (e2e)', () => {
     expect((await stats(reader, '1')).status).toBe(200);
     expectError(await stats(creator, '1'), 403, 'FORBIDDEN');
     expectError(await t.http().get('/api/v2/verification/stats'), 401, 'UNAUTHORIZED');
+  });
+
+  it('a count that cannot be written never fails the send or the check (the code was delivered and paid for)', async () => {
+    const db = t.app.get(DataSource);
+    const other = await t.createAccount();
+    await db.query('ALTER TABLE verification_daily_counts RENAME TO verification_daily_counts_away');
+    try {
+      const v = await sendOk(other, sms());
+      expect((await check(other, v.id, v.code)).body.data).toEqual({
+        verificationId: v.id,
+        status: 'approved',
+        valid: true,
+      });
+    } finally {
+      await db.query('ALTER TABLE verification_daily_counts_away RENAME TO verification_daily_counts');
+    }
+    expect((await stats(other.key, '1')).body.data.days).toEqual([{ date: today(0), sent: 0, verified: 0 }]);
   });
 });
