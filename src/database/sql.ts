@@ -88,3 +88,33 @@ export function updateFromRows(
         params: [...fixed, ...given, ...narrow],
       };
 }
+
+/** How a dialect writes "insert this row, or add to the one with its key" (DbCapabilities.upsert). */
+export type UpsertSyntax = 'on-duplicate-key' | 'on-conflict';
+
+/**
+ * One statement that inserts a row of counters, or adds them to the row already there with the same
+ * `keys`: the database does the read-add-write under its own lock, so concurrent callers never lose
+ * a count and never collide on the insert. `on-duplicate-key`: MySQL/MariaDB's `ON DUPLICATE KEY
+ * UPDATE`; `on-conflict`: SQLite's `ON CONFLICT (...) DO UPDATE`. The added amounts are bound twice
+ * (insert values, then increments) rather than read back with `VALUES()`/`excluded`, which the two
+ * dialects spell differently (and MySQL 8 deprecates `VALUES()`).
+ */
+export function insertOrAdd(
+  syntax: UpsertSyntax,
+  table: string,
+  keys: Record<string, SqlParam>,
+  adds: Record<string, number>,
+): Stmt {
+  const keyCols = Object.keys(keys);
+  const addCols = Object.keys(adds);
+  const cols = [...keyCols, ...addCols];
+  const insert = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${inList(cols.length)})`;
+  const increments = addCols.map((c) => `${c} = ${c} + ?`).join(', ');
+  const onKey =
+    syntax === 'on-duplicate-key'
+      ? `ON DUPLICATE KEY UPDATE ${increments}`
+      : `ON CONFLICT (${keyCols.join(', ')}) DO UPDATE SET ${increments}`;
+  const amounts = addCols.map((c) => adds[c]);
+  return { sql: `${insert} ${onKey}`, params: [...keyCols.map((c) => keys[c]), ...amounts, ...amounts] };
+}

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import { isDeadlock, isLockWaitTimeout } from './db-errors';
 import { SqliteConnection, SqliteGate, SqliteStatement, unitScope, UnitScope } from './sqlite-gate';
-import type { Row, Steps, Stmt, StmtResult, UpdateFromSyntax } from './sql';
+import type { Row, Steps, Stmt, StmtResult, UpdateFromSyntax, UpsertSyntax } from './sql';
 
 /** A transaction in progress: statements and TypeORM repositories that belong to it. */
 export interface Tx {
@@ -41,6 +41,8 @@ export interface DbCapabilities {
   embedded: boolean;
   /** How an UPDATE takes its values from a list of rows (`updateFromRows`). */
   updateFrom: UpdateFromSyntax;
+  /** How one statement inserts a row of counters or adds to the existing one (`insertOrAdd`). */
+  upsert: UpsertSyntax;
 }
 
 interface OpenTx extends Tx, UnitScope {
@@ -74,6 +76,7 @@ export class UnitOfWork {
       concurrentWrites: this.gate === null,
       embedded: this.gate !== null,
       updateFrom: this.gate === null ? 'join' : 'from',
+      upsert: this.gate === null ? 'on-duplicate-key' : 'on-conflict',
     };
   }
 

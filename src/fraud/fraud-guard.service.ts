@@ -53,7 +53,8 @@ export class FraudGuardService implements VerificationGuard {
     );
   }
 
-  async verified(accountId: string, recipient: string, sentAt: number): Promise<void> {
+  /** A code sent at `sentAt` was verified: it counts toward its prefix's conversion (VerificationActivity calls it). */
+  async countVerified(accountId: string, recipient: string, sentAt: number): Promise<void> {
     const prefix = this.c.guardEnabled ? destinationPrefix(recipient, this.c.prefixDigits) : null;
     if (prefix === null) return;
     // A lost count only makes the guard stricter for a while; the user's check has succeeded.

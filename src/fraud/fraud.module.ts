@@ -5,6 +5,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { GEO_PERMISSIONS } from '../messaging/validation/lookups';
+import { VERIFICATION_EVENTS } from '../messaging/verification-events';
 import { VERIFICATION_GUARD } from '../messaging/verification-guard';
 import { AdminGeoPermissionsController } from './admin-geo-permissions.controller';
 import { AdminFraudBlocksController } from './admin-fraud-blocks.controller';
@@ -20,6 +21,10 @@ import { GeoPermissionsService } from './geo-permissions.service';
 import { PREFIX_COUNTERS } from './prefix-counters';
 import { PrefixCountersRepository } from './prefix-counters.repository';
 import { RedisPrefixCounters } from './prefix-counters.redis';
+import { VerificationActivity } from './verification-activity';
+import { VerificationDailyCounts } from './verification-daily-counts';
+import { VerificationDailyCountsRepository } from './verification-daily-counts.repository';
+import { VerificationStatsController } from './verification-stats.controller';
 
 const FRAUD_REDIS = Symbol('FRAUD_REDIS');
 
@@ -34,7 +39,7 @@ class FraudRedisCloser implements OnApplicationShutdown {
 /**
  * The fraud guard (issue 31): geo permissions (the destination countries an account may send to)
  * and verification pumping detection. Messaging and verification reach it only through the ports
- * they declare, so this module is global and exports those tokens (GEO_PERMISSIONS, VERIFICATION_GUARD).
+ * they declare, so this module is global and exports those tokens (GEO_PERMISSIONS, VERIFICATION_GUARD, VERIFICATION_EVENTS).
  */
 @Global()
 @Module({
@@ -44,6 +49,7 @@ class FraudRedisCloser implements OnApplicationShutdown {
     AdminGeoPermissionsController,
     FraudBlocksController,
     AdminFraudBlocksController,
+    VerificationStatsController,
   ],
   providers: [
     GeoPermissionsRepository,
@@ -72,7 +78,11 @@ class FraudRedisCloser implements OnApplicationShutdown {
     FraudGuardService,
     FraudSweeper,
     { provide: VERIFICATION_GUARD, useExisting: FraudGuardService },
+    VerificationDailyCountsRepository,
+    VerificationDailyCounts,
+    VerificationActivity,
+    { provide: VERIFICATION_EVENTS, useExisting: VerificationActivity },
   ],
-  exports: [GEO_PERMISSIONS, VERIFICATION_GUARD],
+  exports: [GEO_PERMISSIONS, VERIFICATION_GUARD, VERIFICATION_EVENTS],
 })
 export class FraudModule {}

@@ -1,6 +1,7 @@
 /*
- * Port (messaging sits below the features): what verification asks of the fraud guard, provided by
- * FraudModule (global). Verification cannot import the fraud module; both import this.
+ * Port (messaging sits below the features): what verification asks of the fraud guard before a code
+ * is stored or paid, provided by FraudModule (global). Verification cannot import the fraud module;
+ * both import this. What happened to codes afterwards (sent, verified) goes through VERIFICATION_EVENTS.
  */
 
 /** A code about to be sent: its recipient (E.164 or email) and whether the account has sent it a code before. */
@@ -18,8 +19,6 @@ export interface VerificationGuard {
    * the code as sent. Costs one indexed read and one counter write (database), or one Redis round trip.
    */
   admit(req: CodeRequest): Promise<void>;
-  /** A code of `recipient`, sent at `sentAt` (epoch ms), was verified: counts toward its prefix's conversion. */
-  verified(accountId: string, recipient: string, sentAt: number): Promise<void>;
 }
 
 export const VERIFICATION_GUARD = Symbol('VERIFICATION_GUARD');

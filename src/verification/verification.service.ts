@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -7,6 +7,7 @@ import { iso } from '../database/columns';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { VERIFICATION_GUARD, VerificationGuard } from '../messaging/verification-guard';
+import { VERIFICATION_EVENTS, VerificationEvents } from '../messaging/verification-events';
 import { CheckVerificationDto, SendVerificationDto } from './dto/send-verification.dto';
 import { CheckedVerificationView, SentVerificationView } from './dto/verification.view';
 import { VerificationEntity } from './entities/verification.entity';
@@ -23,6 +24,7 @@ export const VERIFICATION_CHANNELS: readonly ChannelName[] = ['local_sms', 'chat
 @Injectable()
 export class VerificationService {
   readonly maxChecks: number;
+  private readonly log = new Logger(VerificationService.name);
 
   constructor(
     private readonly rows: VerificationRepository,
@@ -32,6 +34,7 @@ export class VerificationService {
     private readonly pipeline: SendPipeline,
     private readonly clock: Clock,
     @Inject(VERIFICATION_GUARD) private readonly guard: VerificationGuard,
+    @Inject(VERIFICATION_EVENTS) private readonly events: VerificationEvents,
     config: AppConfig,
   ) {
     this.maxChecks = config.verification.maxChecks;
@@ -87,6 +90,7 @@ export class VerificationService {
       await Promise.allSettled([this.rows.remove(accountId, id), this.limiter.release(slot)]);
       throw err;
     }
+    await this.notify('codeSent', () => this.events.codeSent(accountId, row.recipient, now));
     return {
       verificationId: id,
       to: row.recipient,
@@ -123,10 +127,24 @@ export class VerificationService {
     // Only pending -> approved can fail here, so a right code that loses the race sees `approved`, not valid.
     if (this.codes.matches(row.id, dto.code, row.codeHash)) {
       const approved = await this.rows.approve(accountId, row.id, now);
-      if (approved) await this.guard.verified(accountId, row.recipient, row.createdAt);
+      if (approved)
+        await this.notify('codeVerified', () => this.events.codeVerified(accountId, row.recipient, row.createdAt));
       return view('approved', approved);
     }
     return view(row.status === 'approved' ? 'approved' : 'pending');
+  }
+
+  /**
+   * Tells the watchers of codes (VERIFICATION_EVENTS) after the fact. Their failure is logged, never
+   * the user's: the code is already delivered and paid for, and an error here would make the client
+   * send (and pay for) another one. A lost notice costs one count on the chart.
+   */
+  private async notify(event: keyof VerificationEvents, call: () => Promise<void>): Promise<void> {
+    try {
+      await call();
+    } catch (err) {
+      this.log.error(`${event} not recorded: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   private messageInput(dto: SendVerificationDto, code: string, minutes: number): Record<string, unknown> {

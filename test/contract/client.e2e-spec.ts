@@ -101,6 +101,8 @@ describe('Typed client against the public document (contract)', () => {
     expect(check.response.status).toBe(200);
     expect(check.data?.data.status).toBe('pending');
     expect(check.data?.data.valid).toBe(false);
+    const stats = await client.GET('/api/v2/verification/stats', { params: { query: { days: 2 } } });
+    expect(stats.data?.data.days.map((d) => d.sent)).toEqual([0, 1]);
   });
 
   it("the fraud guard's blocks", async () => {

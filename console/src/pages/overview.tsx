@@ -6,6 +6,8 @@ import { ErrorBox } from '../components/error-box';
 import { Page, Section } from '../components/page';
 import { money, Status } from '../components/status';
 import { Link } from '../router';
+import { FraudBlocksSection } from './overview-fraud-blocks';
+import { VerificationChartSection } from './overview-verification';
 
 const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
 // The message log has no date filter: count the newest pages until a message from before today
@@ -107,6 +109,8 @@ export function OverviewPage() {
         )}
         {today.loading && !today.data && <p className="muted">Counting...</p>}
       </Section>
+      <VerificationChartSection />
+      <FraudBlocksSection />
     </Page>
   );
 }

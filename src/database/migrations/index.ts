@@ -22,6 +22,7 @@ import { MessagesBulkDelivery1732000070000 } from './1732000070000-messages-bulk
 import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
 import { GeoPermissions1732000090000 } from './1732000090000-geo-permissions';
+import { VerificationDailyCounts1732000095000 } from './1732000095000-verification-daily-counts';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   BulkWindows1732000080000,
   GeoPermissions1732000090000,
   FraudGuard1732000091000,
+  VerificationDailyCounts1732000095000,
 ];

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { insertOrAdd, sql } from '../database/sql';
+import { UnitOfWork } from '../database/unit-of-work';
+
+/** One account's counts for one UTC day. */
+export interface DailyCountRecord {
+  /** 'YYYY-MM-DD' (UTC). */
+  day: string;
+  sent: number;
+  verified: number;
+}
+
+/** The `verification_daily_counts` table; every method takes the owning account id. */
+@Injectable()
+export class VerificationDailyCountsRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  /** Adds to the account's counters of `day` (creating its row), in one statement. */
+  async add(accountId: string, day: string, sent: number, verified: number): Promise<void> {
+    await this.uow.run(
+      insertOrAdd(
+        this.uow.capabilities.upsert,
+        'verification_daily_counts',
+        { account_id: accountId, day },
+        { sent, verified },
+      ),
+    );
+  }
+
+  /** The account's days from `first` to `last` (inclusive) that have a row, oldest first. */
+  async between(accountId: string, first: string, last: string): Promise<DailyCountRecord[]> {
+    const rows = await this.uow.rows<{ day: unknown; sent: unknown; verified: unknown }>(
+      sql(
+        'SELECT day, sent, verified FROM verification_daily_counts WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day',
+        accountId,
+        first,
+        last,
+      ),
+    );
+    return rows.map((r) => ({ day: String(r.day), sent: Number(r.sent), verified: Number(r.verified) }));
+  }
+}
