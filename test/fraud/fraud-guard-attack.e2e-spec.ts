@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
+import { isMysqlRun } from '../support/database';
 import { expectError } from '../support/envelope';
 import { fraudApp, fraudHelpers, saNumber } from './fraud-helpers';
 
@@ -79,22 +80,25 @@ describe('Fraud guard: an SMS pumping attack on verification codes (e2e)', () =>
     }
   }, 900_000);
 
-  it('stops the same attack split over two replicas of one database within the same bound', async () => {
-    // Replicas of one deployment share the database and, when set, Redis (one key prefix).
-    const shared = { REDIS_KEY_PREFIX: `msgtest:${randomBytes(4).toString('hex')}:` };
-    const a = await fraudApp(shared);
-    const b = await createTestApp({ databaseUrl: a.databaseUrl, env: { VERIFICATION_SEND_LIMIT: '5', ...shared } });
-    try {
-      const acc = await a.createAccount({ walletBalance: 1_000_000 });
-      const r = await attack([a, b], acc);
-      expect(r.refusedReal).toBe(0);
-      expect(r.attackAccepted).toBeLessThanOrEqual(50);
-      expect(await fraudHelpers(() => a).paidTo(acc, `+966${ATTACK}`)).toBe(r.attackAccepted);
-      const active = (await fraudHelpers(() => b).blocks(acc, '?active=true')).body.data.blocks;
-      expect(active).toHaveLength(1);
-    } finally {
-      await b.close({ keepDatabase: true });
-      await a.close();
-    }
-  }, 900_000);
+  // Issue 31 asks this of MariaDB (two replicas of one embedded SQLite file are no deployment): the
+  // case exists in the MariaDB run only, where its apps also share Redis.
+  if (isMysqlRun())
+    it('stops the same attack split over two replicas of one database within the same bound', async () => {
+      // Replicas of one deployment share the database and, when set, Redis (one key prefix).
+      const shared = { REDIS_KEY_PREFIX: `msgtest:${randomBytes(4).toString('hex')}:` };
+      const a = await fraudApp(shared);
+      const b = await createTestApp({ databaseUrl: a.databaseUrl, env: { VERIFICATION_SEND_LIMIT: '5', ...shared } });
+      try {
+        const acc = await a.createAccount({ walletBalance: 1_000_000 });
+        const r = await attack([a, b], acc);
+        expect(r.refusedReal).toBe(0);
+        expect(r.attackAccepted).toBeLessThanOrEqual(50);
+        expect(await fraudHelpers(() => a).paidTo(acc, `+966${ATTACK}`)).toBe(r.attackAccepted);
+        const active = (await fraudHelpers(() => b).blocks(acc, '?active=true')).body.data.blocks;
+        expect(active).toHaveLength(1);
+      } finally {
+        await b.close({ keepDatabase: true });
+        await a.close();
+      }
+    }, 900_000);
 });
