@@ -34,4 +34,8 @@ module.exports = {
     },
   ],
   testTimeout: 60000,
+  // A test file runs in a worker process that is replaced once it holds more than this after a file:
+  // in one long in-band process (the default on 2 cores) memory grew past 4 GB over the e2e suites and
+  // the last app boots took over a minute.
+  workerIdleMemoryLimit: '1GB',
 };
