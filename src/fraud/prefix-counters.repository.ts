@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUniqueViolation } from '../database/db-errors';
-import { sql, Stmt } from '../database/sql';
+import { insertOrAdd, sql, Stmt } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { PrefixTally } from './fraud-verdict';
 import { activeKey, PrefixCounters } from './prefix-counters';
@@ -79,33 +78,14 @@ export class PrefixCountersRepository implements PrefixCounters {
   }
 
   private async countSend(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
-    const fresh = newRecipient ? 1 : 0;
-    const bump = () =>
-      this.uow.exec(
-        sql(
-          'UPDATE fraud_prefix_counters SET sends = sends + 1, new_numbers = new_numbers + ? WHERE account_id = ? AND prefix = ? AND minute = ?',
-          fresh,
-          accountId,
-          prefix,
-          minute,
-        ),
-      );
-    if (await bump()) return;
-    try {
-      await this.uow.exec(
-        sql(
-          'INSERT INTO fraud_prefix_counters (account_id, prefix, minute, sends, verified, new_numbers) VALUES (?, ?, ?, 1, 0, ?)',
-          accountId,
-          prefix,
-          minute,
-          fresh,
-        ),
-      );
-    } catch (err) {
-      // Another request of the same minute inserted it first.
-      if (!isUniqueViolation(err)) throw err;
-      await bump();
-    }
+    await this.uow.run(
+      insertOrAdd(
+        this.uow.capabilities.upsert,
+        'fraud_prefix_counters',
+        { account_id: accountId, prefix, minute },
+        { sends: 1, new_numbers: newRecipient ? 1 : 0 },
+      ),
+    );
   }
 
   async countVerified(accountId: string, prefix: string, minute: number): Promise<void> {
