@@ -4,8 +4,8 @@
 /** An empty value means the default. */
 export const emptyAsAbsent = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
 
-/** `limit`: digits become a number, anything else NaN (IsInt refuses it); empty is absent. */
-export const toLimit = ({ value }: { value: unknown }): unknown => {
+/** An integer such as `limit`: digits become a number, anything else NaN (IsInt refuses it); empty is absent. */
+export const toInteger = ({ value }: { value: unknown }): unknown => {
   if (value === '') return undefined;
   return typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : NaN) : value;
 };

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { emptyAsAbsent, toLimit } from '../../common/query-transforms';
+import { emptyAsAbsent, toInteger } from '../../common/query-transforms';
 import { ROW_STATUS_FILTERS } from '../bulk-job.view';
 
 export class ListBulkJobsQuery {
@@ -13,7 +13,7 @@ export class ListBulkJobsQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
-  @Transform(toLimit)
+  @Transform(toInteger)
   @IsInt({ message: 'limit must be an integer from 1 to 100' })
   @Min(1, { message: 'limit must be an integer from 1 to 100' })
   @Max(100, { message: 'limit must be an integer from 1 to 100' })
@@ -39,7 +39,7 @@ export class ListBulkRowsQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
-  @Transform(toLimit)
+  @Transform(toInteger)
   @IsInt({ message: 'limit must be an integer from 1 to 1000' })
   @Min(1, { message: 'limit must be an integer from 1 to 1000' })
   @Max(1000, { message: 'limit must be an integer from 1 to 1000' })

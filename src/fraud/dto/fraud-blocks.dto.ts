@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { toBool, toLimit } from '../../common/query-transforms';
+import { toBool, toInteger } from '../../common/query-transforms';
 import type { FraudBlockView } from '../fraud-block.view';
 
 export class ListFraudBlocksQuery {
@@ -13,7 +13,7 @@ export class ListFraudBlocksQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
-  @Transform(toLimit)
+  @Transform(toInteger)
   @IsInt({ message: 'limit must be an integer from 1 to 100' })
   @Min(1, { message: 'limit must be an integer from 1 to 100' })
   @Max(100, { message: 'limit must be an integer from 1 to 100' })

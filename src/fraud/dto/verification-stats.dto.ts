@@ -1,16 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { toInteger } from '../../common/query-transforms';
 import type { DailyVerificationCount } from '../verification-daily-counts';
 
 export const STATS_MAX_DAYS = 90;
 const DAYS_MESSAGE = `days must be an integer from 1 to ${STATS_MAX_DAYS}`;
-
-// A query value is a string (an array when repeated, which fails IsInt); an empty value means the default.
-const toInt = ({ value }: { value: unknown }): unknown => {
-  if (value === '') return undefined;
-  return typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : NaN) : value;
-};
 
 export class VerificationStatsQuery {
   @ApiPropertyOptional({
@@ -21,7 +16,7 @@ export class VerificationStatsQuery {
     description: 'How many UTC days, today included.',
   })
   @IsOptional()
-  @Transform(toInt)
+  @Transform(toInteger)
   @IsInt({ message: DAYS_MESSAGE })
   @Min(1, { message: DAYS_MESSAGE })
   @Max(STATS_MAX_DAYS, { message: DAYS_MESSAGE })
