@@ -1370,11 +1370,6 @@ export interface components {
              * @enum {string|null}
              */
             endReason: "lifted" | "expired" | null;
-            /**
-             * Format: date-time
-             * @example null
-             */
-            liftedAt: string | null;
         };
         FraudBlockPage: {
             blocks: components["schemas"]["FraudBlock"][];
@@ -12669,8 +12664,7 @@ export interface operations {
                      *             "until": "2026-11-28T19:00:00.000Z",
                      *             "active": true,
                      *             "endedAt": null,
-                     *             "endReason": null,
-                     *             "liftedAt": null
+                     *             "endReason": null
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -12851,8 +12845,7 @@ export interface operations {
                      *           "until": "2026-11-28T18:20:00.000Z",
                      *           "active": false,
                      *           "endedAt": "2026-11-28T18:20:00.000Z",
-                     *           "endReason": "lifted",
-                     *           "liftedAt": "2026-11-28T18:20:00.000Z"
+                     *           "endReason": "lifted"
                      *         }
                      *       }
                      *     }

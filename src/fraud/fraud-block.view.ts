@@ -18,7 +18,6 @@ export interface FraudBlockView {
   active: boolean;
   endedAt: string | null;
   endReason: FraudBlockRecord['endReason'];
-  liftedAt: string | null;
 }
 
 export function blockView(b: FraudBlockRecord, now: number): FraudBlockView {
@@ -35,6 +34,5 @@ export function blockView(b: FraudBlockRecord, now: number): FraudBlockView {
     active: b.endedAt === null && b.until > now,
     endedAt: iso(b.endedAt ?? (b.until <= now ? b.until : null)),
     endReason: b.endReason ?? (b.until <= now ? 'expired' : null),
-    liftedAt: b.endReason === 'lifted' ? iso(b.endedAt) : null,
   };
 }

@@ -60,7 +60,6 @@ export class FraudBlocksController {
           until: '2026-11-28T18:20:00.000Z',
           endedAt: '2026-11-28T18:20:00.000Z',
           endReason: 'lifted',
-          liftedAt: '2026-11-28T18:20:00.000Z',
         },
       },
     },

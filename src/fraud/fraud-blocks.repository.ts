@@ -79,18 +79,10 @@ export class FraudBlocksRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   /**
-   * Records a block unless one is in force for its key already (a concurrent request or replica
-   * raised it): true when this call did. A block whose time ran out gives its key up first.
+   * Records a block unless a block holds its key (in force, or ended by time and not yet closed):
+   * true when this call did. Closing a holder is the service's, so that its event goes out.
    */
   async open(b: FraudBlockRecord): Promise<boolean> {
-    const key = activeKey(b.accountId, b.prefix);
-    await this.uow.exec(
-      sql(
-        "UPDATE fraud_blocks SET active_key = NULL, ended_at = until_at, end_reason = 'expired' WHERE active_key = ? AND until_at <= ?",
-        key,
-        b.createdAt,
-      ),
-    );
     try {
       await this.uow.exec(
         sql(
@@ -105,7 +97,7 @@ export class FraudBlocksRepository {
           b.accounts,
           b.createdAt,
           b.until,
-          key,
+          activeKey(b.accountId, b.prefix),
         ),
       );
       return true;

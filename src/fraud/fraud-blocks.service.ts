@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
@@ -26,6 +26,8 @@ export interface BlockQuery {
  */
 @Injectable()
 export class FraudBlocksService {
+  private readonly log = new Logger(FraudBlocksService.name);
+
   constructor(
     private readonly blocks: FraudBlocksRepository,
     @Inject(PREFIX_COUNTERS) private readonly counters: PrefixCounters,
@@ -37,7 +39,10 @@ export class FraudBlocksService {
     private readonly config: AppConfig,
   ) {}
 
-  /** Raises the account's block of `prefix` (unless a concurrent request did), then the platform's if due. */
+  /**
+   * Raises the account's block of `prefix`, then the platform's if due; the end of the block in force
+   * (this one, or one a concurrent request or replica raised first).
+   */
   async raise(accountId: string, prefix: string, reason: FraudReason, t: PrefixTally, now: number): Promise<number> {
     const windowMs = this.config.fraud.windowMs;
     const block: FraudBlockRecord = {
@@ -54,16 +59,11 @@ export class FraudBlocksService {
       endReason: null,
       endedBy: null,
     };
-    if (!(await this.record(block, 'verification.fraud_blocked'))) {
-      // One is in force already (raised concurrently, or its Redis mark was lost): mark it again.
-      const open = await this.blocks.findActive(accountId, prefix);
-      if (!open) return block.until;
-      await this.counters.markBlocked({ id: open.id, accountId, prefix, until: open.until });
-      return open.until;
-    }
+    const inForce = await this.open(block, 'verification.fraud_blocked');
+    if (!inForce.opened) return inForce.block.until;
     const accounts = await this.blocks.accountsBlocked(prefix, now - windowMs);
     if (accounts >= this.config.fraud.platformAccounts) {
-      await this.record(
+      await this.open(
         { ...block, id: newId('frb'), accountId: null, reason: 'many_accounts', accounts, sends: 0, verified: 0 },
         null,
       );
@@ -114,16 +114,35 @@ export class FraudBlocksService {
 
   private async lift(b: FraudBlockRecord, by: string): Promise<FraudBlockView> {
     const now = this.clock.now();
-    if (b.endedAt !== null || b.until <= now || !(await this.end(b, 'lifted', now, by))) {
-      throw new ApiError('INVALID_STATE', 'The block is no longer in force');
-    }
+    const closed = b.endedAt === null && b.until > now ? await this.end(b, 'lifted', now, by) : null;
+    if (!closed) throw new ApiError('INVALID_STATE', 'The block is no longer in force');
     // Fresh traffic is judged afresh: the counts that raised the block would raise it again at once.
     if (b.accountId !== null) await this.counters.reset(b.accountId, b.prefix);
-    const ended = await this.blocks.find(b.id);
-    return blockView(ended ?? b, now);
+    return blockView(closed, now);
   }
 
-  /** Records a new block and its event in one unit; false when one is in force already. */
+  /**
+   * Records `b`, or answers the block that holds its key: one raised concurrently (by another request
+   * or replica), or one whose Redis mark was lost (marked again). A holder whose time ran out before
+   * the sweep reached it is closed first, with its event, and `b` takes its place.
+   */
+  private async open(
+    b: FraudBlockRecord,
+    event: EventType | null,
+  ): Promise<{ block: FraudBlockRecord; opened: boolean }> {
+    for (let round = 0; round < 3; round++) {
+      if (await this.record(b, event)) return { block: b, opened: true };
+      const held = await this.blocks.findActive(b.accountId, b.prefix);
+      if (held && held.until > b.createdAt) {
+        await this.mark(held);
+        return { block: held, opened: false };
+      }
+      if (held) await this.end(held, 'expired', held.until, null);
+    }
+    throw new ApiError('CONFLICT', 'The fraud block changed concurrently; retry the request');
+  }
+
+  /** Records a new block and its event in one unit; false when a block holds its key. */
   private async record(b: FraudBlockRecord, event: EventType | null): Promise<boolean> {
     const opened = await this.uow.transaction(async (tx) => {
       if (!(await this.blocks.open(b))) return false;
@@ -132,20 +151,35 @@ export class FraudBlocksService {
     });
     if (!opened) return false;
     this.metrics.recordFraudBlock(b.accountId === null ? 'platform' : 'account', b.reason);
-    await this.counters.markBlocked({ id: b.id, accountId: b.accountId, prefix: b.prefix, until: b.until });
+    await this.mark(b);
     return true;
   }
 
-  private async end(b: FraudBlockRecord, how: BlockEnd, at: number, by: string | null): Promise<boolean> {
-    const ended = await this.uow.transaction(async (tx) => {
-      if (!(await this.blocks.end(b.id, how, at, by))) return false;
-      const closed = { ...b, endedAt: at, endReason: how, endedBy: by };
+  /** The block's mark in the counters (Redis). Committed already: a lost mark is set again by the next request that trips a rule. */
+  private async mark(b: FraudBlockRecord): Promise<void> {
+    await this.counters
+      .markBlocked({ id: b.id, accountId: b.accountId, prefix: b.prefix, until: b.until })
+      .catch((err: unknown) => this.log.warn({ err }, `fraud block ${b.id}: its mark was not set`));
+  }
+
+  /**
+   * Ends a block that holds its key, with its `unblocked` event: the block as closed, or null when it
+   * no longer held it. Its mark goes first, so a failure leaves a block the next trip marks again,
+   * never a mark that outlives its block.
+   */
+  private async end(
+    b: FraudBlockRecord,
+    how: BlockEnd,
+    at: number,
+    by: string | null,
+  ): Promise<FraudBlockRecord | null> {
+    await this.counters.unmarkBlocked({ id: b.id, accountId: b.accountId, prefix: b.prefix, until: b.until });
+    const closed: FraudBlockRecord = { ...b, endedAt: at, endReason: how, endedBy: by };
+    return this.uow.transaction(async (tx) => {
+      if (!(await this.blocks.end(b.id, how, at, by))) return null;
       if (b.accountId) await this.events.record(tx, [this.event(closed, 'verification.fraud_unblocked', at)]);
-      return true;
+      return closed;
     });
-    if (ended)
-      await this.counters.unmarkBlocked({ id: b.id, accountId: b.accountId, prefix: b.prefix, until: b.until });
-    return ended;
   }
 
   private event(b: FraudBlockRecord, type: EventType, at: number) {

@@ -74,7 +74,6 @@ describe('Fraud guard: blocks, lifting, velocity and the platform (e2e)', () => 
       verified: 0,
       active: true,
       endedAt: null,
-      liftedAt: null,
     });
     await waitFor(async () => events('verification.fraud_blocked').some((b) => b.id === block.id), {
       what: 'fraud_blocked event',
@@ -83,7 +82,7 @@ describe('Fraud guard: blocks, lifting, velocity and the platform (e2e)', () => 
     const lifted = await h.lift(acc, block.id);
     expect(lifted.status).toBe(200);
     expect(lifted.body.data.block).toMatchObject({ id: block.id, active: false, endReason: 'lifted' });
-    expect(lifted.body.data.block.liftedAt).toEqual(expect.any(String));
+    expect(lifted.body.data.block.endedAt).toEqual(expect.any(String));
     expectError(await h.lift(acc, block.id), 409, 'INVALID_STATE');
     await waitFor(async () => events('verification.fraud_unblocked').some((b) => b.id === block.id), {
       what: 'fraud_unblocked event',
@@ -143,6 +142,31 @@ describe('Fraud guard: blocks, lifting, velocity and the platform (e2e)', () => 
     });
     // The old codes left the window with it.
     expect(await h.signIn(acc, saNumber('5055', 7))).toBe(200);
+  });
+
+  it('closes a block that ran out before the sweep, with its event, when the prefix trips again', async () => {
+    const acc = await t.createAccount();
+    await t
+      .http()
+      .post('/api/v2/webhooks/endpoints')
+      .set('X-API-Key', acc.key)
+      .send({
+        url: receiver.url,
+        events: ['verification.*'],
+      });
+    await trip(acc, '5099');
+    const first = (await h.blocks(acc)).body.data.blocks[0].id as string;
+    // No sweep in between: the new block takes the prefix's key from the one whose time ran out.
+    shiftMs = t.config.fraud.windowMs + 1000;
+    await trip(acc, '5099');
+    const listed = (await h.blocks(acc)).body.data.blocks as { id: string; active: boolean; endReason: string }[];
+    expect(listed.map((b) => [b.id === first, b.active, b.endReason])).toEqual([
+      [false, true, null],
+      [true, false, 'expired'],
+    ]);
+    await waitFor(async () => events('verification.fraud_unblocked').some((b) => b.id === first), {
+      what: 'fraud_unblocked event of the block that ran out',
+    });
   });
 
   it('raises a platform block when the prefix is blocked in enough accounts; only the operator lifts it', async () => {

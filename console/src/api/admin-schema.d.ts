@@ -758,11 +758,6 @@ export interface components {
              * @enum {string|null}
              */
             endReason: "lifted" | "expired" | null;
-            /**
-             * Format: date-time
-             * @example null
-             */
-            liftedAt: string | null;
         };
         FraudBlockPage: {
             blocks: components["schemas"]["FraudBlock"][];
@@ -6119,8 +6114,7 @@ export interface operations {
                      *             "until": "2026-11-28T19:00:00.000Z",
                      *             "active": true,
                      *             "endedAt": null,
-                     *             "endReason": null,
-                     *             "liftedAt": null
+                     *             "endReason": null
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -6279,8 +6273,7 @@ export interface operations {
                      *           "until": "2026-11-28T19:00:00.000Z",
                      *           "active": false,
                      *           "endedAt": null,
-                     *           "endReason": "lifted",
-                     *           "liftedAt": null
+                     *           "endReason": "lifted"
                      *         }
                      *       }
                      *     }

@@ -59,7 +59,7 @@ export function FraudBlocksSection() {
                     <When at={b.until} />
                   </td>
                   <td>
-                    <Status value={b.active ? 'active' : b.liftedAt ? 'lifted' : 'ended'} />
+                    <Status value={b.active ? 'active' : (b.endReason ?? 'expired')} />
                   </td>
                   <td>
                     {b.active && b.scope === 'account' && (

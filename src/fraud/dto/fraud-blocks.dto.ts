@@ -91,9 +91,6 @@ export class FraudBlock implements FraudBlockView {
 
   @ApiProperty({ type: 'string', enum: ['lifted', 'expired', null], nullable: true, example: null })
   endReason: FraudBlockView['endReason'];
-
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: null })
-  liftedAt: string | null;
 }
 
 export class FraudBlockPage {
@@ -125,5 +122,4 @@ export const FRAUD_BLOCK_EXAMPLE: FraudBlockView = {
   active: true,
   endedAt: null,
   endReason: null,
-  liftedAt: null,
 };
