@@ -1,4 +1,4 @@
-import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { AccountsModule } from '../accounts/accounts.module';
@@ -58,8 +58,13 @@ class FraudRedisCloser implements OnApplicationShutdown {
     {
       provide: FRAUD_REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): Redis | null =>
-        config.redis.url ? new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null,
+      useFactory: (config: AppConfig): Redis | null => {
+        if (!config.redis.url) return null;
+        const redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+        // Failed commands answer 503 (RedisPrefixCounters); the connection's own errors are logged, not thrown.
+        redis.on('error', (err: Error) => new Logger('FraudRedis').warn(`Redis: ${err.message}`));
+        return redis;
+      },
     },
     {
       provide: FraudRedisCloser,

@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { ApiError } from '../common/errors';
 import type { PrefixTally } from './fraud-verdict';
 import { activeKey, BlockMark, PrefixCounters } from './prefix-counters';
 
@@ -57,6 +59,7 @@ type Scripted = Redis & {
 
 /** The counters in Redis (REDIS_URL set): the same contract as the database store. */
 export class RedisPrefixCounters implements PrefixCounters {
+  private readonly log = new Logger(RedisPrefixCounters.name);
   private readonly redis: Scripted;
 
   constructor(
@@ -79,14 +82,16 @@ export class RedisPrefixCounters implements PrefixCounters {
     since: number,
     newRecipient: boolean,
   ): Promise<PrefixTally> {
-    const [s, v, n, own, platform] = await this.redis.fraudAdmit(
-      this.counterKey(accountId, prefix),
-      this.blockKey(accountId, prefix),
-      this.blockKey(null, prefix),
-      since,
-      Math.floor(now / 60_000),
-      newRecipient ? '1' : '0',
-      this.windowMs + 120_000,
+    const [s, v, n, own, platform] = await this.call(() =>
+      this.redis.fraudAdmit(
+        this.counterKey(accountId, prefix),
+        this.blockKey(accountId, prefix),
+        this.blockKey(null, prefix),
+        since,
+        Math.floor(now / 60_000),
+        newRecipient ? '1' : '0',
+        this.windowMs + 120_000,
+      ),
     );
     // The key's expiry runs on the server's clock; the block's own end is what counts.
     const blocks = [own, platform]
@@ -98,29 +103,48 @@ export class RedisPrefixCounters implements PrefixCounters {
   }
 
   async uncount(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
-    await this.redis.fraudUncount(this.counterKey(accountId, prefix), minute, newRecipient ? '1' : '0');
+    await this.call(() =>
+      this.redis.fraudUncount(this.counterKey(accountId, prefix), minute, newRecipient ? '1' : '0'),
+    );
   }
 
   async countVerified(accountId: string, prefix: string, minute: number): Promise<void> {
-    await this.redis.fraudCountVerified(this.counterKey(accountId, prefix), minute);
+    await this.call(() => this.redis.fraudCountVerified(this.counterKey(accountId, prefix), minute));
   }
 
   async reset(accountId: string, prefix: string): Promise<void> {
-    await this.redis.del(this.counterKey(accountId, prefix));
+    await this.call(() => this.redis.del(this.counterKey(accountId, prefix)));
   }
 
   async markBlocked(mark: BlockMark): Promise<void> {
     const ttl = Math.max(1000, mark.until - this.now());
-    await this.redis.set(this.blockKey(mark.accountId, mark.prefix), `${mark.id} ${mark.until}`, 'PX', ttl);
+    await this.call(() =>
+      this.redis.set(this.blockKey(mark.accountId, mark.prefix), `${mark.id} ${mark.until}`, 'PX', ttl),
+    );
   }
 
   async unmarkBlocked(mark: BlockMark): Promise<void> {
-    await this.redis.fraudUnmark(this.blockKey(mark.accountId, mark.prefix), mark.id);
+    await this.call(() => this.redis.fraudUnmark(this.blockKey(mark.accountId, mark.prefix), mark.id));
   }
 
   /** Old minutes leave each hash as it is written to, and idle hashes expire: nothing to do. */
   async prune(): Promise<number> {
     return 0;
+  }
+
+  /**
+   * A Redis call; a Redis that does not answer (down, restarting) is a 503 with a retry, never a 500:
+   * every call here comes before the code is stored or paid, or after its record is committed.
+   */
+  private async call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (err) {
+      this.log.warn({ err }, 'fraud guard: Redis did not answer');
+      throw new ApiError('SERVICE_UNAVAILABLE', "The fraud guard's counters (Redis) did not answer; retry shortly", {
+        retryAfterSeconds: 1,
+      });
+    }
   }
 
   private counterKey(accountId: string, prefix: string): string {
