@@ -58,7 +58,7 @@ export function fraudSection(r: EnvReader): FraudConfig {
     prefixDigits: r.int('FRAUD_PREFIX_DIGITS', 4, 0, 10),
     windowMs: r.int('FRAUD_WINDOW_SECONDS', 3600, 60, 7 * 86_400) * 1000,
     minSends: r.int('FRAUD_MIN_SENDS', 20, 1, 1_000_000),
-    minConversionPermille: Math.round(r.int('FRAUD_MIN_CONVERSION_PERCENT', 10, 0, 100) * 10),
+    minConversionPermille: r.int('FRAUD_MIN_CONVERSION_PERCENT', 10, 0, 100) * 10,
     newNumbersPerMinute: r.int('FRAUD_NEW_NUMBERS_PER_MINUTE', 30, 1, 1_000_000),
     platformAccounts: r.int('FRAUD_PLATFORM_ACCOUNTS', 3, 2, 1_000_000),
     sweepTickMs: r.int('FRAUD_SWEEP_TICK_MS', 60_000, 1000, 3_600_000),

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
@@ -18,7 +18,6 @@ import { PREFIX_COUNTERS, PrefixCounters } from './prefix-counters';
  */
 @Injectable()
 export class FraudGuardService implements VerificationGuard {
-  private readonly log = new Logger(FraudGuardService.name);
   private readonly c: FraudConfig;
 
   constructor(
@@ -32,7 +31,7 @@ export class FraudGuardService implements VerificationGuard {
   }
 
   async admit(req: CodeRequest): Promise<void> {
-    const prefix = this.c.guardEnabled ? destinationPrefix(req.recipient, this.c.prefixDigits) : null;
+    const prefix = this.prefixOf(req.recipient);
     if (prefix === null) return;
     const now = this.clock.now();
     // Counted as it is read (one round trip for a code that goes out); a refused code is given back.
@@ -55,12 +54,15 @@ export class FraudGuardService implements VerificationGuard {
 
   /** A code sent at `sentAt` was verified: it counts toward its prefix's conversion (VerificationActivity calls it). */
   async countVerified(accountId: string, recipient: string, sentAt: number): Promise<void> {
-    const prefix = this.c.guardEnabled ? destinationPrefix(recipient, this.c.prefixDigits) : null;
+    const prefix = this.prefixOf(recipient);
     if (prefix === null) return;
-    // A lost count only makes the guard stricter for a while; the user's check has succeeded.
-    await this.counters
-      .countVerified(accountId, prefix, minuteOf(sentAt))
-      .catch((err: unknown) => this.log.warn({ err }, 'fraud guard: a verified code was not counted'));
+    // A failure is logged by the caller of the notice (VerificationService): the user's check stands.
+    await this.counters.countVerified(accountId, prefix, minuteOf(sentAt));
+  }
+
+  /** The prefix the guard counts `recipient` under; null when it has none (an email) or the guard is off. */
+  private prefixOf(recipient: string): string | null {
+    return this.c.guardEnabled ? destinationPrefix(recipient, this.c.prefixDigits) : null;
   }
 
   /** The window's first minute: codes sent in it or after count. */

@@ -10,7 +10,7 @@ export function fail(code: ErrorCode, message: string): never {
   throw new ApiError(code, message);
 }
 
-/** E.164 or null when the input is not a valid number for its (or the default) region. */
+/** A valid phone number: its E.164 form and its country. */
 export interface ParsedPhone {
   e164: string;
   /** ISO 3166-1 alpha-2; null for a number of no country (e.g. +800 freephone). */
