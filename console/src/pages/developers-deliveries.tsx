@@ -6,7 +6,7 @@ import { ErrorBox } from '../components/error-box';
 import { Empty, Section, TableBox } from '../components/page';
 import { Pager, useCursor } from '../components/pager';
 import { Status, When } from '../components/status';
-import { EVENT_TYPES } from './developers-endpoints';
+import { EVENT_TYPES } from '../api/event-types';
 
 const FILTERS = ['pending', 'delivered', 'failed'] as const;
 

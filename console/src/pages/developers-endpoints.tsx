@@ -1,5 +1,6 @@
 import { FormEvent, useState } from 'react';
 import { useClient } from '../api/context';
+import { EVENT_TYPES } from '../api/event-types';
 import { unwrap } from '../api/failure';
 import type { Schemas } from '../api/public';
 import { useAction, useApi } from '../api/use-api';
@@ -9,26 +10,6 @@ import { ShownOnce } from '../components/secret';
 import { Status, When } from '../components/status';
 
 type Endpoint = Schemas['EventEndpoint'];
-
-/** The event types an endpoint can subscribe to (the API also takes `prefix.*` and `*`). */
-export const EVENT_TYPES = [
-  'message.sent',
-  'message.delivered',
-  'message.read',
-  'message.failed',
-  'bulk_job.queued',
-  'bulk_job.rejected',
-  'bulk_job.paused',
-  'bulk_job.completed',
-  'bulk_job.cancelled',
-  'template.approved',
-  'template.rejected',
-  'sms_sender.approved',
-  'sms_sender.rejected',
-  'chatapp_web.message.received',
-  'sms.received',
-  'webhook.test',
-] as const;
 
 /** Event endpoints (owner key): create with events (the signing secret shown once), test, rotate, enable/disable, delete. */
 export function EndpointsPanel({ onDelivery }: { onDelivery(): void }) {
