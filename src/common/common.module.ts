@@ -4,6 +4,7 @@ import { CursorCodec } from './cursor';
 import { DNS_RESOLVER, SystemDnsResolver } from './net/dns-resolver';
 import { GuardedFetcher } from './net/guarded-fetcher';
 import { TargetPolicy } from './net/target-policy';
+import { RecipientHasher } from './recipient-hasher';
 import { SecretBox } from './secret-box';
 import { ShutdownCoordinator } from './shutdown/shutdown-coordinator';
 
@@ -13,11 +14,12 @@ import { ShutdownCoordinator } from './shutdown/shutdown-coordinator';
     Clock,
     CursorCodec,
     SecretBox,
+    RecipientHasher,
     { provide: DNS_RESOLVER, useClass: SystemDnsResolver },
     TargetPolicy,
     GuardedFetcher,
     ShutdownCoordinator,
   ],
-  exports: [Clock, CursorCodec, SecretBox, TargetPolicy, GuardedFetcher, ShutdownCoordinator],
+  exports: [Clock, CursorCodec, SecretBox, RecipientHasher, TargetPolicy, GuardedFetcher, ShutdownCoordinator],
 })
 export class CommonModule {}
