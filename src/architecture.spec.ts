@@ -28,6 +28,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'chatapp-web': FEATURE,
   console: FEATURE,
   fraud: FEATURE,
+  privacy: FEATURE,
   health: FEATURE,
   senders: FEATURE,
   templates: FEATURE,

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { AUDIT_TRAIL, AuditTrail, AuditValue } from '../common/audit/audit-trail';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -47,6 +48,7 @@ export class AccountsService {
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
     private readonly ledger: LedgerService,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
   /** Creates an account and its first owner key in one transaction. */
@@ -79,9 +81,31 @@ export class AccountsService {
     for (const k of Object.keys(fields) as (keyof AccountFields)[]) {
       if (fields[k] !== undefined) (patch as Record<string, unknown>)[k] = fields[k];
     }
-    const result = await this.accounts.update({ id }, patch);
-    if (!result.affected) throw ApiError.notFound('Account');
+    await this.uow.transaction(async ({ manager }) => {
+      const before = await manager.findOneBy(AccountEntity, { id });
+      if (!before) throw ApiError.notFound('Account');
+      await manager.update(AccountEntity, { id }, patch);
+      await this.audited(before, fields);
+    });
     return this.get(id);
+  }
+
+  /** The operator's changes to balance and plan, in the trail (what changed, before and after). */
+  private async audited(before: AccountEntity, fields: AccountFields): Promise<void> {
+    const diff = (keys: (keyof AccountFields)[]): Record<string, AuditValue> => {
+      const out: Record<string, AuditValue> = {};
+      for (const k of keys) {
+        const after = fields[k];
+        if (after !== undefined && after !== before[k]) out[k] = { before: before[k] ?? null, after };
+      }
+      return out;
+    };
+    const balance = diff(['walletBalance']);
+    const plan = diff(['planName', 'messageQuota', 'messagesUsed', 'freeMessages', 'subscriptionActive']);
+    const accountId = before.id;
+    if (Object.keys(balance).length)
+      await this.audit.record({ accountId, type: 'account.balance_changed', changes: balance });
+    if (Object.keys(plan).length) await this.audit.record({ accountId, type: 'account.plan_changed', changes: plan });
   }
 
   async get(id: string): Promise<AccountView> {
@@ -120,10 +144,13 @@ export class AccountsService {
 
   /** Operator top-up: adds `amount` minor units to the wallet atomically and answers the account after it. */
   async topUp(id: string, amount: number): Promise<AccountView> {
-    if (!(await this.ledger.credit(id, amount))) {
-      if (!(await this.exists(id))) throw ApiError.notFound('Account');
-      throw ApiError.validation('The wallet balance would exceed the largest supported amount');
-    }
+    await this.uow.transaction(async () => {
+      if (!(await this.ledger.credit(id, amount))) {
+        if (!(await this.exists(id))) throw ApiError.notFound('Account');
+        throw ApiError.validation('The wallet balance would exceed the largest supported amount');
+      }
+      await this.audit.record({ accountId: id, type: 'account.balance_changed', changes: { topUp: amount } });
+    });
     return this.get(id);
   }
 

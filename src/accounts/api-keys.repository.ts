@@ -113,8 +113,9 @@ export class ApiKeysRepository {
   }
 
   /** Sets revoked_at on an active key of the account; false when there is none with this id. */
-  async revoke(accountId: string, id: string, now: number): Promise<boolean> {
-    const result = await this.keys.update({ id, accountId, revokedAt: IsNull() }, { revokedAt: now });
+  async revoke(accountId: string, id: string, now: number, em?: EntityManager): Promise<boolean> {
+    const repo = em ? em.getRepository(ApiKeyEntity) : this.keys;
+    const result = await repo.update({ id, accountId, revokedAt: IsNull() }, { revokedAt: now });
     return (result.affected ?? 0) > 0;
   }
 }

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AUDIT_TRAIL, AuditTrail } from '../common/audit/audit-trail';
 import { Clock } from '../common/clock';
 import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
@@ -48,12 +49,23 @@ export class ApiKeysService {
     private readonly uow: UnitOfWork,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
-  /** Issues a key (operator API, account creation); the plain key is returned once, only its SHA-256 is stored. */
+  /**
+   * Issues a key (operator API, account creation); the plain key is returned once, only its SHA-256 is
+   * stored. Audited unless it is part of creating the account (`em`: the account's own transaction).
+   */
   async issue(accountId: string, spec: IssueSpec, em?: EntityManager): Promise<IssuedApiKey> {
-    const { entity, key } = await this.insert(accountId, spec, em);
-    return { id: entity.id, key, role: entity.role, permissions: entity.permissions };
+    if (em) {
+      const { entity, key } = await this.insert(accountId, spec, em);
+      return { id: entity.id, key, role: entity.role, permissions: entity.permissions };
+    }
+    return this.uow.transaction(async ({ manager }) => {
+      const { entity, key } = await this.insert(accountId, spec, manager);
+      await this.audited('api_key.created', entity);
+      return { id: entity.id, key, role: entity.role, permissions: entity.permissions };
+    });
   }
 
   /**
@@ -74,6 +86,7 @@ export class ApiKeysService {
         );
       }
       const { entity, key } = await this.insert(auth.accountId, { role: 'member', permissions, name }, em);
+      await this.audited('api_key.created', entity);
       return { ...this.view(entity), key };
     });
   }
@@ -101,9 +114,27 @@ export class ApiKeysService {
         'An API key cannot revoke itself; use another owner key, or ask the operator',
       );
     const now = this.clock.now();
-    if (!(await this.keys.revoke(auth.accountId, id, now)))
-      throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
+    await this.uow.transaction(async ({ manager }) => {
+      if (!(await this.keys.revoke(auth.accountId, id, now, manager)))
+        throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
+      await this.audit.record({
+        accountId: auth.accountId,
+        type: 'api_key.revoked',
+        target: id,
+        changes: { revoked: true },
+      });
+    });
     return { id, revoked: true, revokedAt: new Date(now).toISOString() };
+  }
+
+  /** The audit entry of a new key: what it may do, never the key or its hash. */
+  private async audited(type: 'api_key.created', e: ApiKeyEntity): Promise<void> {
+    await this.audit.record({
+      accountId: e.accountId,
+      type,
+      target: e.id,
+      changes: { name: e.name, role: e.role, permissions: [...e.permissions], prefix: e.keyPrefix },
+    });
   }
 
   private async insert(

@@ -1,11 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Readable, Writable, pipeline } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import type { Writable } from 'node:stream';
+import { streamCsv } from '../common/csv/csv-stream';
 import { toRowView } from './bulk-job.view';
 import type { BulkRowRecord } from './bulk-records';
 import { BulkRowRepository } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
-import { CSV_OPTIONS } from './csv-cells';
 
 export const CSV_COLUMNS = [
   'rowIndex',
@@ -43,14 +42,7 @@ export class BulkRowExport {
    * connection end early, never a complete-looking file) and the failure is logged.
    */
   writeCsv(jobId: string, out: Writable, requestId?: string): void {
-    pipeline(Readable.from(this.records(jobId)), stringify(CSV_OPTIONS), out, (err) => {
-      if (!err) return;
-      if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') {
-        this.logger.warn({ jobId, requestId }, 'Bulk row export stopped: the client went away');
-      } else {
-        this.logger.error({ err, jobId, requestId }, 'Bulk row export failed after it started; connection aborted');
-      }
-    });
+    streamCsv(this.records(jobId), out, this.logger, { jobId, requestId });
   }
 
   private async *records(jobId: string): AsyncGenerator<readonly unknown[]> {

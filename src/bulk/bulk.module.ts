@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BulkRowsEraser } from './bulk-rows-eraser.repository';
 import { AccountsModule } from '../accounts/accounts.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { BulkController } from './bulk.controller';
@@ -24,6 +25,7 @@ import { BulkJobStream } from './bulk-job-stream';
   imports: [AccountsModule, MessagingModule],
   controllers: [BulkController],
   providers: [
+    BulkRowsEraser,
     BulkSettings,
     BulkJobRepository,
     BulkJobLeases,

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { WebInboundEraser } from './inbound/web-inbound-eraser.repository';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { SESSION_LOOKUP } from '../messaging/validation/lookups';
@@ -32,6 +33,7 @@ import { WebSessionsService } from './web-sessions.service';
   ],
   controllers: [AdminWebSessionsController, ChatsController, WahaHookController],
   providers: [
+    WebInboundEraser,
     WebSessionsService,
     WahaClient,
     SandboxWebSessionProvider,

@@ -4,6 +4,7 @@ import { CursorCodec } from './cursor';
 import { DNS_RESOLVER, SystemDnsResolver } from './net/dns-resolver';
 import { GuardedFetcher } from './net/guarded-fetcher';
 import { TargetPolicy } from './net/target-policy';
+import { RecipientErasers } from './erasure/recipient-erasers';
 import { RecipientHasher } from './recipient-hasher';
 import { SecretBox } from './secret-box';
 import { ShutdownCoordinator } from './shutdown/shutdown-coordinator';
@@ -15,11 +16,21 @@ import { ShutdownCoordinator } from './shutdown/shutdown-coordinator';
     CursorCodec,
     SecretBox,
     RecipientHasher,
+    RecipientErasers,
     { provide: DNS_RESOLVER, useClass: SystemDnsResolver },
     TargetPolicy,
     GuardedFetcher,
     ShutdownCoordinator,
   ],
-  exports: [Clock, CursorCodec, SecretBox, RecipientHasher, TargetPolicy, GuardedFetcher, ShutdownCoordinator],
+  exports: [
+    Clock,
+    CursorCodec,
+    SecretBox,
+    RecipientHasher,
+    RecipientErasers,
+    TargetPolicy,
+    GuardedFetcher,
+    ShutdownCoordinator,
+  ],
 })
 export class CommonModule {}

@@ -21,6 +21,7 @@ import { bulkSection, type BulkConfig } from './bulk.config';
 import { databaseSection, redisSection, type DatabaseSection, type RedisConfig } from './database.config';
 import { type Env, EnvReader } from './env-reader';
 import { fraudSection, type FraudConfig } from './fraud.config';
+import { auditSection, erasureSection, type AuditConfig, type ErasureConfig } from './privacy-records.config';
 import {
   billingSection,
   messagingSection,
@@ -110,6 +111,8 @@ export class AppConfig {
   readonly verification: VerificationConfig;
   readonly fraud: FraudConfig;
   readonly webhooks: WebhooksConfig;
+  readonly erasure: ErasureConfig;
+  readonly audit: AuditConfig;
 
   constructor(s: Sections) {
     this.nodeEnv = s.nodeEnv;
@@ -144,6 +147,8 @@ export class AppConfig {
     this.verification = s.verification;
     this.fraud = s.fraud;
     this.webhooks = s.webhooks;
+    this.erasure = s.erasure;
+    this.audit = s.audit;
   }
 }
 
@@ -187,6 +192,8 @@ export function loadConfig(env: Env): AppConfig {
     verification: verificationSection(r),
     fraud: fraudSection(r),
     webhooks: webhooksSection(r),
+    erasure: erasureSection(r),
+    audit: auditSection(r),
   });
   r.throwIfFailed();
   return config;

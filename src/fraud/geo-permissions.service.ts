@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AccountsService } from '../accounts/accounts.service';
+import { AUDIT_TRAIL, AuditTrail } from '../common/audit/audit-trail';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { iso } from '../database/columns';
@@ -38,6 +39,7 @@ export class GeoPermissionsService implements GeoPermissionsLookup {
     private readonly accounts: AccountsService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
   async allowedDestinations(accountId: string): Promise<DestinationCountries> {
@@ -70,7 +72,7 @@ export class GeoPermissionsService implements GeoPermissionsLookup {
       this.clock.now(),
     );
     if (!written) throw new ApiError('CONFLICT', 'The geo permissions changed meanwhile; read them and try again');
-    return this.view(accountId);
+    return this.changed(accountId, current);
   }
 
   /**
@@ -96,7 +98,22 @@ export class GeoPermissionsService implements GeoPermissionsLookup {
       ownerSelectable: encodeList(ceiling),
       updatedAt: this.clock.now(),
     });
-    return this.view(accountId);
+    return this.changed(accountId, current);
+  }
+
+  /** The view after a change, which the trail records next to the one before (no unit spans the write). */
+  private async changed(accountId: string, before: Permissions): Promise<GeoPermissionsView> {
+    const after = await this.view(accountId);
+    const prior = this.map(before);
+    await this.audit.record({
+      accountId,
+      type: 'geo_permissions.changed',
+      changes: {
+        before: { channels: prior.channels, ownerSelectable: prior.ownerSelectable },
+        after: { channels: after.channels, ownerSelectable: after.ownerSelectable },
+      },
+    });
+    return after;
   }
 
   /** The lists after a change: given ones checked against the ceiling, the others from `keep` (or as they are). */

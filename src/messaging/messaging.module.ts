@@ -6,6 +6,10 @@ import { MessageEntity } from './entities/message.entity';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { DeliveryCounts } from './delivery-counts';
 import { DeliveryStep } from './delivery-step';
+import { MessagesEraser } from './erasure/messages-eraser.repository';
+import { MessageExport } from './export/message-export';
+import { MessageExportController } from './export/message-export.controller';
+import { MessageExportRepository } from './export/message-export.repository';
 import { MessageLog } from './message-log';
 import { MessagePayments } from './message-payments';
 import { MessagesController } from './messages.controller';
@@ -26,9 +30,12 @@ import { WindowSender } from './window-sender';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([MessageEntity]), AccountsModule, LifecycleModule],
-  controllers: [MessagesController, SandboxAdminController],
+  controllers: [MessageExportController, MessagesController, SandboxAdminController],
   providers: [
     MessageValidator,
+    MessagesEraser,
+    MessageExportRepository,
+    MessageExport,
     MessageLog,
     ProviderGateway,
     MessagePayments,

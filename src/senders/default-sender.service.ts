@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { AUDIT_TRAIL, AuditTrail } from '../common/audit/audit-trail';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { sql } from '../database/sql';
@@ -19,6 +20,7 @@ export class DefaultSenderService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
   async makeDefault(accountId: string, id: string): Promise<SmsSenderDetailView> {
@@ -38,6 +40,7 @@ export class DefaultSenderService {
       if (row.status !== 'approved')
         throw new ApiError('INVALID_STATE', `SMS sender is ${row.status}; only an approved sender can be the default`);
       const now = this.clock.now();
+      const before = await manager.findOneBy(SmsSenderEntity, { accountId, isDefault: true });
       await this.uow.exec(
         sql('UPDATE sms_senders SET is_default = 0, default_key = NULL WHERE account_id = ?', accountId),
       );
@@ -52,6 +55,15 @@ export class DefaultSenderService {
       );
       if (set !== 1) throw new ApiError('INVALID_STATE', 'SMS sender is no longer approved');
       const after = await manager.findOneByOrFail(SmsSenderEntity, { accountId, id });
+      await this.audit.record({
+        accountId,
+        type: 'sender.default_changed',
+        target: id,
+        changes: {
+          before: before ? { id: before.id, name: before.name } : null,
+          after: { id: after.id, name: after.name },
+        },
+      });
       return toSenderDetailView(after);
     });
   }

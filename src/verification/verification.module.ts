@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { VerificationsEraser } from './verifications-eraser.repository';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MessagingModule } from '../messaging/messaging.module';
 import { VerificationSendWindowEntity } from './entities/verification-send-window.entity';
@@ -15,6 +16,7 @@ import { VerificationService } from './verification.service';
   imports: [TypeOrmModule.forFeature([VerificationEntity, VerificationSendWindowEntity]), MessagingModule],
   controllers: [VerificationController],
   providers: [
+    VerificationsEraser,
     VerificationService,
     VerificationRepository,
     VerificationCodes,

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { AUDIT_TRAIL, AuditEventType, AuditTrail, AuditValue } from '../common/audit/audit-trail';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -40,6 +41,7 @@ export class EventEndpointsService {
     private readonly sink: OutboxEventSink,
     private readonly secretBox: SecretBox,
     private readonly clock: Clock,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
   async create(
@@ -66,6 +68,7 @@ export class EventEndpointsService {
     };
     await this.endpoints.insert(row);
     this.sink.forget(accountId);
+    await this.changed('webhook.endpoint_created', accountId, row.id, { after: auditable(toView(row)) });
     return { ...toView(row), secret };
   }
 
@@ -96,13 +99,19 @@ export class EventEndpointsService {
     }
     await this.endpoints.update({ id: row.id, accountId }, patch);
     this.sink.forget(accountId);
-    return toView({ ...row, ...patch });
+    const after = toView({ ...row, ...patch });
+    await this.changed('webhook.endpoint_updated', accountId, row.id, {
+      before: auditable(toView(row)),
+      after: auditable(after),
+    });
+    return after;
   }
 
   async remove(accountId: string, id: string): Promise<void> {
     const res = await this.endpoints.delete({ id, accountId });
     if (!res.affected) throw notFound();
     this.sink.forget(accountId);
+    await this.changed('webhook.endpoint_deleted', accountId, id, { deleted: true });
   }
 
   /** A new secret; the previous one keeps signing alongside it for ROTATION_OVERLAP_MS. */
@@ -117,6 +126,7 @@ export class EventEndpointsService {
       updatedAt: now,
     };
     await this.endpoints.update({ id: row.id, accountId }, patch);
+    await this.changed('webhook.endpoint_updated', accountId, row.id, { secret: 'rotated' });
     return { ...toView({ ...row, ...patch }), secret };
   }
 
@@ -150,6 +160,16 @@ export class EventEndpointsService {
     return { deliveryId };
   }
 
+  /** No unit spans these TypeORM writes: the entry follows the change (never the signing secret). */
+  private async changed(
+    type: AuditEventType,
+    accountId: string,
+    id: string,
+    changes: Record<string, AuditValue>,
+  ): Promise<void> {
+    await this.audit.record({ accountId, type, target: id, changes });
+  }
+
   private async require(accountId: string, id: string): Promise<EventEndpointEntity> {
     const row = await this.endpoints.findOneBy({ id, accountId });
     if (!row) throw notFound();
@@ -163,6 +183,11 @@ function dedupe(events: string[]): string[] {
 
 function notFound(): ApiError {
   return new ApiError('NOT_FOUND', 'Webhook endpoint not found');
+}
+
+/** An endpoint as the trail keeps it: what a subscriber set, not its times. */
+function auditable(v: EventEndpointView): Record<string, AuditValue> {
+  return { url: v.url, events: v.events, description: v.description, status: v.status };
 }
 
 function toView(r: EventEndpointEntity): EventEndpointView {

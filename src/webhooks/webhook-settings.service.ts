@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
+import { AUDIT_TRAIL, AuditTrail, AuditValue } from '../common/audit/audit-trail';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -27,6 +28,7 @@ export class WebhookSettingsService {
     private readonly webhooks: WebhooksService,
     private readonly secretBox: SecretBox,
     private readonly clock: Clock,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
   async get(accountId: string): Promise<WebhookSettingsView> {
@@ -36,6 +38,14 @@ export class WebhookSettingsService {
   /** Sets the URL; the first call generates the key (shown in full), later calls keep it (masked). */
   async put(accountId: string, url: string): Promise<WebhookSettingsView> {
     await this.webhooks.assertAllowedTarget(url, 'url');
+    const before = (await this.endpoints.findOneBy({ accountId, kind: 'chatapp_web' }))?.url ?? null;
+    const view = await this.write(accountId, url);
+    // No unit spans these TypeORM writes: the entry follows the change.
+    await this.changed(accountId, { url: { before, after: url } });
+    return view;
+  }
+
+  private async write(accountId: string, url: string): Promise<WebhookSettingsView> {
     const now = this.clock.now();
     const updated = await this.endpoints.update({ accountId, kind: 'chatapp_web' }, { url, updatedAt: now });
     if (updated.affected) return this.get(accountId);
@@ -67,12 +77,18 @@ export class WebhookSettingsService {
       { id: row.id, accountId },
       { sealedSecret: this.secretBox.seal(key), secretLast4: key.slice(-4), updatedAt: this.clock.now() },
     );
+    await this.changed(accountId, { webhookApiKey: 'rotated' });
     return { url: row.url, webhookApiKey: key };
   }
 
   async remove(accountId: string): Promise<void> {
     const res = await this.endpoints.delete({ accountId, kind: 'chatapp_web' });
     if (!res.affected) throw notConfigured();
+    await this.changed(accountId, { url: { before: null, after: null }, removed: true });
+  }
+
+  private async changed(accountId: string, changes: Record<string, AuditValue>): Promise<void> {
+    await this.audit.record({ accountId, type: 'webhook.settings_changed', target: 'chatapp_web', changes });
   }
 
   /** Queues a `webhook.test` event to the configured URL, signed like real web-session events. */

@@ -17,6 +17,7 @@ import { WebhookSettingsService } from './webhook-settings.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 import { OutboxEventSink } from './outbox-event-sink';
+import { OutboxEraser } from './outbox-eraser.repository';
 
 /**
  * Outbound events: durable outbox, delivery loop, developer webhook settings, event endpoints.
@@ -29,6 +30,7 @@ import { OutboxEventSink } from './outbox-event-sink';
   ],
   controllers: [WebhooksController, EventEndpointsController],
   providers: [
+    OutboxEraser,
     WebhooksService,
     WebhookHttpClient,
     WebhookDeliveryWorker,

@@ -18,5 +18,6 @@ export const EVENT_TYPES = [
   'sms.received',
   'verification.fraud_blocked',
   'verification.fraud_unblocked',
+  'privacy.erasure.completed',
   'webhook.test',
 ] as const;

@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'sms.received',
   'verification.fraud_blocked',
   'verification.fraud_unblocked',
+  'privacy.erasure.completed',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

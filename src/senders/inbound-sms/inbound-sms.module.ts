@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { INBOUND_SMS_INTAKE } from '../../providers/provider-events';
 import { InboundSmsEntity } from '../entities/inbound-sms.entity';
+import { InboundSmsEraser } from './inbound-sms-eraser.repository';
 import { InboundSmsRepository } from './inbound-sms.repository';
 import { InboundSmsService } from './inbound-sms.service';
 
@@ -12,7 +13,12 @@ import { InboundSmsService } from './inbound-sms.service';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([InboundSmsEntity])],
-  providers: [InboundSmsRepository, InboundSmsService, { provide: INBOUND_SMS_INTAKE, useExisting: InboundSmsService }],
+  providers: [
+    InboundSmsRepository,
+    InboundSmsEraser,
+    InboundSmsService,
+    { provide: INBOUND_SMS_INTAKE, useExisting: InboundSmsService },
+  ],
   exports: [INBOUND_SMS_INTAKE],
 })
 export class InboundSmsModule {}

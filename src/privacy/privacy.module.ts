@@ -1,0 +1,36 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { AUDIT_TRAIL } from '../common/audit/audit-trail';
+import { AuditContextInterceptor } from './audit/audit-context';
+import { AuditEventsController } from './audit/audit-events.controller';
+import { AuditEventsRepository } from './audit/audit-events.repository';
+import { AuditEventsService } from './audit/audit-events.service';
+import { AuditPurger } from './audit/audit-purger';
+import { AuditTrailService } from './audit/audit-trail.service';
+import { ErasureRunner } from './erasure/erasure-runner';
+import { ErasuresController } from './erasure/erasures.controller';
+import { ErasuresRepository } from './erasure/erasures.repository';
+import { ErasuresService } from './erasure/erasures.service';
+
+/**
+ * Privacy (issue 29): erasure of one recipient (the erasers of each table are their owners', through
+ * common's RecipientErasers) and the audit trail, whose AUDIT_TRAIL port every module records into;
+ * global only to hand out that port.
+ */
+@Global()
+@Module({
+  controllers: [ErasuresController, AuditEventsController],
+  providers: [
+    AuditEventsRepository,
+    AuditTrailService,
+    { provide: AUDIT_TRAIL, useExisting: AuditTrailService },
+    { provide: APP_INTERCEPTOR, useClass: AuditContextInterceptor },
+    AuditEventsService,
+    AuditPurger,
+    ErasuresRepository,
+    ErasuresService,
+    ErasureRunner,
+  ],
+  exports: [AUDIT_TRAIL],
+})
+export class PrivacyModule {}
