@@ -589,6 +589,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/messages/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The message log of a period as a CSV file
+         * @description Every message created in [`from`, `to`), oldest first, streamed (keep what retention will delete). The same CSV as the bulk rows report: RFC 4180, UTF-8, CRLF, one header row; a cell starting with = + - @, tab or CR gets a leading `'` (a phone number is left as it is). An erased recipient shows as its hash. An error after the first byte ends the connection early (no error body).
+         */
+        get: operations["exportMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/messages/send": {
         parameters: {
             query?: never;
@@ -793,6 +813,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/privacy/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one person's data from this account
+         * @description Anonymises every message, bulk row, inbound SMS, web-session inbound message, verification and pending webhook delivery of this account that names the recipient: the recipient is replaced by a one-way hash (per account), texts, variables and bodies are removed; counts, costs, statuses and times are kept. Runs in the background: poll the erasure or subscribe to `privacy.erasure.completed`. One erasure per recipient: while it runs a new request answers it; once completed a new request runs it again (same id, counts add up) for rows written since. Owner key only.
+         */
+        post: operations["createErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/privacy/erasures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An erasure and its counts
+         * @description Another account's erasure is 404. Owner key only.
+         */
+        get: operations["getErasure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what in this account, newest first
+         * @description API keys created and revoked, webhook settings and endpoints, the default sender, geo permissions, erasures, and the operator's changes to balance, plan and retention; each with its actor, time, request id and the change (never a secret). Kept AUDIT_RETENTION_DAYS (a year by default). Owner key only.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -899,6 +979,52 @@ export interface components {
              * @example 2026-11-22T11:00:00.000Z
              */
             revokedAt: string;
+        };
+        AuditEvent: {
+            /** @example aud_01m7y90kewyw5pyx06wnaqb2 */
+            id: string;
+            /**
+             * @example api_key.created
+             * @enum {string}
+             */
+            type: "api_key.created" | "api_key.revoked" | "webhook.settings_changed" | "webhook.endpoint_created" | "webhook.endpoint_updated" | "webhook.endpoint_deleted" | "sender.default_changed" | "geo_permissions.changed" | "privacy.erasure_requested" | "privacy.erasure_completed" | "account.balance_changed" | "account.plan_changed" | "account.retention_changed";
+            /**
+             * @description The API key id that made the change, `operator` (admin API) or `system` (a background task).
+             * @example key_01m7y90kewyw5pyx06wnaqb2
+             */
+            actor: string;
+            /**
+             * @description X-Request-Id of the request.
+             * @example null
+             */
+            requestId: string | null;
+            /** @description What changed (a key, endpoint, erasure id...). */
+            target: string | null;
+            /**
+             * @description `before`/`after` of the fields that changed, or a summary. Never a secret.
+             * @example {
+             *       "name": "CI key",
+             *       "role": "member",
+             *       "permissions": [
+             *         "messages:read"
+             *       ]
+             *     }
+             */
+            changes: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-28T18:00:00.000Z
+             */
+            createdAt: string;
+        };
+        AuditEventPage: {
+            events: components["schemas"]["AuditEvent"][];
+            /** @example null */
+            nextCursor: string | null;
+            /** @example false */
+            hasMore: boolean;
         };
         BodyParameterDto: {
             /** @description The n of a {{n}} placeholder */
@@ -1168,6 +1294,13 @@ export interface components {
             /** @description Used only when the Idempotency-Key header is absent. */
             idempotencyKey?: string;
         };
+        CreateErasureDto: {
+            /**
+             * @description A phone number (E.164, or national in the default region) or an email address, normalised like a message `to`.
+             * @example +966501234567
+             */
+            recipient: string;
+        };
         CreateEventEndpointDto: {
             /**
              * Format: uri
@@ -1176,7 +1309,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, webhook.test), prefixes such as `message.*`, or `*` for all.
+             * @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, privacy.erasure.completed, webhook.test), prefixes such as `message.*`, or `*` for all.
              * @example [
              *       "message.*",
              *       "bulk_job.completed"
@@ -1241,6 +1374,67 @@ export interface components {
             /** @description With creationMode manual_external_id: the template id at the provider */
             providerTemplateId?: string;
             manualVariableCount?: number;
+        };
+        Erasure: {
+            /** @example era_01m7y90kewyw5pyx06wnaqb2 */
+            id: string;
+            /**
+             * @example completed
+             * @enum {string}
+             */
+            status: "running" | "completed";
+            /**
+             * @description The one-way hash (per account) that replaced the recipient in every erased row.
+             * @example 5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90
+             */
+            recipientHash: string;
+            /** @description Rows anonymised so far, per kind (all runs added up). */
+            counts: components["schemas"]["ErasureCountsDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-28T18:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T18:00:02.000Z
+             */
+            completedAt: string | null;
+        };
+        ErasureCountsDto: {
+            /**
+             * @description Messages of the message log.
+             * @example 12
+             */
+            messages: number;
+            /**
+             * @description Rows of bulk jobs.
+             * @example 3
+             */
+            bulkRows: number;
+            /**
+             * @description Inbound SMS from the number.
+             * @example 1
+             */
+            inboundSms: number;
+            /**
+             * @description Web-session inbound messages from the number.
+             * @example 0
+             */
+            webInbound: number;
+            /**
+             * @description Verification codes sent to the recipient.
+             * @example 2
+             */
+            verifications: number;
+            /**
+             * @description Webhook deliveries still pending whose body named the recipient.
+             * @example 0
+             */
+            webhookDeliveries: number;
+        };
+        ErasureResult: {
+            erasure: components["schemas"]["Erasure"];
         };
         /**
          * @description Every error code the API can answer with.
@@ -2265,7 +2459,7 @@ export interface components {
              * @description An https URL without credentials whose host resolves to public addresses only (http and private hosts only with WEBHOOK_ALLOW_INSECURE); 400 VALIDATION_ERROR otherwise.
              */
             url?: string;
-            /** @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, webhook.test), prefixes such as `message.*`, or `*` for all. */
+            /** @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, privacy.erasure.completed, webhook.test), prefixes such as `message.*`, or `*` for all. */
             events?: string[];
             description?: string | null;
             /**
@@ -10707,6 +10901,167 @@ export interface operations {
             };
         };
     };
+    exportMessages: {
+        parameters: {
+            query: {
+                /** @description Messages created at or after this time (ISO 8601). */
+                from: string;
+                /** @description Messages created before this time (ISO 8601); after `from`. */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages as CSV */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="messages-<from>-<to>.csv"` */
+                    "Content-Disposition"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,createdAt,to,channel,messageType,sender,templateId,status,cost,paidFrom,encoding,segments,errorCode,errorMessage,bulkJobId,rowIndex,scheduledAt,sentAt,deliveredAt,readAt,failedAt
+                     *     msg_01jd8x2m0a1b2c3d4e5f6g7h,2026-11-01T10:15:02.000Z,+966501234567,local_sms,text,ACME,,delivered,5,wallet,gsm7,1,,,,,,2026-11-01T10:15:02.000Z,2026-11-01T10:15:04.000Z,,
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     sendMessage: {
         parameters: {
             query?: never;
@@ -13119,6 +13474,596 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["VerificationStats"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    createErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateErasureDto"];
+            };
+        };
+        responses: {
+            /** @description The erasure, running (or already completed). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "erasure": {
+                     *           "id": "era_01m7y90kewyw5pyx06wnaqb2",
+                     *           "status": "running",
+                     *           "recipientHash": "5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                     *           "counts": {
+                     *             "messages": 0,
+                     *             "bulkRows": 0,
+                     *             "inboundSms": 0,
+                     *             "webInbound": 0,
+                     *             "verifications": 0,
+                     *             "webhookDeliveries": 0
+                     *           },
+                     *           "createdAt": "2026-11-28T18:00:00.000Z",
+                     *           "completedAt": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ErasureResult"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erasure. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "erasure": {
+                     *           "id": "era_01m7y90kewyw5pyx06wnaqb2",
+                     *           "status": "completed",
+                     *           "recipientHash": "5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                     *           "counts": {
+                     *             "messages": 0,
+                     *             "bulkRows": 0,
+                     *             "inboundSms": 0,
+                     *             "webInbound": 0,
+                     *             "verifications": 0,
+                     *             "webhookDeliveries": 0
+                     *           },
+                     *           "createdAt": "2026-11-28T18:00:00.000Z",
+                     *           "completedAt": "2026-11-28T18:00:02.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ErasureResult"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `NOT_FOUND`: Resource or route not found for this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Resource or route not found for this account.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description Only events of this type. */
+                type?: "api_key.created" | "api_key.revoked" | "webhook.settings_changed" | "webhook.endpoint_created" | "webhook.endpoint_updated" | "webhook.endpoint_deleted" | "sender.default_changed" | "geo_permissions.changed" | "privacy.erasure_requested" | "privacy.erasure_completed" | "account.balance_changed" | "account.plan_changed" | "account.retention_changed";
+                /** @description Events at or after this time. */
+                from?: string;
+                /** @description Events before this time. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "id": "aud_01m7y90kewyw5pyx06wnaqb2",
+                     *             "type": "api_key.created",
+                     *             "actor": "key_01m7y90kewyw5pyx06wnaqb1",
+                     *             "requestId": "msgreq_1732800000000_0abc12d000001",
+                     *             "target": "key_01m7y90kewyw5pyx06wnaqb3",
+                     *             "changes": {
+                     *               "name": "CI key",
+                     *               "role": "member",
+                     *               "permissions": [
+                     *                 "messages:read"
+                     *               ]
+                     *             },
+                     *             "createdAt": "2026-11-28T18:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditEventPage"];
                     };
                 };
             };

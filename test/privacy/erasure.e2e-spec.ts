@@ -136,6 +136,29 @@ describe('Privacy: erasure of one recipient (e2e)', () => {
     expect(Number(left[0].n)).toBe(0);
   });
 
+  it('emits privacy.erasure.completed with the erasure to a subscribed endpoint', async () => {
+    const ep = await t
+      .http()
+      .post('/api/v2/webhooks/endpoints')
+      .set('X-API-Key', acc.key)
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['privacy.*'] });
+    expect(ep.status).toBe(201);
+    expect((await h.sendSms(acc, PHONE, 'gone')).status).toBe(201);
+    const res = await h.requestErasure(acc, PHONE);
+    const done = await h.completed(acc, res.body.data.erasure.id);
+    const rows = await h
+      .db()
+      .query('SELECT event, body FROM webhook_deliveries WHERE account_id = ? AND endpoint_id = ?', [
+        acc.id,
+        ep.body.data.endpoint.id,
+      ]);
+    expect(rows.map((r: { event: string }) => r.event)).toEqual(['privacy.erasure.completed']);
+    const body = JSON.parse(rows[0].body);
+    expect(body.type).toBe('privacy.erasure.completed');
+    expect(body.data).toEqual(done);
+    expect(rows[0].body).not.toContain('501234567');
+  });
+
   it('refuses what is not a recipient, and member keys', async () => {
     expectError(await h.requestErasure(acc, 'not a number'), 400, 'INVALID_RECIPIENT');
     expectError(await h.requestErasure(acc, 12), 400, 'VALIDATION_ERROR');
