@@ -43,6 +43,7 @@ async function child(dialect: string): Promise<void> {
   const { createApp } = await import('../src/bootstrap');
   const app = await createApp();
   app.useLogger(false);
+  await app.init();
   const { AccountsService } = await import('../src/accounts/accounts.service');
   const { UnitOfWork } = await import('../src/database/unit-of-work');
   const { AppConfig } = await import('../src/config/app-config');

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ErasureTarget, RecipientEraser, RecipientErasers } from '../common/erasure/recipient-erasers';
 import { inList, sql } from '../database/sql';
+import { updateFound } from '../database/update-found';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /**
@@ -22,14 +23,12 @@ export class VerificationsEraser implements RecipientEraser, OnModuleInit {
   }
 
   async erase(t: ErasureTarget, limit: number): Promise<number> {
-    return this.uow.exec(
-      sql(
-        `UPDATE verifications SET recipient = ?
-         WHERE id IN (SELECT id FROM (SELECT id FROM verifications WHERE account_id = ? AND recipient IN (${inList(t.forms.length)}) LIMIT ${limit}) v)`,
-        t.hash,
-        t.accountId,
-        ...t.forms,
-      ),
+    return updateFound(
+      this.uow,
+      'verifications',
+      sql('recipient = ?', t.hash),
+      sql(`account_id = ? AND recipient IN (${inList(t.forms.length)})`, t.accountId, ...t.forms),
+      limit,
     );
   }
 }

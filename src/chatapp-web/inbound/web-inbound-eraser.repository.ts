@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ErasureTarget, RecipientEraser, RecipientErasers } from '../../common/erasure/recipient-erasers';
 import { inList, sql } from '../../database/sql';
+import { updateFound } from '../../database/update-found';
 import { UnitOfWork } from '../../database/unit-of-work';
 
 /** The chat ids a phone number has in a web session (direct chats only). */
@@ -30,14 +31,12 @@ export class WebInboundEraser implements RecipientEraser, OnModuleInit {
   async erase(t: ErasureTarget, limit: number): Promise<number> {
     const ids = chatIds(t.forms);
     if (ids.length === 0) return 0;
-    return this.uow.exec(
-      sql(
-        `UPDATE web_inbound_messages SET remote_chat_id = ?
-         WHERE id IN (SELECT id FROM (SELECT id FROM web_inbound_messages WHERE account_id = ? AND remote_chat_id IN (${inList(ids.length)}) LIMIT ${limit}) w)`,
-        t.hash,
-        t.accountId,
-        ...ids,
-      ),
+    return updateFound(
+      this.uow,
+      'web_inbound_messages',
+      sql('remote_chat_id = ?', t.hash),
+      sql(`account_id = ? AND remote_chat_id IN (${inList(ids.length)})`, t.accountId, ...ids),
+      limit,
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ErasureTarget, RecipientEraser, RecipientErasers } from '../../common/erasure/recipient-erasers';
 import { inList, sql } from '../../database/sql';
+import { updateFound } from '../../database/update-found';
 import { UnitOfWork } from '../../database/unit-of-work';
 
 /**
@@ -29,15 +30,12 @@ export class MessagesEraser implements RecipientEraser, OnModuleInit {
   }
 
   async erase(t: ErasureTarget, limit: number): Promise<number> {
-    // (The derived table lets a LIMIT stand inside IN on every database we run on.)
-    return this.uow.exec(
-      sql(
-        `UPDATE messages SET recipient = ?, payload = NULL, error_message = NULL
-         WHERE id IN (SELECT id FROM (SELECT id FROM messages WHERE account_id = ? AND recipient IN (${inList(t.forms.length)}) AND ${FREE} LIMIT ${limit}) m)`,
-        t.hash,
-        t.accountId,
-        ...t.forms,
-      ),
+    return updateFound(
+      this.uow,
+      'messages',
+      sql('recipient = ?, payload = NULL, error_message = NULL', t.hash),
+      sql(`account_id = ? AND recipient IN (${inList(t.forms.length)}) AND ${FREE}`, t.accountId, ...t.forms),
+      limit,
     );
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ErasureTarget, RecipientEraser, RecipientErasers } from '../../common/erasure/recipient-erasers';
 import { inList, sql } from '../../database/sql';
+import { updateFound } from '../../database/update-found';
 import { UnitOfWork } from '../../database/unit-of-work';
 
 /**
@@ -22,14 +23,12 @@ export class InboundSmsEraser implements RecipientEraser, OnModuleInit {
   }
 
   async erase(t: ErasureTarget, limit: number): Promise<number> {
-    return this.uow.exec(
-      sql(
-        `UPDATE inbound_sms SET from_address = ?, text = ''
-         WHERE id IN (SELECT id FROM (SELECT id FROM inbound_sms WHERE account_id = ? AND from_address IN (${inList(t.forms.length)}) LIMIT ${limit}) s)`,
-        t.hash,
-        t.accountId,
-        ...t.forms,
-      ),
+    return updateFound(
+      this.uow,
+      'inbound_sms',
+      sql("from_address = ?, text = ''", t.hash),
+      sql(`account_id = ? AND from_address IN (${inList(t.forms.length)})`, t.accountId, ...t.forms),
+      limit,
     );
   }
 }
