@@ -341,6 +341,33 @@ describe('Typed client against the public document (contract)', () => {
     expect((await member.GET('/api/v2/messages')).error?.code).toBe('UNAUTHORIZED');
   });
 
+  it('privacy: erasure, audit events and the messages export', async () => {
+    const erasure = await client.POST('/api/v2/privacy/erasures', { body: { recipient: '+966501234599' } });
+    expect(erasure.response.status).toBe(202);
+    const id = erasure.data!.data.erasure.id;
+    const read = await client.GET('/api/v2/privacy/erasures/{id}', { params: { path: { id } } });
+    expect(read.data?.data.erasure.id).toBe(id);
+    const unknown = await client.GET('/api/v2/privacy/erasures/{id}', { params: { path: { id: 'era_missing' } } });
+    expect(unknown.error?.code).toBe('NOT_FOUND');
+    const bad = await client.POST('/api/v2/privacy/erasures', { body: { recipient: 'nobody' } });
+    expect(bad.error?.code).toBe('INVALID_RECIPIENT');
+    const audit = await client.GET('/api/v2/audit-events', {
+      params: { query: { type: 'privacy.erasure_requested', limit: 5 } },
+    });
+    expect(audit.data?.data.events.map((e) => e.target)).toContain(id);
+    const csv = await client.GET('/api/v2/messages/export.csv', {
+      params: { query: { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' } },
+      parseAs: 'text',
+    });
+    expect(csv.response.status).toBe(200);
+    const text: string | undefined = csv.data;
+    expect(text?.split('\r\n')[0]).toMatch(/^id,createdAt,to,/);
+    const badRange = await client.GET('/api/v2/messages/export.csv', {
+      params: { query: { from: '2100-01-01T00:00:00Z', to: '2000-01-01T00:00:00Z' } },
+    });
+    expect(badRange.error?.code).toBe('VALIDATION_ERROR');
+  });
+
   it('a wrong key is a typed 401 on every operation kind', async () => {
     const stranger = createMessagingClient({ baseUrl: t.baseUrl, apiKey: 'msk_not_a_key' });
     const res = await stranger.GET('/api/v2/account');
