@@ -22,6 +22,7 @@ import { VerificationModule } from './verification/verification.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { PrivacyModule } from './privacy/privacy.module';
 
 /** Imports the feature modules; nothing else. */
 @Module({
@@ -47,6 +48,7 @@ import { MetricsModule } from './metrics/metrics.module';
     MessagingModule,
     VerificationModule,
     FraudModule,
+    PrivacyModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

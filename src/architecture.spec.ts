@@ -29,6 +29,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   console: FEATURE,
   fraud: FEATURE,
   health: FEATURE,
+  privacy: FEATURE,
   senders: FEATURE,
   templates: FEATURE,
   verification: FEATURE,

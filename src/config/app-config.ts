@@ -21,6 +21,7 @@ import { bulkSection, type BulkConfig } from './bulk.config';
 import { databaseSection, redisSection, type DatabaseSection, type RedisConfig } from './database.config';
 import { type Env, EnvReader } from './env-reader';
 import { fraudSection, type FraudConfig } from './fraud.config';
+import { retentionSection, type RetentionConfig } from './retention.config';
 import {
   billingSection,
   messagingSection,
@@ -110,6 +111,7 @@ export class AppConfig {
   readonly verification: VerificationConfig;
   readonly fraud: FraudConfig;
   readonly webhooks: WebhooksConfig;
+  readonly retention: RetentionConfig;
 
   constructor(s: Sections) {
     this.nodeEnv = s.nodeEnv;
@@ -144,6 +146,7 @@ export class AppConfig {
     this.verification = s.verification;
     this.fraud = s.fraud;
     this.webhooks = s.webhooks;
+    this.retention = s.retention;
   }
 }
 
@@ -187,6 +190,7 @@ export function loadConfig(env: Env): AppConfig {
     verification: verificationSection(r),
     fraud: fraudSection(r),
     webhooks: webhooksSection(r),
+    retention: retentionSection(r),
   });
   r.throwIfFailed();
   return config;

@@ -23,6 +23,7 @@ import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
 import { GeoPermissions1732000090000 } from './1732000090000-geo-permissions';
 import { VerificationDailyCounts1732000095000 } from './1732000095000-verification-daily-counts';
+import { Retention1732000130000 } from './1732000130000-retention';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   GeoPermissions1732000090000,
   FraudGuard1732000091000,
   VerificationDailyCounts1732000095000,
+  Retention1732000130000,
 ];
