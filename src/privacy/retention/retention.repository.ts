@@ -49,15 +49,18 @@ export const retentionStatements = {
   /** Messages counted into usage (so settled) before `before` and unchanged since (ix_messages_account_counted). */
   expiredMessages: (accountId: string, before: number, limit: number): Stmt =>
     sql(
-      `SELECT id FROM messages WHERE account_id = ? AND usage_counted_at < ? AND updated_at < ? ORDER BY usage_counted_at LIMIT ${limit}`,
+      `SELECT id FROM messages WHERE account_id = ? AND usage_counted_at < ? AND +updated_at < ? ORDER BY usage_counted_at LIMIT ${limit}`,
       accountId,
       before,
       before,
     ),
-  /** The candidates still expired, locked by primary key (rows a sender holds are skipped, not waited for). */
+  /**
+   * The candidates still expired, locked by primary key (rows a sender holds are skipped, not waited for).
+   * (`+column`: a condition checked on the row, never an index to range over instead of the keys.)
+   */
   lockMessages: (ids: string[], before: number, skipLocked: boolean): Stmt =>
     sql(
-      `SELECT id FROM messages WHERE id IN (${inList(ids.length)}) AND usage_counted_at < ? AND updated_at < ?${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      `SELECT id FROM messages WHERE id IN (${inList(ids.length)}) AND +usage_counted_at < ? AND +updated_at < ?${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
       ...ids,
       before,
       before,
@@ -72,7 +75,7 @@ export const retentionStatements = {
   /** Settled jobs created before `beforeId` and unchanged since `before` (ix_bulk_jobs_account). */
   expiredJobs: (accountId: string, beforeId: string, before: number, limit: number): Stmt =>
     sql(
-      `SELECT id FROM bulk_jobs WHERE account_id = ? AND id < ? AND ${SETTLED_JOB} AND updated_at < ? ORDER BY id LIMIT ${limit}`,
+      `SELECT id FROM bulk_jobs WHERE account_id = ? AND id < ? AND ${SETTLED_JOB} AND +updated_at < ? ORDER BY id LIMIT ${limit}`,
       accountId,
       beforeId,
       before,
