@@ -873,6 +873,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/account/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Messages, SMS parts and cost per day or month, kept after the messages are purged
+         * @description Every settled message (sent, delivered, read, failed, cancelled) is counted on the UTC day it was accepted, by paying source (free messages, plan quota, wallet) and channel; a refunded message counts nothing. Counted within USAGE_ROLLUP_TICK_MS of settling. Usage records are never purged. `from` and `to` are UTC days, both included (default: the last 30 days); at most 400 days with `granularity=day`. Needs `messages:read` (an owner key has it).
+         */
+        get: operations["getAccountUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -930,6 +950,25 @@ export interface components {
              * @example 2026-11-01T08:00:00.000Z
              */
             createdAt: string;
+        };
+        AccountUsage: {
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            from: string;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            to: string;
+            /** @enum {string} */
+            granularity: "day" | "month";
+            /** @example SAR */
+            currency: string;
+            /** @description Every day (or month) of the range, oldest first; periods without messages are zeros. */
+            periods: components["schemas"]["UsagePeriod"][];
+            totals: components["schemas"]["UsageAmounts"];
         };
         ApiKeyCreated: {
             apiKey: components["schemas"]["NewApiKey"];
@@ -2471,6 +2510,48 @@ export interface components {
         UpdateGeoPermissionsDto: {
             /** @description The lists to change (the others stay); each within `ownerSelectable`. */
             channels: components["schemas"]["GeoChannelListsDto"];
+        };
+        UsageAmounts: {
+            /** @description Messages paid (a refunded failure counts nothing). */
+            messages: number;
+            /** @description Billable units: SMS parts (one per other message). */
+            parts: number;
+            /** @description Minor units of `currency` taken from the wallet. */
+            cost: number;
+        };
+        UsageBySource: {
+            /** @description Paid with free messages (cost 0). */
+            free: components["schemas"]["UsageAmounts"];
+            /** @description Paid from the plan quota (cost 0). */
+            quota: components["schemas"]["UsageAmounts"];
+            /** @description Paid from the wallet. */
+            wallet: components["schemas"]["UsageAmounts"];
+        };
+        UsageChannel: {
+            /** @description Messages paid (a refunded failure counts nothing). */
+            messages: number;
+            /** @description Billable units: SMS parts (one per other message). */
+            parts: number;
+            /** @description Minor units of `currency` taken from the wallet. */
+            cost: number;
+            /** @example local_sms */
+            channel: string;
+        };
+        UsagePeriod: {
+            /** @description Messages paid (a refunded failure counts nothing). */
+            messages: number;
+            /** @description Billable units: SMS parts (one per other message). */
+            parts: number;
+            /** @description Minor units of `currency` taken from the wallet. */
+            cost: number;
+            /**
+             * @description The UTC day (YYYY-MM-DD) or month (YYYY-MM).
+             * @example 2026-11-21
+             */
+            period: string;
+            bySource: components["schemas"]["UsageBySource"];
+            /** @description Channels with usage, by name. */
+            byChannel: components["schemas"]["UsageChannel"][];
         };
         VerificationCheckResult: {
             /** @example ver_01m7y90kewyw5pyx06wnaqb2 */
@@ -14064,6 +14145,239 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["AuditEventPage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getAccountUsage: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included. Default: 29 days before `to`. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included. Default: today. */
+                to?: string;
+                granularity?: "day" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage of the range. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "from": "2026-11-20",
+                     *         "to": "2026-11-21",
+                     *         "granularity": "day",
+                     *         "currency": "SAR",
+                     *         "periods": [
+                     *           {
+                     *             "period": "2026-11-20",
+                     *             "messages": 0,
+                     *             "parts": 0,
+                     *             "cost": 0,
+                     *             "bySource": {
+                     *               "free": {
+                     *                 "messages": 0,
+                     *                 "parts": 0,
+                     *                 "cost": 0
+                     *               },
+                     *               "quota": {
+                     *                 "messages": 0,
+                     *                 "parts": 0,
+                     *                 "cost": 0
+                     *               },
+                     *               "wallet": {
+                     *                 "messages": 0,
+                     *                 "parts": 0,
+                     *                 "cost": 0
+                     *               }
+                     *             },
+                     *             "byChannel": []
+                     *           },
+                     *           {
+                     *             "period": "2026-11-21",
+                     *             "messages": 12,
+                     *             "parts": 14,
+                     *             "cost": 250,
+                     *             "bySource": {
+                     *               "free": {
+                     *                 "messages": 2,
+                     *                 "parts": 2,
+                     *                 "cost": 0
+                     *               },
+                     *               "quota": {
+                     *                 "messages": 0,
+                     *                 "parts": 0,
+                     *                 "cost": 0
+                     *               },
+                     *               "wallet": {
+                     *                 "messages": 10,
+                     *                 "parts": 12,
+                     *                 "cost": 250
+                     *               }
+                     *             },
+                     *             "byChannel": [
+                     *               {
+                     *                 "channel": "local_sms",
+                     *                 "messages": 12,
+                     *                 "parts": 14,
+                     *                 "cost": 250
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "messages": 12,
+                     *           "parts": 14,
+                     *           "cost": 250
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AccountUsage"];
                     };
                 };
             };

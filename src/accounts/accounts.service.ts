@@ -21,6 +21,8 @@ export interface AccountFields {
   planName?: string | null;
   messageQuota?: number;
   messagesUsed?: number;
+  /** Operator only: null returns the account to the default retention. */
+  retentionDays?: number | null;
 }
 
 /** The account as the API shows it. Amounts are integer minor units. */
@@ -34,6 +36,12 @@ export interface AccountView {
   subscriptionActive: boolean;
   phoneVerified: boolean;
   createdAt: string;
+}
+
+/** The account as an operator sees it: the owner's view and what only the operator sets. */
+export interface OperatorAccountView extends AccountView {
+  /** Days the account's data is kept (RETENTION_*_DAYS apply when null). */
+  retentionDays: number | null;
 }
 
 const ACCOUNTS_CURSOR = 'admin:accounts';
@@ -52,7 +60,9 @@ export class AccountsService {
   ) {}
 
   /** Creates an account and its first owner key in one transaction. */
-  async create(fields: AccountFields & { name: string }): Promise<{ account: AccountView; apiKey: IssuedApiKey }> {
+  async create(
+    fields: AccountFields & { name: string },
+  ): Promise<{ account: OperatorAccountView; apiKey: IssuedApiKey }> {
     const now = this.clock.now();
     return this.uow.transaction(async ({ manager: em }) => {
       const account = em.create(AccountEntity, {
@@ -66,17 +76,19 @@ export class AccountsService {
         messageQuota: fields.messageQuota ?? 0,
         messagesUsed: fields.messagesUsed ?? 0,
         freeMessages: fields.freeMessages ?? 0,
+        retentionDays: this.checkedRetention(fields.retentionDays) ?? null,
         createdAt: now,
         updatedAt: now,
       });
       await em.insert(AccountEntity, account);
       const apiKey = await this.apiKeys.issue(account.id, { role: 'owner', permissions: [] }, em);
-      return { account: this.map(account), apiKey };
+      return { account: this.mapForOperator(account), apiKey };
     });
   }
 
   /** Operator update; absolute values (the ledger moves balances during sending). */
-  async update(id: string, fields: AccountFields): Promise<AccountView> {
+  async update(id: string, fields: AccountFields): Promise<OperatorAccountView> {
+    this.checkedRetention(fields.retentionDays);
     const patch: Partial<AccountEntity> = { updatedAt: this.clock.now() };
     for (const k of Object.keys(fields) as (keyof AccountFields)[]) {
       if (fields[k] !== undefined) (patch as Record<string, unknown>)[k] = fields[k];
@@ -87,10 +99,10 @@ export class AccountsService {
       await manager.update(AccountEntity, { id }, patch);
       await this.audited(before, fields);
     });
-    return this.get(id);
+    return this.getForOperator(id);
   }
 
-  /** The operator's changes to balance and plan, in the trail (what changed, before and after). */
+  /** The operator's changes to balance, plan and retention, in the trail (what changed, before and after). */
   private async audited(before: AccountEntity, fields: AccountFields): Promise<void> {
     const diff = (keys: (keyof AccountFields)[]): Record<string, AuditValue> => {
       const out: Record<string, AuditValue> = {};
@@ -106,12 +118,29 @@ export class AccountsService {
     if (Object.keys(balance).length)
       await this.audit.record({ accountId, type: 'account.balance_changed', changes: balance });
     if (Object.keys(plan).length) await this.audit.record({ accountId, type: 'account.plan_changed', changes: plan });
+    const retention = diff(['retentionDays']);
+    if (Object.keys(retention).length)
+      await this.audit.record({ accountId, type: 'account.retention_changed', changes: retention });
   }
 
   async get(id: string): Promise<AccountView> {
     const account = await this.accounts.findOneBy({ id });
     if (!account) throw ApiError.notFound('Account');
     return this.map(account);
+  }
+
+  async getForOperator(id: string): Promise<OperatorAccountView> {
+    const account = await this.accounts.findOneBy({ id });
+    if (!account) throw ApiError.notFound('Account');
+    return this.mapForOperator(account);
+  }
+
+  /** A retention an operator may set: within RETENTION_ACCOUNT_MAX_DAYS (400 VALIDATION_ERROR past it). */
+  private checkedRetention(days: number | null | undefined): number | null | undefined {
+    const max = this.config.retention.accountMaxDays;
+    if (typeof days === 'number' && days > max)
+      throw ApiError.validation(`retentionDays must be at most ${max} (RETENTION_ACCOUNT_MAX_DAYS)`);
+    return days;
   }
 
   async exists(id: string): Promise<boolean> {
@@ -124,7 +153,7 @@ export class AccountsService {
   }
 
   /** Operator listing: every account, newest first; the cursor is the last id seen. */
-  async listForOperator(q: { cursor?: string; limit?: number }): Promise<Page<AccountView>> {
+  async listForOperator(q: { cursor?: string; limit?: number }): Promise<Page<OperatorAccountView>> {
     const after = this.cursors.decode<string>(ACCOUNTS_CURSOR, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;
@@ -136,14 +165,14 @@ export class AccountsService {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     return {
-      items: page.map((a) => this.map(a)),
+      items: page.map((a) => this.mapForOperator(a)),
       hasMore,
       nextCursor: hasMore ? this.cursors.encode(ACCOUNTS_CURSOR, page[page.length - 1].id) : null,
     };
   }
 
   /** Operator top-up: adds `amount` minor units to the wallet atomically and answers the account after it. */
-  async topUp(id: string, amount: number): Promise<AccountView> {
+  async topUp(id: string, amount: number): Promise<OperatorAccountView> {
     await this.uow.transaction(async () => {
       if (!(await this.ledger.credit(id, amount))) {
         if (!(await this.exists(id))) throw ApiError.notFound('Account');
@@ -151,7 +180,11 @@ export class AccountsService {
       }
       await this.audit.record({ accountId: id, type: 'account.balance_changed', changes: { topUp: amount } });
     });
-    return this.get(id);
+    return this.getForOperator(id);
+  }
+
+  mapForOperator(a: AccountEntity): OperatorAccountView {
+    return { ...this.map(a), retentionDays: a.retentionDays ?? null };
   }
 
   map(a: AccountEntity): AccountView {

@@ -24,7 +24,7 @@ export interface KeyCallerRow {
 // Raw SQL, because the query builder costs more than the query on this hot path (bench:api).
 const CALLER_BY_KEY_ID =
   'SELECT k.last_used_at AS key_last_used_at, a.id, a.name, a.phone_verified, a.subscription_active, a.wallet_balance, ' +
-  'a.currency, a.plan_name, a.message_quota, a.messages_used, a.free_messages, a.created_at, a.updated_at ' +
+  'a.currency, a.plan_name, a.message_quota, a.messages_used, a.free_messages, a.retention_days, a.created_at, a.updated_at ' +
   'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ? AND k.revoked_at IS NULL';
 
 /**
@@ -60,6 +60,7 @@ export class ApiKeysRepository {
       messageQuota: Number(r.message_quota),
       messagesUsed: Number(r.messages_used),
       freeMessages: Number(r.free_messages),
+      retentionDays: r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
     });

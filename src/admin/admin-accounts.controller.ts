@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AccountsService, AccountView } from '../accounts/accounts.service';
+import { AccountsService, OperatorAccountView as AccountView } from '../accounts/accounts.service';
 import { ApiKeysService, IssuedApiKey } from '../accounts/api-keys.service';
 import { ApiError } from '../common/errors';
 import { AdminOnly } from '../auth/decorators';
@@ -46,7 +46,7 @@ export class AdminAccountsController {
   })
   @ApiErrors('NOT_FOUND')
   async get(@Param('id') id: string): Promise<{ success: true; data: { account: AccountView } }> {
-    return { success: true, data: { account: await this.accounts.get(id) } };
+    return { success: true, data: { account: await this.accounts.getForOperator(id) } };
   }
 
   @Post(':id/top-up')
@@ -86,7 +86,7 @@ export class AdminAccountsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'adminUpdateAccount', summary: 'Update account flags, balances and plan' })
+  @ApiOperation({ operationId: 'adminUpdateAccount', summary: 'Update account flags, balances, plan and retention' })
   @ApiSuccess(200, AdminAccountUpdated, {
     description: 'Updated',
     example: { success: true, data: { account: ADMIN_ACCOUNT_EXAMPLE } },

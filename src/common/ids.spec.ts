@@ -1,4 +1,4 @@
-import { newId, randomPart } from './ids';
+import { derivedId, idAt, newId, randomPart, timeOfId } from './ids';
 
 describe('ids', () => {
   it('newId: prefix, 10 time characters and 14 random ones of the alphabet, unique across pool refills', () => {
@@ -13,5 +13,16 @@ describe('ids', () => {
     expect(randomPart(26)).toMatch(/^[0-9a-hjkmnp-tv-z]{26}$/);
     expect(randomPart(5000)).toHaveLength(5000);
     expect(randomPart(0)).toBe('');
+  });
+});
+
+describe('idAt / timeOfId', () => {
+  it('an id made at t sorts at or after idAt(t), before idAt(t + 1), and tells its time', () => {
+    const t = Date.UTC(2026, 10, 28, 12, 0, 0, 123);
+    const id = derivedId('msg', t, 'k');
+    expect(id >= idAt('msg', t)).toBe(true);
+    expect(id < idAt('msg', t + 1)).toBe(true);
+    expect(timeOfId(id)).toBe(t);
+    expect(timeOfId('nonsense')).toBeNull();
   });
 });

@@ -48,3 +48,22 @@ export function derivedId(prefix: string, at: number, key: string): string {
   for (let i = 0; i < 14; i++) out += ALPHABET[h[i] & 31];
   return `${prefix}_${encodeTime(at)}${out}`;
 }
+
+/** The smallest id of `prefix` made at `ms` or later: `id < idAt(prefix, t)` selects ids made before t. */
+export function idAt(prefix: string, ms: number): string {
+  return `${prefix}_${encodeTime(Math.max(0, Math.floor(ms)))}`;
+}
+
+/** When an id of newId/derivedId was made (epoch ms); null when it is not one. */
+export function timeOfId(id: string): number | null {
+  const at = id.indexOf('_');
+  const chars = id.slice(at + 1, at + 11);
+  if (at < 0 || chars.length < 10) return null;
+  let ms = 0;
+  for (const ch of chars) {
+    const v = ALPHABET.indexOf(ch);
+    if (v < 0) return null;
+    ms = ms * 32 + v;
+  }
+  return ms;
+}

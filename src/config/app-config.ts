@@ -22,6 +22,7 @@ import { databaseSection, redisSection, type DatabaseSection, type RedisConfig }
 import { type Env, EnvReader } from './env-reader';
 import { fraudSection, type FraudConfig } from './fraud.config';
 import { auditSection, erasureSection, type AuditConfig, type ErasureConfig } from './privacy-records.config';
+import { retentionSection, type RetentionConfig } from './retention.config';
 import {
   billingSection,
   messagingSection,
@@ -113,6 +114,7 @@ export class AppConfig {
   readonly webhooks: WebhooksConfig;
   readonly erasure: ErasureConfig;
   readonly audit: AuditConfig;
+  readonly retention: RetentionConfig;
 
   constructor(s: Sections) {
     this.nodeEnv = s.nodeEnv;
@@ -149,6 +151,7 @@ export class AppConfig {
     this.webhooks = s.webhooks;
     this.erasure = s.erasure;
     this.audit = s.audit;
+    this.retention = s.retention;
   }
 }
 
@@ -194,6 +197,7 @@ export function loadConfig(env: Env): AppConfig {
     webhooks: webhooksSection(r),
     erasure: erasureSection(r),
     audit: auditSection(r),
+    retention: retentionSection(r),
   });
   r.throwIfFailed();
   return config;

@@ -315,7 +315,7 @@ export class MessageLog {
   ): Promise<boolean> {
     return this.moved(accountId, id, apiStep('queued', now), () =>
       this.exec(
-        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, encoding = ?, segments = ?, refunded_at = NULL, error_code = NULL, error_message = NULL, failed_at = NULL, provider_error_code = NULL, handed_off_at = NULL, updated_at = ?, sequence = sequence + 1 WHERE id = ? AND account_id = ? AND status = 'failed'",
+        "UPDATE messages SET status = 'queued', cost = ?, paid_from = ?, encoding = ?, segments = ?, refunded_at = NULL, usage_counted_at = NULL, error_code = NULL, error_message = NULL, failed_at = NULL, provider_error_code = NULL, handed_off_at = NULL, updated_at = ?, sequence = sequence + 1 WHERE id = ? AND account_id = ? AND status = 'failed'",
         [funding.amount, funding.source, msg.encoding ?? null, msg.segments ?? null, now, id, accountId],
       ),
     );

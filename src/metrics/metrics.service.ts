@@ -11,7 +11,13 @@ export type ProviderCallOutcome = 'sent' | 'rejected' | 'rate_limited' | 'unavai
 export type WebhookAttemptOutcome = 'delivered' | 'retrying' | 'failed';
 /** The leased background loops (lease_takeovers_total{loop}). */
 export type LeasedLoop =
-  'bulk_intake' | 'bulk_validation' | 'bulk_dispatch' | 'bulk_reaper' | 'webhook_delivery' | 'scheduled_send';
+  | 'bulk_intake'
+  | 'bulk_validation'
+  | 'bulk_dispatch'
+  | 'bulk_reaper'
+  | 'webhook_delivery'
+  | 'scheduled_send'
+  | 'retention_purge';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -37,6 +43,8 @@ export class MetricsService {
   private readonly receipts: Counter<'provider' | 'status'>;
   private readonly fraudBlocks: Counter<'scope' | 'reason'>;
   private readonly fraudRefusals: Counter<'reason'>;
+  private readonly retentionPurged: Counter<'table'>;
+  private readonly retentionOldest: Gauge<'table'>;
 
   constructor(
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
@@ -120,6 +128,27 @@ export class MetricsService {
       labelNames: ['reason'],
       registers,
     });
+    this.retentionPurged = new Counter({
+      name: 'retention_purged_rows_total',
+      help: 'Rows deleted by the retention purger, by table',
+      labelNames: ['table'],
+      registers,
+    });
+    this.retentionOldest = new Gauge({
+      name: 'retention_oldest_row_age_seconds',
+      help: 'Age of the oldest row of each table the retention purger keeps bounded (0 when empty)',
+      labelNames: ['table'],
+      registers,
+    });
+  }
+
+  /** Rows the retention purger deleted from `table` (after the unit that deleted them committed). */
+  recordRetentionPurged(table: string, n: number): void {
+    if (n > 0) this.retentionPurged.inc({ table }, n);
+  }
+
+  setRetentionOldestAge(table: string, seconds: number): void {
+    this.retentionOldest.set({ table }, Math.max(0, seconds));
   }
 
   /** A fraud block was raised (once, by the request or replica that raised it). */

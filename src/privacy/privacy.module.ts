@@ -11,15 +11,23 @@ import { ErasureRunner } from './erasure/erasure-runner';
 import { ErasuresController } from './erasure/erasures.controller';
 import { ErasuresRepository } from './erasure/erasures.repository';
 import { ErasuresService } from './erasure/erasures.service';
+import { PurgeLeaseRepository } from './retention/purge-lease.repository';
+import { RetentionPurger } from './retention/retention-purger';
+import { RetentionRepository } from './retention/retention.repository';
+import { UsageRollup } from './usage/usage-rollup';
+import { UsageController } from './usage/usage.controller';
+import { UsageRepository } from './usage/usage.repository';
+import { UsageService } from './usage/usage.service';
 
 /**
- * Privacy (issue 29): erasure of one recipient (the erasers of each table are their owners', through
- * common's RecipientErasers) and the audit trail, whose AUDIT_TRAIL port every module records into;
- * global only to hand out that port.
+ * Privacy and the data lifecycle (issue 29): the retention purger (retention/) and the daily usage
+ * records that outlive the messages (usage/); erasure of one recipient (the erasers of each table are
+ * their owners', through common's RecipientErasers) and the audit trail, whose AUDIT_TRAIL port every
+ * module records into. Global only to hand out that port.
  */
 @Global()
 @Module({
-  controllers: [ErasuresController, AuditEventsController],
+  controllers: [ErasuresController, AuditEventsController, UsageController],
   providers: [
     AuditEventsRepository,
     AuditTrailService,
@@ -30,6 +38,12 @@ import { ErasuresService } from './erasure/erasures.service';
     ErasuresRepository,
     ErasuresService,
     ErasureRunner,
+    RetentionRepository,
+    PurgeLeaseRepository,
+    RetentionPurger,
+    UsageRepository,
+    UsageService,
+    UsageRollup,
   ],
   exports: [AUDIT_TRAIL],
 })

@@ -105,6 +105,13 @@ describe('Typed client against the public document (contract)', () => {
     expect(stats.data?.data.days.map((d) => d.sent)).toEqual([0, 1]);
   });
 
+  it("the account's usage", async () => {
+    const usage = await client.GET('/api/v2/account/usage', { params: { query: { granularity: 'month' } } });
+    expect(usage.response.status).toBe(200);
+    expect(usage.data?.data.granularity).toBe('month');
+    expect(Object.keys(usage.data?.data.totals ?? {}).sort()).toEqual(['cost', 'messages', 'parts']);
+  });
+
   it("the fraud guard's blocks", async () => {
     const blocks = await client.GET('/api/v2/verification/fraud-blocks', { params: { query: { active: true } } });
     expect(blocks.data?.data.blocks).toEqual([]);

@@ -52,7 +52,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update account flags, balances and plan */
+        /** Update account flags, balances, plan and retention */
         patch: operations["adminUpdateAccount"];
         trace?: never;
     };
@@ -431,7 +431,19 @@ export interface components {
              */
             messagesUsed: number;
         };
-        AccountResource: {
+        AdminAccountCreated: {
+            /** @description The account as GET /api/v2/account shows it, and its retention. */
+            account: components["schemas"]["AdminAccountResource"];
+            apiKey: components["schemas"]["IssuedApiKey"];
+        };
+        AdminAccountPage: {
+            /** @description Newest first. */
+            accounts: components["schemas"]["AdminAccountResource"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        AdminAccountResource: {
             /** @example acc_01jd0r8m6f3q9w2k4x7b5c8v1n */
             id: string;
             /** @example My Shop */
@@ -467,22 +479,15 @@ export interface components {
              * @example 2026-11-01T08:00:00.000Z
              */
             createdAt: string;
-        };
-        AdminAccountCreated: {
-            /** @description The account as GET /api/v2/account shows it. */
-            account: components["schemas"]["AccountResource"];
-            apiKey: components["schemas"]["IssuedApiKey"];
-        };
-        AdminAccountPage: {
-            /** @description Newest first. */
-            accounts: components["schemas"]["AccountResource"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            nextCursor: string | null;
-            hasMore: boolean;
+            /**
+             * @description Days this account's data is kept after it settles; null: the defaults (RETENTION_*_DAYS).
+             * @example null
+             */
+            retentionDays: number | null;
         };
         AdminAccountUpdated: {
-            /** @description The account as GET /api/v2/account shows it. */
-            account: components["schemas"]["AccountResource"];
+            /** @description The account as GET /api/v2/account shows it, and its retention. */
+            account: components["schemas"]["AdminAccountResource"];
         };
         AdminApiKeyIssued: {
             apiKey: components["schemas"]["IssuedApiKey"];
@@ -597,6 +602,8 @@ export interface components {
             planName?: string | null;
             messageQuota?: number;
             messagesUsed?: number;
+            /** @description Days this account's messages, bulk jobs and inbound messages are kept after they settle, at most the operator's RETENTION_ACCOUNT_MAX_DAYS (400 VALIDATION_ERROR past it); `null` returns the account to the defaults (RETENTION_*_DAYS). */
+            retentionDays?: number | null;
             /** @example Acme */
             name: string;
         };
@@ -1124,6 +1131,8 @@ export interface components {
             planName?: string | null;
             messageQuota?: number;
             messagesUsed?: number;
+            /** @description Days this account's messages, bulk jobs and inbound messages are kept after they settle, at most the operator's RETENTION_ACCOUNT_MAX_DAYS (400 VALIDATION_ERROR past it); `null` returns the account to the defaults (RETENTION_*_DAYS). */
+            retentionDays?: number | null;
             name?: string;
         };
         UpdateWebSessionDto: {
@@ -1346,7 +1355,8 @@ export interface operations {
                      *             "freeMessages": 10,
                      *             "subscriptionActive": true,
                      *             "phoneVerified": true,
-                     *             "createdAt": "2026-11-22T10:00:00.000Z"
+                     *             "createdAt": "2026-11-22T10:00:00.000Z",
+                     *             "retentionDays": null
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -1508,7 +1518,8 @@ export interface operations {
                      *           "freeMessages": 10,
                      *           "subscriptionActive": true,
                      *           "phoneVerified": true,
-                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "retentionDays": null
                      *         },
                      *         "apiKey": {
                      *           "id": "key_01JD0Q8Y4C7M2X",
@@ -1717,7 +1728,8 @@ export interface operations {
                      *           "freeMessages": 10,
                      *           "subscriptionActive": true,
                      *           "phoneVerified": true,
-                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "retentionDays": null
                      *         }
                      *       }
                      *     }
@@ -1878,7 +1890,8 @@ export interface operations {
                      *           "freeMessages": 10,
                      *           "subscriptionActive": true,
                      *           "phoneVerified": true,
-                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "retentionDays": null
                      *         }
                      *       }
                      *     }
@@ -2102,7 +2115,8 @@ export interface operations {
                      *           "freeMessages": 10,
                      *           "subscriptionActive": true,
                      *           "phoneVerified": true,
-                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "retentionDays": null
                      *         }
                      *       }
                      *     }

@@ -34,6 +34,10 @@ export class AccountEntity {
   @Column({ type: 'int', default: 0 })
   freeMessages: number;
 
+  /** Days this account's messages, jobs and inbound messages are kept; null: the operator's default (RETENTION_*_DAYS). */
+  @Column({ type: 'int', nullable: true })
+  retentionDays: number | null;
+
   @EpochMsColumn()
   createdAt: number;
 

@@ -78,6 +78,22 @@ abstract class AccountFieldsDto {
   @Min(0)
   @Max(INT_COLUMN_MAX)
   messagesUsed?: number;
+
+  /** At most RETENTION_ACCOUNT_MAX_DAYS (checked by the service: 400 past it); `null` returns to the default. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: 36500,
+    description:
+      "Days this account's messages, bulk jobs and inbound messages are kept after they settle, at most the operator's " +
+      'RETENTION_ACCOUNT_MAX_DAYS (400 VALIDATION_ERROR past it); `null` returns the account to the defaults (RETENTION_*_DAYS).',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  retentionDays?: number | null;
 }
 
 export class CreateAccountDto extends AccountFieldsDto {

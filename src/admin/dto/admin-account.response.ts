@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { OperatorAccountView } from '../../accounts/accounts.service';
 import { AccountResource } from '../../accounts/dto/account.response';
 import { PERMISSIONS } from '../../accounts/permissions';
 
@@ -9,22 +10,40 @@ export class IssuedApiKey {
   @ApiProperty({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] } }) permissions: string[];
 }
 
+/** The account as an operator sees it: the owner's view and the retention only an operator sets. */
+export class AdminAccountResource extends AccountResource implements OperatorAccountView {
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    description: "Days this account's data is kept after it settles; null: the defaults (RETENTION_*_DAYS).",
+    example: null,
+  })
+  retentionDays: number | null;
+}
+
 export class AdminAccountCreated {
-  @ApiProperty({ type: AccountResource, description: 'The account as GET /api/v2/account shows it.' })
-  account: AccountResource;
+  @ApiProperty({
+    type: AdminAccountResource,
+    description: 'The account as GET /api/v2/account shows it, and its retention.',
+  })
+  account: AdminAccountResource;
   @ApiProperty({ type: IssuedApiKey }) apiKey: IssuedApiKey;
 }
 
 export class AdminAccountUpdated {
-  @ApiProperty({ type: AccountResource, description: 'The account as GET /api/v2/account shows it.' })
-  account: AccountResource;
+  @ApiProperty({
+    type: AdminAccountResource,
+    description: 'The account as GET /api/v2/account shows it, and its retention.',
+  })
+  account: AdminAccountResource;
 }
 
 export class AdminApiKeyIssued {
   @ApiProperty({ type: IssuedApiKey }) apiKey: IssuedApiKey;
 }
 
-export const ADMIN_ACCOUNT_EXAMPLE: AccountResource = {
+export const ADMIN_ACCOUNT_EXAMPLE: AdminAccountResource = {
   id: 'acc_01JD0Q8Y4C7M2X',
   name: 'Acme',
   walletBalance: 100000,
@@ -34,6 +53,7 @@ export const ADMIN_ACCOUNT_EXAMPLE: AccountResource = {
   subscriptionActive: true,
   phoneVerified: true,
   createdAt: '2026-11-22T10:00:00.000Z',
+  retentionDays: null,
 };
 export const ISSUED_KEY_EXAMPLE = {
   id: 'key_01JD0Q8Y4C7M2X',
@@ -43,7 +63,8 @@ export const ISSUED_KEY_EXAMPLE = {
 };
 
 export class AdminAccountPage {
-  @ApiProperty({ type: AccountResource, isArray: true, description: 'Newest first.' }) accounts: AccountResource[];
+  @ApiProperty({ type: AdminAccountResource, isArray: true, description: 'Newest first.' })
+  accounts: AdminAccountResource[];
   @ApiProperty({
     type: 'string',
     nullable: true,

@@ -23,6 +23,7 @@ import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
 import { GeoPermissions1732000090000 } from './1732000090000-geo-permissions';
 import { VerificationDailyCounts1732000095000 } from './1732000095000-verification-daily-counts';
+import { Retention1732000130000 } from './1732000130000-retention';
 import { ErasureLookups1732000140000 } from './1732000140000-erasure-lookups';
 import { Erasures1732000141000 } from './1732000141000-erasures';
 import { AuditEvents1732000142000 } from './1732000142000-audit-events';
@@ -53,6 +54,7 @@ export const MIGRATIONS = [
   GeoPermissions1732000090000,
   FraudGuard1732000091000,
   VerificationDailyCounts1732000095000,
+  Retention1732000130000,
   ErasureLookups1732000140000,
   Erasures1732000141000,
   AuditEvents1732000142000,

@@ -1,0 +1,220 @@
+// npm run bench:retention [-- --dialect=sqlite|mysql|both --messages=2000000 --accounts=200 --rate=10 --window=15]
+// The retention purger (issue 29) in the service's own process, each dialect in a child process:
+// 1. seeds `messages` expired, settled and counted messages over `accounts` accounts, each with two
+//    status-history rows and a provider id (fast multi-row INSERTs);
+// 2. dispatch baseline: every account sends `rate` messages a second through POST /api/v2/messages/send
+//    for `window` seconds (no purger);
+// 3. the same dispatch for `window` seconds while the purger deletes the backlog, then the purger alone
+//    until the backlog is gone: messages purged per second (with their history and refs), and the
+//    dispatch rate with the purger as a share of the baseline (target >= 95%).
+import 'reflect-metadata';
+import { fork } from 'node:child_process';
+import http from 'node:http';
+import { benchDatabase } from './bench-database';
+
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .filter((a) => a.startsWith('--'))
+    .map((a) => a.slice(2).split('=') as [string, string]),
+);
+const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/x';
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const DAY = 86_400_000;
+
+async function parent(): Promise<void> {
+  const dialects = (args.dialect ?? 'both') === 'both' ? ['sqlite', 'mysql'] : [args.dialect];
+  for (const d of dialects)
+    await new Promise<void>((resolve, reject) => {
+      const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], {
+        execArgv: ['-r', 'ts-node/register/transpile-only', '--max-semi-space-size=64'],
+        stdio: 'inherit',
+      });
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${d} bench exited with ${code}`))));
+    });
+}
+
+async function child(dialect: string): Promise<void> {
+  const mysql = dialect === 'mysql';
+  const total = Number(args.messages ?? 2_000_000);
+  const accounts = Number(args.accounts ?? 200);
+  const rate = Number(args.rate ?? 10);
+  const windowS = Number(args.window ?? 15);
+  const { databaseUrl, drop } = await benchDatabase('bench-retention', mysql ? MYSQL_URL : null, 'utf8mb4_unicode_ci');
+  Object.assign(process.env, {
+    DATABASE_URL: databaseUrl,
+    ADMIN_TOKEN: 'bench-admin-token-0123456789',
+    LOG_LEVEL: 'silent',
+    DEMO_ACCOUNT: 'false',
+    SCHEDULERS_ENABLED: 'false',
+    THROTTLE_LIMIT: '100000000',
+    DB_POOL_SIZE: '20',
+    PORT: '0',
+    ...(args.batch ? { RETENTION_PURGE_BATCH: args.batch } : {}),
+  });
+  const { createApp } = await import('../src/bootstrap');
+  const app = await createApp();
+  app.useLogger(false);
+  await app.listen(0, '127.0.0.1');
+  const port = (app.getHttpServer().address() as { port: number }).port;
+  const { AccountsService } = await import('../src/accounts/accounts.service');
+  const { UnitOfWork } = await import('../src/database/unit-of-work');
+  const { RetentionPurger } = await import('../src/privacy/retention/retention-purger');
+  const { AppConfig } = await import('../src/config/app-config');
+  const { derivedId } = await import('../src/common/ids');
+  const uow = app.get(UnitOfWork);
+  const label = mysql ? 'MariaDB' : 'SQLite';
+  console.log(
+    `\n=== ${label}: ${fmt(total)} expired messages over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch} ===`,
+  );
+  try {
+    const owners: { id: string; key: string }[] = [];
+    for (let i = 0; i < accounts; i++) {
+      const { account, apiKey } = await app
+        .get(AccountsService)
+        .create({ name: `Bench ${i}`, walletBalance: 1_000_000_000 });
+      owners.push({ id: account.id, key: apiKey.key });
+    }
+
+    // 1. Seed: 1,000 messages per unit (three multi-row INSERTs: messages, history, refs).
+    const old = Date.now() - 200 * DAY;
+    let t0 = performance.now();
+    const PER = 1000;
+    for (let start = 0; start < total; start += PER) {
+      const m: (string | number)[] = [];
+      const h: (string | number)[] = [];
+      const r: (string | number)[] = [];
+      const n = Math.min(PER, total - start);
+      for (let k = 0; k < n; k++) {
+        const i = start + k;
+        const at = old + i;
+        const id = derivedId('msg', at, String(i));
+        const acc = owners[i % accounts].id;
+        m.push(id, acc, at, at + 1, at + 2);
+        h.push(id, at, id, at + 1);
+        r.push(`sbx_${i}`, id, acc, at);
+      }
+      const tuples = (t: string) => Array(n).fill(t).join(', ');
+      await uow.transaction(async (tx) => {
+        await tx.run({
+          sql: `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, paid_from, created_at, updated_at, usage_counted_at, attempts, sequence) VALUES ${tuples("(?, ?, 'local_sms', 'free_text', '+966501234567', 'delivered', 5, 'wallet', ?, ?, ?, 1, 2)")}`,
+          params: m,
+        });
+        await tx.run({
+          sql: `INSERT INTO message_status_history (message_id, seq, status, at, source) VALUES ${Array(n).fill("(?, 1, 'sent', ?, 'api'), (?, 2, 'delivered', ?, 'receipt')").join(', ')}`,
+          params: h,
+        });
+        await tx.run({
+          sql: `INSERT INTO message_provider_refs (provider_message_id, message_id, account_id, part_index, part_count, status, created_at) VALUES ${tuples("(?, ?, ?, 0, 1, 'delivered', ?)")}`,
+          params: r,
+        });
+      });
+      if (process.env.BENCH_PROGRESS && start % 200_000 === 0) console.log(`  seeded ${fmt(start)}`);
+    }
+    let secs = (performance.now() - t0) / 1000;
+    console.log(
+      `seed: ${fmt(total)} messages (+${fmt(2 * total)} history rows, ${fmt(total)} refs) in ${secs.toFixed(1)} s (${fmt((4 * total) / secs)} rows/s)`,
+    );
+    if (mysql)
+      await uow.run({ sql: 'ANALYZE TABLE messages, message_status_history, message_provider_refs', params: [] });
+
+    // 2./3. Dispatch: each account one request every 1000/rate ms, keep-alive.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    const body = JSON.stringify({
+      to: '+966501234567',
+      channel: 'local_sms',
+      messageType: 'free_text',
+      content: { text: 'Hi' },
+    });
+    const send = (key: string) =>
+      new Promise<boolean>((resolve) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/v2/messages/send',
+            method: 'POST',
+            agent,
+            headers: {
+              'Content-Type': 'application/json',
+              'Content-Length': Buffer.byteLength(body),
+              'X-API-Key': key,
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode === 201));
+          },
+        );
+        req.on('error', () => resolve(false));
+        req.end(body);
+      });
+    const dispatch = async (seconds: number): Promise<{ rate: number; failed: number }> => {
+      let ok = 0;
+      let failed = 0;
+      const end = performance.now() + seconds * 1000;
+      const start = performance.now();
+      await Promise.all(
+        owners.map(async (o, i) => {
+          // Spread the accounts over the interval; each sends on its own schedule, never two at once.
+          let next = start + (i * 1000) / rate / owners.length;
+          while (next < end) {
+            const wait = next - performance.now();
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+            if (await send(o.key)) ok++;
+            else failed++;
+            next += 1000 / rate;
+          }
+        }),
+      );
+      return { rate: ok / ((performance.now() - start) / 1000), failed };
+    };
+    const target = accounts * rate;
+    const base = await dispatch(windowS);
+    console.log(
+      `dispatch without the purger: ${fmt(base.rate)} msg/s (offered ${fmt(target)}/s, ${base.failed} failed)`,
+    );
+
+    const purger = app.get(RetentionPurger);
+    const count = async () =>
+      Number(
+        (
+          await uow.rows<{ n: number | string }>({
+            sql: `SELECT COUNT(*) AS n FROM messages WHERE updated_at < ?`,
+            params: [old + total + 10],
+          })
+        )[0].n,
+      );
+    t0 = performance.now();
+    const purging = purger.purge();
+    const during = await dispatch(windowS);
+    const leftAfterWindow = await count();
+    const windowSecs = (performance.now() - t0) / 1000;
+    const report = await purging;
+    secs = (performance.now() - t0) / 1000;
+    const purged = report.messages ?? 0;
+    console.log(
+      `dispatch while the purger deletes: ${fmt(during.rate)} msg/s = ${((100 * during.rate) / base.rate).toFixed(1)}% of the baseline (target >= 95%; ${during.failed} failed)`,
+    );
+    console.log(
+      `purge while dispatching: ${fmt((total - leftAfterWindow) / windowSecs)} messages/s over the first ${windowSecs.toFixed(1)} s`,
+    );
+    console.log(
+      `purge: ${fmt(purged)} messages, ${fmt(report.message_status_history ?? 0)} history rows, ${fmt(report.message_provider_refs ?? 0)} refs in ${secs.toFixed(1)} s = ${fmt(purged / secs)} messages/s overall (target >= 20,000/s)`,
+    );
+    agent.destroy();
+    if ((await count()) !== 0) throw new Error('expired messages left after the pass');
+  } finally {
+    await app.close();
+    await drop();
+  }
+}
+
+const childArg = args.child;
+(childArg ? child(childArg) : parent()).then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

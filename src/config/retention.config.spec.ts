@@ -1,0 +1,26 @@
+import { ConfigError } from './env-reader';
+import { loadConfig } from './app-config';
+
+// The retention defaults as docs/operations.md ("Data kept and for how long") and README document them.
+describe('config: retention', () => {
+  it('defaults', () => {
+    expect(loadConfig({}).retention).toEqual({
+      messagesDays: 90,
+      bulkJobsDays: 90,
+      inboundDays: 90,
+      sandboxDeliveriesDays: 7,
+      accountMaxDays: 730,
+      purgeTickMs: 60_000,
+      purgeBatch: 500,
+      usageTickMs: 10_000,
+      dayMs: 86_400_000,
+    });
+  });
+
+  it('refuses a retention of 0 days and a tick under a second, naming each', () => {
+    expect(() => loadConfig({ RETENTION_MESSAGES_DAYS: '0', RETENTION_PURGE_TICK_MS: '10' })).toThrow(
+      /RETENTION_MESSAGES_DAYS[\s\S]*RETENTION_PURGE_TICK_MS/,
+    );
+    expect(() => loadConfig({ RETENTION_SANDBOX_DAYS: 'x' })).toThrow(ConfigError);
+  });
+});

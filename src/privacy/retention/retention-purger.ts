@@ -1,0 +1,160 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { Clock } from '../../common/clock';
+import { idAt, randomPart, timeOfId } from '../../common/ids';
+import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
+import { SinglePeriodicJob } from '../../common/single-periodic-job';
+import { AppConfig } from '../../config/app-config';
+import type { RetentionConfig } from '../../config/retention.config';
+import { MetricsService } from '../../metrics/metrics.service';
+import { PurgeLeaseRepository } from './purge-lease.repository';
+import { AccountRetention, Purged, PurgedTable, PURGED_TABLES, RetentionRepository } from './retention.repository';
+
+const LEASE = 'retention-purge';
+const ACCOUNTS_PAGE = 200;
+/** Jobs looked at per account per pass (each deleted in chunks of the batch size). */
+const JOBS_PER_ACCOUNT = 20;
+
+/** What one pass deleted, per table. */
+export type PurgeReport = Purged;
+
+/**
+ * The one retention purger (issue 29): every RETENTION_PURGE_TICK_MS and once at start-up, on the
+ * replica that holds its lease, deletes what is past its retention (docs/operations.md, "Data kept and
+ * for how long"): per account (its own `retentionDays`, else the defaults) its messages counted into
+ * usage and unchanged for the retention, each with its history, provider ids and sandbox delivery in one
+ * unit; its settled bulk jobs with their rows; its inbound messages; and every sandbox delivery past
+ * RETENTION_SANDBOX_DAYS. Small units (RETENTION_PURGE_BATCH rows), each a short transaction on rows
+ * found by an index range, so sending is never held up for long.
+ */
+@Injectable()
+export class RetentionPurger implements OnApplicationBootstrap {
+  private readonly job = new SinglePeriodicJob('retention-purge', () => this.purge());
+  private readonly owner = `purge:${randomPart(16)}`;
+  private readonly settings: RetentionConfig;
+  private leaseUntil = 0;
+
+  constructor(
+    private readonly repo: RetentionRepository,
+    private readonly leases: PurgeLeaseRepository,
+    private readonly clock: Clock,
+    private readonly metrics: MetricsService,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly config: AppConfig,
+    shutdown: ShutdownCoordinator,
+  ) {
+    this.settings = config.retention;
+    shutdown.register({
+      name: 'retention-purge',
+      stopClaiming: () => this.job.halt(),
+      drain: () => this.job.idle(),
+      releaseLeases: () => this.leases.release(LEASE, this.owner),
+    });
+    metrics.addGaugeSource('retention', () => this.refreshOldest());
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.schedulers.enabled) return;
+    void this.job.tick();
+    this.job.start(this.scheduler, this.settings.purgeTickMs);
+  }
+
+  /** One pass now (unless one is running); what it deleted, or undefined when none ran. */
+  async tick(): Promise<PurgeReport | undefined> {
+    return this.job.tick();
+  }
+
+  /** One pass: nothing unless this replica holds (or takes) the lease. */
+  async purge(): Promise<PurgeReport> {
+    const report: PurgeReport = {};
+    if (!(await this.holdLease())) return report;
+    const now = this.clock.now();
+    const day = this.settings.dayMs;
+    const batch = this.settings.purgeBatch;
+    const sandboxBefore = idAt('sbx', now - this.settings.sandboxDeliveriesDays * day);
+    await this.drain(report, 'sandbox_deliveries', () => this.repo.deleteSandbox(sandboxBefore, batch));
+    const inboundBefore = now - this.settings.inboundDays * day;
+    await this.drain(report, 'inbound_sms', () => this.repo.deleteInboundSms(null, inboundBefore, batch));
+    let after = '';
+    for (;;) {
+      const page = await this.repo.accounts(after, ACCOUNTS_PAGE);
+      for (const account of page) if (!(await this.purgeAccount(account, now, report))) return report;
+      if (page.length < ACCOUNTS_PAGE) return report;
+      after = page[page.length - 1].accountId;
+    }
+  }
+
+  /** One account's expired data; false when the pass must stop (halted, lease lost). */
+  private async purgeAccount(a: AccountRetention, now: number, report: PurgeReport): Promise<boolean> {
+    const s = this.settings;
+    const batch = s.purgeBatch;
+    const days = (def: number) => (a.retentionDays ?? def) * s.dayMs;
+    const messagesBefore = now - days(s.messagesDays);
+    for (;;) {
+      const candidates = await this.repo.expiredMessageIds(a.accountId, messagesBefore, batch);
+      if (!candidates.length) break;
+      const purged = await this.repo.deleteMessages(candidates, messagesBefore);
+      if (!(await this.step(report, purged, 1)) || candidates.length < batch) break;
+    }
+    const jobsBefore = now - days(s.bulkJobsDays);
+    for (const jobId of await this.repo.expiredJobIds(
+      a.accountId,
+      idAt('bulk', jobsBefore),
+      jobsBefore,
+      JOBS_PER_ACCOUNT,
+    )) {
+      for (;;) {
+        const { purged, done } = await this.repo.deleteJobChunk(jobId, batch);
+        if (!(await this.step(report, purged, 1)) || done) break;
+      }
+    }
+    const inboundBefore = now - days(s.inboundDays);
+    await this.drain(report, 'inbound_sms', () => this.repo.deleteInboundSms(a.accountId, inboundBefore, batch));
+    const webBefore = idAt('win', inboundBefore);
+    await this.drain(report, 'web_inbound_messages', () => this.repo.deleteWebInbound(a.accountId, webBefore, batch));
+    return !this.job.halted && (await this.holdLease());
+  }
+
+  /** Deletes batches of one table until a batch is not full. */
+  private async drain(report: PurgeReport, table: PurgedTable, batch: () => Promise<number>): Promise<void> {
+    while (await this.step(report, { [table]: await batch() }, this.settings.purgeBatch)) {
+      // (step counted the batch; the next one follows)
+    }
+  }
+
+  /**
+   * Adds a unit's deletions to the report and the counters; true to go on: the unit deleted at least
+   * `full` rows of one table (a full batch, so there may be more), the job is not halted and the lease held.
+   */
+  private async step(report: PurgeReport, purged: Purged, full: number): Promise<boolean> {
+    let most = 0;
+    for (const [table, n] of Object.entries(purged) as [keyof Purged, number][]) {
+      if (!n) continue;
+      report[table] = (report[table] ?? 0) + n;
+      this.metrics.recordRetentionPurged(table, n);
+      most = Math.max(most, n);
+    }
+    return most >= full && !this.job.halted && (await this.holdLease());
+  }
+
+  /** Holds the lease (renewed once a third of it has passed); false when another replica has it. */
+  private async holdLease(): Promise<boolean> {
+    const now = this.clock.now();
+    const leaseMs = Math.max(2 * this.settings.purgeTickMs, 120_000);
+    if (now < this.leaseUntil - (2 * leaseMs) / 3) return true;
+    const got = await this.leases.acquire(LEASE, this.owner, now, now + leaseMs);
+    if (got.takeover) this.metrics.recordLeaseTakeover('retention_purge');
+    this.leaseUntil = got.taken ? now + leaseMs : 0;
+    return got.taken;
+  }
+
+  /** The age of the oldest row of each table (its first time-sorted key). */
+  private async refreshOldest(): Promise<void> {
+    const now = this.clock.now();
+    for (const table of PURGED_TABLES) {
+      const key = await this.repo.oldestKey(table);
+      const at = key === null ? null : timeOfId(key);
+      this.metrics.setRetentionOldestAge(table, at === null ? 0 : (now - at) / 1000);
+    }
+  }
+}
