@@ -152,6 +152,11 @@ describe('Privacy: audit events (e2e)', () => {
       planName: { before: null, after: 'Pro' },
       messageQuota: { before: 0, after: 1000 },
     });
+    await t.admin('patch', `/admin/v1/accounts/${acc.id}`).send({ retentionDays: 30 });
+    expect(await one('account.retention_changed')).toMatchObject({
+      actor: 'operator',
+      changes: { retentionDays: { before: null, after: 30 } },
+    });
 
     const erasure = await h.requestErasure(acc, '+966501234567');
     await h.completed(acc, erasure.body.data.erasure.id);
