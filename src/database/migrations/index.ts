@@ -23,6 +23,8 @@ import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
 import { GeoPermissions1732000090000 } from './1732000090000-geo-permissions';
 import { VerificationDailyCounts1732000095000 } from './1732000095000-verification-daily-counts';
+import { InboundSmsParts1732000110000 } from './1732000110000-inbound-sms-parts';
+import { KeywordSettings1732000111000 } from './1732000111000-keyword-settings';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -49,4 +51,6 @@ export const MIGRATIONS = [
   GeoPermissions1732000090000,
   FraudGuard1732000091000,
   VerificationDailyCounts1732000095000,
+  InboundSmsParts1732000110000,
+  KeywordSettings1732000111000,
 ];
