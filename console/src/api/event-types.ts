@@ -18,5 +18,7 @@ export const EVENT_TYPES = [
   'sms.received',
   'verification.fraud_blocked',
   'verification.fraud_unblocked',
+  'recipient.opted_out',
+  'recipient.opted_in',
   'webhook.test',
 ] as const;

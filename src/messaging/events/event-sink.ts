@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'sms.received',
   'verification.fraud_blocked',
   'verification.fraud_unblocked',
+  'recipient.opted_out',
+  'recipient.opted_in',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -198,10 +198,22 @@ export class InboundSmsRepository {
       where.push('s.sender_id IN (SELECT id FROM sms_senders WHERE account_id = ? AND name_key = ?)');
       params.push(accountId, f.senderName.toLowerCase());
     }
-    if (f.from !== undefined) (where.push('s.from_address = ?'), params.push(f.from));
-    if (f.since !== undefined) (where.push('s.received_at >= ?'), params.push(f.since));
-    if (f.until !== undefined) (where.push('s.received_at < ?'), params.push(f.until));
-    if (f.beforeId) (where.push('s.id < ?'), params.push(f.beforeId));
+    if (f.from !== undefined) {
+      where.push('s.from_address = ?');
+      params.push(f.from);
+    }
+    if (f.since !== undefined) {
+      where.push('s.received_at >= ?');
+      params.push(f.since);
+    }
+    if (f.until !== undefined) {
+      where.push('s.received_at < ?');
+      params.push(f.until);
+    }
+    if (f.beforeId) {
+      where.push('s.id < ?');
+      params.push(f.beforeId);
+    }
     const rows = await tx.rows<Row>(
       sql(
         `SELECT ${SMS_COLUMNS} FROM inbound_sms s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT ?`,
