@@ -37,5 +37,13 @@ describe('Inbound keywords on web sessions (e2e)', () => {
     expect(await entries('+966500000312')).toEqual([]);
     await inbound({ from: { jid: '966500000311@c.us', displayName: 'A' }, text: 'اشتراك', remoteMessageId: 'kw-3' });
     expect(await entries('+966500000311')).toEqual([]);
+    // The provider repeating the STOP (same remote message id) is a duplicate: it does not opt out again.
+    const again = await inbound({
+      from: { jid: '966500000311@c.us', displayName: 'A' },
+      text: 'Stop',
+      remoteMessageId: 'kw-1',
+    });
+    expect(again.body.data.dropped).toBe('duplicate');
+    expect(await entries('+966500000311')).toEqual([]);
   });
 });

@@ -43,7 +43,12 @@ export class InboundMessagesService {
     const given = input.from.phone ?? phoneFromJid(input.from.jid);
     const phone = given && /^\+?\d{6,15}$/.test(given) ? `+${given.replace(/^\+/, '')}` : null;
     const isGroup = input.isGroup ?? remoteChatId.endsWith('@g.us');
-    if (phone && !isGroup && input.text)
+    // A repeated remote message id is dropped below; it must not opt in or out (or emit) twice either.
+    const seen = async () =>
+      this.uow.transaction((tx) =>
+        tx.manager.exists(InboundMessageEntity, { where: { sessionId: session.id, remoteMessageId: messageId } }),
+      );
+    if (phone && !isGroup && input.text && !(await seen()))
       await this.keywords.handle({
         accountId: session.accountId,
         channel: 'chatapp_web',
