@@ -57,7 +57,7 @@ describe('Inbound keywords over SMPP (e2e)', () => {
       }),
     ]);
     expect(await entries(other, from)).toEqual([]);
-    await waitFor(() => eventsFor(`+${from}`).length === 1, { what: 'recipient.opted_out' });
+    await waitFor(async () => eventsFor(`+${from}`).length === 1, { what: 'recipient.opted_out' });
     expect(eventsFor(`+${from}`)[0]).toEqual({
       type: 'recipient.opted_out',
       timestamp: expect.any(String),
@@ -74,7 +74,7 @@ describe('Inbound keywords over SMPP (e2e)', () => {
 
     expect(await smsc.inboundSms(from, name, 'Start')).toBe(0);
     expect(await entries(acc, from)).toEqual([]);
-    await waitFor(() => eventsFor(`+${from}`).length === 2, { what: 'recipient.opted_in' });
+    await waitFor(async () => eventsFor(`+${from}`).length === 2, { what: 'recipient.opted_in' });
     expect(eventsFor(`+${from}`)[1]).toMatchObject({ type: 'recipient.opted_in', data: { keyword: 'START' } });
     // Both keywords are stored as inbound SMS too.
     expect(await inboundIds(acc)).toHaveLength(2);

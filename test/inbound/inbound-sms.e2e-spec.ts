@@ -174,13 +174,14 @@ describe('Inbound SMS over SMPP (e2e)', () => {
 
   it('bad filters are 400 VALIDATION_ERROR; a key without messages:read is 403; no key 401', async () => {
     const acc = await t.createAccount();
-    for (const q of [
+    const bad: Record<string, string | number>[] = [
       { since: 'yesterday' },
       { limit: 0 },
       { limit: 101 },
       { from: 'not a number!' },
       { cursor: 'x.y' },
-    ]) {
+    ];
+    for (const q of bad) {
       const res = await list(acc, q);
       expect({ q, status: res.status, code: res.body.code }).toEqual({ q, status: 400, code: 'VALIDATION_ERROR' });
       expect(res.body).toMatchObject({ success: false, error: expect.any(String), requestId: expect.any(String) });
