@@ -10,6 +10,8 @@ import { ErrorEnvelopeFilter } from './common/errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ConsentModule } from './consent/consent.module';
+import { KeywordsModule } from './consent/keywords/keywords.module';
 import { FraudModule } from './fraud/fraud.module';
 import { HealthModule } from './health/health.module';
 import { BulkModule } from './bulk/bulk.module';
@@ -49,6 +51,8 @@ import { PrivacyModule } from './privacy/privacy.module';
     VerificationModule,
     FraudModule,
     PrivacyModule,
+    ConsentModule,
+    KeywordsModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -26,6 +26,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   admin: FEATURE,
   bulk: FEATURE,
   'chatapp-web': FEATURE,
+  consent: FEATURE,
   console: FEATURE,
   fraud: FEATURE,
   health: FEATURE,

@@ -143,7 +143,14 @@ describe('SMPP receipts and inbound SMS at the adapter (deliver_sm from an SMSC 
     await sut.send(message());
     expect(await smsc.inboundSms('966501234567', 'MyShop', 'STOP')).toBe(0);
     expect(intakes.inboundSms).toEqual([
-      { from: '+966501234567', to: 'MyShop', text: 'STOP', providerMessageId: null, at: expect.any(Number) },
+      {
+        from: '+966501234567',
+        to: 'MyShop',
+        text: 'STOP',
+        providerMessageId: null,
+        at: expect.any(Number),
+        part: null,
+      },
     ]);
     intakes.failing = true;
     expect(await smsc.inboundSms('966501234567', 'MyShop', 'again')).toBe(DELIVER_SM_STATUS.retryLater);

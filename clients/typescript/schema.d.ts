@@ -299,6 +299,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/sms/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SMS sent to the account’s sender names (newest first, cursor pagination, up to 100 per page)
+         * @description Concatenated SMS appear once, joined, with their parts. An SMSC’s redelivery of an SMS already stored is not listed twice.
+         */
+        get: operations["listInboundSms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/templates": {
         parameters: {
             query?: never;
@@ -893,6 +913,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/account/keywords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Inbound keywords: the defaults, the account’s own keywords, the HELP text and confirmation replies */
+        get: operations["getKeywordSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the account’s own keywords, HELP text or confirmation replies (owner key only) */
+        patch: operations["updateKeywordSettings"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1308,6 +1346,17 @@ export interface components {
              */
             code: string;
         };
+        ConfirmationsDto: {
+            /** @description Send a confirmation (a paid transactional SMS) on opt-out and opt-in keywords */
+            enabled?: boolean;
+            optOutText?: components["schemas"]["ReplyTextsDto"];
+            optInText?: components["schemas"]["ReplyTextsDto"];
+        };
+        ConfirmationsView: {
+            enabled: boolean;
+            optOutText: components["schemas"]["ReplyTextsDto"];
+            optInText: components["schemas"]["ReplyTextsDto"];
+        };
         CreateApiKeyRequest: {
             /**
              * @description How the owner recognises the key; trimmed.
@@ -1348,7 +1397,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, privacy.erasure.completed, webhook.test), prefixes such as `message.*`, or `*` for all.
+             * @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, privacy.erasure.completed, recipient.opted_out, recipient.opted_in, webhook.test), prefixes such as `message.*`, or `*` for all.
              * @example [
              *       "message.*",
              *       "bulk_job.completed"
@@ -1479,7 +1528,7 @@ export interface components {
          * @description Every error code the API can answer with.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -1683,6 +1732,68 @@ export interface components {
         };
         GeoPermissionsResult: {
             geoPermissions: components["schemas"]["GeoPermissionsResource"];
+        };
+        InboundSmsItem: {
+            /** @example isms_01JD0000000000000000000000 */
+            id: string;
+            /**
+             * @description The number that sent it (E.164 when the SMSC gives one)
+             * @example +966501234567
+             */
+            from: string;
+            /**
+             * @description The sender name or number it was sent to
+             * @example MyShop
+             */
+            to: string;
+            /** @description The whole text: the parts joined in order (only those that arrived when partial) */
+            text: string;
+            /** @description The sender name (id) it was sent to */
+            senderId: string | null;
+            /**
+             * Format: date-time
+             * @description When it (its last part) arrived
+             */
+            receivedAt: string;
+            /**
+             * @description How many parts the SMS has (1: not concatenated)
+             * @example 1
+             */
+            partsTotal: number;
+            /** @description How many arrived: fewer when parts never came (held 10 minutes) */
+            partsReceived: number;
+            /** @description False when it was stored without all its parts */
+            complete: boolean;
+            /** @description The parts of a concatenated SMS, in order; empty otherwise */
+            parts: components["schemas"]["InboundSmsPartView"][];
+        };
+        InboundSmsPage: {
+            /** @description Newest first */
+            inboundSms: components["schemas"]["InboundSmsItem"][];
+            /** @description Pass as `cursor` for the next page */
+            nextCursor: string | null;
+            hasMore: boolean;
+        };
+        InboundSmsPartView: {
+            /** @example 1 */
+            seq: number;
+            /** @example Part one of a long reply, */
+            text: string;
+            /** Format: date-time */
+            receivedAt: string;
+        };
+        KeywordDto: {
+            /** @example BASTA */
+            word: string;
+            /** @enum {string} */
+            kind: "opt_out" | "opt_in" | "help";
+        };
+        KeywordSettingsView: {
+            extraKeywords: components["schemas"]["KeywordDto"][];
+            helpText: components["schemas"]["ReplyTextsDto"];
+            confirmations: components["schemas"]["ConfirmationsView"];
+            /** @description The keywords every account has (English and Arabic), for reference */
+            defaultKeywords: components["schemas"]["KeywordDto"][];
         };
         MediaAsset: {
             /** @description Pass as headerAssetId when creating a template */
@@ -2155,6 +2266,10 @@ export interface components {
         RedeliveryEnvelope: {
             delivery: components["schemas"]["WebhookDelivery"];
         };
+        ReplyTextsDto: {
+            en: string;
+            ar: string;
+        };
         /** @description One message, or one content to up to 100 recipients. Unknown fields are refused (VALIDATION_ERROR). */
         SendMessageRequest: {
             /**
@@ -2498,7 +2613,7 @@ export interface components {
              * @description An https URL without credentials whose host resolves to public addresses only (http and private hosts only with WEBHOOK_ALLOW_INSECURE); 400 VALIDATION_ERROR otherwise.
              */
             url?: string;
-            /** @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, privacy.erasure.completed, webhook.test), prefixes such as `message.*`, or `*` for all. */
+            /** @description Event types (message.sent, message.delivered, message.read, message.failed, bulk_job.queued, bulk_job.rejected, bulk_job.paused, bulk_job.completed, bulk_job.cancelled, template.approved, template.rejected, sms_sender.approved, sms_sender.rejected, chatapp_web.message.received, sms.received, verification.fraud_blocked, verification.fraud_unblocked, privacy.erasure.completed, recipient.opted_out, recipient.opted_in, webhook.test), prefixes such as `message.*`, or `*` for all. */
             events?: string[];
             description?: string | null;
             /**
@@ -2510,6 +2625,13 @@ export interface components {
         UpdateGeoPermissionsDto: {
             /** @description The lists to change (the others stay); each within `ownerSelectable`. */
             channels: components["schemas"]["GeoChannelListsDto"];
+        };
+        UpdateKeywordSettingsDto: {
+            /** @description Replaces the account’s own keywords */
+            extraKeywords?: components["schemas"]["KeywordDto"][];
+            /** @description The reply to HELP */
+            helpText?: components["schemas"]["ReplyTextsDto"];
+            confirmations?: components["schemas"]["ConfirmationsDto"];
         };
         UsageAmounts: {
             /** @description Messages paid (a refunded failure counts nothing). */
@@ -7105,6 +7227,195 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listInboundSms: {
+        parameters: {
+            query?: {
+                /** @description Only SMS sent to this sender name of the account (case ignored). */
+                sender?: string;
+                /** @description Only SMS from this number (E.164, e.g. +966501234567). */
+                from?: string;
+                /** @description Only SMS received at or after this time. */
+                since?: string;
+                /** @description Only SMS received before this time. */
+                until?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page (same filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of inbound SMS */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "inboundSms": [
+                     *           {
+                     *             "id": "isms_01JD0000000000000000000000",
+                     *             "from": "+966501234567",
+                     *             "to": "MyShop",
+                     *             "text": "STOP",
+                     *             "senderId": "snd_01JD0000000000000000000000",
+                     *             "receivedAt": "2026-11-28T10:00:00.000Z",
+                     *             "partsTotal": 1,
+                     *             "partsReceived": 1,
+                     *             "complete": true,
+                     *             "parts": []
+                     *           }
+                     *         ],
+                     *         "nextCursor": null,
+                     *         "hasMore": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["InboundSmsPage"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -14441,6 +14752,517 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getKeywordSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keyword settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "extraKeywords": [],
+                     *         "helpText": {
+                     *           "en": "Reply STOP to stop receiving messages, START to receive them again.",
+                     *           "ar": "أرسل إلغاء لإيقاف الرسائل، أو اشتراك لاستقبالها مجددا."
+                     *         },
+                     *         "confirmations": {
+                     *           "enabled": false,
+                     *           "optOutText": {
+                     *             "en": "You will not receive more messages from us. Reply START to receive them again.",
+                     *             "ar": "لن تصلك رسائل منا بعد الآن. أرسل اشتراك لاستقبالها مجددا."
+                     *           },
+                     *           "optInText": {
+                     *             "en": "You will receive our messages again. Reply STOP to stop.",
+                     *             "ar": "ستصلك رسائلنا مجددا. أرسل إلغاء للإيقاف."
+                     *           }
+                     *         },
+                     *         "defaultKeywords": [
+                     *           {
+                     *             "word": "STOP",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "STOPALL",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "UNSUBSCRIBE",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "CANCEL",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "END",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "QUIT",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "START",
+                     *             "kind": "opt_in"
+                     *           },
+                     *           {
+                     *             "word": "UNSTOP",
+                     *             "kind": "opt_in"
+                     *           },
+                     *           {
+                     *             "word": "HELP",
+                     *             "kind": "help"
+                     *           },
+                     *           {
+                     *             "word": "إلغاء",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "الغاء",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "ايقاف",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "إيقاف",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "توقف",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "اشتراك",
+                     *             "kind": "opt_in"
+                     *           },
+                     *           {
+                     *             "word": "مساعدة",
+                     *             "kind": "help"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["KeywordSettingsView"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    updateKeywordSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateKeywordSettingsDto"];
+            };
+        };
+        responses: {
+            /** @description The keyword settings now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "extraKeywords": [],
+                     *         "helpText": {
+                     *           "en": "Reply STOP to stop receiving messages, START to receive them again.",
+                     *           "ar": "أرسل إلغاء لإيقاف الرسائل، أو اشتراك لاستقبالها مجددا."
+                     *         },
+                     *         "confirmations": {
+                     *           "enabled": false,
+                     *           "optOutText": {
+                     *             "en": "You will not receive more messages from us. Reply START to receive them again.",
+                     *             "ar": "لن تصلك رسائل منا بعد الآن. أرسل اشتراك لاستقبالها مجددا."
+                     *           },
+                     *           "optInText": {
+                     *             "en": "You will receive our messages again. Reply STOP to stop.",
+                     *             "ar": "ستصلك رسائلنا مجددا. أرسل إلغاء للإيقاف."
+                     *           }
+                     *         },
+                     *         "defaultKeywords": [
+                     *           {
+                     *             "word": "STOP",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "STOPALL",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "UNSUBSCRIBE",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "CANCEL",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "END",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "QUIT",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "START",
+                     *             "kind": "opt_in"
+                     *           },
+                     *           {
+                     *             "word": "UNSTOP",
+                     *             "kind": "opt_in"
+                     *           },
+                     *           {
+                     *             "word": "HELP",
+                     *             "kind": "help"
+                     *           },
+                     *           {
+                     *             "word": "إلغاء",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "الغاء",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "ايقاف",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "إيقاف",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "توقف",
+                     *             "kind": "opt_out"
+                     *           },
+                     *           {
+                     *             "word": "اشتراك",
+                     *             "kind": "opt_in"
+                     *           },
+                     *           {
+                     *             "word": "مساعدة",
+                     *             "kind": "help"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["KeywordSettingsView"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

@@ -3,6 +3,7 @@ import { BulkJobPage } from './pages/bulk-job';
 import { BulkJobsPage } from './pages/bulk-jobs';
 import { BulkNewPage } from './pages/bulk-new';
 import { DevelopersPage } from './pages/developers';
+import { InboundSmsPage } from './pages/inbound-sms';
 import { MessageDetailPage } from './pages/message-detail';
 import { MessagesPage } from './pages/messages';
 import { OperatorAccountsPage } from './pages/operator-accounts';
@@ -33,6 +34,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/bulk/:id', render: (p) => <BulkJobPage id={p.id} key={p.id} /> },
   { path: '/templates', nav: 'Templates', render: () => <TemplatesPage /> },
   { path: '/senders', nav: 'Sender names', render: () => <SendersPage /> },
+  { path: '/inbound-sms', nav: 'Inbound SMS', render: () => <InboundSmsPage /> },
   { path: '/operator', nav: 'Operator', area: 'operator', render: () => <OperatorAccountsPage /> },
   { path: '/operator/senders', area: 'operator', render: () => <OperatorSendersPage /> },
   { path: '/operator/templates', area: 'operator', render: () => <OperatorTemplatesPage /> },

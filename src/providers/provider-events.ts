@@ -36,6 +36,16 @@ export interface ReceiptIntake {
 }
 export const RECEIPT_INTAKE = Symbol('RECEIPT_INTAKE');
 
+/**
+ * One part of a concatenated SMS: `ref` names the set (`u8:` / `u16:` for the UDH reference IEs,
+ * `sar:` for the SAR TLVs), `seq` is 1-based and at most `total`.
+ */
+export interface InboundSmsPart {
+  ref: string;
+  total: number;
+  seq: number;
+}
+
 export interface InboundSms {
   /** The sender's number (E.164 when the SMSC gives one). */
   from: string;
@@ -44,10 +54,15 @@ export interface InboundSms {
   text: string;
   providerMessageId: string | null;
   at: number;
+  /** Set when this deliver_sm is one part of a concatenated SMS (the intake joins the parts). */
+  part?: InboundSmsPart | null;
 }
 
 export interface InboundSmsIntake {
-  /** Stores the SMS (durably) and emits `sms.received` for the account it belongs to. */
+  /**
+   * Stores the SMS (durably) and emits `sms.received` for the account it belongs to; a part is kept
+   * until its set is complete (or held long enough), a redelivery of what is stored is dropped.
+   */
   accept(sms: InboundSms): Promise<void>;
 }
 export const INBOUND_SMS_INTAKE = Symbol('INBOUND_SMS_INTAKE');

@@ -326,6 +326,19 @@ describe('Typed client against the public document (contract)', () => {
     expect(refused.error?.code).toBe('DESTINATION_NOT_ALLOWED');
   });
 
+  it('inbound SMS and keyword settings: list, read, change, a refused filter', async () => {
+    const inbound = await client.GET('/api/v2/sms/inbound', { params: { query: { limit: 10 } } });
+    expect(inbound.data?.data).toEqual({ inboundSms: [], nextCursor: null, hasMore: false });
+    const badSince = await client.GET('/api/v2/sms/inbound', { params: { query: { since: 'soon' } } });
+    expect(badSince.error?.code).toBe('VALIDATION_ERROR');
+    const keywords = await client.GET('/api/v2/account/keywords');
+    expect(keywords.data?.data.confirmations.enabled).toBe(false);
+    const changed = await client.PATCH('/api/v2/account/keywords', {
+      body: { extraKeywords: [{ word: 'BASTA', kind: 'opt_out' }] },
+    });
+    expect(changed.data?.data.extraKeywords).toEqual([{ word: 'BASTA', kind: 'opt_out' }]);
+  });
+
   it('API keys: create a member key, list, revoke', async () => {
     const created = await client.POST('/api/v2/api-keys', {
       body: { name: 'Typed client key', permissions: ['messages:read'] },

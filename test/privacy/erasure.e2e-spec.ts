@@ -44,7 +44,18 @@ describe('Privacy: erasure of one recipient (e2e)', () => {
     });
     expect(job.status).toBe(202);
     const jobBefore = await waitStatus(t, acc.key, job.body.id, ['completed'], 30000);
-    await h.inboundSms(acc.id, '966501234567', 'inbound secret');
+    const smsId = await h.inboundSms(acc.id, '966501234567', 'inbound secret');
+    // Its two parts, as the intake keeps a joined concatenated SMS.
+    for (const [seq, text] of [
+      [1, 'inbound '],
+      [2, 'secret'],
+    ] as const)
+      await h
+        .db()
+        .query(
+          'INSERT INTO inbound_sms_parts (id, group_key, part_key, seq, total, from_address, to_address, text, received_at, inbound_sms_id) VALUES (?, ?, ?, ?, 2, ?, ?, ?, ?, ?)',
+          [`isp_${seq}_${smsId}`, 'g', `p${seq}`, seq, '966501234567', 'ACME', text, Date.now(), smsId],
+        );
     const deliveryId = await h.pendingDelivery(acc.id, PHONE, 'webhook secret');
     const before = await messages(acc.id);
 
@@ -91,6 +102,13 @@ describe('Privacy: erasure of one recipient (e2e)', () => {
 
     const inbound = await h.db().query('SELECT from_address, text FROM inbound_sms WHERE account_id = ?', [acc.id]);
     expect(inbound).toEqual([{ from_address: hash, text: '' }]);
+    const parts = await h
+      .db()
+      .query('SELECT from_address, text FROM inbound_sms_parts WHERE inbound_sms_id = ?', [smsId]);
+    expect(parts).toEqual([
+      { from_address: hash, text: '' },
+      { from_address: hash, text: '' },
+    ]);
     const [delivery] = await h.db().query('SELECT body FROM webhook_deliveries WHERE id = ?', [deliveryId]);
     expect(delivery.body).not.toContain('501234567');
     expect(JSON.parse(delivery.body).data).toEqual({ from: hash });

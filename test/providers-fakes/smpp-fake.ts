@@ -131,6 +131,34 @@ export class SmppFake {
     });
   }
 
+  /**
+   * One part of a concatenated SMS from a phone: `u8` / `u16` put the reference in the user data
+   * header (IEI 00 / 08, esm_class UDHI), `sar` in the sar_* TLVs. Non-GSM text goes as UCS-2.
+   */
+  inboundPart(
+    from: string,
+    to: string,
+    text: string,
+    part: { form: 'u8' | 'u16' | 'sar'; ref: number; total: number; seq: number },
+  ): Promise<number> {
+    const { form, ref, total, seq } = part;
+    const udh =
+      form === 'u8'
+        ? Buffer.from([0x05, 0x00, 0x03, ref & 0xff, total, seq])
+        : Buffer.from([0x06, 0x08, 0x04, (ref >> 8) & 0xff, ref & 0xff, total, seq]);
+    const base = { source_addr_ton: 1, source_addr: from, destination_addr: to };
+    if (form === 'sar')
+      return this.deliver({
+        ...base,
+        esm_class: 0,
+        short_message: { message: text },
+        sar_msg_ref_num: ref,
+        sar_total_segments: total,
+        sar_segment_seqnum: seq,
+      });
+    return this.deliver({ ...base, esm_class: 0x40, short_message: { udh, message: text } });
+  }
+
   /** Sends a deliver_sm on the latest session; resolves with the deliver_sm_resp command_status. */
   deliver(params: Record<string, unknown>, timeoutMs = 5000): Promise<number> {
     const session = [...this.sessions].at(-1);

@@ -19,5 +19,7 @@ export const EVENT_TYPES = [
   'verification.fraud_blocked',
   'verification.fraud_unblocked',
   'privacy.erasure.completed',
+  'recipient.opted_out',
+  'recipient.opted_in',
   'webhook.test',
 ] as const;

@@ -11,11 +11,14 @@ import { isUniqueViolation } from '../../database/db-errors';
 import { conversationKey } from '../web-session.types';
 import { INBOUND_EVENT, InboundMessageInput, InboundResult } from './inbound.types';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { INBOUND_KEYWORDS, type InboundKeywords } from '../../messaging/inbound/inbound-keywords';
 
 /**
  * Turns a provider's inbound message into one `chatapp_web.message.received` delivery. Own and
  * history-sync messages are dropped; the inbound row (unique per session + remote message id) and the
  * outbox row are written in one transaction, so a repeated remote message id is delivered once.
+ * Before that, a one-to-one text goes to INBOUND_KEYWORDS (channel chatapp_web, the sender's phone):
+ * STOP from a contact opts that number out of the account's chatapp_web messages.
  */
 @Injectable()
 export class InboundMessagesService {
@@ -24,6 +27,7 @@ export class InboundMessagesService {
     private readonly webhooks: WebhooksService,
     private readonly clock: Clock,
     @Inject(EVENT_SINK) private readonly events: EventSink,
+    @Inject(INBOUND_KEYWORDS) private readonly keywords: InboundKeywords,
   ) {}
 
   async receive(session: WebSessionEntity, input: InboundMessageInput): Promise<InboundResult> {
@@ -35,11 +39,30 @@ export class InboundMessagesService {
     const remoteChatId = input.remoteChatId ?? input.from.jid;
     const body = this.eventBody(session, input, { now, messageId, remoteChatId });
     const target = await this.webhooks.getChatappWebTarget(session.accountId);
+    const rowId = newId('win');
+    const given = input.from.phone ?? phoneFromJid(input.from.jid);
+    const phone = given && /^\+?\d{6,15}$/.test(given) ? `+${given.replace(/^\+/, '')}` : null;
+    const isGroup = input.isGroup ?? remoteChatId.endsWith('@g.us');
+    // A repeated remote message id is dropped below; it must not opt in or out (or emit) twice either.
+    const seen = async () =>
+      this.uow.transaction((tx) =>
+        tx.manager.exists(InboundMessageEntity, { where: { sessionId: session.id, remoteMessageId: messageId } }),
+      );
+    if (phone && !isGroup && input.text && !(await seen()))
+      await this.keywords.handle({
+        accountId: session.accountId,
+        channel: 'chatapp_web',
+        from: phone,
+        to: session.name,
+        text: input.text,
+        inboundMessageId: rowId,
+        at: now,
+      });
     try {
       return await this.uow.transaction(async (tx) => {
         const em = tx.manager;
         const row: InboundMessageEntity = {
-          id: newId('win'),
+          id: rowId,
           accountId: session.accountId,
           sessionId: session.id,
           remoteMessageId: messageId,

@@ -38,6 +38,11 @@ export const ERROR_CODES = {
     description:
       "The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid.",
   },
+  RECIPIENT_OPTED_OUT: {
+    status: 400,
+    description:
+      "The recipient is on the account's suppression list (or, for marketing, the platform's do-not-disturb list) for this channel and purpose; nothing was stored or paid.",
+  },
   UNAUTHORIZED: { status: 401, description: 'API key (or admin token) missing or invalid.' },
   INSUFFICIENT_BALANCE: {
     status: 402,

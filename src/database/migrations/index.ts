@@ -23,6 +23,11 @@ import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
 import { GeoPermissions1732000090000 } from './1732000090000-geo-permissions';
 import { VerificationDailyCounts1732000095000 } from './1732000095000-verification-daily-counts';
+import { Suppressions1732000100000 } from './1732000100000-suppressions';
+import { DndList1732000101000 } from './1732000101000-dnd-list';
+import { MessagePurpose1732000102000 } from './1732000102000-message-purpose';
+import { InboundSmsParts1732000110000 } from './1732000110000-inbound-sms-parts';
+import { KeywordSettings1732000111000 } from './1732000111000-keyword-settings';
 import { Retention1732000130000 } from './1732000130000-retention';
 import { ErasureLookups1732000140000 } from './1732000140000-erasure-lookups';
 import { Erasures1732000141000 } from './1732000141000-erasures';
@@ -54,6 +59,11 @@ export const MIGRATIONS = [
   GeoPermissions1732000090000,
   FraudGuard1732000091000,
   VerificationDailyCounts1732000095000,
+  Suppressions1732000100000,
+  DndList1732000101000,
+  MessagePurpose1732000102000,
+  InboundSmsParts1732000110000,
+  KeywordSettings1732000111000,
   Retention1732000130000,
   ErasureLookups1732000140000,
   Erasures1732000141000,

@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'verification.fraud_blocked',
   'verification.fraud_unblocked',
   'privacy.erasure.completed',
+  'recipient.opted_out',
+  'recipient.opted_in',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -76,3 +76,38 @@ function epochSeconds(v: unknown): number | null {
     typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : typeof v === 'number' && Number.isFinite(v) ? v : NaN;
   return Number.isFinite(n) && n > 0 ? n * 1000 : null;
 }
+
+/** A text a contact sent to one of the Cloud API numbers (`value.messages[]` of type text). */
+export interface CloudInboundText {
+  /** The receiving number's id (`value.metadata.phone_number_id`). */
+  phoneNumberId: string;
+  /** The contact's number, E.164. */
+  from: string;
+  /** The provider's message id (`wamid...`). */
+  id: string;
+  text: string;
+  at: number;
+}
+
+/** Every text message of the body (other types, and entries without a sender, id or number id, skipped). */
+export function inboundTextsFromWebhook(body: unknown, now: number): CloudInboundText[] {
+  const out: CloudInboundText[] = [];
+  for (const change of changesOf(body, 'messages')) {
+    const meta = change.metadata as { phone_number_id?: unknown } | undefined;
+    const phoneNumberId = typeof meta?.phone_number_id === 'string' ? meta.phone_number_id : null;
+    const messages = (change as { messages?: unknown }).messages;
+    for (const m of Array.isArray(messages) ? (messages as Record<string, unknown>[]) : []) {
+      const text = (m?.text as { body?: unknown } | undefined)?.body;
+      if (!phoneNumberId || m?.type !== 'text' || typeof text !== 'string') continue;
+      if (typeof m.from !== 'string' || !/^\+?\d{6,15}$/.test(m.from) || typeof m.id !== 'string' || !m.id) continue;
+      out.push({
+        phoneNumberId,
+        from: `+${m.from.replace(/^\+/, '')}`,
+        id: m.id.slice(0, 200),
+        text,
+        at: epochSeconds(m.timestamp) ?? now,
+      });
+    }
+  }
+  return out;
+}

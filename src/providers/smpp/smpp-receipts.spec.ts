@@ -1,4 +1,4 @@
-import { canonicalSubmitId, parseDeliverSm, parseReceiptText, receiptMessageId } from './smpp-receipts';
+import { canonicalSubmitId, concatPart, parseDeliverSm, parseReceiptText, receiptMessageId } from './smpp-receipts';
 
 const NOW = 1_760_000_000_000;
 const receiptPdu = (text: string, extra: Record<string, unknown> = {}) => ({
@@ -84,7 +84,7 @@ describe(parseDeliverSm.name, () => {
     );
     expect(d).toEqual({
       kind: 'inbound',
-      sms: { from: '+966501234567', to: '+966500000009', text: 'STOP', providerMessageId: null, at: NOW },
+      sms: { from: '+966501234567', to: '+966500000009', text: 'STOP', providerMessageId: null, at: NOW, part: null },
     });
     const payload = parseDeliverSm(
       {
@@ -121,5 +121,32 @@ describe(parseReceiptText.name, () => {
         'ID:abc SUB:001 DLVRD:001 SUBMIT DATE:2611260915 DONE DATE:2611260916 STAT:delivrd ERR:000 TEXT:x',
       ),
     ).toEqual({ id: 'abc', stat: 'DELIVRD', err: '000' });
+  });
+});
+
+describe(concatPart.name, () => {
+  const udh = (...ies: number[][]) => ({ short_message: { message: 'x', udh: ies.map((ie) => Buffer.from(ie)) } });
+
+  it('reads the 8-bit and 16-bit reference IEs of the user data header', () => {
+    expect(concatPart(udh([0x00, 3, 200, 3, 2]))).toEqual({ ref: 'u8:200', total: 3, seq: 2 });
+    expect(concatPart(udh([0x08, 4, 0x9c, 0x40, 2, 1]))).toEqual({ ref: 'u16:40000', total: 2, seq: 1 });
+    // Another IE first (a port number) does not hide the reference.
+    expect(concatPart(udh([0x05, 4, 0, 1, 0, 2], [0x00, 3, 7, 2, 2]))).toEqual({ ref: 'u8:7', total: 2, seq: 2 });
+  });
+
+  it('reads the SAR TLVs', () => {
+    expect(concatPart({ sar_msg_ref_num: 513, sar_total_segments: 4, sar_segment_seqnum: 4 })).toEqual({
+      ref: 'sar:513',
+      total: 4,
+      seq: 4,
+    });
+  });
+
+  it('is null for a whole SMS, a one-part set or an impossible sequence number', () => {
+    expect(concatPart({ short_message: { message: 'hi' } })).toBeNull();
+    expect(concatPart(udh([0x00, 3, 1, 1, 1]))).toBeNull();
+    expect(concatPart(udh([0x00, 3, 1, 2, 3]))).toBeNull();
+    expect(concatPart(udh([0x00, 3, 1, 2, 0]))).toBeNull();
+    expect(concatPart({ sar_msg_ref_num: 1, sar_total_segments: 2 })).toBeNull();
   });
 });

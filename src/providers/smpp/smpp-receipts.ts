@@ -1,4 +1,4 @@
-import type { InboundSms, ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../provider-events';
+import type { InboundSms, InboundSmsPart, ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../provider-events';
 
 /**
  * What a deliver_sm from the SMSC carries (SMPP 3.4 section 4.6.1): a delivery receipt for one of our
@@ -112,6 +112,7 @@ export function parseDeliverSm(pdu: DeliverSmFields, now: number, format: SmppRe
         text,
         providerMessageId: null,
         at: now,
+        part: concatPart(pdu),
       },
     };
   }
@@ -147,6 +148,28 @@ function errorCodeOf(err: string | null, network: unknown): string | null {
   if (err && !/^0+$/.test(err)) return err.slice(0, 40);
   if (Buffer.isBuffer(network) && network.length === 3) return `${network[0]}:${network.readUInt16BE(1)}`;
   return err;
+}
+
+/**
+ * The concatenation of an inbound part: the UDH's 8-bit (IEI 00) or 16-bit (IEI 08) reference IE,
+ * else the SAR TLVs (sar_msg_ref_num, sar_total_segments, sar_segment_seqnum). Null for a whole SMS
+ * (and for a header that names a single part or an impossible sequence number).
+ */
+export function concatPart(pdu: DeliverSmFields): InboundSmsPart | null {
+  const body = pdu.message_payload ?? pdu.short_message;
+  const udh = body !== null && typeof body === 'object' && 'udh' in body ? (body as { udh: unknown }).udh : null;
+  let part: InboundSmsPart | null = null;
+  for (const ie of Array.isArray(udh) ? (udh as unknown[]) : []) {
+    if (!Buffer.isBuffer(ie)) continue;
+    if (ie[0] === 0x00 && ie[1] === 3 && ie.length >= 5) part = { ref: `u8:${ie[2]}`, total: ie[3], seq: ie[4] };
+    if (ie[0] === 0x08 && ie[1] === 4 && ie.length >= 6)
+      part = { ref: `u16:${ie.readUInt16BE(2)}`, total: ie[4], seq: ie[5] };
+  }
+  const sar = [pdu.sar_msg_ref_num, pdu.sar_total_segments, pdu.sar_segment_seqnum];
+  if (!part && sar.every((v) => typeof v === 'number'))
+    part = { ref: `sar:${Number(sar[0])}`, total: Number(sar[1]), seq: Number(sar[2]) };
+  if (!part || part.total < 2 || part.seq < 1 || part.seq > part.total) return null;
+  return part;
 }
 
 function messageText(v: unknown): string | null {

@@ -28,4 +28,15 @@ export class InboundSmsEntity {
 
   @EpochMsColumn()
   receivedAt: number;
+
+  /** 1 for a whole SMS; for a concatenated one its parts, and how many arrived (fewer: stored partial). */
+  @Column({ type: 'int', default: 1 })
+  partsTotal: number;
+
+  @Column({ type: 'int', default: 1 })
+  partsReceived: number;
+
+  /** What a redelivery of the same SMS carries (InboundSmsService). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  dedupeKey: string | null;
 }

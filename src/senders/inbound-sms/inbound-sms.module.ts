@@ -3,20 +3,27 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { INBOUND_SMS_INTAKE } from '../../providers/provider-events';
 import { InboundSmsEntity } from '../entities/inbound-sms.entity';
 import { InboundSmsEraser } from './inbound-sms-eraser.repository';
+import { InboundSmsQueryService } from './inbound-sms-query.service';
+import { InboundSmsSweeper } from './inbound-sms-sweeper';
+import { InboundSmsController } from './inbound-sms.controller';
 import { InboundSmsRepository } from './inbound-sms.repository';
 import { InboundSmsService } from './inbound-sms.service';
 
 /**
- * SMS sent to the accounts' sender names (inbound SMS), part of the senders feature. Global only to
- * hand the providers their INBOUND_SMS_INTAKE port (the SMPP adapter's deliver_sm), the one export.
+ * SMS sent to the accounts' sender names (inbound SMS), part of the senders feature: the intake
+ * (joining parts, dropping redeliveries), the sweep of incomplete sets and GET /api/v2/sms/inbound.
+ * Global only to hand the providers their INBOUND_SMS_INTAKE port (the SMPP adapter's deliver_sm).
  */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([InboundSmsEntity])],
+  controllers: [InboundSmsController],
   providers: [
     InboundSmsRepository,
     InboundSmsEraser,
     InboundSmsService,
+    InboundSmsQueryService,
+    InboundSmsSweeper,
     { provide: INBOUND_SMS_INTAKE, useExisting: InboundSmsService },
   ],
   exports: [INBOUND_SMS_INTAKE],

@@ -11,7 +11,69 @@ export interface InboundSmsRecord {
   text: string;
   providerMessageId: string | null;
   receivedAt: number;
+  /** 1 for a whole SMS; a concatenated one: its parts, and how many of them arrived. */
+  partsTotal: number;
+  partsReceived: number;
+  /** What a redelivery of the same SMS would carry (see InboundSmsService). */
+  dedupeKey: string | null;
 }
+
+/** One part of a concatenated SMS; `inboundSmsId` null while its set is open. */
+export interface InboundSmsPartRecord {
+  id: string;
+  groupKey: string;
+  partKey: string;
+  seq: number;
+  total: number;
+  fromAddress: string;
+  toAddress: string;
+  text: string;
+  receivedAt: number;
+  inboundSmsId: string | null;
+}
+
+/** Filters of GET /api/v2/sms/inbound (all optional); `beforeId` is the cursor. */
+export interface InboundSmsFilter {
+  senderName?: string;
+  from?: string;
+  since?: number;
+  until?: number;
+  beforeId?: string | null;
+  limit: number;
+}
+
+type Row = Record<string, unknown>;
+const num = (v: unknown): number => Number(v);
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+const SMS_COLUMNS =
+  's.id, s.account_id, s.sender_id, s.from_address, s.to_address, s.text, s.provider_message_id, s.received_at, s.parts_total, s.parts_received, s.dedupe_key';
+const toSms = (r: Row): InboundSmsRecord => ({
+  id: String(r.id),
+  accountId: str(r.account_id),
+  senderId: str(r.sender_id),
+  fromAddress: String(r.from_address),
+  toAddress: String(r.to_address),
+  text: String(r.text),
+  providerMessageId: str(r.provider_message_id),
+  receivedAt: num(r.received_at),
+  partsTotal: num(r.parts_total),
+  partsReceived: num(r.parts_received),
+  dedupeKey: str(r.dedupe_key),
+});
+const PART_COLUMNS = 'id, group_key, part_key, seq, total, from_address, to_address, text, received_at, inbound_sms_id';
+const toPart = (r: Row): InboundSmsPartRecord => ({
+  id: String(r.id),
+  groupKey: String(r.group_key),
+  partKey: String(r.part_key),
+  seq: num(r.seq),
+  total: num(r.total),
+  fromAddress: String(r.from_address),
+  toAddress: String(r.to_address),
+  text: String(r.text),
+  receivedAt: num(r.received_at),
+  inboundSmsId: str(r.inbound_sms_id),
+});
 
 /** Statements of the inbound SMS store; callers pass the unit of work they run in. */
 @Injectable()
@@ -34,7 +96,7 @@ export class InboundSmsRepository {
   async insert(tx: Tx, r: InboundSmsRecord): Promise<void> {
     await tx.run(
       sql(
-        'INSERT INTO inbound_sms (id, account_id, sender_id, from_address, to_address, text, provider_message_id, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO inbound_sms (id, account_id, sender_id, from_address, to_address, text, provider_message_id, received_at, parts_total, parts_received, dedupe_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         r.id,
         r.accountId,
         r.senderId,
@@ -43,7 +105,134 @@ export class InboundSmsRepository {
         r.text,
         r.providerMessageId,
         r.receivedAt,
+        r.partsTotal,
+        r.partsReceived,
+        r.dedupeKey,
       ),
     );
+  }
+
+  /** The dedupe key of the latest SMS from `from` to `to` received at or after `since` (null: none). */
+  async latestKeyOfPair(tx: Tx, from: string, to: string, since: number): Promise<string | null | undefined> {
+    const rows = await tx.rows<Row>(
+      sql(
+        'SELECT dedupe_key FROM inbound_sms WHERE from_address = ? AND to_address = ? AND received_at >= ? ORDER BY received_at DESC, id DESC LIMIT 1',
+        from,
+        to,
+        since,
+      ),
+    );
+    return rows.length === 0 ? undefined : str(rows[0].dedupe_key);
+  }
+
+  /** The parts of a set not joined yet. */
+  async openParts(tx: Tx, groupKey: string): Promise<InboundSmsPartRecord[]> {
+    const rows = await tx.rows<Row>(
+      sql(
+        `SELECT ${PART_COLUMNS} FROM inbound_sms_parts WHERE group_key = ? AND inbound_sms_id IS NULL ORDER BY seq`,
+        groupKey,
+      ),
+    );
+    return rows.map(toPart);
+  }
+
+  /** Whether a joined part with this key arrived at or after `since` (its redelivery). */
+  async joinedPartSince(tx: Tx, partKey: string, since: number): Promise<boolean> {
+    const rows = await tx.rows<Row>(
+      sql(
+        'SELECT id FROM inbound_sms_parts WHERE part_key = ? AND inbound_sms_id IS NOT NULL AND received_at >= ? LIMIT 1',
+        partKey,
+        since,
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  async insertPart(tx: Tx, p: InboundSmsPartRecord): Promise<void> {
+    await tx.run(
+      sql(
+        `INSERT INTO inbound_sms_parts (${PART_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        p.id,
+        p.groupKey,
+        p.partKey,
+        p.seq,
+        p.total,
+        p.fromAddress,
+        p.toAddress,
+        p.text,
+        p.receivedAt,
+        p.inboundSmsId,
+      ),
+    );
+  }
+
+  /** Closes a set: its open parts now belong to `inboundSmsId`. */
+  async joinParts(tx: Tx, groupKey: string, inboundSmsId: string): Promise<number> {
+    const res = await tx.run(
+      sql(
+        'UPDATE inbound_sms_parts SET inbound_sms_id = ? WHERE group_key = ? AND inbound_sms_id IS NULL',
+        inboundSmsId,
+        groupKey,
+      ),
+    );
+    return res.affected;
+  }
+
+  /** Sets with an open part received before `before` (oldest first, at most `limit`). */
+  async staleGroups(tx: Tx, before: number, limit: number): Promise<string[]> {
+    const rows = await tx.rows<Row>(
+      sql(
+        'SELECT group_key, MIN(received_at) AS first_at FROM inbound_sms_parts WHERE inbound_sms_id IS NULL AND received_at < ? GROUP BY group_key ORDER BY first_at LIMIT ?',
+        before,
+        limit,
+      ),
+    );
+    return rows.map((r) => String(r.group_key));
+  }
+
+  /** One page of an account's inbound SMS, newest first. */
+  async list(tx: Tx, accountId: string, f: InboundSmsFilter): Promise<InboundSmsRecord[]> {
+    const where = ['s.account_id = ?'];
+    const params: (string | number)[] = [accountId];
+    if (f.senderName !== undefined) {
+      where.push('s.sender_id IN (SELECT id FROM sms_senders WHERE account_id = ? AND name_key = ?)');
+      params.push(accountId, f.senderName.toLowerCase());
+    }
+    if (f.from !== undefined) {
+      where.push('s.from_address = ?');
+      params.push(f.from);
+    }
+    if (f.since !== undefined) {
+      where.push('s.received_at >= ?');
+      params.push(f.since);
+    }
+    if (f.until !== undefined) {
+      where.push('s.received_at < ?');
+      params.push(f.until);
+    }
+    if (f.beforeId) {
+      where.push('s.id < ?');
+      params.push(f.beforeId);
+    }
+    const rows = await tx.rows<Row>(
+      sql(
+        `SELECT ${SMS_COLUMNS} FROM inbound_sms s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT ?`,
+        ...params,
+        f.limit,
+      ),
+    );
+    return rows.map(toSms);
+  }
+
+  /** The parts of these messages, in order. */
+  async partsOf(tx: Tx, ids: string[]): Promise<InboundSmsPartRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await tx.rows<Row>(
+      sql(
+        `SELECT ${PART_COLUMNS} FROM inbound_sms_parts WHERE inbound_sms_id IN (${inList(ids.length)}) ORDER BY inbound_sms_id, seq`,
+        ...ids,
+      ),
+    );
+    return rows.map(toPart);
   }
 }

@@ -1,4 +1,5 @@
 import type { DomainEvent, EventSink } from '../../messaging/events/event-sink';
+import type { InboundKeywords, InboundText } from '../../messaging/inbound/inbound-keywords';
 import type { Tx, UnitOfWork } from '../../database/unit-of-work';
 import type { InboundSmsRecord, InboundSmsRepository } from './inbound-sms.repository';
 import { destinationKeys, InboundSmsService } from './inbound-sms.service';
@@ -9,6 +10,7 @@ describe(InboundSmsService.name, () => {
   let stored: InboundSmsRecord[];
   let events: DomainEvent[];
   let asked: string[][];
+  let keywordTexts: InboundText[];
   let sut: InboundSmsService;
 
   beforeEach(() => {
@@ -16,13 +18,16 @@ describe(InboundSmsService.name, () => {
     stored = [];
     events = [];
     asked = [];
+    keywordTexts = [];
     const uow = { transaction: <T>(work: (t: Tx) => Promise<T>) => work(tx) } as unknown as UnitOfWork;
     const repo = {
       approvedSendersAnyByName: async (_tx: Tx, keys: string[]) => (asked.push(keys), owners),
       insert: async (_tx: Tx, r: InboundSmsRecord) => void stored.push(r),
+      latestKeyOfPair: async () => stored.at(-1)?.dedupeKey,
     } as unknown as InboundSmsRepository;
+    const keywords: InboundKeywords = { handle: async (t) => (keywordTexts.push(t), { keyword: null }) };
     const sink: EventSink = { record: async (_tx, e) => void events.push(...e) };
-    sut = new InboundSmsService(uow, repo, sink);
+    sut = new InboundSmsService(uow, repo, sink, keywords);
   });
 
   const sms = {
@@ -47,6 +52,20 @@ describe(InboundSmsService.name, () => {
         text: 'STOP',
         providerMessageId: null,
         receivedAt: sms.at,
+        partsTotal: 1,
+        partsReceived: 1,
+        dedupeKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    ]);
+    expect(keywordTexts).toEqual([
+      {
+        accountId: 'acc_1',
+        channel: 'local_sms',
+        from: '+966501234567',
+        to: 'MyShop',
+        text: 'STOP',
+        inboundMessageId: stored[0].id,
+        at: sms.at,
       },
     ]);
     expect(events).toEqual([
@@ -72,12 +91,23 @@ describe(InboundSmsService.name, () => {
       { senderId: 'snd_1', accountId: 'acc_1' },
       { senderId: 'snd_2', accountId: 'acc_2' },
     ];
-    await sut.accept(sms);
+    await sut.accept({ ...sms, text: 'STOP!' });
     expect(stored.map((r) => [r.accountId, r.senderId])).toEqual([
       [null, null],
       [null, null],
     ]);
     expect(events).toEqual([]);
+    expect(keywordTexts).toEqual([]);
+  });
+
+  it('stores a redelivery of the latest SMS of the pair once, but the same text after another one again', async () => {
+    owners = [{ senderId: 'snd_1', accountId: 'acc_1' }];
+    await sut.accept(sms);
+    await sut.accept({ ...sms, at: sms.at + 60_000 });
+    await sut.accept({ ...sms, text: 'START', at: sms.at + 120_000 });
+    await sut.accept({ ...sms, at: sms.at + 180_000 });
+    expect(stored.map((r) => r.text)).toEqual(['STOP', 'START', 'STOP']);
+    expect(keywordTexts).toHaveLength(3);
   });
 });
 

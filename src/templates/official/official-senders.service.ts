@@ -60,6 +60,12 @@ export class OfficialSendersService {
     return this.map(own);
   }
 
+  /** The accounts with an own sender of that provider phone-number id (an inbound message's owner when one). */
+  async accountsOfPhoneNumberId(phoneNumberId: string): Promise<string[]> {
+    const rows = await this.senders.find({ where: { phoneNumberId }, select: { accountId: true } });
+    return [...new Set(rows.map((r) => r.accountId))];
+  }
+
   /** View of a sender recorded on a template of `accountId` (a deleted or another account's sender reads as null). */
   async viewOf(accountId: string | null, senderId: string | null): Promise<OfficialSenderView | null> {
     if (senderId === null) return null;
