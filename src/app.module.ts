@@ -10,6 +10,7 @@ import { ErrorEnvelopeFilter } from './common/errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ComplianceModule } from './consent/compliance/compliance.module';
 import { FraudModule } from './fraud/fraud.module';
 import { HealthModule } from './health/health.module';
 import { BulkModule } from './bulk/bulk.module';
@@ -47,6 +48,7 @@ import { MetricsModule } from './metrics/metrics.module';
     MessagingModule,
     VerificationModule,
     FraudModule,
+    ComplianceModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -27,6 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   bulk: FEATURE,
   'chatapp-web': FEATURE,
   console: FEATURE,
+  consent: FEATURE,
   fraud: FEATURE,
   health: FEATURE,
   senders: FEATURE,

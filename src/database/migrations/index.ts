@@ -23,6 +23,8 @@ import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
 import { GeoPermissions1732000090000 } from './1732000090000-geo-permissions';
 import { VerificationDailyCounts1732000095000 } from './1732000095000-verification-daily-counts';
+import { SmsSenderType1732000120000 } from './1732000120000-sms-sender-type';
+import { ComplianceSettings1732000121000 } from './1732000121000-compliance-settings';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -49,4 +51,6 @@ export const MIGRATIONS = [
   GeoPermissions1732000090000,
   FraudGuard1732000091000,
   VerificationDailyCounts1732000095000,
+  SmsSenderType1732000120000,
+  ComplianceSettings1732000121000,
 ];

@@ -18,7 +18,7 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
   calls = 0;
   async findApprovedByName(_a: string, name: string) {
     this.calls++;
-    return name === 'Acme' ? { id: 'snd_1', name: 'Acme' } : null;
+    return name === 'Acme' ? { id: 'snd_1', name: 'Acme', type: 'transactional' as const } : null;
   }
   async findDefaultApproved() {
     this.calls++;
