@@ -5,6 +5,7 @@ import { ComplianceSettingsEntity } from './compliance-settings.entity';
 import { ComplianceSettingsRepository } from './compliance-settings.repository';
 import { ComplianceSettingsService } from './compliance-settings.service';
 import { ComplianceController } from './compliance.controller';
+import { SendingHours } from './sending-hours.service';
 
 /**
  * Marketing compliance settings (issue 28 items 5 and 6). Global: messaging's validator reaches them
@@ -17,8 +18,9 @@ import { ComplianceController } from './compliance.controller';
   providers: [
     ComplianceSettingsRepository,
     ComplianceSettingsService,
+    SendingHours,
     { provide: COMPLIANCE_SETTINGS, useExisting: ComplianceSettingsService },
   ],
-  exports: [COMPLIANCE_SETTINGS, ComplianceSettingsService],
+  exports: [COMPLIANCE_SETTINGS, ComplianceSettingsService, SendingHours],
 })
 export class ComplianceModule {}
