@@ -11,6 +11,7 @@ import { createValidationPipe } from './common/validation.pipe';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ComplianceModule } from './consent/compliance/compliance.module';
+import { ConsentModule } from './consent/consent.module';
 import { FraudModule } from './fraud/fraud.module';
 import { HealthModule } from './health/health.module';
 import { BulkModule } from './bulk/bulk.module';
@@ -49,6 +50,7 @@ import { MetricsModule } from './metrics/metrics.module';
     VerificationModule,
     FraudModule,
     ComplianceModule,
+    ConsentModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -48,6 +48,11 @@ export const ERROR_CODES = {
     description:
       "A marketing SMS links to a host that is not among the account's allowedLinkDomains (GET /api/v2/account/compliance); nothing was paid.",
   },
+  RECIPIENT_OPTED_OUT: {
+    status: 400,
+    description:
+      "The recipient is on the account's suppression list (or, for marketing, the platform's do-not-disturb list) for this channel and purpose; nothing was stored or paid.",
+  },
   UNAUTHORIZED: { status: 401, description: 'API key (or admin token) missing or invalid.' },
   INSUFFICIENT_BALANCE: {
     status: 402,

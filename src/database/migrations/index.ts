@@ -23,6 +23,9 @@ import { FraudGuard1732000091000 } from './1732000091000-fraud-guard';
 import { BulkWindows1732000080000 } from './1732000080000-bulk-windows';
 import { GeoPermissions1732000090000 } from './1732000090000-geo-permissions';
 import { VerificationDailyCounts1732000095000 } from './1732000095000-verification-daily-counts';
+import { Suppressions1732000100000 } from './1732000100000-suppressions';
+import { DndList1732000101000 } from './1732000101000-dnd-list';
+import { MessagePurpose1732000102000 } from './1732000102000-message-purpose';
 import { SmsSenderType1732000120000 } from './1732000120000-sms-sender-type';
 import { ComplianceSettings1732000121000 } from './1732000121000-compliance-settings';
 
@@ -51,6 +54,9 @@ export const MIGRATIONS = [
   GeoPermissions1732000090000,
   FraudGuard1732000091000,
   VerificationDailyCounts1732000095000,
+  Suppressions1732000100000,
+  DndList1732000101000,
+  MessagePurpose1732000102000,
   SmsSenderType1732000120000,
   ComplianceSettings1732000121000,
 ];

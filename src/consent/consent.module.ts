@@ -1,0 +1,28 @@
+import { Global, Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { SEND_POLICY } from '../messaging/policy/send-policy';
+import { ConsentPolicy } from './consent-policy';
+import { DndRepository } from './dnd.repository';
+import { SuppressionsRepository } from './suppressions.repository';
+import { SuppressionsService } from './suppressions.service';
+
+/**
+ * Consent (issue 28): the account's suppression list and the platform's do-not-disturb list,
+ * enforced through the SEND_POLICY port that messaging declares. Global, so messaging, bulk and
+ * verification reach the policy by its token, and the inbound keyword handlers reach
+ * SuppressionsService (optOut / optIn) without importing this module's internals.
+ */
+@Global()
+@Module({
+  imports: [AccountsModule],
+  controllers: [],
+  providers: [
+    SuppressionsRepository,
+    SuppressionsService,
+    DndRepository,
+    ConsentPolicy,
+    { provide: SEND_POLICY, useExisting: ConsentPolicy },
+  ],
+  exports: [SEND_POLICY, SuppressionsService],
+})
+export class ConsentModule {}

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { inList, sql, SqlParam } from '../database/sql';
+import { UnitOfWork } from '../database/unit-of-work';
+
+/** The platform's do-not-disturb list (dnd_numbers, dnd_state), owned by the consent module. */
+export interface DndState {
+  activeGeneration: number;
+  numbers: number;
+  importedAt: number | null;
+}
+
+@Injectable()
+export class DndRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async state(): Promise<DndState> {
+    const rows = await this.uow.rows<Record<string, unknown>>(
+      sql('SELECT active_generation, numbers, imported_at FROM dnd_state WHERE id = 1'),
+    );
+    const r = rows[0];
+    return {
+      activeGeneration: Number(r?.active_generation ?? 0),
+      numbers: Number(r?.numbers ?? 0),
+      importedAt: r?.imported_at === null || r?.imported_at === undefined ? null : Number(r.imported_at),
+    };
+  }
+
+  /** Takes a fresh generation number for an import (two imports never share one). */
+  async claimGeneration(): Promise<number> {
+    return this.uow.transaction(async (tx) => {
+      await tx.exec(sql('UPDATE dnd_state SET next_generation = next_generation + 1 WHERE id = 1'));
+      const rows = await tx.rows<{ g: unknown }>(sql('SELECT next_generation - 1 AS g FROM dnd_state WHERE id = 1'));
+      return Number(rows[0].g);
+    });
+  }
+
+  /** Adds numbers (E.164) to a generation being imported; a number already in it is skipped. */
+  async insert(generation: number, numbers: readonly string[]): Promise<void> {
+    if (numbers.length === 0) return;
+    const params: SqlParam[] = [];
+    for (const n of numbers) params.push(generation, n);
+    const values = numbers.map(() => '(?, ?)').join(', ');
+    const text =
+      this.uow.capabilities.upsert === 'on-conflict'
+        ? `INSERT INTO dnd_numbers (generation, number) VALUES ${values} ON CONFLICT (generation, number) DO NOTHING`
+        : `INSERT INTO dnd_numbers (generation, number) VALUES ${values} ON DUPLICATE KEY UPDATE number = number`;
+    await this.uow.exec(sql(text, ...params));
+  }
+
+  async count(generation: number): Promise<number> {
+    const rows = await this.uow.rows<{ n: unknown }>(
+      sql('SELECT COUNT(*) AS n FROM dnd_numbers WHERE generation = ?', generation),
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Makes `generation` the list in force, in one statement (a lookup sees the old list or the new
+   * one, never a mix), unless a later import already did: true when this one did. Answers the
+   * generation it replaced.
+   */
+  async activate(generation: number, numbers: number, at: number): Promise<{ activated: boolean; previous: number }> {
+    return this.uow.transaction(async (tx) => {
+      const before = await tx.rows<{ g: unknown }>(sql('SELECT active_generation AS g FROM dnd_state WHERE id = 1'));
+      const n = await tx.exec(
+        sql(
+          'UPDATE dnd_state SET active_generation = ?, numbers = ?, imported_at = ? WHERE id = 1 AND active_generation < ?',
+          generation,
+          numbers,
+          at,
+          generation,
+        ),
+      );
+      return { activated: n === 1, previous: Number(before[0].g) };
+    });
+  }
+
+  /** Deletes up to `batch` numbers of a generation no longer in force: how many went (0: done). */
+  async deleteSome(generation: number, batch: number): Promise<number> {
+    const edge = await this.uow.rows<{ number: unknown }>(
+      sql(
+        `SELECT number FROM dnd_numbers WHERE generation = ? ORDER BY number LIMIT 1 OFFSET ${batch - 1}`,
+        generation,
+      ),
+    );
+    if (edge.length === 0) return this.uow.exec(sql('DELETE FROM dnd_numbers WHERE generation = ?', generation));
+    return this.uow.exec(
+      sql('DELETE FROM dnd_numbers WHERE generation = ? AND number <= ?', generation, String(edge[0].number)),
+    );
+  }
+
+  /** The numbers among `numbers` on the list in force: one indexed read for many numbers. */
+  async listed(numbers: readonly string[]): Promise<Set<string>> {
+    if (numbers.length === 0) return new Set();
+    const rows = await this.uow.rows<{ number: unknown }>(
+      sql(
+        `SELECT number FROM dnd_numbers WHERE generation = (SELECT active_generation FROM dnd_state WHERE id = 1) AND number IN (${inList(numbers.length)})`,
+        ...numbers,
+      ),
+    );
+    return new Set(rows.map((r) => String(r.number)));
+  }
+}

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { inList, sql, SqlParam } from '../database/sql';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { SuppressionChannel, SuppressionReason, SuppressionRecord, SuppressionScope } from './suppression-types';
+
+const COLUMNS = [
+  'id',
+  'account_id',
+  'recipient_hash',
+  'recipient',
+  'channel',
+  'scope',
+  'reason',
+  'source',
+  'created_at',
+];
+const SELECT = `SELECT ${COLUMNS.join(', ')} FROM suppressions`;
+type SuppressionRow = Record<(typeof COLUMNS)[number], unknown>;
+
+/** The one mapping of a suppressions row. */
+function toRecord(r: SuppressionRow): SuppressionRecord {
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    recipientHash: String(r.recipient_hash),
+    recipient: r.recipient === null ? null : String(r.recipient),
+    channel: String(r.channel) as SuppressionChannel,
+    scope: String(r.scope) as SuppressionScope,
+    reason: String(r.reason) as SuppressionReason,
+    source: r.source === null ? null : String(r.source),
+    createdAt: Number(r.created_at),
+  };
+}
+
+export interface SuppressionFilter {
+  recipientHash?: string;
+  channel?: SuppressionChannel;
+  reason?: SuppressionReason;
+  /** Cursor: entries after this one in (created_at, id) order. */
+  after?: { createdAt: number; id: string } | null;
+  limit: number;
+}
+
+/** An entry that a policy lookup found: enough to decide. */
+export interface SuppressionHit {
+  recipientHash: string;
+  channel: SuppressionChannel;
+  scope: SuppressionScope;
+}
+
+/** The suppression list, owned by the consent module. Every method takes the owning account. */
+@Injectable()
+export class SuppressionsRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  /**
+   * Adds entries (one statement). An entry that exists for (account, hash, channel) keeps its id,
+   * reason, source and time; its scope becomes the one given (a later `all` widens a `marketing`).
+   */
+  async upsert(accountId: string, entries: readonly SuppressionRecord[]): Promise<void> {
+    if (entries.length === 0) return;
+    const params: SqlParam[] = [];
+    for (const e of entries) {
+      params.push(e.id, accountId, e.recipientHash, e.recipient, e.channel, e.scope, e.reason, e.source, e.createdAt);
+    }
+    const tuple = `(${inList(COLUMNS.length)})`;
+    const onConflict =
+      this.uow.capabilities.upsert === 'on-conflict'
+        ? 'ON CONFLICT (account_id, recipient_hash, channel) DO UPDATE SET scope = excluded.scope, recipient = COALESCE(excluded.recipient, suppressions.recipient)'
+        : 'ON DUPLICATE KEY UPDATE scope = VALUES(scope), recipient = COALESCE(VALUES(recipient), recipient)';
+    await this.uow.exec(
+      sql(
+        `INSERT INTO suppressions (${COLUMNS.join(', ')}) VALUES ${entries.map(() => tuple).join(', ')} ${onConflict}`,
+        ...params,
+      ),
+    );
+  }
+
+  /** Deletes the recipient's entries (of one channel key, or all of them): how many went. */
+  async remove(accountId: string, recipientHash: string, channel?: SuppressionChannel): Promise<number> {
+    const byChannel = channel ? ' AND channel = ?' : '';
+    return this.uow.exec(
+      sql(
+        `DELETE FROM suppressions WHERE account_id = ? AND recipient_hash = ?${byChannel}`,
+        ...([accountId, recipientHash, ...(channel ? [channel] : [])] as SqlParam[]),
+      ),
+    );
+  }
+
+  async find(accountId: string, recipientHash: string, channel: SuppressionChannel): Promise<SuppressionRecord | null> {
+    const rows = await this.uow.rows<SuppressionRow>(
+      sql(`${SELECT} WHERE account_id = ? AND recipient_hash = ? AND channel = ?`, accountId, recipientHash, channel),
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Oldest first, then by id (a stable cursor). */
+  async list(accountId: string, f: SuppressionFilter): Promise<SuppressionRecord[]> {
+    const where = ['account_id = ?'];
+    const params: SqlParam[] = [accountId];
+    if (f.recipientHash) {
+      where.push('recipient_hash = ?');
+      params.push(f.recipientHash);
+    }
+    if (f.channel) {
+      where.push('channel = ?');
+      params.push(f.channel);
+    }
+    if (f.reason) {
+      where.push('reason = ?');
+      params.push(f.reason);
+    }
+    if (f.after) {
+      where.push('(created_at > ? OR (created_at = ? AND id > ?))');
+      params.push(f.after.createdAt, f.after.createdAt, f.after.id);
+    }
+    const text = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT ${f.limit}`;
+    return (await this.uow.rows<SuppressionRow>(sql(text, ...params))).map(toRecord);
+  }
+
+  /**
+   * The entries that may stop a message to any of `hashes` on any of `channels` (each message's own
+   * channel and `all`): one indexed read for a whole bulk window.
+   */
+  async hits(accountId: string, hashes: readonly string[], channels: readonly string[]): Promise<SuppressionHit[]> {
+    if (hashes.length === 0) return [];
+    const rows = await this.uow.rows<SuppressionRow>(
+      sql(
+        `SELECT recipient_hash, channel, scope FROM suppressions WHERE account_id = ? AND recipient_hash IN (${inList(hashes.length)}) AND channel IN (${inList(channels.length)})`,
+        accountId,
+        ...hashes,
+        ...channels,
+      ),
+    );
+    return rows.map((r) => ({
+      recipientHash: String(r.recipient_hash),
+      channel: String(r.channel) as SuppressionChannel,
+      scope: String(r.scope) as SuppressionScope,
+    }));
+  }
+}

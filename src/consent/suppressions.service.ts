@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { newId } from '../common/ids';
+import { RecipientHasher } from '../common/recipient-hasher';
+import { SuppressionFilter, SuppressionsRepository } from './suppressions.repository';
+import type { OptIn, OptOut, SuppressionRecord } from './suppression-types';
+
+/** Listing filters as the API takes them (the recipient normalised). */
+export type SuppressionQuery = Omit<SuppressionFilter, 'recipientHash'> & { recipient?: string };
+
+/**
+ * The account's suppression list: the one writer of its entries (API, console, CSV import, inbound
+ * keywords). Recipients arrive normalised (E.164 or lower-case email); entries are keyed by their
+ * one-way hash, so an erased recipient's entry still holds.
+ */
+@Injectable()
+export class SuppressionsService {
+  constructor(
+    private readonly repo: SuppressionsRepository,
+    private readonly hasher: RecipientHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Opts a recipient out (idempotent: an existing entry stays, its scope becomes the given one). */
+  async optOut(req: OptOut): Promise<SuppressionRecord> {
+    await this.optOutMany(req.accountId, [req]);
+    const entry = await this.repo.find(req.accountId, this.hasher.hash(req.accountId, req.recipient), req.channel);
+    if (!entry) throw new Error('suppression entry vanished after its upsert');
+    return entry;
+  }
+
+  /** Many entries of one account in one statement (API batches of up to 1,000, CSV import chunks). */
+  async optOutMany(accountId: string, reqs: readonly Omit<OptOut, 'accountId'>[]): Promise<void> {
+    const now = this.clock.now();
+    // One statement may not name the same key twice (MariaDB would apply both; keep the last).
+    const byKey = new Map<string, SuppressionRecord>();
+    for (const r of reqs) {
+      const recipientHash = this.hasher.hash(accountId, r.recipient);
+      byKey.set(`${recipientHash}|${r.channel}`, {
+        id: newId('sup'),
+        accountId,
+        recipientHash,
+        recipient: r.recipient,
+        channel: r.channel,
+        scope: r.scope ?? 'marketing',
+        reason: r.reason,
+        source: r.source ?? null,
+        createdAt: now,
+      });
+    }
+    await this.repo.upsert(accountId, [...byKey.values()]);
+  }
+
+  /** Lifts an opt-out (of one channel key, or every entry of the recipient): how many entries went. */
+  async optIn(req: OptIn): Promise<number> {
+    return this.repo.remove(req.accountId, this.hasher.hash(req.accountId, req.recipient), req.channel);
+  }
+
+  async list(accountId: string, q: SuppressionQuery): Promise<SuppressionRecord[]> {
+    const { recipient, ...rest } = q;
+    return this.repo.list(accountId, {
+      ...rest,
+      ...(recipient !== undefined ? { recipientHash: this.hasher.hash(accountId, recipient) } : {}),
+    });
+  }
+}
