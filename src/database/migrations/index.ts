@@ -28,6 +28,7 @@ import { DndList1732000101000 } from './1732000101000-dnd-list';
 import { MessagePurpose1732000102000 } from './1732000102000-message-purpose';
 import { SmsSenderType1732000120000 } from './1732000120000-sms-sender-type';
 import { ComplianceSettings1732000121000 } from './1732000121000-compliance-settings';
+import { BulkQuietUntil1732000122000 } from './1732000122000-bulk-quiet-until';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   MessagePurpose1732000102000,
   SmsSenderType1732000120000,
   ComplianceSettings1732000121000,
+  BulkQuietUntil1732000122000,
 ];
