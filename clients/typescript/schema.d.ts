@@ -998,6 +998,11 @@ export interface components {
              * @enum {string|null}
              */
             pauseReason: "insufficient_balance" | "provider_rate_limit" | "user" | null;
+            /**
+             * Format: date-time
+             * @description Marketing rows wait for the account's sending hours (GET /api/v2/account/compliance, recipient's local time): the job's pending marketing rows stay `pending` and go out from this time; its transactional rows kept going. Null otherwise.
+             */
+            quietUntil: string | null;
             /** @description Rows of the job. */
             total: number;
             /** @description Rows that passed validation so far. */
@@ -1058,6 +1063,11 @@ export interface components {
              * @enum {string|null}
              */
             pauseReason: "insufficient_balance" | "provider_rate_limit" | "user" | null;
+            /**
+             * Format: date-time
+             * @description Marketing rows wait for the account's sending hours (GET /api/v2/account/compliance, recipient's local time): the job's pending marketing rows stay `pending` and go out from this time; its transactional rows kept going. Null otherwise.
+             */
+            quietUntil: string | null;
             /** @description Rows of the job. */
             total: number;
             /** @description Rows that passed validation so far. */
@@ -1106,7 +1116,7 @@ export interface components {
              * @description Invalid rows: the validation code; failed rows: the code their message failed with.
              * @enum {string|null}
              */
-            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
+            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | "RECIPIENT_OPTED_OUT" | null;
             errorMessage: string | null;
             /** Format: date-time */
             sentAt: string | null;
@@ -1303,7 +1313,7 @@ export interface components {
          * @description Every error code the API can answer with.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -2173,6 +2183,12 @@ export interface components {
              * @example 2030-01-01T09:00:00.000Z
              */
             scheduledAt?: string;
+            /**
+             * @description quiet_hours: a marketing message outside the account's sending hours (GET /api/v2/account/compliance, recipient's local time), accepted and scheduled for the window's next opening.
+             * @example quiet_hours
+             * @enum {string}
+             */
+            scheduledReason?: "quiet_hours";
             /**
              * @description Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), INVALID_ATTACHMENT (a URL refused at send time), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).
              * @example PROVIDER_REJECTED
@@ -8475,6 +8491,7 @@ export interface operations {
                      *             "status": "running",
                      *             "messagesPerSecond": 5,
                      *             "pauseReason": null,
+                     *             "quietUntil": null,
                      *             "total": 3,
                      *             "validatedCount": 3,
                      *             "counts": {
@@ -8667,6 +8684,7 @@ export interface operations {
                      *       "status": "validating",
                      *       "messagesPerSecond": 5,
                      *       "pauseReason": null,
+                     *       "quietUntil": null,
                      *       "total": 2,
                      *       "validatedCount": 0,
                      *       "counts": {
@@ -9060,6 +9078,7 @@ export interface operations {
                      *         "status": "running",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": null,
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -9234,12 +9253,12 @@ export interface operations {
                 content: {
                     /**
                      * @example event: job
-                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
                      *
                      *     : ping
                      *
                      *     event: job
-                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
                      *
                      *     event: end
                      *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","status":"completed"}
@@ -9783,6 +9802,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": null,
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -10069,6 +10089,7 @@ export interface operations {
                      *         "status": "paused",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": "user",
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -10334,6 +10355,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": null,
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -10620,6 +10642,7 @@ export interface operations {
                      *         "status": "cancelled",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": null,
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -10912,7 +10935,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. `INVALID_CHANNEL`: Unknown channel. `INVALID_MESSAGE_TYPE`: Unknown messageType, or not allowed on the channel. `INVALID_CONTENT`: content is missing or does not fit the channel and messageType. `SENDER_NOT_APPROVED`: The SMS sender is not an approved sender of the account. `TEMPLATE_NOT_FOUND`: The template does not exist for this account. `TEMPLATE_NOT_USABLE`: The template is not approved or active. `TEMPLATE_VARIABLES_MISMATCH`: variablesIndexed does not match the template variable count. `INVALID_SCHEDULE`: scheduleAt is not an ISO 8601 time in the future. `INVALID_ATTACHMENT`: The attachment is invalid for the channel. `DESTINATION_NOT_ALLOWED`: The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid. `SENDER_NOT_ALLOWED`: A marketing SMS names a sender that is not promotional, or a promotional (-AD) sender sends a message that is not marketing; nothing was paid. `LINK_DOMAIN_NOT_ALLOWED`: A marketing SMS links to a host that is not among the account's allowedLinkDomains (GET /api/v2/account/compliance); nothing was paid. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. `INVALID_CHANNEL`: Unknown channel. `INVALID_MESSAGE_TYPE`: Unknown messageType, or not allowed on the channel. `INVALID_CONTENT`: content is missing or does not fit the channel and messageType. `SENDER_NOT_APPROVED`: The SMS sender is not an approved sender of the account. `TEMPLATE_NOT_FOUND`: The template does not exist for this account. `TEMPLATE_NOT_USABLE`: The template is not approved or active. `TEMPLATE_VARIABLES_MISMATCH`: variablesIndexed does not match the template variable count. `INVALID_SCHEDULE`: scheduleAt is not an ISO 8601 time in the future. `INVALID_ATTACHMENT`: The attachment is invalid for the channel. `DESTINATION_NOT_ALLOWED`: The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid. `SENDER_NOT_ALLOWED`: A marketing SMS names a sender that is not promotional, or a promotional (-AD) sender sends a message that is not marketing; nothing was paid. `LINK_DOMAIN_NOT_ALLOWED`: A marketing SMS links to a host that is not among the account's allowedLinkDomains (GET /api/v2/account/compliance); nothing was paid. `RECIPIENT_OPTED_OUT`: The recipient is on the account's suppression list (or, for marketing, the platform's do-not-disturb list) for this channel and purpose; nothing was stored or paid. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10929,7 +10952,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED";
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT";
                     };
                 };
             };
