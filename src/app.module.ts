@@ -10,6 +10,7 @@ import { ErrorEnvelopeFilter } from './common/errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ComplianceModule } from './consent/compliance/compliance.module';
 import { ConsentModule } from './consent/consent.module';
 import { KeywordsModule } from './consent/keywords/keywords.module';
 import { FraudModule } from './fraud/fraud.module';
@@ -51,6 +52,7 @@ import { PrivacyModule } from './privacy/privacy.module';
     VerificationModule,
     FraudModule,
     PrivacyModule,
+    ComplianceModule,
     ConsentModule,
     KeywordsModule,
   ],

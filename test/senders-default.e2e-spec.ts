@@ -49,6 +49,7 @@ describe('Default SMS sender (e2e)', () => {
           id: second,
           name: 'SecondCo',
           status: 'approved',
+          type: 'transactional',
           isDefault: true,
           webhookConfigured: false,
           reason: null,

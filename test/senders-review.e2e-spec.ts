@@ -58,8 +58,12 @@ describe('SMS senders: admin review (e2e)', () => {
       expect(new Date(ts).toISOString()).toBe((call.body as { timestamp: string }).timestamp);
 
       const senders = t.app.get(SendersService);
-      expect(await senders.findApprovedByName(acc.id, 'approve1')).toEqual({ id, name: 'Approve1' });
-      expect(await senders.findDefaultApproved(acc.id)).toEqual({ id, name: 'Approve1' });
+      expect(await senders.findApprovedByName(acc.id, 'approve1')).toEqual({
+        id,
+        name: 'Approve1',
+        type: 'transactional',
+      });
+      expect(await senders.findDefaultApproved(acc.id)).toEqual({ id, name: 'Approve1', type: 'transactional' });
 
       const again = await t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({});
       expect(again.status).toBe(409);
@@ -134,8 +138,12 @@ describe('SMS senders: admin review (e2e)', () => {
         false,
       );
       const senders = t.app.get(SendersService);
-      expect(await senders.findDefaultApproved(acc.id)).toEqual({ id: b, name: 'SecondOne' });
-      expect(await senders.findApprovedByName(acc.id, 'FIRSTONE')).toEqual({ id: a, name: 'FirstOne' });
+      expect(await senders.findDefaultApproved(acc.id)).toEqual({ id: b, name: 'SecondOne', type: 'transactional' });
+      expect(await senders.findApprovedByName(acc.id, 'FIRSTONE')).toEqual({
+        id: a,
+        name: 'FirstOne',
+        type: 'transactional',
+      });
       const deliveries = await t.http().get('/api/v2/webhooks/deliveries').set('X-API-Key', acc.key);
       expect(deliveries.body.data.deliveries).toEqual([]);
     });

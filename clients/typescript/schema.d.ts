@@ -913,6 +913,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/account/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Marketing sending hours, opt-out footers and link hosts of this account
+         * @description Owner key only. Marketing outside the window (recipient's local time) is scheduled for its next opening; a marketing SMS without opt-out instructions gets the footer; links in marketing SMS must point at `allowedLinkDomains`.
+         */
+        get: operations["getCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the marketing window, zones, footers or link hosts
+         * @description Owner key only. Fields not given stay as they are. A bad time, day, country, zone, footer or host is 400 VALIDATION_ERROR naming the field.
+         */
+        patch: operations["updateCompliance"];
+        trace?: never;
+    };
     "/api/v2/account/keywords": {
         parameters: {
             query?: never;
@@ -1177,6 +1201,11 @@ export interface components {
              * @enum {string|null}
              */
             pauseReason: "insufficient_balance" | "provider_rate_limit" | "user" | null;
+            /**
+             * Format: date-time
+             * @description Marketing rows wait for the account's sending hours (GET /api/v2/account/compliance, recipient's local time): the job's pending marketing rows stay `pending` and go out from this time; its transactional rows kept going. Null otherwise.
+             */
+            quietUntil: string | null;
             /** @description Rows of the job. */
             total: number;
             /** @description Rows that passed validation so far. */
@@ -1237,6 +1266,11 @@ export interface components {
              * @enum {string|null}
              */
             pauseReason: "insufficient_balance" | "provider_rate_limit" | "user" | null;
+            /**
+             * Format: date-time
+             * @description Marketing rows wait for the account's sending hours (GET /api/v2/account/compliance, recipient's local time): the job's pending marketing rows stay `pending` and go out from this time; its transactional rows kept going. Null otherwise.
+             */
+            quietUntil: string | null;
             /** @description Rows of the job. */
             total: number;
             /** @description Rows that passed validation so far. */
@@ -1285,7 +1319,7 @@ export interface components {
              * @description Invalid rows: the validation code; failed rows: the code their message failed with.
              * @enum {string|null}
              */
-            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "DESTINATION_NOT_ALLOWED" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
+            errorCode: "VALIDATION_ERROR" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "NOT_FOUND" | "SESSION_NOT_READY" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "PROVIDER_REJECTED" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | "RECIPIENT_OPTED_OUT" | null;
             errorMessage: string | null;
             /** Format: date-time */
             sentAt: string | null;
@@ -1345,6 +1379,33 @@ export interface components {
              * @example 004211
              */
             code: string;
+        };
+        ComplianceResource: {
+            /** @description When marketing goes out, in the recipient's local time (zone from the number's country). */
+            marketingWindow: components["schemas"]["MarketingWindow"];
+            /**
+             * @example {
+             *       "US": "America/New_York"
+             *     }
+             */
+            defaultTimeZones: {
+                [key: string]: string;
+            };
+            /** @description Appended to a marketing SMS that carries no opt-out instructions. */
+            footer: components["schemas"]["FooterTexts"];
+            /**
+             * @example [
+             *       "example.com"
+             *     ]
+             */
+            allowedLinkDomains: string[];
+            /** @enum {string} */
+            source: "default" | "account";
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        ComplianceResult: {
+            compliance: components["schemas"]["ComplianceResource"];
         };
         ConfirmationsDto: {
             /** @description Send a confirmation (a paid transactional SMS) on opt-out and opt-in keywords */
@@ -1409,10 +1470,16 @@ export interface components {
         };
         CreateSmsSenderDto: {
             /**
-             * @description Alphanumeric sender id: 1 to 11 letters/digits, at least one letter.
+             * @description Alphanumeric sender id: 1 to 11 letters/digits, at least one letter. A promotional name ends in `-AD` and is at most 11 characters with the suffix (e.g. `MyShop-AD`); the suffix is reserved for promotional names.
              * @example MyShop
              */
             name: string;
+            /**
+             * @description promotional: registered for marketing (the name ends in `-AD`); it sends marketing messages only, and marketing SMS go out only from a promotional sender.
+             * @default transactional
+             * @enum {string}
+             */
+            type?: "transactional" | "promotional";
             /** @example https://example.com/hooks/sms-sender */
             webhookUrl?: string;
             /** @description Required with webhookUrl; sent as Bearer credential; never returned. Printable ASCII without leading or trailing spaces (it travels in an HTTP header). */
@@ -1528,7 +1595,7 @@ export interface components {
          * @description Every error code the API can answer with.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -1590,6 +1657,24 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ=
              */
             secret: string;
+        };
+        FooterTexts: {
+            /** @example لإيقاف الرسائل أرسل إيقاف */
+            ar: string;
+            /** @example Reply STOP to opt out */
+            en: string;
+        };
+        FooterTextsDto: {
+            /**
+             * @description For Arabic (UCS-2) text; 1 to 70 characters.
+             * @example لإيقاف الرسائل أرسل إيقاف
+             */
+            ar?: string;
+            /**
+             * @description For other text; 1 to 70 characters.
+             * @example Reply STOP to opt out
+             */
+            en?: string;
         };
         FraudBlock: {
             /** @example frb_01m7y90kewyw5pyx06wnaqb2 */
@@ -1794,6 +1879,47 @@ export interface components {
             confirmations: components["schemas"]["ConfirmationsView"];
             /** @description The keywords every account has (English and Arabic), for reference */
             defaultKeywords: components["schemas"]["KeywordDto"][];
+        };
+        MarketingWindow: {
+            /** @example 09:00 */
+            start: string;
+            /** @example 22:00 */
+            end: string;
+            /**
+             * @example [
+             *       "sun",
+             *       "mon",
+             *       "tue",
+             *       "wed",
+             *       "thu",
+             *       "fri",
+             *       "sat"
+             *     ]
+             */
+            days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+        };
+        MarketingWindowDto: {
+            /**
+             * @description Local HH:MM in the recipient's zone; the window opens here.
+             * @example 09:00
+             */
+            start?: string;
+            /**
+             * @description Local HH:MM; the window closes here (after `start`).
+             * @example 22:00
+             */
+            end?: string;
+            /**
+             * @description Local days marketing may go out (at least one).
+             * @example [
+             *       "sun",
+             *       "mon",
+             *       "tue",
+             *       "wed",
+             *       "thu"
+             *     ]
+             */
+            days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
         };
         MediaAsset: {
             /** @description Pass as headerAssetId when creating a template */
@@ -2406,6 +2532,12 @@ export interface components {
              */
             scheduledAt?: string;
             /**
+             * @description quiet_hours: a marketing message outside the account's sending hours (GET /api/v2/account/compliance, recipient's local time), accepted and scheduled for the window's next opening.
+             * @example quiet_hours
+             * @enum {string}
+             */
+            scheduledReason?: "quiet_hours";
+            /**
              * @description Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), INVALID_ATTACHMENT (a URL refused at send time), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).
              * @example PROVIDER_REJECTED
              * @enum {string}
@@ -2447,6 +2579,11 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
+            /**
+             * @description promotional (name ends in -AD): sends marketing messages only; marketing SMS go out only from one.
+             * @enum {string}
+             */
+            type: "transactional" | "promotional";
             /** @description The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account. */
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
@@ -2469,6 +2606,11 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
+            /**
+             * @description promotional (name ends in -AD): sends marketing messages only; marketing SMS go out only from one.
+             * @enum {string}
+             */
+            type: "transactional" | "promotional";
             /** @description The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account. */
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
@@ -2606,6 +2748,27 @@ export interface components {
             /** @description Pass as `cursor` for the next page */
             nextCursor: string | null;
             hasMore: boolean;
+        };
+        UpdateComplianceDto: {
+            /** @description Fields given replace the current ones. */
+            marketingWindow?: components["schemas"]["MarketingWindowDto"];
+            /**
+             * @description ISO country code -> one of its IANA zones, for countries with several (replaces the whole map). A country not named uses the first zone the time-zone library lists for it.
+             * @example {
+             *       "US": "America/New_York"
+             *     }
+             */
+            defaultTimeZones?: {
+                [key: string]: string;
+            };
+            footer?: components["schemas"]["FooterTextsDto"];
+            /**
+             * @description Hosts links in marketing SMS may point at (a subdomain of one is allowed); replaces the list.
+             * @example [
+             *       "example.com"
+             *     ]
+             */
+            allowedLinkDomains?: string[];
         };
         UpdateEventEndpointDto: {
             /**
@@ -6702,6 +6865,7 @@ export interface operations {
                      *             "id": "snd_01JD0Q8Y4C7M2X",
                      *             "name": "MyShop",
                      *             "status": "pending",
+                     *             "type": "transactional",
                      *             "isDefault": false,
                      *             "webhookConfigured": true,
                      *             "reason": null,
@@ -6858,6 +7022,7 @@ export interface operations {
                      *           "id": "snd_01JD0Q8Y4C7M2X",
                      *           "name": "MyShop",
                      *           "status": "pending",
+                     *           "type": "transactional",
                      *           "isDefault": false,
                      *           "webhookConfigured": true
                      *         }
@@ -7067,6 +7232,7 @@ export interface operations {
                      *           "id": "snd_01JD0Q8Y4C7M2X",
                      *           "name": "MyShop",
                      *           "status": "approved",
+                     *           "type": "transactional",
                      *           "isDefault": true,
                      *           "webhookConfigured": true,
                      *           "reason": null,
@@ -8911,6 +9077,7 @@ export interface operations {
                      *             "status": "running",
                      *             "messagesPerSecond": 5,
                      *             "pauseReason": null,
+                     *             "quietUntil": null,
                      *             "total": 3,
                      *             "validatedCount": 3,
                      *             "counts": {
@@ -9103,6 +9270,7 @@ export interface operations {
                      *       "status": "validating",
                      *       "messagesPerSecond": 5,
                      *       "pauseReason": null,
+                     *       "quietUntil": null,
                      *       "total": 2,
                      *       "validatedCount": 0,
                      *       "counts": {
@@ -9496,6 +9664,7 @@ export interface operations {
                      *         "status": "running",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": null,
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -9670,12 +9839,12 @@ export interface operations {
                 content: {
                     /**
                      * @example event: job
-                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
                      *
                      *     : ping
                      *
                      *     event: job
-                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
                      *
                      *     event: end
                      *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","status":"completed"}
@@ -10219,6 +10388,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": null,
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -10505,6 +10675,7 @@ export interface operations {
                      *         "status": "paused",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": "user",
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -10770,6 +10941,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": null,
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -11056,6 +11228,7 @@ export interface operations {
                      *         "status": "cancelled",
                      *         "messagesPerSecond": 5,
                      *         "pauseReason": null,
+                     *         "quietUntil": null,
                      *         "total": 3,
                      *         "validatedCount": 3,
                      *         "counts": {
@@ -11509,7 +11682,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. `INVALID_CHANNEL`: Unknown channel. `INVALID_MESSAGE_TYPE`: Unknown messageType, or not allowed on the channel. `INVALID_CONTENT`: content is missing or does not fit the channel and messageType. `SENDER_NOT_APPROVED`: The SMS sender is not an approved sender of the account. `TEMPLATE_NOT_FOUND`: The template does not exist for this account. `TEMPLATE_NOT_USABLE`: The template is not approved or active. `TEMPLATE_VARIABLES_MISMATCH`: variablesIndexed does not match the template variable count. `INVALID_SCHEDULE`: scheduleAt is not an ISO 8601 time in the future. `INVALID_ATTACHMENT`: The attachment is invalid for the channel. `DESTINATION_NOT_ALLOWED`: The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. `INVALID_CHANNEL`: Unknown channel. `INVALID_MESSAGE_TYPE`: Unknown messageType, or not allowed on the channel. `INVALID_CONTENT`: content is missing or does not fit the channel and messageType. `SENDER_NOT_APPROVED`: The SMS sender is not an approved sender of the account. `TEMPLATE_NOT_FOUND`: The template does not exist for this account. `TEMPLATE_NOT_USABLE`: The template is not approved or active. `TEMPLATE_VARIABLES_MISMATCH`: variablesIndexed does not match the template variable count. `INVALID_SCHEDULE`: scheduleAt is not an ISO 8601 time in the future. `INVALID_ATTACHMENT`: The attachment is invalid for the channel. `DESTINATION_NOT_ALLOWED`: The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid. `SENDER_NOT_ALLOWED`: A marketing SMS names a sender that is not promotional, or a promotional (-AD) sender sends a message that is not marketing; nothing was paid. `LINK_DOMAIN_NOT_ALLOWED`: A marketing SMS links to a host that is not among the account's allowedLinkDomains (GET /api/v2/account/compliance); nothing was paid. `RECIPIENT_OPTED_OUT`: The recipient is on the account's suppression list (or, for marketing, the platform's do-not-disturb list) for this channel and purpose; nothing was stored or paid. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11526,7 +11699,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED";
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT";
                     };
                 };
             };
@@ -14752,6 +14925,399 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getCompliance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The compliance settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "compliance": {
+                     *           "marketingWindow": {
+                     *             "start": "09:00",
+                     *             "end": "22:00",
+                     *             "days": [
+                     *               "sun",
+                     *               "mon",
+                     *               "tue",
+                     *               "wed",
+                     *               "thu",
+                     *               "fri",
+                     *               "sat"
+                     *             ]
+                     *           },
+                     *           "defaultTimeZones": {},
+                     *           "footer": {
+                     *             "ar": "لإيقاف الرسائل أرسل إيقاف",
+                     *             "en": "Reply STOP to opt out"
+                     *           },
+                     *           "allowedLinkDomains": [],
+                     *           "source": "default",
+                     *           "updatedAt": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ComplianceResult"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    updateCompliance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateComplianceDto"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "compliance": {
+                     *           "marketingWindow": {
+                     *             "start": "09:00",
+                     *             "end": "22:00",
+                     *             "days": [
+                     *               "sun",
+                     *               "mon",
+                     *               "tue",
+                     *               "wed",
+                     *               "thu",
+                     *               "fri",
+                     *               "sat"
+                     *             ]
+                     *           },
+                     *           "defaultTimeZones": {},
+                     *           "footer": {
+                     *             "ar": "لإيقاف الرسائل أرسل إيقاف",
+                     *             "en": "Reply STOP to opt out"
+                     *           },
+                     *           "allowedLinkDomains": [],
+                     *           "source": "default",
+                     *           "updatedAt": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ComplianceResult"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: Phone not verified, permission missing, or owner key required. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Phone not verified, permission missing, or owner key required.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "The request body is larger than the limit.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

@@ -1,6 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
+import { SEND_POLICY, type SendPolicy } from '../messaging/policy/send-policy';
 import { WindowSender } from '../messaging/window-sender';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { isTransientDbError } from '../database/db-errors';
@@ -47,8 +48,9 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     shutdown: ShutdownCoordinator,
     events: BulkJobEvents,
     batches: WindowBatches,
+    @Inject(SEND_POLICY) policy: SendPolicy,
   ) {
-    this.deps = { db, clock, settings, validator, windows, metrics, leases, rows, events, batches };
+    this.deps = { db, clock, settings, validator, windows, metrics, leases, rows, events, batches, policy };
     // Each runner, once stopped, writes its window's outcomes and releases its job's lease itself.
     shutdown.register({
       name: 'bulk-dispatch',

@@ -78,15 +78,16 @@ export const leaseStatements = {
     sql(
       // quiet: no row settled, or the last settlement (which writes updated_at, at or after its rows'
       // sent_at, in the same unit) more than a second ago; other writes only make updated_at newer.
-      `SELECT id, lease_owner, CASE WHEN sent_count + failed_count = 0 OR updated_at < ? THEN 1 ELSE 0 END AS quiet FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      `SELECT id, lease_owner, CASE WHEN sent_count + failed_count = 0 OR updated_at < ? THEN 1 ELSE 0 END AS quiet FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?) AND (quiet_until IS NULL OR quiet_until <= ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
       now - 1000,
       ...ids,
       owner,
       now,
+      now,
     ),
   leaseTurns: (ids: string[], owner: string, until: number, now: number): Stmt =>
     sql(
-      `UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id IN (${inList(ids.length)})`,
+      `UPDATE bulk_jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, quiet_until = NULL, updated_at = ? WHERE id IN (${inList(ids.length)})`,
       owner,
       until,
       now,
@@ -175,6 +176,14 @@ export const leaseStatements = {
       `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
       p.reason,
       p.resumeAt,
+      id,
+      owner,
+    ),
+  /** Marketing rows wait for the sending hours: the job lets go of its lease and is not leased before `until`. */
+  park: (id: string, owner: string, until: number): Stmt =>
+    sql(
+      `UPDATE bulk_jobs SET quiet_until = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?`,
+      until,
       id,
       owner,
     ),
@@ -309,6 +318,11 @@ export class BulkJobLeases {
     const r: StmtResult = yield leaseStatements.pauseRunning(id, owner, p);
     yield leaseStatements.release(id, owner);
     return r.affected === 1;
+  }
+
+  /** The job's pending rows wait for the sending hours: not leased again before `until`. */
+  async park(id: string, owner: string, until: number): Promise<void> {
+    await this.db.run(leaseStatements.park(id, owner, until));
   }
 
   /** `completed` once no row is pending or sending; false otherwise (or when the lease is gone). */

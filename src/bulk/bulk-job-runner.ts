@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { isTransientDbError } from '../database/db-errors';
 import type { MetricsService } from '../metrics/metrics.service';
+import type { SendPolicy } from '../messaging/policy/send-policy';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import { validationCodeOf } from '../messaging/validation/validation-codes';
 import type { WindowItem, WindowSender } from '../messaging/window-sender';
@@ -15,6 +16,7 @@ import { pauseAfter, planRow, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
 import type { ClaimAnswer, WindowBatches } from './window-batches';
 import type { BulkJobEvents } from './bulk-job-events';
+import { judgeWindow, type WindowRows } from './window-policy';
 
 export interface RunnerDeps {
   db: UnitOfWork;
@@ -29,6 +31,8 @@ export interface RunnerDeps {
   batches: WindowBatches;
   /** bulk_job.paused / bulk_job.completed, in the unit of the status change. */
   events: BulkJobEvents;
+  /** Consent and sending hours: asked once per window for all its rows. */
+  policy: SendPolicy;
 }
 
 type Stop = 'done' | 'stopped' | 'lost';
@@ -70,6 +74,8 @@ export class BulkJobRunner {
   private cursor = -1;
   /** Expiry of our lease as last written (renewed per batch, and before a provider call if it runs short). */
   private leaseUntil = 0;
+  /** The earliest time of rows held for the sending hours (`pending` behind the cursor): then the job resumes. */
+  private quietUntil: number | null = null;
 
   constructor(
     private readonly d: RunnerDeps,
@@ -105,12 +111,15 @@ export class BulkJobRunner {
           this.log.log({ jobId: this.jobId }, 'bulk job stopped for shutdown: outcomes recorded, lease released');
           return 'stopped';
         }
+        const before = this.cursor;
         const batch = await this.startBatch();
         // Paused, cancelled, or the lease was taken over: let go of it if it is still ours.
         if (batch === null) return this.release('stopped');
+        // Nothing after the cursor (a claim then reads from the job's start): only rows held for the sending hours are left.
+        if (this.quietUntil !== null && batch.rows.every((r) => r.idx <= before)) return this.park(batch.rows);
         if (!batch.rows.length) return (await this.complete()) ? 'done' : this.release('stopped');
-        const { outcomes, held, unsent, pause } = await this.sendRows(batch.rows);
-        await this.finishBatch(outcomes, held, unsent, pause);
+        const { outcomes, held, unsent, deferred, pause } = await this.sendRows(batch.rows);
+        await this.finishBatch(outcomes, held, unsent, pause, deferred);
         if (pause) return 'stopped';
       }
     } catch (err) {
@@ -174,9 +183,7 @@ export class BulkJobRunner {
    * `pending` when unpaid (and no balance pauses the job) or is held `sending` when paid (the next
    * batch sends it from the log without charging again; a rate limit pauses the job).
    */
-  private async sendRows(
-    rows: ClaimedRow[],
-  ): Promise<{ outcomes: SettledRow[]; held: TakenRow[]; unsent: TakenRow[]; pause: WindowPause | null }> {
+  private async sendRows(rows: ClaimedRow[]): Promise<WindowRows> {
     const outcomes: SettledRow[] = [];
     const held: TakenRow[] = [];
     const unsent: TakenRow[] = [];
@@ -201,21 +208,25 @@ export class BulkJobRunner {
         });
       }
     }
-    if (!items.length) return { outcomes, held, unsent, pause: null };
-    const results = await this.d.windows.sendWindow(this.accountId, items, this.pacer);
+    const j = await judgeWindow(this.d.policy, this.accountId, items, taken, this.d.clock.now());
+    outcomes.push(...j.refused);
+    if (j.quietUntil !== null) this.quietUntil = Math.min(this.quietUntil ?? Infinity, j.quietUntil);
+    if (!j.items.length) return { outcomes, held, unsent, deferred: j.deferred, pause: null };
+    const results = await this.d.windows.sendWindow(this.accountId, j.items, this.pacer);
     if (results.some((r) => r.kind === 'not_attempted' && r.reason === 'lease_lost')) throw new LeaseLost();
     const at = this.d.clock.now();
     results.forEach((r, i) => {
       const plan = planRow(r);
-      if (plan.kind === 'settle') outcomes.push({ ...plan.outcome, ...takenOf(taken[i]), at });
-      else if (plan.kind === 'pending') unsent.push(takenOf(taken[i]));
+      if (plan.kind === 'settle') outcomes.push({ ...plan.outcome, ...takenOf(j.taken[i]), at });
+      else if (plan.kind === 'pending') unsent.push(takenOf(j.taken[i]));
       else {
         // Held `sending`: the next batch takes such rows up first.
-        held.push(takenOf(taken[i]));
+        held.push(takenOf(j.taken[i]));
         this.recovered = false;
       }
     });
-    return { outcomes, held, unsent, pause: pauseAfter(results, at, this.d.settings.rateLimitBackoffMs) };
+    const pause = pauseAfter(results, at, this.d.settings.rateLimitBackoffMs);
+    return { outcomes, held, unsent, deferred: j.deferred, pause };
   }
 
   /**
@@ -258,6 +269,7 @@ export class BulkJobRunner {
     held: TakenRow[],
     unsent: TakenRow[],
     pause: WindowPause | null,
+    deferred: TakenRow[] = [],
   ): Promise<void> {
     for (const u of unsent) this.cursor = Math.min(this.cursor, u.idx - 1);
     const req = {
@@ -265,7 +277,8 @@ export class BulkJobRunner {
       owner: this.d.settings.instanceId,
       outcomes,
       held,
-      unsent,
+      // Held for the sending hours: `pending` again, behind the cursor (the job comes back for them).
+      unsent: deferred.length ? [...unsent, ...deferred] : unsent,
       pause,
       now: this.d.clock.now(),
     };
@@ -289,6 +302,15 @@ export class BulkJobRunner {
       () => this.d.leases.complete(jobId, this.d.settings.instanceId, this.d.clock.now()),
       (moved) => moved,
     );
+  }
+
+  /** Only held rows are left (`rows`, taken again): put back, and the job is not leased again before quietUntil. */
+  private async park(rows: ClaimedRow[]): Promise<Stop> {
+    const until = this.quietUntil as number;
+    if (rows.length) await this.finishBatch([], [], [], null, rows.map(takenOf));
+    await this.d.leases.park(this.jobId, this.d.settings.instanceId, until);
+    this.log.log({ jobId: this.jobId, quietUntil: new Date(until).toISOString() }, 'bulk job waits for sending hours');
+    return 'stopped';
   }
 
   private async release(result: Stop): Promise<Stop> {

@@ -11,6 +11,8 @@ export interface BulkJobView {
   status: JobStatus;
   messagesPerSecond: number;
   pauseReason: PauseReason | null;
+  /** When the job's marketing rows may go out (sending hours); null unless they wait. */
+  quietUntil: string | null;
   total: number;
   validatedCount: number;
   counts: { pending: number; sent: number; failed: number; cancelled: number };
@@ -29,6 +31,7 @@ export function toJobView(r: BulkJobRecord, delivery: JobDelivery = NO_DELIVERY)
     status: r.status,
     messagesPerSecond: r.messagesPerSecond,
     pauseReason: r.status === 'paused' ? r.pauseReason : null,
+    quietUntil: r.status === 'running' || r.status === 'queued' ? iso(r.quietUntil) : null,
     total: r.total,
     validatedCount: r.validatedCount,
     counts: { pending: r.pendingCount, sent: r.sentCount, failed: r.failedCount, cancelled: r.cancelledCount },

@@ -28,6 +28,8 @@ export interface BulkJobRecord {
   requestHash: string | null;
   /** Epoch ms. */
   resumeAt: number | null;
+  /** Epoch ms: marketing rows wait for the sending hours until then (null once leased again). */
+  quietUntil: number | null;
   leaseOwner: string | null;
   leaseExpiresAt: number | null;
   createdAt: number;
@@ -82,6 +84,7 @@ export function toJobRecord(r: Row): BulkJobRecord {
     rawHash: str(r.raw_hash),
     requestHash: str(r.request_hash),
     resumeAt: numOrNull(r.resume_at),
+    quietUntil: numOrNull(r.quiet_until),
     leaseOwner: str(r.lease_owner),
     leaseExpiresAt: numOrNull(r.lease_expires_at),
     createdAt: num(r.created_at),

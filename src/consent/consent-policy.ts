@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RecipientHasher } from '../common/recipient-hasher';
 import { ALLOW, PolicyDecision, PolicySubject, SendPolicy } from '../messaging/policy/send-policy';
+import { SendingHours } from './compliance/sending-hours.service';
 import { DndRepository } from './dnd.repository';
 import { policyRecipient } from './recipient-key';
 import { SuppressionsRepository } from './suppressions.repository';
@@ -14,7 +15,8 @@ const PHONE = /^\+\d{6,15}$/;
  * `all`) with scope `all`, or with scope `marketing` and the message is marketing; or when it is a
  * marketing message to a number on the platform's DND list. Verification codes are never
  * marketing. Cost: one indexed read per account in the list, plus one on the DND list when a
- * subject is marketing to a phone number (a bulk window: two reads at most).
+ * subject is marketing to a phone number (a bulk window: two reads at most). Allowed marketing
+ * outside the sending hours is held until the window opens (SendingHours: one more read per account).
  */
 @Injectable()
 export class ConsentPolicy implements SendPolicy {
@@ -22,6 +24,7 @@ export class ConsentPolicy implements SendPolicy {
     private readonly suppressions: SuppressionsRepository,
     private readonly dnd: DndRepository,
     private readonly hasher: RecipientHasher,
+    private readonly hours: SendingHours,
   ) {}
 
   async decide(subjects: readonly PolicySubject[]): Promise<PolicyDecision[]> {
@@ -38,12 +41,29 @@ export class ConsentPolicy implements SendPolicy {
     }
     const dndCandidates = [...new Set(recipients.filter((r, i) => marketing[i] && PHONE.test(r)))];
     const listed = await this.dnd.listed(dndCandidates);
-    return subjects.map((s, i) => {
+    const decisions = subjects.map((s, i) => {
       const key = (channel: string, scope: string) => blocked.has(`${s.accountId}|${hashes[i]}|${channel}|${scope}`);
       if (key(s.channel, 'all') || key('all', 'all')) return OPTED_OUT;
       if (!marketing[i]) return ALLOW;
       if (key(s.channel, 'marketing') || key('all', 'marketing') || listed.has(recipients[i])) return OPTED_OUT;
       return ALLOW;
     });
+    return this.withSendingHours(subjects, decisions, marketing);
+  }
+
+  /** Allowed marketing outside the account's window (recipient's local time) is held until it opens. */
+  private async withSendingHours(
+    subjects: readonly PolicySubject[],
+    decisions: PolicyDecision[],
+    marketing: boolean[],
+  ): Promise<PolicyDecision[]> {
+    const judged = subjects.flatMap((s, i) => (marketing[i] && decisions[i].kind === 'allow' ? [i] : []));
+    if (!judged.length) return decisions;
+    const holds = await this.hours.holds(judged.map((i) => ({ ...subjects[i], purpose: 'marketing' as const })));
+    judged.forEach((i, k) => {
+      const until = holds[k];
+      if (until !== null) decisions[i] = { kind: 'hold', until: new Date(until) };
+    });
+    return decisions;
   }
 }

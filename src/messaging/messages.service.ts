@@ -1,5 +1,5 @@
 import type { SmsEncoding } from '../common/sms/sms-segments';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AccountEntity } from '../accounts/entities/account.entity';
 import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
@@ -7,6 +7,7 @@ import { ListMessagesQuery } from './dto/messages.dto';
 import { HistoryEntry, StatusTrail } from './lifecycle/status-trail';
 import { MessageLog } from './message-log';
 import { MessageView, toMessageView } from './message-view';
+import { SEND_POLICY, type SendOrigin as PolicyOrigin, type SendPolicy } from './policy/send-policy';
 import type { MessageFailureCode } from './send-outcome';
 import { SendPipeline, SendResult } from './send-pipeline';
 import { MessageValidator } from './validation/message-validator';
@@ -14,6 +15,9 @@ import { isObject } from './validation/recipient-rules';
 import type { ValidatedMessage } from './validation/validated-message';
 
 export const MAX_BATCH = 100;
+
+/** The messages the send policy let through; `quiet`: the indexes it held for the sending hours. */
+type Guarded = { msgs: ValidatedMessage[]; quiet: Set<number> };
 
 export interface MessageDetailView extends MessageView {
   statusHistory: HistoryEntry[];
@@ -28,6 +32,8 @@ export interface SentMessageView {
   encoding: SmsEncoding | null;
   segments: number | null;
   scheduledAt?: string;
+  /** `quiet_hours`: marketing outside the account's sending hours, scheduled for the window's next opening. */
+  scheduledReason?: 'quiet_hours';
   errorCode?: MessageFailureCode;
 }
 
@@ -40,6 +46,7 @@ export class MessagesService {
     private readonly log: MessageLog,
     private readonly cursors: CursorCodec,
     private readonly trail: StatusTrail,
+    @Inject(SEND_POLICY) private readonly policy: SendPolicy,
   ) {}
 
   /**
@@ -52,8 +59,8 @@ export class MessagesService {
     if (!isObject(body)) throw new ApiError('INVALID_REQUEST_BODY', 'Body must be a JSON object');
     const ctx = this.validator.createContext(account.id);
     if (!Array.isArray(body.to)) {
-      const msg = await this.validator.validate(ctx, body);
-      return [this.view(await this.pipeline.send(account.id, msg))];
+      const g = await this.guard(account.id, [await this.validator.validate(ctx, body)], 'single');
+      return [this.view(await this.pipeline.send(account.id, g.msgs[0]), g.quiet.has(0))];
     }
     const recipients = body.to as unknown[];
     if (recipients.length === 0) throw ApiError.validation('to must not be an empty array');
@@ -72,13 +79,44 @@ export class MessagesService {
     }
     if (msgs[0].chatId !== null)
       throw ApiError.validation('to must not be an array on chat channels (chatId is the recipient)');
-    const outcomes = await this.pipeline.sendBatch(account.id, msgs);
+    const guarded = await this.guard(account.id, msgs, 'batch');
+    const outcomes = await this.pipeline.sendBatch(account.id, guarded.msgs);
     // Nothing reached a verdict (the provider failed on the first message): answer with that error.
     if (outcomes.every((o) => !o.ok)) {
       const first = outcomes[0];
       if (!first.ok) throw first.error;
     }
-    return outcomes.map((o) => this.view(o.result));
+    return outcomes.map((o, i) => this.view(o.result, guarded.quiet.has(i)));
+  }
+
+  /**
+   * The send policy, after validation and before payment: a refusal refuses the request (a batch names
+   * the recipient); a hold (marketing outside the sending hours) schedules the message for `until`.
+   */
+  private async guard(accountId: string, msgs: ValidatedMessage[], origin: PolicyOrigin): Promise<Guarded> {
+    const decisions = await this.policy.decide(
+      msgs.map((m) => ({
+        accountId,
+        channel: m.channel,
+        recipient: m.to,
+        purpose: m.purpose ?? 'transactional',
+        senderName: m.sender,
+        origin,
+        at: m.scheduleAt ?? undefined,
+      })),
+    );
+    const quiet = new Set<number>();
+    const out = msgs.map((m, i) => {
+      const d = decisions[i];
+      if (d.kind === 'refuse') {
+        const who = origin === 'batch' ? `to[${i}]` : 'to';
+        throw new ApiError(d.code, `${who}: ${m.to.slice(0, 40)} has opted out of these messages`);
+      }
+      if (d.kind !== 'hold') return m;
+      quiet.add(i);
+      return { ...m, scheduleAt: d.until.getTime() };
+    });
+    return { msgs: out, quiet };
   }
 
   /** The message with its status history (read after the message, for the account that owns it). */
@@ -113,7 +151,7 @@ export class MessagesService {
     return { items: page.map(toMessageView), hasMore, nextCursor: next ? this.cursors.encode(scope, next) : null };
   }
 
-  private view(r: SendResult): SentMessageView {
+  private view(r: SendResult, quietHours: boolean): SentMessageView {
     const v: SentMessageView = {
       id: r.id,
       to: r.to,
@@ -124,6 +162,7 @@ export class MessagesService {
       segments: r.segments,
     };
     if (r.scheduledAt) v.scheduledAt = r.scheduledAt;
+    if (r.scheduledAt && quietHours) v.scheduledReason = 'quiet_hours';
     if (r.errorCode) v.errorCode = r.errorCode;
     return v;
   }

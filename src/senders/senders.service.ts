@@ -7,15 +7,17 @@ import { newId } from '../common/ids';
 import { SecretBox } from '../common/secret-box';
 import { iso } from '../database/columns';
 import { isUniqueViolation } from '../database/db-errors';
+import type { ApprovedSender } from '../messaging/validation/lookups';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { CreateSmsSenderDto } from './dto/create-sms-sender.dto';
-import { SmsSenderEntity, SmsSenderStatus } from './entities/sms-sender.entity';
+import { SmsSenderEntity, SmsSenderStatus, type SmsSenderType } from './entities/sms-sender.entity';
 
 /** The spec's SMS sender resource (creation response). */
 export interface SmsSenderView {
   id: string;
   name: string;
   status: SmsSenderStatus;
+  type: SmsSenderType;
   isDefault: boolean;
   webhookConfigured: boolean;
 }
@@ -31,6 +33,7 @@ export const toSenderView = (s: SmsSenderEntity): SmsSenderView => ({
   id: s.id,
   name: s.name,
   status: s.status,
+  type: s.type,
   isDefault: s.isDefault,
   webhookConfigured: s.webhookUrl !== null,
 });
@@ -52,16 +55,16 @@ export class SendersService {
   ) {}
 
   /** An approved sender of the account by name (case-insensitive), for the messaging validator. */
-  async findApprovedByName(accountId: string, name: string): Promise<{ id: string; name: string } | null> {
+  async findApprovedByName(accountId: string, name: string): Promise<ApprovedSender | null> {
     if (typeof name !== 'string' || name.length === 0 || name.length > 11) return null;
     const row = await this.senders.findOneBy({ accountId, nameKey: name.toLowerCase(), status: 'approved' });
-    return row ? { id: row.id, name: row.name } : null;
+    return row ? approved(row) : null;
   }
 
   /** The account's default approved sender (the first one approved), or null. */
-  async findDefaultApproved(accountId: string): Promise<{ id: string; name: string } | null> {
+  async findDefaultApproved(accountId: string): Promise<ApprovedSender | null> {
     const row = await this.senders.findOneBy({ accountId, isDefault: true, status: 'approved' });
-    return row ? { id: row.id, name: row.name } : null;
+    return row ? approved(row) : null;
   }
 
   async create(accountId: string, dto: CreateSmsSenderDto): Promise<SmsSenderView> {
@@ -70,6 +73,12 @@ export class SendersService {
       throw ApiError.validation('webhookUrl is required when webhookSecret is present');
     }
     if (webhookUrl !== null) await this.webhooks.assertAllowedTarget(webhookUrl, 'webhookUrl');
+    const type = dto.type ?? 'transactional';
+    // The DTO admits both shapes; the suffix must match the type (CST: promotional names end in -AD).
+    if (type === 'promotional' && !dto.name.endsWith('-AD'))
+      throw ApiError.validation('name of a promotional sender must end in -AD (at most 11 characters with the suffix)');
+    if (type === 'transactional' && dto.name.includes('-'))
+      throw ApiError.validation('name ending in -AD is reserved for promotional senders (type "promotional")');
     const nameKey = dto.name.toLowerCase();
     const now = this.clock.now();
     const row: SmsSenderEntity = {
@@ -78,6 +87,7 @@ export class SendersService {
       name: dto.name,
       nameKey,
       status: 'pending',
+      type,
       isDefault: false,
       defaultKey: null,
       webhookUrl,
@@ -102,6 +112,8 @@ export class SendersService {
     return rows.map(toSenderDetailView);
   }
 }
+
+const approved = (row: SmsSenderEntity): ApprovedSender => ({ id: row.id, name: row.name, type: row.type });
 
 function duplicateName(name: string): ApiError {
   return ApiError.validation(`name "${name}" is already used by a sender of this account`);

@@ -339,6 +339,17 @@ describe('Typed client against the public document (contract)', () => {
     expect(changed.data?.data.extraKeywords).toEqual([{ word: 'BASTA', kind: 'opt_out' }]);
   });
 
+  it('compliance settings: read, change, a refused value', async () => {
+    const read = await client.GET('/api/v2/account/compliance');
+    expect(read.data?.data.compliance.marketingWindow).toMatchObject({ start: '09:00', end: '22:00' });
+    const changed = await client.PATCH('/api/v2/account/compliance', {
+      body: { allowedLinkDomains: ['example.com'], marketingWindow: { start: '08:00' } },
+    });
+    expect(changed.data?.data.compliance).toMatchObject({ allowedLinkDomains: ['example.com'], source: 'account' });
+    const bad = await client.PATCH('/api/v2/account/compliance', { body: { marketingWindow: { end: '07:00' } } });
+    expect(bad.error?.code).toBe('VALIDATION_ERROR');
+  });
+
   it('API keys: create a member key, list, revoke', async () => {
     const created = await client.POST('/api/v2/api-keys', {
       body: { name: 'Typed client key', permissions: ['messages:read'] },

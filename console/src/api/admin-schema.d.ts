@@ -499,6 +499,11 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
+            /**
+             * @description promotional (name ends in -AD): sends marketing messages only; marketing SMS go out only from one.
+             * @enum {string}
+             */
+            type: "transactional" | "promotional";
             /** @description The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account. */
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
@@ -692,7 +697,7 @@ export interface components {
          * @description Every error code the API can answer with.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "MESSAGES_PER_SECOND_INVALID" | "MESSAGES_REQUIRED" | "INVALID_MESSAGE" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "INVALID_MESSAGE_TYPE" | "INVALID_CONTENT" | "SENDER_NOT_APPROVED" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "INVALID_SCHEDULE" | "INVALID_ATTACHMENT" | "DESTINATION_NOT_ALLOWED" | "SENDER_NOT_ALLOWED" | "LINK_DOMAIN_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT" | "UNAUTHORIZED" | "INSUFFICIENT_BALANCE" | "FORBIDDEN" | "SUBSCRIPTION_INACTIVE" | "NOT_FOUND" | "JOB_NOT_FOUND" | "API_KEY_NOT_FOUND" | "NOTHING_TO_RETRY" | "IDEMPOTENCY_CONFLICT" | "INVALID_JOB_STATE" | "INVALID_STATE" | "TEMPLATE_EXISTS" | "SESSION_NOT_READY" | "API_KEY_LIMIT_REACHED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "MEDIA_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "VERIFICATION_ATTEMPTS_EXCEEDED" | "FRAUD_SUSPECTED" | "PROVIDER_RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
@@ -2687,6 +2692,7 @@ export interface operations {
                      *             "id": "snd_01JD0Q8Y4C7M2X",
                      *             "name": "MyShop",
                      *             "status": "approved",
+                     *             "type": "transactional",
                      *             "isDefault": true,
                      *             "webhookConfigured": true,
                      *             "reason": "Brand verified",
@@ -2845,6 +2851,7 @@ export interface operations {
                      *           "id": "snd_01JD0Q8Y4C7M2X",
                      *           "name": "MyShop",
                      *           "status": "approved",
+                     *           "type": "transactional",
                      *           "isDefault": true,
                      *           "webhookConfigured": true,
                      *           "reason": "Brand verified",
@@ -3086,6 +3093,7 @@ export interface operations {
                      *           "id": "snd_01JD0Q8Y4C7M2X",
                      *           "name": "MyShop",
                      *           "status": "rejected",
+                     *           "type": "transactional",
                      *           "isDefault": false,
                      *           "webhookConfigured": true,
                      *           "reason": "Name not owned by the account",

@@ -14,6 +14,7 @@ export const EXAMPLE_JOB: Record<string, unknown> & { id: string } = {
   status: 'running',
   messagesPerSecond: 5,
   pauseReason: null,
+  quietUntil: null,
   total: 3,
   validatedCount: 3,
   counts: { pending: 1, sent: 2, failed: 0, cancelled: 0 },
@@ -77,6 +78,14 @@ export class BulkJobResource {
     description: 'Set only while `paused`.',
   })
   pauseReason: string | null;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description:
+      "Marketing rows wait for the account's sending hours (GET /api/v2/account/compliance, recipient's local time): the job's pending marketing rows stay `pending` and go out from this time; its transactional rows kept going. Null otherwise.",
+  })
+  quietUntil: string | null;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows of the job.' }) total: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Rows that passed validation so far.' })
   validatedCount: number;

@@ -38,6 +38,16 @@ export const ERROR_CODES = {
     description:
       "The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid.",
   },
+  SENDER_NOT_ALLOWED: {
+    status: 400,
+    description:
+      'A marketing SMS names a sender that is not promotional, or a promotional (-AD) sender sends a message that is not marketing; nothing was paid.',
+  },
+  LINK_DOMAIN_NOT_ALLOWED: {
+    status: 400,
+    description:
+      "A marketing SMS links to a host that is not among the account's allowedLinkDomains (GET /api/v2/account/compliance); nothing was paid.",
+  },
   RECIPIENT_OPTED_OUT: {
     status: 400,
     description:

@@ -28,6 +28,9 @@ import { DndList1732000101000 } from './1732000101000-dnd-list';
 import { MessagePurpose1732000102000 } from './1732000102000-message-purpose';
 import { InboundSmsParts1732000110000 } from './1732000110000-inbound-sms-parts';
 import { KeywordSettings1732000111000 } from './1732000111000-keyword-settings';
+import { SmsSenderType1732000120000 } from './1732000120000-sms-sender-type';
+import { ComplianceSettings1732000121000 } from './1732000121000-compliance-settings';
+import { BulkQuietUntil1732000122000 } from './1732000122000-bulk-quiet-until';
 import { Retention1732000130000 } from './1732000130000-retention';
 import { ErasureLookups1732000140000 } from './1732000140000-erasure-lookups';
 import { Erasures1732000141000 } from './1732000141000-erasures';
@@ -64,6 +67,9 @@ export const MIGRATIONS = [
   MessagePurpose1732000102000,
   InboundSmsParts1732000110000,
   KeywordSettings1732000111000,
+  SmsSenderType1732000120000,
+  ComplianceSettings1732000121000,
+  BulkQuietUntil1732000122000,
   Retention1732000130000,
   ErasureLookups1732000140000,
   Erasures1732000141000,

@@ -76,6 +76,14 @@ export class SentMessage implements SentMessageView {
   scheduledAt?: string;
 
   @ApiPropertyOptional({
+    enum: ['quiet_hours'],
+    description:
+      "quiet_hours: a marketing message outside the account's sending hours (GET /api/v2/account/compliance, recipient's local time), accepted and scheduled for the window's next opening.",
+    example: 'quiet_hours',
+  })
+  scheduledReason?: 'quiet_hours';
+
+  @ApiPropertyOptional({
     enum: MESSAGE_FAILURE_CODES,
     description:
       'Failed messages only: PROVIDER_REJECTED (the provider refused this recipient), INVALID_ATTACHMENT (a URL refused at send time), or in a batch the provider error that stopped it (PROVIDER_ERROR, PROVIDER_UNAVAILABLE, PROVIDER_RATE_LIMITED).',

@@ -23,10 +23,13 @@ export interface PolicySubject {
   /** The SMS sender name (a promotional name makes an SMS marketing: the marketing rules decide that). */
   senderName?: string | null;
   origin: SendOrigin;
+  /** When the message would go out (a scheduled send's time), epoch ms; default now. Sending hours judge it. */
+  at?: number;
 }
 
 /** The codes a policy refuses with (each one is in src/common/errors). */
-export type PolicyRefusalCode = 'RECIPIENT_OPTED_OUT';
+export const POLICY_REFUSAL_CODES = ['RECIPIENT_OPTED_OUT'] as const;
+export type PolicyRefusalCode = (typeof POLICY_REFUSAL_CODES)[number];
 
 /**
  * What the policy answers for one subject. `allow`: go on. `refuse`: never paid nor stored as sent

@@ -6,12 +6,19 @@ import type { TemplateRoute } from '../../providers/provider.types';
  * (an interface and its injection token); the feature module that owns the data provides the token
  * (`useExisting` its service) and exports it from a global module, so messaging never imports a
  * feature. Senders: SendersModule; templates: TemplatesModule; sessions: ChatappWebModule; geo
- * permissions: FraudModule.
+ * permissions: FraudModule; compliance settings: ComplianceModule (consent).
  */
 
+/** An approved SMS sender name; `promotional` ones (`-AD`) send marketing only, and marketing goes out only from them. */
+export interface ApprovedSender {
+  id: string;
+  name: string;
+  type: 'transactional' | 'promotional';
+}
+
 export interface SenderLookup {
-  findApprovedByName(accountId: string, name: string): Promise<{ id: string; name: string } | null>;
-  findDefaultApproved(accountId: string): Promise<{ id: string; name: string } | null>;
+  findApprovedByName(accountId: string, name: string): Promise<ApprovedSender | null>;
+  findDefaultApproved(accountId: string): Promise<ApprovedSender | null>;
 }
 
 /** What a send needs to render and route a template (categories and statuses are the templates module's). */
@@ -60,7 +67,27 @@ export interface GeoPermissionsLookup {
   allowedDestinations(accountId: string): Promise<DestinationCountries>;
 }
 
+export const WEEK_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+export type WeekDay = (typeof WEEK_DAYS)[number];
+
+/** An account's marketing rules (issue 28 items 5 and 6), read once per ValidationContext. */
+export interface MarketingRules {
+  /** Appended to a marketing SMS that carries no opt-out instructions: `ar` for UCS-2 text, `en` otherwise. */
+  footer: { ar: string; en: string };
+  /** Hosts links in marketing SMS may point at (a subdomain of one is allowed too); empty: no links. */
+  allowedLinkDomains: string[];
+  /** Marketing goes out only on these local days, from `start` to `end` (`HH:MM`, recipient's zone). */
+  window: { start: string; end: string; days: WeekDay[] };
+  /** ISO country -> IANA zone for countries with several zones (otherwise the first the library lists). */
+  defaultTimeZones: Record<string, string>;
+}
+
+export interface ComplianceSettingsLookup {
+  marketingRules(accountId: string): Promise<MarketingRules>;
+}
+
 export const SENDER_LOOKUP = Symbol('SENDER_LOOKUP');
 export const TEMPLATE_LOOKUP = Symbol('TEMPLATE_LOOKUP');
 export const SESSION_LOOKUP = Symbol('SESSION_LOOKUP');
 export const GEO_PERMISSIONS = Symbol('GEO_PERMISSIONS');
+export const COMPLIANCE_SETTINGS = Symbol('COMPLIANCE_SETTINGS');

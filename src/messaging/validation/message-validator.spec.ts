@@ -5,6 +5,7 @@ import { refusedTargetText, TargetPolicy } from '../../common/net/target-policy'
 import type {
   DestinationCountries,
   GeoPermissionsLookup,
+  MarketingRules,
   SenderLookup,
   SessionLookup,
   TemplateForSend,
@@ -18,7 +19,7 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
   calls = 0;
   async findApprovedByName(_a: string, name: string) {
     this.calls++;
-    return name === 'Acme' ? { id: 'snd_1', name: 'Acme' } : null;
+    return name === 'Acme' ? { id: 'snd_1', name: 'Acme', type: 'transactional' as const } : null;
   }
   async findDefaultApproved() {
     this.calls++;
@@ -68,7 +69,23 @@ describe(MessageValidator.name, () => {
   const dns = new Dns();
   const config = loadConfig({ NODE_ENV: 'test' });
   const geo = new Geo();
-  const sut = new MessageValidator(config, new Clock(), dirs, dirs, dirs, geo, new TargetPolicy(config, dns));
+  const rules: MarketingRules = {
+    footer: { ar: 'أرسل إيقاف', en: 'Reply STOP to opt out' },
+    allowedLinkDomains: [],
+    window: { start: '09:00', end: '22:00', days: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
+    defaultTimeZones: {},
+  };
+  const compliance = { marketingRules: async () => rules };
+  const sut = new MessageValidator(
+    config,
+    new Clock(),
+    dirs,
+    dirs,
+    dirs,
+    geo,
+    new TargetPolicy(config, dns),
+    compliance,
+  );
 
   it('normalises, renders templates and attaches the price', async () => {
     const ctx = sut.createContext('acc_1');

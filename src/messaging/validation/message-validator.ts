@@ -5,11 +5,15 @@ import { ErrorCode } from '../../common/errors';
 import { refusedTargetText, TargetPolicy, TargetRefusedError } from '../../common/net/target-policy';
 import { smsSegments } from '../../common/sms/sms-segments';
 import {
+  type ApprovedSender,
+  COMPLIANCE_SETTINGS,
+  type ComplianceSettingsLookup,
   type DestinationCountries,
   GEO_CHANNELS,
   type GeoChannel,
   GEO_PERMISSIONS,
   GeoPermissionsLookup,
+  type MarketingRules,
   SENDER_LOOKUP,
   SenderLookup,
   SESSION_LOOKUP,
@@ -29,8 +33,15 @@ import {
   parseSchedule,
   phoneOfChatId,
 } from './recipient-rules';
+import { hasOptOut, hostAllowed, linkHosts, withFooter } from './marketing-rules';
 import { resolveTemplate } from './template-rules';
-import { MESSAGE_TYPES, MessageType, ValidatedMessage } from './validated-message';
+import {
+  MESSAGE_PURPOSES,
+  MESSAGE_TYPES,
+  type MessagePurpose,
+  MessageType,
+  ValidatedMessage,
+} from './validated-message';
 
 const FIELDS = new Set([
   'to',
@@ -43,6 +54,7 @@ const FIELDS = new Set([
   'chatId',
   'conversationContext',
   'scheduleAt',
+  'purpose',
 ]);
 const CHAT_CHANNELS: ReadonlySet<ChannelName> = new Set(['chatapp_web', 'messaging_bot']);
 /** The session kind each chat channel sends through (a web session or a messaging-bot id). */
@@ -64,8 +76,10 @@ const hasCountries = (channel: ChannelName): channel is GeoChannel => GEO.has(ch
  * request or per bulk validation run.
  */
 export class ValidationContext {
-  readonly senders = new Map<string, Promise<{ id: string; name: string } | null>>();
-  defaultSender: Promise<string> | null = null;
+  readonly senders = new Map<string, Promise<ApprovedSender | null>>();
+  defaultSender: Promise<SmsSender> | null = null;
+  /** The account's marketing rules (footer, link hosts, window), read once per context. */
+  marketingRules: Promise<MarketingRules> | null = null;
   readonly templates = new Map<string, Promise<TemplateForSend | null>>();
   readonly sessions = new Map<string, Promise<{ name: string; status: string; kind: string }>>();
   readonly phones = new Map<string, ParsedPhone | null>();
@@ -75,6 +89,9 @@ export class ValidationContext {
   readonly targetHosts = new Map<string, Promise<boolean>>();
   constructor(readonly accountId: string) {}
 }
+
+/** The SMS sender a message goes out from: the platform's default sender is transactional. */
+type SmsSender = { name: string; type: ApprovedSender['type'] };
 
 export interface ValidateOptions {
   bulkRow?: boolean;
@@ -91,6 +108,7 @@ export class MessageValidator {
     @Inject(SESSION_LOOKUP) private readonly sessions: SessionLookup,
     @Inject(GEO_PERMISSIONS) private readonly geo: GeoPermissionsLookup,
     private readonly targets: TargetPolicy,
+    @Inject(COMPLIANCE_SETTINGS) private readonly compliance: ComplianceSettingsLookup,
   ) {}
 
   createContext(accountId: string): ValidationContext {
@@ -151,7 +169,9 @@ export class MessageValidator {
       fail('INVALID_MESSAGE_TYPE', 'template is only allowed with messageType "template"');
     }
 
-    const sender = await this.sender(ctx, input.sender, channel);
+    const smsSender = await this.sender(ctx, input.sender, channel);
+    const purpose = this.purpose(input.purpose, smsSender);
+    if (purpose === 'marketing' && channel === 'local_sms') text = await this.marketingSms(ctx, text ?? '');
     const attachment = await this.attachment(ctx, input.attachment, channel);
     if (chat) {
       const session = await this.memo(ctx.sessions, chat.session, () =>
@@ -176,7 +196,8 @@ export class MessageValidator {
       channel,
       messageType,
       to,
-      sender,
+      sender: smsSender?.name ?? (input.sender as string | undefined) ?? null,
+      purpose,
       text,
       subject,
       html,
@@ -281,19 +302,61 @@ export class MessageValidator {
     return { chatId, session: cc.accountId };
   }
 
-  private async sender(ctx: ValidationContext, v: unknown, channel: ChannelName): Promise<string | null> {
+  /** The SMS sender (null on other channels, whose `sender` is passed on as given). */
+  private async sender(ctx: ValidationContext, v: unknown, channel: ChannelName): Promise<SmsSender | null> {
     if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > 100))
       fail('SENDER_NOT_APPROVED', 'sender must be a non-empty string');
-    if (channel !== 'local_sms') return (v as string | undefined) ?? null;
-    const platform = this.config.messaging.defaultSmsSender;
+    if (channel !== 'local_sms') return null;
+    const platform: SmsSender = { name: this.config.messaging.defaultSmsSender, type: 'transactional' };
     if (typeof v !== 'string') {
-      ctx.defaultSender ??= this.senders.findDefaultApproved(ctx.accountId).then((s) => s?.name ?? platform);
+      ctx.defaultSender ??= this.senders.findDefaultApproved(ctx.accountId).then((s) => s ?? platform);
       return ctx.defaultSender;
     }
-    if (v === platform) return v;
+    if (v === platform.name) return platform;
     const found = await this.memo(ctx.senders, v, () => this.senders.findApprovedByName(ctx.accountId, v));
     if (!found) fail('SENDER_NOT_APPROVED', `sender "${v.slice(0, 40)}" is not an approved sender of this account`);
-    return found.name;
+    return found;
+  }
+
+  /**
+   * What the message is for: as requested, else marketing when it goes out from a promotional sender.
+   * A promotional sender sends marketing only, and marketing SMS go out only from one (CST).
+   */
+  private purpose(v: unknown, sender: SmsSender | null): MessagePurpose {
+    if (v !== undefined && v !== null && !(MESSAGE_PURPOSES as readonly unknown[]).includes(v))
+      fail('VALIDATION_ERROR', `purpose must be one of: ${MESSAGE_PURPOSES.join(', ')}`);
+    const purpose =
+      (v as MessagePurpose | null | undefined) ?? (sender?.type === 'promotional' ? 'marketing' : 'transactional');
+    if (sender && purpose === 'marketing' && sender.type !== 'promotional')
+      fail(
+        'SENDER_NOT_ALLOWED',
+        `sender "${sender.name}" is not a promotional sender: marketing SMS go out only from a promotional (-AD) sender`,
+      );
+    if (sender && purpose !== 'marketing' && sender.type === 'promotional')
+      fail('SENDER_NOT_ALLOWED', `sender "${sender.name}" is promotional: it sends marketing messages only`);
+    return purpose;
+  }
+
+  /**
+   * A marketing SMS's text: its links must point at the account's registered hosts, and it carries
+   * opt-out instructions (the footer is appended when it has none), before its parts are counted and paid.
+   */
+  private async marketingSms(ctx: ValidationContext, text: string): Promise<string> {
+    if (!ctx.marketingRules) {
+      const read = this.compliance.marketingRules(ctx.accountId);
+      read.catch(() => {
+        if (ctx.marketingRules === read) ctx.marketingRules = null;
+      });
+      ctx.marketingRules = read;
+    }
+    const rules = await ctx.marketingRules;
+    const foreign = linkHosts(text).find((h) => !hostAllowed(h, rules.allowedLinkDomains));
+    if (foreign !== undefined)
+      fail(
+        'LINK_DOMAIN_NOT_ALLOWED',
+        `content links to ${foreign.slice(0, 60)}, which is not among this account's allowedLinkDomains (GET /api/v2/account/compliance)`,
+      );
+    return hasOptOut(text, rules.footer) ? text : withFooter(text, rules.footer);
   }
 
   private async attachment(

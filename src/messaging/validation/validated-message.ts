@@ -5,6 +5,10 @@ import type { ProviderTemplate } from '../../providers/provider.types';
 export const MESSAGE_TYPES = ['free_text', 'template'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
+export const MESSAGE_PURPOSES = ['transactional', 'marketing'] as const;
+/** `marketing`: subject to the marketing rules (promotional sender, opt-out footer, link hosts, sending hours). */
+export type MessagePurpose = (typeof MESSAGE_PURPOSES)[number];
+
 /**
  * A template resolved and rendered for one send (the provider's shape, header override explicit).
  * Without its route: the gateway resolves the sender when it calls the provider, so a scheduled
@@ -23,6 +27,8 @@ export interface ValidatedMessage {
   messageType: MessageType;
   to: string;
   sender: string | null;
+  /** Absent in payloads stored before purposes (read as transactional). */
+  purpose?: MessagePurpose;
   /** Rendered text (template placeholders filled). */
   text: string | null;
   subject: string | null;

@@ -2,7 +2,7 @@ import type { ApiError, ErrorCode } from '../../common/errors';
 
 /**
  * Every code MessageValidator refuses a message with, its ports' included (a session lookup answers
- * NOT_FOUND or SESSION_NOT_READY; geo permissions DESTINATION_NOT_ALLOWED): what a bulk row found invalid, or failed when checked again at
+ * NOT_FOUND or SESSION_NOT_READY; geo permissions DESTINATION_NOT_ALLOWED; marketing rules SENDER_NOT_ALLOWED, LINK_DOMAIN_NOT_ALLOWED): what a bulk row found invalid, or failed when checked again at
  * send time, records as its errorCode.
  */
 export const MESSAGE_VALIDATION_CODES = [
@@ -20,6 +20,8 @@ export const MESSAGE_VALIDATION_CODES = [
   'NOT_FOUND',
   'SESSION_NOT_READY',
   'DESTINATION_NOT_ALLOWED',
+  'SENDER_NOT_ALLOWED',
+  'LINK_DOMAIN_NOT_ALLOWED',
 ] as const satisfies readonly ErrorCode[];
 export type MessageValidationCode = (typeof MESSAGE_VALIDATION_CODES)[number];
 

@@ -21,6 +21,7 @@ interface UncountedMessage {
   id: string;
   accountId: string;
   channel: string;
+  purpose: string;
   createdAt: number;
   paidFrom: string | null;
   cost: number;
@@ -32,7 +33,7 @@ export const usageStatements = {
   /** Settled messages not counted yet (ix_messages_usage_pending); rows a sender holds are skipped. */
   uncounted: (limit: number, skipLocked: boolean): Stmt =>
     sql(
-      `SELECT id, account_id, channel, created_at, paid_from, cost, segments, refunded_at FROM messages WHERE usage_counted_at IS NULL AND status IN ${SETTLED} LIMIT ${limit}${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      `SELECT id, account_id, channel, purpose, created_at, paid_from, cost, segments, refunded_at FROM messages WHERE usage_counted_at IS NULL AND status IN ${SETTLED} LIMIT ${limit}${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
     ),
   markCounted: (ids: string[], now: number): Stmt =>
     sql(
@@ -73,7 +74,7 @@ export class UsageRepository {
           account_id: m.accountId,
           day: utcDay(m.createdAt),
           channel: m.channel,
-          purpose: 'transactional',
+          purpose: m.purpose,
           source: m.paidFrom ?? 'wallet',
         };
         const k = Object.values(keys).join('|');
@@ -122,6 +123,7 @@ function toUncounted(r: Record<string, unknown>): UncountedMessage {
     id: String(r.id),
     accountId: String(r.account_id),
     channel: String(r.channel),
+    purpose: String(r.purpose ?? 'transactional'),
     createdAt: Number(r.created_at),
     paidFrom: r.paid_from === null || r.paid_from === undefined ? null : String(r.paid_from),
     cost: Number(r.cost),

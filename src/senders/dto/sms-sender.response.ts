@@ -8,6 +8,11 @@ export class SmsSender {
   @ApiProperty({ example: 'MyShop' }) name: string;
   @ApiProperty({ enum: STATUSES }) status: string;
   @ApiProperty({
+    enum: ['transactional', 'promotional'],
+    description: 'promotional (name ends in -AD): sends marketing messages only; marketing SMS go out only from one.',
+  })
+  type: string;
+  @ApiProperty({
     description:
       'The account sends from this sender when a local_sms message names none (POST /api/v2/sms-senders/{id}/default); at most one per account.',
   })
@@ -57,6 +62,7 @@ export const SENDER_EXAMPLE = {
   id: 'snd_01JD0Q8Y4C7M2X',
   name: 'MyShop',
   status: 'pending',
+  type: 'transactional',
   isDefault: false,
   webhookConfigured: true,
 };

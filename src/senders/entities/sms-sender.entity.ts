@@ -2,6 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
 
 export type SmsSenderStatus = 'pending' | 'approved' | 'rejected';
+export const SMS_SENDER_TYPES = ['transactional', 'promotional'] as const;
+export type SmsSenderType = (typeof SMS_SENDER_TYPES)[number];
 
 @Entity('sms_senders')
 export class SmsSenderEntity {
@@ -21,6 +23,10 @@ export class SmsSenderEntity {
 
   @Column({ type: 'varchar', length: 16 })
   status: SmsSenderStatus;
+
+  /** `promotional` names end in `-AD` and send marketing only; `transactional` ones never send marketing. */
+  @Column({ type: 'varchar', length: 16, default: 'transactional' })
+  type: SmsSenderType;
 
   @Column({ type: 'boolean', default: false })
   isDefault: boolean;
