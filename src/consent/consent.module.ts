@@ -3,6 +3,9 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { SEND_POLICY } from '../messaging/policy/send-policy';
 import { ConsentPolicy } from './consent-policy';
 import { DndRepository } from './dnd.repository';
+import { SuppressionsApiService } from './suppressions-api.service';
+import { SuppressionsController } from './suppressions.controller';
+import { SuppressionsEraser } from './suppressions-eraser.repository';
 import { SuppressionsRepository } from './suppressions.repository';
 import { SuppressionsService } from './suppressions.service';
 
@@ -15,10 +18,12 @@ import { SuppressionsService } from './suppressions.service';
 @Global()
 @Module({
   imports: [AccountsModule],
-  controllers: [],
+  controllers: [SuppressionsController],
   providers: [
     SuppressionsRepository,
     SuppressionsService,
+    SuppressionsApiService,
+    SuppressionsEraser,
     DndRepository,
     ConsentPolicy,
     { provide: SEND_POLICY, useExisting: ConsentPolicy },

@@ -339,6 +339,21 @@ describe('Typed client against the public document (contract)', () => {
     expect(changed.data?.data.extraKeywords).toEqual([{ word: 'BASTA', kind: 'opt_out' }]);
   });
 
+  it('suppressions: add, list, remove, a refused entry', async () => {
+    const added = await client.POST('/api/v2/suppressions', { body: { entries: [{ recipient: '+966501239999' }] } });
+    expect(added.data?.data.suppressions).toEqual([
+      expect.objectContaining({ recipient: '+966501239999', channel: 'all', scope: 'marketing' }),
+    ]);
+    const listed = await client.GET('/api/v2/suppressions', { params: { query: { channel: 'all' } } });
+    expect(listed.data?.data.suppressions.map((e) => e.recipient)).toContain('+966501239999');
+    const removed = await client.DELETE('/api/v2/suppressions/{recipient}', {
+      params: { path: { recipient: '+966501239999' } },
+    });
+    expect(removed.data?.data.removed).toBe(1);
+    const bad = await client.POST('/api/v2/suppressions', { body: { entries: [{ recipient: 'nobody' }] } });
+    expect(bad.error?.code).toBe('VALIDATION_ERROR');
+  });
+
   it('compliance settings: read, change, a refused value', async () => {
     const read = await client.GET('/api/v2/account/compliance');
     expect(read.data?.data.compliance.marketingWindow).toMatchObject({ start: '09:00', end: '22:00' });

@@ -71,6 +71,7 @@ describe('Privacy: erasure of one recipient (e2e)', () => {
       webInbound: 0,
       verifications: 0,
       webhookDeliveries: 1,
+      suppressions: 0,
     });
     expect(done.completedAt).toEqual(expect.any(String));
 
@@ -152,6 +153,27 @@ describe('Privacy: erasure of one recipient (e2e)', () => {
       .db()
       .query('SELECT COUNT(*) AS n FROM messages WHERE account_id = ? AND recipient = ?', [acc.id, PHONE]);
     expect(Number(left[0].n)).toBe(0);
+  });
+
+  it('keeps an opt-out of the erased recipient: the entry loses its plain recipient and still refuses sends', async () => {
+    await t
+      .http()
+      .post('/api/v2/suppressions')
+      .set('X-API-Key', acc.key)
+      .send({ entries: [{ recipient: PHONE, scope: 'all' }] })
+      .expect(200);
+    const res = await h.requestErasure(acc, PHONE);
+    const done = await h.completed(acc, res.body.data.erasure.id);
+    expect(done.counts).toMatchObject({ suppressions: 1 });
+    const stored = await h
+      .db()
+      .query('SELECT recipient, recipient_hash FROM suppressions WHERE account_id = ?', [acc.id]);
+    expect(stored).toEqual([{ recipient: null, recipient_hash: h.hash(acc.id, PHONE) }]);
+    const listed = await t.http().get('/api/v2/suppressions').set('X-API-Key', acc.key).expect(200);
+    expect(listed.body.data.suppressions).toEqual([expect.objectContaining({ recipient: null, scope: 'all' })]);
+    const refused = await h.sendSms(acc, PHONE, 'after erasure');
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('RECIPIENT_OPTED_OUT');
   });
 
   it('emits privacy.erasure.completed with the erasure to a subscribed endpoint', async () => {

@@ -9,6 +9,7 @@ export const ERASURE_KINDS = [
   'webInbound',
   'verifications',
   'webhookDeliveries',
+  'suppressions',
 ] as const;
 
 export interface ErasureView {

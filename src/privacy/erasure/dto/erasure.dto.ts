@@ -28,6 +28,12 @@ export class ErasureCountsDto {
   verifications: number;
   @ApiProperty({ description: 'Webhook deliveries still pending whose body named the recipient.', example: 0 })
   webhookDeliveries: number;
+  @ApiProperty({
+    description:
+      'Suppression entries of the recipient: their plain recipient dropped, the entry kept (still enforced).',
+    example: 0,
+  })
+  suppressions: number;
 }
 
 export class Erasure implements ErasureView {
@@ -62,7 +68,15 @@ export const ERASURE_EXAMPLE: ErasureView = {
   id: 'era_01m7y90kewyw5pyx06wnaqb2',
   status: 'running',
   recipientHash: '5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90',
-  counts: { messages: 0, bulkRows: 0, inboundSms: 0, webInbound: 0, verifications: 0, webhookDeliveries: 0 },
+  counts: {
+    messages: 0,
+    bulkRows: 0,
+    inboundSms: 0,
+    webInbound: 0,
+    verifications: 0,
+    webhookDeliveries: 0,
+    suppressions: 0,
+  },
   createdAt: '2026-11-28T18:00:00.000Z',
   completedAt: null,
 };
