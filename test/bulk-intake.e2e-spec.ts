@@ -24,6 +24,8 @@ describe('Bulk intake (e2e)', () => {
       status: 'validating',
       messagesPerSecond: 3,
       pauseReason: null,
+      // Issue 28: when held marketing rows wait for the sending hours (null otherwise).
+      quietUntil: null,
       total: 2,
       validatedCount: 0,
       counts: { pending: 2, sent: 0, failed: 0, cancelled: 0 },

@@ -78,7 +78,7 @@ describe('Console: event endpoints and the delivery log (real browser)', () => {
     const log = b.page.getByRole('region', { name: 'Webhook deliveries' });
     await waitFor(
       async () => {
-        await b.page.getByRole('button', { name: 'Refresh' }).click();
+        await b.page.getByRole('group', { name: 'Delivery filters' }).getByRole('button', { name: 'Refresh' }).click();
         return (await log.getByText('delivered', { exact: true }).count()) > 0;
       },
       { what: 'delivered row in the log', intervalMs: 300 },
