@@ -12790,7 +12790,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. `INVALID_CHANNEL`: Unknown channel. `TEMPLATE_NOT_FOUND`: The template does not exist for this account. `TEMPLATE_NOT_USABLE`: The template is not approved or active. `TEMPLATE_VARIABLES_MISMATCH`: variablesIndexed does not match the template variable count. `DESTINATION_NOT_ALLOWED`: The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid. */
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. `INVALID_RECIPIENT`: The recipient (`to`) is not a valid phone number, email or chat id for the channel. `INVALID_CHANNEL`: Unknown channel. `TEMPLATE_NOT_FOUND`: The template does not exist for this account. `TEMPLATE_NOT_USABLE`: The template is not approved or active. `TEMPLATE_VARIABLES_MISMATCH`: variablesIndexed does not match the template variable count. `DESTINATION_NOT_ALLOWED`: The recipient's country is not among the account's geo permissions for the channel (the message names the country); nothing was paid. `RECIPIENT_OPTED_OUT`: The recipient is on the account's suppression list (or, for marketing, the platform's do-not-disturb list) for this channel and purpose; nothing was stored or paid. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12807,7 +12807,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "DESTINATION_NOT_ALLOWED";
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY" | "INVALID_RECIPIENT" | "INVALID_CHANNEL" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_USABLE" | "TEMPLATE_VARIABLES_MISMATCH" | "DESTINATION_NOT_ALLOWED" | "RECIPIENT_OPTED_OUT";
                     };
                 };
             };

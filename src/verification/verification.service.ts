@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { iso } from '../database/columns';
+import { SEND_POLICY, SendPolicy } from '../messaging/policy/send-policy';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { VERIFICATION_GUARD, VerificationGuard } from '../messaging/verification-guard';
@@ -35,6 +36,7 @@ export class VerificationService {
     private readonly clock: Clock,
     @Inject(VERIFICATION_GUARD) private readonly guard: VerificationGuard,
     @Inject(VERIFICATION_EVENTS) private readonly events: VerificationEvents,
+    @Inject(SEND_POLICY) private readonly policy: SendPolicy,
     config: AppConfig,
   ) {
     this.maxChecks = config.verification.maxChecks;
@@ -57,6 +59,18 @@ export class VerificationService {
       this.messageInput(dto, code, minutes),
       {},
     );
+    // The send policy first (a code is never marketing: only an opt-out of every message stops it).
+    const [decision] = await this.policy.decide([
+      {
+        accountId,
+        channel: validated.channel,
+        recipient: validated.to,
+        purpose: 'transactional',
+        origin: 'verification',
+      },
+    ]);
+    if (decision.kind === 'refuse')
+      throw new ApiError(decision.code, `to: ${validated.to.slice(0, 40)} has opted out of every message`);
     const slot = await this.limiter.claim(accountId, validated.to);
     const now = this.clock.now();
     const id = newId('ver');

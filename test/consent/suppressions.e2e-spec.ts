@@ -120,6 +120,18 @@ describe('Suppression list (e2e)', () => {
 
     expect((await sms(acc, '+966501110002')).status).toBeLessThan(300); // marketing-only entry, transactional message
     expect((await sms(other, '+966501110001')).status).toBeLessThan(300); // another account's list
+    const code = await t
+      .http()
+      .post('/api/v2/verification/send')
+      .set('X-API-Key', acc.key)
+      .send({ to: '+966501110001', channel: 'local_sms' });
+    expectEnvelope(code, 400, 'RECIPIENT_OPTED_OUT');
+    const codeMarketingOnly = await t
+      .http()
+      .post('/api/v2/verification/send')
+      .set('X-API-Key', acc.key)
+      .send({ to: '+966501110002', channel: 'local_sms' });
+    expect(codeMarketingOnly.status).toBeLessThan(300); // a code is never marketing
     await t.http().delete('/api/v2/suppressions/%2B966501110001').set('X-API-Key', acc.key).expect(200);
     expect((await sms(acc, '+966501110001')).status).toBeLessThan(300);
   });
