@@ -32,7 +32,7 @@ export class SuppressionsService {
   /** Many entries of one account in one statement (API batches of up to 1,000, CSV import chunks). */
   async optOutMany(accountId: string, reqs: readonly Omit<OptOut, 'accountId'>[]): Promise<void> {
     const now = this.clock.now();
-    // One statement may not name the same key twice (MariaDB would apply both; keep the last).
+    // One statement may not name the same key twice (a dialect may apply both): keep the last.
     const byKey = new Map<string, SuppressionRecord>();
     for (const r of reqs) {
       const recipientHash = this.hasher.hash(accountId, r.recipient);
