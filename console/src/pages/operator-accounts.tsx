@@ -10,7 +10,7 @@ import { Pager, useCursor } from '../components/pager';
 import { ShownOnce } from '../components/secret';
 import { money, When } from '../components/status';
 
-type Account = AdminSchemas['AccountResource'];
+type Account = AdminSchemas['AdminAccountResource'];
 
 /** Amounts are typed in currency units (12.50) and sent in integer minor units (1250). */
 function toMinor(v: FormDataEntryValue | null): number {
