@@ -1,3 +1,4 @@
+import { UsageRollup } from '../../src/privacy/usage/usage-rollup';
 import { TestAccount, TestApp } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 import { createVerificationApp, verificationHelpers } from '../support/verification-helpers';
@@ -59,13 +60,29 @@ describe('Console: overview charts and fraud blocks (real browser)', () => {
     await expect(chart.locator('desc').textContent()).resolves.toContain('4 sent, 2 verified');
 
     // The same numbers as a table (screen readers, exact values).
-    await b.page.getByText('Show as a table').click();
+    await b.page.locator('#verification-chart').getByText('Show as a table').click();
     const row = b.page.getByRole('row', { name: new RegExp(today) });
     await expect(row.textContent()).resolves.toBe(`${today}32`);
 
     await b.page.setViewportSize(NARROW);
     expect(await b.page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await b.shoot('overview-charts', [WIDE, NARROW]);
+  });
+
+  it('shows 30 days of messages paid (GET /account/usage) as an SVG chart, readable at 390 px', async () => {
+    // The codes sent above are messages: counted into usage by the roll-up (its tick, run now).
+    await t.app.get(UsageRollup).tick();
+    await b.open('/');
+    const chart = b.page.getByRole('img', { name: /Messages and SMS parts paid per day, last 30 days/ });
+    await chart.waitFor();
+    expect(await chart.locator('rect[data-series="messages"]').count()).toBe(30);
+    const bar = (date: string) => chart.locator(`rect[data-series="messages"][data-date="${date}"]`);
+    expect(await bar(today).getAttribute('data-value')).toBe('3');
+    expect(await bar(yesterday).getAttribute('data-value')).toBe('1');
+    await expect(chart.locator('desc').textContent()).resolves.toContain('4 messages');
+    await b.page.setViewportSize(NARROW);
+    expect(await b.page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await b.page.setViewportSize(WIDE);
   });
 
   it('fraud blocks: an account without any shows that nothing is blocked', async () => {
@@ -82,6 +99,7 @@ describe('Console: overview charts and fraud blocks (real browser)', () => {
     await b.page.waitForLoadState('networkidle');
     expect(await b.page.locator('#verification-chart').count()).toBe(0);
     expect(await b.page.locator('#fraud-blocks').count()).toBe(0);
+    expect(await b.page.locator('#usage-chart').count()).toBe(0);
     await b.page.getByRole('button', { name: 'Sign out' }).click();
   });
 

@@ -7,6 +7,7 @@ import { Page, Section } from '../components/page';
 import { money, Status } from '../components/status';
 import { Link } from '../router';
 import { FraudBlocksSection } from './overview-fraud-blocks';
+import { UsageChartSection } from './overview-usage';
 import { VerificationChartSection } from './overview-verification';
 
 const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
@@ -109,6 +110,7 @@ export function OverviewPage() {
         )}
         {today.loading && !today.data && <p className="muted">Counting...</p>}
       </Section>
+      <UsageChartSection />
       <VerificationChartSection />
       <FraudBlocksSection />
     </Page>
