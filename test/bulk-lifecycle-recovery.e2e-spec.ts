@@ -7,14 +7,18 @@ describe('Bulk restart (e2e)', () => {
     let t = await createTestApp({ env: BULK_TEST_ENV });
     const acc = await t.createAccount();
     const now = Date.now();
-    await ds(t).query(
-      `INSERT INTO bulk_jobs (id, account_id, name, status, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
+    // The job and its row in one transaction: the reaper (every 100 ms) may reject the job at once, and
+    // a row inserted after that would be left behind as if the rejection had kept it.
+    await ds(t).transaction(async (m) => {
+      await m.query(
+        `INSERT INTO bulk_jobs (id, account_id, name, status, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
        VALUES ('bulk_crashed0000000000000001', ?, NULL, 'accepting', 0, 3, 0, 0, 0, 0, 0, 0, 'rep_dead', ?, ?, ?)`,
-      [acc.id, now - 1, now - 60_000, now - 60_000],
-    );
-    await ds(t).query(
-      `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ('bulk_crashed0000000000000001', 0, 'pending', NULL, NULL, '{}', 0)`,
-    );
+        [acc.id, now - 1, now - 60_000, now - 60_000],
+      );
+      await m.query(
+        `INSERT INTO bulk_rows (job_id, idx, status, to_addr, channel, payload, attempt) VALUES ('bulk_crashed0000000000000001', 0, 'pending', NULL, NULL, '{}', 0)`,
+      );
+    });
     const running = await post(t, acc.key, { messagesPerSecond: 2, messages: Array.from({ length: 8 }, () => sms()) });
     await waitFor(async () => (await getJob(t, acc.key, running.body.id)).counts.sent >= 1);
     await t.close({ keepDatabase: true });
