@@ -26,7 +26,8 @@ export class InboundSmsParts1732000110000 implements MigrationInterface {
         col.str('part_key', 64),
         col.int('seq', null),
         col.int('total', null),
-        col.str('from_address', 32),
+        // 64: an erasure replaces the number with its 64-character hash (as in inbound_sms).
+        col.str('from_address', 64),
         col.str('to_address', 32),
         col.text('text', false),
         col.ms('received_at'),
