@@ -7588,6 +7588,9 @@ export interface operations {
     listInboundSms: {
         parameters: {
             query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
                 /** @description Only SMS sent to this sender name of the account (case ignored). */
                 sender?: string;
                 /** @description Only SMS from this number (E.164, e.g. +966501234567). */
@@ -7596,9 +7599,6 @@ export interface operations {
                 since?: string;
                 /** @description Only SMS received before this time. */
                 until?: string;
-                limit?: number;
-                /** @description nextCursor of the previous page (same filters) */
-                cursor?: string;
             };
             header?: never;
             path?: never;

@@ -1,19 +1,16 @@
+import { CursorPageQuery } from '../../common/dto/cursor-page.query';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsIn,
-  IsInt,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
-  Min,
   ValidateNested,
 } from 'class-validator';
-import { toInteger } from '../../common/query-transforms';
 import { CHANNELS } from '../../config/providers.config';
 import { SUPPRESSION_REASONS, SUPPRESSION_SCOPES } from '../suppression-types';
 import type { SuppressionChannel, SuppressionReason, SuppressionScope } from '../suppression-types';
@@ -56,21 +53,7 @@ export class CreateSuppressionsBody {
   entries: SuppressionEntryInput[];
 }
 
-export class ListSuppressionsQuery {
-  @ApiPropertyOptional({ type: 'string', maxLength: 500, description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString({ message: 'cursor is invalid' })
-  @MaxLength(500, { message: 'cursor is invalid' })
-  cursor?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Transform(toInteger)
-  @IsInt({ message: 'limit must be an integer from 1 to 100' })
-  @Min(1, { message: 'limit must be an integer from 1 to 100' })
-  @Max(100, { message: 'limit must be an integer from 1 to 100' })
-  limit?: number;
-
+export class ListSuppressionsQuery extends CursorPageQuery {
   @ApiPropertyOptional({ type: 'string', maxLength: 320, description: 'Only this recipient (normalised like `to`).' })
   @IsOptional()
   @IsString({ message: 'recipient must be a string' })

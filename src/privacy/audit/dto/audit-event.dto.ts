@@ -1,25 +1,10 @@
+import { CursorPageQuery } from '../../../common/dto/cursor-page.query';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { AUDIT_EVENT_TYPES } from '../../../common/audit/audit-trail';
-import { toInteger } from '../../../common/query-transforms';
 import type { AuditEventView } from '../audit-events.service';
 
-export class ListAuditEventsQuery {
-  @ApiPropertyOptional({ type: 'string', maxLength: 500, description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString({ message: 'cursor is invalid' })
-  @MaxLength(500, { message: 'cursor is invalid' })
-  cursor?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Transform(toInteger)
-  @IsInt({ message: 'limit must be an integer from 1 to 100' })
-  @Min(1, { message: 'limit must be an integer from 1 to 100' })
-  @Max(100, { message: 'limit must be an integer from 1 to 100' })
-  limit?: number;
-
+export class ListAuditEventsQuery extends CursorPageQuery {
   @ApiPropertyOptional({ enum: AUDIT_EVENT_TYPES, description: 'Only events of this type.' })
   @IsOptional()
   @IsIn(AUDIT_EVENT_TYPES, { message: `type must be one of ${AUDIT_EVENT_TYPES.join(', ')}` })

@@ -1,9 +1,9 @@
+import { CursorPageQuery } from '../../../common/dto/cursor-page.query';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 /** GET /api/v2/sms/inbound: newest first. */
-export class ListInboundSmsQuery {
+export class ListInboundSmsQuery extends CursorPageQuery {
   @ApiPropertyOptional({
     description: 'Only SMS sent to this sender name of the account (case ignored).',
     maxLength: 11,
@@ -30,18 +30,4 @@ export class ListInboundSmsQuery {
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date-time' })
   until?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer from 1 to 100' })
-  @Min(1, { message: 'limit must be an integer from 1 to 100' })
-  @Max(100, { message: 'limit must be an integer from 1 to 100' })
-  limit?: number;
-
-  @ApiPropertyOptional({ maxLength: 1000, description: 'nextCursor of the previous page (same filters)' })
-  @IsOptional()
-  @IsString({ message: 'cursor must be a string' })
-  @MaxLength(1000, { message: 'cursor is invalid' })
-  cursor?: string;
 }
