@@ -36,16 +36,7 @@ export class SuppressionsApiService {
       source,
     }));
     await this.suppressions.optOutMany(accountId, reqs);
-    const stored: Suppression[] = [];
-    const seen = new Set<string>();
-    for (const r of reqs) {
-      const key = `${r.recipient}|${r.channel}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const [entry] = await this.suppressions.list(accountId, { recipient: r.recipient, channel: r.channel, limit: 1 });
-      if (entry) stored.push(view(entry));
-    }
-    return stored;
+    return (await this.suppressions.entries(accountId, reqs)).map(view);
   }
 
   async list(

@@ -94,6 +94,15 @@ export class SuppressionsRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** Every entry of the account for any of `hashes` (one indexed read). */
+  async ofHashes(accountId: string, hashes: readonly string[]): Promise<SuppressionRecord[]> {
+    if (hashes.length === 0) return [];
+    const rows = await this.uow.rows<SuppressionRow>(
+      sql(`${SELECT} WHERE account_id = ? AND recipient_hash IN (${inList(hashes.length)})`, accountId, ...hashes),
+    );
+    return rows.map(toRecord);
+  }
+
   /** Oldest first, then by id (a stable cursor). */
   async list(accountId: string, f: SuppressionFilter): Promise<SuppressionRecord[]> {
     const where = ['account_id = ?'];

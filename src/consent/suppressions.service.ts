@@ -3,7 +3,7 @@ import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { RecipientHasher } from '../common/recipient-hasher';
 import { SuppressionFilter, SuppressionsRepository } from './suppressions.repository';
-import type { OptIn, OptOut, SuppressionRecord } from './suppression-types';
+import type { OptIn, OptOut, SuppressionChannel, SuppressionRecord } from './suppression-types';
 
 /** Listing filters as the API takes them (the recipient normalised). */
 export type SuppressionQuery = Omit<SuppressionFilter, 'recipientHash'> & { recipient?: string };
@@ -54,6 +54,26 @@ export class SuppressionsService {
   /** Lifts an opt-out (of one channel key, or every entry of the recipient): how many entries went. */
   async optIn(req: OptIn): Promise<number> {
     return this.repo.remove(req.accountId, this.hasher.hash(req.accountId, req.recipient), req.channel);
+  }
+
+  /** The stored entries of these (recipient, channel) pairs, in their order, once each (one read). */
+  async entries(
+    accountId: string,
+    keys: readonly { recipient: string; channel: SuppressionChannel }[],
+  ): Promise<SuppressionRecord[]> {
+    const hashed = keys.map((k) => ({ hash: this.hasher.hash(accountId, k.recipient), channel: k.channel }));
+    const stored = new Map(
+      (await this.repo.ofHashes(accountId, [...new Set(hashed.map((k) => k.hash))])).map((e) => [
+        `${e.recipientHash}|${e.channel}`,
+        e,
+      ]),
+    );
+    const out = new Map<string, SuppressionRecord>();
+    for (const k of hashed) {
+      const e = stored.get(`${k.hash}|${k.channel}`);
+      if (e) out.set(`${k.hash}|${k.channel}`, e);
+    }
+    return [...out.values()];
   }
 
   async list(accountId: string, q: SuppressionQuery): Promise<SuppressionRecord[]> {
