@@ -53,6 +53,7 @@ describe('Bulk lifecycle (e2e)', () => {
       index: 0,
       to: expect.any(String),
       channel: 'local_sms',
+      purpose: 'transactional',
       status: 'sent',
       messageId: expect.stringMatching(/^msg_/),
       errorCode: null,

@@ -46,6 +46,7 @@ describe('Scheduled sends (e2e)', () => {
       id: expect.any(String),
       to: PHONE,
       channel: 'local_sms',
+      purpose: 'transactional',
       status: 'scheduled',
       cost: 5,
       scheduledAt: new Date(at).toISOString(),

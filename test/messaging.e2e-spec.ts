@@ -22,6 +22,7 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
               id: expect.stringMatching(/^msg_/),
               to: PHONE,
               channel: 'local_sms',
+              purpose: 'transactional',
               status: 'sent',
               cost: 5,
               encoding: 'gsm7',

@@ -1203,6 +1203,12 @@ export interface components {
             /** @description What is wrong with the row. */
             error: string;
         };
+        BulkDryRunPurposes: {
+            /** @description Valid transactional rows. */
+            transactional: number;
+            /** @description Valid marketing rows (the row says `purpose: marketing`, its template’s subType is marketing, or its SMS sender is promotional). */
+            marketing: number;
+        };
         BulkDryRunResource: {
             /** @description Elements of `messages`. */
             total: number;
@@ -1212,6 +1218,15 @@ export interface components {
             invalid: number;
             /** @description The first 100 invalid rows, in row order. */
             errors: components["schemas"]["BulkDryRunError"][];
+            /** @description Valid rows whose recipient the send policy refuses now (the suppression list, or for marketing the do-not-disturb list). They do not make a job invalid: at dispatch each settles `failed` with RECIPIENT_OPTED_OUT, unpaid. Not counted in channels, sms or estimatedCost. */
+            suppressed: number;
+            /**
+             * @description Positions in `messages` of the first 100 suppressed rows, in row order.
+             * @example []
+             */
+            suppressedRows: number[];
+            /** @description Valid rows by purpose (suppressed ones included). */
+            purposes: components["schemas"]["BulkDryRunPurposes"];
             /**
              * @description Valid rows per channel.
              * @example {
@@ -1352,6 +1367,12 @@ export interface components {
             to: string | null;
             /** @description The element’s `channel` as sent. */
             channel: string | null;
+            /**
+             * @description `marketing` once validation found the row is marketing (its `purpose`, its template’s subType or its promotional sender); `transactional` otherwise, and for rows not yet validated.
+             * @example transactional
+             * @enum {string}
+             */
+            purpose: "transactional" | "marketing";
             /**
              * @description `pending` includes rows being sent; `invalid` rows failed validation.
              * @enum {string}
@@ -2060,6 +2081,12 @@ export interface components {
              */
             templateId: string | null;
             /**
+             * @description `marketing` when the request said so, the template's subType is marketing or the SMS went out from a promotional sender; otherwise `transactional` (verification codes always). Marketing follows the consent rules (suppression scope, do-not-disturb list, sending hours).
+             * @example transactional
+             * @enum {string}
+             */
+            purpose: "transactional" | "marketing";
+            /**
              * @description Moves forward only: scheduled -> queued -> sent -> delivered -> read (receipts, on channels whose provider sends them), or to failed; a failure receipt moves only a `sent` message to failed (UNDELIVERED, EXPIRED, REJECTED_BY_CARRIER: paid, not refunded). `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
              * @example sent
              * @enum {string}
@@ -2102,7 +2129,7 @@ export interface components {
              * @example null
              * @enum {string|null}
              */
-            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
+            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | "RECIPIENT_OPTED_OUT" | null;
             /**
              * @description Failed messages: what went wrong, for a person.
              * @example null
@@ -2203,6 +2230,12 @@ export interface components {
             /** @description chatapp_web / messaging_bot: copied from the chat list together with chatId. Ignored on other channels. */
             conversationContext?: components["schemas"]["MessageConversationContext"];
             /**
+             * @description What the message is for (default `transactional`; `marketing` when the template's subType is marketing or the SMS sender is promotional). Marketing SMS go out only from a promotional (-AD) sender, carry the opt-out footer, link only to allowedLinkDomains and wait for the sending hours; a suppression entry of scope `marketing` and the do-not-disturb list refuse marketing only (400 RECIPIENT_OPTED_OUT). A marketing template's message cannot be said `transactional` (400 VALIDATION_ERROR).
+             * @example marketing
+             * @enum {string}
+             */
+            purpose?: "transactional" | "marketing";
+            /**
              * @description local_sms and chatapp: a phone number, E.164 or national for DEFAULT_REGION (stored as E.164); email: an address (stored lowercased). chatapp_web / messaging_bot: omit it (or repeat chatId).
              * @example +966501234567
              */
@@ -2256,6 +2289,12 @@ export interface components {
              */
             templateId: string | null;
             /**
+             * @description `marketing` when the request said so, the template's subType is marketing or the SMS went out from a promotional sender; otherwise `transactional` (verification codes always). Marketing follows the consent rules (suppression scope, do-not-disturb list, sending hours).
+             * @example transactional
+             * @enum {string}
+             */
+            purpose: "transactional" | "marketing";
+            /**
              * @description Moves forward only: scheduled -> queued -> sent -> delivered -> read (receipts, on channels whose provider sends them), or to failed; a failure receipt moves only a `sent` message to failed (UNDELIVERED, EXPIRED, REJECTED_BY_CARRIER: paid, not refunded). `cancelled` (final, refunded) only from scheduled, through POST /api/v2/messages/{id}/cancel.
              * @example sent
              * @enum {string}
@@ -2298,7 +2337,7 @@ export interface components {
              * @example null
              * @enum {string|null}
              */
-            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | null;
+            errorCode: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | "RECIPIENT_OPTED_OUT" | null;
             /**
              * @description Failed messages: what went wrong, for a person.
              * @example null
@@ -2480,6 +2519,12 @@ export interface components {
             /** @description chatapp_web / messaging_bot: copied from the chat list together with chatId. Ignored on other channels. */
             conversationContext?: components["schemas"]["MessageConversationContext"];
             /**
+             * @description What the message is for (default `transactional`; `marketing` when the template's subType is marketing or the SMS sender is promotional). Marketing SMS go out only from a promotional (-AD) sender, carry the opt-out footer, link only to allowedLinkDomains and wait for the sending hours; a suppression entry of scope `marketing` and the do-not-disturb list refuse marketing only (400 RECIPIENT_OPTED_OUT). A marketing template's message cannot be said `transactional` (400 VALIDATION_ERROR).
+             * @example marketing
+             * @enum {string}
+             */
+            purpose?: "transactional" | "marketing";
+            /**
              * @description local_sms and chatapp: a phone number, E.164 or national for DEFAULT_REGION (stored as E.164); email: an address (stored lowercased). chatapp_web / messaging_bot: omit it (or repeat chatId). An array of up to 100 recipients shares one content (all validated and paid before any is sent; not on chat channels).
              * @example +966501234567
              */
@@ -2556,6 +2601,12 @@ export interface components {
              */
             channel: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email";
             /**
+             * @description transactional or marketing (see the request field `purpose`).
+             * @example transactional
+             * @enum {string}
+             */
+            purpose: "transactional" | "marketing";
+            /**
              * @description `sent`: accepted by the provider; `scheduled`: paid, sent at scheduledAt; `queued`: still being handed to the provider; `failed`: not sent and refunded (see errorCode).
              * @example sent
              * @enum {string}
@@ -2594,7 +2645,7 @@ export interface components {
              * @example PROVIDER_REJECTED
              * @enum {string}
              */
-            errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER";
+            errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | "RECIPIENT_OPTED_OUT";
         };
         SentVerification: {
             /**
@@ -9599,6 +9650,12 @@ export interface operations {
                      *             "error": "to is not a valid phone number: 12"
                      *           }
                      *         ],
+                     *         "suppressed": 0,
+                     *         "suppressedRows": [],
+                     *         "purposes": {
+                     *           "transactional": 3,
+                     *           "marketing": 0
+                     *         },
                      *         "channels": {
                      *           "email": 1,
                      *           "local_sms": 2
@@ -11777,6 +11834,7 @@ export interface operations {
                      *             "id": "msg_01jd0r8m6f3q9w2k4x7b5c8v1n",
                      *             "to": "+966501234567",
                      *             "channel": "local_sms",
+                     *             "purpose": "transactional",
                      *             "status": "sent",
                      *             "cost": 5,
                      *             "encoding": "gsm7",
@@ -11786,6 +11844,7 @@ export interface operations {
                      *             "id": "msg_01jd0r8m6g0a1b2c3d4e5f6g7h",
                      *             "to": "+966501234568",
                      *             "channel": "local_sms",
+                     *             "purpose": "transactional",
                      *             "status": "failed",
                      *             "cost": 0,
                      *             "encoding": "gsm7",
@@ -12103,6 +12162,7 @@ export interface operations {
                      *             "messageType": "free_text",
                      *             "sender": "MyShop",
                      *             "templateId": null,
+                     *             "purpose": "transactional",
                      *             "status": "delivered",
                      *             "cost": 5,
                      *             "paidFrom": "wallet",
@@ -12296,6 +12356,7 @@ export interface operations {
                      *           "messageType": "free_text",
                      *           "sender": "MyShop",
                      *           "templateId": null,
+                     *           "purpose": "transactional",
                      *           "status": "cancelled",
                      *           "cost": 0,
                      *           "paidFrom": "wallet",
@@ -12569,6 +12630,7 @@ export interface operations {
                      *         "messageType": "free_text",
                      *         "sender": "MyShop",
                      *         "templateId": null,
+                     *         "purpose": "transactional",
                      *         "status": "delivered",
                      *         "cost": 5,
                      *         "paidFrom": "wallet",

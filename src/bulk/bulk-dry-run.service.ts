@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuthContext } from '../auth/auth-context';
 import { LedgerService } from '../accounts/ledger.service';
 import type { PaymentEstimate } from '../accounts/payment-estimate';
 import { ApiError } from '../common/errors';
 import { MAX_JSON_DEPTH } from '../common/json-depth';
+import { SEND_POLICY, type SendPolicy } from '../messaging/policy/send-policy';
 import { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import { billableUnits, type ValidatedMessage } from '../messaging/validation/validated-message';
 import { readBulkBody } from './bulk-body-reader';
@@ -13,7 +14,7 @@ import { BulkSettings } from './bulk-settings';
 import { JobCost, JobCostEstimate } from './job-cost-estimate';
 import { checkBulkRow } from './row-check';
 
-/** Invalid rows listed in the answer (all are counted). */
+/** Invalid (and suppressed) rows listed in the answer (all are counted). */
 export const MAX_LISTED_ERRORS = 100;
 /** Rows validated per pause of the body stream (the reader waits while a batch is checked). */
 const CHECK_BATCH = 1000;
@@ -23,6 +24,11 @@ export interface DryRunResult {
   valid: number;
   invalid: number;
   errors: { index: number; code: string; error: string }[];
+  /** Valid rows the send policy refuses now (suppression list, do-not-disturb list): failed RECIPIENT_OPTED_OUT at dispatch, unpaid. */
+  suppressed: number;
+  suppressedRows: number[];
+  /** Valid rows by purpose. */
+  purposes: { transactional: number; marketing: number };
   channels: Record<string, number>;
   /** The valid local_sms rows: how many use each encoding and how many parts (billable units) they take in all. */
   sms: { gsm7: number; ucs2: number; segments: number };
@@ -42,6 +48,7 @@ export class BulkDryRunService {
     private readonly settings: BulkSettings,
     private readonly validator: MessageValidator,
     private readonly ledger: LedgerService,
+    @Inject(SEND_POLICY) private readonly policy: SendPolicy,
   ) {}
 
   async run(auth: AuthContext, req: Request): Promise<DryRunResult> {
@@ -86,11 +93,26 @@ export class BulkDryRunService {
     rows: { index: number; value: unknown }[],
     tally: DryRunTally,
   ): Promise<void> {
+    const valid: { index: number; msg: ValidatedMessage }[] = [];
     for (const row of rows) {
       const verdict = await checkBulkRow(this.validator, ctx, () => row.value);
-      if (verdict.ok) tally.valid(verdict.message);
+      if (verdict.ok) valid.push({ index: row.index, msg: verdict.message });
       else tally.invalid(row.index, verdict.code, verdict.message);
     }
+    // The send policy as a window would ask it now (one call for the batch): a refused row is suppressed.
+    const decisions = valid.length
+      ? await this.policy.decide(
+          valid.map(({ msg }) => ({
+            accountId: ctx.accountId,
+            channel: msg.channel,
+            recipient: msg.to,
+            purpose: msg.purpose ?? 'transactional',
+            senderName: msg.sender,
+            origin: 'bulk' as const,
+          })),
+        )
+      : [];
+    valid.forEach((v, i) => tally.valid(v.index, v.msg, decisions[i].kind === 'refuse'));
   }
 }
 
@@ -98,6 +120,9 @@ export class BulkDryRunService {
 class DryRunTally {
   private validCount = 0;
   private invalidCount = 0;
+  private suppressedCount = 0;
+  private readonly suppressedRows: number[] = [];
+  private readonly purposes = { transactional: 0, marketing: 0 };
   private readonly errors: DryRunResult['errors'] = [];
   private readonly channels = new Map<string, number>();
   private readonly cost = new JobCostEstimate();
@@ -105,8 +130,15 @@ class DryRunTally {
 
   constructor(private readonly payment: PaymentEstimate) {}
 
-  valid(msg: ValidatedMessage): void {
+  /** A valid row; a suppressed one is neither sent nor paid (it takes its place in a window all the same). */
+  valid(index: number, msg: ValidatedMessage, suppressed: boolean): void {
     this.validCount++;
+    this.purposes[msg.purpose ?? 'transactional']++;
+    if (suppressed) {
+      this.suppressedCount++;
+      if (this.suppressedRows.length < MAX_LISTED_ERRORS) this.suppressedRows.push(index);
+      return;
+    }
     this.channels.set(msg.channel, (this.channels.get(msg.channel) ?? 0) + 1);
     this.cost.add(msg.channel, msg.price, billableUnits(msg));
     if (msg.encoding) {
@@ -126,6 +158,9 @@ class DryRunTally {
       valid: this.validCount,
       invalid: this.invalidCount,
       errors: this.errors,
+      suppressed: this.suppressedCount,
+      suppressedRows: this.suppressedRows,
+      purposes: { ...this.purposes },
       channels: Object.fromEntries([...this.channels].sort(([a], [b]) => a.localeCompare(b))),
       sms: { ...this.sms },
       estimatedCost: { ...this.cost.cost(this.payment, messagesPerSecond), currency },

@@ -56,6 +56,7 @@ export interface BulkRowView {
   index: number;
   to: string | null;
   channel: string | null;
+  purpose: string;
   status: string;
   messageId: string | null;
   errorCode: BulkRowErrorCode | null;
@@ -87,6 +88,7 @@ export function toRowView(r: BulkRowRecord): BulkRowView {
     index: r.idx,
     to: r.to,
     channel: r.channel,
+    purpose: r.purpose,
     // `sending` is an internal claim marker: outwardly the row is still pending.
     status: r.status === 'sending' ? 'pending' : r.status,
     messageId: withMessage ? r.messageId : null,

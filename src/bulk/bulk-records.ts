@@ -43,6 +43,8 @@ export interface BulkRowRecord {
   status: RowStatus;
   to: string | null;
   channel: string | null;
+  /** transactional or marketing (known once validation checked the row). */
+  purpose: string;
   payload: string;
   messageId: string | null;
   /** 0, then one more per retry-failed (part of the key its message id is derived from). */
@@ -99,6 +101,7 @@ export function toRowRecord(r: Row, jobId: string): BulkRowRecord {
     status: String(r.status ?? 'pending') as RowStatus,
     to: str(r.to_addr),
     channel: str(r.channel),
+    purpose: str(r.purpose) ?? 'transactional',
     payload: r.payload === undefined || r.payload === null ? '' : String(r.payload),
     messageId: str(r.message_id),
     attempt: num(r.attempt),

@@ -30,7 +30,8 @@ export interface InvalidRow {
 /** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
 export const MARK_CHUNK = 500;
 /** A report row's own columns (alias `r`: the page joins the row's message). */
-const REPORT_COLUMNS = 'r.idx, r.status, r.to_addr, r.channel, r.message_id, r.error_code, r.error_message, r.sent_at';
+const REPORT_COLUMNS =
+  'r.idx, r.status, r.to_addr, r.channel, r.purpose, r.message_id, r.error_code, r.error_message, r.sent_at';
 
 /** `(?, ?, 'pending', ?, ?, ?, 0)` n times: the VALUES of a multi-row insert (the caller keeps the one of its full batch). */
 export function rowValues(n: number): string {
@@ -87,6 +88,13 @@ export const rowStatements = {
       params: [...codes, ...messages, jobId, ...rows.map((r) => r.idx)],
     };
   },
+  /** Rows whose message is marketing (validation found it: the request, the template or the sender said so). */
+  markMarketing: (jobId: string, idxs: number[]): Stmt =>
+    sql(
+      `UPDATE bulk_rows SET purpose = 'marketing' WHERE job_id = ? AND idx IN (${inList(idxs.length)})`,
+      jobId,
+      ...idxs,
+    ),
   firstOfStatus: (jobId: string, status: string, columns: string): Stmt =>
     sql(`SELECT ${columns} FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT 1`, jobId, status),
   /** Pending rows cancelled, except those of the window in flight (its runner, or the reaper after a crash, settles them). */
@@ -259,6 +267,13 @@ export class BulkRowRepository {
     const out: Stmt[] = [];
     for (let i = 0; i < rows.length; i += MARK_CHUNK)
       out.push(rowStatements.markInvalid(jobId, rows.slice(i, i + MARK_CHUNK)));
+    return out;
+  }
+
+  markMarketing(jobId: string, idxs: number[]): Stmt[] {
+    const out: Stmt[] = [];
+    for (let i = 0; i < idxs.length; i += MARK_CHUNK)
+      out.push(rowStatements.markMarketing(jobId, idxs.slice(i, i + MARK_CHUNK)));
     return out;
   }
 

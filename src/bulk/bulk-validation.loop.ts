@@ -40,6 +40,8 @@ interface Checked {
   job: ValidationLease;
   rows: BulkRowRecord[];
   invalid: InvalidRow[];
+  /** Valid rows whose message is marketing (their `purpose` is written with the chunk's progress). */
+  marketing: number[];
 }
 
 /**
@@ -155,7 +157,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     const checked: Checked[] = [];
     for (const job of group) {
       const rows = read.get(job.id) ?? [];
-      checked.push({ job, rows, invalid: rows.length ? await this.check(job, rows) : [] });
+      checked.push({ job, rows, ...(rows.length ? await this.check(job, rows) : { invalid: [], marketing: [] }) });
       await nextTurn();
     }
     const progress: ChunkProgress[] = checked
@@ -164,7 +166,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
         id: c.job.id,
         next: c.rows[c.rows.length - 1].idx + 1,
         invalid: c.invalid.length,
-        marks: this.rows.markInvalid(c.job.id, c.invalid),
+        marks: [...this.rows.markInvalid(c.job.id, c.invalid), ...this.rows.markMarketing(c.job.id, c.marketing)],
       }));
     const now = this.clock.now();
     const kept = await this.db.steps(() =>
@@ -209,14 +211,14 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     while (from < job.total) {
       const rows = await this.rows.payloads(job.id, from, this.settings.validationChunk);
       if (!rows.length) break;
-      const invalid = await this.check(job, rows);
+      const { invalid, marketing } = await this.check(job, rows);
       const next = rows[rows.length - 1].idx + 1;
       const now = this.clock.now();
       const progress: ChunkProgress = {
         id: job.id,
         next,
         invalid: invalid.length,
-        marks: this.rows.markInvalid(job.id, invalid),
+        marks: [...this.rows.markInvalid(job.id, invalid), ...this.rows.markMarketing(job.id, marketing)],
       };
       const kept = await this.db.steps(() =>
         this.jobs.saveProgress([progress], this.settings.instanceId, now + this.settings.leaseMs, now),
@@ -231,14 +233,20 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     return this.conclude(job, invalidSeen > 0);
   }
 
-  private async check(job: ValidationLease, rows: BulkRowRecord[]): Promise<InvalidRow[]> {
+  /** Each row through the validator: the invalid ones with their problem, and the valid ones that are marketing. */
+  private async check(
+    job: ValidationLease,
+    rows: BulkRowRecord[],
+  ): Promise<{ invalid: InvalidRow[]; marketing: number[] }> {
     const ctx = this.validator.createContext(job.accountId);
     const invalid: InvalidRow[] = [];
+    const marketing: number[] = [];
     for (const row of rows) {
       const verdict = await checkBulkRow(this.validator, ctx, () => JSON.parse(row.payload));
       if (!verdict.ok) invalid.push({ idx: row.idx, code: verdict.code, message: verdict.message });
+      else if (verdict.message.purpose === 'marketing') marketing.push(row.idx);
     }
-    return invalid;
+    return { invalid, marketing };
   }
 
   private async conclude(job: ValidationLease, anyInvalid: boolean): Promise<boolean> {

@@ -83,6 +83,7 @@ export class MessageLog {
         msg.sender,
         msg.template?.id ?? null,
         status,
+        msg.purpose ?? 'transactional',
         funding.amount,
         funding.source,
         msg.encoding ?? null,
@@ -96,8 +97,8 @@ export class MessageLog {
         now,
       );
     }
-    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1)').join(', ');
-    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, cost, paid_from, encoding, segments, bulk_job_id, row_index, payload, scheduled_at, lease_expires_at, attempts, created_at, updated_at, sequence) VALUES ${values}`;
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1)').join(', ');
+    const sql = `INSERT INTO messages (id, account_id, channel, message_type, recipient, sender, template_id, status, purpose, cost, paid_from, encoding, segments, bulk_job_id, row_index, payload, scheduled_at, lease_expires_at, attempts, created_at, updated_at, sequence) VALUES ${values}`;
     await this.uow.transaction(async () => {
       await this.uow.run({ sql, params });
       await this.trail.firstSteps(rows, now);

@@ -10,6 +10,7 @@ export interface MessageView {
   messageType: string;
   sender: string | null;
   templateId: string | null;
+  purpose: string;
   status: string;
   cost: number;
   paidFrom: string | null;
@@ -38,6 +39,7 @@ export function toMessageView(m: MessageEntity): MessageView {
     messageType: m.messageType,
     sender: m.sender,
     templateId: m.templateId,
+    purpose: m.purpose ?? 'transactional',
     status: m.status,
     cost: Number(m.cost),
     paidFrom: m.paidFrom,

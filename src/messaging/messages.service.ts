@@ -12,7 +12,7 @@ import type { MessageFailureCode } from './send-outcome';
 import { SendPipeline, SendResult } from './send-pipeline';
 import { MessageValidator } from './validation/message-validator';
 import { isObject } from './validation/recipient-rules';
-import type { ValidatedMessage } from './validation/validated-message';
+import type { MessagePurpose, ValidatedMessage } from './validation/validated-message';
 
 export const MAX_BATCH = 100;
 
@@ -27,6 +27,7 @@ export interface SentMessageView {
   id: string;
   to: string;
   channel: string;
+  purpose: MessagePurpose;
   status: SendResult['status'];
   cost: number;
   encoding: SmsEncoding | null;
@@ -60,7 +61,7 @@ export class MessagesService {
     const ctx = this.validator.createContext(account.id);
     if (!Array.isArray(body.to)) {
       const g = await this.guard(account.id, [await this.validator.validate(ctx, body)], 'single');
-      return [this.view(await this.pipeline.send(account.id, g.msgs[0]), g.quiet.has(0))];
+      return [this.view(await this.pipeline.send(account.id, g.msgs[0]), g.msgs[0], g.quiet.has(0))];
     }
     const recipients = body.to as unknown[];
     if (recipients.length === 0) throw ApiError.validation('to must not be an empty array');
@@ -86,7 +87,7 @@ export class MessagesService {
       const first = outcomes[0];
       if (!first.ok) throw first.error;
     }
-    return outcomes.map((o, i) => this.view(o.result, guarded.quiet.has(i)));
+    return outcomes.map((o, i) => this.view(o.result, guarded.msgs[i], guarded.quiet.has(i)));
   }
 
   /**
@@ -151,11 +152,12 @@ export class MessagesService {
     return { items: page.map(toMessageView), hasMore, nextCursor: next ? this.cursors.encode(scope, next) : null };
   }
 
-  private view(r: SendResult, quietHours: boolean): SentMessageView {
+  private view(r: SendResult, msg: ValidatedMessage, quietHours: boolean): SentMessageView {
     const v: SentMessageView = {
       id: r.id,
       to: r.to,
       channel: r.channel,
+      purpose: msg.purpose ?? 'transactional',
       status: r.status,
       cost: r.cost,
       encoding: r.encoding,

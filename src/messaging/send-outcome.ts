@@ -23,6 +23,7 @@ export const MESSAGE_FAILURE_CODES = [
   'UNDELIVERED',
   'EXPIRED',
   'REJECTED_BY_CARRIER',
+  'RECIPIENT_OPTED_OUT',
 ] as const satisfies readonly (ErrorCode | OutcomeCode)[];
 export type MessageFailureCode = (typeof MESSAGE_FAILURE_CODES)[number];
 

@@ -63,9 +63,12 @@ export class SenderReviewService {
     if (!row) throw ApiError.notFound('SMS sender');
     if (row.status !== 'pending') throw notPending(row.status);
     const now = this.clock.now();
-    // The first sender approved for an account becomes its default.
+    // The first transactional sender approved for an account becomes its default (a promotional one
+    // only when the owner chooses it: it would make every send without a sender marketing).
     const isDefault =
-      decision === 'approved' && !(await em.existsBy(SmsSenderEntity, { accountId: row.accountId, isDefault: true }));
+      decision === 'approved' &&
+      row.type !== 'promotional' &&
+      !(await em.existsBy(SmsSenderEntity, { accountId: row.accountId, isDefault: true }));
     const res = await em
       .createQueryBuilder()
       .update(SmsSenderEntity)

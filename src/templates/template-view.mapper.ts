@@ -82,6 +82,7 @@ export class TemplateViewMapper {
       id: t.id,
       name: t.name,
       category: t.category,
+      subType: t.subType,
       status: t.status,
       provider: t.provider,
       language: t.language || null,

@@ -162,7 +162,8 @@ export class VerificationService {
   }
 
   private messageInput(dto: SendVerificationDto, code: string, minutes: number): Record<string, unknown> {
-    const base = { to: dto.to, channel: dto.channel };
+    // A code is never marketing: never from a promotional sender, never with a marketing template.
+    const base = { to: dto.to, channel: dto.channel, purpose: 'transactional' };
     if (dto.template)
       return { ...base, messageType: 'template', template: { id: dto.template.id, variablesIndexed: [code] } };
     const text = `Your verification code is ${code}. It expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`;

@@ -11,6 +11,17 @@ export class BulkDryRunError {
   @ApiProperty({ description: 'What is wrong with the row.' }) error: string;
 }
 
+export class BulkDryRunPurposes {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Valid transactional rows.' }) transactional: number;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Valid marketing rows (the row says `purpose: marketing`, its template’s subType is marketing, or its SMS sender is promotional).',
+  })
+  marketing: number;
+}
+
 export class BulkSmsParts {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Valid local_sms rows sent as GSM-7.' }) gsm7: number;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Valid local_sms rows sent as UCS-2.' }) ucs2: number;
@@ -62,6 +73,24 @@ export class BulkDryRunResource implements DryRunResult {
   })
   errors: BulkDryRunError[];
   @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Valid rows whose recipient the send policy refuses now (the suppression list, or for marketing the do-not-disturb list). ' +
+      'They do not make a job invalid: at dispatch each settles `failed` with RECIPIENT_OPTED_OUT, unpaid. Not counted in channels, sms or estimatedCost.',
+  })
+  suppressed: number;
+  @ApiProperty({
+    type: 'integer',
+    isArray: true,
+    maxItems: 100,
+    description: 'Positions in `messages` of the first 100 suppressed rows, in row order.',
+    example: [],
+  })
+  suppressedRows: number[];
+  @ApiProperty({ type: () => BulkDryRunPurposes, description: 'Valid rows by purpose (suppressed ones included).' })
+  purposes: BulkDryRunPurposes;
+  @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer', minimum: 1 },
     description: 'Valid rows per channel.',
@@ -93,6 +122,9 @@ export const EXAMPLE_DRY_RUN: { success: true; data: BulkDryRunResource } = {
     valid: 3,
     invalid: 1,
     errors: [{ index: 2, code: 'INVALID_RECIPIENT', error: 'to is not a valid phone number: 12' }],
+    suppressed: 0,
+    suppressedRows: [],
+    purposes: { transactional: 3, marketing: 0 },
     channels: { email: 1, local_sms: 2 },
     sms: { gsm7: 1, ucs2: 1, segments: 3 },
     estimatedCost: { free: 1, quota: 0, wallet: 15, unpaid: 0, currency: 'SAR' },

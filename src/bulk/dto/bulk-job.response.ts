@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { MESSAGE_PURPOSES } from '../../messaging/validation/validated-message';
 import { BULK_JOB_ERROR_CODES, BULK_ROW_ERROR_CODES, BulkJobErrorCode, BulkRowErrorCode } from '../bulk-error-codes';
 import { ROW_DELIVERY_STATUSES, ROW_STATUS_FILTERS, RowDeliveryStatus } from '../bulk-job.view';
 
@@ -146,6 +147,13 @@ export class BulkRowResource {
   to: string | null;
   @ApiProperty({ type: 'string', nullable: true, description: 'The element’s `channel` as sent.' }) channel:
     string | null;
+  @ApiProperty({
+    enum: MESSAGE_PURPOSES,
+    description:
+      '`marketing` once validation found the row is marketing (its `purpose`, its template’s subType or its promotional sender); `transactional` otherwise, and for rows not yet validated.',
+    example: 'transactional',
+  })
+  purpose: string;
   @ApiProperty({
     enum: ROW_STATUS_FILTERS,
     description: '`pending` includes rows being sent; `invalid` rows failed validation.',

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CHANNELS, ChannelName } from '../../config/app-config';
 import { MAX_BATCH } from '../messages.service';
-import { MESSAGE_TYPES } from '../validation/validated-message';
+import { MESSAGE_PURPOSES, MESSAGE_TYPES } from '../validation/validated-message';
 import { ApiSchemaRules } from '../../common/openapi';
 
 // The documented shape of a recipient object. The body itself is checked by MessageValidator (one
@@ -170,6 +170,14 @@ abstract class MessageFields {
       'chatapp_web / messaging_bot: copied from the chat list together with chatId. Ignored on other channels.',
   })
   conversationContext?: MessageConversationContext;
+
+  @ApiPropertyOptional({
+    enum: MESSAGE_PURPOSES,
+    description:
+      "What the message is for (default `transactional`; `marketing` when the template's subType is marketing or the SMS sender is promotional). Marketing SMS go out only from a promotional (-AD) sender, carry the opt-out footer, link only to allowedLinkDomains and wait for the sending hours; a suppression entry of scope `marketing` and the do-not-disturb list refuse marketing only (400 RECIPIENT_OPTED_OUT). A marketing template's message cannot be said `transactional` (400 VALIDATION_ERROR).",
+    example: 'marketing',
+  })
+  purpose?: (typeof MESSAGE_PURPOSES)[number];
 }
 
 /**

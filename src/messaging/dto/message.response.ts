@@ -5,7 +5,7 @@ import type { MessageView } from '../message-view';
 import type { HistoryEntry } from '../lifecycle/status-trail';
 import type { MessageDetailView, SentMessageView } from '../messages.service';
 import { MESSAGE_FAILURE_CODES, MessageFailureCode } from '../send-outcome';
-import { MESSAGE_TYPES } from '../validation/validated-message';
+import { MESSAGE_PURPOSES, MESSAGE_TYPES } from '../validation/validated-message';
 import { SMS_ENCODINGS, type SmsEncoding } from '../../common/sms/sms-segments';
 
 // Response shapes of the messages routes. Each class implements the view the service returns, so a
@@ -44,6 +44,13 @@ export class SentMessage implements SentMessageView {
 
   @ApiProperty({ enum: CHANNELS, example: 'local_sms' })
   channel: string;
+
+  @ApiProperty({
+    enum: MESSAGE_PURPOSES,
+    description: 'transactional or marketing (see the request field `purpose`).',
+    example: 'transactional',
+  })
+  purpose: SentMessageView['purpose'];
 
   @ApiProperty({
     enum: SEND_STATUSES,
@@ -125,6 +132,14 @@ export class MessageResource implements MessageView {
 
   @ApiProperty({ type: 'string', nullable: true, description: 'Template messages only.', example: null })
   templateId: string | null;
+
+  @ApiProperty({
+    enum: MESSAGE_PURPOSES,
+    description:
+      "`marketing` when the request said so, the template's subType is marketing or the SMS went out from a promotional sender; otherwise `transactional` (verification codes always). Marketing follows the consent rules (suppression scope, do-not-disturb list, sending hours).",
+    example: 'transactional',
+  })
+  purpose: string;
 
   @ApiProperty({
     enum: MESSAGE_STATUSES,

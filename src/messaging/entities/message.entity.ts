@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn, MoneyColumn } from '../../database/columns';
 import type { SmsEncoding } from '../../common/sms/sms-segments';
 import type { MessageFailureCode } from '../send-outcome';
+import type { MessagePurpose } from '../validation/validated-message';
 
 /**
  * Every status of the message log. Forward only: scheduled < queued < sent < delivered < read, or to
@@ -36,6 +37,10 @@ export class MessageEntity {
 
   @Column({ type: 'varchar', length: 16 })
   status: MessageStatus;
+
+  /** `transactional` or `marketing` (consent rules); rows written before purposes read transactional. */
+  @Column({ type: 'varchar', length: 16, default: 'transactional' })
+  purpose: MessagePurpose;
 
   /** Minor units taken from the wallet (0 when free messages or plan quota paid, or refunded). */
   @MoneyColumn()

@@ -67,6 +67,24 @@ export class MessageLeases {
   }
 
   /**
+   * A scheduled message `owner` leased on its first attempt (nothing reached a provider) put back for
+   * `at`, unleased as if never claimed (so it can still be cancelled): the sending hours moved it.
+   */
+  async reschedule(accountId: string, id: string, owner: string, at: number, now: number): Promise<boolean> {
+    const r = await this.uow.run(
+      sql(
+        "UPDATE messages SET scheduled_at = ?, lease_owner = NULL, lease_expires_at = NULL, attempts = attempts - 1, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'scheduled' AND lease_owner = ?",
+        at,
+        now,
+        id,
+        accountId,
+        owner,
+      ),
+    );
+    return r.affected === 1;
+  }
+
+  /**
    * Every open message `owner` still leases, whatever its account, claimable again at once. The lease
    * is left expired, not cleared: a cancel needs `lease_expires_at IS NULL` (never claimed), so one
    * that may have reached the provider is never refunded.

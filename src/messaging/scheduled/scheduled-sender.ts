@@ -1,9 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { MessageLog } from '../message-log';
+import type { MessageEntity } from '../entities/message.entity';
+import { SEND_POLICY, type SendPolicy } from '../policy/send-policy';
 import { NotSent, SendPipeline } from '../send-pipeline';
 import { LeasableMessage, MessageLeases } from './message-leases';
 import type { ValidatedMessage } from '../validation/validated-message';
@@ -39,6 +41,7 @@ export class ScheduledSender implements OnApplicationBootstrap {
     private readonly pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
+    @Inject(SEND_POLICY) private readonly policy: SendPolicy,
     shutdown: ShutdownCoordinator,
   ) {
     this.batch = config.scheduledSends.batch;
@@ -95,6 +98,11 @@ export class ScheduledSender implements OnApplicationBootstrap {
         handled++;
         continue;
       }
+      // Asked again when due: an opt-out since the send is honoured, and marketing waits for the sending hours.
+      if (await this.heldOrRefused(row, msg, m.leaseOwner === null, now)) {
+        handled++;
+        continue;
+      }
       try {
         await this.pipeline.sendRecorded(row, msg, {
           bulkJobId: row.bulkJobId ?? undefined,
@@ -107,6 +115,40 @@ export class ScheduledSender implements OnApplicationBootstrap {
       handled++;
     }
     return handled;
+  }
+
+  /**
+   * The send policy for a due message: refused -> failed with its code and refunded (after the
+   * provider lookup, should an earlier attempt have reached it); held on a first attempt -> put back
+   * for the window's opening. true when it is not to be sent now.
+   */
+  private async heldOrRefused(
+    row: MessageEntity,
+    msg: ValidatedMessage,
+    first: boolean,
+    now: number,
+  ): Promise<boolean> {
+    const [d] = await this.policy.decide([
+      {
+        accountId: row.accountId,
+        channel: msg.channel,
+        recipient: msg.to,
+        purpose: msg.purpose ?? 'transactional',
+        senderName: msg.sender,
+        origin: 'scheduled',
+      },
+    ]);
+    if (d.kind === 'refuse') {
+      const notSent = { code: d.code, message: `${row.recipient.slice(0, 40)} opted out before the message was due` };
+      await this.pipeline
+        .reconcile(row, notSent)
+        .catch((err: unknown) => this.logger.warn(`scheduled message ${row.id}: ${String(err)}`));
+      return true;
+    }
+    if (d.kind === 'hold' && first) {
+      return this.leases.reschedule(row.accountId, row.id, this.owner, d.until.getTime(), now);
+    }
+    return false;
   }
 
   /** Single sends left `queued` by a crash (older than a lease): settle them through the provider. */

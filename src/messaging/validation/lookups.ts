@@ -26,6 +26,8 @@ export interface TemplateForSend {
   id: string;
   name: string;
   category: string;
+  /** `marketing` makes every message of the template marketing (consent rules). */
+  subType: string;
   status: string;
   provider: string;
   language: string | null;

@@ -31,6 +31,7 @@ class Directories implements SenderLookup, TemplateLookup, SessionLookup {
       id,
       name: 'order_ready',
       category: 'sms',
+      subType: 'utility',
       status: 'active',
       provider: 'internal',
       language: null,

@@ -132,6 +132,7 @@ export class MessageValidator {
     let subject: string | null = null;
     let html: string | null = null;
     let template: ValidatedMessage['template'] = null;
+    let marketingTemplate: string | null = null;
     if (input.content !== undefined && input.content !== null && !isObject(input.content))
       fail('INVALID_CONTENT', 'content must be an object');
     const content = isObject(input.content) ? input.content : {};
@@ -154,6 +155,7 @@ export class MessageValidator {
         this.templates.findForSend(ctx.accountId, (input.template as { id: string }).id),
       );
       const rendered = resolveTemplate(found, input.template, channel);
+      if (found?.subType === 'marketing') marketingTemplate = found.name;
       ({ text, subject, html } = rendered);
       template = rendered.template;
       // The provider fetches header media like an attachment: same target rules, normalised URL.
@@ -169,8 +171,9 @@ export class MessageValidator {
       fail('INVALID_MESSAGE_TYPE', 'template is only allowed with messageType "template"');
     }
 
-    const smsSender = await this.sender(ctx, input.sender, channel);
-    const purpose = this.purpose(input.purpose, smsSender);
+    const requested = this.requestedPurpose(input.purpose, marketingTemplate);
+    const smsSender = await this.sender(ctx, input.sender, channel, requested === 'transactional');
+    const purpose = this.purpose(requested, smsSender, marketingTemplate !== null);
     if (purpose === 'marketing' && channel === 'local_sms') text = await this.marketingSms(ctx, text ?? '');
     const attachment = await this.attachment(ctx, input.attachment, channel);
     if (chat) {
@@ -302,15 +305,25 @@ export class MessageValidator {
     return { chatId, session: cc.accountId };
   }
 
-  /** The SMS sender (null on other channels, whose `sender` is passed on as given). */
-  private async sender(ctx: ValidationContext, v: unknown, channel: ChannelName): Promise<SmsSender | null> {
+  /**
+   * The SMS sender (null on other channels, whose `sender` is passed on as given). Without a named
+   * sender, the account's default; but a message said to be transactional (a verification code, say)
+   * goes out from the platform's sender when that default is promotional (it sends marketing only).
+   */
+  private async sender(
+    ctx: ValidationContext,
+    v: unknown,
+    channel: ChannelName,
+    transactional: boolean,
+  ): Promise<SmsSender | null> {
     if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > 100))
       fail('SENDER_NOT_APPROVED', 'sender must be a non-empty string');
     if (channel !== 'local_sms') return null;
     const platform: SmsSender = { name: this.config.messaging.defaultSmsSender, type: 'transactional' };
     if (typeof v !== 'string') {
       ctx.defaultSender ??= this.senders.findDefaultApproved(ctx.accountId).then((s) => s ?? platform);
-      return ctx.defaultSender;
+      const found = await ctx.defaultSender;
+      return transactional && found.type === 'promotional' ? platform : found;
     }
     if (v === platform.name) return platform;
     const found = await this.memo(ctx.senders, v, () => this.senders.findApprovedByName(ctx.accountId, v));
@@ -318,15 +331,30 @@ export class MessageValidator {
     return found;
   }
 
-  /**
-   * What the message is for: as requested, else marketing when it goes out from a promotional sender.
-   * A promotional sender sends marketing only, and marketing SMS go out only from one (CST).
-   */
-  private purpose(v: unknown, sender: SmsSender | null): MessagePurpose {
-    if (v !== undefined && v !== null && !(MESSAGE_PURPOSES as readonly unknown[]).includes(v))
+  /** The purpose the request gives (null: none); a marketing template's messages cannot be said transactional. */
+  private requestedPurpose(v: unknown, marketingTemplate: string | null): MessagePurpose | null {
+    if (v === undefined || v === null) return null;
+    if (!(MESSAGE_PURPOSES as readonly unknown[]).includes(v))
       fail('VALIDATION_ERROR', `purpose must be one of: ${MESSAGE_PURPOSES.join(', ')}`);
-    const purpose =
-      (v as MessagePurpose | null | undefined) ?? (sender?.type === 'promotional' ? 'marketing' : 'transactional');
+    if (v === 'transactional' && marketingTemplate !== null)
+      fail(
+        'VALIDATION_ERROR',
+        `purpose: template "${marketingTemplate.slice(0, 100)}" is a marketing template (subType marketing): its messages are marketing`,
+      );
+    return v as MessagePurpose;
+  }
+
+  /**
+   * What the message is for: as requested, else marketing when its template's subType is marketing or
+   * it goes out from a promotional sender. A promotional sender sends marketing only, and marketing SMS
+   * go out only from one (CST).
+   */
+  private purpose(
+    requested: MessagePurpose | null,
+    sender: SmsSender | null,
+    marketingTemplate: boolean,
+  ): MessagePurpose {
+    const purpose = requested ?? (marketingTemplate || sender?.type === 'promotional' ? 'marketing' : 'transactional');
     if (sender && purpose === 'marketing' && sender.type !== 'promotional')
       fail(
         'SENDER_NOT_ALLOWED',
