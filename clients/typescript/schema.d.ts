@@ -1660,6 +1660,11 @@ export interface components {
              * @example 0
              */
             suppressions: number;
+            /**
+             * @description Deliveries the sandbox provider recorded for the recipient (address, text and subject).
+             * @example 0
+             */
+            sandboxDeliveries: number;
         };
         ErasureResult: {
             erasure: components["schemas"]["Erasure"];
@@ -14391,7 +14396,8 @@ export interface operations {
                      *             "webInbound": 0,
                      *             "verifications": 0,
                      *             "webhookDeliveries": 0,
-                     *             "suppressions": 0
+                     *             "suppressions": 0,
+                     *             "sandboxDeliveries": 0
                      *           },
                      *           "createdAt": "2026-11-28T18:00:00.000Z",
                      *           "completedAt": null
@@ -14612,7 +14618,8 @@ export interface operations {
                      *             "webInbound": 0,
                      *             "verifications": 0,
                      *             "webhookDeliveries": 0,
-                     *             "suppressions": 0
+                     *             "suppressions": 0,
+                     *             "sandboxDeliveries": 0
                      *           },
                      *           "createdAt": "2026-11-28T18:00:00.000Z",
                      *           "completedAt": "2026-11-28T18:00:02.000Z"

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ProvidersRegistry } from './providers.registry';
 import { SandboxProvider } from './sandbox/sandbox.provider';
 import { SandboxReceipts } from './sandbox/sandbox-receipts';
+import { SandboxDeliveriesEraser } from './sandbox/sandbox-deliveries-eraser.repository';
 import { BotApiProvider } from './bot-api/bot-api.provider';
 import { CloudApiProvider } from './cloud-api/cloud-api.provider';
 import { SmppDeliveries } from './smpp/smpp-deliveries';
@@ -19,6 +20,7 @@ import { SmtpProvider } from './smtp/smtp.provider';
     ProvidersRegistry,
     SandboxProvider,
     SandboxReceipts,
+    SandboxDeliveriesEraser,
     SmtpProvider,
     SmppProvider,
     SmppDeliveries,

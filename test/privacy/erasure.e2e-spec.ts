@@ -72,8 +72,21 @@ describe('Privacy: erasure of one recipient (e2e)', () => {
       verifications: 0,
       webhookDeliveries: 1,
       suppressions: 0,
+      sandboxDeliveries: 3,
     });
     expect(done.completedAt).toEqual(expect.any(String));
+    const sandbox = await h
+      .db()
+      .query('SELECT recipient, text, subject FROM sandbox_deliveries WHERE account_id = ? ORDER BY id', [acc.id]);
+    expect(sandbox.filter((d: { recipient: string }) => d.recipient === h.hash(acc.id, PHONE))).toEqual([
+      { recipient: h.hash(acc.id, PHONE), text: '', subject: null },
+      { recipient: h.hash(acc.id, PHONE), text: '', subject: null },
+      { recipient: h.hash(acc.id, PHONE), text: '', subject: null },
+    ]);
+    expect(sandbox.filter((d: { recipient: string }) => d.recipient !== h.hash(acc.id, PHONE))).toEqual([
+      { recipient: OTHER, text: 'kept text', subject: null },
+      { recipient: OTHER, text: 'bulk kept', subject: null },
+    ]);
 
     const hash = h.hash(acc.id, PHONE);
     const after = await messages(acc.id);
@@ -128,6 +141,9 @@ describe('Privacy: erasure of one recipient (e2e)', () => {
     const done = await h.completed(acc, res.body.data.erasure.id);
     expect(done.counts).toMatchObject({ messages: 1, inboundSms: 0 });
     expect(await messages(other.id)).toEqual([expect.objectContaining({ recipient: PHONE })]);
+    expect(
+      await h.db().query('SELECT recipient, text FROM sandbox_deliveries WHERE account_id = ?', [other.id]),
+    ).toEqual([{ recipient: PHONE, text: 'their text' }]);
     expect(await h.db().query('SELECT from_address, text FROM inbound_sms WHERE account_id = ?', [other.id])).toEqual([
       { from_address: '+966501234567', text: 'their inbound' },
     ]);

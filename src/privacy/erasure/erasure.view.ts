@@ -10,6 +10,7 @@ export const ERASURE_KINDS = [
   'verifications',
   'webhookDeliveries',
   'suppressions',
+  'sandboxDeliveries',
 ] as const;
 
 export interface ErasureView {

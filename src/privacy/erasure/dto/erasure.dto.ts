@@ -34,6 +34,11 @@ export class ErasureCountsDto {
     example: 0,
   })
   suppressions: number;
+  @ApiProperty({
+    description: 'Deliveries the sandbox provider recorded for the recipient (address, text and subject).',
+    example: 0,
+  })
+  sandboxDeliveries: number;
 }
 
 export class Erasure implements ErasureView {
@@ -76,6 +81,7 @@ export const ERASURE_EXAMPLE: ErasureView = {
     verifications: 0,
     webhookDeliveries: 0,
     suppressions: 0,
+    sandboxDeliveries: 0,
   },
   createdAt: '2026-11-28T18:00:00.000Z',
   completedAt: null,
