@@ -65,6 +65,9 @@ describe('Console: messages and templates (real browser)', () => {
     await b.open(`/messages/${id}`);
     const timeline = b.page.getByRole('list', { name: 'Status timeline' });
     await timeline.getByText('scheduled for').waitFor();
+    // What the message is for, as the API says.
+    const purpose = b.page.locator('dt', { hasText: 'Purpose' }).locator('xpath=following-sibling::dd');
+    expect(await purpose.textContent()).toBe('transactional');
     await b.shoot('message-detail', [WIDE, NARROW]);
     await b.page.getByRole('button', { name: 'Cancel scheduled message' }).click();
     await timeline.getByText('cancelled (refunded)').waitFor();

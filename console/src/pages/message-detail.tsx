@@ -76,6 +76,10 @@ export function MessageDetailPage({ id }: { id: string }) {
                 </dd>
               </div>
               <div>
+                <dt>Purpose</dt>
+                <dd>{m.purpose}</dd>
+              </div>
+              <div>
                 <dt>Sender</dt>
                 <dd>{m.sender ?? '-'}</dd>
               </div>
