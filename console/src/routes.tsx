@@ -12,6 +12,7 @@ import { OperatorSendersPage } from './pages/operator-senders';
 import { OperatorTemplatesPage } from './pages/operator-templates';
 import { OverviewPage } from './pages/overview';
 import { SendersPage } from './pages/senders';
+import { SuppressionsPage } from './pages/suppressions';
 import { TemplatesPage } from './pages/templates';
 
 // One line per page: the path pattern (":name" is a parameter), its navigation label (pages without
@@ -35,6 +36,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/templates', nav: 'Templates', render: () => <TemplatesPage /> },
   { path: '/senders', nav: 'Sender names', render: () => <SendersPage /> },
   { path: '/inbound-sms', nav: 'Inbound SMS', render: () => <InboundSmsPage /> },
+  { path: '/suppressions', nav: 'Suppressions', render: () => <SuppressionsPage /> },
   { path: '/operator', nav: 'Operator', area: 'operator', render: () => <OperatorAccountsPage /> },
   { path: '/operator/senders', area: 'operator', render: () => <OperatorSendersPage /> },
   { path: '/operator/templates', area: 'operator', render: () => <OperatorTemplatesPage /> },

@@ -18,6 +18,7 @@ import type {
   WebSessionsConfig,
 } from './adapters.config';
 import { bulkSection, type BulkConfig } from './bulk.config';
+import { consentSection, type ConsentConfig } from './consent.config';
 import { databaseSection, redisSection, type DatabaseSection, type RedisConfig } from './database.config';
 import { type Env, EnvReader } from './env-reader';
 import { fraudSection, type FraudConfig } from './fraud.config';
@@ -109,6 +110,7 @@ export class AppConfig {
   readonly media: MediaConfig;
   readonly scheduledSends: ScheduledSendsConfig;
   readonly bulk: BulkConfig;
+  readonly consent: ConsentConfig;
   readonly verification: VerificationConfig;
   readonly fraud: FraudConfig;
   readonly webhooks: WebhooksConfig;
@@ -146,6 +148,7 @@ export class AppConfig {
     this.media = s.media;
     this.scheduledSends = s.scheduledSends;
     this.bulk = s.bulk;
+    this.consent = s.consent;
     this.verification = s.verification;
     this.fraud = s.fraud;
     this.webhooks = s.webhooks;
@@ -192,6 +195,7 @@ export function loadConfig(env: Env): AppConfig {
     media: mediaSection(r),
     scheduledSends: scheduledSendsSection(r, providers.timeoutMs),
     bulk,
+    consent: consentSection(r),
     verification: verificationSection(r),
     fraud: fraudSection(r),
     webhooks: webhooksSection(r),

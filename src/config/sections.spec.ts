@@ -115,6 +115,7 @@ describe('config sections: defaults', () => {
       eventsMaxPerAccount: 20,
       testHooks: false,
     });
+    expect(c.consent).toEqual({ importMaxRows: 100_000 });
     expect(c.verification).toEqual({
       maxChecks: 5,
       retentionMs: 24 * 3_600_000,
@@ -196,6 +197,7 @@ describe('config sections: values and ranges', () => {
 
   it.each([
     ['BULK_EXPORT_PAGE_ROWS', '10001', 'BULK_EXPORT_PAGE_ROWS must be between 1 and 10000, got 10001'],
+    ['SUPPRESSION_IMPORT_MAX_ROWS', '0', 'SUPPRESSION_IMPORT_MAX_ROWS must be between 1 and 1000000, got 0'],
     ['BULK_EVENTS_HEARTBEAT_MS', '9', 'BULK_EVENTS_HEARTBEAT_MS must be between 10 and 300000, got 9'],
     ['BULK_MAX_ELEMENT_BYTES', '1023', 'BULK_MAX_ELEMENT_BYTES must be between 1024 and 16777216, got 1023'],
     ['MEDIA_FETCH_TIMEOUT_MS', '99', 'MEDIA_FETCH_TIMEOUT_MS must be between 100 and 600000, got 99'],

@@ -5,6 +5,9 @@ import { ConsentPolicy } from './consent-policy';
 import { DndRepository } from './dnd.repository';
 import { SuppressionsApiService } from './suppressions-api.service';
 import { SuppressionsController } from './suppressions.controller';
+import { SuppressionsCsvController } from './suppressions-csv.controller';
+import { SuppressionsExport } from './suppressions-export.service';
+import { SuppressionsImportService } from './suppressions-import.service';
 import { SuppressionsEraser } from './suppressions-eraser.repository';
 import { SuppressionsRepository } from './suppressions.repository';
 import { SuppressionsService } from './suppressions.service';
@@ -18,11 +21,13 @@ import { SuppressionsService } from './suppressions.service';
 @Global()
 @Module({
   imports: [AccountsModule],
-  controllers: [SuppressionsController],
+  controllers: [SuppressionsController, SuppressionsCsvController],
   providers: [
     SuppressionsRepository,
     SuppressionsService,
     SuppressionsApiService,
+    SuppressionsImportService,
+    SuppressionsExport,
     SuppressionsEraser,
     DndRepository,
     ConsentPolicy,

@@ -2,8 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { RecipientHasher } from '../common/recipient-hasher';
+import { UnitOfWork } from '../database/unit-of-work';
 import { SuppressionFilter, SuppressionsRepository } from './suppressions.repository';
 import type { OptIn, OptOut, SuppressionChannel, SuppressionRecord } from './suppression-types';
+
+/** Entries per statement of a large addition (as one API call holds at most). */
+const CHUNK = 1000;
 
 /** Listing filters as the API takes them (the recipient normalised). */
 export type SuppressionQuery = Omit<SuppressionFilter, 'recipientHash'> & { recipient?: string };
@@ -19,6 +23,7 @@ export class SuppressionsService {
     private readonly repo: SuppressionsRepository,
     private readonly hasher: RecipientHasher,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** Opts a recipient out (idempotent: an existing entry stays, its scope becomes the given one). */
@@ -49,6 +54,25 @@ export class SuppressionsService {
       });
     }
     await this.repo.upsert(accountId, [...byKey.values()]);
+  }
+
+  /**
+   * Many entries (a CSV import, each (recipient, channel) once) in one unit of work, all or none, in
+   * statements of CHUNK: how many were new and how many existed (their scope set to the given one).
+   */
+  async optOutAll(
+    accountId: string,
+    reqs: readonly Omit<OptOut, 'accountId'>[],
+  ): Promise<{ added: number; existing: number }> {
+    return this.uow.transaction(async () => {
+      let existing = 0;
+      for (let i = 0; i < reqs.length; i += CHUNK) {
+        const chunk = reqs.slice(i, i + CHUNK);
+        existing += (await this.entries(accountId, chunk)).length;
+        await this.optOutMany(accountId, chunk);
+      }
+      return { added: reqs.length - existing, existing };
+    });
   }
 
   /** Lifts an opt-out (of one channel key, or every entry of the recipient): how many entries went. */

@@ -352,6 +352,28 @@ describe('Typed client against the public document (contract)', () => {
     expect(removed.data?.data.removed).toBe(1);
     const bad = await client.POST('/api/v2/suppressions', { body: { entries: [{ recipient: 'nobody' }] } });
     expect(bad.error?.code).toBe('VALIDATION_ERROR');
+
+    // The CSV import: a text body sent as it is (not JSON), typed as a string by the document.
+    const csvUpload = (csv: string) =>
+      client.POST('/api/v2/suppressions/import', {
+        body: csv,
+        bodySerializer: (b) => b,
+        headers: { 'Content-Type': 'text/csv' },
+      });
+    const imported = await csvUpload('recipient,channel\r\n+966501239998,local_sms\r\n');
+    expect(imported.data?.data).toEqual({ rows: 1, total: 1, imported: 1, alreadyPresent: 0 });
+    const badCsv = await csvUpload('recipient\r\nnobody\r\n');
+    expect(badCsv.error?.code).toBe('VALIDATION_ERROR');
+    const exported = await client.GET('/api/v2/suppressions/export', {
+      params: { query: { channel: 'local_sms' } },
+      parseAs: 'text',
+    });
+    expect(exported.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const exportText: string | undefined = exported.data;
+    expect(exportText?.split('\r\n').slice(0, 2)).toEqual([
+      'recipient,channel,scope,reason,source,createdAt',
+      expect.stringMatching(/^\+966501239998,local_sms,marketing,import,key_/),
+    ]);
   });
 
   it('compliance settings: read, change, a refused value', async () => {

@@ -1,5 +1,5 @@
 import { CursorPageQuery } from '../../common/dto/cursor-page.query';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -71,6 +71,13 @@ export class ListSuppressionsQuery extends CursorPageQuery {
   reason?: SuppressionReason;
 }
 
+/** The list's filters, without paging: the export holds every matching entry. */
+export class ExportSuppressionsQuery extends PickType(ListSuppressionsQuery, [
+  'recipient',
+  'channel',
+  'reason',
+] as const) {}
+
 export class DeleteSuppressionQuery {
   @ApiPropertyOptional({
     enum: SUPPRESSION_CHANNELS,
@@ -131,6 +138,24 @@ export class SuppressionPage extends SuppressionList {
 export class SuppressionRemoval {
   @ApiProperty({ description: 'Entries removed.', example: 1 })
   removed: number;
+}
+
+export class SuppressionImport {
+  @ApiProperty({ description: 'Data rows read (the header not counted).', example: 3 })
+  rows: number;
+
+  @ApiProperty({
+    description:
+      'Entries in the file: each (recipient, channel) once (a repeated pair counts once, its last row wins).',
+    example: 2,
+  })
+  total: number;
+
+  @ApiProperty({ description: 'Entries that were not on the list.', example: 1 })
+  imported: number;
+
+  @ApiProperty({ description: "Entries already on the list: kept, their scope set to the file's.", example: 1 })
+  alreadyPresent: number;
 }
 
 export const SUPPRESSION_EXAMPLE: Suppression = {
