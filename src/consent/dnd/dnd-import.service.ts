@@ -1,0 +1,187 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { ApiError } from '../../common/errors';
+import { AppConfig } from '../../config/app-config';
+import { DndRepository, DndState } from '../dnd.repository';
+import { parsePhone } from '../../messaging/validation/recipient-rules';
+import { CsvFirstColumn } from './csv-lines';
+
+/** Numbers written per INSERT (one statement, two parameters each). */
+export const DND_INSERT_BATCH = 5_000;
+/** Rows of a replaced list deleted per statement. */
+export const DND_DELETE_BATCH = 5_000;
+/** How many invalid line numbers an answer lists. */
+const INVALID_LINES_SHOWN = 10;
+
+export interface DndImportResult {
+  /** Distinct numbers on the list now in force. */
+  numbers: number;
+  /** Lines that were not a phone number (the header excluded). */
+  invalid: number;
+  /** The first of them (1-based line numbers). */
+  invalidLines: number[];
+  generation: number;
+  importedAt: string;
+  durationMs: number;
+}
+
+export interface DndStateView {
+  numbers: number;
+  generation: number;
+  importedAt: string | null;
+}
+
+/** Where an import stands while the body streams in. */
+interface Progress {
+  lines: number;
+  valid: number;
+  invalid: number;
+  invalidLines: number[];
+  batch: Set<string>;
+}
+
+/**
+ * The operator's import of the platform's do-not-disturb list: the body streams in (never held
+ * whole), each number is normalised like a message's `to` and written into a fresh generation in
+ * batches; once the body is complete one statement makes it the list in force, so a lookup sees the
+ * old list or the new one, never a mix. The replaced list is deleted afterwards in bounded batches.
+ * An import that fails (bad body, the client gone, a later import already in force) deletes its own
+ * rows and leaves the list in force as it was.
+ */
+@Injectable()
+export class DndImportService {
+  private readonly logger = new Logger(DndImportService.name);
+  private readonly region: string;
+
+  constructor(
+    private readonly repo: DndRepository,
+    private readonly clock: Clock,
+    config: AppConfig,
+  ) {
+    this.region = config.messaging.defaultRegion;
+  }
+
+  async state(): Promise<DndStateView> {
+    return view(await this.repo.state());
+  }
+
+  /**
+   * Imports `body` (CSV, one number a line, an optional header) as the new list. `complete` says
+   * whether the body arrived whole once it ended (a body cut short is never applied).
+   */
+  async import(body: AsyncIterable<Buffer | string>, complete: () => boolean): Promise<DndImportResult> {
+    const started = this.clock.now();
+    const generation = await this.repo.claimGeneration();
+    let activated = false;
+    try {
+      const progress = await this.load(generation, body);
+      if (!complete()) throw bodyCutShort();
+      if (progress.valid === 0) throw noNumbers(progress);
+      const numbers = await this.repo.count(generation);
+      const at = this.clock.now();
+      const done = await this.repo.activate(generation, numbers, at);
+      if (!done.activated)
+        throw new ApiError(
+          'CONFLICT',
+          'An import started later replaced the list while this one ran; it was not applied',
+        );
+      activated = true;
+      await this.dropStale(generation);
+      return {
+        numbers,
+        invalid: progress.invalid,
+        invalidLines: progress.invalidLines,
+        generation,
+        importedAt: new Date(at).toISOString(),
+        durationMs: this.clock.now() - started,
+      };
+    } finally {
+      if (!activated) await this.discard(generation);
+    }
+  }
+
+  /** Streams the body into `generation`: one INSERT per DND_INSERT_BATCH numbers. */
+  private async load(generation: number, body: AsyncIterable<Buffer | string>): Promise<Progress> {
+    const p: Progress = { lines: 0, valid: 0, invalid: 0, invalidLines: [], batch: new Set() };
+    const lines = new CsvFirstColumn();
+    try {
+      for await (const chunk of body) {
+        for (const l of lines.push(chunk)) this.take(p, l.line, l.value);
+        if (p.batch.size >= DND_INSERT_BATCH) await this.flush(generation, p);
+      }
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      // The request stream failed: the client went away or the connection broke mid-body.
+      throw bodyCutShort();
+    }
+    for (const l of lines.end()) this.take(p, l.line, l.value);
+    await this.flush(generation, p);
+    return p;
+  }
+
+  private take(p: Progress, line: number, value: string | null): void {
+    p.lines++;
+    // A first line without a digit is a header ("number", "msisdn"), not an invalid number.
+    if (p.lines === 1 && value !== null && !/\d/.test(value)) return;
+    const e164 = value === null ? null : (parsePhone(value, this.region)?.e164 ?? null);
+    if (e164 === null) {
+      p.invalid++;
+      if (p.invalidLines.length < INVALID_LINES_SHOWN) p.invalidLines.push(line);
+      return;
+    }
+    p.valid++;
+    p.batch.add(e164);
+  }
+
+  private async flush(generation: number, p: Progress): Promise<void> {
+    if (p.batch.size === 0) return;
+    const numbers = [...p.batch];
+    p.batch.clear();
+    await this.repo.insert(generation, numbers);
+  }
+
+  /** Deletes every generation below `active` (the replaced list, imports that lost or died), batch by batch. */
+  private async dropStale(active: number): Promise<void> {
+    try {
+      for (let g = await this.repo.staleGeneration(active); g !== null; g = await this.repo.staleGeneration(active))
+        while ((await this.repo.deleteSome(g, DND_DELETE_BATCH)) > 0) {
+          // next batch
+        }
+    } catch (err) {
+      // The new list is in force; what is left of the old one goes with the next import.
+      this.logger.error(`deleting the replaced do-not-disturb list failed: ${String(err)}`);
+    }
+  }
+
+  /** An import that was not applied leaves nothing behind. */
+  private async discard(generation: number): Promise<void> {
+    try {
+      while ((await this.repo.deleteSome(generation, DND_DELETE_BATCH)) > 0) {
+        // next batch
+      }
+    } catch (err) {
+      this.logger.error(`deleting the rows of a failed do-not-disturb import failed: ${String(err)}`);
+    }
+  }
+}
+
+function bodyCutShort(): ApiError {
+  return new ApiError('INVALID_REQUEST_BODY', 'The request body ended before it was complete');
+}
+
+function noNumbers(p: Progress): ApiError {
+  if (p.invalid === 0) return new ApiError('VALIDATION_ERROR', 'The body holds no phone numbers (one number a line)');
+  const more = p.invalid > p.invalidLines.length ? ', ...' : '';
+  return new ApiError(
+    'VALIDATION_ERROR',
+    `No line of the body is a phone number (${p.invalid} invalid: lines ${p.invalidLines.join(', ')}${more})`,
+  );
+}
+
+function view(s: DndState): DndStateView {
+  return {
+    numbers: s.numbers,
+    generation: s.activeGeneration,
+    importedAt: s.importedAt === null ? null : new Date(s.importedAt).toISOString(),
+  };
+}
