@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { DND_SORT_RUN } from '../../src/consent/dnd/dnd-import.service';
 import { dndLookup } from '../../src/consent/dnd.repository';
 import { BULK_TEST_ENV_PATIENT, post, rowsReport, waitStatus } from '../bulk-helpers';
 import { marketingHelpers } from '../marketing/marketing-helpers';
@@ -184,8 +185,10 @@ describe('Do-not-disturb list import (e2e)', () => {
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'text/csv', 'Content-Length': '100000000' },
     });
     req.on('error', () => undefined);
-    // More than one insert batch, so rows of the new generation exist before the body is cut.
-    const numbers = Array.from({ length: 6_000 }, (_, i) => `+9665020${String(i).padStart(5, '0')}`).join('\n');
+    // More than one sorted run, so rows of the new generation exist before the body is cut.
+    const numbers = Array.from({ length: DND_SORT_RUN + 1_000 }, (_, i) => `+966502${String(i).padStart(6, '0')}`).join(
+      '\n',
+    );
     req.write(`${numbers}\n`);
     await waitFor(async () => (await rowsOutsideActive()) > 0, { what: 'rows of the new import' });
     req.destroy();
