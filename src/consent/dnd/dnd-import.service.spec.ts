@@ -86,6 +86,16 @@ describe(DndImportService.name, () => {
     expect([...repo.rows.keys()]).toEqual([1]);
   });
 
+  it('a failed write is not blamed on the body: the error goes on as it is and the list stays', async () => {
+    await sut.import(chunks('+966501234567\n'), whole);
+    repo.onInsert = async () => {
+      throw new Error('database gone');
+    };
+    await expect(sut.import(chunks('+966501234568\n'), whole)).rejects.toThrow('database gone');
+    expect(repo.st).toMatchObject({ active: 1, numbers: 1 });
+    expect([...repo.rows.keys()]).toEqual([1]);
+  });
+
   it('an import overtaken by one started later is answered CONFLICT, not applied, and its rows are deleted', async () => {
     repo.onInsert = async () => {
       repo.onInsert = async () => undefined;

@@ -112,15 +112,18 @@ export class DndImportService {
   private async load(generation: number, body: AsyncIterable<Buffer | string>): Promise<Progress> {
     const p: Progress = { lines: 0, valid: 0, invalid: 0, invalidLines: [], pending: new Set() };
     const lines = new CsvFirstColumn();
-    try {
-      for await (const chunk of body) {
-        for (const l of lines.push(chunk)) this.take(p, l.line, l.value);
-        if (p.pending.size >= DND_SORT_RUN) await this.flush(generation, p);
-      }
-    } catch (err) {
-      if (err instanceof ApiError) throw err;
-      // The request stream failed: the client went away or the connection broke mid-body.
-      throw bodyCutShort();
+    // Not `for await`: a failed read is the body's fault (400), a failed write is not (it goes on as
+    // it is); and a failed write leaves the rest of the body to the server, which drains it after
+    // the answer (ending the iterator would destroy the socket before the error envelope is sent).
+    const chunks = body[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await chunks.next().catch(() => {
+        // The request stream failed: the client went away or the connection broke mid-body.
+        throw bodyCutShort();
+      });
+      if (next.done) break;
+      for (const l of lines.push(next.value)) this.take(p, l.line, l.value);
+      if (p.pending.size >= DND_SORT_RUN) await this.flush(generation, p);
     }
     for (const l of lines.end()) this.take(p, l.line, l.value);
     await this.flush(generation, p);
