@@ -14,15 +14,17 @@ import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 
 /**
- * Routes that read their body as a stream themselves (bulk intake and its dry run have no size
- * limit; a suppression CSV import is limited in rows, not bytes), so the JSON body parser must
- * leave them alone.
+ * Routes that read their body as a stream themselves (bulk intake, its dry run and the DND list
+ * import have no size limit; a suppression CSV import is limited in rows, not bytes), so the JSON
+ * body parser must leave them alone.
  */
 const STREAMED_ROUTES: { method: string; path: RegExp }[] = [
   { method: 'POST', path: /^\/api\/v2\/messages\/bulk\/?(\?.*)?$/ },
   // The dry run reads the same body the same way.
   { method: 'POST', path: /^\/api\/v2\/messages\/bulk\/validate\/?(\?.*)?$/ },
   { method: 'POST', path: /^\/api\/v2\/suppressions\/import\/?(\?.*)?$/ },
+  // The operator's do-not-disturb list import: a CSV of millions of numbers.
+  { method: 'PUT', path: /^\/admin\/v1\/dnd\/?(\?.*)?$/ },
 ];
 
 /** Everything an app needs around the module: shared by main.ts and the e2e app factory. */

@@ -7,6 +7,11 @@ import { policyRecipient } from './recipient-key';
 import { SuppressionsRepository } from './suppressions.repository';
 
 const OPTED_OUT: PolicyDecision = { kind: 'refuse', code: 'RECIPIENT_OPTED_OUT' };
+const ON_DND: PolicyDecision = {
+  kind: 'refuse',
+  code: 'RECIPIENT_OPTED_OUT',
+  why: "is on the platform's do-not-disturb list: marketing messages to it are refused",
+};
 const PHONE = /^\+\d{6,15}$/;
 
 /**
@@ -45,8 +50,8 @@ export class ConsentPolicy implements SendPolicy {
       const key = (channel: string, scope: string) => blocked.has(`${s.accountId}|${hashes[i]}|${channel}|${scope}`);
       if (key(s.channel, 'all') || key('all', 'all')) return OPTED_OUT;
       if (!marketing[i]) return ALLOW;
-      if (key(s.channel, 'marketing') || key('all', 'marketing') || listed.has(recipients[i])) return OPTED_OUT;
-      return ALLOW;
+      if (key(s.channel, 'marketing') || key('all', 'marketing')) return OPTED_OUT;
+      return listed.has(recipients[i]) ? ON_DND : ALLOW;
     });
     return this.withSendingHours(subjects, decisions, marketing);
   }

@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { SEND_POLICY } from '../messaging/policy/send-policy';
 import { ConsentPolicy } from './consent-policy';
+import { DndAdminController } from './dnd/dnd-admin.controller';
+import { DndImportService } from './dnd/dnd-import.service';
 import { DndRepository } from './dnd.repository';
 import { SuppressionsApiService } from './suppressions-api.service';
 import { SuppressionsController } from './suppressions.controller';
@@ -21,7 +23,7 @@ import { SuppressionsService } from './suppressions.service';
 @Global()
 @Module({
   imports: [AccountsModule],
-  controllers: [SuppressionsController, SuppressionsCsvController],
+  controllers: [SuppressionsController, SuppressionsCsvController, DndAdminController],
   providers: [
     SuppressionsRepository,
     SuppressionsService,
@@ -30,6 +32,7 @@ import { SuppressionsService } from './suppressions.service';
     SuppressionsExport,
     SuppressionsEraser,
     DndRepository,
+    DndImportService,
     ConsentPolicy,
     { provide: SEND_POLICY, useExisting: ConsentPolicy },
   ],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { inList, sql, SqlParam } from '../database/sql';
+import { inList, sql, SqlParam, Stmt } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** The platform's do-not-disturb list (dnd_numbers, dnd_state), owned by the consent module. */
@@ -7,6 +7,17 @@ export interface DndState {
   activeGeneration: number;
   numbers: number;
   importedAt: number | null;
+}
+
+/**
+ * The numbers among `numbers` on the list in force: primary-key reads of the active generation (the
+ * plans test checks the index).
+ */
+export function dndLookup(numbers: readonly string[]): Stmt {
+  return sql(
+    `SELECT number FROM dnd_numbers WHERE generation = (SELECT active_generation FROM dnd_state WHERE id = 1) AND number IN (${inList(numbers.length)})`,
+    ...numbers,
+  );
 }
 
 @Injectable()
@@ -89,15 +100,17 @@ export class DndRepository {
     );
   }
 
+  /** The oldest generation below `active` that still has rows (an old list, or an import that lost or died), or null. */
+  async staleGeneration(active: number): Promise<number | null> {
+    const rows = await this.uow.rows<{ g: unknown }>(sql('SELECT MIN(generation) AS g FROM dnd_numbers'));
+    const g = rows[0]?.g;
+    return g === null || g === undefined || Number(g) >= active ? null : Number(g);
+  }
+
   /** The numbers among `numbers` on the list in force: one indexed read for many numbers. */
   async listed(numbers: readonly string[]): Promise<Set<string>> {
     if (numbers.length === 0) return new Set();
-    const rows = await this.uow.rows<{ number: unknown }>(
-      sql(
-        `SELECT number FROM dnd_numbers WHERE generation = (SELECT active_generation FROM dnd_state WHERE id = 1) AND number IN (${inList(numbers.length)})`,
-        ...numbers,
-      ),
-    );
+    const rows = await this.uow.rows<{ number: unknown }>(dndLookup(numbers));
     return new Set(rows.map((r) => String(r.number)));
   }
 }

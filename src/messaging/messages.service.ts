@@ -111,7 +111,7 @@ export class MessagesService {
       const d = decisions[i];
       if (d.kind === 'refuse') {
         const who = origin === 'batch' ? `to[${i}]` : 'to';
-        throw new ApiError(d.code, `${who}: ${m.to.slice(0, 40)} has opted out of these messages`);
+        throw new ApiError(d.code, `${who}: ${m.to.slice(0, 40)} ${d.why ?? 'has opted out of these messages'}`);
       }
       if (d.kind !== 'hold') return m;
       quiet.add(i);

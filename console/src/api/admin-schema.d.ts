@@ -410,6 +410,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/dnd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The do-not-disturb list in force: its size and when it was imported */
+        get: operations["adminGetDndList"];
+        /**
+         * Replace the platform's do-not-disturb list with a CSV (streamed)
+         * @description The body is CSV (`text/csv` or `text/plain`, no size limit, streamed): one phone number a line (the first column of each line; an optional header line without digits), E.164 or national in DEFAULT_REGION, normalised like a message's `to`. Invalid lines are counted (the first ten listed) and skipped; a body with no valid number is 400 and changes nothing. The new list replaces the old one at once when the body is complete (a send sees the old list or the new one, never a mix); the old numbers are deleted afterwards. A marketing message to a listed number is refused RECIPIENT_OPTED_OUT for every account; transactional messages and verification codes are not. Of two overlapping imports the one started later wins: the other answers 409 CONFLICT and is not applied. A failed or interrupted import leaves the list in force as it was.
+         */
+        put: operations["adminImportDndList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -692,6 +713,37 @@ export interface components {
             providerSession?: string;
             /** @description Sandbox sessions only; 120 generated chats when omitted */
             chats?: components["schemas"]["ChatInputDto"][];
+        };
+        DndImport: {
+            /** @description Distinct numbers on the new list (duplicates counted once). */
+            numbers: number;
+            /** @description Lines that were not a valid phone number (the header is not one). */
+            invalid: number;
+            /** @description The first ten invalid lines (1-based line numbers). */
+            invalidLines: number[];
+            /** @description The import now in force. */
+            generation: number;
+            /**
+             * Format: date-time
+             * @description When the new list was applied.
+             */
+            importedAt: string;
+            /** @description How long the import took, body streaming included (ms). */
+            durationMs: number;
+        };
+        DndList: {
+            /** @description Distinct numbers on the list in force (0 before the first import). */
+            numbers: number;
+            /**
+             * @description The import in force (0 before the first one).
+             * @example 3
+             */
+            generation: number;
+            /**
+             * Format: date-time
+             * @description When the list in force was applied; null before the first import.
+             */
+            importedAt: string | null;
         };
         /**
          * @description Every error code the API can answer with.
@@ -6409,6 +6461,324 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type not accepted by this route. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Content-Type not accepted by this route.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    adminGetDndList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list in force */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "numbers": 1000000,
+                     *         "generation": 3,
+                     *         "importedAt": "2030-01-15T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DndList"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests; see retryAfterSeconds and Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too many requests; see retryAfterSeconds and Retry-After.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001",
+                     *       "retryAfterSeconds": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR`: Unexpected error; the requestId identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "error": "Unexpected error; the requestId identifies it in the logs.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "error": "The service is shutting down, or its database is unreachable or busy (a lock held too long); retry shortly.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    adminImportDndList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The new list, in force */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "numbers": 1000000,
+                     *         "invalid": 2,
+                     *         "invalidLines": [
+                     *           17,
+                     *           90211
+                     *         ],
+                     *         "generation": 3,
+                     *         "importedAt": "2030-01-15T10:00:00.000Z",
+                     *         "durationMs": 21400
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DndImport"];
+                    };
+                };
+            };
+            /** @description `VALIDATION_ERROR`: A field is missing or invalid; the message names it. `INVALID_REQUEST_BODY`: The body is not valid JSON, not a JSON object, or nested deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "VALIDATION_ERROR",
+                     *       "error": "A field is missing or invalid; the message names it.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_ERROR" | "INVALID_REQUEST_BODY";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: API key (or admin token) missing or invalid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "UNAUTHORIZED",
+                     *       "error": "API key (or admin token) missing or invalid.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `CONFLICT`: The resource already exists or changed concurrently. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "CONFLICT",
+                     *       "error": "The resource already exists or changed concurrently.",
+                     *       "requestId": "msgreq_1732000000000_0k3x9a2000001"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "CONFLICT";
                     };
                 };
             };

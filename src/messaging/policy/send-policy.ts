@@ -37,7 +37,10 @@ export type PolicyRefusalCode = (typeof POLICY_REFUSAL_CODES)[number];
  * at `until` (marketing sending hours). A new kind is added here and handled by every origin.
  */
 export type PolicyDecision =
-  { kind: 'allow' } | { kind: 'refuse'; code: PolicyRefusalCode } | { kind: 'hold'; until: Date };
+  | { kind: 'allow' }
+  /** `why`: the end of the refusal's message after the recipient (default: "has opted out of these messages"). */
+  | { kind: 'refuse'; code: PolicyRefusalCode; why?: string }
+  | { kind: 'hold'; until: Date };
 
 export const ALLOW: PolicyDecision = { kind: 'allow' };
 
