@@ -11,7 +11,7 @@ describe('Migrations (e2e)', () => {
   let ds: DataSource;
 
   beforeAll(async () => {
-    url = await freshDatabaseUrl();
+    url = await freshDatabaseUrl({ migrated: false });
     ds = new DataSource({ ...buildDataSourceOptions(loadConfig({ DATABASE_URL: url })), migrationsRun: false });
     await ds.initialize();
   });

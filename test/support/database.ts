@@ -3,10 +3,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { copyMigratedFile, fillMigratedDatabase } from './migrated-template';
 
 /**
  * The e2e database comes from the environment (Vendure-style): TEST_MYSQL_URL set -> a fresh
- * MySQL/MariaDB database per app; otherwise a fresh SQLite file. Either way migrations run from empty.
+ * MySQL/MariaDB database per app; otherwise a fresh SQLite file. Either way it is a copy of a database
+ * this process migrated once (test/support/migrated-template.ts), or empty on request.
  */
 export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL || '';
 export const TEST_DB_PREFIX = 'msgtest_';
@@ -38,18 +40,33 @@ function suiteTag(): string {
     .slice(0, 30)}`;
 }
 
-export async function freshDatabaseUrl(): Promise<string> {
+/** A new database of its own; migrated (a copy of this process's migrated template) unless `migrated: false`. */
+export async function freshDatabaseUrl(opts: { migrated?: boolean } = {}): Promise<string> {
+  const migrated = opts.migrated ?? true;
   if (!isMysqlRun()) {
-    const dir = mkdtempSync(join(tmpdir(), 'msg-e2e-'));
-    return `sqlite:${join(dir, 'test.sqlite')}`;
+    const path = join(mkdtempSync(join(tmpdir(), 'msg-e2e-')), 'test.sqlite');
+    if (migrated) await copyMigratedFile(path);
+    return `sqlite:${path}`;
   }
-  const name = `${TEST_DB_PREFIX}${process.pid}_${++counter}_${randomBytes(3).toString('hex')}${suiteTag()}`;
+  const name = newDatabaseName();
   const conn = await serverConnection(TEST_MYSQL_URL);
   try {
     await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
+    if (migrated) {
+      const scratch = `${newDatabaseName()}_template`;
+      await fillMigratedDatabase(conn, name, { name: scratch, url: urlOf(scratch) });
+    }
   } finally {
     await conn.end();
   }
+  return urlOf(name);
+}
+
+function newDatabaseName(): string {
+  return `${TEST_DB_PREFIX}${process.pid}_${++counter}_${randomBytes(3).toString('hex')}${suiteTag()}`;
+}
+
+function urlOf(name: string): string {
   const url = new URL(TEST_MYSQL_URL);
   url.pathname = `/${name}`;
   return url.toString();
