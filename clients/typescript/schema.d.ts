@@ -2864,6 +2864,12 @@ export interface components {
              * @enum {string}
              */
             scope?: "marketing" | "all";
+            /**
+             * @description Why the entry is added: `api` (default), `console` (the developer console sends it), `bounce` (the address bounced at your email provider, say). `keyword`, `import` and `dnd` are set by the service itself.
+             * @default api
+             * @enum {string}
+             */
+            reason?: "api" | "console" | "bounce";
         };
         SuppressionImport: {
             /**

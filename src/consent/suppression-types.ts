@@ -5,6 +5,9 @@ export const SUPPRESSION_SCOPES = ['marketing', 'all'] as const;
 export type SuppressionScope = (typeof SUPPRESSION_SCOPES)[number];
 
 export const SUPPRESSION_REASONS = ['keyword', 'api', 'console', 'import', 'dnd', 'bounce'] as const;
+/** The reasons a client may give when it adds entries (the service sets keyword, import and dnd itself). */
+export const CLIENT_SUPPRESSION_REASONS = ['api', 'console', 'bounce'] as const;
+export type ClientSuppressionReason = (typeof CLIENT_SUPPRESSION_REASONS)[number];
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
 /** One channel, or `all` channels. */

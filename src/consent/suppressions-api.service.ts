@@ -32,7 +32,7 @@ export class SuppressionsApiService {
       recipient: requireRecipient(e.recipient, this.region, `entries[${i}].recipient`),
       channel: e.channel ?? 'all',
       scope: e.scope ?? 'marketing',
-      reason: 'api' as const,
+      reason: e.reason ?? 'api',
       source,
     }));
     await this.suppressions.optOutMany(accountId, reqs);

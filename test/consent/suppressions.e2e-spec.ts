@@ -60,6 +60,14 @@ describe('Suppression list (e2e)', () => {
     expect((await list(acc, '?channel=email')).body.data.suppressions).toHaveLength(1);
     expect((await list(acc, '?recipient=%2B966501234567')).body.data.suppressions).toHaveLength(1);
     expect((await list(acc, '?reason=keyword')).body.data.suppressions).toEqual([]);
+    // A client may say why: an email provider's bounce, say.
+    const bounced = await add(acc, [
+      { recipient: 'gone@example.com', channel: 'email', scope: 'all', reason: 'bounce' },
+    ]);
+    expect(bounced.status).toBe(200);
+    expect((await list(acc, '?reason=bounce')).body.data.suppressions).toEqual([
+      expect.objectContaining({ recipient: 'gone@example.com', reason: 'bounce', scope: 'all' }),
+    ]);
 
     const other = await t.createAccount();
     expect((await list(other)).body.data.suppressions).toEqual([]);
@@ -74,7 +82,7 @@ describe('Suppression list (e2e)', () => {
       .delete('/api/v2/suppressions/someone@example.com?channel=local_sms')
       .set('X-API-Key', acc.key);
     expectEnvelope(wrongChannel, 404, 'NOT_FOUND');
-    expect((await list(acc)).body.data.suppressions).toHaveLength(1);
+    expect((await list(acc)).body.data.suppressions).toHaveLength(2);
   });
 
   it('refuses bad input with 400 and writes nothing; a key without messages:create gets 403', async () => {
@@ -88,6 +96,10 @@ describe('Suppression list (e2e)', () => {
     );
     expectEnvelope(await add(acc, [{ recipient: '+966501234567', channel: 'fax' }]), 400, 'VALIDATION_ERROR');
     expectEnvelope(await add(acc, [{ recipient: '+966501234567', scope: 'some' }]), 400, 'VALIDATION_ERROR');
+    // keyword, import and dnd are the service's own reasons.
+    const own = await add(acc, [{ recipient: '+966501234567', reason: 'keyword' }]);
+    expectEnvelope(own, 400, 'VALIDATION_ERROR');
+    expect(own.body.error).toContain('reason must be one of: api, console, bounce');
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ recipient: `+9665012${String(i).padStart(5, '0')}` }));
     expectEnvelope(await add(acc, tooMany), 400, 'VALIDATION_ERROR');
     expect((await list(acc)).body.data.suppressions).toEqual([]);

@@ -39,7 +39,7 @@ describe('Console: suppression list (real browser)', () => {
     await form.getByRole('button', { name: 'Add to the list' }).click();
     await table().getByText('+966501240001').waitFor();
     const cells = await table().locator('tbody tr').first().locator('td').allTextContents();
-    expect(cells.slice(0, 4)).toEqual(['+966501240001', 'local_sms', 'all', 'api']);
+    expect(cells.slice(0, 4)).toEqual(['+966501240001', 'local_sms', 'all', 'console']);
 
     await form.getByLabel('Recipient (phone or email)').fill('not a number');
     await form.getByRole('button', { name: 'Add to the list' }).click();

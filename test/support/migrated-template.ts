@@ -2,9 +2,9 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Connection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { openDataSource } from '../../src/database/open-data-source';
 
 /*
  * Every app boot of the e2e suites used to run all migrations on an empty database (on the server
@@ -15,10 +15,15 @@ import { openDataSource } from '../../src/database/open-data-source';
  * The migrations suite still starts from an empty database (`freshDatabaseUrl({ migrated: false })`).
  */
 
-/** Migrates a database at `url` (the app's own DataSource options and runner). */
+/** Migrates a database at `url` (the app's own DataSource options and migrations, as it runs them, without its log line). */
 async function migrate(url: string): Promise<void> {
-  const ds = await openDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' })));
-  await ds.destroy();
+  const options = buildDataSourceOptions(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
+  const ds = await new DataSource({ ...options, migrationsRun: false }).initialize();
+  try {
+    await ds.runMigrations({ transaction: 'all' });
+  } finally {
+    await ds.destroy();
+  }
 }
 
 let fileTemplate: Promise<string> | null = null;

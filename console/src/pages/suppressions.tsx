@@ -44,7 +44,7 @@ export function SuppressionsPage() {
     `${filterKey}|${pager.cursor}`,
   );
   const add = useAction(async (entry: Schemas['SuppressionEntryInput']) => {
-    await unwrap(client.POST('/api/v2/suppressions', { body: { entries: [entry] } }));
+    await unwrap(client.POST('/api/v2/suppressions', { body: { entries: [{ ...entry, reason: 'console' }] } }));
     list.reload();
     return true;
   });

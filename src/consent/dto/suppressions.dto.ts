@@ -12,8 +12,13 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CHANNELS } from '../../config/providers.config';
-import { SUPPRESSION_REASONS, SUPPRESSION_SCOPES } from '../suppression-types';
-import type { SuppressionChannel, SuppressionReason, SuppressionScope } from '../suppression-types';
+import { CLIENT_SUPPRESSION_REASONS, SUPPRESSION_REASONS, SUPPRESSION_SCOPES } from '../suppression-types';
+import type {
+  ClientSuppressionReason,
+  SuppressionChannel,
+  SuppressionReason,
+  SuppressionScope,
+} from '../suppression-types';
 
 export const SUPPRESSION_CHANNELS: readonly SuppressionChannel[] = [...CHANNELS, 'all'];
 const CHANNEL_MESSAGE = `channel must be one of: ${SUPPRESSION_CHANNELS.join(', ')}`;
@@ -41,6 +46,16 @@ export class SuppressionEntryInput {
   @IsOptional()
   @IsIn(SUPPRESSION_SCOPES, { message: 'scope must be marketing or all' })
   scope?: SuppressionScope;
+
+  @ApiPropertyOptional({
+    enum: CLIENT_SUPPRESSION_REASONS,
+    default: 'api',
+    description:
+      'Why the entry is added: `api` (default), `console` (the developer console sends it), `bounce` (the address bounced at your email provider, say). `keyword`, `import` and `dnd` are set by the service itself.',
+  })
+  @IsOptional()
+  @IsIn(CLIENT_SUPPRESSION_REASONS, { message: `reason must be one of: ${CLIENT_SUPPRESSION_REASONS.join(', ')}` })
+  reason?: ClientSuppressionReason;
 }
 
 export class CreateSuppressionsBody {
