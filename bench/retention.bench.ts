@@ -40,13 +40,26 @@ async function child(dialect: string): Promise<void> {
   const accounts = Number(args.accounts ?? 200);
   const rate = Number(args.rate ?? 10);
   const windowS = Number(args.window ?? 15);
+  const soakMinutes = Number(args.soak ?? 0);
   const { databaseUrl, drop } = await benchDatabase('bench-retention', mysql ? MYSQL_URL : null, 'utf8mb4_unicode_ci');
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
     LOG_LEVEL: 'silent',
     DEMO_ACCOUNT: 'false',
-    SCHEDULERS_ENABLED: 'false',
+    // The soak runs the service as deployed (roll-up, purger, receipts on their ticks), a day lasting a minute.
+    ...(soakMinutes
+      ? {
+          SCHEDULERS_ENABLED: 'true',
+          RETENTION_DAY_MS: '60000',
+          RETENTION_MESSAGES_DAYS: '1',
+          RETENTION_BULK_JOBS_DAYS: '1',
+          RETENTION_INBOUND_DAYS: '1',
+          RETENTION_SANDBOX_DAYS: '1',
+          RETENTION_PURGE_TICK_MS: '10000',
+          USAGE_ROLLUP_TICK_MS: '5000',
+        }
+      : { SCHEDULERS_ENABLED: 'false' }),
     THROTTLE_LIMIT: '100000000',
     DB_POOL_SIZE: '20',
     PORT: '0',
@@ -71,7 +84,7 @@ async function child(dialect: string): Promise<void> {
   }
   const label = mysql ? 'MariaDB' : 'SQLite';
   console.log(
-    `\n=== ${label}: ${fmt(total)} expired messages over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch}, RETENTION_PURGE_SHARE ${app.get(AppConfig).retention.purgeShare} ===`,
+    `\n=== ${label}: ${soakMinutes ? 'soak' : `${fmt(total)} expired messages`} over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch}, RETENTION_PURGE_SHARE ${app.get(AppConfig).retention.purgeShare} ===`,
   );
   try {
     const owners: { id: string; key: string }[] = [];
@@ -82,47 +95,51 @@ async function child(dialect: string): Promise<void> {
       owners.push({ id: account.id, key: apiKey.key });
     }
 
-    // 1. Seed: 1,000 messages per unit (three multi-row INSERTs: messages, history, refs).
     const old = Date.now() - 200 * DAY;
     let t0 = performance.now();
-    const PER = 1000;
-    for (let start = 0; start < total; start += PER) {
-      const m: (string | number)[] = [];
-      const h: (string | number)[] = [];
-      const r: (string | number)[] = [];
-      const n = Math.min(PER, total - start);
-      for (let k = 0; k < n; k++) {
-        const i = start + k;
-        const at = old + i;
-        const id = derivedId('msg', at, String(i));
-        const acc = owners[i % accounts].id;
-        m.push(id, acc, at, at + 1, at + 2);
-        h.push(id, at, id, at + 1);
-        r.push(`sbx_${i}`, id, acc, at);
+    let secs = 0;
+    if (!soakMinutes) {
+      // 1. Seed: 1,000 messages per unit (three multi-row INSERTs: messages, history, refs).
+      t0 = performance.now();
+      const PER = 1000;
+      for (let start = 0; start < total; start += PER) {
+        const m: (string | number)[] = [];
+        const h: (string | number)[] = [];
+        const r: (string | number)[] = [];
+        const n = Math.min(PER, total - start);
+        for (let k = 0; k < n; k++) {
+          const i = start + k;
+          const at = old + i;
+          const id = derivedId('msg', at, String(i));
+          const acc = owners[i % accounts].id;
+          m.push(id, acc, at, at + 1, at + 2);
+          h.push(id, at, id, at + 1);
+          r.push(`sbx_${i}`, id, acc, at);
+        }
+        const tuples = (t: string) => Array(n).fill(t).join(', ');
+        await uow.transaction(async (tx) => {
+          await tx.run({
+            sql: `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, paid_from, created_at, updated_at, usage_counted_at, attempts, sequence) VALUES ${tuples("(?, ?, 'local_sms', 'free_text', '+966501234567', 'delivered', 5, 'wallet', ?, ?, ?, 1, 2)")}`,
+            params: m,
+          });
+          await tx.run({
+            sql: `INSERT INTO message_status_history (message_id, seq, status, at, source) VALUES ${Array(n).fill("(?, 1, 'sent', ?, 'api'), (?, 2, 'delivered', ?, 'receipt')").join(', ')}`,
+            params: h,
+          });
+          await tx.run({
+            sql: `INSERT INTO message_provider_refs (provider_message_id, message_id, account_id, part_index, part_count, status, created_at) VALUES ${tuples("(?, ?, ?, 0, 1, 'delivered', ?)")}`,
+            params: r,
+          });
+        });
+        if (process.env.BENCH_PROGRESS && start % 200_000 === 0) console.log(`  seeded ${fmt(start)}`);
       }
-      const tuples = (t: string) => Array(n).fill(t).join(', ');
-      await uow.transaction(async (tx) => {
-        await tx.run({
-          sql: `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, paid_from, created_at, updated_at, usage_counted_at, attempts, sequence) VALUES ${tuples("(?, ?, 'local_sms', 'free_text', '+966501234567', 'delivered', 5, 'wallet', ?, ?, ?, 1, 2)")}`,
-          params: m,
-        });
-        await tx.run({
-          sql: `INSERT INTO message_status_history (message_id, seq, status, at, source) VALUES ${Array(n).fill("(?, 1, 'sent', ?, 'api'), (?, 2, 'delivered', ?, 'receipt')").join(', ')}`,
-          params: h,
-        });
-        await tx.run({
-          sql: `INSERT INTO message_provider_refs (provider_message_id, message_id, account_id, part_index, part_count, status, created_at) VALUES ${tuples("(?, ?, ?, 0, 1, 'delivered', ?)")}`,
-          params: r,
-        });
-      });
-      if (process.env.BENCH_PROGRESS && start % 200_000 === 0) console.log(`  seeded ${fmt(start)}`);
+      secs = (performance.now() - t0) / 1000;
+      console.log(
+        `seed: ${fmt(total)} messages (+${fmt(2 * total)} history rows, ${fmt(total)} refs) in ${secs.toFixed(1)} s (${fmt((4 * total) / secs)} rows/s)`,
+      );
+      if (mysql)
+        await uow.run({ sql: 'ANALYZE TABLE messages, message_status_history, message_provider_refs', params: [] });
     }
-    let secs = (performance.now() - t0) / 1000;
-    console.log(
-      `seed: ${fmt(total)} messages (+${fmt(2 * total)} history rows, ${fmt(total)} refs) in ${secs.toFixed(1)} s (${fmt((4 * total) / secs)} rows/s)`,
-    );
-    if (mysql)
-      await uow.run({ sql: 'ANALYZE TABLE messages, message_status_history, message_provider_refs', params: [] });
 
     // 2./3. Dispatch: each account one request every 1000/rate ms, keep-alive.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -179,6 +196,29 @@ async function child(dialect: string): Promise<void> {
       return { rate: ok / ((performance.now() - start) / 1000), failed };
     };
     const target = accounts * rate;
+    if (soakMinutes) {
+      // Soak: sends for `soak` minutes with a one-minute retention; every growing table's rows each minute.
+      const tables = ['messages', 'message_status_history', 'message_provider_refs', 'sandbox_deliveries'];
+      tables.push('pending_receipts', 'usage_daily', 'bulk_jobs', 'bulk_rows', 'inbound_sms', 'web_inbound_messages');
+      const counts: number[][] = [];
+      console.log(`soak: ${soakMinutes} min at ${fmt(target)} msg/s offered, retention 1 min`);
+      console.log(['min', 'sent/s', ...tables].join('\t'));
+      for (let m = 1; m <= soakMinutes; m++) {
+        const w = await dispatch(60);
+        const row: number[] = [];
+        for (const t of tables)
+          row.push(Number((await uow.rows<{ n: number }>({ sql: `SELECT COUNT(*) AS n FROM ${t}`, params: [] }))[0].n));
+        counts.push(row);
+        console.log([m, fmt(w.rate), ...row.map(fmt)].join('\t'));
+      }
+      // Plateau: no table grew by more than 10% (and 1,000 rows) over the last half of the run.
+      const half = counts[Math.floor(counts.length / 2) - 1] ?? counts[0];
+      const last = counts[counts.length - 1];
+      const grew = tables.filter((_, k) => last[k] > half[k] * 1.1 && last[k] - half[k] > 1000);
+      console.log(grew.length ? `still growing: ${grew.join(', ')}` : 'every table plateaued over the second half');
+      agent.destroy();
+      return;
+    }
     const base = await dispatch(windowS);
     console.log(
       `dispatch without the purger: ${fmt(base.rate)} msg/s (offered ${fmt(target)}/s, ${base.failed} failed)`,
