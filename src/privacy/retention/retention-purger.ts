@@ -118,9 +118,8 @@ export class RetentionPurger implements OnApplicationBootstrap {
         : {};
       if (!(await this.step(report, purged, 0))) return false;
       if (page.length < batch) return true;
-      // The page's last count time is read again (the rows left there: kept longer, changed since, or held
-      // by a sender);
-      // past it when the page deleted nothing, so the range always moves on.
+      // The page's last count time is read again (rows left there: kept longer, changed since, or held by
+      // a sender); past it when the page deleted nothing, so the range always moves on.
       const last = page[page.length - 1].countedAt;
       from = purged.messages ? last : last + 1;
     }
