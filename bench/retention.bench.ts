@@ -16,7 +16,7 @@ const args = Object.fromEntries(
   process.argv
     .slice(2)
     .filter((a) => a.startsWith('--'))
-    .map((a) => a.slice(2).split('=') as [string, string]),
+    .map((a) => [a.slice(2, a.indexOf('=') < 0 ? undefined : a.indexOf('=')), a.slice(a.indexOf('=') + 1)]),
 );
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/x';
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -40,17 +40,31 @@ async function child(dialect: string): Promise<void> {
   const accounts = Number(args.accounts ?? 200);
   const rate = Number(args.rate ?? 10);
   const windowS = Number(args.window ?? 15);
+  const soakMinutes = Number(args.soak ?? 0);
   const { databaseUrl, drop } = await benchDatabase('bench-retention', mysql ? MYSQL_URL : null, 'utf8mb4_unicode_ci');
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
     LOG_LEVEL: 'silent',
     DEMO_ACCOUNT: 'false',
-    SCHEDULERS_ENABLED: 'false',
+    // The soak runs the service as deployed (roll-up, purger, receipts on their ticks), a day lasting a minute.
+    ...(soakMinutes
+      ? {
+          SCHEDULERS_ENABLED: 'true',
+          RETENTION_DAY_MS: '60000',
+          RETENTION_MESSAGES_DAYS: '1',
+          RETENTION_BULK_JOBS_DAYS: '1',
+          RETENTION_INBOUND_DAYS: '1',
+          RETENTION_SANDBOX_DAYS: '1',
+          RETENTION_PURGE_TICK_MS: '10000',
+          USAGE_ROLLUP_TICK_MS: '5000',
+        }
+      : { SCHEDULERS_ENABLED: 'false' }),
     THROTTLE_LIMIT: '100000000',
     DB_POOL_SIZE: '20',
     PORT: '0',
     ...(args.batch ? { RETENTION_PURGE_BATCH: args.batch } : {}),
+    ...(args.share ? { RETENTION_PURGE_SHARE: args.share } : {}),
   });
   const { createApp } = await import('../src/bootstrap');
   const app = await createApp();
@@ -63,9 +77,14 @@ async function child(dialect: string): Promise<void> {
   const { AppConfig } = await import('../src/config/app-config');
   const { derivedId } = await import('../src/common/ids');
   const uow = app.get(UnitOfWork);
+  if (args.pragma && !mysql) {
+    const { SqliteGate } = await import('../src/database/sqlite-gate');
+    const { DataSource } = await import('typeorm');
+    console.log(args.pragma, SqliteGate.of(app.get(DataSource))?.conn.pragma(args.pragma));
+  }
   const label = mysql ? 'MariaDB' : 'SQLite';
   console.log(
-    `\n=== ${label}: ${fmt(total)} expired messages over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch} ===`,
+    `\n=== ${label}: ${soakMinutes ? 'soak' : `${fmt(total)} expired messages`} over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch}, RETENTION_PURGE_SHARE ${app.get(AppConfig).retention.purgeShare} ===`,
   );
   try {
     const owners: { id: string; key: string }[] = [];
@@ -76,47 +95,51 @@ async function child(dialect: string): Promise<void> {
       owners.push({ id: account.id, key: apiKey.key });
     }
 
-    // 1. Seed: 1,000 messages per unit (three multi-row INSERTs: messages, history, refs).
     const old = Date.now() - 200 * DAY;
     let t0 = performance.now();
-    const PER = 1000;
-    for (let start = 0; start < total; start += PER) {
-      const m: (string | number)[] = [];
-      const h: (string | number)[] = [];
-      const r: (string | number)[] = [];
-      const n = Math.min(PER, total - start);
-      for (let k = 0; k < n; k++) {
-        const i = start + k;
-        const at = old + i;
-        const id = derivedId('msg', at, String(i));
-        const acc = owners[i % accounts].id;
-        m.push(id, acc, at, at + 1, at + 2);
-        h.push(id, at, id, at + 1);
-        r.push(`sbx_${i}`, id, acc, at);
+    let secs = 0;
+    if (!soakMinutes) {
+      // 1. Seed: 1,000 messages per unit (three multi-row INSERTs: messages, history, refs).
+      t0 = performance.now();
+      const PER = 1000;
+      for (let start = 0; start < total; start += PER) {
+        const m: (string | number)[] = [];
+        const h: (string | number)[] = [];
+        const r: (string | number)[] = [];
+        const n = Math.min(PER, total - start);
+        for (let k = 0; k < n; k++) {
+          const i = start + k;
+          const at = old + i;
+          const id = derivedId('msg', at, String(i));
+          const acc = owners[i % accounts].id;
+          m.push(id, acc, at, at + 1, at + 2);
+          h.push(id, at, id, at + 1);
+          r.push(`sbx_${i}`, id, acc, at);
+        }
+        const tuples = (t: string) => Array(n).fill(t).join(', ');
+        await uow.transaction(async (tx) => {
+          await tx.run({
+            sql: `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, paid_from, created_at, updated_at, usage_counted_at, attempts, sequence) VALUES ${tuples("(?, ?, 'local_sms', 'free_text', '+966501234567', 'delivered', 5, 'wallet', ?, ?, ?, 1, 2)")}`,
+            params: m,
+          });
+          await tx.run({
+            sql: `INSERT INTO message_status_history (message_id, seq, status, at, source) VALUES ${Array(n).fill("(?, 1, 'sent', ?, 'api'), (?, 2, 'delivered', ?, 'receipt')").join(', ')}`,
+            params: h,
+          });
+          await tx.run({
+            sql: `INSERT INTO message_provider_refs (provider_message_id, message_id, account_id, part_index, part_count, status, created_at) VALUES ${tuples("(?, ?, ?, 0, 1, 'delivered', ?)")}`,
+            params: r,
+          });
+        });
+        if (process.env.BENCH_PROGRESS && start % 200_000 === 0) console.log(`  seeded ${fmt(start)}`);
       }
-      const tuples = (t: string) => Array(n).fill(t).join(', ');
-      await uow.transaction(async (tx) => {
-        await tx.run({
-          sql: `INSERT INTO messages (id, account_id, channel, message_type, recipient, status, cost, paid_from, created_at, updated_at, usage_counted_at, attempts, sequence) VALUES ${tuples("(?, ?, 'local_sms', 'free_text', '+966501234567', 'delivered', 5, 'wallet', ?, ?, ?, 1, 2)")}`,
-          params: m,
-        });
-        await tx.run({
-          sql: `INSERT INTO message_status_history (message_id, seq, status, at, source) VALUES ${Array(n).fill("(?, 1, 'sent', ?, 'api'), (?, 2, 'delivered', ?, 'receipt')").join(', ')}`,
-          params: h,
-        });
-        await tx.run({
-          sql: `INSERT INTO message_provider_refs (provider_message_id, message_id, account_id, part_index, part_count, status, created_at) VALUES ${tuples("(?, ?, ?, 0, 1, 'delivered', ?)")}`,
-          params: r,
-        });
-      });
-      if (process.env.BENCH_PROGRESS && start % 200_000 === 0) console.log(`  seeded ${fmt(start)}`);
+      secs = (performance.now() - t0) / 1000;
+      console.log(
+        `seed: ${fmt(total)} messages (+${fmt(2 * total)} history rows, ${fmt(total)} refs) in ${secs.toFixed(1)} s (${fmt((4 * total) / secs)} rows/s)`,
+      );
+      if (mysql)
+        await uow.run({ sql: 'ANALYZE TABLE messages, message_status_history, message_provider_refs', params: [] });
     }
-    let secs = (performance.now() - t0) / 1000;
-    console.log(
-      `seed: ${fmt(total)} messages (+${fmt(2 * total)} history rows, ${fmt(total)} refs) in ${secs.toFixed(1)} s (${fmt((4 * total) / secs)} rows/s)`,
-    );
-    if (mysql)
-      await uow.run({ sql: 'ANALYZE TABLE messages, message_status_history, message_provider_refs', params: [] });
 
     // 2./3. Dispatch: each account one request every 1000/rate ms, keep-alive.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -157,6 +180,7 @@ async function child(dialect: string): Promise<void> {
       await Promise.all(
         owners.map(async (o, i) => {
           // Spread the accounts over the interval; each sends on its own schedule, never two at once.
+          // Open loop until the window ends: a slot missed while a request was out is skipped, not made up.
           let next = start + (i * 1000) / rate / owners.length;
           while (next < end) {
             const wait = next - performance.now();
@@ -164,18 +188,44 @@ async function child(dialect: string): Promise<void> {
             if (await send(o.key)) ok++;
             else failed++;
             next += 1000 / rate;
+            const now = performance.now();
+            if (next < now) next += Math.ceil((now - next) / (1000 / rate)) * (1000 / rate);
           }
         }),
       );
       return { rate: ok / ((performance.now() - start) / 1000), failed };
     };
     const target = accounts * rate;
+    if (soakMinutes) {
+      // Soak: sends for `soak` minutes with a one-minute retention; every growing table's rows each minute.
+      const tables = ['messages', 'message_status_history', 'message_provider_refs', 'sandbox_deliveries'];
+      tables.push('pending_receipts', 'usage_daily', 'bulk_jobs', 'bulk_rows', 'inbound_sms', 'web_inbound_messages');
+      const counts: number[][] = [];
+      console.log(`soak: ${soakMinutes} min at ${fmt(target)} msg/s offered, retention 1 min`);
+      console.log(['min', 'sent/s', ...tables].join('\t'));
+      for (let m = 1; m <= soakMinutes; m++) {
+        const w = await dispatch(60);
+        const row: number[] = [];
+        for (const t of tables)
+          row.push(Number((await uow.rows<{ n: number }>({ sql: `SELECT COUNT(*) AS n FROM ${t}`, params: [] }))[0].n));
+        counts.push(row);
+        console.log([m, fmt(w.rate), ...row.map(fmt)].join('\t'));
+      }
+      // Plateau: no table grew by more than 10% (and 1,000 rows) over the last half of the run.
+      const half = counts[Math.floor(counts.length / 2) - 1] ?? counts[0];
+      const last = counts[counts.length - 1];
+      const grew = tables.filter((_, k) => last[k] > half[k] * 1.1 && last[k] - half[k] > 1000);
+      console.log(grew.length ? `still growing: ${grew.join(', ')}` : 'every table plateaued over the second half');
+      agent.destroy();
+      return;
+    }
     const base = await dispatch(windowS);
     console.log(
       `dispatch without the purger: ${fmt(base.rate)} msg/s (offered ${fmt(target)}/s, ${base.failed} failed)`,
     );
 
     const purger = app.get(RetentionPurger);
+    const profile = args.profile ? profileStatements(uow) : null;
     const count = async () =>
       Number(
         (
@@ -199,15 +249,62 @@ async function child(dialect: string): Promise<void> {
     console.log(
       `purge while dispatching: ${fmt((total - leftAfterWindow) / windowSecs)} messages/s over the first ${windowSecs.toFixed(1)} s`,
     );
+    if (secs - windowSecs > 1)
+      console.log(
+        `purge alone after the window: ${fmt(leftAfterWindow / (secs - windowSecs))} messages/s over ${(secs - windowSecs).toFixed(1)} s`,
+      );
     console.log(
       `purge: ${fmt(purged)} messages, ${fmt(report.message_status_history ?? 0)} history rows, ${fmt(report.message_provider_refs ?? 0)} refs in ${secs.toFixed(1)} s = ${fmt(purged / secs)} messages/s overall (target >= 20,000/s)`,
     );
     agent.destroy();
+    if (profile) profile();
     if ((await count()) !== 0) throw new Error('expired messages left after the pass');
   } finally {
     await app.close();
     await drop();
   }
+}
+
+/** --profile: wall time per statement shape (first 60 characters) over the purge, printed at the end. */
+function profileStatements(uow: object): () => void {
+  const times = new Map<string, { n: number; ms: number }>();
+  const u = uow as Record<string, (...a: unknown[]) => unknown>;
+  const note = (text: string, ms: number) => {
+    const shape = text.slice(0, 60);
+    const t = times.get(shape) ?? { n: 0, ms: 0 };
+    t.n++;
+    t.ms += ms;
+    times.set(shape, t);
+  };
+  for (const name of ['sqliteExec', 'mysqlExec']) {
+    const orig = u[name].bind(uow);
+    u[name] = (...a: unknown[]) => {
+      const stmt = a[1] as { sql: string };
+      const t0 = performance.now();
+      const r = orig(...a);
+      if (r instanceof Promise) return r.finally(() => note(stmt.sql, performance.now() - t0));
+      note(stmt.sql, performance.now() - t0);
+      return r;
+    };
+  }
+  const prepare = u.prepare.bind(uow);
+  u.prepare = (...a: unknown[]) => {
+    const st = prepare(...a) as { run: (...p: unknown[]) => unknown };
+    if (a[1] !== 'COMMIT') return st;
+    return {
+      ...st,
+      run: (...p: unknown[]) => {
+        const t0 = performance.now();
+        const r = st.run(...p);
+        note('COMMIT', performance.now() - t0);
+        return r;
+      },
+    };
+  };
+  return () => {
+    for (const [shape, t] of [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15))
+      console.log(`  ${(t.ms / 1000).toFixed(2).padStart(8)} s ${String(t.n).padStart(7)} x  ${shape}`);
+  };
 }
 
 const childArg = args.child;

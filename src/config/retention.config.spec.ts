@@ -11,7 +11,8 @@ describe('config: retention', () => {
       sandboxDeliveriesDays: 7,
       accountMaxDays: 730,
       purgeTickMs: 60_000,
-      purgeBatch: 500,
+      purgeBatch: 2000,
+      purgeShare: 100,
       usageTickMs: 10_000,
       dayMs: 86_400_000,
     });

@@ -23,6 +23,11 @@ export interface RetentionConfig {
   purgeTickMs: number;
   /** RETENTION_PURGE_BATCH: messages (or rows) deleted per unit of work. */
   purgeBatch: number;
+  /**
+   * RETENTION_PURGE_SHARE: the most of the time (percent) the purger spends in its units; after each it
+   * rests in proportion (100: no rest), so a purge of a large backlog leaves turns to sending.
+   */
+  purgeShare: number;
   /** USAGE_ROLLUP_TICK_MS: how often settled messages are rolled into the daily usage records. */
   usageTickMs: number;
   /** Length of a retention day in ms (always a day; benchmarks and soak runs shorten it). */
@@ -38,7 +43,8 @@ export function retentionSection(r: EnvReader): RetentionConfig {
     sandboxDeliveriesDays: days('RETENTION_SANDBOX_DAYS', 7),
     accountMaxDays: days('RETENTION_ACCOUNT_MAX_DAYS', 730),
     purgeTickMs: r.int('RETENTION_PURGE_TICK_MS', 60_000, 1000, 86_400_000),
-    purgeBatch: r.int('RETENTION_PURGE_BATCH', 500, 10, 5000),
+    purgeBatch: r.int('RETENTION_PURGE_BATCH', 2000, 10, 5000),
+    purgeShare: r.int('RETENTION_PURGE_SHARE', 100, 5, 100),
     usageTickMs: r.int('USAGE_ROLLUP_TICK_MS', 10_000, 100, 3_600_000),
     dayMs: r.int('RETENTION_DAY_MS', DAY_MS, 1000, DAY_MS),
   };

@@ -26,9 +26,14 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
       database: db.path,
       // WAL + NORMAL: claims run ~3x faster than the default rollback journal (STACK-NOTES). The hook
       // also hands the connection to the unit of work (synchronous transactions on it).
+      // wal_autocheckpoint 10,000 pages (default 1,000): a purge unit of 2,000 messages writes ~1,000
+      // pages, so the default checkpointed (and synced) at nearly every commit; measured 16k -> 22k
+      // messages purged/s. journal_size_limit truncates the log back to 64 MiB after a checkpoint.
       prepareDatabase: sqlitePrepareHook([
         'journal_mode = WAL',
         'synchronous = NORMAL',
+        'wal_autocheckpoint = 10000',
+        'journal_size_limit = 67108864',
         'busy_timeout = 5000',
         'foreign_keys = ON',
       ]),

@@ -14,6 +14,7 @@ const NOW = Date.now();
 const IDS = ['msg_a', 'msg_b'];
 const CASES: [string, Stmt, string][] = [
   ['expired messages of an account', r.expiredMessages('acc_plan_1', NOW, 500), 'ix_messages_account_counted'],
+  ['expired messages of every account', r.expiredMessagesAnyAccount(0, NOW, 2000), 'ix_messages_usage_pending'],
   ['lock of the candidates', r.lockMessages(IDS, NOW, isMysqlRun()), 'PRIMARY'],
   ['delete of their history', r.deleteHistory(IDS), 'PRIMARY'],
   ['delete of their provider ids', r.deleteRefs(IDS), 'ix_message_provider_refs_message'],

@@ -24,6 +24,8 @@ describe('Retention purger (e2e)', () => {
     const long = await t.createAccount({ retentionDays: 200 });
     const gone = await h.sendSettled(a, [h.sms('+966501000001'), h.sms('+966501000002', 'x'.repeat(200))]);
     const keptLong = await h.sendSettled(long, [h.sms('+966501000003')]);
+    const short = await t.createAccount({ retentionDays: 30 });
+    await h.sendSettled(short, [h.sms('+966501000007')]);
     const scheduled = await h.send(a, {
       ...h.sms('+966501000004'),
       scheduleAt: new Date(Date.now() + 300 * DAY).toISOString(),
@@ -42,6 +44,8 @@ describe('Retention purger (e2e)', () => {
     at(89);
     await h.purge();
     expect(await h.count('SELECT COUNT(*) AS n FROM messages WHERE account_id = ?', a.id)).toBe(4);
+    // An account with a shorter retention of its own: gone after its 30 days.
+    expect(await h.count('SELECT COUNT(*) AS n FROM messages WHERE account_id = ?', short.id)).toBe(0);
 
     at(91);
     const report = await h.purge();

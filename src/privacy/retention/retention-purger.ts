@@ -21,11 +21,11 @@ export type PurgeReport = Purged;
 /**
  * The one retention purger (issue 29): every RETENTION_PURGE_TICK_MS and once at start-up, on the
  * replica that holds its lease, deletes what is past its retention (docs/operations.md, "Data kept and
- * for how long"): per account (its own `retentionDays`, else the defaults) its messages counted into
- * usage and unchanged for the retention, each with its history, provider ids and sandbox delivery in one
- * unit; its settled bulk jobs with their rows; its inbound messages; and every sandbox delivery past
- * RETENTION_SANDBOX_DAYS. Small units (RETENTION_PURGE_BATCH rows), each a short transaction on rows
- * found by an index range, so sending is never held up for long.
+ * for how long"): messages counted into usage and unchanged for the retention (one range over every
+ * account on the default, one per account with its own `retentionDays`), each with its history, provider
+ * ids and sandbox delivery in one unit; per account its settled bulk jobs with their rows and its inbound
+ * messages; and every sandbox delivery past RETENTION_SANDBOX_DAYS. Units of RETENTION_PURGE_BATCH rows
+ * found by an index range, each a short transaction, with a turn for sending between two.
  */
 @Injectable()
 export class RetentionPurger implements OnApplicationBootstrap {
@@ -33,6 +33,8 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private readonly owner = `purge:${randomPart(16)}`;
   private readonly settings: RetentionConfig;
   private leaseUntil = 0;
+  /** When the current unit began (for RETENTION_PURGE_SHARE). */
+  private unitStart = 0;
 
   constructor(
     private readonly repo: RetentionRepository,
@@ -68,34 +70,78 @@ export class RetentionPurger implements OnApplicationBootstrap {
   async purge(): Promise<PurgeReport> {
     const report: PurgeReport = {};
     if (!(await this.holdLease())) return report;
+    this.unitStart = this.clock.now();
+    const s = this.settings;
     const now = this.clock.now();
-    const day = this.settings.dayMs;
-    const batch = this.settings.purgeBatch;
-    const sandboxBefore = idAt('sbx', now - this.settings.sandboxDeliveriesDays * day);
+    const batch = s.purgeBatch;
+    const sandboxBefore = idAt('sbx', now - s.sandboxDeliveriesDays * s.dayMs);
     await this.drain(report, 'sandbox_deliveries', () => this.repo.deleteSandbox(sandboxBefore, batch));
-    const inboundBefore = now - this.settings.inboundDays * day;
+    const inboundBefore = now - s.inboundDays * s.dayMs;
     await this.drain(report, 'inbound_sms', () => this.repo.deleteInboundSms(null, inboundBefore, batch));
-    let after = '';
-    for (;;) {
+    const accounts = await this.allAccounts();
+    // Most accounts keep messages for the default: theirs go by one range over every account's messages
+    // (minus the accounts that keep them longer); an account with its own retention is read on its own.
+    const own = accounts.filter((a) => a.retentionDays !== null && a.retentionDays !== s.messagesDays);
+    const longer = new Set(own.filter((a) => (a.retentionDays ?? 0) > s.messagesDays).map((a) => a.accountId));
+    if (!(await this.purgeMessagesOnDefault(now - s.messagesDays * s.dayMs, longer, report))) return report;
+    for (const a of own)
+      if (!(await this.purgeAccountMessages(a.accountId, now - (a.retentionDays ?? 0) * s.dayMs, report)))
+        return report;
+    for (const a of accounts) if (!(await this.purgeAccount(a, now, report))) return report;
+    return report;
+  }
+
+  private async allAccounts(): Promise<AccountRetention[]> {
+    const all: AccountRetention[] = [];
+    for (let after = ''; ;) {
       const page = await this.repo.accounts(after, ACCOUNTS_PAGE);
-      for (const account of page) if (!(await this.purgeAccount(account, now, report))) return report;
-      if (page.length < ACCOUNTS_PAGE) return report;
+      all.push(...page);
+      if (page.length < ACCOUNTS_PAGE) return all;
       after = page[page.length - 1].accountId;
     }
   }
 
-  /** One account's expired data; false when the pass must stop (halted, lease lost). */
+  /**
+   * Messages counted before `before`, of every account but those in `keptLonger`, oldest count first.
+   * False when the pass must stop (halted, lease lost).
+   */
+  private async purgeMessagesOnDefault(before: number, keptLonger: Set<string>, report: PurgeReport): Promise<boolean> {
+    const batch = this.settings.purgeBatch;
+    for (let from = 0; ;) {
+      const page = await this.repo.expiredMessagesAnyAccount(from, before, batch);
+      const purged = page.length
+        ? await this.repo.deleteMessages(
+            page.map((m) => m.id),
+            before,
+            keptLonger,
+          )
+        : {};
+      if (!(await this.step(report, purged, 0))) return false;
+      if (page.length < batch) return true;
+      // The page's last count time is read again (rows left there: kept longer, changed since, or held by
+      // a sender); past it when the page deleted nothing, so the range always moves on.
+      const last = page[page.length - 1].countedAt;
+      from = purged.messages ? last : last + 1;
+    }
+  }
+
+  /** One account's messages counted before `before` (an account with its own retention). */
+  private async purgeAccountMessages(accountId: string, before: number, report: PurgeReport): Promise<boolean> {
+    const batch = this.settings.purgeBatch;
+    for (;;) {
+      const candidates = await this.repo.expiredMessageIds(accountId, before, batch);
+      if (!candidates.length) return true;
+      const purged = await this.repo.deleteMessages(candidates, before);
+      if (!(await this.step(report, purged, 1))) return !this.job.halted && (await this.holdLease());
+      if (candidates.length < batch) return true;
+    }
+  }
+
+  /** One account's expired jobs and inbound messages; false when the pass must stop (halted, lease lost). */
   private async purgeAccount(a: AccountRetention, now: number, report: PurgeReport): Promise<boolean> {
     const s = this.settings;
     const batch = s.purgeBatch;
     const days = (def: number) => (a.retentionDays ?? def) * s.dayMs;
-    const messagesBefore = now - days(s.messagesDays);
-    for (;;) {
-      const candidates = await this.repo.expiredMessageIds(a.accountId, messagesBefore, batch);
-      if (!candidates.length) break;
-      const purged = await this.repo.deleteMessages(candidates, messagesBefore);
-      if (!(await this.step(report, purged, 1)) || candidates.length < batch) break;
-    }
     const jobsBefore = now - days(s.bulkJobsDays);
     for (const jobId of await this.repo.expiredJobIds(
       a.accountId,
@@ -127,6 +173,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
    * `full` rows of one table (a full batch, so there may be more), the job is not halted and the lease held.
    */
   private async step(report: PurgeReport, purged: Purged, full: number): Promise<boolean> {
+    await this.rest();
     let most = 0;
     for (const [table, n] of Object.entries(purged) as [keyof Purged, number][]) {
       if (!n) continue;
@@ -135,6 +182,18 @@ export class RetentionPurger implements OnApplicationBootstrap {
       most = Math.max(most, n);
     }
     return most >= full && !this.job.halted && (await this.holdLease());
+  }
+
+  /**
+   * Between two units: a turn for what waits on the event loop (requests and their statements), and a
+   * rest in proportion to the unit's time when RETENTION_PURGE_SHARE is under 100.
+   */
+  private async rest(): Promise<void> {
+    const share = this.settings.purgeShare / 100;
+    const worked = this.clock.now() - this.unitStart;
+    if (share < 1 && worked > 0) await this.clock.sleep((worked * (1 - share)) / share);
+    else await new Promise<void>((resolve) => setImmediate(resolve));
+    this.unitStart = this.clock.now();
   }
 
   /** Holds the lease (renewed once a third of it has passed); false when another replica has it. */

@@ -55,12 +55,23 @@ export const retentionStatements = {
       before,
     ),
   /**
+   * Messages of any account counted into usage in [from, before), oldest count first, read from
+   * ix_messages_usage_pending alone (it holds the primary key): one range for every account on the default
+   * retention, not one per account. The lock below checks the rest on each row.
+   */
+  expiredMessagesAnyAccount: (from: number, before: number, limit: number): Stmt =>
+    sql(
+      `SELECT id, usage_counted_at FROM messages WHERE usage_counted_at >= ? AND usage_counted_at < ? ORDER BY usage_counted_at LIMIT ${limit}`,
+      from,
+      before,
+    ),
+  /**
    * The candidates still expired, locked by primary key (rows a sender holds are skipped, not waited for).
    * (`+column`: a condition checked on the row, never an index to range over instead of the keys.)
    */
   lockMessages: (ids: string[], before: number, skipLocked: boolean): Stmt =>
     sql(
-      `SELECT id FROM messages WHERE id IN (${inList(ids.length)}) AND +usage_counted_at < ? AND +updated_at < ?${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      `SELECT id, account_id FROM messages WHERE id IN (${inList(ids.length)}) AND +usage_counted_at < ? AND +updated_at < ?${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
       ...ids,
       before,
       before,
@@ -122,6 +133,12 @@ export interface AccountRetention {
   retentionDays: number | null;
 }
 
+export interface ExpiredMessage {
+  id: string;
+  /** usage_counted_at (epoch ms). */
+  countedAt: number;
+}
+
 /** Rows deleted per table by one unit. */
 export type Purged = Partial<Record<PurgedTable, number>>;
 
@@ -142,15 +159,25 @@ export class RetentionRepository {
     }));
   }
 
+  /** A page of `expiredMessagesAnyAccount`, each with when it was counted. */
+  async expiredMessagesAnyAccount(from: number, before: number, limit: number): Promise<ExpiredMessage[]> {
+    const rows = await this.uow.rows(retentionStatements.expiredMessagesAnyAccount(from, before, limit));
+    return rows.map((r) => ({ id: String(r.id), countedAt: Number(r.usage_counted_at) }));
+  }
+
   async expiredMessageIds(accountId: string, before: number, limit: number): Promise<string[]> {
     return ids(await this.uow.rows(retentionStatements.expiredMessages(accountId, before, limit)));
   }
 
-  /** Deletes the messages still expired among `candidates` with their history, provider ids and sandbox delivery, in one unit. */
-  async deleteMessages(candidates: string[], before: number): Promise<Purged> {
+  /**
+   * Deletes the messages still expired among `candidates` (but those of `keptAccounts`) with their
+   * history, provider ids and sandbox delivery, in one unit.
+   */
+  async deleteMessages(candidates: string[], before: number, keptAccounts?: ReadonlySet<string>): Promise<Purged> {
     return this.uow.transaction(async (tx) => {
       const skip = this.uow.capabilities.skipLocked;
-      const locked = ids(await tx.rows(retentionStatements.lockMessages(candidates, before, skip)));
+      const rows = await tx.rows(retentionStatements.lockMessages(candidates, before, skip));
+      const locked = ids(keptAccounts?.size ? rows.filter((r) => !keptAccounts.has(String(r.account_id))) : rows);
       if (!locked.length) return {};
       return {
         message_status_history: await tx.exec(retentionStatements.deleteHistory(locked)),
