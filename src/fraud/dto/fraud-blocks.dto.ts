@@ -1,24 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { toBool, toInteger } from '../../common/query-transforms';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { CursorPageQuery } from '../../common/dto/cursor-page.query';
+import { toBool } from '../../common/query-transforms';
 import type { FraudBlockView } from '../fraud-block.view';
 
-export class ListFraudBlocksQuery {
-  @ApiPropertyOptional({ type: 'string', maxLength: 500, description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString({ message: 'cursor is invalid' })
-  @MaxLength(500, { message: 'cursor is invalid' })
-  cursor?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Transform(toInteger)
-  @IsInt({ message: 'limit must be an integer from 1 to 100' })
-  @Min(1, { message: 'limit must be an integer from 1 to 100' })
-  @Max(100, { message: 'limit must be an integer from 1 to 100' })
-  limit?: number;
-
+export class ListFraudBlocksQuery extends CursorPageQuery {
   @ApiPropertyOptional({ type: 'boolean', description: '`true`: only blocks in force; `false`: only ended ones' })
   @IsOptional()
   @Transform(toBool)
