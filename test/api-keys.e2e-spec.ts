@@ -9,7 +9,7 @@ import { expectError } from './support/envelope';
 import { SpawnedApp, spawnApp } from './support/spawn-app';
 
 const KEY_RE = /^msk_[A-Za-z0-9_-]{40}$/;
-const VIEW_FIELDS = ['createdAt', 'id', 'lastUsedAt', 'name', 'permissions', 'prefix', 'role'];
+const VIEW_FIELDS = ['createdAt', 'id', 'lastUsedAt', 'mode', 'name', 'permissions', 'prefix', 'role'];
 
 describe('API keys for owners (e2e)', () => {
   let t: TestApp;
@@ -177,7 +177,9 @@ describe('API keys for owners (e2e)', () => {
         /permissions must each be one of: messages:create, messages:read, api_keys:read/,
       ],
       [{ name: 'k', permissions: ['messages:read', 'messages:read'] }, /twice/],
-      [{ name: 'k', permissions: ['messages:read'], role: 'owner' }, /role should not exist/],
+      [{ name: 'k', permissions: ['messages:read'], role: 'owner' }, /role owner is only for test keys/],
+      [{ name: 'k', permissions: ['messages:read'], role: 'admin' }, /role must be member or owner/],
+      [{ name: 'k', permissions: ['messages:read'], mode: 'prod' }, /mode must be live or test/],
     ];
     const acc = await t.createAccount();
     for (const [body, text] of cases) expectError(await create(acc.key, body), 400, 'VALIDATION_ERROR', text);

@@ -194,6 +194,7 @@ describe('Foundation (e2e)', () => {
           subscriptionActive: false,
           phoneVerified: false,
           createdAt: expect.any(String),
+          livemode: true,
         },
       });
     });

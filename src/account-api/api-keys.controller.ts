@@ -27,19 +27,19 @@ export class ApiKeysController {
   @OwnerOnly()
   @ApiOperation({
     operationId: 'createApiKey',
-    summary: 'Create a member key with the listed permissions (the key is shown once)',
-    description: `Owner key only (a member key gets 403 FORBIDDEN whatever its permissions). An account holds at most ${MAX_ACTIVE_KEYS} active keys (409 API_KEY_LIMIT_REACHED).`,
+    summary: 'Create a member key with the listed permissions, or a test key (the key is shown once)',
+    description: `Owner key only (a member key gets 403 FORBIDDEN whatever its permissions). \`mode: test\` creates a \`msk_test_...\` key of the account's test mode (a test owner key with \`role: owner\`); a test key cannot create a live key (403 FORBIDDEN), and \`role: owner\` with a live mode is 400 VALIDATION_ERROR. An account holds at most ${MAX_ACTIVE_KEYS} active keys per mode (409 API_KEY_LIMIT_REACHED).`,
   })
   @ApiSuccess(201, ApiKeyCreated, {
     description: 'Created; `key` appears in this answer only.',
     example: CREATED_EXAMPLE,
   })
-  @ApiErrors('VALIDATION_ERROR', 'API_KEY_LIMIT_REACHED')
+  @ApiErrors('VALIDATION_ERROR', 'API_KEY_LIMIT_REACHED', 'FORBIDDEN')
   async create(
     @CurrentAuth() auth: AuthContext,
     @Body() dto: CreateApiKeyRequest,
   ): Promise<Ok<{ apiKey: ApiKeyView & { key: string } }>> {
-    return { success: true, data: { apiKey: await this.keys.createMemberKey(auth, dto.name, dto.permissions) } };
+    return { success: true, data: { apiKey: await this.keys.createKey(auth, dto) } };
   }
 
   @Get()
@@ -47,7 +47,8 @@ export class ApiKeysController {
   @ApiOperation({
     operationId: 'listApiKeys',
     summary: "The account's active keys, owner keys included, newest first",
-    description: 'Never shows a key or its hash. Cursor pagination. Needs `api_keys:read`.',
+    description:
+      'Never shows a key or its hash. A live key lists live and test keys (`mode`); a test key lists test keys only. Cursor pagination. Needs `api_keys:read`.',
   })
   @ApiSuccess(200, ApiKeyList, { description: 'One page of active keys.', example: LIST_EXAMPLE })
   @ApiErrors('VALIDATION_ERROR')
@@ -55,7 +56,7 @@ export class ApiKeysController {
     @CurrentAuth() auth: AuthContext,
     @Query() q: ListApiKeysQuery,
   ): Promise<Ok<{ apiKeys: ApiKeyView[]; nextCursor: string | null; hasMore: boolean }>> {
-    const page = await this.keys.list(auth.accountId, q);
+    const page = await this.keys.list(auth, q);
     return { success: true, data: { apiKeys: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
   }
 
@@ -65,7 +66,7 @@ export class ApiKeysController {
     operationId: 'revokeApiKey',
     summary: 'Revoke a key of the account; it is refused (401) from the next request on, on every replica',
     description:
-      "Owner key only. The calling key cannot revoke itself (409 INVALID_STATE). A revoked, unknown or another account's key is 404 API_KEY_NOT_FOUND.",
+      "Owner key only. The calling key cannot revoke itself (409 INVALID_STATE). A revoked, unknown or another account's key is 404 API_KEY_NOT_FOUND, and so is a live key asked by a test key.",
   })
   @ApiParam({
     name: 'id',

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsService } from './accounts.service';
 import { ApiKeyAuthService } from './api-key-auth.service';
+import { TestAccountsRepository } from './test-accounts.repository';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { DemoAccountBootstrap } from './demo-account.bootstrap';
@@ -20,6 +21,7 @@ import { ApiKeyEntity } from './entities/api-key.entity';
     AccountsService,
     ApiKeysService,
     ApiKeysRepository,
+    TestAccountsRepository,
     ApiKeyAuthService,
     DemoAccountBootstrap,
     LedgerService,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUDIT_TRAIL, AuditTrail, AuditValue } from '../common/audit/audit-trail';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, Repository } from 'typeorm';
+import { And, LessThan, Like, Not, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { CursorCodec, Page } from '../common/cursor';
 import { LedgerService } from './ledger.service';
@@ -11,6 +11,7 @@ import { newId } from '../common/ids';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
 import { UnitOfWork } from '../database/unit-of-work';
+import { isLiveAccount, liveAccountIdOf } from './account-mode';
 
 export interface AccountFields {
   name?: string;
@@ -36,6 +37,8 @@ export interface AccountView {
   subscriptionActive: boolean;
   phoneVerified: boolean;
   createdAt: string;
+  /** False when a test key reads it: then `walletBalance` is the test balance. */
+  livemode: boolean;
 }
 
 /** The account as an operator sees it: the owner's view and what only the operator sets. */
@@ -88,6 +91,7 @@ export class AccountsService {
 
   /** Operator update; absolute values (the ledger moves balances during sending). */
   async update(id: string, fields: AccountFields): Promise<OperatorAccountView> {
+    if (!isLiveAccount(id)) throw ApiError.notFound('Account');
     this.checkedRetention(fields.retentionDays);
     const patch: Partial<AccountEntity> = { updatedAt: this.clock.now() };
     for (const k of Object.keys(fields) as (keyof AccountFields)[]) {
@@ -130,7 +134,7 @@ export class AccountsService {
   }
 
   async getForOperator(id: string): Promise<OperatorAccountView> {
-    const account = await this.accounts.findOneBy({ id });
+    const account = isLiveAccount(id) ? await this.accounts.findOneBy({ id }) : null;
     if (!account) throw ApiError.notFound('Account');
     return this.mapForOperator(account);
   }
@@ -143,8 +147,9 @@ export class AccountsService {
     return days;
   }
 
+  /** A live account (the operator never addresses an account's test twin directly). */
   async exists(id: string): Promise<boolean> {
-    return (await this.accounts.countBy({ id })) > 0;
+    return isLiveAccount(id) && (await this.accounts.countBy({ id })) > 0;
   }
 
   /** Every account (start-up: is this a fresh install?). */
@@ -158,7 +163,8 @@ export class AccountsService {
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;
     const rows = await this.accounts.find({
-      where: after ? { id: LessThan(after) } : {},
+      // An account's test twin is part of that account, not an account of its own.
+      where: { id: after ? And(LessThan(after), Not(Like('test%'))) : Not(Like('test%')) },
       order: { id: 'DESC' },
       take: limit + 1,
     });
@@ -173,6 +179,7 @@ export class AccountsService {
 
   /** Operator top-up: adds `amount` minor units to the wallet atomically and answers the account after it. */
   async topUp(id: string, amount: number): Promise<OperatorAccountView> {
+    if (!isLiveAccount(id)) throw ApiError.notFound('Account');
     await this.uow.transaction(async () => {
       if (!(await this.ledger.credit(id, amount))) {
         if (!(await this.exists(id))) throw ApiError.notFound('Account');
@@ -189,7 +196,7 @@ export class AccountsService {
 
   map(a: AccountEntity): AccountView {
     return {
-      id: a.id,
+      id: liveAccountIdOf(a.id),
       name: a.name,
       walletBalance: a.walletBalance,
       currency: a.currency,
@@ -198,6 +205,7 @@ export class AccountsService {
       subscriptionActive: !!a.subscriptionActive,
       phoneVerified: !!a.phoneVerified,
       createdAt: new Date(a.createdAt).toISOString(),
+      livemode: isLiveAccount(a.id),
     };
   }
 }

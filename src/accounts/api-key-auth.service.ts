@@ -5,6 +5,7 @@ import { hashApiKey } from './api-key-hash';
 import { ApiKeysRepository, KeyIdentity } from './api-keys.repository';
 import type { AccountEntity } from './entities/account.entity';
 import type { KeyRole, Permission } from './permissions';
+import { KeyMode, modeOfAccount } from './account-mode';
 
 /** lastUsedAt is a hint for owners ("is this key still in use?"), not an audit log: minute precision. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -12,7 +13,10 @@ const MAP_MAX = 10_000;
 
 /** Who is calling, as resolved from an API key (the auth module's AuthContext). */
 export interface ApiKeyCaller {
+  /** The account whose data the key reads and writes: for a test key, the account's test twin. */
   accountId: string;
+  /** Test keys read and write only test data (account-mode.ts). */
+  mode: KeyMode;
   keyId: string;
   role: KeyRole;
   permissions: Permission[];
@@ -55,6 +59,7 @@ export class ApiKeyAuthService {
     this.recordUse(caller.account.id, identity.id, caller.lastUsedAt);
     return {
       accountId: caller.account.id,
+      mode: modeOfAccount(caller.account.id),
       keyId: identity.id,
       role: identity.role,
       permissions: identity.permissions,

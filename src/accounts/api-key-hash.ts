@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-const API_KEY_PREFIX = 'msk_';
+import type { KeyMode } from './account-mode';
 
-/** A new key: `msk_` + 40 base64url characters (240 bits). */
-export function generateApiKey(): string {
-  return API_KEY_PREFIX + randomBytes(30).toString('base64url');
+/** Live keys keep the first format; test keys say so at a glance (like Stripe's sk_test_). */
+const API_KEY_PREFIX: Record<KeyMode, string> = { live: 'msk_', test: 'msk_test_' };
+
+/** A new key: `msk_` (live) or `msk_test_` (test) + 40 base64url characters (240 bits). */
+export function generateApiKey(mode: KeyMode = 'live'): string {
+  return API_KEY_PREFIX[mode] + randomBytes(30).toString('base64url');
 }
 
 /** What is stored of a key, and what it is looked up by: its SHA-256, hex. */

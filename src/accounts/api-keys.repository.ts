@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, LessThan, Repository } from 'typeorm';
 import type { KeyRole, Permission } from './permissions';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
@@ -104,19 +104,25 @@ export class ApiKeysRepository {
     return em.getRepository(ApiKeyEntity).countBy({ accountId, revokedAt: IsNull() });
   }
 
-  /** Active keys, newest first (ids sort by creation time), after `afterId` when paging. */
-  async listActive(accountId: string, afterId: string | undefined, limit: number): Promise<ApiKeyEntity[]> {
+  /** Active keys of the accounts (live and test), newest first (ids sort by creation time), after `afterId`. */
+  async listActive(accountIds: string[], afterId: string | undefined, limit: number): Promise<ApiKeyEntity[]> {
     return this.keys.find({
-      where: { accountId, revokedAt: IsNull(), ...(afterId ? { id: LessThan(afterId) } : {}) },
+      where: { accountId: In(accountIds), revokedAt: IsNull(), ...(afterId ? { id: LessThan(afterId) } : {}) },
       order: { id: 'DESC' },
       take: limit,
     });
   }
 
-  /** Sets revoked_at on an active key of the account; false when there is none with this id. */
-  async revoke(accountId: string, id: string, now: number, em?: EntityManager): Promise<boolean> {
+  /**
+   * Sets revoked_at on an active key of one of the accounts (live and test); answers the key's
+   * account, null when none of them has an active key with this id.
+   */
+  async revoke(accountIds: string[], id: string, now: number, em?: EntityManager): Promise<string | null> {
     const repo = em ? em.getRepository(ApiKeyEntity) : this.keys;
-    const result = await repo.update({ id, accountId, revokedAt: IsNull() }, { revokedAt: now });
-    return (result.affected ?? 0) > 0;
+    for (const accountId of accountIds) {
+      const result = await repo.update({ id, accountId, revokedAt: IsNull() }, { revokedAt: now });
+      if ((result.affected ?? 0) > 0) return accountId;
+    }
+    return null;
   }
 }

@@ -12,6 +12,9 @@ import { KeyRole, Permission, PERMISSIONS } from './permissions';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { UnitOfWork } from '../database/unit-of-work';
+import { AppConfig } from '../config/app-config';
+import { isLiveAccount, KeyMode, modeOfAccount, testAccountIdOf } from './account-mode';
+import { TestAccountsRepository } from './test-accounts.repository';
 
 /** Most active keys an account may hold (owner and member); each one is a credential to watch. */
 export const MAX_ACTIVE_KEYS = 100;
@@ -22,6 +25,7 @@ export interface IssuedApiKey {
   id: string;
   key: string;
   role: KeyRole;
+  mode: KeyMode;
   permissions: Permission[];
 }
 
@@ -31,6 +35,8 @@ export interface ApiKeyView {
   name: string;
   prefix: string;
   role: KeyRole;
+  /** `test`: the key reads and writes the account's test data only (account-mode.ts). */
+  mode: KeyMode;
   permissions: Permission[];
   createdAt: string;
   lastUsedAt: string | null;
@@ -40,7 +46,12 @@ export interface IssueSpec {
   role: KeyRole;
   permissions: Permission[];
   name?: string;
+  /** Default live. A test key is issued on the account's test twin, created on first use. */
+  mode?: KeyMode;
 }
+
+/** Who asks the keys routes: the caller's (live or test) account. */
+type KeysCaller = Pick<ApiKeyCaller, 'accountId' | 'keyId' | 'role'>;
 
 @Injectable()
 export class ApiKeysService {
@@ -50,6 +61,8 @@ export class ApiKeysService {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
+    private readonly testAccounts: TestAccountsRepository,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -57,46 +70,91 @@ export class ApiKeysService {
    * stored. Audited unless it is part of creating the account (`em`: the account's own transaction).
    */
   async issue(accountId: string, spec: IssueSpec, em?: EntityManager): Promise<IssuedApiKey> {
+    const issued = (entity: ApiKeyEntity, key: string): IssuedApiKey => ({
+      id: entity.id,
+      key,
+      role: entity.role,
+      mode: modeOfAccount(entity.accountId),
+      permissions: entity.permissions,
+    });
     if (em) {
       const { entity, key } = await this.insert(accountId, spec, em);
-      return { id: entity.id, key, role: entity.role, permissions: entity.permissions };
+      return issued(entity, key);
     }
     return this.uow.transaction(async ({ manager }) => {
-      const { entity, key } = await this.insert(accountId, spec, manager);
+      const target = spec.mode === 'test' ? await this.testAccountOf(manager, accountId) : accountId;
+      const { entity, key } = await this.insert(target, spec, manager);
       await this.audited('api_key.created', entity);
-      return { id: entity.id, key, role: entity.role, permissions: entity.permissions };
+      return issued(entity, key);
     });
   }
 
+  /** The twin of a live account, created (with TEST_MODE_BALANCE) under the live row's lock. */
+  private async testAccountOf(em: EntityManager, liveAccountId: string): Promise<string> {
+    await this.keys.lockAccount(em, liveAccountId);
+    return this.testAccounts.ensure(em, liveAccountId, this.config.testMode.balance, this.clock.now());
+  }
+
+  /** The owner resets the test balance to TEST_MODE_BALANCE (test owner key; the twin exists). */
+  async resetTestBalance(testAccountId: string): Promise<void> {
+    await this.uow.transaction(async ({ manager }) => {
+      await this.testAccounts.resetBalance(manager, testAccountId, this.config.testMode.balance, this.clock.now());
+      await this.audit.record({
+        accountId: testAccountId,
+        type: 'account.balance_changed',
+        changes: { testBalanceReset: this.config.testMode.balance },
+      });
+    });
+  }
+
+  /** The accounts whose keys a caller manages: a live owner both modes, a test key its test mode only. */
+  private managedAccounts(auth: KeysCaller): string[] {
+    return isLiveAccount(auth.accountId) ? [auth.accountId, testAccountIdOf(auth.accountId)] : [auth.accountId];
+  }
+
   /**
-   * An owner creates a member key: at most MAX_ACTIVE_KEYS active keys per account, counted under the
-   * account row's lock so two concurrent creations cannot both take the last place.
+   * An owner creates a key: a member key with the listed permissions, or (test mode only) a test owner
+   * key. At most MAX_ACTIVE_KEYS active keys per account and mode, counted under the live account row's
+   * lock so two concurrent creations cannot both take the last place. A test key never creates a live one.
    */
-  async createMemberKey(
-    auth: ApiKeyCaller,
-    name: string,
-    permissions: Permission[],
+  async createKey(
+    auth: KeysCaller,
+    spec: { name: string; permissions?: Permission[]; mode?: KeyMode; role?: KeyRole },
   ): Promise<ApiKeyView & { key: string }> {
+    const mode = spec.mode ?? modeOfAccount(auth.accountId);
+    const role = spec.role ?? 'member';
+    if (mode === 'live' && !isLiveAccount(auth.accountId))
+      throw new ApiError('FORBIDDEN', 'A test key cannot create live keys; use a live owner key');
+    if (role === 'owner' && mode === 'live')
+      throw ApiError.validation('role owner is only for test keys (mode test); live owner keys come from the operator');
+    if (role === 'member' && !spec.permissions?.length)
+      throw ApiError.validation('permissions must list at least one permission');
     return this.uow.transaction(async ({ manager: em }) => {
-      await this.keys.lockAccount(em, auth.accountId);
-      if ((await this.keys.countActive(em, auth.accountId)) >= MAX_ACTIVE_KEYS) {
+      let target = auth.accountId;
+      if (mode === 'test') target = await this.testAccountOf(em, auth.accountId);
+      else await this.keys.lockAccount(em, target);
+      if ((await this.keys.countActive(em, target)) >= MAX_ACTIVE_KEYS) {
         throw new ApiError(
           'API_KEY_LIMIT_REACHED',
-          `The account already has ${MAX_ACTIVE_KEYS} active API keys; revoke one before creating another`,
+          `The account already has ${MAX_ACTIVE_KEYS} active ${mode} API keys; revoke one before creating another`,
         );
       }
-      const { entity, key } = await this.insert(auth.accountId, { role: 'member', permissions, name }, em);
+      const { entity, key } = await this.insert(
+        target,
+        { role, permissions: spec.permissions ?? [], name: spec.name, mode },
+        em,
+      );
       await this.audited('api_key.created', entity);
       return { ...this.view(entity), key };
     });
   }
 
-  async list(accountId: string, q: { cursor?: string; limit?: number }): Promise<Page<ApiKeyView>> {
-    const scope = `api-keys:${accountId}`;
+  async list(auth: KeysCaller, q: { cursor?: string; limit?: number }): Promise<Page<ApiKeyView>> {
+    const scope = `api-keys:${auth.accountId}`;
     const after = this.cursors.decode<{ id: string }>(scope, q.cursor);
     if (after !== null && typeof after.id !== 'string') throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;
-    const rows = await this.keys.listActive(accountId, after?.id, limit + 1);
+    const rows = await this.keys.listActive(this.managedAccounts(auth), after?.id, limit + 1);
     const hasMore = rows.length > limit;
     const items = rows.slice(0, limit).map((r) => this.view(r));
     return {
@@ -107,7 +165,7 @@ export class ApiKeysService {
   }
 
   /** Sets revoked_at (the row stays for the record). The calling key cannot revoke itself. */
-  async revoke(auth: ApiKeyCaller, id: string): Promise<{ id: string; revoked: true; revokedAt: string }> {
+  async revoke(auth: KeysCaller, id: string): Promise<{ id: string; revoked: true; revokedAt: string }> {
     if (id === auth.keyId)
       throw new ApiError(
         'INVALID_STATE',
@@ -115,10 +173,10 @@ export class ApiKeysService {
       );
     const now = this.clock.now();
     await this.uow.transaction(async ({ manager }) => {
-      if (!(await this.keys.revoke(auth.accountId, id, now, manager)))
-        throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
+      const owner = await this.keys.revoke(this.managedAccounts(auth), id, now, manager);
+      if (owner === null) throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
       await this.audit.record({
-        accountId: auth.accountId,
+        accountId: owner,
         type: 'api_key.revoked',
         target: id,
         changes: { revoked: true },
@@ -142,13 +200,13 @@ export class ApiKeysService {
     spec: IssueSpec,
     em?: EntityManager,
   ): Promise<{ entity: ApiKeyEntity; key: string }> {
-    const key = generateApiKey();
+    const key = generateApiKey(modeOfAccount(accountId));
     const entity = Object.assign(new ApiKeyEntity(), {
       id: newId('key'),
       accountId,
       name: spec.name ?? DEFAULT_KEY_NAMES[spec.role],
       keyHash: hashApiKey(key),
-      keyPrefix: key.slice(0, 12),
+      keyPrefix: key.slice(0, isLiveAccount(accountId) ? 12 : 16),
       role: spec.role,
       permissions: spec.role === 'owner' ? [...PERMISSIONS] : [...new Set(spec.permissions)],
       createdAt: this.clock.now(),
@@ -165,6 +223,7 @@ export class ApiKeysService {
       name: k.name,
       prefix: k.keyPrefix,
       role: k.role,
+      mode: modeOfAccount(k.accountId),
       permissions: k.permissions,
       createdAt: new Date(k.createdAt).toISOString(),
       lastUsedAt: iso(k.lastUsedAt),

@@ -103,7 +103,8 @@ export class AdminAccountsController {
   @HttpCode(201)
   @ApiOperation({
     operationId: 'adminIssueApiKey',
-    summary: 'Issue an API key (owner has every permission; member gets the listed ones)',
+    summary:
+      'Issue an API key (owner has every permission; member gets the listed ones); `mode: test` issues a test key',
   })
   @ApiSuccess(201, AdminApiKeyIssued, {
     description: 'Issued (the key is shown once)',
@@ -120,7 +121,9 @@ export class AdminAccountsController {
     if (!(await this.accounts.exists(id))) throw ApiError.notFound('Account');
     return {
       success: true,
-      data: { apiKey: await this.apiKeys.issue(id, { role: dto.role, permissions: dto.permissions ?? [] }) },
+      data: {
+        apiKey: await this.apiKeys.issue(id, { role: dto.role, permissions: dto.permissions ?? [], mode: dto.mode }),
+      },
     };
   }
 }

@@ -19,6 +19,7 @@ import type {
 } from './adapters.config';
 import { bulkSection, type BulkConfig } from './bulk.config';
 import { consentSection, type ConsentConfig } from './consent.config';
+import { testModeSection, type TestModeConfig } from './test-mode.config';
 import { databaseSection, redisSection, type DatabaseSection, type RedisConfig } from './database.config';
 import { type Env, EnvReader } from './env-reader';
 import { fraudSection, type FraudConfig } from './fraud.config';
@@ -111,6 +112,7 @@ export class AppConfig {
   readonly scheduledSends: ScheduledSendsConfig;
   readonly bulk: BulkConfig;
   readonly consent: ConsentConfig;
+  readonly testMode: TestModeConfig;
   readonly verification: VerificationConfig;
   readonly fraud: FraudConfig;
   readonly webhooks: WebhooksConfig;
@@ -149,6 +151,7 @@ export class AppConfig {
     this.scheduledSends = s.scheduledSends;
     this.bulk = s.bulk;
     this.consent = s.consent;
+    this.testMode = s.testMode;
     this.verification = s.verification;
     this.fraud = s.fraud;
     this.webhooks = s.webhooks;
@@ -196,6 +199,7 @@ export function loadConfig(env: Env): AppConfig {
     scheduledSends: scheduledSendsSection(r, providers.timeoutMs),
     bulk,
     consent: consentSection(r),
+    testMode: testModeSection(r),
     verification: verificationSection(r),
     fraud: fraudSection(r),
     webhooks: webhooksSection(r),

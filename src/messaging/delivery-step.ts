@@ -42,7 +42,7 @@ export class DeliveryStep {
    * durable hand-off mark first, set only on a still-open message that has none (compare-and-set).
    */
   async attempt(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<DeliveryResult> {
-    const handedOff = !this.gateway.canLookup(msg.channel);
+    const handedOff = !this.gateway.canLookup(msg.channel, accountId);
     if (handedOff && !(await this.log.markHandedOff(accountId, id, this.clock.now()))) return { kind: 'taken' };
     try {
       return { kind: 'answered', outcome: await this.gateway.send(toOutbound(id, accountId, msg, origin)) };
@@ -54,9 +54,9 @@ export class DeliveryStep {
   /** A provider with `lookup` is asked about the message; without one, its hand-off mark decides. */
   async prior(row: MessageEntity): Promise<PriorAttempt> {
     const channel = row.channel as ValidatedMessage['channel'];
-    if (this.gateway.canLookup(channel)) {
+    if (this.gateway.canLookup(channel, row.accountId)) {
       try {
-        const seen = await this.gateway.lookup(channel, row.id);
+        const seen = await this.gateway.lookup(channel, row.accountId, row.id);
         return seen ? { kind: 'answered', outcome: seen } : { kind: 'unseen' };
       } catch (err) {
         return { kind: 'error', error: providerFailure(err), handedOff: false };

@@ -29,7 +29,7 @@ export class ProviderGateway {
   }
 
   async send(out: OutboundMessage): Promise<ProviderOutcome> {
-    const provider = this.registry.forChannel(out.channel);
+    const provider = this.registry.forChannel(out.channel, out.accountId);
     const routed = await this.routeTemplate(out);
     // Timed from the adapter call (a target refused before it is no provider call) to its verdict or timeout.
     let started: number | null = null;
@@ -105,13 +105,17 @@ export class ProviderGateway {
   }
 
   /** Can the channel's provider tell later whether it received a message id? */
-  canLookup(channel: OutboundMessage['channel']): boolean {
-    return typeof this.registry.forChannel(channel).lookup === 'function';
+  canLookup(channel: OutboundMessage['channel'], accountId: string): boolean {
+    return typeof this.registry.forChannel(channel, accountId).lookup === 'function';
   }
 
   /** The provider's verdict on a message id, null when it never saw it (or cannot tell). */
-  async lookup(channel: OutboundMessage['channel'], messageId: string): Promise<ProviderOutcome | null> {
-    const provider = this.registry.forChannel(channel);
+  async lookup(
+    channel: OutboundMessage['channel'],
+    accountId: string,
+    messageId: string,
+  ): Promise<ProviderOutcome | null> {
+    const provider = this.registry.forChannel(channel, accountId);
     if (!provider.lookup) return null;
     return this.guard(() => provider.lookup!(messageId));
   }

@@ -1,6 +1,10 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, ChannelName, CHANNELS } from '../config/app-config';
 import { ChannelProvider } from './provider.types';
+import { isLiveAccount } from '../accounts/account-mode';
+
+/** Registered for every channel whatever the configuration (sandbox.provider.ts). */
+const SANDBOX = 'sandbox';
 
 /**
  * Adapters register themselves here (in their module's onModuleInit) under a channel and a name;
@@ -17,8 +21,12 @@ export class ProvidersRegistry implements OnApplicationBootstrap {
     this.adapters.set(`${channel}:${name}`, provider);
   }
 
-  forChannel(channel: ChannelName): ChannelProvider {
-    const name = this.config.providers.byChannel[channel];
+  /**
+   * The adapter that sends for `accountId` on `channel`: the configured one, or the sandbox for every
+   * message of an account's test mode whatever the configuration (a test key never reaches a provider).
+   */
+  forChannel(channel: ChannelName, accountId: string): ChannelProvider {
+    const name = isLiveAccount(accountId) ? this.config.providers.byChannel[channel] : SANDBOX;
     const provider = this.adapters.get(`${channel}:${name}`);
     if (!provider) throw new Error(`No provider "${name}" registered for channel ${channel}`);
     return provider;

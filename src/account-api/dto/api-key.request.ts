@@ -13,8 +13,10 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
 } from 'class-validator';
-import { Permission, PERMISSIONS } from '../../accounts/permissions';
+import { KeyRole, Permission, PERMISSIONS } from '../../accounts/permissions';
+import type { KeyMode } from '../../accounts/account-mode';
 
 /** POST /api/v2/api-keys (the global ValidationPipe answers 400 VALIDATION_ERROR naming the field). */
 export class CreateApiKeyRequest {
@@ -31,14 +33,16 @@ export class CreateApiKeyRequest {
   @Matches(/^[^\p{Cc}]*$/u, { message: 'name must not contain control characters' })
   name: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     type: 'array',
     minItems: 1,
     uniqueItems: true,
     items: { type: 'string', enum: [...PERMISSIONS] },
-    description: 'What the member key may do; at least one, each once.',
+    description:
+      'What the member key may do; at least one, each once. Required for a member key; left out for a test owner key (it has every permission).',
     example: ['messages:create', 'messages:read'],
   })
+  @ValidateIf((o: CreateApiKeyRequest) => o.role !== 'owner' || o.permissions !== undefined)
   @IsArray()
   @ArrayNotEmpty({ message: 'permissions must list at least one permission' })
   @ArrayUnique({ message: 'permissions must not list a permission twice' })
@@ -46,7 +50,27 @@ export class CreateApiKeyRequest {
     each: true,
     message: `permissions must each be one of: ${PERMISSIONS.join(', ')}`,
   })
-  permissions: Permission[];
+  permissions?: Permission[];
+
+  @ApiPropertyOptional({
+    enum: ['live', 'test'],
+    description:
+      "Omitted: the calling key's mode. `test`: a `msk_test_...` key that reads and writes only the account's test data (test balance, sandbox providers, test-mode controls). A test key cannot create a live key (403 FORBIDDEN).",
+    example: 'test',
+  })
+  @IsOptional()
+  @IsIn(['live', 'test'], { message: 'mode must be live or test' })
+  mode?: KeyMode;
+
+  @ApiPropertyOptional({
+    enum: ['member', 'owner'],
+    description:
+      'Omitted: member. `owner` is only for test keys: a test owner key acts as the owner in test mode (event endpoints, senders, web-session webhook, test-mode controls) and can never create, list or revoke live keys.',
+    example: 'member',
+  })
+  @IsOptional()
+  @IsIn(['member', 'owner'], { message: 'role must be member or owner' })
+  role?: KeyRole;
 }
 
 /** Query of GET /api/v2/api-keys. */

@@ -15,9 +15,14 @@ export class ApiKeyResource implements ApiKeyView {
   prefix: string;
   @ApiProperty({
     enum: ['owner', 'member'],
-    description: '`owner` keys have every permission; keys created here are `member` keys.',
+    description: '`owner` keys have every permission; keys created here are `member` keys, or test owner keys.',
   })
   role: 'owner' | 'member';
+  @ApiProperty({
+    enum: ['live', 'test'],
+    description: "`test`: a `msk_test_...` key that reads and writes only the account's test data.",
+  })
+  mode: 'live' | 'test';
   @ApiProperty({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] } })
   permissions: (typeof PERMISSIONS)[number][];
   @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' }) createdAt: string;
@@ -70,6 +75,7 @@ const MEMBER: ApiKeyResource = {
   name: 'Billing server',
   prefix: 'msk_Xb3kQ9vT',
   role: 'member',
+  mode: 'live',
   permissions: ['messages:create', 'messages:read'],
   createdAt: '2026-11-22T10:00:00.000Z',
   lastUsedAt: null,
@@ -89,6 +95,7 @@ export const LIST_EXAMPLE = {
         name: 'Owner key',
         prefix: 'msk_2b1f6c0e',
         role: 'owner',
+        mode: 'live',
         permissions: [...PERMISSIONS],
         createdAt: '2026-11-01T08:00:00.000Z',
         lastUsedAt: '2026-11-22T10:04:00.000Z',

@@ -50,6 +50,13 @@ export class AccountResource implements AccountView {
 
   @ApiProperty({ format: 'date-time', example: '2026-11-01T08:00:00.000Z' })
   createdAt: string;
+
+  @ApiProperty({
+    description:
+      'False when a test key (`msk_test_...`) reads the account: then the balance is the test balance (no quota or free messages).',
+    example: true,
+  })
+  livemode: boolean;
 }
 
 export const ACCOUNT_EXAMPLE: { success: true; data: AccountResource } = {
@@ -64,5 +71,6 @@ export const ACCOUNT_EXAMPLE: { success: true; data: AccountResource } = {
     subscriptionActive: true,
     phoneVerified: true,
     createdAt: '2026-11-01T08:00:00.000Z',
+    livemode: true,
   },
 };

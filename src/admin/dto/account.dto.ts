@@ -14,6 +14,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { KeyRole, Permission, PERMISSIONS } from '../../accounts/permissions';
+import type { KeyMode } from '../../accounts/account-mode';
 
 /** Largest value of the INT counter columns (messageQuota, messagesUsed, freeMessages). */
 const INT_COLUMN_MAX = 2147483647;
@@ -130,6 +131,15 @@ export class CreateApiKeyDto {
     message: `permissions must each be one of: ${PERMISSIONS.join(', ')}`,
   })
   permissions?: Permission[];
+
+  @ApiPropertyOptional({
+    enum: ['live', 'test'],
+    description:
+      "Omitted: live. `test`: the key reads and writes only the account's test data (test balance, sandbox providers).",
+  })
+  @IsOptional()
+  @IsIn(['live', 'test'])
+  mode?: KeyMode;
 }
 
 export class TopUpDto {

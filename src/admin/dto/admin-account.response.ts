@@ -7,6 +7,11 @@ export class IssuedApiKey {
   @ApiProperty({ example: 'key_01JD0Q8Y4C7M2X' }) id: string;
   @ApiProperty({ description: 'The key itself: shown once, store it now.' }) key: string;
   @ApiProperty({ enum: ['owner', 'member'] }) role: string;
+  @ApiProperty({
+    enum: ['live', 'test'],
+    description: "`test`: the key reads and writes only the account's test data (`msk_test_...`).",
+  })
+  mode: string;
   @ApiProperty({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] } }) permissions: string[];
 }
 
@@ -53,12 +58,14 @@ export const ADMIN_ACCOUNT_EXAMPLE: AdminAccountResource = {
   subscriptionActive: true,
   phoneVerified: true,
   createdAt: '2026-11-22T10:00:00.000Z',
+  livemode: true,
   retentionDays: null,
 };
 export const ISSUED_KEY_EXAMPLE = {
   id: 'key_01JD0Q8Y4C7M2X',
   key: 'msk_live_2b1f6c0e9a8d4f3b7c5e1a9d0f2b4c6e',
   role: 'owner',
+  mode: 'live',
   permissions: [...PERMISSIONS],
 };
 
