@@ -18,7 +18,7 @@ export interface BodyOutcome {
   count: number;
 }
 
-const TOP_FIELDS = new Set(['name', 'messagesPerSecond', 'idempotencyKey']);
+const TOP_FIELDS = new Set(['name', 'messagesPerSecond', 'idempotencyKey', 'testOptions']);
 
 /**
  * Streams a bulk body: every element of `messages` is handed to `onMessage` (parsed, with its text)

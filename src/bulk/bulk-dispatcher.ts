@@ -131,7 +131,7 @@ export class BulkDispatcher implements OnApplicationBootstrap {
 
   /** `quiet`: no row of the job was settled in the last second, so it has no recent sends to pace after. */
   private start(turn: Turn, quiet: boolean): void {
-    const runner = new BulkJobRunner(this.deps, turn.id, turn.accountId, turn.mps, quiet);
+    const runner = new BulkJobRunner(this.deps, turn.id, turn.accountId, turn.mps, quiet, turn.instantReceipts);
     const done = runner.run().finally(() => this.runners.delete(turn.id));
     this.runners.set(turn.id, { runner, done });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { AuthContext } from '../auth/auth-context';
+import { isLiveAccount } from '../accounts/account-mode';
 import { ApiError } from '../common/errors';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
@@ -135,7 +136,11 @@ export class BulkIntakeService {
     }
     const fields = (() => {
       try {
-        return checkFields(outcome, headerKey, firstBad);
+        const checked = checkFields(outcome, headerKey, firstBad);
+        // Immediate sandbox receipts mean nothing to a real provider: a live key asking for them errs.
+        if (checked.instantReceipts && isLiveAccount(auth.accountId))
+          throw new ApiError('INVALID_REQUEST_BODY', 'testOptions is for test keys only (msk_test_...)');
+        return checked;
       } catch (err) {
         return err as ApiError;
       }
@@ -215,7 +220,8 @@ export class BulkIntakeService {
     print: Fingerprint,
   ): Promise<boolean> {
     if (holder.rawHash === print.raw) return true;
-    if (holder.name !== f.name || holder.messagesPerSecond !== f.mps) return false;
+    if (holder.name !== f.name || holder.messagesPerSecond !== f.mps || holder.instantReceipts !== f.instantReceipts)
+      return false;
     let theirs = holder.requestHash;
     if (theirs === null) {
       theirs = await canonicalOfStoredJob(this.rowRepo, holder.id, holder.name, holder.messagesPerSecond);
@@ -238,6 +244,7 @@ export class BulkIntakeService {
     const fields: IntakeFields = {
       name: f.name,
       mps: f.mps,
+      instantReceipts: f.instantReceipts,
       total: count,
       key: f.key,
       keyHash: keyHash(f.key),

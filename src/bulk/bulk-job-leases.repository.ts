@@ -29,6 +29,8 @@ export interface Turn {
   status: string;
   /** Fixed once intake finished. */
   mps: number;
+  /** Test mode: the job asked for the sandbox's receipts at once. */
+  instantReceipts: boolean;
   leaseOwner: string | null;
   leaseExpiresAt: number | null;
 }
@@ -70,7 +72,7 @@ export const leaseStatements = {
     ),
   turns: (limit: number): Stmt =>
     sql(
-      `SELECT j.id, j.account_id, j.status, j.messages_per_second, j.lease_owner, j.lease_expires_at
+      `SELECT j.id, j.account_id, j.status, j.messages_per_second, j.instant_receipts, j.lease_owner, j.lease_expires_at
        FROM bulk_jobs j JOIN (SELECT MIN(id) AS id FROM bulk_jobs WHERE ${HOLDS_TURN} GROUP BY account_id) t ON t.id = j.id
        ORDER BY j.id LIMIT ${limit}`,
     ),
@@ -245,6 +247,7 @@ export class BulkJobLeases {
       accountId: String(r.account_id),
       status: String(r.status),
       mps: num(r.messages_per_second),
+      instantReceipts: !!num(r.instant_receipts),
       leaseOwner: str(r.lease_owner),
       leaseExpiresAt: r.lease_expires_at === null || r.lease_expires_at === undefined ? null : num(r.lease_expires_at),
     }));

@@ -85,6 +85,8 @@ export class BulkJobRunner {
     private readonly mps: number,
     /** No row of the job was settled in the second before it was leased: no send time to pace after. */
     private readonly quiet = false,
+    /** Test mode: `testOptions.instantReceipts`, handed to the provider with each row. */
+    private readonly instantReceipts = false,
   ) {
     this.ctx = d.validator.createContext(accountId);
     this.ctxSince = d.clock.now();
@@ -193,7 +195,12 @@ export class BulkJobRunner {
       try {
         items.push({
           msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }),
-          origin: { bulkJobId: this.jobId, rowIndex: row.idx, messageId: row.messageId },
+          origin: {
+            bulkJobId: this.jobId,
+            rowIndex: row.idx,
+            messageId: row.messageId,
+            ...(this.instantReceipts ? { instantReceipts: true } : {}),
+          },
           fresh: row.fresh,
         });
         taken.push(row);

@@ -8,6 +8,7 @@ import { rowStatements } from './bulk-row.repository';
 export interface IntakeFields {
   name: string | null;
   mps: number;
+  instantReceipts: boolean;
   total: number;
   key: string;
   keyHash: string;
@@ -64,9 +65,10 @@ export const jobStatements = {
   releaseKey: (id: string): Stmt => sql('UPDATE bulk_jobs SET idempotency_key_hash = NULL WHERE id = ?', id),
   startValidation: (id: string, f: IntakeFields, now: number): Stmt =>
     sql(
-      `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, total = ?, pending_count = ?, idempotency_key = ?, idempotency_key_hash = ?, raw_hash = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
+      `UPDATE bulk_jobs SET status = 'validating', name = ?, messages_per_second = ?, instant_receipts = ?, total = ?, pending_count = ?, idempotency_key = ?, idempotency_key_hash = ?, raw_hash = ?, request_hash = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND status = 'accepting'`,
       f.name,
       f.mps,
+      f.instantReceipts ? 1 : 0,
       f.total,
       f.total,
       f.key,

@@ -13,6 +13,8 @@ export interface BulkJobRecord {
   name: string | null;
   status: JobStatus;
   messagesPerSecond: number;
+  /** Test mode: `testOptions.instantReceipts` (the sandbox's receipts at once). */
+  instantReceipts: boolean;
   pauseReason: PauseReason | null;
   total: number;
   validatedCount: number;
@@ -72,6 +74,7 @@ export function toJobRecord(r: Row): BulkJobRecord {
     name: str(r.name),
     status: String(r.status) as JobStatus,
     messagesPerSecond: num(r.messages_per_second),
+    instantReceipts: !!Number(r.instant_receipts ?? 0),
     pauseReason: str(r.pause_reason) as PauseReason | null,
     total: num(r.total),
     validatedCount: num(r.validated_count),

@@ -16,6 +16,8 @@ export type Fingerprint = { raw: string; canonical: string | null };
 export interface JobFields {
   name: string | null;
   mps: number;
+  /** `testOptions.instantReceipts` (test keys only; the intake refuses it for a live key). */
+  instantReceipts: boolean;
 }
 
 export interface CheckedFields extends JobFields {
@@ -49,10 +51,22 @@ export function checkJobFields(o: BodyOutcome, firstBad: string | null): JobFiel
   if (typeof mps !== 'number' || !Number.isInteger(mps) || mps < 1 || mps > 10) {
     throw new ApiError('MESSAGES_PER_SECOND_INVALID', 'messagesPerSecond must be an integer from 1 to 10');
   }
+  const instantReceipts = testOptions(o.top.testOptions);
   if (!o.messagesIsArray || o.count === 0)
     throw new ApiError('MESSAGES_REQUIRED', 'messages must be a non-empty array');
   if (firstBad) throw new ApiError('INVALID_MESSAGE', firstBad);
-  return { name: (name as string | null | undefined) ?? null, mps };
+  return { name: (name as string | null | undefined) ?? null, mps, instantReceipts };
+}
+
+/** `testOptions`: absent or null, or `{ instantReceipts?: boolean }` and nothing else. */
+function testOptions(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  const bad = () => new ApiError('INVALID_REQUEST_BODY', 'testOptions must be an object { instantReceipts: boolean }');
+  if (typeof value !== 'object' || Array.isArray(value)) throw bad();
+  const o = value as Record<string, unknown>;
+  if (Object.keys(o).some((k) => k !== 'instantReceipts')) throw bad();
+  if (o.instantReceipts !== undefined && typeof o.instantReceipts !== 'boolean') throw bad();
+  return o.instantReceipts === true;
 }
 
 export function elementProblem(value: unknown): string | null {

@@ -7,13 +7,8 @@ export interface TestModeConfig {
    * each time its owner resets it. Test money is never live money.
    */
   balance: number;
-  /** TEST_MODE_MAX_MESSAGES_PER_SECOND: the pace a test bulk job may ask for (up to 10). */
-  maxMessagesPerSecond: number;
 }
 
 export function testModeSection(r: EnvReader): TestModeConfig {
-  return {
-    balance: r.int('TEST_MODE_BALANCE', 100_000, 0, 1_000_000_000),
-    maxMessagesPerSecond: r.int('TEST_MODE_MAX_MESSAGES_PER_SECOND', 10, 1, 10),
-  };
+  return { balance: r.int('TEST_MODE_BALANCE', 100_000, 0, 1_000_000_000) };
 }

@@ -13,6 +13,8 @@ import { StatusTrail, TrailStep } from './lifecycle/status-trail';
 export interface LogOrigin {
   bulkJobId?: string;
   rowIndex?: number;
+  /** Not logged: handed to the provider (the sandbox's immediate receipts of a test bulk job). */
+  instantReceipts?: boolean;
 }
 
 export interface ListFilter {

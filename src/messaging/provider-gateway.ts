@@ -140,7 +140,7 @@ export function toOutbound(
   id: string,
   accountId: string,
   m: ValidatedMessage,
-  origin: { bulkJobId?: string; rowIndex?: number },
+  origin: { bulkJobId?: string; rowIndex?: number; instantReceipts?: boolean },
 ): OutboundMessage {
   return {
     messageId: id,
@@ -157,5 +157,6 @@ export function toOutbound(
     session: m.session,
     bulkJobId: origin.bulkJobId ?? null,
     rowIndex: origin.rowIndex ?? null,
+    ...(origin.instantReceipts ? { instantReceipts: true } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface OutboundMessage {
   session?: string | null;
   bulkJobId?: string | null;
   rowIndex?: number | null;
+  /** A test bulk job's `testOptions.instantReceipts`: the sandbox sends its receipts at once. */
+  instantReceipts?: boolean;
 }
 
 /** An approved template resolved for one send. */

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, TestAccount, TestApp } from '../support/app';
+import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { expectError } from '../support/envelope';
 import { createTestKey } from '../support/test-mode-helpers';
 import { getJob, phone, post, sms, waitStatus, BULK_TEST_ENV_PATIENT } from '../bulk-helpers';
@@ -33,6 +33,8 @@ describe('Test keys (e2e)', () => {
       env: {
         ...BULK_TEST_ENV_PATIENT,
         TEST_MODE_BALANCE: String(TEST_BALANCE),
+        // Receipts only when a job asks for them at once (testOptions.instantReceipts).
+        SANDBOX_DELIVERED_AFTER_MS: '600000',
         PROVIDER_EMAIL: 'smtp',
         SMTP_HOST: '127.0.0.1',
         SMTP_PORT: String(smtp.port),
@@ -230,5 +232,44 @@ describe('Test keys (e2e)', () => {
       'INSUFFICIENT_BALANCE',
     );
     expect((await account(rich.key)).walletBalance).toBe(1_000_000);
+  });
+
+  it('a test bulk job may ask for instant receipts; pacing stays real; a live key may not ask', async () => {
+    const owner = await createTestKey(t, acc.key);
+    const rows = [sms(phone()), sms(phone()), sms(phone()), sms(phone())];
+    expectError(
+      await post(t, acc.key, { messages: rows, messagesPerSecond: 10, testOptions: { instantReceipts: true } }),
+      400,
+      'INVALID_REQUEST_BODY',
+      /testOptions is for test keys only/,
+    );
+    expectError(
+      await post(t, owner.key, { messages: rows, messagesPerSecond: 10, testOptions: { instant: true } }),
+      400,
+      'INVALID_REQUEST_BODY',
+      /testOptions must be an object/,
+    );
+    const slow = await post(t, owner.key, { messages: [sms(phone())], messagesPerSecond: 10 });
+    const res = await post(t, owner.key, {
+      messages: rows,
+      messagesPerSecond: 2,
+      testOptions: { instantReceipts: true },
+    });
+    expect([slow.status, res.status]).toEqual([202, 202]);
+    const done = await waitFor(
+      async () => {
+        const job = await getJob(t, owner.key, res.body.id as string);
+        return job.delivery.delivered === rows.length ? job : null;
+      },
+      { timeoutMs: 20_000, what: 'every row delivered' },
+    );
+    expect(done.counts).toMatchObject({ sent: 4, failed: 0 });
+    // Real pacing: 4 rows at 2/s span at least a second between the first and the last send.
+    const sandbox = await t.admin('get', `/admin/v1/sandbox/messages?bulkJobId=${res.body.id as string}`);
+    const times = (sandbox.body.data.messages as { deliveredAt: string }[]).map((m) => Date.parse(m.deliveredAt));
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(1000);
+    // Without the option the receipt waits SANDBOX_DELIVERED_AFTER_MS (10 minutes here).
+    const plain = await waitStatus(t, owner.key, slow.body.id as string, ['completed']);
+    expect(plain.delivery.delivered).toBe(0);
   });
 });

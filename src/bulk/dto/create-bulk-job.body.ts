@@ -2,6 +2,15 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MessageRequest } from '../../messaging/dto/message.request';
 import { MAX_KEY } from '../bulk-request-rules';
 
+/** `testOptions` of a test key's bulk job. */
+export class BulkTestOptions {
+  @ApiPropertyOptional({
+    type: 'boolean',
+    description: 'Receipts (delivered, read) at once rather than after SANDBOX_DELIVERED_AFTER_MS. Omitted: false.',
+  })
+  instantReceipts?: boolean;
+}
+
 /**
  * Body of POST /messages/bulk. Describes the request only: the route streams the body itself
  * (no Nest body parsing, no size limit) and checks it in bulk-request-rules.ts.
@@ -31,6 +40,14 @@ export class CreateBulkJobBody {
       "One element per message: the send route's recipient object with a single `to` and no `scheduleAt` (400 MESSAGES_REQUIRED when empty or not an array, INVALID_MESSAGE naming the index otherwise).",
   })
   messages: MessageRequest[];
+
+  @ApiPropertyOptional({
+    type: () => BulkTestOptions,
+    nullable: true,
+    description:
+      "Test keys only (a live key gets 400 INVALID_REQUEST_BODY). Pacing stays real; `instantReceipts` makes the sandbox send each message's receipts at once instead of after 1-3 s.",
+  })
+  testOptions?: BulkTestOptions | null;
 
   @ApiPropertyOptional({
     maxLength: MAX_KEY,

@@ -36,6 +36,7 @@ import { ErasureLookups1732000140000 } from './1732000140000-erasure-lookups';
 import { Erasures1732000141000 } from './1732000141000-erasures';
 import { AuditEvents1732000142000 } from './1732000142000-audit-events';
 import { MessagesExport1732000143000 } from './1732000143000-messages-export';
+import { TestModeInstantReceipts1732000150000 } from './1732000150000-test-mode-instant-receipts';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   Erasures1732000141000,
   AuditEvents1732000142000,
   MessagesExport1732000143000,
+  TestModeInstantReceipts1732000150000,
 ];

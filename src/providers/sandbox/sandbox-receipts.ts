@@ -22,8 +22,12 @@ export function firstSandboxReceipt(
   to: string,
   sentAt: number,
   config: SandboxConfig,
+  instant = false,
 ): { stage: 'delivered' | 'failed'; dueAt: number } {
-  return { stage: sandboxUndeliverable(to) ? 'failed' : 'delivered', dueAt: sentAt + config.deliveredAfterMs };
+  return {
+    stage: sandboxUndeliverable(to) ? 'failed' : 'delivered',
+    dueAt: sentAt + (instant ? 0 : config.deliveredAfterMs),
+  };
 }
 
 /**
@@ -107,7 +111,7 @@ export class SandboxReceipts implements OnApplicationBootstrap {
     if (toRead.length) {
       await this.uow.run(
         sql(
-          `UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = delivered_at + ? WHERE id IN (${inList(toRead.length)})`,
+          `UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = delivered_at + CASE WHEN instant_receipts = 1 THEN 0 ELSE ? END WHERE id IN (${inList(toRead.length)})`,
           this.sandbox.readAfterMs,
           ...toRead.map((r) => String(r.id)),
         ),

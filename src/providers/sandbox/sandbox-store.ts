@@ -32,6 +32,8 @@ export interface SandboxDeliveryInput extends SandboxDelivery {
   providerMessageId: string;
   /** The first simulated receipt of a sent message (`delivered`, or `failed` for the documented recipients) and when it is due. */
   receipt: { stage: 'delivered' | 'failed'; dueAt: number } | null;
+  /** A test bulk job's `testOptions.instantReceipts`: every receipt of this delivery is due at once. */
+  instantReceipts: boolean;
 }
 
 export interface SandboxDeliveryView extends SandboxDelivery {
@@ -109,6 +111,7 @@ export class SandboxStore {
       now,
       d.receipt?.dueAt ?? null,
       d.receipt?.stage ?? null,
+      d.instantReceipts ? 1 : 0,
     ];
     return new Promise<boolean>((resolve, reject) => {
       this.queue.push({ values, resolve, reject });
@@ -140,9 +143,9 @@ export class SandboxStore {
   }
 
   private async insert(rows: SqlParam[][]): Promise<void> {
-    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     await this.uow.run({
-      sql: `INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at, receipt_due_at, receipt_stage) VALUES ${values}`,
+      sql: `INSERT INTO sandbox_deliveries (id, message_id, account_id, channel, recipient, sender, text, subject, bulk_job_id, row_index, outcome, provider_message_id, delivered_at, receipt_due_at, receipt_stage, instant_receipts) VALUES ${values}`,
       params: rows.flat(),
     });
   }

@@ -56,7 +56,10 @@ export class SandboxProvider implements ChannelProvider, OnModuleInit {
         rowIndex: message.rowIndex ?? null,
         outcome: rejected ? 'rejected' : 'sent',
         providerMessageId,
-        receipt: rejected ? null : firstSandboxReceipt(message.to, this.clock.now(), this.config.sandbox),
+        receipt: rejected
+          ? null
+          : firstSandboxReceipt(message.to, this.clock.now(), this.config.sandbox, !!message.instantReceipts),
+        instantReceipts: !!message.instantReceipts,
       },
       this.clock.now(),
     );
