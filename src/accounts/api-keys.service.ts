@@ -13,7 +13,7 @@ import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig } from '../config/app-config';
-import { isLiveAccount, KeyMode, modeOfAccount, testAccountIdOf } from './account-mode';
+import { isLiveAccount, KeyMode, liveAccountIdOf, modeOfAccount, testAccountIdOf } from './account-mode';
 import { TestAccountsRepository } from './test-accounts.repository';
 
 /** Most active keys an account may hold (owner and member); each one is a credential to watch. */
@@ -176,7 +176,7 @@ export class ApiKeysService {
       const owner = await this.keys.revoke(this.managedAccounts(auth), id, now, manager);
       if (owner === null) throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
       await this.audit.record({
-        accountId: owner,
+        accountId: liveAccountIdOf(owner),
         type: 'api_key.revoked',
         target: id,
         changes: { revoked: true },
@@ -188,10 +188,17 @@ export class ApiKeysService {
   /** The audit entry of a new key: what it may do, never the key or its hash. */
   private async audited(type: 'api_key.created', e: ApiKeyEntity): Promise<void> {
     await this.audit.record({
-      accountId: e.accountId,
+      // Keys are the account's credentials whatever their mode: the live trail records test keys too.
+      accountId: liveAccountIdOf(e.accountId),
       type,
       target: e.id,
-      changes: { name: e.name, role: e.role, permissions: [...e.permissions], prefix: e.keyPrefix },
+      changes: {
+        name: e.name,
+        role: e.role,
+        mode: modeOfAccount(e.accountId),
+        permissions: [...e.permissions],
+        prefix: e.keyPrefix,
+      },
     });
   }
 
