@@ -1608,8 +1608,7 @@ export interface components {
              */
             name: string;
             /**
-             * @description promotional: registered for marketing (the name ends in `-AD`); it sends marketing messages only, and marketing SMS go out only from a promotional sender.
-             * @default transactional
+             * @description promotional: registered for marketing (the name ends in `-AD`); it sends marketing messages only, and marketing SMS go out only from a promotional sender. Default: `transactional`.
              * @enum {string}
              */
             type?: "transactional" | "promotional";
@@ -2649,15 +2648,9 @@ export interface components {
              * @enum {string}
              */
             channel: "local_sms" | "chatapp" | "email";
-            /**
-             * @description Digits in the code
-             * @default 6
-             */
+            /** @description Digits in the code. Default: 6. */
             codeLength?: number;
-            /**
-             * @description Minutes the code stays valid
-             * @default 10
-             */
+            /** @description Minutes the code stays valid. Default: 10. */
             expiresInMinutes?: number;
             /** @description Send through this template, the code as variable 1, instead of the built-in text */
             template?: components["schemas"]["VerificationTemplateDto"];
@@ -2887,19 +2880,17 @@ export interface components {
              */
             recipient: string;
             /**
-             * @default all
+             * @description Default: `all`.
              * @enum {string}
              */
             channel?: "local_sms" | "chatapp" | "chatapp_web" | "messaging_bot" | "email" | "all";
             /**
-             * @description `marketing`: marketing messages are refused; `all`: every message, verification codes too.
-             * @default marketing
+             * @description `marketing`: marketing messages are refused; `all`: every message, verification codes too. Default: `marketing`.
              * @enum {string}
              */
             scope?: "marketing" | "all";
             /**
-             * @description Why the entry is added: `api` (default), `console` (the developer console sends it), `bounce` (the address bounced at your email provider, say). `keyword`, `import` and `dnd` are set by the service itself.
-             * @default api
+             * @description Why the entry is added: `api`, `console` (the developer console sends it), `bounce` (the address bounced at your email provider, say). `keyword`, `import` and `dnd` are set by the service itself. Default: `api`.
              * @enum {string}
              */
             reason?: "api" | "console" | "bounce";

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestApp, TestApp } from '../support/app';
+import { typecheckDefaultClients } from '../support/default-client';
 
 const run = promisify(execFile);
 const root = join(__dirname, '..', '..');
@@ -94,5 +95,28 @@ describe('OpenAPI documents (contract)', () => {
       cwd: root,
     });
     expect(stdout).toMatch(/matches/);
+  });
+
+  it("a client generated from /docs-json with openapi-typescript's default options lets every call leave out what is not required", async () => {
+    const docs = {
+      publicApi: (await t.http().get('/docs-json')).body as unknown,
+      operatorApi: (await t.http().get('/docs/admin-json')).body as unknown,
+    };
+    // Each body with defaulted fields, sent with its required fields only.
+    const calls = `
+      const api = createClient<publicApi.paths>({ baseUrl: 'http://localhost:3000' });
+      void api.POST('/api/v2/verification/send', { body: { to: '+966501234568', channel: 'local_sms' } });
+      void api.POST('/api/v2/sms-senders', { body: { name: 'TypedCo' } });
+      void api.POST('/api/v2/suppressions', { body: { entries: [{ recipient: '+966501239999' }] } });
+      // @ts-expect-error: a required field is still required (the check is not vacuous).
+      void api.POST('/api/v2/verification/send', { body: { to: '+966501234568' } });
+      const operator = createClient<operatorApi.paths>({ baseUrl: 'http://localhost:3000' });
+      void operator.POST('/admin/v1/accounts/{id}/web-sessions', {
+        params: { path: { id: 'acc_1' } },
+        body: { name: 'sales-line', status: 'ready' },
+      });
+      void operator.POST('/admin/v1/sandbox/official-templates', { body: { name: 'order_update', language: 'en' } });
+    `;
+    expect(typecheckDefaultClients(docs, calls)).toEqual([]);
   });
 });

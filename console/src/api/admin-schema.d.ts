@@ -710,7 +710,7 @@ export interface components {
             /** @enum {string} */
             status: "ready" | "starting";
             /**
-             * @default web
+             * @description Default: `web`.
              * @enum {string}
              */
             kind?: "web" | "bot";
@@ -1067,11 +1067,11 @@ export interface components {
             /** @example en */
             language: string;
             /**
-             * @default approved
+             * @description Default: `approved`.
              * @enum {string}
              */
             status?: "pending" | "approved" | "rejected";
-            /** @default 0 */
+            /** @description Default: 0. */
             variableCount?: number;
         };
         SandboxTemplateRegistered: {

@@ -10,6 +10,7 @@ import { ERROR_CODES, ErrorCode, OUTCOME_CODES } from '../errors';
 import { REQUEST_ID_HEADER } from '../request-id';
 import { ERROR_CODES_EXTENSION, STREAMED_BODY_EXTENSION } from './api-errors.decorator';
 import { MULTIPART_EXTENSION } from './api-multipart.decorator';
+import { propertyDefaultsIntoDescriptions } from './property-defaults';
 import { pruneComponents } from './prune-components';
 
 export interface OpenApiDocuments {
@@ -66,6 +67,7 @@ export function buildOpenApiDocuments(app: INestApplication, publicBaseUrl: stri
       if (op) finishOperation(op, method);
     }
   }
+  propertyDefaultsIntoDescriptions(full);
   return {
     public: partition(full, (path) => path.startsWith('/api/'), 'Messaging Service API'),
     operator: partition(full, (path) => !path.startsWith('/api/'), 'Messaging Service operator API'),

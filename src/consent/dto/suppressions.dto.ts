@@ -51,7 +51,7 @@ export class SuppressionEntryInput {
     enum: CLIENT_SUPPRESSION_REASONS,
     default: 'api',
     description:
-      'Why the entry is added: `api` (default), `console` (the developer console sends it), `bounce` (the address bounced at your email provider, say). `keyword`, `import` and `dnd` are set by the service itself.',
+      'Why the entry is added: `api`, `console` (the developer console sends it), `bounce` (the address bounced at your email provider, say). `keyword`, `import` and `dnd` are set by the service itself.',
   })
   @IsOptional()
   @IsIn(CLIENT_SUPPRESSION_REASONS, { message: `reason must be one of: ${CLIENT_SUPPRESSION_REASONS.join(', ')}` })
