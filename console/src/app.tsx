@@ -1,6 +1,7 @@
 import { Link, match, usePath } from './router';
 import { ROUTES, type RouteDef } from './routes';
-import { session, useAdminToken, useApiKey } from './session';
+import { session, useActiveKey, useAdminToken, useApiKey } from './session';
+import { TestModeBanner, TestModeSwitch } from './components/test-mode';
 import { SignInPage } from './pages/sign-in';
 import { OperatorSignInPage } from './pages/operator-sign-in';
 import { Page, Empty } from './components/page';
@@ -20,6 +21,7 @@ function isActive(route: RouteDef, path: string): boolean {
 export function App() {
   const path = usePath();
   const apiKey = useApiKey();
+  const activeKey = useActiveKey();
   const adminToken = useAdminToken();
   const found = find(path);
   const operator = found?.route.area === 'operator';
@@ -45,6 +47,7 @@ export function App() {
           Messaging console
         </Link>
         <div className="who">
+          {apiKey && !operator && <TestModeSwitch />}
           {apiKey && (
             <button type="button" className="link" onClick={session.signOut}>
               Sign out
@@ -57,6 +60,7 @@ export function App() {
           )}
         </div>
       </header>
+      {!operator && <TestModeBanner />}
       <div className="layout">
         <nav className="side" aria-label="Console">
           <ul>
@@ -73,7 +77,10 @@ export function App() {
             ))}
           </ul>
         </nav>
-        <main id="main">{body}</main>
+        {/* A new key (test mode on or off) loads every page afresh. */}
+        <main id="main" key={operator ? 'operator' : (activeKey ?? '')}>
+          {body}
+        </main>
       </div>
     </>
   );

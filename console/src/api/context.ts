@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
-import { useAdminToken, useApiKey } from '../session';
+import { useActiveKey, useAdminToken } from '../session';
 import { adminClient, type AdminClient } from './admin';
 import { publicClient, type MessagingClient } from './public';
 
-/** The public client for the signed-in key. Pages under the signed-in shell only. */
+/** The public client for the signed-in key (its test key in test mode). Pages under the signed-in shell only. */
 export function useClient(): MessagingClient {
-  const key = useApiKey();
+  const key = useActiveKey();
   if (!key) throw new Error('useClient outside a signed-in page');
   return useMemo(() => publicClient(key), [key]);
 }

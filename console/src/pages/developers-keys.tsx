@@ -8,20 +8,18 @@ import { Empty, Section, TableBox } from '../components/page';
 import { Pager, useCursor } from '../components/pager';
 import { ShownOnce } from '../components/secret';
 import { When } from '../components/status';
-import { useApiKey } from '../session';
+import { useActiveKey } from '../session';
 
 const PERMISSIONS = [
   { value: 'messages:create', label: 'messages:create (send, templates, bulk jobs)' },
   { value: 'messages:read', label: 'messages:read (message log, jobs, deliveries)' },
   { value: 'api_keys:read', label: 'api_keys:read (list keys)' },
 ];
-// The API shows the first 12 characters of a key as its prefix: enough to tell the signed-in key.
-const PREFIX_LENGTH = 12;
 
 /** API keys: member keys with chosen permissions (shown once), the list, revoke. */
 export function ApiKeysPanel() {
   const client = useClient();
-  const signedIn = useApiKey() ?? '';
+  const signedIn = useActiveKey() ?? '';
   const [version, setVersion] = useState(0);
   const pager = useCursor(`${version}`);
   const list = useApi(
@@ -98,13 +96,15 @@ export function ApiKeysPanel() {
               </th>
               <th scope="col">Key</th>
               <th scope="col">Role</th>
+              <th scope="col">Mode</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
             </tr>
           </thead>
           <tbody>
             {list.data.apiKeys.map((k) => {
-              const self = signedIn.slice(0, PREFIX_LENGTH) === k.prefix;
+              // The API shows the first characters of a key as its prefix: enough to tell the signed-in key.
+              const self = signedIn.startsWith(k.prefix);
               return (
                 <tr key={k.id}>
                   <td>
@@ -125,6 +125,7 @@ export function ApiKeysPanel() {
                   </td>
                   <td className="mono">{k.prefix}...</td>
                   <td>{k.role}</td>
+                  <td>{k.mode}</td>
                   <td>
                     <When at={k.createdAt} />
                   </td>
