@@ -29,13 +29,13 @@ export interface paths {
         };
         /**
          * The account's active keys, owner keys included, newest first
-         * @description Never shows a key or its hash. Cursor pagination. Needs `api_keys:read`.
+         * @description Never shows a key or its hash. A live key lists live and test keys (`mode`); a test key lists test keys only. Cursor pagination. Needs `api_keys:read`.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Create a member key with the listed permissions (the key is shown once)
-         * @description Owner key only (a member key gets 403 FORBIDDEN whatever its permissions). An account holds at most 100 active keys (409 API_KEY_LIMIT_REACHED).
+         * Create a member key with the listed permissions, or a test key (the key is shown once)
+         * @description Owner key only (a member key gets 403 FORBIDDEN whatever its permissions). `mode: test` creates a `msk_test_...` key of the account's test mode (a test owner key with `role: owner`); a test key cannot create a live key (403 FORBIDDEN), and `role: owner` with a live mode is 400 VALIDATION_ERROR. An account holds at most 100 active keys per mode (409 API_KEY_LIMIT_REACHED).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -56,7 +56,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a key of the account; it is refused (401) from the next request on, on every replica
-         * @description Owner key only. The calling key cannot revoke itself (409 INVALID_STATE). A revoked, unknown or another account's key is 404 API_KEY_NOT_FOUND.
+         * @description Owner key only. The calling key cannot revoke itself (409 INVALID_STATE). A revoked, unknown or another account's key is 404 API_KEY_NOT_FOUND, and so is a live key asked by a test key.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -1096,6 +1096,11 @@ export interface components {
              * @example 2026-11-01T08:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description False when a test key (`msk_test_...`) reads the account: then the balance is the test balance (no quota or free messages).
+             * @example true
+             */
+            livemode: boolean;
         };
         AccountUsage: {
             /**
@@ -1137,10 +1142,15 @@ export interface components {
              */
             prefix: string;
             /**
-             * @description `owner` keys have every permission; keys created here are `member` keys.
+             * @description `owner` keys have every permission; keys created here are `member` keys, or test owner keys.
              * @enum {string}
              */
             role: "owner" | "member";
+            /**
+             * @description `test`: a `msk_test_...` key that reads and writes only the account's test data.
+             * @enum {string}
+             */
+            mode: "live" | "test";
             permissions: ("messages:create" | "messages:read" | "api_keys:read")[];
             /**
              * Format: date-time
@@ -1530,13 +1540,25 @@ export interface components {
              */
             name: string;
             /**
-             * @description What the member key may do; at least one, each once.
+             * @description What the member key may do; at least one, each once. Required for a member key; left out for a test owner key (it has every permission).
              * @example [
              *       "messages:create",
              *       "messages:read"
              *     ]
              */
-            permissions: ("messages:create" | "messages:read" | "api_keys:read")[];
+            permissions?: ("messages:create" | "messages:read" | "api_keys:read")[];
+            /**
+             * @description Omitted: the calling key's mode. `test`: a `msk_test_...` key that reads and writes only the account's test data (test balance, sandbox providers, test-mode controls). A test key cannot create a live key (403 FORBIDDEN).
+             * @example test
+             * @enum {string}
+             */
+            mode?: "live" | "test";
+            /**
+             * @description Omitted: member. `owner` is only for test keys: a test owner key acts as the owner in test mode (event endpoints, senders, web-session webhook, test-mode controls) and can never create, list or revoke live keys.
+             * @example member
+             * @enum {string}
+             */
+            role?: "member" | "owner";
         };
         CreateBulkJobBody: {
             /** @description Job name (400 INVALID_REQUEST_BODY when not a string of at most 200 characters). */
@@ -2477,10 +2499,15 @@ export interface components {
              */
             prefix: string;
             /**
-             * @description `owner` keys have every permission; keys created here are `member` keys.
+             * @description `owner` keys have every permission; keys created here are `member` keys, or test owner keys.
              * @enum {string}
              */
             role: "owner" | "member";
+            /**
+             * @description `test`: a `msk_test_...` key that reads and writes only the account's test data.
+             * @enum {string}
+             */
+            mode: "live" | "test";
             permissions: ("messages:create" | "messages:read" | "api_keys:read")[];
             /**
              * Format: date-time
@@ -3258,7 +3285,8 @@ export interface operations {
                      *         "freeMessages": 10,
                      *         "subscriptionActive": true,
                      *         "phoneVerified": true,
-                     *         "createdAt": "2026-11-01T08:00:00.000Z"
+                     *         "createdAt": "2026-11-01T08:00:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -3410,6 +3438,7 @@ export interface operations {
                      *             "name": "Billing server",
                      *             "prefix": "msk_Xb3kQ9vT",
                      *             "role": "member",
+                     *             "mode": "live",
                      *             "permissions": [
                      *               "messages:create",
                      *               "messages:read"
@@ -3422,6 +3451,7 @@ export interface operations {
                      *             "name": "Owner key",
                      *             "prefix": "msk_2b1f6c0e",
                      *             "role": "owner",
+                     *             "mode": "live",
                      *             "permissions": [
                      *               "messages:create",
                      *               "messages:read",
@@ -3603,6 +3633,7 @@ export interface operations {
                      *           "name": "Billing server",
                      *           "prefix": "msk_Xb3kQ9vT",
                      *           "role": "member",
+                     *           "mode": "live",
                      *           "permissions": [
                      *             "messages:create",
                      *             "messages:read"

@@ -85,7 +85,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue an API key (owner has every permission; member gets the listed ones) */
+        /** Issue an API key (owner has every permission; member gets the listed ones); `mode: test` issues a test key */
         post: operations["adminIssueApiKey"];
         delete?: never;
         options?: never;
@@ -501,6 +501,11 @@ export interface components {
              */
             createdAt: string;
             /**
+             * @description False when a test key (`msk_test_...`) reads the account: then the balance is the test balance (no quota or free messages).
+             * @example true
+             */
+            livemode: boolean;
+            /**
              * @description Days this account's data is kept after it settles; null: the defaults (RETENTION_*_DAYS).
              * @example null
              */
@@ -638,6 +643,11 @@ export interface components {
             role: "owner" | "member";
             /** @description Member keys only; an owner key has every permission */
             permissions?: ("messages:create" | "messages:read" | "api_keys:read")[];
+            /**
+             * @description Omitted: live. `test`: the key reads and writes only the account's test data (test balance, sandbox providers).
+             * @enum {string}
+             */
+            mode?: "live" | "test";
         };
         CreateOfficialSenderDto: {
             displayName: string;
@@ -933,6 +943,11 @@ export interface components {
             key: string;
             /** @enum {string} */
             role: "owner" | "member";
+            /**
+             * @description `test`: the key reads and writes only the account's test data (`msk_test_...`).
+             * @enum {string}
+             */
+            mode: "live" | "test";
             permissions: ("messages:create" | "messages:read" | "api_keys:read")[];
         };
         LiveStatus: {
@@ -1413,6 +1428,7 @@ export interface operations {
                      *             "subscriptionActive": true,
                      *             "phoneVerified": true,
                      *             "createdAt": "2026-11-22T10:00:00.000Z",
+                     *             "livemode": true,
                      *             "retentionDays": null
                      *           }
                      *         ],
@@ -1576,12 +1592,14 @@ export interface operations {
                      *           "subscriptionActive": true,
                      *           "phoneVerified": true,
                      *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "livemode": true,
                      *           "retentionDays": null
                      *         },
                      *         "apiKey": {
                      *           "id": "key_01JD0Q8Y4C7M2X",
                      *           "key": "msk_live_2b1f6c0e9a8d4f3b7c5e1a9d0f2b4c6e",
                      *           "role": "owner",
+                     *           "mode": "live",
                      *           "permissions": [
                      *             "messages:create",
                      *             "messages:read",
@@ -1786,6 +1804,7 @@ export interface operations {
                      *           "subscriptionActive": true,
                      *           "phoneVerified": true,
                      *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "livemode": true,
                      *           "retentionDays": null
                      *         }
                      *       }
@@ -1948,6 +1967,7 @@ export interface operations {
                      *           "subscriptionActive": true,
                      *           "phoneVerified": true,
                      *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "livemode": true,
                      *           "retentionDays": null
                      *         }
                      *       }
@@ -2173,6 +2193,7 @@ export interface operations {
                      *           "subscriptionActive": true,
                      *           "phoneVerified": true,
                      *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "livemode": true,
                      *           "retentionDays": null
                      *         }
                      *       }
@@ -2388,6 +2409,7 @@ export interface operations {
                      *           "id": "key_01JD0Q8Y4C7M2X",
                      *           "key": "msk_live_2b1f6c0e9a8d4f3b7c5e1a9d0f2b4c6e",
                      *           "role": "member",
+                     *           "mode": "live",
                      *           "permissions": [
                      *             "messages:create",
                      *             "messages:read"
