@@ -1330,6 +1330,11 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /** @enum {boolean} */
             success: true;
         };
@@ -1395,6 +1400,11 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         BulkRetryResult: {
             /** @enum {boolean} */
@@ -1460,6 +1470,11 @@ export interface components {
              * @description Sent rows: when the message was delivered (also set for read messages); null otherwise.
              */
             deliveredAt: string | null;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         BulkSmsParts: {
             /** @description Valid local_sms rows sent as GSM-7. */
@@ -2251,6 +2266,11 @@ export interface components {
              * @example 2026-11-22T10:15:30.120Z
              */
             updatedAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /** @description Every status the message reached, oldest first. */
             statusHistory: components["schemas"]["StatusHistoryEntry"][];
         };
@@ -2459,6 +2479,11 @@ export interface components {
              * @example 2026-11-22T10:15:30.120Z
              */
             updatedAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         MessageTemplateInput: {
             /**
@@ -2718,6 +2743,11 @@ export interface components {
              * @enum {string}
              */
             errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | "RECIPIENT_OPTED_OUT";
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         SentVerification: {
             /**
@@ -9369,7 +9399,8 @@ export interface operations {
                      *             },
                      *             "errorCode": null,
                      *             "errorMessage": null,
-                     *             "createdAt": "2024-11-19T10:15:00.000Z"
+                     *             "createdAt": "2024-11-19T10:15:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -9562,7 +9593,8 @@ export interface operations {
                      *       },
                      *       "errorCode": null,
                      *       "errorMessage": null,
-                     *       "createdAt": "2024-11-19T10:15:00.000Z"
+                     *       "createdAt": "2024-11-19T10:15:00.000Z",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["BulkJobAccepted"];
@@ -9962,7 +9994,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -10121,12 +10154,12 @@ export interface operations {
                 content: {
                     /**
                      * @example event: job
-                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z","livemode":true}
                      *
                      *     : ping
                      *
                      *     event: job
-                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z","livemode":true}
                      *
                      *     event: end
                      *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","status":"completed"}
@@ -10304,7 +10337,8 @@ export interface operations {
                      *             "messageId": "msg_01jd8x2m0a1b2c3d4e5f6g7h",
                      *             "errorCode": null,
                      *             "errorMessage": null,
-                     *             "sentAt": "2024-11-19T10:15:02.000Z"
+                     *             "sentAt": "2024-11-19T10:15:02.000Z",
+                     *             "livemode": true
                      *           },
                      *           {
                      *             "index": 1,
@@ -10314,7 +10348,8 @@ export interface operations {
                      *             "messageId": null,
                      *             "errorCode": null,
                      *             "errorMessage": null,
-                     *             "sentAt": null
+                     *             "sentAt": null,
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -10686,7 +10721,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -10973,7 +11009,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -11239,7 +11276,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -11526,7 +11564,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -11942,7 +11981,8 @@ export interface operations {
                      *             "status": "sent",
                      *             "cost": 5,
                      *             "encoding": "gsm7",
-                     *             "segments": 1
+                     *             "segments": 1,
+                     *             "livemode": true
                      *           },
                      *           {
                      *             "id": "msg_01jd0r8m6g0a1b2c3d4e5f6g7h",
@@ -11953,7 +11993,8 @@ export interface operations {
                      *             "cost": 0,
                      *             "encoding": "gsm7",
                      *             "segments": 1,
-                     *             "errorCode": "PROVIDER_REJECTED"
+                     *             "errorCode": "PROVIDER_REJECTED",
+                     *             "livemode": true
                      *           }
                      *         ]
                      *       }
@@ -12284,7 +12325,8 @@ export interface operations {
                      *             "readAt": null,
                      *             "failedAt": null,
                      *             "createdAt": "2026-11-22T10:15:30.000Z",
-                     *             "updatedAt": "2026-11-22T10:15:32.010Z"
+                     *             "updatedAt": "2026-11-22T10:15:32.010Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -12478,7 +12520,8 @@ export interface operations {
                      *           "readAt": null,
                      *           "failedAt": null,
                      *           "createdAt": "2026-11-22T10:15:30.000Z",
-                     *           "updatedAt": "2026-11-22T11:02:00.000Z"
+                     *           "updatedAt": "2026-11-22T11:02:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -12753,6 +12796,7 @@ export interface operations {
                      *         "failedAt": null,
                      *         "createdAt": "2026-11-22T10:15:30.000Z",
                      *         "updatedAt": "2026-11-22T10:15:32.010Z",
+                     *         "livemode": true,
                      *         "statusHistory": [
                      *           {
                      *             "status": "queued",
