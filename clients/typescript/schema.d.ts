@@ -2086,6 +2086,11 @@ export interface components {
             /** @description Bytes */
             size: number;
             previewUrl: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         MessageAttachment: {
             /**
@@ -2565,6 +2570,11 @@ export interface components {
             /** @example +966511111111 */
             phoneNumber: string | null;
             displayName: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         OfficialSenderList: {
             officialSenders: components["schemas"]["OfficialSender"][];
@@ -2776,6 +2786,11 @@ export interface components {
              * @example 2026-11-22T10:25:30.000Z
              */
             expiresAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         SmsSender: {
             /** @example snd_01JD0Q8Y4C7M2X */
@@ -2793,6 +2808,11 @@ export interface components {
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
             webhookConfigured: boolean;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         SmsSenderCreated: {
             smsSender: components["schemas"]["SmsSender"];
@@ -2820,6 +2840,11 @@ export interface components {
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
             webhookConfigured: boolean;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /** @description The reviewer's reason, if one was given. */
             reason: string | null;
             /** Format: date-time */
@@ -2840,6 +2865,11 @@ export interface components {
             category: "sms";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected" | "active";
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         StatusHistoryEntry: {
             /**
@@ -3015,6 +3045,11 @@ export interface components {
             rejectionReason: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         TemplateBodyParameter: {
             index: number;
@@ -3154,6 +3189,11 @@ export interface components {
              * @example true
              */
             valid: boolean;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         VerificationDay: {
             /**
@@ -7174,6 +7214,7 @@ export interface operations {
                      *             "type": "transactional",
                      *             "isDefault": false,
                      *             "webhookConfigured": true,
+                     *             "livemode": true,
                      *             "reason": null,
                      *             "reviewedAt": null,
                      *             "createdAt": "2026-11-22T10:00:00.000Z"
@@ -7330,7 +7371,8 @@ export interface operations {
                      *           "status": "pending",
                      *           "type": "transactional",
                      *           "isDefault": false,
-                     *           "webhookConfigured": true
+                     *           "webhookConfigured": true,
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -7541,6 +7583,7 @@ export interface operations {
                      *           "type": "transactional",
                      *           "isDefault": true,
                      *           "webhookConfigured": true,
+                     *           "livemode": true,
                      *           "reason": null,
                      *           "reviewedAt": "2026-11-22T11:00:00.000Z",
                      *           "createdAt": "2026-11-22T10:00:00.000Z"
@@ -8037,13 +8080,15 @@ export interface operations {
                      *               "isDefault": true,
                      *               "label": null,
                      *               "phoneNumber": "+966511111111",
-                     *               "displayName": "Platform"
+                     *               "displayName": "Platform",
+                     *               "livemode": true
                      *             },
                      *             "isPlatformNumber": true,
                      *             "isDefault": false,
                      *             "otp": null,
                      *             "rejectionReason": null,
-                     *             "createdAt": "2026-11-22T10:00:00.000Z"
+                     *             "createdAt": "2026-11-22T10:00:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -8275,13 +8320,15 @@ export interface operations {
                      *             "isDefault": true,
                      *             "label": null,
                      *             "phoneNumber": "+966511111111",
-                     *             "displayName": "Platform"
+                     *             "displayName": "Platform",
+                     *             "livemode": true
                      *           },
                      *           "isPlatformNumber": true,
                      *           "isDefault": false,
                      *           "otp": null,
                      *           "rejectionReason": null,
-                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -8581,13 +8628,15 @@ export interface operations {
                      *           "isDefault": true,
                      *           "label": null,
                      *           "phoneNumber": "+966511111111",
-                     *           "displayName": "Platform"
+                     *           "displayName": "Platform",
+                     *           "livemode": true
                      *         },
                      *         "isPlatformNumber": true,
                      *         "isDefault": false,
                      *         "otp": null,
                      *         "rejectionReason": null,
-                     *         "createdAt": "2026-11-22T10:00:00.000Z"
+                     *         "createdAt": "2026-11-22T10:00:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -8768,7 +8817,8 @@ export interface operations {
                      *         "headerType": "image",
                      *         "mimeType": "image/png",
                      *         "size": 48213,
-                     *         "previewUrl": "http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X"
+                     *         "previewUrl": "http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -8980,7 +9030,8 @@ export interface operations {
                      *             "isDefault": true,
                      *             "label": null,
                      *             "phoneNumber": "+966511111111",
-                     *             "displayName": "Platform"
+                     *             "displayName": "Platform",
+                     *             "livemode": true
                      *           }
                      *         ]
                      *       }
@@ -12989,7 +13040,8 @@ export interface operations {
                      *         "to": "+966501234567",
                      *         "channel": "local_sms",
                      *         "status": "pending",
-                     *         "expiresAt": "2026-11-22T10:25:30.000Z"
+                     *         "expiresAt": "2026-11-22T10:25:30.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -13262,7 +13314,8 @@ export interface operations {
                      *       "data": {
                      *         "verificationId": "ver_01m7y90kewyw5pyx06wnaqb2",
                      *         "status": "approved",
-                     *         "valid": true
+                     *         "valid": true,
+                     *         "livemode": true
                      *       }
                      *     }
                      */
