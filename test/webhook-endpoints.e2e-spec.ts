@@ -37,6 +37,7 @@ describe('Event endpoints (e2e)', () => {
           disabledReason: null,
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
+          livemode: true,
           secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
         },
       },

@@ -1120,6 +1120,11 @@ export interface components {
             /** @description Every day (or month) of the range, oldest first; periods without messages are zeros. */
             periods: components["schemas"]["UsagePeriod"][];
             totals: components["schemas"]["UsageAmounts"];
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         ApiKeyCreated: {
             apiKey: components["schemas"]["NewApiKey"];
@@ -1213,6 +1218,11 @@ export interface components {
              * @example 2026-11-28T18:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         AuditEventPage: {
             events: components["schemas"]["AuditEvent"][];
@@ -1700,6 +1710,11 @@ export interface components {
              * @example 2026-11-28T18:00:02.000Z
              */
             completedAt: string | null;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         ErasureCountsDto: {
             /**
@@ -1777,6 +1792,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         EventEndpointEnvelope: {
             endpoint: components["schemas"]["EventEndpoint"];
@@ -1807,6 +1827,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /**
              * @description Signing secret (`whsec_` + base64 of 32 bytes), shown only on creation and rotation.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ=
@@ -2006,6 +2031,11 @@ export interface components {
             complete: boolean;
             /** @description The parts of a concatenated SMS, in order; empty otherwise */
             parts: components["schemas"]["InboundSmsPartView"][];
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         InboundSmsPage: {
             /** @description Newest first */
@@ -2933,6 +2963,11 @@ export interface components {
              * @example 2026-11-28T18:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         SuppressionEntryInput: {
             /**
@@ -3263,6 +3298,11 @@ export interface components {
             completedAt: string | null;
             /** @description Oldest first. */
             attempts: components["schemas"]["WebhookAttempt"][];
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         WebhookDeliveryPage: {
             deliveries: components["schemas"]["WebhookDelivery"][];
@@ -3300,6 +3340,11 @@ export interface components {
             conversationKey: string;
             /** @description Copy into a send request (with chatId) to answer in this chat. */
             conversationContext: components["schemas"]["ChatConversationContext"];
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         WebSessionChatPage: {
             /** @description The web-session name or messaging-bot id. */
@@ -5268,7 +5313,8 @@ export interface operations {
                      *                 "success": true,
                      *                 "error": null
                      *               }
-                     *             ]
+                     *             ],
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -5449,7 +5495,8 @@ export interface operations {
                      *           "lastError": null,
                      *           "createdAt": "2024-11-19T11:00:00.000Z",
                      *           "completedAt": null,
-                     *           "attempts": []
+                     *           "attempts": [],
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -5708,7 +5755,8 @@ export interface operations {
                      *             "status": "enabled",
                      *             "disabledReason": null,
                      *             "createdAt": "2024-11-19T10:15:00.000Z",
-                     *             "updatedAt": "2024-11-19T10:15:00.000Z"
+                     *             "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ]
                      *       }
@@ -5867,6 +5915,7 @@ export interface operations {
                      *           "disabledReason": null,
                      *           "createdAt": "2024-11-19T10:15:00.000Z",
                      *           "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *           "livemode": true,
                      *           "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ="
                      *         }
                      *       }
@@ -6085,7 +6134,8 @@ export interface operations {
                      *           "status": "enabled",
                      *           "disabledReason": null,
                      *           "createdAt": "2024-11-19T10:15:00.000Z",
-                     *           "updatedAt": "2024-11-19T10:15:00.000Z"
+                     *           "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -6492,7 +6542,8 @@ export interface operations {
                      *           "status": "enabled",
                      *           "disabledReason": null,
                      *           "createdAt": "2024-11-19T10:15:00.000Z",
-                     *           "updatedAt": "2024-11-19T10:15:00.000Z"
+                     *           "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -6732,6 +6783,7 @@ export interface operations {
                      *           "disabledReason": null,
                      *           "createdAt": "2024-11-19T10:15:00.000Z",
                      *           "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *           "livemode": true,
                      *           "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ="
                      *         }
                      *       }
@@ -7856,7 +7908,8 @@ export interface operations {
                      *             "partsTotal": 1,
                      *             "partsReceived": 1,
                      *             "complete": true,
-                     *             "parts": []
+                     *             "parts": [],
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -9194,7 +9247,8 @@ export interface operations {
                      *               "moduleType": "chatapp_web",
                      *               "accountId": "support-line",
                      *               "chatId": "14155550101@c.us"
-                     *             }
+                     *             },
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -14596,7 +14650,8 @@ export interface operations {
                      *             "sandboxDeliveries": 0
                      *           },
                      *           "createdAt": "2026-11-28T18:00:00.000Z",
-                     *           "completedAt": null
+                     *           "completedAt": null,
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -14818,7 +14873,8 @@ export interface operations {
                      *             "sandboxDeliveries": 0
                      *           },
                      *           "createdAt": "2026-11-28T18:00:00.000Z",
-                     *           "completedAt": "2026-11-28T18:00:02.000Z"
+                     *           "completedAt": "2026-11-28T18:00:02.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -15005,7 +15061,8 @@ export interface operations {
                      *                 "messages:read"
                      *               ]
                      *             },
-                     *             "createdAt": "2026-11-28T18:00:00.000Z"
+                     *             "createdAt": "2026-11-28T18:00:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -15242,7 +15299,8 @@ export interface operations {
                      *           "messages": 12,
                      *           "parts": 14,
                      *           "cost": 250
-                     *         }
+                     *         },
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -15813,7 +15871,8 @@ export interface operations {
                      *             "scope": "marketing",
                      *             "reason": "api",
                      *             "source": "key_01m7y90kewyw5pyx06wnaqb2",
-                     *             "createdAt": "2026-11-28T18:00:00.000Z"
+                     *             "createdAt": "2026-11-28T18:00:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -15991,7 +16050,8 @@ export interface operations {
                      *             "scope": "marketing",
                      *             "reason": "api",
                      *             "source": "key_01m7y90kewyw5pyx06wnaqb2",
-                     *             "createdAt": "2026-11-28T18:00:00.000Z"
+                     *             "createdAt": "2026-11-28T18:00:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ]
                      *       }

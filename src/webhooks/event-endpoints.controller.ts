@@ -24,6 +24,7 @@ const ENDPOINT = {
   disabledReason: null,
   createdAt: '2024-11-19T10:15:00.000Z',
   updatedAt: '2024-11-19T10:15:00.000Z',
+  livemode: true,
 };
 const WITH_SECRET = {
   success: true,

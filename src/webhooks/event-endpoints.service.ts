@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AUDIT_TRAIL, AuditEventType, AuditTrail, AuditValue } from '../common/audit/audit-trail';
+import { isLiveAccount } from '../accounts/account-mode';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -23,6 +24,7 @@ export interface EventEndpointView {
   disabledReason: string | null;
   createdAt: string;
   updatedAt: string;
+  livemode: boolean;
 }
 
 export type EventEndpointWithSecretView = EventEndpointView & { secret: string };
@@ -200,5 +202,6 @@ function toView(r: EventEndpointEntity): EventEndpointView {
     disabledReason: r.disabledReason,
     createdAt: iso(r.createdAt) as string,
     updatedAt: iso(r.updatedAt) as string,
+    livemode: isLiveAccount(r.accountId),
   };
 }
