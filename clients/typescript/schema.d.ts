@@ -78,7 +78,7 @@ export interface paths {
         get: operations["getWebSessionWebhook"];
         /**
          * Set the web-session webhook URL
-         * @description Owner key only. The first call generates the webhook key and shows it in full; later calls change the URL and show the key masked.
+         * @description Owner key only. The first call generates the webhook key and shows it in full; later calls change the URL and show the key masked. Events are a POST of `{ event, timestamp, livemode, data }` (`livemode: false` for test mode) with the header `webhook-mode: live` or `webhook-mode: test`.
          */
         put: operations["setWebSessionWebhook"];
         post?: never;
@@ -184,7 +184,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description Owner key only. The signing secret is shown only in this answer (and on rotation).
+         * @description Owner key only. The signing secret is shown only in this answer (and on rotation). Each event is a POST of `{ type, timestamp, livemode, data }` signed to the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`), with the header `webhook-mode: live` or `webhook-mode: test`. An endpoint created with a test key (`msk_test_...`) gets only the events of test mode (`livemode: false`); a live one never gets them.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;

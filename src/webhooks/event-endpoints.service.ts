@@ -9,6 +9,7 @@ import { newId } from '../common/ids';
 import { SecretBox } from '../common/secret-box';
 import { iso } from '../database/columns';
 import { EventEndpointEntity, EventEndpointStatus } from './entities/event-endpoint.entity';
+import { eventBody } from './event-body';
 import { parseEvents } from './event-endpoints.repository';
 import { OutboxEventSink } from './outbox-event-sink';
 import { generateEndpointSecret } from './standard-webhooks';
@@ -139,7 +140,7 @@ export class EventEndpointsService {
       throw new ApiError('INVALID_STATE', 'The endpoint is disabled: enable it first (PATCH status)');
     const now = this.clock.now();
     const deliveryId = newId('whd');
-    const body = JSON.stringify({
+    const body = eventBody(accountId, {
       type: TEST_EVENT,
       timestamp: iso(now),
       data: { endpointId: row.id, message: 'Test event' },
