@@ -1297,9 +1297,10 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example # HELP messages_total Messages reaching a status (scheduled, sent, failed, cancelled), by channel and configured provider
+                     * @example # HELP messages_total Messages reaching a status (scheduled, sent, delivered, read, failed, cancelled), by channel, configured provider and mode (live, test)
                      *     # TYPE messages_total counter
-                     *     messages_total{channel="local_sms",provider="sandbox",status="sent"} 42
+                     *     messages_total{channel="local_sms",provider="sandbox",status="sent",mode="live"} 42
+                     *     messages_total{channel="local_sms",provider="sandbox",status="sent",mode="test"} 3
                      */
                     "text/plain; version=0.0.4": string;
                 };
