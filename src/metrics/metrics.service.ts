@@ -26,7 +26,8 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  * The `mode` label (`live` or `test`) of the series that count messages, sends, receipts, webhook
  * attempts and fraud decisions, so test traffic never counts in live figures (two values: the label
  * at most doubles those series). Work of no account (a platform block, a receipt no message has yet)
- * is live: test-mode messages only ever reach the sandbox, whose receipts name their message.
+ * counts as live: test-mode messages only ever reach the sandbox, and its receipts come for messages
+ * it was just handed, so an unmatched one is almost always a real provider's.
  */
 function modeOf(accountId: string | null): KeyMode {
   return accountId === null ? 'live' : modeOfAccount(accountId);
