@@ -34,6 +34,7 @@ describe('Bulk intake (e2e)', () => {
       errorCode: null,
       errorMessage: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      livemode: true,
     });
     const got = await t.http().get(`/api/v2/messages/bulk/${res.body.id}`).set('X-API-Key', acc.key);
     expect(got.status).toBe(200);

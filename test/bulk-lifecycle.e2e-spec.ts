@@ -63,6 +63,7 @@ describe('Bulk lifecycle (e2e)', () => {
       segments: 1,
       deliveryStatus: 'sent',
       deliveredAt: null,
+      livemode: true,
     });
     expect(report.hasMore).toBe(true);
     const next = await rows(

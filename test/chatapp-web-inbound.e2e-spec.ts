@@ -79,6 +79,7 @@ describe('Chatapp web inbound messages (e2e)', () => {
     expect(call.body).toEqual({
       event: 'chatapp_web.message.received',
       timestamp: expect.stringMatching(ISO_RE),
+      livemode: true,
       data: {
         accountId: 'main',
         conversationKey: 'main:966501234567@c.us',

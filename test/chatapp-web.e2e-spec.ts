@@ -129,6 +129,7 @@ describe('Chatapp web sessions and chats (e2e)', () => {
         phoneNumber: '+966500000001',
         conversationKey: 'main:966500000001@c.us',
         conversationContext: { moduleType: 'chatapp_web', accountId: 'main', chatId: '966500000001@c.us' },
+        livemode: true,
       });
       expect(res.body.data.chats[2]).toMatchObject({
         kind: 'group',
@@ -205,6 +206,7 @@ describe('Chatapp web sessions and chats (e2e)', () => {
           phoneNumber: null,
           conversationKey: 'bot-777:900100',
           conversationContext: { moduleType: 'chatapp_web', accountId: 'bot-777', chatId: '900100' },
+          livemode: true,
         },
       ]);
     });

@@ -52,6 +52,7 @@ describe('Scheduled sends (e2e)', () => {
       scheduledAt: new Date(at).toISOString(),
       encoding: 'gsm7',
       segments: 1,
+      livemode: true,
     });
     expect((await t.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance).toBe(95);
     expect(await message(t, acc.key, m.id)).toMatchObject({

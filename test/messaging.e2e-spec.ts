@@ -27,6 +27,7 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
               cost: 5,
               encoding: 'gsm7',
               segments: 1,
+              livemode: true,
             },
           ],
         },

@@ -340,6 +340,7 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     expect(call.body).toEqual({
       type: 'sms.received',
       timestamp: expect.any(String),
+      livemode: true,
       data: {
         id: row.id,
         from: '+966501234567',

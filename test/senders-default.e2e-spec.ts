@@ -55,6 +55,7 @@ describe('Default SMS sender (e2e)', () => {
           reason: null,
           reviewedAt: expect.any(String),
           createdAt: expect.any(String),
+          livemode: true,
         },
       },
     });

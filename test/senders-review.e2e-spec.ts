@@ -51,6 +51,7 @@ describe('SMS senders: admin review (e2e)', () => {
       expect(call.body).toEqual({
         event: 'sms_sender.approved',
         timestamp: expect.any(String),
+        livemode: true,
         data: { smsSender: { id, name: 'Approve1', status: 'approved', isDefault: true }, reason: null },
       });
       const ts = Date.parse((call.body as { timestamp: string }).timestamp);
@@ -114,6 +115,7 @@ describe('SMS senders: admin review (e2e)', () => {
       expect(call.body).toEqual({
         event: 'sms_sender.rejected',
         timestamp: expect.any(String),
+        livemode: true,
         data: {
           smsSender: { id, name: 'Reject1', status: 'rejected', isDefault: false },
           reason: 'Brand name not verified',

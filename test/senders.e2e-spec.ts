@@ -38,6 +38,7 @@ describe('SMS senders (e2e)', () => {
             type: 'transactional',
             isDefault: false,
             webhookConfigured: false,
+            livemode: true,
           },
         },
       });
@@ -173,6 +174,7 @@ describe('SMS senders (e2e)', () => {
         reason: null,
         reviewedAt: null,
         createdAt: expect.any(String),
+        livemode: true,
       });
       const noPerm = await t.memberKey(acc.id, ['api_keys:read']);
       const denied = await t.http().get('/api/v2/sms-senders').set('X-API-Key', noPerm);

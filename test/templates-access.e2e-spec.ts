@@ -190,6 +190,7 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
           label: expect.any(String),
           phoneNumber: '+966500000001',
           displayName: expect.any(String),
+          livemode: true,
         },
       ]);
       const made = await t

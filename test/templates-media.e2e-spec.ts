@@ -69,6 +69,7 @@ describe('Templates: header media (e2e)', () => {
           mimeType: mime,
           size: buf.length,
           previewUrl: expect.any(String),
+          livemode: true,
         },
       });
       const path = new URL(res.body.data.previewUrl).pathname;

@@ -71,13 +71,15 @@ describe('Templates: create, read, list (e2e)', () => {
       expect(read.body).toEqual({ success: true, data: tpl });
     });
 
-    it('sms: 201 with only id, name, category, status (active)', async () => {
+    it('sms: 201 with only id, name, category, status (active) and livemode', async () => {
       const name = uniq('login_code');
       const res = await post(smsBody({ name }));
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         success: true,
-        data: { template: { id: expect.stringMatching(/^tpl_/), name, category: 'sms', status: 'active' } },
+        data: {
+          template: { id: expect.stringMatching(/^tpl_/), name, category: 'sms', status: 'active', livemode: true },
+        },
       });
       const full = await get(res.body.data.template.id);
       expect(full.body.data).toMatchObject({

@@ -32,7 +32,12 @@ describe('Verification codes (e2e): limits', () => {
       expect((await rowsOf(acc.id))[0]).toMatchObject({ status: 'pending', attempts: 5 });
       // Locked for good: once expired it reports expired, never approved.
       shiftMs += 601_000;
-      expect((await check(acc, id, code)).body.data).toEqual({ verificationId: id, status: 'expired', valid: false });
+      expect((await check(acc, id, code)).body.data).toEqual({
+        verificationId: id,
+        status: 'expired',
+        valid: false,
+        livemode: true,
+      });
     });
 
     it('20 concurrent wrong checks: exactly 5 compared, 15 refused', async () => {

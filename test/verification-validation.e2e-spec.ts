@@ -144,6 +144,7 @@ describe('Verification codes (e2e): validation, billing, OpenAPI and permissions
         verificationId: id,
         status: 'approved',
         valid: true,
+        livemode: true,
       });
       expectError(
         await t.http().post('/api/v2/verification/check').send({ verificationId: id, code }),

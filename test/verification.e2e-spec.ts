@@ -35,6 +35,7 @@ describe('Verification codes (e2e)', () => {
           channel: 'local_sms',
           status: 'pending',
           expiresAt: expect.any(String),
+          livemode: true,
         },
       });
       const expiresAt = Date.parse(res.body.data.expiresAt);
@@ -57,7 +58,7 @@ describe('Verification codes (e2e)', () => {
       expect(ok.status).toBe(200);
       expect(ok.body).toEqual({
         success: true,
-        data: { verificationId: res.body.data.verificationId, status: 'approved', valid: true },
+        data: { verificationId: res.body.data.verificationId, status: 'approved', valid: true, livemode: true },
       });
 
       // Single use: the same code never validates again.
@@ -67,6 +68,7 @@ describe('Verification codes (e2e)', () => {
         verificationId: res.body.data.verificationId,
         status: 'approved',
         valid: false,
+        livemode: true,
       });
       expect((await rowsOf(acc.id))[0].status).toBe('approved');
     });
@@ -76,9 +78,9 @@ describe('Verification codes (e2e)', () => {
       const { id, code } = await sendOk(acc, { to: nextPhone(), channel: 'local_sms' });
       const bad = await check(acc, id, wrong(code));
       expect(bad.status).toBe(200);
-      expect(bad.body.data).toEqual({ verificationId: id, status: 'pending', valid: false });
+      expect(bad.body.data).toEqual({ verificationId: id, status: 'pending', valid: false, livemode: true });
       const good = await check(acc, id, code);
-      expect(good.body.data).toEqual({ verificationId: id, status: 'approved', valid: true });
+      expect(good.body.data).toEqual({ verificationId: id, status: 'approved', valid: true, livemode: true });
     });
 
     it('honours codeLength 4 and 8 and expiresInMinutes in the text', async () => {
@@ -114,11 +116,12 @@ describe('Verification codes (e2e)', () => {
         verificationId: id,
         status: 'pending',
         valid: false,
+        livemode: true,
       });
       shiftMs += 2_000;
       const res = await check(acc, id, code);
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ verificationId: id, status: 'expired', valid: false });
+      expect(res.body.data).toEqual({ verificationId: id, status: 'expired', valid: false, livemode: true });
       expect((await rowsOf(acc.id))[0].attempts).toBe(1); // checks after expiry consume nothing
     });
 

@@ -37,6 +37,7 @@ describe('Event endpoints (e2e)', () => {
           disabledReason: null,
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
+          livemode: true,
           secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
         },
       },
@@ -138,6 +139,7 @@ describe('Event endpoints (e2e)', () => {
     expect(new Webhook(ep.secret).verify(call.raw, headersOf(call))).toEqual({
       type: 'webhook.test',
       timestamp: expect.any(String),
+      livemode: true,
       data: { endpointId: ep.id, message: 'Test event' },
     });
     expect(() =>
@@ -200,6 +202,7 @@ describe('Event endpoints (e2e)', () => {
     expect(bodies).toContainEqual({
       type: 'message.sent',
       timestamp: '2026-01-02T03:04:05.678Z',
+      livemode: true,
       data: { id: 'msg_1', status: 'sent' },
     });
     for (const c of receiver.calls) {

@@ -170,7 +170,7 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
       expect(receiver.calls.map((c) => c.headers['x-service-event'])).toEqual(['x.committed']);
       expect(receiver.calls[0].headers['authorization']).toBe('Bearer k');
       expect(receiver.calls[0].headers['x-api-key']).toBeUndefined();
-      expect(receiver.calls[0].raw).toBe('{"a":1}');
+      expect(receiver.calls[0].raw).toBe('{"a":1,"livemode":true}');
     });
   });
 });

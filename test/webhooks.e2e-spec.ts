@@ -87,6 +87,7 @@ describe('Webhooks (e2e)', () => {
       expect(call.body).toEqual({
         event: 'webhook.test',
         timestamp: expect.any(String),
+        livemode: true,
         data: { message: expect.any(String) },
       });
       const d = await settle(t, acc.key, deliveryId);

@@ -78,7 +78,7 @@ export interface paths {
         get: operations["getWebSessionWebhook"];
         /**
          * Set the web-session webhook URL
-         * @description Owner key only. The first call generates the webhook key and shows it in full; later calls change the URL and show the key masked.
+         * @description Owner key only. The first call generates the webhook key and shows it in full; later calls change the URL and show the key masked. Events are a POST of `{ event, timestamp, livemode, data }` (`livemode: false` for test mode) with the header `webhook-mode: live` or `webhook-mode: test`.
          */
         put: operations["setWebSessionWebhook"];
         post?: never;
@@ -184,7 +184,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description Owner key only. The signing secret is shown only in this answer (and on rotation).
+         * @description Owner key only. The signing secret is shown only in this answer (and on rotation). Each event is a POST of `{ type, timestamp, livemode, data }` signed to the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`), with the header `webhook-mode: live` or `webhook-mode: test`. An endpoint created with a test key (`msk_test_...`) gets only the events of test mode (`livemode: false`); a live one never gets them.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1120,6 +1120,11 @@ export interface components {
             /** @description Every day (or month) of the range, oldest first; periods without messages are zeros. */
             periods: components["schemas"]["UsagePeriod"][];
             totals: components["schemas"]["UsageAmounts"];
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         ApiKeyCreated: {
             apiKey: components["schemas"]["NewApiKey"];
@@ -1213,6 +1218,11 @@ export interface components {
              * @example 2026-11-28T18:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         AuditEventPage: {
             events: components["schemas"]["AuditEvent"][];
@@ -1330,6 +1340,11 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /** @enum {boolean} */
             success: true;
         };
@@ -1395,6 +1410,11 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         BulkRetryResult: {
             /** @enum {boolean} */
@@ -1460,6 +1480,11 @@ export interface components {
              * @description Sent rows: when the message was delivered (also set for read messages); null otherwise.
              */
             deliveredAt: string | null;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         BulkSmsParts: {
             /** @description Valid local_sms rows sent as GSM-7. */
@@ -1690,6 +1715,11 @@ export interface components {
              * @example 2026-11-28T18:00:02.000Z
              */
             completedAt: string | null;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         ErasureCountsDto: {
             /**
@@ -1767,6 +1797,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         EventEndpointEnvelope: {
             endpoint: components["schemas"]["EventEndpoint"];
@@ -1797,6 +1832,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /**
              * @description Signing secret (`whsec_` + base64 of 32 bytes), shown only on creation and rotation.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ=
@@ -1996,6 +2036,11 @@ export interface components {
             complete: boolean;
             /** @description The parts of a concatenated SMS, in order; empty otherwise */
             parts: components["schemas"]["InboundSmsPartView"][];
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         InboundSmsPage: {
             /** @description Newest first */
@@ -2076,6 +2121,11 @@ export interface components {
             /** @description Bytes */
             size: number;
             previewUrl: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         MessageAttachment: {
             /**
@@ -2256,6 +2306,11 @@ export interface components {
              * @example 2026-11-22T10:15:30.120Z
              */
             updatedAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /** @description Every status the message reached, oldest first. */
             statusHistory: components["schemas"]["StatusHistoryEntry"][];
         };
@@ -2464,6 +2519,11 @@ export interface components {
              * @example 2026-11-22T10:15:30.120Z
              */
             updatedAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         MessageTemplateInput: {
             /**
@@ -2545,6 +2605,11 @@ export interface components {
             /** @example +966511111111 */
             phoneNumber: string | null;
             displayName: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         OfficialSenderList: {
             officialSenders: components["schemas"]["OfficialSender"][];
@@ -2717,6 +2782,11 @@ export interface components {
              * @enum {string}
              */
             errorCode?: "PROVIDER_REJECTED" | "INVALID_ATTACHMENT" | "PROVIDER_RATE_LIMITED" | "PROVIDER_UNAVAILABLE" | "PROVIDER_ERROR" | "DELIVERY_UNCONFIRMED" | "CANCELLED" | "SERVICE_UNAVAILABLE" | "UNDELIVERED" | "EXPIRED" | "REJECTED_BY_CARRIER" | "RECIPIENT_OPTED_OUT";
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         SentVerification: {
             /**
@@ -2745,6 +2815,11 @@ export interface components {
              * @example 2026-11-22T10:25:30.000Z
              */
             expiresAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         SmsSender: {
             /** @example snd_01JD0Q8Y4C7M2X */
@@ -2762,6 +2837,11 @@ export interface components {
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
             webhookConfigured: boolean;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         SmsSenderCreated: {
             smsSender: components["schemas"]["SmsSender"];
@@ -2789,6 +2869,11 @@ export interface components {
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
             webhookConfigured: boolean;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /** @description The reviewer's reason, if one was given. */
             reason: string | null;
             /** Format: date-time */
@@ -2809,6 +2894,11 @@ export interface components {
             category: "sms";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected" | "active";
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         StatusHistoryEntry: {
             /**
@@ -2872,6 +2962,11 @@ export interface components {
              * @example 2026-11-28T18:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         SuppressionEntryInput: {
             /**
@@ -2982,6 +3077,11 @@ export interface components {
             rejectionReason: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         TemplateBodyParameter: {
             index: number;
@@ -3121,6 +3221,11 @@ export interface components {
              * @example true
              */
             valid: boolean;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         VerificationDay: {
             /**
@@ -3190,6 +3295,11 @@ export interface components {
             completedAt: string | null;
             /** @description Oldest first. */
             attempts: components["schemas"]["WebhookAttempt"][];
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         WebhookDeliveryPage: {
             deliveries: components["schemas"]["WebhookDelivery"][];
@@ -3227,6 +3337,11 @@ export interface components {
             conversationKey: string;
             /** @description Copy into a send request (with chatId) to answer in this chat. */
             conversationContext: components["schemas"]["ChatConversationContext"];
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         WebSessionChatPage: {
             /** @description The web-session name or messaging-bot id. */
@@ -5195,7 +5310,8 @@ export interface operations {
                      *                 "success": true,
                      *                 "error": null
                      *               }
-                     *             ]
+                     *             ],
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -5376,7 +5492,8 @@ export interface operations {
                      *           "lastError": null,
                      *           "createdAt": "2024-11-19T11:00:00.000Z",
                      *           "completedAt": null,
-                     *           "attempts": []
+                     *           "attempts": [],
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -5635,7 +5752,8 @@ export interface operations {
                      *             "status": "enabled",
                      *             "disabledReason": null,
                      *             "createdAt": "2024-11-19T10:15:00.000Z",
-                     *             "updatedAt": "2024-11-19T10:15:00.000Z"
+                     *             "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ]
                      *       }
@@ -5794,6 +5912,7 @@ export interface operations {
                      *           "disabledReason": null,
                      *           "createdAt": "2024-11-19T10:15:00.000Z",
                      *           "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *           "livemode": true,
                      *           "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ="
                      *         }
                      *       }
@@ -6012,7 +6131,8 @@ export interface operations {
                      *           "status": "enabled",
                      *           "disabledReason": null,
                      *           "createdAt": "2024-11-19T10:15:00.000Z",
-                     *           "updatedAt": "2024-11-19T10:15:00.000Z"
+                     *           "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -6419,7 +6539,8 @@ export interface operations {
                      *           "status": "enabled",
                      *           "disabledReason": null,
                      *           "createdAt": "2024-11-19T10:15:00.000Z",
-                     *           "updatedAt": "2024-11-19T10:15:00.000Z"
+                     *           "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -6659,6 +6780,7 @@ export interface operations {
                      *           "disabledReason": null,
                      *           "createdAt": "2024-11-19T10:15:00.000Z",
                      *           "updatedAt": "2024-11-19T10:15:00.000Z",
+                     *           "livemode": true,
                      *           "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ZxYbTlyUtQ="
                      *         }
                      *       }
@@ -7141,6 +7263,7 @@ export interface operations {
                      *             "type": "transactional",
                      *             "isDefault": false,
                      *             "webhookConfigured": true,
+                     *             "livemode": true,
                      *             "reason": null,
                      *             "reviewedAt": null,
                      *             "createdAt": "2026-11-22T10:00:00.000Z"
@@ -7297,7 +7420,8 @@ export interface operations {
                      *           "status": "pending",
                      *           "type": "transactional",
                      *           "isDefault": false,
-                     *           "webhookConfigured": true
+                     *           "webhookConfigured": true,
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -7508,6 +7632,7 @@ export interface operations {
                      *           "type": "transactional",
                      *           "isDefault": true,
                      *           "webhookConfigured": true,
+                     *           "livemode": true,
                      *           "reason": null,
                      *           "reviewedAt": "2026-11-22T11:00:00.000Z",
                      *           "createdAt": "2026-11-22T10:00:00.000Z"
@@ -7780,7 +7905,8 @@ export interface operations {
                      *             "partsTotal": 1,
                      *             "partsReceived": 1,
                      *             "complete": true,
-                     *             "parts": []
+                     *             "parts": [],
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -8004,13 +8130,15 @@ export interface operations {
                      *               "isDefault": true,
                      *               "label": null,
                      *               "phoneNumber": "+966511111111",
-                     *               "displayName": "Platform"
+                     *               "displayName": "Platform",
+                     *               "livemode": true
                      *             },
                      *             "isPlatformNumber": true,
                      *             "isDefault": false,
                      *             "otp": null,
                      *             "rejectionReason": null,
-                     *             "createdAt": "2026-11-22T10:00:00.000Z"
+                     *             "createdAt": "2026-11-22T10:00:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -8242,13 +8370,15 @@ export interface operations {
                      *             "isDefault": true,
                      *             "label": null,
                      *             "phoneNumber": "+966511111111",
-                     *             "displayName": "Platform"
+                     *             "displayName": "Platform",
+                     *             "livemode": true
                      *           },
                      *           "isPlatformNumber": true,
                      *           "isDefault": false,
                      *           "otp": null,
                      *           "rejectionReason": null,
-                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -8548,13 +8678,15 @@ export interface operations {
                      *           "isDefault": true,
                      *           "label": null,
                      *           "phoneNumber": "+966511111111",
-                     *           "displayName": "Platform"
+                     *           "displayName": "Platform",
+                     *           "livemode": true
                      *         },
                      *         "isPlatformNumber": true,
                      *         "isDefault": false,
                      *         "otp": null,
                      *         "rejectionReason": null,
-                     *         "createdAt": "2026-11-22T10:00:00.000Z"
+                     *         "createdAt": "2026-11-22T10:00:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -8735,7 +8867,8 @@ export interface operations {
                      *         "headerType": "image",
                      *         "mimeType": "image/png",
                      *         "size": 48213,
-                     *         "previewUrl": "http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X"
+                     *         "previewUrl": "http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -8947,7 +9080,8 @@ export interface operations {
                      *             "isDefault": true,
                      *             "label": null,
                      *             "phoneNumber": "+966511111111",
-                     *             "displayName": "Platform"
+                     *             "displayName": "Platform",
+                     *             "livemode": true
                      *           }
                      *         ]
                      *       }
@@ -9110,7 +9244,8 @@ export interface operations {
                      *               "moduleType": "chatapp_web",
                      *               "accountId": "support-line",
                      *               "chatId": "14155550101@c.us"
-                     *             }
+                     *             },
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -9366,7 +9501,8 @@ export interface operations {
                      *             },
                      *             "errorCode": null,
                      *             "errorMessage": null,
-                     *             "createdAt": "2024-11-19T10:15:00.000Z"
+                     *             "createdAt": "2024-11-19T10:15:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -9559,7 +9695,8 @@ export interface operations {
                      *       },
                      *       "errorCode": null,
                      *       "errorMessage": null,
-                     *       "createdAt": "2024-11-19T10:15:00.000Z"
+                     *       "createdAt": "2024-11-19T10:15:00.000Z",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["BulkJobAccepted"];
@@ -9959,7 +10096,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -10118,12 +10256,12 @@ export interface operations {
                 content: {
                     /**
                      * @example event: job
-                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"running","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":1,"sent":2,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z","livemode":true}
                      *
                      *     : ping
                      *
                      *     event: job
-                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z"}
+                     *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","name":"November newsletter","status":"completed","messagesPerSecond":5,"pauseReason":null,"quietUntil":null,"total":3,"validatedCount":3,"counts":{"pending":0,"sent":3,"failed":0,"cancelled":0},"delivery":{"delivered":1,"read":0,"undelivered":0},"errorCode":null,"errorMessage":null,"createdAt":"2024-11-19T10:15:00.000Z","livemode":true}
                      *
                      *     event: end
                      *     data: {"id":"bulk_01jd8x2k4m7q9r3t5v8w2y4z","status":"completed"}
@@ -10301,7 +10439,8 @@ export interface operations {
                      *             "messageId": "msg_01jd8x2m0a1b2c3d4e5f6g7h",
                      *             "errorCode": null,
                      *             "errorMessage": null,
-                     *             "sentAt": "2024-11-19T10:15:02.000Z"
+                     *             "sentAt": "2024-11-19T10:15:02.000Z",
+                     *             "livemode": true
                      *           },
                      *           {
                      *             "index": 1,
@@ -10311,7 +10450,8 @@ export interface operations {
                      *             "messageId": null,
                      *             "errorCode": null,
                      *             "errorMessage": null,
-                     *             "sentAt": null
+                     *             "sentAt": null,
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -10683,7 +10823,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -10970,7 +11111,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -11236,7 +11378,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -11523,7 +11666,8 @@ export interface operations {
                      *         },
                      *         "errorCode": null,
                      *         "errorMessage": null,
-                     *         "createdAt": "2024-11-19T10:15:00.000Z"
+                     *         "createdAt": "2024-11-19T10:15:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -11939,7 +12083,8 @@ export interface operations {
                      *             "status": "sent",
                      *             "cost": 5,
                      *             "encoding": "gsm7",
-                     *             "segments": 1
+                     *             "segments": 1,
+                     *             "livemode": true
                      *           },
                      *           {
                      *             "id": "msg_01jd0r8m6g0a1b2c3d4e5f6g7h",
@@ -11950,7 +12095,8 @@ export interface operations {
                      *             "cost": 0,
                      *             "encoding": "gsm7",
                      *             "segments": 1,
-                     *             "errorCode": "PROVIDER_REJECTED"
+                     *             "errorCode": "PROVIDER_REJECTED",
+                     *             "livemode": true
                      *           }
                      *         ]
                      *       }
@@ -12281,7 +12427,8 @@ export interface operations {
                      *             "readAt": null,
                      *             "failedAt": null,
                      *             "createdAt": "2026-11-22T10:15:30.000Z",
-                     *             "updatedAt": "2026-11-22T10:15:32.010Z"
+                     *             "updatedAt": "2026-11-22T10:15:32.010Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -12475,7 +12622,8 @@ export interface operations {
                      *           "readAt": null,
                      *           "failedAt": null,
                      *           "createdAt": "2026-11-22T10:15:30.000Z",
-                     *           "updatedAt": "2026-11-22T11:02:00.000Z"
+                     *           "updatedAt": "2026-11-22T11:02:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -12750,6 +12898,7 @@ export interface operations {
                      *         "failedAt": null,
                      *         "createdAt": "2026-11-22T10:15:30.000Z",
                      *         "updatedAt": "2026-11-22T10:15:32.010Z",
+                     *         "livemode": true,
                      *         "statusHistory": [
                      *           {
                      *             "status": "queued",
@@ -12942,7 +13091,8 @@ export interface operations {
                      *         "to": "+966501234567",
                      *         "channel": "local_sms",
                      *         "status": "pending",
-                     *         "expiresAt": "2026-11-22T10:25:30.000Z"
+                     *         "expiresAt": "2026-11-22T10:25:30.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -13215,7 +13365,8 @@ export interface operations {
                      *       "data": {
                      *         "verificationId": "ver_01m7y90kewyw5pyx06wnaqb2",
                      *         "status": "approved",
-                     *         "valid": true
+                     *         "valid": true,
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -14496,7 +14647,8 @@ export interface operations {
                      *             "sandboxDeliveries": 0
                      *           },
                      *           "createdAt": "2026-11-28T18:00:00.000Z",
-                     *           "completedAt": null
+                     *           "completedAt": null,
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -14718,7 +14870,8 @@ export interface operations {
                      *             "sandboxDeliveries": 0
                      *           },
                      *           "createdAt": "2026-11-28T18:00:00.000Z",
-                     *           "completedAt": "2026-11-28T18:00:02.000Z"
+                     *           "completedAt": "2026-11-28T18:00:02.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -14905,7 +15058,8 @@ export interface operations {
                      *                 "messages:read"
                      *               ]
                      *             },
-                     *             "createdAt": "2026-11-28T18:00:00.000Z"
+                     *             "createdAt": "2026-11-28T18:00:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -15142,7 +15296,8 @@ export interface operations {
                      *           "messages": 12,
                      *           "parts": 14,
                      *           "cost": 250
-                     *         }
+                     *         },
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -15713,7 +15868,8 @@ export interface operations {
                      *             "scope": "marketing",
                      *             "reason": "api",
                      *             "source": "key_01m7y90kewyw5pyx06wnaqb2",
-                     *             "createdAt": "2026-11-28T18:00:00.000Z"
+                     *             "createdAt": "2026-11-28T18:00:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ],
                      *         "nextCursor": null,
@@ -15891,7 +16047,8 @@ export interface operations {
                      *             "scope": "marketing",
                      *             "reason": "api",
                      *             "source": "key_01m7y90kewyw5pyx06wnaqb2",
-                     *             "createdAt": "2026-11-28T18:00:00.000Z"
+                     *             "createdAt": "2026-11-28T18:00:00.000Z",
+                     *             "livemode": true
                      *           }
                      *         ]
                      *       }

@@ -298,7 +298,7 @@ export class BulkJobRunner {
           (r) => r.paused,
         )
       : await this.d.batches.settle(req);
-    this.d.metrics.recordBulkDispatched(settled);
+    this.d.metrics.recordBulkDispatched(this.accountId, settled);
   }
 
   private async complete(): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { isLiveAccount } from '../accounts/account-mode';
 import { iso } from '../database/columns';
 import { NO_DELIVERY, type JobDelivery } from '../messaging/delivery-counts';
 import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
@@ -21,6 +22,7 @@ export interface BulkJobView {
   errorCode: BulkJobErrorCode | null;
   errorMessage: string | null;
   createdAt: string;
+  livemode: boolean;
 }
 
 /** The spec's Bulk job object, with the job's delivery counts (zeros for a job nothing was sent for yet). */
@@ -39,6 +41,7 @@ export function toJobView(r: BulkJobRecord, delivery: JobDelivery = NO_DELIVERY)
     errorCode: r.errorCode,
     errorMessage: r.errorMessage,
     createdAt: iso(r.createdAt) as string,
+    livemode: isLiveAccount(r.accountId),
   };
 }
 
@@ -68,6 +71,7 @@ export interface BulkRowView {
   /** Sent rows: what receipts said of the message (`sent` until one arrives); null otherwise. */
   deliveryStatus: RowDeliveryStatus | null;
   deliveredAt: string | null;
+  livemode: boolean;
 }
 
 export const ROW_DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'undelivered'] as const;
@@ -82,7 +86,8 @@ function deliveryStatus(rowStatus: string, messageStatus: unknown): RowDeliveryS
 
 const hasMessage = (status: string): boolean => status === 'sent' || status === 'failed';
 
-export function toRowView(r: BulkRowRecord): BulkRowView {
+/** A row of a job of `accountId` (rows carry their job's id, not the account's). */
+export function toRowView(r: BulkRowRecord, accountId: string): BulkRowView {
   const withMessage = hasMessage(r.status);
   return {
     index: r.idx,
@@ -99,5 +104,6 @@ export function toRowView(r: BulkRowRecord): BulkRowView {
     segments: withMessage ? r.segments : null,
     deliveryStatus: deliveryStatus(r.status, r.messageStatus),
     deliveredAt: r.status === 'sent' && r.deliveredAt !== null ? iso(r.deliveredAt) : null,
+    livemode: isLiveAccount(accountId),
   };
 }

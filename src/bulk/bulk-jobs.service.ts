@@ -89,7 +89,7 @@ export class BulkJobsService {
     const page = rows.slice(0, limit);
     return {
       jobId,
-      rows: page.map(toRowView),
+      rows: page.map((r) => toRowView(r, accountId)),
       nextCursor: hasMore ? this.cursors.encode(scope, page[page.length - 1].idx) : null,
       hasMore,
     };

@@ -152,7 +152,7 @@ export class BulkReaper implements OnApplicationBootstrap {
         now,
       );
       if (claimed) {
-        this.metrics.recordMessage(r.channel ?? '', 'failed');
+        this.metrics.recordMessage(accountId, r.channel ?? '', 'failed');
         return cancelled;
       }
       m = await this.log.findOwned(accountId, messageId);

@@ -37,15 +37,15 @@ export class BulkRowExport {
   ) {}
 
   /**
-   * Streams the rows of `jobId` (the caller checked it is the account's) into `out`. A failure once
+   * Streams the rows of `jobId` (the caller checked it is `accountId`'s) into `out`. A failure once
    * bytes are out cannot become an error answer: every stream is destroyed (the client sees the
    * connection end early, never a complete-looking file) and the failure is logged.
    */
-  writeCsv(jobId: string, out: Writable, requestId?: string): void {
-    streamCsv(this.records(jobId), out, this.logger, { jobId, requestId });
+  writeCsv(accountId: string, jobId: string, out: Writable, requestId?: string): void {
+    streamCsv(this.records(accountId, jobId), out, this.logger, { jobId, requestId });
   }
 
-  private async *records(jobId: string): AsyncGenerator<readonly unknown[]> {
+  private async *records(accountId: string, jobId: string): AsyncGenerator<readonly unknown[]> {
     yield CSV_COLUMNS;
     const size = this.settings.exportPageRows;
     // One page read ahead: the database reads the next page while this one is written out.
@@ -54,7 +54,7 @@ export class BulkRowExport {
       const rows: BulkRowRecord[] = await next;
       next = rows.length === size ? this.page(jobId, rows[rows.length - 1].idx, size) : null;
       for (const row of rows) {
-        const r = toRowView(row);
+        const r = toRowView(row, accountId);
         yield [
           r.index,
           r.to,

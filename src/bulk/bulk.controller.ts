@@ -213,6 +213,7 @@ export class BulkController {
             errorCode: null,
             errorMessage: null,
             sentAt: '2024-11-19T10:15:02.000Z',
+            livemode: true,
           },
           {
             index: 1,
@@ -223,6 +224,7 @@ export class BulkController {
             errorCode: null,
             errorMessage: null,
             sentAt: null,
+            livemode: true,
           },
         ],
         nextCursor: null,
@@ -278,7 +280,7 @@ export class BulkController {
     res.setHeader('Content-Disposition', `attachment; filename="bulk-${job.id}-rows.csv"`);
     // HEAD (Express routes it here) sends no body: do not read the job's rows to throw them away.
     if (req.method === 'HEAD') return void res.end();
-    this.rowExport.writeCsv(job.id, res, requestIdOf(req));
+    this.rowExport.writeCsv(auth.accountId, job.id, res, requestIdOf(req));
   }
 
   @Post(':jobId/retry-failed')

@@ -55,6 +55,7 @@ export class ChatsController {
             phoneNumber: '+14155550101',
             conversationKey: 'support-line:14155550101@c.us',
             conversationContext: { moduleType: 'chatapp_web', accountId: 'support-line', chatId: '14155550101@c.us' },
+            livemode: true,
           },
         ],
         nextCursor: null,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isLiveAccount } from '../accounts/account-mode';
 import { CursorCodec } from '../common/cursor';
 import { ApiError } from '../common/errors';
 import { toApiError } from '../providers/provider-errors';
@@ -18,6 +19,7 @@ export interface ChatView {
   phoneNumber: string | null;
   conversationKey: string;
   conversationContext: { moduleType: 'chatapp_web'; accountId: string; chatId: string };
+  livemode: boolean;
 }
 
 export interface ChatPageView {
@@ -48,7 +50,7 @@ export class ChatsService {
     const page = await this.liveChats(session, provider, { type: q.type, limit: q.limit, from });
     return {
       accountId: session.name,
-      chats: page.chats.map((c) => this.map(session.name, c)),
+      chats: page.chats.map((c) => this.map(session, c)),
       nextCursor: page.next === null ? null : this.cursors.encode(scope, { f: page.next }),
       hasMore: page.next !== null,
     };
@@ -74,7 +76,8 @@ export class ChatsService {
 
   // The spec's context is always moduleType "chatapp_web", bot ids included; the send route accepts it
   // on both chat channels and checks the session's kind against the channel.
-  private map(sessionName: string, c: ProviderChat): ChatView {
+  private map(session: WebSessionEntity, c: ProviderChat): ChatView {
+    const sessionName = session.name;
     return {
       accountId: sessionName,
       chatId: c.chatId,
@@ -83,6 +86,7 @@ export class ChatsService {
       phoneNumber: c.phoneNumber,
       conversationKey: conversationKey(sessionName, c.chatId),
       conversationContext: { moduleType: 'chatapp_web', accountId: sessionName, chatId: c.chatId },
+      livemode: isLiveAccount(session.accountId),
     };
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isLiveAccount } from '../accounts/account-mode';
 import { CursorCodec } from '../common/cursor';
 import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
@@ -87,5 +88,6 @@ function view(r: SuppressionRecord): Suppression {
     reason: r.reason,
     source: r.source,
     createdAt: new Date(r.createdAt).toISOString(),
+    livemode: isLiveAccount(r.accountId),
   };
 }

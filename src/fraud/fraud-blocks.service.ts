@@ -150,7 +150,7 @@ export class FraudBlocksService {
       return true;
     });
     if (!opened) return false;
-    this.metrics.recordFraudBlock(b.accountId === null ? 'platform' : 'account', b.reason);
+    this.metrics.recordFraudBlock(b.accountId, b.reason);
     await this.mark(b);
     return true;
   }

@@ -43,7 +43,7 @@ export class FraudGuardService implements VerificationGuard {
       verdict.kind === 'blocked'
         ? verdict.until
         : await this.blocks.raise(req.accountId, prefix, verdict.reason, tally, now);
-    this.metrics.recordFraudRefusal(verdict.kind === 'blocked' ? 'blocked' : verdict.reason);
+    this.metrics.recordFraudRefusal(req.accountId, verdict.kind === 'blocked' ? 'blocked' : verdict.reason);
     const retryAfterSeconds = Math.max(1, Math.ceil((until - now) / 1000));
     throw new ApiError(
       'FRAUD_SUSPECTED',

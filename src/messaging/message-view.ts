@@ -1,4 +1,5 @@
 import type { SmsEncoding } from '../common/sms/sms-segments';
+import { isLiveAccount } from '../accounts/account-mode';
 import { iso } from '../database/columns';
 import type { MessageEntity } from './entities/message.entity';
 import type { MessageFailureCode } from './send-outcome';
@@ -29,6 +30,7 @@ export interface MessageView {
   failedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  livemode: boolean;
 }
 
 export function toMessageView(m: MessageEntity): MessageView {
@@ -58,5 +60,6 @@ export function toMessageView(m: MessageEntity): MessageView {
     failedAt: iso(m.failedAt),
     createdAt: iso(m.createdAt) as string,
     updatedAt: iso(m.updatedAt) as string,
+    livemode: isLiveAccount(m.accountId),
   };
 }

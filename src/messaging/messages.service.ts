@@ -1,5 +1,6 @@
 import type { SmsEncoding } from '../common/sms/sms-segments';
 import { Inject, Injectable } from '@nestjs/common';
+import { isLiveAccount } from '../accounts/account-mode';
 import type { AccountEntity } from '../accounts/entities/account.entity';
 import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
@@ -36,6 +37,7 @@ export interface SentMessageView {
   /** `quiet_hours`: marketing outside the account's sending hours, scheduled for the window's next opening. */
   scheduledReason?: 'quiet_hours';
   errorCode?: MessageFailureCode;
+  livemode: boolean;
 }
 
 /** POST /messages/send and the message log reads. */
@@ -61,7 +63,7 @@ export class MessagesService {
     const ctx = this.validator.createContext(account.id);
     if (!Array.isArray(body.to)) {
       const g = await this.guard(account.id, [await this.validator.validate(ctx, body)], 'single');
-      return [this.view(await this.pipeline.send(account.id, g.msgs[0]), g.msgs[0], g.quiet.has(0))];
+      return [this.view(account.id, await this.pipeline.send(account.id, g.msgs[0]), g.msgs[0], g.quiet.has(0))];
     }
     const recipients = body.to as unknown[];
     if (recipients.length === 0) throw ApiError.validation('to must not be an empty array');
@@ -87,7 +89,7 @@ export class MessagesService {
       const first = outcomes[0];
       if (!first.ok) throw first.error;
     }
-    return outcomes.map((o, i) => this.view(o.result, guarded.msgs[i], guarded.quiet.has(i)));
+    return outcomes.map((o, i) => this.view(account.id, o.result, guarded.msgs[i], guarded.quiet.has(i)));
   }
 
   /**
@@ -152,7 +154,7 @@ export class MessagesService {
     return { items: page.map(toMessageView), hasMore, nextCursor: next ? this.cursors.encode(scope, next) : null };
   }
 
-  private view(r: SendResult, msg: ValidatedMessage, quietHours: boolean): SentMessageView {
+  private view(accountId: string, r: SendResult, msg: ValidatedMessage, quietHours: boolean): SentMessageView {
     const v: SentMessageView = {
       id: r.id,
       to: r.to,
@@ -162,6 +164,7 @@ export class MessagesService {
       cost: r.cost,
       encoding: r.encoding,
       segments: r.segments,
+      livemode: isLiveAccount(accountId),
     };
     if (r.scheduledAt) v.scheduledAt = r.scheduledAt;
     if (r.scheduledAt && quietHours) v.scheduledReason = 'quiet_hours';

@@ -86,7 +86,10 @@ export class OutcomeRecorder {
   /** Marks the message sent; receipts that came before it (kept) are applied then. */
   async sent(accountId: string, mark: SentMark, to: Addressee, funding: Funding): Promise<Settled> {
     if (!(await this.log.markSent(accountId, mark, this.clock.now()))) return this.recorded(accountId, mark.id, to);
-    const result = this.counted(sendResult(mark.id, to, 'sent', funding.amount, null, mark.providerMessageId));
+    const result = this.counted(
+      accountId,
+      sendResult(mark.id, to, 'sent', funding.amount, null, mark.providerMessageId),
+    );
     await this.applyKept([mark]);
     return { kind: 'sent', result };
   }
@@ -105,10 +108,16 @@ export class OutcomeRecorder {
   private async markSent(windows: (SentMark & { accountId: string })[][]): Promise<void> {
     const all = windows.flat();
     const { moved } = await this.log.markSentMany(all, this.clock.now());
-    const perChannel = new Map<string, number>();
-    for (const row of moved) perChannel.set(row.channel, (perChannel.get(row.channel) ?? 0) + 1);
+    // One count per account and channel (the mode label is the account's).
+    const counts = new Map<string, { accountId: string; channel: string; n: number }>();
+    for (const { accountId, channel } of moved) {
+      const key = `${accountId}\n${channel}`;
+      const c = counts.get(key) ?? { accountId, channel, n: 0 };
+      c.n += 1;
+      counts.set(key, c);
+    }
     this.uow.afterCommit(() => {
-      for (const [channel, n] of perChannel) this.metrics.recordMessage(channel, 'sent', n);
+      for (const c of counts.values()) this.metrics.recordMessage(c.accountId, c.channel, 'sent', c.n);
     });
     await this.applyKept(all);
   }
@@ -143,12 +152,12 @@ export class OutcomeRecorder {
       return marked;
     });
     if (!changed) return this.recorded(accountId, id, to);
-    return { kind: 'failed', error, result: this.counted(sendResult(id, to, 'failed', 0, code, null)) };
+    return { kind: 'failed', error, result: this.counted(accountId, sendResult(id, to, 'failed', 0, code, null)) };
   }
 
   /** A scheduled message just paid and recorded (counted as it is committed). */
-  scheduled(id: string, to: Addressee, funding: Funding, scheduleAt: number): SendResult {
-    return this.counted(sendResult(id, to, 'scheduled', funding.amount, null, null, scheduleAt));
+  scheduled(accountId: string, id: string, to: Addressee, funding: Funding, scheduleAt: number): SendResult {
+    return this.counted(accountId, sendResult(id, to, 'scheduled', funding.amount, null, null, scheduleAt));
   }
 
   /** The message as the log has it now (after another sender settled or took it). */
@@ -181,9 +190,9 @@ export class OutcomeRecorder {
    * status (a conditional UPDATE that changed the row, or the payment unit of a scheduled message),
    * and counted once that write is committed, so each move is counted once across replicas.
    */
-  private counted(r: SendResult): SendResult {
+  private counted(accountId: string, r: SendResult): SendResult {
     const status = r.status;
-    if (status !== 'queued') this.uow.afterCommit(() => this.metrics.recordMessage(r.channel, status));
+    if (status !== 'queued') this.uow.afterCommit(() => this.metrics.recordMessage(accountId, r.channel, status));
     return r;
   }
 }

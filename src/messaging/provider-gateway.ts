@@ -35,7 +35,7 @@ export class ProviderGateway {
     let started: number | null = null;
     const observe = (outcome: ProviderCallOutcome) => {
       if (started !== null)
-        this.metrics.observeProviderCall(out.channel, outcome, (performance.now() - started) / 1000);
+        this.metrics.observeProviderCall(out.accountId, out.channel, outcome, (performance.now() - started) / 1000);
     };
     try {
       const outcome = await this.guard(async () => {

@@ -69,7 +69,7 @@ export class SendPipeline {
       if (!existing) throw new ApiError('CONFLICT', 'messageId belongs to another account');
       return settledResult(await this.resume(accountId, existing, msg, origin, 'throw'));
     }
-    if (msg.scheduleAt !== null) return this.recorder.scheduled(id, msg, funding, msg.scheduleAt);
+    if (msg.scheduleAt !== null) return this.recorder.scheduled(accountId, id, msg, funding, msg.scheduleAt);
     return settledResult(await this.deliver(accountId, id, msg, funding, origin, 'throw'));
   }
 
@@ -85,7 +85,7 @@ export class SendPipeline {
     let stop: ProviderFailure | null = null;
     for (const { id, msg, funding } of paid) {
       if (msg.scheduleAt !== null) {
-        out.push({ ok: true, result: this.recorder.scheduled(id, msg, funding, msg.scheduleAt) });
+        out.push({ ok: true, result: this.recorder.scheduled(accountId, id, msg, funding, msg.scheduleAt) });
       } else if (stop) {
         out.push({
           ok: false,

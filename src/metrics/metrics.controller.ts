@@ -11,9 +11,10 @@ import { MetricsService } from './metrics.service';
 /** Prometheus text format 0.0.4 (prom-client's Registry.contentType; Express sends it as `text/plain; charset=utf-8; version=0.0.4`). */
 const CONTENT_TYPE = 'text/plain; version=0.0.4';
 const EXAMPLE = [
-  '# HELP messages_total Messages reaching a status (scheduled, sent, failed, cancelled), by channel and configured provider',
+  '# HELP messages_total Messages reaching a status (scheduled, sent, delivered, read, failed, cancelled), by channel, configured provider and mode (live, test)',
   '# TYPE messages_total counter',
-  'messages_total{channel="local_sms",provider="sandbox",status="sent"} 42',
+  'messages_total{channel="local_sms",provider="sandbox",status="sent",mode="live"} 42',
+  'messages_total{channel="local_sms",provider="sandbox",status="sent",mode="test"} 3',
   '',
 ].join('\n');
 

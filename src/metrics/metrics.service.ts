@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { type KeyMode, modeOfAccount } from '../accounts/account-mode';
 import { AppConfig, ChannelName, CHANNELS } from '../config/app-config';
 import { METRICS_REGISTRY } from './metrics-registry';
 
@@ -22,6 +23,17 @@ export type LeasedLoop =
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
+ * The `mode` label (`live` or `test`) of the series that count messages, sends, receipts, webhook
+ * attempts and fraud decisions, so test traffic never counts in live figures (two values: the label
+ * at most doubles those series). Work of no account (a platform block, a receipt no message has yet)
+ * counts as live: test-mode messages only ever reach the sandbox, and its receipts come for messages
+ * it was just handed, so an unmatched one is almost always a real provider's.
+ */
+function modeOf(accountId: string | null): KeyMode {
+  return accountId === null ? 'live' : modeOfAccount(accountId);
+}
+
+/**
  * The service's metrics under their published names (docs/operations.md, docs/grafana-dashboard.json).
  * Features call these named methods and never see prom-client. Gauges over tables are set by the
  * owning module's gauge source (addGaugeSource), refreshed every METRICS_REFRESH_MS, never per scrape.
@@ -31,18 +43,18 @@ export class MetricsService {
   private readonly log = new Logger(MetricsService.name);
   private readonly sources = new Map<string, () => Promise<void>>();
   private readonly http: Histogram<'method' | 'route' | 'status'>;
-  private readonly messages: Counter<'channel' | 'provider' | 'status'>;
-  private readonly providerCalls: Histogram<'channel' | 'provider' | 'outcome'>;
+  private readonly messages: Counter<'channel' | 'provider' | 'status' | 'mode'>;
+  private readonly providerCalls: Histogram<'channel' | 'provider' | 'outcome' | 'mode'>;
   private readonly bulkJobs: Gauge<'status'>;
   private readonly bulkRowsPending: Gauge;
-  private readonly bulkDispatched: Counter;
-  private readonly webhookDeliveries: Counter<'outcome'>;
-  private readonly webhookDuration: Histogram;
+  private readonly bulkDispatched: Counter<'mode'>;
+  private readonly webhookDeliveries: Counter<'outcome' | 'mode'>;
+  private readonly webhookDuration: Histogram<'mode'>;
   private readonly outboxPending: Gauge;
   private readonly leaseTakeovers: Counter<'loop'>;
-  private readonly receipts: Counter<'provider' | 'status'>;
-  private readonly fraudBlocks: Counter<'scope' | 'reason'>;
-  private readonly fraudRefusals: Counter<'reason'>;
+  private readonly receipts: Counter<'provider' | 'status' | 'mode'>;
+  private readonly fraudBlocks: Counter<'scope' | 'reason' | 'mode'>;
+  private readonly fraudRefusals: Counter<'reason' | 'mode'>;
   private readonly retentionPurged: Counter<'table'>;
   private readonly retentionOldest: Gauge<'table'>;
 
@@ -60,14 +72,14 @@ export class MetricsService {
     });
     this.messages = new Counter({
       name: 'messages_total',
-      help: 'Messages reaching a status (scheduled, sent, delivered, read, failed, cancelled), by channel and configured provider',
-      labelNames: ['channel', 'provider', 'status'],
+      help: 'Messages reaching a status (scheduled, sent, delivered, read, failed, cancelled), by channel, configured provider and mode (live, test)',
+      labelNames: ['channel', 'provider', 'status', 'mode'],
       registers,
     });
     this.providerCalls = new Histogram({
       name: 'provider_request_duration_seconds',
-      help: 'Provider send calls by channel, provider and outcome',
-      labelNames: ['channel', 'provider', 'outcome'],
+      help: 'Provider send calls by channel, provider, outcome and mode (live, test)',
+      labelNames: ['channel', 'provider', 'outcome', 'mode'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
@@ -84,18 +96,20 @@ export class MetricsService {
     });
     this.bulkDispatched = new Counter({
       name: 'bulk_dispatch_messages_total',
-      help: 'Bulk rows the dispatcher settled (sent or failed)',
+      help: 'Bulk rows the dispatcher settled (sent or failed), by mode (live, test)',
+      labelNames: ['mode'],
       registers,
     });
     this.webhookDeliveries = new Counter({
       name: 'webhook_deliveries_total',
-      help: 'Webhook delivery attempts by outcome (delivered, retrying, failed)',
-      labelNames: ['outcome'],
+      help: 'Webhook delivery attempts by outcome (delivered, retrying, failed) and mode (live, test)',
+      labelNames: ['outcome', 'mode'],
       registers,
     });
     this.webhookDuration = new Histogram({
       name: 'webhook_delivery_duration_seconds',
-      help: 'Duration of webhook delivery attempts',
+      help: 'Duration of webhook delivery attempts, by mode (live, test)',
+      labelNames: ['mode'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
@@ -112,20 +126,20 @@ export class MetricsService {
     });
     this.receipts = new Counter({
       name: 'receipts_total',
-      help: 'Provider delivery receipts accepted, by the configured provider of their message\'s channel ("unmatched" while no message is recorded for them) and receipt status',
-      labelNames: ['provider', 'status'],
+      help: 'Provider delivery receipts accepted, by the configured provider of their message\'s channel ("unmatched" while no message is recorded for them), receipt status and mode (live, test)',
+      labelNames: ['provider', 'status', 'mode'],
       registers,
     });
     this.fraudBlocks = new Counter({
       name: 'verification_fraud_blocks_total',
-      help: 'Destination prefixes blocked by the verification fraud guard, by scope (account, platform) and reason',
-      labelNames: ['scope', 'reason'],
+      help: 'Destination prefixes blocked by the verification fraud guard, by scope (account, platform), reason and mode (live, test)',
+      labelNames: ['scope', 'reason', 'mode'],
       registers,
     });
     this.fraudRefusals = new Counter({
       name: 'verification_fraud_refusals_total',
-      help: 'Verification codes refused by the fraud guard (FRAUD_SUSPECTED, nothing paid), by reason',
-      labelNames: ['reason'],
+      help: 'Verification codes refused by the fraud guard (FRAUD_SUSPECTED, nothing paid), by reason and mode (live, test)',
+      labelNames: ['reason', 'mode'],
       registers,
     });
     this.retentionPurged = new Counter({
@@ -151,14 +165,14 @@ export class MetricsService {
     this.retentionOldest.set({ table }, Math.max(0, seconds));
   }
 
-  /** A fraud block was raised (once, by the request or replica that raised it). */
-  recordFraudBlock(scope: 'account' | 'platform', reason: string): void {
-    this.fraudBlocks.inc({ scope, reason });
+  /** A fraud block was raised (once, by the request or replica that raised it): an account's, or (null) the platform's. */
+  recordFraudBlock(accountId: string | null, reason: string): void {
+    this.fraudBlocks.inc({ scope: accountId === null ? 'platform' : 'account', reason, mode: modeOf(accountId) });
   }
 
-  /** A verification code was refused by the fraud guard: `blocked` (a block in force) or the reason of the block it raised. */
-  recordFraudRefusal(reason: string): void {
-    this.fraudRefusals.inc({ reason });
+  /** A verification code of `accountId` was refused by the fraud guard: `blocked` (a block in force) or the reason of the block it raised. */
+  recordFraudRefusal(accountId: string, reason: string): void {
+    this.fraudRefusals.inc({ reason, mode: modeOf(accountId) });
   }
 
   recordHttpRequest(method: string, route: string, status: number, seconds: number): void {
@@ -169,26 +183,35 @@ export class MetricsService {
    * A message moved into `status` (once per move, after it is durable). A message counts once per
    * status it reaches: scheduled then sent counts under both; queued is transient and not counted.
    */
-  recordMessage(channel: string, status: CountedMessageStatus, n = 1): void {
-    if (n > 0) this.messages.inc({ channel, provider: this.providerOf(channel), status }, n);
+  recordMessage(accountId: string, channel: string, status: CountedMessageStatus, n = 1): void {
+    if (n > 0) this.messages.inc({ channel, provider: this.providerOf(channel), status, mode: modeOf(accountId) }, n);
   }
 
-  /** A receipt accepted (once, as it arrives); `channel` null while no message is recorded for its provider id. */
-  recordReceipt(channel: string | null, status: string, n = 1): void {
-    if (n > 0) this.receipts.inc({ provider: channel === null ? 'unmatched' : this.providerOf(channel), status }, n);
+  /**
+   * A receipt accepted (once, as it arrives), for the message it matched; `message` null while no
+   * message is recorded for its provider id.
+   */
+  recordReceipt(message: { accountId: string; channel: string } | null, status: string, n = 1): void {
+    if (n <= 0) return;
+    const provider = message === null ? 'unmatched' : this.providerOf(message.channel);
+    this.receipts.inc({ provider, status, mode: modeOf(message?.accountId ?? null) }, n);
   }
 
-  observeProviderCall(channel: string, outcome: ProviderCallOutcome, seconds: number): void {
-    this.providerCalls.observe({ channel, provider: this.providerOf(channel), outcome }, seconds);
+  observeProviderCall(accountId: string, channel: string, outcome: ProviderCallOutcome, seconds: number): void {
+    this.providerCalls.observe(
+      { channel, provider: this.providerOf(channel), outcome, mode: modeOf(accountId) },
+      seconds,
+    );
   }
 
-  recordBulkDispatched(n: number): void {
-    if (n > 0) this.bulkDispatched.inc(n);
+  recordBulkDispatched(accountId: string, n: number): void {
+    if (n > 0) this.bulkDispatched.inc({ mode: modeOf(accountId) }, n);
   }
 
-  recordWebhookAttempt(outcome: WebhookAttemptOutcome, seconds: number): void {
-    this.webhookDeliveries.inc({ outcome });
-    this.webhookDuration.observe(seconds);
+  recordWebhookAttempt(accountId: string, outcome: WebhookAttemptOutcome, seconds: number): void {
+    const mode = modeOf(accountId);
+    this.webhookDeliveries.inc({ outcome, mode });
+    this.webhookDuration.observe({ mode }, seconds);
   }
 
   recordLeaseTakeover(loop: LeasedLoop, n = 1): void {

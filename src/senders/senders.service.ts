@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { isLiveAccount } from '../accounts/account-mode';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -20,6 +21,7 @@ export interface SmsSenderView {
   type: SmsSenderType;
   isDefault: boolean;
   webhookConfigured: boolean;
+  livemode: boolean;
 }
 
 /** List / review view: the resource plus review details. */
@@ -36,6 +38,7 @@ export const toSenderView = (s: SmsSenderEntity): SmsSenderView => ({
   type: s.type,
   isDefault: s.isDefault,
   webhookConfigured: s.webhookUrl !== null,
+  livemode: isLiveAccount(s.accountId),
 });
 
 export const toSenderDetailView = (s: SmsSenderEntity): SmsSenderDetailView => ({

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isLiveAccount } from '../accounts/account-mode';
 import { AppConfig } from '../config/app-config';
 import { iso } from '../database/columns';
 import { DEFAULT_SCOPE, TemplateEntity } from './entities/template.entity';
@@ -32,11 +33,16 @@ export class TemplateViewMapper {
       return senders.get(id) as Promise<OfficialSenderView | null>;
     };
     const out: TemplateView[] = [];
-    for (const t of rows) out.push(this.map(t, t.provider === 'official' ? await senderOf(t.officialSenderId) : null));
+    for (const t of rows)
+      out.push(this.map(t, t.provider === 'official' ? await senderOf(t.officialSenderId) : null, viewerAccountId));
     return out;
   }
 
-  private map(t: TemplateEntity, officialSender: OfficialSenderView | null): TemplateView {
+  private map(
+    t: TemplateEntity,
+    officialSender: OfficialSenderView | null,
+    viewerAccountId: string | null,
+  ): TemplateView {
     const params = [...(t.bodyParameters ?? [])].sort((a, b) => a.index - b.index);
     return {
       id: t.id,
@@ -70,11 +76,12 @@ export class TemplateViewMapper {
       otp: t.otp,
       rejectionReason: t.rejectionReason,
       createdAt: iso(t.createdAt) as string,
+      livemode: livemodeOf(t, viewerAccountId),
     };
   }
 
   toSmsCreated(t: TemplateEntity): SmsTemplateCreatedView {
-    return { id: t.id, name: t.name, category: t.category, status: t.status };
+    return { id: t.id, name: t.name, category: t.category, status: t.status, livemode: livemodeOf(t, t.accountId) };
   }
 
   toForSend(t: TemplateEntity): TemplateForSend {
@@ -95,4 +102,10 @@ export class TemplateViewMapper {
       providerTemplateId: t.providerTemplateId,
     };
   }
+}
+
+/** A default template belongs to no account: both modes share it, and it reads in the mode of its reader. */
+function livemodeOf(t: TemplateEntity, viewerAccountId: string | null): boolean {
+  const owner = t.accountId ?? viewerAccountId;
+  return owner === null || isLiveAccount(owner);
 }

@@ -49,6 +49,7 @@ export interface OfficialSenderView {
   label: string | null;
   phoneNumber: string | null;
   displayName: string;
+  livemode: boolean;
 }
 
 export interface TemplateView {
@@ -83,7 +84,8 @@ export interface TemplateView {
   otp: OtpOptions | null;
   rejectionReason: string | null;
   createdAt: string;
+  livemode: boolean;
 }
 
 /** A created SMS template shows only these (SPEC). */
-export type SmsTemplateCreatedView = Pick<TemplateView, 'id' | 'name' | 'category' | 'status'>;
+export type SmsTemplateCreatedView = Pick<TemplateView, 'id' | 'name' | 'category' | 'status' | 'livemode'>;

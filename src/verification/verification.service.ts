@@ -3,14 +3,18 @@ import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { AppConfig, ChannelName } from '../config/app-config';
-import { iso } from '../database/columns';
 import { SEND_POLICY, SendPolicy } from '../messaging/policy/send-policy';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { SendPipeline } from '../messaging/send-pipeline';
 import { VERIFICATION_GUARD, VerificationGuard } from '../messaging/verification-guard';
 import { VERIFICATION_EVENTS, VerificationEvents } from '../messaging/verification-events';
 import { CheckVerificationDto, SendVerificationDto } from './dto/send-verification.dto';
-import { CheckedVerificationView, SentVerificationView } from './dto/verification.view';
+import {
+  CheckedVerificationView,
+  SentVerificationView,
+  toCheckedVerificationView,
+  toSentVerificationView,
+} from './dto/verification.view';
 import { VerificationEntity } from './entities/verification.entity';
 import { VerificationCodes } from './verification-codes';
 import { VerificationSendLimiter } from './verification-send-limiter';
@@ -105,13 +109,7 @@ export class VerificationService {
       throw err;
     }
     await this.notify('codeSent', () => this.events.codeSent(accountId, row.recipient, now));
-    return {
-      verificationId: id,
-      to: row.recipient,
-      channel: row.channel,
-      status: 'pending',
-      expiresAt: iso(row.expiresAt) as string,
-    };
+    return toSentVerificationView(row);
   }
 
   /**
@@ -123,11 +121,8 @@ export class VerificationService {
     const claimed = await this.rows.claimAttempt(accountId, dto.verificationId, now, this.maxChecks);
     const row = await this.rows.find(accountId, dto.verificationId);
     if (!row || row.status === 'sending') throw ApiError.notFound('Verification');
-    const view = (status: CheckedVerificationView['status'], valid = false): CheckedVerificationView => ({
-      verificationId: row.id,
-      status,
-      valid,
-    });
+    const view = (status: CheckedVerificationView['status'], valid = false): CheckedVerificationView =>
+      toCheckedVerificationView(row, status, valid);
     if (!claimed) {
       if (row.status === 'approved') return view('approved');
       if (row.expiresAt <= now) return view('expired');

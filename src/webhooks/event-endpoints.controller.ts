@@ -24,6 +24,7 @@ const ENDPOINT = {
   disabledReason: null,
   createdAt: '2024-11-19T10:15:00.000Z',
   updatedAt: '2024-11-19T10:15:00.000Z',
+  livemode: true,
 };
 const WITH_SECRET = {
   success: true,
@@ -41,7 +42,11 @@ export class EventEndpointsController {
   @ApiOperation({
     operationId: 'createWebhookEndpoint',
     summary: 'Subscribe a URL to events',
-    description: 'Owner key only. The signing secret is shown only in this answer (and on rotation).',
+    description:
+      'Owner key only. The signing secret is shown only in this answer (and on rotation). Each event is a POST of ' +
+      '`{ type, timestamp, livemode, data }` signed to the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, ' +
+      '`webhook-signature`), with the header `webhook-mode: live` or `webhook-mode: test`. An endpoint created with a ' +
+      'test key (`msk_test_...`) gets only the events of test mode (`livemode: false`); a live one never gets them.',
   })
   @ApiSuccess(201, EventEndpointSecretEnvelope, {
     description: 'The endpoint with its signing secret',

@@ -2,12 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AUDIT_TRAIL, AuditEventType, AuditTrail, AuditValue } from '../common/audit/audit-trail';
+import { isLiveAccount } from '../accounts/account-mode';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { SecretBox } from '../common/secret-box';
 import { iso } from '../database/columns';
 import { EventEndpointEntity, EventEndpointStatus } from './entities/event-endpoint.entity';
+import { eventBody } from './event-body';
 import { parseEvents } from './event-endpoints.repository';
 import { OutboxEventSink } from './outbox-event-sink';
 import { generateEndpointSecret } from './standard-webhooks';
@@ -23,6 +25,7 @@ export interface EventEndpointView {
   disabledReason: string | null;
   createdAt: string;
   updatedAt: string;
+  livemode: boolean;
 }
 
 export type EventEndpointWithSecretView = EventEndpointView & { secret: string };
@@ -137,7 +140,7 @@ export class EventEndpointsService {
       throw new ApiError('INVALID_STATE', 'The endpoint is disabled: enable it first (PATCH status)');
     const now = this.clock.now();
     const deliveryId = newId('whd');
-    const body = JSON.stringify({
+    const body = eventBody(accountId, {
       type: TEST_EVENT,
       timestamp: iso(now),
       data: { endpointId: row.id, message: 'Test event' },
@@ -200,5 +203,6 @@ function toView(r: EventEndpointEntity): EventEndpointView {
     disabledReason: r.disabledReason,
     createdAt: iso(r.createdAt) as string,
     updatedAt: iso(r.updatedAt) as string,
+    livemode: isLiveAccount(r.accountId),
   };
 }

@@ -4,6 +4,7 @@ import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import type { Tx } from '../database/unit-of-work';
 import type { DomainEvent, EventSink } from '../messaging/events/event-sink';
+import { eventBody } from './event-body';
 import { matchesEvent } from './event-filter';
 import { EventEndpointsRepository, Subscription } from './event-endpoints.repository';
 import { NewDelivery, WebhookOutboxRepository } from './webhook-outbox.repository';
@@ -44,7 +45,7 @@ export class OutboxEventSink implements EventSink {
       let body: string | null = null;
       for (const s of targets) {
         if (!matchesEvent(s.events, e.type)) continue;
-        body ??= JSON.stringify({ type: e.type, timestamp: new Date(e.at).toISOString(), data: e.data });
+        body ??= eventBody(e.accountId, { type: e.type, timestamp: new Date(e.at).toISOString(), data: e.data });
         const id = newId('whd');
         rows.push({
           id,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, Repository } from 'typeorm';
 import { CursorCodec } from '../common/cursor';
+import { isLiveAccount } from '../accounts/account-mode';
 import { ApiError } from '../common/errors';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
@@ -34,6 +35,7 @@ export interface WebhookDeliveryView {
   createdAt: string;
   completedAt: string | null;
   attempts: WebhookAttemptView[];
+  livemode: boolean;
 }
 
 export interface DeliveryPage {
@@ -115,21 +117,8 @@ export class WebhookDeliveriesService {
       createdAt: now,
     };
     await this.outbox.insert(null, [copy]);
-    return {
-      id: copy.id,
-      event: copy.event,
-      endpointId: copy.endpointId,
-      webhookId: copy.webhookId,
-      url,
-      status: 'pending',
-      attemptCount: 0,
-      nextAttemptAt: iso(now),
-      lastHttpStatus: null,
-      lastError: null,
-      createdAt: iso(now) as string,
-      completedAt: null,
-      attempts: [],
-    };
+    const fresh = { status: 'pending' as const, lastHttpStatus: null, lastError: null, completedAt: null };
+    return toView({ ...row, ...copy, ...fresh, updatedAt: now }, []);
   }
 }
 
@@ -161,5 +150,6 @@ function toView(r: WebhookDeliveryEntity, attempts: WebhookAttemptEntity[]): Web
       success: a.success,
       error: a.error,
     })),
+    livemode: isLiveAccount(r.accountId),
   };
 }

@@ -178,7 +178,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
     const wait = row.endpointId
       ? (schedule[row.attemptNo] ?? 0)
       : retryDelayMs(row.attemptNo, this.config.webhooks.retryBaseMs);
-    this.metrics.recordWebhookAttempt(status === 'pending' ? 'retrying' : status, Math.max(0, o.durationMs) / 1000);
+    this.metrics.recordWebhookAttempt(
+      row.accountId,
+      status === 'pending' ? 'retrying' : status,
+      Math.max(0, o.durationMs) / 1000,
+    );
     return {
       id: newId('wha'),
       deliveryId: row.id,

@@ -1,4 +1,5 @@
 import { SecretBox } from '../common/secret-box';
+import { modeHeader } from './event-body';
 import type { EndpointKeys } from './event-endpoints.repository';
 import { endpointKey, rawKey, signatureHeaders } from './standard-webhooks';
 import type { ClaimedDelivery } from './webhook-outbox.repository';
@@ -22,7 +23,8 @@ export function endpointSigning(endpoint: EndpointKeys | undefined, box: SecretB
  * The headers of one attempt. Event endpoint deliveries: Standard Webhooks only, signed with the
  * endpoint's secret (and the previous one while it overlaps). The spec's own events keep their
  * headers and also carry the Standard Webhooks ones, keyed with the bytes of the secret the receiver
- * holds. When the endpoint is gone or disabled, the reason instead (nothing is sent).
+ * holds. Every attempt says its account's mode in `webhook-mode` (`live` or `test`). When the
+ * endpoint is gone or disabled, the reason instead (nothing is sent).
  */
 export function attemptHeaders(
   row: ClaimedDelivery,
@@ -38,6 +40,7 @@ export function attemptHeaders(
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': USER_AGENT,
+        ...modeHeader(row.accountId),
         ...signatureHeaders(row.webhookId, ts, row.body, signing.keys),
       },
     };
@@ -49,6 +52,7 @@ export function attemptHeaders(
     'X-Service-Event': row.event,
     'X-Service-Delivery-Id': row.id,
     'User-Agent': USER_AGENT,
+    ...modeHeader(row.accountId),
     ...signatureHeaders(row.webhookId, ts, row.body, [rawKey(secret)]),
   };
   if (row.apiKeyHeader) headers['X-API-Key'] = secret;

@@ -36,7 +36,9 @@ export class WebhooksController {
     operationId: 'setWebSessionWebhook',
     summary: 'Set the web-session webhook URL',
     description:
-      'Owner key only. The first call generates the webhook key and shows it in full; later calls change the URL and show the key masked.',
+      'Owner key only. The first call generates the webhook key and shows it in full; later calls change the URL and show the key masked. ' +
+      'Events are a POST of `{ event, timestamp, livemode, data }` (`livemode: false` for test mode) with the header ' +
+      '`webhook-mode: live` or `webhook-mode: test`.',
   })
   @ApiSuccess(200, WebhookSettings, { description: 'The URL and the key (in full on first set)', example: FULL_KEY })
   @ApiErrors('VALIDATION_ERROR')
@@ -137,6 +139,7 @@ export class WebhooksController {
                 error: null,
               },
             ],
+            livemode: true,
           },
         ],
         nextCursor: null,
@@ -185,6 +188,7 @@ export class WebhooksController {
           createdAt: '2024-11-19T11:00:00.000Z',
           completedAt: null,
           attempts: [],
+          livemode: true,
         },
       },
     },

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
+import { eventBody } from './event-body';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 import { TargetPolicy } from '../common/net/target-policy';
@@ -11,6 +12,7 @@ export interface EnqueueWebhookInput {
   accountId: string;
   url: string;
   event: string;
+  /** The spec's `{ event, timestamp, data }`; `livemode` is added beside them. */
   body: Record<string, unknown>;
   /** SecretBox-sealed credential, sent as `Authorization: Bearer <secret>`. */
   sealedSecret: string;
@@ -44,7 +46,7 @@ export class WebhooksService {
       endpointId: null,
       webhookId: id,
       url: input.url,
-      body: JSON.stringify(input.body),
+      body: eventBody(input.accountId, input.body),
       sealedSecret: input.sealedSecret,
       apiKeyHeader: input.apiKeyHeader,
       status: 'pending',

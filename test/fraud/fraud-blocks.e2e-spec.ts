@@ -119,7 +119,9 @@ describe('Fraud guard: blocks, lifting, velocity and the platform (e2e)', () => 
     expect((await h.blocks(acc, '?active=true')).body.data.blocks).toEqual([
       expect.objectContaining({ prefix: '+9665044', reason: 'velocity', sends: 4, verified: 4 }),
     ]);
-    expect(await h.metric('verification_fraud_blocks_total', 'scope="account",reason="velocity"')).toBeGreaterThan(0);
+    expect(
+      await h.metric('verification_fraud_blocks_total', 'scope="account",reason="velocity",mode="live"'),
+    ).toBeGreaterThan(0);
   });
 
   it('ends a block when its window has passed: the sweep closes it with its event, and codes go out', async () => {
@@ -185,7 +187,9 @@ describe('Fraud guard: blocks, lifting, velocity and the platform (e2e)', () => 
     const listed = await t.admin('get', '/admin/v1/fraud-blocks').query({ scope: 'platform', active: 'true' });
     expect(listed.status).toBe(200);
     expect(listed.body.data.blocks.map((x: { id: string }) => x.id)).toContain(platform[0].id);
-    expect(await h.metric('verification_fraud_blocks_total', 'scope="platform",reason="many_accounts"')).toBe(1);
+    expect(
+      await h.metric('verification_fraud_blocks_total', 'scope="platform",reason="many_accounts",mode="live"'),
+    ).toBe(1);
 
     const lifted = await t.admin('delete', `/admin/v1/fraud-blocks/${platform[0].id}`);
     expect(lifted.status).toBe(200);

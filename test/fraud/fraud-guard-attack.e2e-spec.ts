@@ -62,11 +62,13 @@ describe('Fraud guard: an SMS pumping attack on verification codes (e2e)', () =>
       expect(res.body.data.blocks).toEqual([
         expect.objectContaining({ prefix: `+966${ATTACK}`, scope: 'account', reason: 'low_conversion', active: true }),
       ]);
-      expect(await h.metric('verification_fraud_blocks_total', 'scope="account",reason="low_conversion"')).toBe(1);
+      expect(
+        await h.metric('verification_fraud_blocks_total', 'scope="account",reason="low_conversion",mode="live"'),
+      ).toBe(1);
       // Refused by the block in force, or by raising it (requests racing at the threshold all raise it; one records it).
       const refusals =
-        (await h.metric('verification_fraud_refusals_total', 'reason="blocked"')) +
-        (await h.metric('verification_fraud_refusals_total', 'reason="low_conversion"'));
+        (await h.metric('verification_fraud_refusals_total', 'reason="blocked",mode="live"')) +
+        (await h.metric('verification_fraud_refusals_total', 'reason="low_conversion",mode="live"'));
       expect(refusals).toBe(r.attackRefused);
 
       // Refused until the block ends: retryAfterSeconds counts down to its `until`.

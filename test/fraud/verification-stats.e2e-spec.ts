@@ -124,6 +124,7 @@ describe('Verification stats (e2e)', () => {
         verificationId: v.id,
         status: 'approved',
         valid: true,
+        livemode: true,
       });
     } finally {
       await db.query('ALTER TABLE verification_daily_counts_away RENAME TO verification_daily_counts');

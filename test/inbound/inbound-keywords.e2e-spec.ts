@@ -61,6 +61,7 @@ describe('Inbound keywords over SMPP (e2e)', () => {
     expect(eventsFor(`+${from}`)[0]).toEqual({
       type: 'recipient.opted_out',
       timestamp: expect.any(String),
+      livemode: true,
       data: {
         recipient: `+${from}`,
         channel: 'local_sms',

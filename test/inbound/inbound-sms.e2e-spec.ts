@@ -54,6 +54,7 @@ describe('Inbound SMS over SMPP (e2e)', () => {
             partsReceived: 3,
             complete: true,
             parts: texts.map((text, i) => ({ seq: i + 1, text, receivedAt: expect.any(String) })),
+            livemode: true,
           },
         ],
         nextCursor: null,

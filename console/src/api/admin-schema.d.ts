@@ -534,6 +534,11 @@ export interface components {
             isDefault: boolean;
             /** @description A webhook URL (and secret) receives the review decision. */
             webhookConfigured: boolean;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /** @description The reviewer's reason, if one was given. */
             reason: string | null;
             /** Format: date-time */
@@ -597,6 +602,11 @@ export interface components {
             rejectionReason: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
             /**
              * @description Owning account; null for a default template.
              * @example acc_01JD0Q8Y4C7M2X
@@ -968,6 +978,11 @@ export interface components {
             /** @example +966511111111 */
             phoneNumber: string | null;
             displayName: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         OfficialSenderCreated: {
             officialSender: components["schemas"]["OfficialSender"];
@@ -1104,6 +1119,11 @@ export interface components {
             category: "sms";
             /** @enum {string} */
             status: "pending" | "approved" | "rejected" | "active";
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         Template: {
             /** @example tpl_01JD0Q8Y4C7M2X */
@@ -1153,6 +1173,11 @@ export interface components {
             rejectionReason: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description False for data of test mode (a test key, msk_test_...).
+             * @example true
+             */
+            livemode: boolean;
         };
         TemplateBodyParameter: {
             index: number;
@@ -1272,9 +1297,10 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example # HELP messages_total Messages reaching a status (scheduled, sent, failed, cancelled), by channel and configured provider
+                     * @example # HELP messages_total Messages reaching a status (scheduled, sent, delivered, read, failed, cancelled), by channel, configured provider and mode (live, test)
                      *     # TYPE messages_total counter
-                     *     messages_total{channel="local_sms",provider="sandbox",status="sent"} 42
+                     *     messages_total{channel="local_sms",provider="sandbox",status="sent",mode="live"} 42
+                     *     messages_total{channel="local_sms",provider="sandbox",status="sent",mode="test"} 3
                      */
                     "text/plain; version=0.0.4": string;
                 };
@@ -2769,6 +2795,7 @@ export interface operations {
                      *             "type": "transactional",
                      *             "isDefault": true,
                      *             "webhookConfigured": true,
+                     *             "livemode": true,
                      *             "reason": "Brand verified",
                      *             "reviewedAt": "2026-11-22T11:00:00.000Z",
                      *             "createdAt": "2026-11-22T10:00:00.000Z",
@@ -2928,6 +2955,7 @@ export interface operations {
                      *           "type": "transactional",
                      *           "isDefault": true,
                      *           "webhookConfigured": true,
+                     *           "livemode": true,
                      *           "reason": "Brand verified",
                      *           "reviewedAt": "2026-11-22T11:00:00.000Z",
                      *           "createdAt": "2026-11-22T10:00:00.000Z",
@@ -3170,6 +3198,7 @@ export interface operations {
                      *           "type": "transactional",
                      *           "isDefault": false,
                      *           "webhookConfigured": true,
+                     *           "livemode": true,
                      *           "reason": "Name not owned by the account",
                      *           "reviewedAt": "2026-11-22T11:00:00.000Z",
                      *           "createdAt": "2026-11-22T10:00:00.000Z",
@@ -3454,13 +3483,15 @@ export interface operations {
                      *               "isDefault": true,
                      *               "label": null,
                      *               "phoneNumber": "+966511111111",
-                     *               "displayName": "Platform"
+                     *               "displayName": "Platform",
+                     *               "livemode": true
                      *             },
                      *             "isPlatformNumber": true,
                      *             "isDefault": false,
                      *             "otp": null,
                      *             "rejectionReason": null,
                      *             "createdAt": "2026-11-22T10:00:00.000Z",
+                     *             "livemode": true,
                      *             "accountId": "acc_01JD0Q8Y4C7M2X"
                      *           }
                      *         ],
@@ -3660,13 +3691,15 @@ export interface operations {
                      *             "isDefault": true,
                      *             "label": null,
                      *             "phoneNumber": "+966511111111",
-                     *             "displayName": "Platform"
+                     *             "displayName": "Platform",
+                     *             "livemode": true
                      *           },
                      *           "isPlatformNumber": true,
                      *           "isDefault": false,
                      *           "otp": null,
                      *           "rejectionReason": null,
-                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -3923,13 +3956,15 @@ export interface operations {
                      *             "isDefault": true,
                      *             "label": null,
                      *             "phoneNumber": "+966511111111",
-                     *             "displayName": "Platform"
+                     *             "displayName": "Platform",
+                     *             "livemode": true
                      *           },
                      *           "isPlatformNumber": true,
                      *           "isDefault": true,
                      *           "otp": null,
                      *           "rejectionReason": null,
-                     *           "createdAt": "2026-11-22T10:00:00.000Z"
+                     *           "createdAt": "2026-11-22T10:00:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }
@@ -4172,7 +4207,8 @@ export interface operations {
                      *           "isDefault": true,
                      *           "label": null,
                      *           "phoneNumber": "+966511111111",
-                     *           "displayName": "Acme Support"
+                     *           "displayName": "Acme Support",
+                     *           "livemode": true
                      *         }
                      *       }
                      *     }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi';
 import { MESSAGE_PURPOSES } from '../../messaging/validation/validated-message';
 import { BULK_JOB_ERROR_CODES, BULK_ROW_ERROR_CODES, BulkJobErrorCode, BulkRowErrorCode } from '../bulk-error-codes';
 import { ROW_DELIVERY_STATUSES, ROW_STATUS_FILTERS, RowDeliveryStatus } from '../bulk-job.view';
@@ -23,6 +24,7 @@ export const EXAMPLE_JOB: Record<string, unknown> & { id: string } = {
   errorCode: null,
   errorMessage: null,
   createdAt: '2024-11-19T10:15:00.000Z',
+  livemode: true,
 };
 
 export class BulkJobCounts {
@@ -107,6 +109,7 @@ export class BulkJobResource {
   errorCode: BulkJobErrorCode | null;
   @ApiProperty({ type: 'string', nullable: true }) errorMessage: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
+  @ApiLivemode() livemode: boolean;
 }
 
 /** 202 of POST /messages/bulk: the job's fields at the top level, next to `success`. */
@@ -206,6 +209,7 @@ export class BulkRowResource {
     description: 'Sent rows: when the message was delivered (also set for read messages); null otherwise.',
   })
   deliveredAt: string | null;
+  @ApiLivemode() livemode: boolean;
 }
 
 export class BulkRowPage {

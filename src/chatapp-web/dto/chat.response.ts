@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi';
 
 // Response classes of GET /api/v2/chatapp-web/chats (ChatsService.list / map).
 
@@ -21,6 +22,7 @@ export class WebSessionChat {
     description: 'Copy into a send request (with chatId) to answer in this chat.',
   })
   conversationContext: ChatConversationContext;
+  @ApiLivemode() livemode: boolean;
 }
 
 export class WebSessionChatPage {

@@ -1,4 +1,5 @@
 export * from './api-errors.decorator';
+export * from './api-livemode.decorator';
 export * from './api-multipart.decorator';
 export * from './api-schema-rules.decorator';
 export * from './api-success.decorator';

@@ -1,3 +1,4 @@
+import { ApiLivemode } from '../../common/openapi';
 import { CursorPageQuery } from '../../common/dto/cursor-page.query';
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -135,6 +136,9 @@ export class Suppression {
 
   @ApiProperty({ format: 'date-time', example: '2026-11-28T18:00:00.000Z' })
   createdAt: string;
+
+  @ApiLivemode()
+  livemode: boolean;
 }
 
 export class SuppressionList {
@@ -181,4 +185,5 @@ export const SUPPRESSION_EXAMPLE: Suppression = {
   reason: 'api',
   source: 'key_01m7y90kewyw5pyx06wnaqb2',
   createdAt: '2026-11-28T18:00:00.000Z',
+  livemode: true,
 };

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi';
 import { CHANNELS } from '../../config/app-config';
 import { MESSAGE_STATUSES, MessageStatus } from '../entities/message.entity';
 import type { MessageView } from '../message-view';
@@ -97,6 +98,9 @@ export class SentMessage implements SentMessageView {
     example: 'PROVIDER_REJECTED',
   })
   errorCode?: MessageFailureCode;
+
+  @ApiLivemode()
+  livemode: boolean;
 }
 
 export class SendMessageResult {
@@ -261,6 +265,9 @@ export class MessageResource implements MessageView {
     example: '2026-11-22T10:15:30.120Z',
   })
   updatedAt: string;
+
+  @ApiLivemode()
+  livemode: boolean;
 }
 
 export class StatusHistoryEntry implements HistoryEntry {

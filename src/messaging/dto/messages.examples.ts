@@ -35,6 +35,7 @@ export const MESSAGE_EXAMPLE: MessageResource = {
   failedAt: null,
   createdAt: '2026-11-22T10:15:30.000Z',
   updatedAt: '2026-11-22T10:15:32.010Z',
+  livemode: true,
 };
 
 const MESSAGE_DETAIL: MessageDetail = {
@@ -64,6 +65,7 @@ const SEND_DATA: SendMessageResult = {
       cost: 5,
       encoding: 'gsm7',
       segments: 1,
+      livemode: true,
     },
     {
       id: 'msg_01jd0r8m6g0a1b2c3d4e5f6g7h',
@@ -75,6 +77,7 @@ const SEND_DATA: SendMessageResult = {
       encoding: 'gsm7',
       segments: 1,
       errorCode: 'PROVIDER_REJECTED',
+      livemode: true,
     },
   ],
 };

@@ -57,8 +57,13 @@ export class ReceiptIntakeService implements ReceiptIntake {
     });
     const channels = await this.applyAll(matched);
     this.uow.afterCommit(() => {
-      for (const { ref, receipt } of matched)
-        this.metrics.recordReceipt(channels.get(ref.messageId) ?? null, receipt.status);
+      for (const { ref, receipt } of matched) {
+        const channel = channels.get(ref.messageId);
+        this.metrics.recordReceipt(
+          channel === undefined ? null : { accountId: ref.accountId, channel },
+          receipt.status,
+        );
+      }
     });
   }
 
@@ -111,7 +116,7 @@ export class ReceiptIntakeService implements ReceiptIntake {
       );
       this.uow.afterCommit(() => {
         for (const { row, steps } of moves)
-          for (const s of steps) this.metrics.recordMessage(row.channel, s.status as ReceiptTarget);
+          for (const s of steps) this.metrics.recordMessage(row.accountId, row.channel, s.status as ReceiptTarget);
       });
     }
     return channels;

@@ -39,7 +39,7 @@ export class ScheduledCancelService {
     const after = await this.log.findOwned(accountId, id);
     if (!after) throw ApiError.notFound('Message');
     if (!won) throw notCancellable(after);
-    this.metrics.recordMessage(after.channel, 'cancelled');
+    this.metrics.recordMessage(after.accountId, after.channel, 'cancelled');
     return toMessageView(after);
   }
 }

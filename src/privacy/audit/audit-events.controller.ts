@@ -35,6 +35,7 @@ export class AuditEventsController {
             target: 'key_01m7y90kewyw5pyx06wnaqb3',
             changes: { name: 'CI key', role: 'member', permissions: ['messages:read'] },
             createdAt: '2026-11-28T18:00:00.000Z',
+            livemode: true,
           },
         ],
         nextCursor: null,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isLiveAccount } from '../../accounts/account-mode';
 import type { AuditValue } from '../../common/audit/audit-trail';
 import { CursorCodec, Page } from '../../common/cursor';
 import { ApiError } from '../../common/errors';
@@ -13,6 +14,7 @@ export interface AuditEventView {
   target: string | null;
   changes: { [k: string]: AuditValue };
   createdAt: string;
+  livemode: boolean;
 }
 
 export interface AuditQuery {
@@ -32,6 +34,7 @@ function view(e: AuditEventRecord): AuditEventView {
     target: e.target,
     changes: e.changes,
     createdAt: iso(e.createdAt) as string,
+    livemode: isLiveAccount(e.accountId),
   };
 }
 

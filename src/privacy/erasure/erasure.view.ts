@@ -1,3 +1,4 @@
+import { isLiveAccount } from '../../accounts/account-mode';
 import { iso } from '../../database/columns';
 import type { ErasureCounts, ErasureRecord, ErasureStatus } from './erasures.repository';
 
@@ -21,6 +22,7 @@ export interface ErasureView {
   counts: ErasureCounts;
   createdAt: string;
   completedAt: string | null;
+  livemode: boolean;
 }
 
 export function erasureView(e: ErasureRecord): ErasureView {
@@ -34,5 +36,6 @@ export function erasureView(e: ErasureRecord): ErasureView {
     counts,
     createdAt: iso(e.createdAt) as string,
     completedAt: iso(e.completedAt),
+    livemode: isLiveAccount(e.accountId),
   };
 }

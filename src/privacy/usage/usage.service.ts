@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isLiveAccount } from '../../accounts/account-mode';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
 import type { AccountUsage, UsageAmounts, UsagePeriod } from './dto/usage.dto';
@@ -48,7 +49,15 @@ export class UsageService {
       add(ch, r);
     }
     for (const p of periods.values()) p.byChannel.sort((a, b) => (a.channel < b.channel ? -1 : 1));
-    return { from, to, granularity, currency, periods: [...periods.values()], totals };
+    return {
+      from,
+      to,
+      granularity,
+      currency,
+      periods: [...periods.values()],
+      totals,
+      livemode: isLiveAccount(accountId),
+    };
   }
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi';
 
 const STATUSES = ['pending', 'approved', 'rejected'];
 
@@ -18,6 +19,7 @@ export class SmsSender {
   })
   isDefault: boolean;
   @ApiProperty({ description: 'A webhook URL (and secret) receives the review decision.' }) webhookConfigured: boolean;
+  @ApiLivemode() livemode: boolean;
 }
 
 /** A sender with its review details (list and review answers). */
@@ -65,6 +67,7 @@ export const SENDER_EXAMPLE = {
   type: 'transactional',
   isDefault: false,
   webhookConfigured: true,
+  livemode: true,
 };
 export const SENDER_DETAIL_EXAMPLE = {
   ...SENDER_EXAMPLE,

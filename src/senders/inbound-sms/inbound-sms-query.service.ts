@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isLiveAccount } from '../../accounts/account-mode';
 import { CursorCodec, Page } from '../../common/cursor';
 import { ApiError } from '../../common/errors';
 import { iso } from '../../database/columns';
@@ -54,6 +55,8 @@ export class InboundSmsQueryService {
       parts: parts
         .filter((p) => p.inboundSmsId === r.id)
         .map((p) => ({ seq: p.seq, text: p.text, receivedAt: iso(p.receivedAt) as string })),
+      // Listed for `accountId`, so that is its account.
+      livemode: isLiveAccount(r.accountId ?? accountId),
     }));
     return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scope, page[page.length - 1].id) : null };
   }

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi';
 import {
   HEADER_TYPES,
   OTP_TYPES,
@@ -23,6 +24,7 @@ export class OfficialSender {
   @ApiProperty(str) label: string | null;
   @ApiProperty({ ...str, example: '+966511111111' }) phoneNumber: string | null;
   @ApiProperty() displayName: string;
+  @ApiLivemode() livemode: boolean;
 }
 
 export class TemplateBodyParameter {
@@ -81,6 +83,7 @@ export class Template {
   @ApiProperty({ type: TemplateOtpOptions, nullable: true }) otp: TemplateOtpOptions | null;
   @ApiProperty(str) rejectionReason: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
+  @ApiLivemode() livemode: boolean;
 }
 
 /** What a created SMS template shows (the spec's answer). */
@@ -89,6 +92,7 @@ export class SmsTemplateSummary {
   @ApiProperty() name: string;
   @ApiProperty({ enum: ['sms'] }) category: string;
   @ApiProperty({ enum: TEMPLATE_STATUSES }) status: string;
+  @ApiLivemode() livemode: boolean;
 }
 
 export class TemplatePage {
@@ -133,6 +137,7 @@ export class MediaAsset {
   @ApiProperty({ example: 'image/png' }) mimeType: string;
   @ApiProperty({ type: 'integer', description: 'Bytes' }) size: number;
   @ApiProperty() previewUrl: string;
+  @ApiLivemode() livemode: boolean;
 }
 
 export const OFFICIAL_SENDER_EXAMPLE = {
@@ -143,6 +148,7 @@ export const OFFICIAL_SENDER_EXAMPLE = {
   label: null,
   phoneNumber: '+966511111111',
   displayName: 'Platform',
+  livemode: true,
 };
 export const TEMPLATE_EXAMPLE = {
   id: 'tpl_01JD0Q8Y4C7M2X',
@@ -179,6 +185,7 @@ export const TEMPLATE_EXAMPLE = {
   otp: null,
   rejectionReason: null,
   createdAt: '2026-11-22T10:00:00.000Z',
+  livemode: true,
 };
 export const MEDIA_ASSET_EXAMPLE = {
   headerAssetId: 'med_01JD0Q8Y4C7M2X',
@@ -186,6 +193,7 @@ export const MEDIA_ASSET_EXAMPLE = {
   mimeType: 'image/png',
   size: 48213,
   previewUrl: 'http://localhost:3000/media/template-headers/med_01JD0Q8Y4C7M2X',
+  livemode: true,
 };
 
 /** 201 of template creation: the full template, or the short form an SMS template answers with. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { Repository } from 'typeorm';
+import { isLiveAccount } from '../../accounts/account-mode';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
@@ -24,6 +25,7 @@ export interface MediaAssetView {
   mimeType: string;
   size: number;
   previewUrl: string;
+  livemode: boolean;
 }
 
 @Injectable()
@@ -135,6 +137,8 @@ export class TemplateMediaService {
       mimeType: asset.mimeType,
       size: asset.size,
       previewUrl: previewUrlOf(this.config, asset.id),
+      // No account: the operator's upload for a default template.
+      livemode: asset.accountId === null || isLiveAccount(asset.accountId),
     };
   }
 

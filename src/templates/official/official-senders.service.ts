@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { isLiveAccount } from '../../accounts/account-mode';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
@@ -40,17 +41,17 @@ export class OfficialSendersService {
 
   async list(accountId: string): Promise<OfficialSenderView[]> {
     const own = await this.senders.find({ where: { accountId }, order: { id: 'ASC' } });
-    const platform = this.platform(!own.some((s) => s.isDefault));
+    const platform = this.platform(accountId, !own.some((s) => s.isDefault));
     return [platform.view, ...own.map((s) => this.map(s).view)];
   }
 
   /** `platform`, an own sender id, or (when absent) the account default, else the platform number. */
   async resolve(accountId: string | null, senderId: string | null | undefined): Promise<ResolvedOfficialSender> {
     if (senderId === PLATFORM_SENDER_ID)
-      return this.platform(accountId === null || !(await this.hasDefault(accountId)));
+      return this.platform(accountId, accountId === null || !(await this.hasDefault(accountId)));
     if (senderId === undefined || senderId === null) {
       const def = accountId === null ? null : await this.senders.findOne({ where: { accountId, isDefault: true } });
-      return def ? this.map(def) : this.platform(true);
+      return def ? this.map(def) : this.platform(accountId, true);
     }
     const own = accountId === null ? null : await this.senders.findOne({ where: { id: senderId, accountId } });
     if (!own)
@@ -70,7 +71,7 @@ export class OfficialSendersService {
   async viewOf(accountId: string | null, senderId: string | null): Promise<OfficialSenderView | null> {
     if (senderId === null) return null;
     if (senderId === PLATFORM_SENDER_ID)
-      return this.platform(accountId === null || !(await this.hasDefault(accountId))).view;
+      return this.platform(accountId, accountId === null || !(await this.hasDefault(accountId))).view;
     const own = accountId === null ? null : await this.senders.findOne({ where: { id: senderId, accountId } });
     return own ? this.map(own).view : null;
   }
@@ -113,7 +114,8 @@ export class OfficialSendersService {
     return (await this.senders.count({ where: { accountId, isDefault: true } })) > 0;
   }
 
-  private platform(isDefault: boolean): ResolvedOfficialSender {
+  /** The platform number belongs to no account: both modes share it, and it reads in the mode of `viewerAccountId`. */
+  private platform(viewerAccountId: string | null, isDefault: boolean): ResolvedOfficialSender {
     const phoneNumber = this.config.chatapp.platformNumber;
     const displayName = this.config.chatapp.platformDisplayName;
     return {
@@ -125,6 +127,7 @@ export class OfficialSendersService {
         label: `${displayName} (${phoneNumber})`,
         phoneNumber,
         displayName,
+        livemode: viewerAccountId === null || isLiveAccount(viewerAccountId),
       },
       wabaId: this.config.chatapp.wabaId,
       platformAccount: true,
@@ -141,6 +144,7 @@ export class OfficialSendersService {
         label: s.phoneNumber ? `${s.displayName} (${s.phoneNumber})` : s.displayName,
         phoneNumber: s.phoneNumber,
         displayName: s.displayName,
+        livemode: isLiveAccount(s.accountId),
       },
       wabaId: s.wabaId ?? this.config.chatapp.wabaId,
       platformAccount: s.wabaId === null || s.wabaId === this.config.chatapp.wabaId,

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi';
 import type { ChannelName } from '../../config/app-config';
 import type { CheckedVerificationView, SentVerificationView } from './verification.view';
 
@@ -24,6 +25,9 @@ export class SentVerification implements SentVerificationView {
     example: '2026-11-22T10:25:30.000Z',
   })
   expiresAt: string;
+
+  @ApiLivemode()
+  livemode: boolean;
 }
 
 export class VerificationCheckResult implements CheckedVerificationView {
@@ -43,6 +47,9 @@ export class VerificationCheckResult implements CheckedVerificationView {
     example: true,
   })
   valid: boolean;
+
+  @ApiLivemode()
+  livemode: boolean;
 }
 
 export const SENT_VERIFICATION_EXAMPLE: { success: true; data: SentVerification } = {
@@ -53,10 +60,11 @@ export const SENT_VERIFICATION_EXAMPLE: { success: true; data: SentVerification 
     channel: 'local_sms',
     status: 'pending',
     expiresAt: '2026-11-22T10:25:30.000Z',
+    livemode: true,
   },
 };
 
 export const CHECKED_VERIFICATION_EXAMPLE: { success: true; data: VerificationCheckResult } = {
   success: true,
-  data: { verificationId: 'ver_01m7y90kewyw5pyx06wnaqb2', status: 'approved', valid: true },
+  data: { verificationId: 'ver_01m7y90kewyw5pyx06wnaqb2', status: 'approved', valid: true, livemode: true },
 };

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../common/openapi';
 import { TEST_EVENT } from '../webhook-settings.service';
 
 // Response classes of the webhook routes (WebhookSettingsService, WebhookDeliveriesService.toView).
@@ -61,6 +62,7 @@ export class WebhookDelivery {
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) completedAt: string | null;
   @ApiProperty({ type: () => WebhookAttempt, isArray: true, description: 'Oldest first.' }) attempts: WebhookAttempt[];
+  @ApiLivemode() livemode: boolean;
 }
 
 export class WebhookDeliveryPage {
@@ -88,6 +90,7 @@ export class EventEndpoint {
   disabledReason: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: 'string', format: 'date-time' }) updatedAt: string;
+  @ApiLivemode() livemode: boolean;
 }
 
 export class EventEndpointWithSecret extends EventEndpoint {

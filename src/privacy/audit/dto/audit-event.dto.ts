@@ -1,3 +1,4 @@
+import { ApiLivemode } from '../../../common/openapi';
 import { CursorPageQuery } from '../../../common/dto/cursor-page.query';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
@@ -50,6 +51,9 @@ export class AuditEvent implements AuditEventView {
 
   @ApiProperty({ format: 'date-time', example: '2026-11-28T18:00:00.000Z' })
   createdAt: string;
+
+  @ApiLivemode()
+  livemode: boolean;
 }
 
 export class AuditEventPage {

@@ -1,3 +1,4 @@
+import { ApiLivemode } from '../../../common/openapi';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import type { ErasureView } from '../erasure.view';
@@ -62,6 +63,9 @@ export class Erasure implements ErasureView {
 
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, example: '2026-11-28T18:00:02.000Z' })
   completedAt: string | null;
+
+  @ApiLivemode()
+  livemode: boolean;
 }
 
 export class ErasureResult {
@@ -85,4 +89,5 @@ export const ERASURE_EXAMPLE: ErasureView = {
   },
   createdAt: '2026-11-28T18:00:00.000Z',
   completedAt: null,
+  livemode: true,
 };

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { emptyAsAbsent } from '../../../common/query-transforms';
+import { ApiLivemode } from '../../../common/openapi';
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -72,6 +73,7 @@ export class AccountUsage {
   })
   periods: UsagePeriod[];
   @ApiProperty({ type: () => UsageAmounts }) totals: UsageAmounts;
+  @ApiLivemode() livemode: boolean;
 }
 
 const zero = { messages: 0, parts: 0, cost: 0 };
@@ -98,5 +100,6 @@ export const USAGE_EXAMPLE: { success: true; data: AccountUsage } = {
       },
     ],
     totals: { messages: 12, parts: 14, cost: 250 },
+    livemode: true,
   },
 };

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiLivemode } from '../../../common/openapi';
 
 export class InboundSmsPartView {
   @ApiProperty({ type: 'integer', example: 1 }) seq: number;
@@ -26,6 +27,7 @@ export class InboundSmsItem {
     description: 'The parts of a concatenated SMS, in order; empty otherwise',
   })
   parts: InboundSmsPartView[];
+  @ApiLivemode() livemode: boolean;
 }
 
 export class InboundSmsPage {
@@ -46,4 +48,5 @@ export const INBOUND_SMS_EXAMPLE: InboundSmsItem = {
   partsReceived: 1,
   complete: true,
   parts: [],
+  livemode: true,
 };
