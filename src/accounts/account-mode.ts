@@ -9,6 +9,8 @@ export const KEY_MODES = ['live', 'test'] as const;
 export type KeyMode = (typeof KEY_MODES)[number];
 
 const TEST_PREFIX = 'test_';
+/** A LIKE pattern of every test twin's id (live ids start with `acc_`), for SQL that spans accounts. */
+export const TEST_ACCOUNT_ID_LIKE = 'test%';
 
 /** Live ids are generated (`acc_...`) and never start with `test_`. */
 export function modeOfAccount(accountId: string): KeyMode {

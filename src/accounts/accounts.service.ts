@@ -11,7 +11,7 @@ import { newId } from '../common/ids';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
 import { UnitOfWork } from '../database/unit-of-work';
-import { isLiveAccount, liveAccountIdOf } from './account-mode';
+import { isLiveAccount, liveAccountIdOf, TEST_ACCOUNT_ID_LIKE } from './account-mode';
 
 export interface AccountFields {
   name?: string;
@@ -164,7 +164,7 @@ export class AccountsService {
     const limit = q.limit ?? 50;
     const rows = await this.accounts.find({
       // An account's test twin is part of that account, not an account of its own.
-      where: { id: after ? And(LessThan(after), Not(Like('test%'))) : Not(Like('test%')) },
+      where: { id: after ? And(LessThan(after), Not(Like(TEST_ACCOUNT_ID_LIKE))) : Not(Like(TEST_ACCOUNT_ID_LIKE)) },
       order: { id: 'DESC' },
       take: limit + 1,
     });

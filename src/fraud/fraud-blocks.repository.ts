@@ -1,3 +1,4 @@
+import { TEST_ACCOUNT_ID_LIKE } from '../accounts/account-mode';
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../database/db-errors';
 import { sql, SqlParam } from '../database/sql';
@@ -140,13 +141,17 @@ export class FraudBlocksRepository {
     return rows.map(toRecord);
   }
 
-  /** Accounts with a block of `prefix` raised since `since` (the platform-wide rule). */
+  /**
+   * Live accounts with a block of `prefix` raised since `since` (the platform-wide rule). An account's
+   * test mode is not another account: its blocks never count towards a platform block of live codes.
+   */
   async accountsBlocked(prefix: string, since: number): Promise<number> {
     const rows = await this.uow.rows<{ n: unknown }>(
       sql(
-        'SELECT COUNT(DISTINCT account_id) AS n FROM fraud_blocks WHERE prefix = ? AND created_at >= ? AND account_id IS NOT NULL',
+        'SELECT COUNT(DISTINCT account_id) AS n FROM fraud_blocks WHERE prefix = ? AND created_at >= ? AND account_id IS NOT NULL AND account_id NOT LIKE ?',
         prefix,
         since,
+        TEST_ACCOUNT_ID_LIKE,
       ),
     );
     return Number(rows[0]?.n ?? 0);

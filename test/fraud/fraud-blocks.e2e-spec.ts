@@ -1,6 +1,7 @@
 import { FraudSweeper } from '../../src/fraud/fraud-sweeper';
 import { TestAccount, TestApp, waitFor } from '../support/app';
 import { expectError } from '../support/envelope';
+import { createTestKey } from '../support/test-mode-helpers';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { fraudApp, fraudHelpers, saNumber } from './fraud-helpers';
 
@@ -199,6 +200,17 @@ describe('Fraud guard: blocks, lifting, velocity and the platform (e2e)', () => 
     expectError(await h.send(a, saNumber('5066', 11)), 429, 'FRAUD_SUSPECTED');
     expectError(await t.admin('delete', '/admin/v1/fraud-blocks/frb_unknown'), 404, 'NOT_FOUND');
     expectError(await t.admin('delete', `/admin/v1/fraud-blocks/${platform[0].id}`), 409, 'INVALID_STATE');
+  });
+
+  it("an account's test mode is not another account: its block never makes a platform block", async () => {
+    const a = await t.createAccount();
+    const test = await createTestKey(t, a.key);
+    await trip(a, '5067');
+    await trip({ id: `test_${a.id}`, key: test.key, keyId: test.id }, '5067');
+    const other = await t.createAccount();
+    expect((await h.send(other, saNumber('5067', 9))).status).toBe(201);
+    const listed = await t.admin('get', '/admin/v1/fraud-blocks').query({ scope: 'platform', active: 'true' });
+    expect(listed.body.data.blocks.filter((x: { prefix: string }) => x.prefix === '+9665067')).toEqual([]);
   });
 
   it('leaves email codes alone (no phone prefix)', async () => {
