@@ -3,12 +3,19 @@ import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { AuthedRequest } from './auth-context';
-import { ADMIN_KEY, OWNER_ONLY_KEY, PERMISSIONS_KEY, PUBLIC_KEY, VERIFIED_PHONE_KEY } from './decorators';
+import {
+  ADMIN_KEY,
+  OWNER_ONLY_KEY,
+  PERMISSIONS_KEY,
+  PUBLIC_KEY,
+  TEST_MODE_ONLY_KEY,
+  VERIFIED_PHONE_KEY,
+} from './decorators';
 import type { Permission } from '../accounts/permissions';
 
 /**
- * Last guard: 401 without a valid key, 403 for a missing permission, a member key on an owner-only
- * route, or an unverified phone on a creating route. A route that declares no access policy at all
+ * Last guard: 401 without a valid key, 403 for a live key on a test-mode route, a missing permission,
+ * a member key on an owner-only route, or an unverified phone on a creating route. A route that declares no access policy at all
  * is refused, so forgetting a decorator can never open a route.
  */
 @Injectable()
@@ -38,6 +45,10 @@ export class AuthorizationGuard implements CanActivate {
     const ownerOnly = this.reflector.getAllAndOverride<boolean>(OWNER_ONLY_KEY, targets) ?? false;
     if (required === undefined && !ownerOnly) {
       throw new ApiError('FORBIDDEN', 'This route has no access policy');
+    }
+    // The mode first: a live key learns that it needs a test key, whatever its role.
+    if (this.reflector.getAllAndOverride<boolean>(TEST_MODE_ONLY_KEY, targets) && auth.mode !== 'test') {
+      throw new ApiError('FORBIDDEN', 'Test-mode controls need a test key (msk_test_...)');
     }
     if (ownerOnly && auth.role !== 'owner') {
       throw new ApiError('FORBIDDEN', 'Only the account owner key may call this route');

@@ -7,6 +7,7 @@ export const PUBLIC_KEY = 'auth:public';
 export const ADMIN_KEY = 'auth:admin';
 export const PERMISSIONS_KEY = 'auth:permissions';
 export const OWNER_ONLY_KEY = 'auth:owner';
+export const TEST_MODE_ONLY_KEY = 'auth:test-mode';
 export const VERIFIED_PHONE_KEY = 'auth:verified-phone';
 export const THROTTLE_PER_IP_KEY = 'throttle:per-ip';
 
@@ -29,6 +30,12 @@ export const RequirePermissions = (...permissions: Permission[]) =>
 
 /** Only an owner key may call this route (e.g. SMS sender requests, webhook settings). */
 export const OwnerOnly = () => applyDecorators(SetMetadata(OWNER_ONLY_KEY, true), ApiSecurity('apiKey'));
+
+/**
+ * Only a test key (`msk_test_...`) may call this route: test-mode controls act on the account's test
+ * data alone (403 FORBIDDEN for a live key). Not an access policy by itself: pair it with one.
+ */
+export const TestModeOnly = () => applyDecorators(SetMetadata(TEST_MODE_ONLY_KEY, true), ApiSecurity('apiKey'));
 
 /** Routes that create things need a verified account phone (403 FORBIDDEN otherwise). */
 export const RequireVerifiedPhone = () => SetMetadata(VERIFIED_PHONE_KEY, true);
