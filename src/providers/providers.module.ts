@@ -27,6 +27,7 @@ import { SmtpProvider } from './smtp/smtp.provider';
     CloudApiProvider,
     BotApiProvider,
   ],
-  exports: [ProvidersRegistry],
+  // SandboxProvider: its store takes the faults of the operator's and the test-mode controls.
+  exports: [ProvidersRegistry, SandboxProvider],
 })
 export class ProvidersModule {}

@@ -58,6 +58,19 @@ describe(SandboxStore.name, () => {
     expect(await sut.takeFault('chatapp', 'acc_a', 0)).toBeNull();
   });
 
+  it("clears one account's faults and counts those still pending; other accounts' and unscoped ones stay", async () => {
+    await sut.addFault({ channel: null, accountId: 'acc_a', kind: 'unavailable', count: 1, delayMs: null }, 0);
+    await sut.addFault({ channel: 'email', accountId: 'acc_a', kind: 'timeout', count: 3, delayMs: null }, 0);
+    await sut.addFault({ channel: null, accountId: 'acc_b', kind: 'rate_limit', count: 1, delayMs: null }, 0);
+    await sut.addFault({ channel: 'chatapp', accountId: null, kind: 'reject', count: 1, delayMs: null }, 0);
+    expect(await sut.takeFault('local_sms', 'acc_a', 0)).toEqual({ kind: 'unavailable', delayMs: null });
+    expect(await sut.clearFaultsOf('acc_a')).toBe(1);
+    expect(await sut.takeFault('email', 'acc_a', 0)).toBeNull();
+    expect(await sut.takeFault('email', 'acc_b', 0)).toEqual({ kind: 'rate_limit', delayMs: null });
+    expect(await sut.takeFault('chatapp', 'acc_a', 0)).toEqual({ kind: 'reject', delayMs: null });
+    expect(await sut.clearFaultsOf('acc_a')).toBe(0);
+  });
+
   it('while no fault exists skips the lookup until the refresh; a fault of another account keeps it on', async () => {
     expect(await sut.takeFault('local_sms', 'acc_a', 0)).toBeNull();
     await foreignFault({ accountId: 'acc_a' });

@@ -227,6 +227,18 @@ export class SandboxStore {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /**
+   * Clears the faults of one account (test mode: the owner clears only their own); returns how many
+   * were still pending. Faults of every account (accountId null) are the operator's and stay.
+   */
+  async clearFaultsOf(accountId: string): Promise<number> {
+    const pending = await this.uow.exec(
+      sql('DELETE FROM sandbox_faults WHERE account_id = ? AND remaining > 0', accountId),
+    );
+    await this.uow.exec(sql('DELETE FROM sandbox_faults WHERE account_id = ?', accountId));
+    return pending;
+  }
+
   /** Consumes one fault matching this channel and account (oldest first), or null. */
   async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFault | null> {
     if (!this.hasFaults) {
