@@ -49,6 +49,6 @@ import { WindowSender } from './window-sender';
     ScheduledCancelService,
     DeliveryCounts,
   ],
-  exports: [MessageValidator, SendPipeline, WindowSender, MessageLog, DeliveryCounts],
+  exports: [MessageValidator, SendPipeline, WindowSender, MessageLog, DeliveryCounts, MessagesService],
 })
 export class MessagingModule {}

@@ -5,7 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { inList, sql, SqlParam, updateFromRows } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { MetricsService } from '../../metrics/metrics.service';
-import type { ProviderReceipt, ReceiptIntake } from '../../providers/provider-events';
+import type { ProviderReceipt, ReceiptIntake, UndeliveredCode } from '../../providers/provider-events';
 import { MessageEntity } from '../entities/message.entity';
 import { messageTarget, nextPartStatus, PartStatus, ReceiptTarget, stepsTo } from './lifecycle-rules';
 import { PendingReceipt, ProviderRef, ReceiptStore } from './receipt-store';
@@ -14,9 +14,23 @@ import { StatusMove, StatusTrail } from './status-trail';
 /** Messages a unit of receipts covers at most (bounded statements). */
 const CHUNK = 500;
 
+/** A receipt given with its text for a person: replaces the composed `errorMessage` of a failure. */
+type WrittenReceipt = ProviderReceipt & { errorMessage?: string | null };
+
 interface Matched {
   ref: ProviderRef;
-  receipt: ProviderReceipt;
+  receipt: WrittenReceipt;
+}
+
+/** A receipt for every part of one message (test-mode controls): what a provider would report for each. */
+export interface MessageReceipt {
+  status: ReceiptTarget;
+  providerStatus: string;
+  errorCode: UndeliveredCode | null;
+  providerErrorCode: string | null;
+  /** A failure's text for a person; null: the one the writer composes from the provider's words. */
+  errorMessage: string | null;
+  at: number;
 }
 
 /**
@@ -55,7 +69,7 @@ export class ReceiptIntakeService implements ReceiptIntake {
       const ref = refs.get(receipt.providerMessageId);
       return ref ? [{ ref, receipt }] : [];
     });
-    const channels = await this.applyAll(matched);
+    const { channels } = await this.applyAll(matched);
     this.uow.afterCommit(() => {
       for (const { ref, receipt } of matched) {
         const channel = channels.get(ref.messageId);
@@ -65,6 +79,21 @@ export class ReceiptIntakeService implements ReceiptIntake {
         );
       }
     });
+  }
+
+  /**
+   * Applies `receipt` to every part of the message `messageId` of `accountId`, in the one unit and
+   * with the rules provider receipts have (forward only, history and events with the move). True when
+   * the message moved; false when it has no provider ids (never sent) or the receipt changes nothing
+   * (a duplicate, a stale move, a final message).
+   */
+  async acceptForMessage(accountId: string, messageId: string, receipt: MessageReceipt): Promise<boolean> {
+    const refs = await this.store.refsOfMessages([{ id: messageId, accountId }]);
+    if (!refs.length) return false;
+    const { moved } = await this.applyAll(
+      refs.map((ref) => ({ ref, receipt: { ...receipt, providerMessageId: ref.providerMessageId } })),
+    );
+    return moved.has(messageId);
   }
 
   /** Receipts kept for these provider ids (of messages just marked sent), applied and dropped. */
@@ -102,9 +131,13 @@ export class ReceiptIntakeService implements ReceiptIntake {
     return byId;
   }
 
-  /** Applies matched receipts in order, in units of up to CHUNK messages; returns each message's channel. */
-  private async applyAll(matched: Matched[]): Promise<Map<string, string>> {
+  /**
+   * Applies matched receipts in order, in units of up to CHUNK messages; returns each message's
+   * channel, and the messages that moved.
+   */
+  private async applyAll(matched: Matched[]): Promise<{ channels: Map<string, string>; moved: Set<string> }> {
     const channels = new Map<string, string>();
+    const moved = new Set<string>();
     const ids = [...new Set(matched.map((m) => m.ref.messageId))];
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = new Set(ids.slice(i, i + CHUNK));
@@ -114,12 +147,13 @@ export class ReceiptIntakeService implements ReceiptIntake {
           channels,
         ),
       );
+      for (const { row } of moves) moved.add(row.id);
       this.uow.afterCommit(() => {
         for (const { row, steps } of moves)
           for (const s of steps) this.metrics.recordMessage(row.accountId, row.channel, s.status as ReceiptTarget);
       });
     }
-    return channels;
+    return { channels, moved };
   }
 
   private async applyChunk(matched: Matched[], channels: Map<string, string>): Promise<StatusMove[]> {
@@ -200,7 +234,7 @@ export class ReceiptIntakeService implements ReceiptIntake {
 }
 
 /** Moves the message (a copy of its row) through `targets` as this receipt says; the steps join its trail. */
-function advance(move: StatusMove, targets: ReceiptTarget[], r: ProviderReceipt, now: number): void {
+function advance(move: StatusMove, targets: ReceiptTarget[], r: WrittenReceipt, now: number): void {
   const m = move.row;
   // Never before the send as we recorded it (provider clocks differ; a receipt can be quicker than our record).
   const at = Math.max(r.at, Number(m.sentAt ?? 0));
@@ -211,11 +245,10 @@ function advance(move: StatusMove, targets: ReceiptTarget[], r: ProviderReceipt,
     if (status === 'failed') {
       m.failedAt = at;
       m.errorCode = r.errorCode ?? 'UNDELIVERED';
-      m.errorMessage =
-        `The provider reported the message not delivered (${r.providerStatus}${r.providerErrorCode ? `, code ${r.providerErrorCode}` : ''})`.slice(
-          0,
-          500,
-        );
+      m.errorMessage = (
+        r.errorMessage ??
+        `The provider reported the message not delivered (${r.providerStatus}${r.providerErrorCode ? `, code ${r.providerErrorCode}` : ''})`
+      ).slice(0, 500);
       m.providerErrorCode = r.providerErrorCode?.slice(0, 100) ?? null;
     }
     move.steps.push({
