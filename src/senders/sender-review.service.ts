@@ -13,6 +13,8 @@ import { EVENT_SINK, EventSink } from '../messaging/events/event-sink';
 
 export type ReviewDecision = 'approved' | 'rejected';
 export type AdminSmsSenderView = SmsSenderDetailView & { accountId: string };
+/** The sender a review is about: by id (the operator), or by id within one account. */
+type Which = { id: string; accountId?: string };
 
 /**
  * Operator review. The status change and its webhook event commit together (outbox row in the same
@@ -28,18 +30,37 @@ export class SenderReviewService {
     @Inject(EVENT_SINK) private readonly events: EventSink,
   ) {}
 
+  /** The operator reviews a sender of any account. */
   async review(id: string, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
+    return this.decide({ id }, decision, reason);
+  }
+
+  /**
+   * A review of one account's own sender (test-mode controls: the owner plays the reviewer of the test
+   * account's requests); another account's sender is NOT_FOUND. Same unit, events and default rule.
+   */
+  async reviewOwn(
+    accountId: string,
+    id: string,
+    decision: ReviewDecision,
+    reason: string | null,
+  ): Promise<SmsSenderDetailView> {
+    const { accountId: _owner, ...view } = await this.decide({ id, accountId }, decision, reason);
+    return view;
+  }
+
+  private async decide(which: Which, decision: ReviewDecision, reason: string | null): Promise<AdminSmsSenderView> {
     // The usual refusals (unknown, not pending) are answered from one read, without a unit of work.
-    const current = await this.dataSource.manager.findOneBy(SmsSenderEntity, { id });
+    const current = await this.dataSource.manager.findOneBy(SmsSenderEntity, which);
     if (!current) throw ApiError.notFound('SMS sender');
     if (current.status !== 'pending') throw notPending(current.status);
     try {
-      return await this.uow.transaction((tx) => this.reviewIn(tx, id, decision, reason));
+      return await this.uow.transaction((tx) => this.reviewIn(tx, which, decision, reason));
     } catch (err) {
       // Two senders of one account approved at the same moment both tried to become the default:
       // the unique index let one win; the other runs again and sees that default.
       if (!isUniqueViolation(err)) throw err;
-      return this.uow.transaction((tx) => this.reviewIn(tx, id, decision, reason));
+      return this.uow.transaction((tx) => this.reviewIn(tx, which, decision, reason));
     }
   }
 
@@ -54,13 +75,14 @@ export class SenderReviewService {
 
   private async reviewIn(
     tx: Tx,
-    id: string,
+    which: Which,
     decision: ReviewDecision,
     reason: string | null,
   ): Promise<AdminSmsSenderView> {
     const em = tx.manager;
-    const row = await em.findOneBy(SmsSenderEntity, { id });
+    const row = await em.findOneBy(SmsSenderEntity, which);
     if (!row) throw ApiError.notFound('SMS sender');
+    const id = row.id;
     if (row.status !== 'pending') throw notPending(row.status);
     const now = this.clock.now();
     // The first transactional sender approved for an account becomes its default (a promotional one

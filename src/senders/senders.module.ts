@@ -11,8 +11,9 @@ import { SendersController } from './senders.controller';
 import { SendersService } from './senders.service';
 
 /**
- * SMS sender names: requests, listing, operator review (with webhook events). Global only to hand
- * messaging its SENDER_LOOKUP port, the one export (messaging sits below the features).
+ * SMS sender names: requests, listing, operator review (with webhook events). Global to hand
+ * messaging its SENDER_LOOKUP port (messaging sits below the features); the review is exported for
+ * the test-mode controls.
  */
 @Global()
 @Module({
@@ -24,6 +25,6 @@ import { SendersService } from './senders.service';
     DefaultSenderService,
     { provide: SENDER_LOOKUP, useExisting: SendersService },
   ],
-  exports: [SENDER_LOOKUP],
+  exports: [SENDER_LOOKUP, SenderReviewService],
 })
 export class SendersModule {}

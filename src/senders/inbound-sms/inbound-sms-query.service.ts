@@ -6,7 +6,31 @@ import { iso } from '../../database/columns';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { InboundSmsItem } from './dto/inbound-sms.response';
 import type { ListInboundSmsQuery } from './dto/list-inbound-sms.query';
-import { InboundSmsRepository } from './inbound-sms.repository';
+import { InboundSmsPartRecord, InboundSmsRecord, InboundSmsRepository } from './inbound-sms.repository';
+
+/** An inbound SMS of `accountId` as the API shows it, with its parts among `parts` (joined in order). */
+export function toInboundSmsItem(
+  r: InboundSmsRecord,
+  accountId: string,
+  parts: readonly InboundSmsPartRecord[],
+): InboundSmsItem {
+  return {
+    id: r.id,
+    from: r.fromAddress,
+    to: r.toAddress,
+    text: r.text,
+    senderId: r.senderId,
+    receivedAt: iso(r.receivedAt) as string,
+    partsTotal: r.partsTotal,
+    partsReceived: r.partsReceived,
+    complete: r.partsReceived >= r.partsTotal,
+    parts: parts
+      .filter((p) => p.inboundSmsId === r.id)
+      .map((p) => ({ seq: p.seq, text: p.text, receivedAt: iso(p.receivedAt) as string })),
+    // Read for `accountId`, so that is its account.
+    livemode: isLiveAccount(r.accountId ?? accountId),
+  };
+}
 
 /** GET /api/v2/sms/inbound: an account's inbound SMS, newest first, with their parts. */
 @Injectable()
@@ -42,22 +66,7 @@ export class InboundSmsQueryService {
     });
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
-    const items = page.map((r): InboundSmsItem => ({
-      id: r.id,
-      from: r.fromAddress,
-      to: r.toAddress,
-      text: r.text,
-      senderId: r.senderId,
-      receivedAt: iso(r.receivedAt) as string,
-      partsTotal: r.partsTotal,
-      partsReceived: r.partsReceived,
-      complete: r.partsReceived >= r.partsTotal,
-      parts: parts
-        .filter((p) => p.inboundSmsId === r.id)
-        .map((p) => ({ seq: p.seq, text: p.text, receivedAt: iso(p.receivedAt) as string })),
-      // Listed for `accountId`, so that is its account.
-      livemode: isLiveAccount(r.accountId ?? accountId),
-    }));
+    const items = page.map((r) => toInboundSmsItem(r, accountId, parts));
     return { items, hasMore, nextCursor: hasMore ? this.cursors.encode(scope, page[page.length - 1].id) : null };
   }
 }

@@ -12,7 +12,8 @@ import { InboundSmsService } from './inbound-sms.service';
 /**
  * SMS sent to the accounts' sender names (inbound SMS), part of the senders feature: the intake
  * (joining parts, dropping redeliveries), the sweep of incomplete sets and GET /api/v2/sms/inbound.
- * Global only to hand the providers their INBOUND_SMS_INTAKE port (the SMPP adapter's deliver_sm).
+ * Global to hand the providers their INBOUND_SMS_INTAKE port (the SMPP adapter's deliver_sm), and
+ * the service itself to the test-mode controls (an SMS simulated for one account).
  */
 @Global()
 @Module({
@@ -26,6 +27,6 @@ import { InboundSmsService } from './inbound-sms.service';
     InboundSmsSweeper,
     { provide: INBOUND_SMS_INTAKE, useExisting: InboundSmsService },
   ],
-  exports: [INBOUND_SMS_INTAKE],
+  exports: [INBOUND_SMS_INTAKE, InboundSmsService],
 })
 export class InboundSmsModule {}

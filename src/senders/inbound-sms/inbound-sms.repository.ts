@@ -93,6 +93,23 @@ export class InboundSmsRepository {
     return rows.map((r) => ({ senderId: String(r.id), accountId: String(r.account_id) }));
   }
 
+  /** The account's approved sender named `nameKey` (lower-cased), or with null its default approved sender. */
+  async approvedSenderOf(
+    tx: Tx,
+    accountId: string,
+    nameKey: string | null,
+  ): Promise<{ senderId: string; accountId: string; name: string } | null> {
+    const which = nameKey === null ? sql('is_default = 1') : sql('name_key = ?', nameKey);
+    const rows = await tx.rows<{ id: string; name: string }>(
+      sql(
+        `SELECT id, name FROM sms_senders WHERE account_id = ? AND status = 'approved' AND ${which.sql} ORDER BY id LIMIT 1`,
+        accountId,
+        ...which.params,
+      ),
+    );
+    return rows.length ? { senderId: String(rows[0].id), accountId, name: String(rows[0].name) } : null;
+  }
+
   async insert(tx: Tx, r: InboundSmsRecord): Promise<void> {
     await tx.run(
       sql(

@@ -11,6 +11,8 @@ describe(InboundSmsService.name, () => {
   let events: DomainEvent[];
   let asked: string[][];
   let keywordTexts: InboundText[];
+  /** Approved senders by account, for acceptForAccount. */
+  let own: Map<string, { senderId: string; accountId: string; name: string; isDefault: boolean }[]>;
   let sut: InboundSmsService;
 
   beforeEach(() => {
@@ -19,11 +21,14 @@ describe(InboundSmsService.name, () => {
     events = [];
     asked = [];
     keywordTexts = [];
+    own = new Map();
     const uow = { transaction: <T>(work: (t: Tx) => Promise<T>) => work(tx) } as unknown as UnitOfWork;
     const repo = {
       approvedSendersAnyByName: async (_tx: Tx, keys: string[]) => (asked.push(keys), owners),
       insert: async (_tx: Tx, r: InboundSmsRecord) => void stored.push(r),
       latestKeyOfPair: async () => stored.at(-1)?.dedupeKey,
+      approvedSenderOf: async (_tx: Tx, accountId: string, key: string | null) =>
+        (own.get(accountId) ?? []).find((s) => (key === null ? s.isDefault : s.name.toLowerCase() === key)) ?? null,
     } as unknown as InboundSmsRepository;
     const keywords: InboundKeywords = { handle: async (t) => (keywordTexts.push(t), { keyword: null }) };
     const sink: EventSink = { record: async (_tx, e) => void events.push(...e) };
@@ -108,6 +113,78 @@ describe(InboundSmsService.name, () => {
     await sut.accept({ ...sms, at: sms.at + 180_000 });
     expect(stored.map((r) => r.text)).toEqual(['STOP', 'START', 'STOP']);
     expect(keywordTexts).toHaveLength(3);
+  });
+
+  describe('acceptForAccount (test-mode controls)', () => {
+    beforeEach(() => {
+      // A live account and its test mode both hold MyShop: the name alone reaches neither.
+      owners = [
+        { senderId: 'snd_live', accountId: 'acc_1' },
+        { senderId: 'snd_test', accountId: 'test_acc_1' },
+      ];
+      own.set('test_acc_1', [
+        { senderId: 'snd_test', accountId: 'test_acc_1', name: 'MyShop', isDefault: false },
+        { senderId: 'snd_dflt', accountId: 'test_acc_1', name: 'Dflt', isDefault: true },
+      ]);
+    });
+
+    it('stores the SMS for that account, runs keywords and emits sms.received, whoever else holds the name', async () => {
+      const item = await sut.acceptForAccount('test_acc_1', {
+        from: '+966501234567',
+        to: '+myshop',
+        text: 'STOP',
+        at: sms.at,
+      });
+      expect(asked).toEqual([]);
+      expect(stored).toEqual([
+        expect.objectContaining({
+          accountId: 'test_acc_1',
+          senderId: 'snd_test',
+          toAddress: '+myshop',
+          dedupeKey: null,
+        }),
+      ]);
+      expect(keywordTexts).toEqual([
+        expect.objectContaining({ accountId: 'test_acc_1', channel: 'local_sms', text: 'STOP' }),
+      ]);
+      expect(events.map((e) => [e.accountId, e.type])).toEqual([['test_acc_1', 'sms.received']]);
+      expect(item).toEqual({
+        id: stored[0].id,
+        from: '+966501234567',
+        to: '+myshop',
+        text: 'STOP',
+        senderId: 'snd_test',
+        receivedAt: '2026-11-26T00:00:00.000Z',
+        partsTotal: 1,
+        partsReceived: 1,
+        complete: true,
+        parts: [],
+        livemode: false,
+      });
+    });
+
+    it('goes to the default sender without `to`; the same text twice is two SMS', async () => {
+      await sut.acceptForAccount('test_acc_1', { from: '+966501234567', to: null, text: 'STOP', at: sms.at });
+      await sut.acceptForAccount('test_acc_1', { from: '+966501234567', to: null, text: 'STOP', at: sms.at + 1 });
+      expect(stored.map((r) => [r.senderId, r.toAddress])).toEqual([
+        ['snd_dflt', 'Dflt'],
+        ['snd_dflt', 'Dflt'],
+      ]);
+    });
+
+    it('refuses a sender the account has not approved (SENDER_NOT_APPROVED), storing nothing', async () => {
+      for (const [accountId, to] of [
+        ['test_acc_1', 'Other'],
+        ['test_acc_1', '+966500000009'],
+        ['test_acc_2', null],
+      ] as const)
+        await expect(
+          sut.acceptForAccount(accountId, { from: '+966501234567', to, text: 'hi', at: sms.at }),
+        ).rejects.toMatchObject({
+          code: 'SENDER_NOT_APPROVED',
+        });
+      expect(stored).toEqual([]);
+    });
   });
 });
 

@@ -1,11 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { ApiError } from '../../common/errors';
 import { newId } from '../../common/ids';
 import { iso } from '../../database/columns';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { EVENT_SINK, type EventSink } from '../../messaging/events/event-sink';
 import { INBOUND_KEYWORDS, type InboundKeywords } from '../../messaging/inbound/inbound-keywords';
 import type { InboundSms, InboundSmsIntake } from '../../providers/provider-events';
+import type { InboundSmsItem } from './dto/inbound-sms.response';
+import { toInboundSmsItem } from './inbound-sms-query.service';
 import { InboundSmsPartRecord, InboundSmsRecord, InboundSmsRepository } from './inbound-sms.repository';
 
 const ADDRESS_MAX = 32;
@@ -46,6 +49,8 @@ const hash = (...parts: (string | number)[]): string =>
 class SetAlreadyJoined extends Error {}
 
 type NewSms = Omit<InboundSmsRecord, 'id' | 'accountId' | 'senderId'>;
+/** The account an SMS belongs to, through the approved sender it was sent to. */
+type SenderOwner = { senderId: string; accountId: string };
 
 /**
  * The INBOUND_SMS_INTAKE port: stores an SMS the SMSC delivered and, in the same unit of work, emits
@@ -100,6 +105,48 @@ export class InboundSmsService implements InboundSmsIntake {
       },
       null,
     );
+  }
+
+  /**
+   * An SMS to one of `accountId`'s approved senders (`to`, or the default sender when null), as the
+   * test-mode controls simulate one: keywords, then the SMS and `sms.received` in one unit, exactly as
+   * a whole SMS from the SMSC, but for this account whatever other accounts hold the name (a live
+   * account and its test mode may both). Never a redelivery, and stored without a dedupe key, so it
+   * never makes a later SMS from the SMSC look like one. SENDER_NOT_APPROVED when there is no such sender.
+   */
+  async acceptForAccount(
+    accountId: string,
+    sms: { from: string; to: string | null; text: string; at: number },
+  ): Promise<InboundSmsItem> {
+    const given = sms.to?.trim() ?? null;
+    const keys = given === null ? [null] : destinationKeys(given);
+    const sender = keys.length
+      ? await this.uow.transaction((tx) => this.repo.approvedSenderOf(tx, accountId, keys[0]))
+      : null;
+    if (!sender)
+      throw new ApiError(
+        'SENDER_NOT_APPROVED',
+        given === null
+          ? 'The account has no default approved SMS sender to receive the SMS; name one in `to`'
+          : `to: ${given.slice(0, 40)} is not an approved SMS sender of the account`,
+      );
+    const record = await this.store(
+      {
+        fromAddress: sms.from.trim().slice(0, ADDRESS_MAX),
+        toAddress: (given ?? sender.name).slice(0, ADDRESS_MAX),
+        text: sms.text,
+        providerMessageId: null,
+        receivedAt: sms.at,
+        partsTotal: 1,
+        partsReceived: 1,
+        dedupeKey: null,
+      },
+      null,
+      sender,
+    );
+    // Without a set to join, storing never yields to another writer.
+    if (!record) throw new Error('inbound SMS not stored');
+    return toInboundSmsItem(record, accountId, []);
   }
 
   /** Stores the sets whose first open part arrived before `now - INBOUND_PART_HOLD_MS`; how many. */
@@ -174,22 +221,16 @@ export class InboundSmsService implements InboundSmsIntake {
 
   /**
    * Keywords first (a complete SMS to an account), then one unit of work: the SMS, its parts joined
-   * to it, its event. False when the set was joined by someone else meanwhile.
+   * to it, its event. The account is the one whose approved sender has the destination's name, unless
+   * `known` says. Null when the set was joined by someone else meanwhile.
    */
   private async store(
     sms: NewSms,
     set: { groupKey: string; newPart: InboundSmsPartRecord | null } | null,
-  ): Promise<boolean> {
+    known?: SenderOwner,
+  ): Promise<InboundSmsRecord | null> {
     const id = newId('isms');
-    const owner = await this.uow.transaction(async (tx) => {
-      const owners = await this.repo.approvedSendersAnyByName(tx, destinationKeys(sms.toAddress));
-      const accounts = new Set(owners.map((o) => o.accountId));
-      if (accounts.size !== 1)
-        this.logger.warn(
-          `inbound SMS ${id} to "${sms.toAddress}" kept without an account: ${accounts.size === 0 ? 'no approved sender has that name' : `${accounts.size} accounts have that sender name`}`,
-        );
-      return accounts.size === 1 ? owners[0] : null;
-    });
+    const owner = known ?? (await this.ownerByName(id, sms.toAddress));
     if (owner && sms.partsReceived === sms.partsTotal)
       await this.keywords.handle({
         accountId: owner.accountId,
@@ -224,10 +265,23 @@ export class InboundSmsService implements InboundSmsIntake {
           ]);
       });
     } catch (err) {
-      if (err instanceof SetAlreadyJoined) return false;
+      if (err instanceof SetAlreadyJoined) return null;
       throw err;
     }
-    return true;
+    return record;
+  }
+
+  /** The one account with an approved sender of that name, or null (none, or several: logged). */
+  private async ownerByName(id: string, toAddress: string): Promise<SenderOwner | null> {
+    return this.uow.transaction(async (tx) => {
+      const owners = await this.repo.approvedSendersAnyByName(tx, destinationKeys(toAddress));
+      const accounts = new Set(owners.map((o) => o.accountId));
+      if (accounts.size !== 1)
+        this.logger.warn(
+          `inbound SMS ${id} to "${toAddress}" kept without an account: ${accounts.size === 0 ? 'no approved sender has that name' : `${accounts.size} accounts have that sender name`}`,
+        );
+      return accounts.size === 1 ? owners[0] : null;
+    });
   }
 }
 
