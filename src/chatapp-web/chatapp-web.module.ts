@@ -21,8 +21,9 @@ import { WebSessionProviders } from './providers/web-session-providers';
 import { WebSessionsService } from './web-sessions.service';
 
 /**
- * Web sessions and messaging-bot ids: chat listing (sandbox or WAHA) and inbound messages. Global
- * only to hand messaging its SESSION_LOOKUP port, the one export (messaging sits below the features).
+ * Web sessions and messaging-bot ids: chat listing (sandbox or WAHA) and inbound messages. Global to
+ * hand messaging its SESSION_LOOKUP port (messaging sits below the features); sessions and their
+ * inbound intake are exported for the test-mode controls.
  */
 @Global()
 @Module({
@@ -45,6 +46,6 @@ import { WebSessionsService } from './web-sessions.service';
     WahaHookService,
     { provide: SESSION_LOOKUP, useExisting: WebSessionsService },
   ],
-  exports: [SESSION_LOOKUP],
+  exports: [SESSION_LOOKUP, WebSessionsService, InboundMessagesService],
 })
 export class ChatappWebModule {}

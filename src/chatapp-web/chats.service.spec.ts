@@ -26,7 +26,7 @@ describe(ChatsService.name, () => {
     findOwned: () => Promise.resolve(session),
     setStatus: () => Promise.resolve(),
   } as unknown as WebSessionsService;
-  const providers = { get: () => provider } as unknown as WebSessionProviders;
+  const providers = { forSession: () => provider } as unknown as WebSessionProviders;
   const sut = new ChatsService(
     sessions,
     providers,

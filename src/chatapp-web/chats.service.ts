@@ -46,7 +46,7 @@ export class ChatsService {
     const from = position === null ? 0 : position.f;
     if (typeof from !== 'number' || !Number.isInteger(from) || from < 0) throw ApiError.validation('cursor is invalid');
 
-    const provider = this.providers.get(session.provider);
+    const provider = this.providers.forSession(session);
     const page = await this.liveChats(session, provider, { type: q.type, limit: q.limit, from });
     return {
       accountId: session.name,

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { AccountsService } from '../accounts/accounts.service';
 import { AppConfig } from '../config/app-config';
+import { WebSessionProviders } from './providers/web-session-providers';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -27,6 +28,7 @@ export class WebSessionsService {
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly providers: WebSessionProviders,
   ) {}
 
   /**
@@ -74,7 +76,29 @@ export class WebSessionsService {
   /** Operator creation. Sandbox sessions store their chats (120 generated when none are given). */
   async create(accountId: string, input: CreateWebSessionInput): Promise<WebSessionView> {
     if (!(await this.accounts.exists(accountId))) throw ApiError.notFound('Account');
-    const provider = input.provider ?? this.config.webSessions.defaultProvider;
+    return this.insert(accountId, input);
+  }
+
+  /**
+   * The account's web session `name`, created linked (`ready`, with generated chats) when it does not
+   * exist: the test-mode controls' session of the calling key's account, on the provider its sessions
+   * get (the sandbox in test mode). `created` is false when it existed (as it is, whatever its status).
+   */
+  async ensureLinked(accountId: string, name: string): Promise<{ webSession: WebSessionView; created: boolean }> {
+    const existing = await this.sessions.findOneBy({ accountId, name });
+    if (existing) return { webSession: this.map(existing, await this.countChats(existing)), created: false };
+    try {
+      return { webSession: await this.insert(accountId, { name, status: 'ready' }), created: true };
+    } catch (err) {
+      // Created meanwhile by a concurrent call: that one is the session.
+      if (!(err instanceof ApiError && err.code === 'CONFLICT')) throw err;
+      const s = await this.findOwned(accountId, name);
+      return { webSession: this.map(s, await this.countChats(s)), created: false };
+    }
+  }
+
+  private async insert(accountId: string, input: CreateWebSessionInput): Promise<WebSessionView> {
+    const provider = this.providers.nameFor(accountId, input.provider);
     if (provider === 'waha' && !this.config.waha.baseUrl)
       throw ApiError.validation('provider waha needs WAHA_BASE_URL to be configured');
     if (provider !== 'sandbox' && input.chats)
