@@ -82,7 +82,7 @@ export class TemplateCreationService {
         );
       }
       const receipt = plan.submitToProvider
-        ? await this.submit(dto, plan, sender as ResolvedOfficialSender, asset)
+        ? await this.submit(accountId, dto, plan, sender as ResolvedOfficialSender, asset)
         : null;
       const linked = plan.manual
         ? await this.links.verify(accountId, dto, plan, sender as ResolvedOfficialSender)
@@ -123,6 +123,7 @@ export class TemplateCreationService {
   }
 
   private async submit(
+    accountId: string | null,
     dto: CreateTemplateDto,
     plan: TemplatePlan,
     sender: ResolvedOfficialSender,
@@ -130,25 +131,28 @@ export class TemplateCreationService {
   ): Promise<OfficialTemplateReceipt> {
     const headerType = plan.headerType ?? asset?.headerType ?? null;
     return providerCall(() =>
-      this.official.submit({
-        name: dto.name,
-        language: plan.language ?? 'en',
-        subType: dto.subType,
-        body: plan.text,
-        bodyParameters: plan.bodyParameters,
-        header: headerType
-          ? {
-              type: headerType,
-              text: dto.headerValue ?? null,
-              mediaUrl: this.mapper.previewUrl(asset?.id ?? null),
-              media: asset ? this.mediaSource(asset) : null,
-            }
-          : null,
-        footer: dto.footer ?? null,
-        buttons: plan.buttons,
-        otp: plan.otp,
-        wabaId: sender.wabaId,
-      }),
+      this.official.submit(
+        {
+          name: dto.name,
+          language: plan.language ?? 'en',
+          subType: dto.subType,
+          body: plan.text,
+          bodyParameters: plan.bodyParameters,
+          header: headerType
+            ? {
+                type: headerType,
+                text: dto.headerValue ?? null,
+                mediaUrl: this.mapper.previewUrl(asset?.id ?? null),
+                media: asset ? this.mediaSource(asset) : null,
+              }
+            : null,
+          footer: dto.footer ?? null,
+          buttons: plan.buttons,
+          otp: plan.otp,
+          wabaId: sender.wabaId,
+        },
+        accountId,
+      ),
     );
   }
 

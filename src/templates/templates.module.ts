@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
+import { isLiveAccount } from '../accounts/account-mode';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
@@ -21,7 +22,7 @@ import { CloudApiTemplateClient } from './official/cloud-api-template.client';
 import { ManualLinkVerifier } from './official/manual-link.verifier';
 import { OfficialSendersController } from './official/official-senders.controller';
 import { OfficialSendersService } from './official/official-senders.service';
-import { OfficialTemplateClient } from './official/official-template-client';
+import { ByAccountTemplateClient, OfficialTemplateClient } from './official/official-template-client';
 import { SandboxOfficialTemplateEntity } from './official/sandbox-official-template.entity';
 import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { CloudApiHookController } from './official/cloud-api-hook.controller';
@@ -33,8 +34,9 @@ import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
 
 /**
- * Templates, header media and official chat-app senders. Global only to hand messaging its
- * TEMPLATE_LOOKUP port, the one export (messaging sits below the features).
+ * Templates, header media and official chat-app senders. Global to hand messaging its
+ * TEMPLATE_LOOKUP port (messaging sits below the features); TemplatesService is exported for the
+ * test-mode controls' review.
  */
 @Global()
 @Module({
@@ -79,12 +81,17 @@ import { TemplatesService } from './templates.service';
     {
       provide: OfficialTemplateClient,
       inject: [AppConfig, DataSource, Clock],
-      useFactory: (config: AppConfig, ds: DataSource, clock: Clock): OfficialTemplateClient =>
-        config.providers.byChannel.chatapp === 'cloud_api'
-          ? new CloudApiTemplateClient(config)
-          : new SandboxTemplateClient(ds.getRepository(SandboxOfficialTemplateEntity), clock),
+      useFactory: (config: AppConfig, ds: DataSource, clock: Clock): OfficialTemplateClient => {
+        const sandbox = new SandboxTemplateClient(ds.getRepository(SandboxOfficialTemplateEntity), clock);
+        if (config.providers.byChannel.chatapp !== 'cloud_api') return sandbox;
+        const live = new CloudApiTemplateClient(config);
+        // As the provider registry does for sends: templates of an account's test mode go to the sandbox.
+        return new ByAccountTemplateClient(live, (accountId) =>
+          accountId === null || isLiveAccount(accountId) ? live : sandbox,
+        );
+      },
     },
   ],
-  exports: [TEMPLATE_LOOKUP],
+  exports: [TEMPLATE_LOOKUP, TemplatesService],
 })
 export class TemplatesModule {}

@@ -115,6 +115,24 @@ export class TemplatesService {
     return this.mapper.toView(Object.assign(t, change), t.accountId);
   }
 
+  /**
+   * A review decision on one of the account's own templates (test-mode controls: the owner plays the
+   * provider's reviewer for the test account); a default or another account's template is NOT_FOUND.
+   * The same move, events included, as the operator's.
+   */
+  async setStatusOfAccount(
+    accountId: string,
+    templateId: string,
+    status: TemplateStatus,
+    reason: string | null,
+  ): Promise<TemplateView> {
+    const t = await this.templates.findOne({ where: { id: templateId, accountId } });
+    if (!t) throw new ApiError('NOT_FOUND', 'Template not found');
+    const change = this.statusChange(status, reason);
+    await this.move({ id: t.id, accountId }, [t], change);
+    return this.mapper.toView(Object.assign(t, change), accountId);
+  }
+
   /** Status poll (a background loop over every account's templates): the move alone. Returns whether the template exists. */
   async setStatusOfAny(templateId: string, status: TemplateStatus, reason: string | null): Promise<boolean> {
     const rows = await this.templates.find({ where: { id: templateId } });

@@ -31,7 +31,7 @@ export class ManualLinkVerifier {
       );
     }
     const id = dto.providerTemplateId as string;
-    const found = await providerCall(() => this.official.lookup(id, sender.wabaId));
+    const found = await providerCall(() => this.official.lookup(id, sender.wabaId, accountId));
     if (!found) throw ApiError.validation(NOT_FOUND);
     if (found.name !== dto.name)
       throw ApiError.validation(

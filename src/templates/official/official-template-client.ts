@@ -44,20 +44,59 @@ export interface ProviderTemplateRecord {
 /**
  * Submits templates to the official chat-app provider. Throws ProviderError (unavailable / timeout
  * -> 503 PROVIDER_UNAVAILABLE, rate_limited -> 429, failed -> 502) or ApiError VALIDATION_ERROR
- * when the provider refuses the template itself.
+ * when the provider refuses the template itself. Every call names the account whose template it is
+ * (null: the operator's default templates), so a client can answer by account (ByAccountTemplateClient).
  */
 export abstract class OfficialTemplateClient {
   abstract readonly name: string;
-  abstract submit(submission: OfficialTemplateSubmission): Promise<OfficialTemplateReceipt>;
-  /** Current review status at the provider (scheduled poll), null when unknown there. */
+  abstract submit(submission: OfficialTemplateSubmission, accountId: string | null): Promise<OfficialTemplateReceipt>;
   /**
    * The template `providerTemplateId` when it is filed under business account `wabaId`; null when the
    * provider does not know it there (unknown id, or another business account's template).
    */
-  abstract lookup(providerTemplateId: string, wabaId: string | null): Promise<ProviderTemplateRecord | null>;
+  abstract lookup(
+    providerTemplateId: string,
+    wabaId: string | null,
+    accountId: string | null,
+  ): Promise<ProviderTemplateRecord | null>;
+  /** Current review status at the provider (scheduled poll), null when unknown there. */
   abstract fetchStatus(
     providerTemplateId: string,
+    accountId: string | null,
   ): Promise<{ status: ProviderReviewStatus; reason: string | null } | null>;
+}
+
+/** The client of each account's templates, as `pick` chooses (templates.module.ts: by the account's mode). */
+export class ByAccountTemplateClient extends OfficialTemplateClient {
+  /** The name of the client of live and default templates (the status poll runs for a real provider). */
+  readonly name: string;
+
+  constructor(
+    live: OfficialTemplateClient,
+    private readonly pick: (accountId: string | null) => OfficialTemplateClient,
+  ) {
+    super();
+    this.name = live.name;
+  }
+
+  submit(submission: OfficialTemplateSubmission, accountId: string | null): Promise<OfficialTemplateReceipt> {
+    return this.pick(accountId).submit(submission, accountId);
+  }
+
+  lookup(
+    providerTemplateId: string,
+    wabaId: string | null,
+    accountId: string | null,
+  ): Promise<ProviderTemplateRecord | null> {
+    return this.pick(accountId).lookup(providerTemplateId, wabaId, accountId);
+  }
+
+  fetchStatus(
+    providerTemplateId: string,
+    accountId: string | null,
+  ): Promise<{ status: ProviderReviewStatus; reason: string | null } | null> {
+    return this.pick(accountId).fetchStatus(providerTemplateId, accountId);
+  }
 }
 
 const PROVIDER_CODES = {

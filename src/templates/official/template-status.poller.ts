@@ -67,13 +67,13 @@ export class TemplateStatusPoller implements OnApplicationBootstrap {
       where: due,
       order: { id: 'ASC' },
       take: this.batch,
-      select: { id: true, providerTemplateId: true, pollLeaseExpiresAt: true },
+      select: { id: true, accountId: true, providerTemplateId: true, pollLeaseExpiresAt: true },
     });
     let changed = 0;
     for (const c of candidates) {
       if (this.job.halted) break;
       if (!c.providerTemplateId || !(await this.claim(c.id, c.pollLeaseExpiresAt, now))) continue;
-      const found = await this.client.fetchStatus(c.providerTemplateId).catch((err: unknown) => {
+      const found = await this.client.fetchStatus(c.providerTemplateId, c.accountId).catch((err: unknown) => {
         this.logger.warn({ err, templateId: c.id }, 'provider status lookup failed; will retry next interval');
         return null;
       });
