@@ -26,6 +26,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PrivacyModule } from './privacy/privacy.module';
+import { TestModeModule } from './test-mode/test-mode.module';
 
 /** Imports the feature modules; nothing else. */
 @Module({
@@ -55,6 +56,7 @@ import { PrivacyModule } from './privacy/privacy.module';
     ComplianceModule,
     ConsentModule,
     KeywordsModule,
+    TestModeModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

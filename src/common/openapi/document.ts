@@ -30,6 +30,7 @@ const TAGS: Record<string, string> = {
   webhooks: 'Where inbound chat messages are delivered, and the delivery log',
   account: 'The account of the calling API key',
   'api-keys': 'API keys of the account: create member keys, list, revoke',
+  'test-mode': "Test keys only: play the provider, the contacts and the reviewers for the account's test mode",
   admin: 'Operator API: accounts, keys, balances, sender review, sandbox controls',
   health: 'Liveness and readiness probes',
   metrics: 'Prometheus metrics of a replica',
