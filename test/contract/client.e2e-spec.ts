@@ -14,23 +14,21 @@ describe('Typed client against the public document (contract)', () => {
   const contract = loadCommittedContract();
   const seen: string[] = [];
 
+  /** Every answer is checked against the committed document, as the supertest hook does. */
+  const checkedFetch = async (req: Request) => {
+    const res = await fetch(req);
+    const type = res.headers.get('content-type') ?? undefined;
+    const body: unknown = type?.includes('json') ? await res.clone().json() : null;
+    const problem = contract.check(req.method, req.url, res.status, type, body);
+    if (problem) throw new Error(`OpenAPI contract: ${problem}`);
+    seen.push(`${req.method} ${new URL(req.url).pathname} ${res.status}`);
+    return res;
+  };
+
   beforeAll(async () => {
     t = await createTestApp();
     acc = await t.createAccount({ walletBalance: 100_000 });
-    client = createMessagingClient({
-      baseUrl: t.baseUrl,
-      apiKey: acc.key,
-      // Every answer is checked against the committed document, as the supertest hook does.
-      fetch: async (req: Request) => {
-        const res = await fetch(req);
-        const type = res.headers.get('content-type') ?? undefined;
-        const body: unknown = type?.includes('json') ? await res.clone().json() : null;
-        const problem = contract.check(req.method, req.url, res.status, type, body);
-        if (problem) throw new Error(`OpenAPI contract: ${problem}`);
-        seen.push(`${req.method} ${new URL(req.url).pathname} ${res.status}`);
-        return res;
-      },
-    });
+    client = createMessagingClient({ baseUrl: t.baseUrl, apiKey: acc.key, fetch: checkedFetch });
   });
   afterAll(() => t.close());
 
@@ -434,6 +432,76 @@ describe('Typed client against the public document (contract)', () => {
       params: { query: { from: '2100-01-01T00:00:00Z', to: '2000-01-01T00:00:00Z' } },
     });
     expect(badRange.error?.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('test-mode controls, with a test owner key', async () => {
+    const created = await client.POST('/api/v2/api-keys', {
+      body: { name: 'Typed test owner', mode: 'test', role: 'owner' },
+    });
+    const test = createMessagingClient({
+      baseUrl: t.baseUrl,
+      apiKey: created.data!.data.apiKey.key,
+      fetch: checkedFetch,
+    });
+    const live = await client.POST('/api/v2/test/balance/reset');
+    expect(live.error?.code).toBe('FORBIDDEN');
+
+    const sent = await test.POST('/api/v2/messages/send', {
+      body: { to: '+966501234567', channel: 'local_sms', messageType: 'free_text', content: { text: 'Test mode' } },
+    });
+    const id = sent.data!.data.messages[0].id;
+    const delivered = await test.POST('/api/v2/test/messages/{id}/status', {
+      params: { path: { id } },
+      body: { status: 'delivered' },
+    });
+    expect(delivered.data?.data.status).toBe('delivered');
+    const stale = await test.POST('/api/v2/test/messages/{id}/status', {
+      params: { path: { id } },
+      body: { status: 'failed', errorCode: 'EXPIRED' },
+    });
+    expect(stale.error?.code).toBe('INVALID_STATE');
+
+    const fault = await test.POST('/api/v2/test/faults', {
+      body: { kind: 'provider_unavailable', count: 1, channel: 'email' },
+    });
+    expect(fault.data?.data.fault.kind).toBe('provider_unavailable');
+    const cleared = await test.DELETE('/api/v2/test/faults');
+    expect(cleared.data?.data.cleared).toBe(1);
+    const balance = await test.POST('/api/v2/test/balance/reset');
+    expect(balance.data?.data.livemode).toBe(false);
+
+    const sender = await test.POST('/api/v2/sms-senders', { body: { name: 'TypedTest' } });
+    const senderId = sender.data!.data.smsSender.id;
+    const approved = await test.POST('/api/v2/test/sms-senders/{id}/approve', { params: { path: { id: senderId } } });
+    expect(approved.data?.data.smsSender.status).toBe('approved');
+    const again = await test.POST('/api/v2/test/sms-senders/{id}/reject', {
+      params: { path: { id: senderId } },
+      body: { reason: 'Too late' },
+    });
+    expect(again.error?.code).toBe('INVALID_STATE');
+    const inbound = await test.POST('/api/v2/test/inbound/sms', { body: { from: '+966501234567', text: 'HELLO' } });
+    expect(inbound.data?.data.inboundSms.to).toBe('TypedTest');
+
+    const tpl = await test.POST('/api/v2/templates', {
+      body: { name: 'typed_test_mode', category: 'sms', subType: 'utility', content: 'Order {{1}} shipped' },
+    });
+    const tplId = tpl.data!.data.template.id;
+    const approvedTpl = await test.POST('/api/v2/test/templates/{id}/approve', { params: { path: { id: tplId } } });
+    expect(approvedTpl.data?.data.template.status).toBe('approved');
+    const rejectedTpl = await test.POST('/api/v2/test/templates/{id}/reject', {
+      params: { path: { id: tplId } },
+      body: { reason: 'Wrong wording' },
+    });
+    expect(rejectedTpl.data?.data.template.rejectionReason).toBe('Wrong wording');
+
+    const session = await test.POST('/api/v2/test/web-sessions', { body: { name: 'typed-line' } });
+    expect(session.response.status).toBe(201);
+    expect(session.data?.data.webSession.provider).toBe('sandbox');
+    const web = await test.POST('/api/v2/test/web-sessions/{name}/inbound', {
+      params: { path: { name: 'typed-line' } },
+      body: { from: '+966501234567', text: 'Hi' },
+    });
+    expect(web.data?.data.accepted).toBe(true);
   });
 
   it('a wrong key is a typed 401 on every operation kind', async () => {
