@@ -5,7 +5,6 @@ import { SUBSCRIBED, type EventData, type EventType } from '../support/events';
 import { deliverable, rejectedAtSend, undeliverable } from '../support/numbers';
 import { poll } from '../support/poll';
 import { client, settings, type Settings } from '../support/settings';
-import { testControl } from '../support/test-controls';
 import { WebhookReceiver, type ReceivedEvent } from '../support/webhook-receiver';
 
 /**
@@ -184,7 +183,8 @@ describe('Messaging integration in test mode', () => {
 
     // The customer answers: the control route plays the SMS the operator's network would hand over.
     const text = `Make it 9 pm please (${randomUUID().slice(0, 8)})`;
-    await testControl(s, '/api/v2/test/inbound/sms', { from: customer, text });
+    const replied = await api.POST('/api/v2/test/inbound/sms', { body: { from: customer, text } });
+    if (!replied.data) return fail('POST /api/v2/test/inbound/sms', replied.error);
 
     const event = await waitForEvent('sms.received', (sms) => sms.from === customer && sms.text === text);
     expectTestModeEvent(event);
@@ -220,7 +220,8 @@ describe('Messaging integration in test mode', () => {
     const created = await api.POST('/api/v2/sms-senders', { body: { name: `JestE2E${randomInt(1000, 10_000)}` } });
     if (!created.data) return fail('POST /api/v2/sms-senders', created.error);
     const { id } = created.data.data.smsSender;
-    await testControl(s, `/api/v2/test/sms-senders/${id}/approve`);
+    const approved = await api.POST('/api/v2/test/sms-senders/{id}/approve', { params: { path: { id } } });
+    if (!approved.data) return fail(`POST /api/v2/test/sms-senders/${id}/approve`, approved.error);
     const chosen = await api.POST('/api/v2/sms-senders/{id}/default', { params: { path: { id } } });
     if (!chosen.data) return fail(`POST /api/v2/sms-senders/${id}/default`, chosen.error);
     return chosen.data.data.smsSender;
