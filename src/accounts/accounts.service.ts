@@ -177,6 +177,25 @@ export class AccountsService {
     };
   }
 
+  /** The owner's reset of a test mode's wallet to TEST_MODE_BALANCE (in the trail); the account after it. */
+  async resetTestBalance(testAccountId: string): Promise<AccountView> {
+    if (isLiveAccount(testAccountId)) throw ApiError.notFound('Account');
+    const balance = this.config.testMode.balance;
+    await this.uow.transaction(async ({ manager }) => {
+      await manager.update(
+        AccountEntity,
+        { id: testAccountId },
+        { walletBalance: balance, updatedAt: this.clock.now() },
+      );
+      await this.audit.record({
+        accountId: testAccountId,
+        type: 'account.balance_changed',
+        changes: { testBalanceReset: balance },
+      });
+    });
+    return this.get(testAccountId);
+  }
+
   /** Operator top-up: adds `amount` minor units to the wallet atomically and answers the account after it. */
   async topUp(id: string, amount: number): Promise<OperatorAccountView> {
     if (!isLiveAccount(id)) throw ApiError.notFound('Account');

@@ -95,18 +95,6 @@ export class ApiKeysService {
     return this.testAccounts.ensure(em, liveAccountId, this.config.testMode.balance, this.clock.now());
   }
 
-  /** The owner resets the test balance to TEST_MODE_BALANCE (test owner key; the twin exists). */
-  async resetTestBalance(testAccountId: string): Promise<void> {
-    await this.uow.transaction(async ({ manager }) => {
-      await this.testAccounts.resetBalance(manager, testAccountId, this.config.testMode.balance, this.clock.now());
-      await this.audit.record({
-        accountId: testAccountId,
-        type: 'account.balance_changed',
-        changes: { testBalanceReset: this.config.testMode.balance },
-      });
-    });
-  }
-
   /** The accounts whose keys a caller manages: a live owner both modes, a test key its test mode only. */
   private managedAccounts(auth: KeysCaller): string[] {
     return isLiveAccount(auth.accountId) ? [auth.accountId, testAccountIdOf(auth.accountId)] : [auth.accountId];

@@ -5,8 +5,8 @@ import { testAccountIdOf } from './account-mode';
 
 /**
  * SQL of an account's test twin (account-mode.ts): created on first use with the configured test
- * balance, and that balance restored on the owner's reset. Never quota or free messages: test money
- * is only the twin's wallet.
+ * balance (AccountsService.resetTestBalance restores it). Never quota or free messages: test money is
+ * only the twin's wallet.
  */
 @Injectable()
 export class TestAccountsRepository {
@@ -35,11 +35,5 @@ export class TestAccountsRepository {
       updatedAt: now,
     });
     return id;
-  }
-
-  /** Sets the twin's wallet back to `balance`; false when the account has no test mode yet. */
-  async resetBalance(em: EntityManager, testAccountId: string, balance: number, now: number): Promise<boolean> {
-    const result = await em.update(AccountEntity, { id: testAccountId }, { walletBalance: balance, updatedAt: now });
-    return (result.affected ?? 0) > 0;
   }
 }

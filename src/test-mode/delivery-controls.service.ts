@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsService, AccountView } from '../accounts/accounts.service';
-import { ApiKeysService } from '../accounts/api-keys.service';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { ReceiptIntakeService } from '../messaging/lifecycle/receipt-intake.service';
@@ -37,7 +36,6 @@ export class DeliveryControlsService {
     private readonly messages: MessagesService,
     private readonly receipts: ReceiptIntakeService,
     private readonly sandbox: SandboxProvider,
-    private readonly keys: ApiKeysService,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
   ) {}
@@ -89,7 +87,6 @@ export class DeliveryControlsService {
 
   /** The test wallet back to TEST_MODE_BALANCE; the account as GET /api/v2/account shows it. */
   async resetBalance(accountId: string): Promise<AccountView> {
-    await this.keys.resetTestBalance(accountId);
-    return this.accounts.get(accountId);
+    return this.accounts.resetTestBalance(accountId);
   }
 }

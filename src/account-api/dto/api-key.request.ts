@@ -16,7 +16,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { KeyRole, Permission, PERMISSIONS } from '../../accounts/permissions';
-import type { KeyMode } from '../../accounts/account-mode';
+import { KEY_MODES, type KeyMode } from '../../accounts/account-mode';
 
 /** POST /api/v2/api-keys (the global ValidationPipe answers 400 VALIDATION_ERROR naming the field). */
 export class CreateApiKeyRequest {
@@ -53,13 +53,13 @@ export class CreateApiKeyRequest {
   permissions?: Permission[];
 
   @ApiPropertyOptional({
-    enum: ['live', 'test'],
+    enum: [...KEY_MODES],
     description:
       "Omitted: the calling key's mode. `test`: a `msk_test_...` key that reads and writes only the account's test data (test balance, sandbox providers, test-mode controls). A test key cannot create a live key (403 FORBIDDEN).",
     example: 'test',
   })
   @IsOptional()
-  @IsIn(['live', 'test'], { message: 'mode must be live or test' })
+  @IsIn([...KEY_MODES], { message: 'mode must be live or test' })
   mode?: KeyMode;
 
   @ApiPropertyOptional({

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PERMISSIONS } from '../../accounts/permissions';
 import type { ApiKeyView } from '../../accounts/api-keys.service';
+import { KEY_MODES } from '../../accounts/account-mode';
 
 // Response shapes of /api/v2/api-keys. Each class implements the view the service returns, so the
 // document and the answers cannot drift apart.
@@ -19,7 +20,7 @@ export class ApiKeyResource implements ApiKeyView {
   })
   role: 'owner' | 'member';
   @ApiProperty({
-    enum: ['live', 'test'],
+    enum: [...KEY_MODES],
     description: "`test`: a `msk_test_...` key that reads and writes only the account's test data.",
   })
   mode: 'live' | 'test';

@@ -14,7 +14,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { KeyRole, Permission, PERMISSIONS } from '../../accounts/permissions';
-import type { KeyMode } from '../../accounts/account-mode';
+import { KEY_MODES, type KeyMode } from '../../accounts/account-mode';
 
 /** Largest value of the INT counter columns (messageQuota, messagesUsed, freeMessages). */
 const INT_COLUMN_MAX = 2147483647;
@@ -133,12 +133,12 @@ export class CreateApiKeyDto {
   permissions?: Permission[];
 
   @ApiPropertyOptional({
-    enum: ['live', 'test'],
+    enum: [...KEY_MODES],
     description:
       "Omitted: live. `test`: the key reads and writes only the account's test data (test balance, sandbox providers).",
   })
   @IsOptional()
-  @IsIn(['live', 'test'])
+  @IsIn([...KEY_MODES])
   mode?: KeyMode;
 }
 

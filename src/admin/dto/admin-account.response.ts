@@ -2,13 +2,14 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { OperatorAccountView } from '../../accounts/accounts.service';
 import { AccountResource } from '../../accounts/dto/account.response';
 import { PERMISSIONS } from '../../accounts/permissions';
+import { KEY_MODES } from '../../accounts/account-mode';
 
 export class IssuedApiKey {
   @ApiProperty({ example: 'key_01JD0Q8Y4C7M2X' }) id: string;
   @ApiProperty({ description: 'The key itself: shown once, store it now.' }) key: string;
   @ApiProperty({ enum: ['owner', 'member'] }) role: string;
   @ApiProperty({
-    enum: ['live', 'test'],
+    enum: [...KEY_MODES],
     description: "`test`: the key reads and writes only the account's test data (`msk_test_...`).",
   })
   mode: string;
