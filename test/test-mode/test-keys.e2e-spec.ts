@@ -259,9 +259,10 @@ describe('Test keys (e2e)', () => {
     const done = await waitFor(
       async () => {
         const job = await getJob(t, owner.key, res.body.id as string);
-        return job.delivery.delivered === rows.length ? job : null;
+        // The job's counters settle with its window, the receipts on their own: wait for both.
+        return job.status === 'completed' && job.delivery.delivered === rows.length ? job : null;
       },
-      { timeoutMs: 20_000, what: 'every row delivered' },
+      { timeoutMs: 20_000, what: 'the job completed with every row delivered' },
     );
     expect(done.counts).toMatchObject({ sent: 4, failed: 0 });
     // Real pacing: 4 rows at 2/s span at least a second between the first and the last send.
