@@ -26,5 +26,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # node itself, not npm, receives SIGTERM (docker stop) and drains before exiting (docs/operations.md#shutdown);
-# a larger young generation than Node's default (docs/operations.md#node-process), as `npm start` runs it.
-CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]
+# NODE_OPTIONS tunes it (a larger young generation: docs/operations.md#node-process).
+CMD ["node", "dist/src/main.js"]
