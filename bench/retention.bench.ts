@@ -1,9 +1,12 @@
-// npm run bench:retention [-- --dialect=sqlite|mysql|both --messages=2000000 --accounts=200 --rate=10 --window=15]
+// npm run bench:retention [-- --dialect=sqlite|mysql|both --messages=2000000 --accounts=200 --rate=10 --window=15
+//                            --dispatch=bulk|single]
 // The retention purger (issue 29) in the service's own process, each dialect in a child process:
 // 1. seeds `messages` expired, settled and counted messages over `accounts` accounts, each with two
 //    status-history rows and a provider id (fast multi-row INSERTs);
-// 2. dispatch baseline: every account sends `rate` messages a second through POST /api/v2/messages/send
-//    for `window` seconds (no purger);
+// 2. dispatch baseline: every account sends `rate` messages a second for `window` seconds (no purger):
+//    with --dispatch=bulk (the default) a bulk job of rate x window rows at messagesPerSecond = rate each,
+//    paced by the dispatcher (the steady-state aggregate, as bench:bulk measures it); with
+//    --dispatch=single one POST /api/v2/messages/send per message;
 // 3. the same dispatch for `window` seconds while the purger deletes the backlog, then the purger alone
 //    until the backlog is gone: messages purged per second (with their history and refs), and the
 //    dispatch rate with the purger as a share of the baseline (target >= 95%).
@@ -11,6 +14,7 @@ import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import { benchDatabase } from './bench-database';
+import { postBulk } from './bulk-clients';
 
 const args = Object.fromEntries(
   process.argv
@@ -196,15 +200,86 @@ async function child(dialect: string): Promise<void> {
       return { rate: ok / ((performance.now() - start) / 1000), failed };
     };
     const target = accounts * rate;
+    const { BulkValidationLoop } = await import('../src/bulk/bulk-validation.loop');
+    const { BulkDispatcher } = await import('../src/bulk/bulk-dispatcher');
+    /**
+     * Bulk dispatch: one job of rate x seconds rows per account at `rate`/s, validated, then paced by the
+     * dispatcher (ticked every 50 ms, as the scheduler would); `onStart` runs when sending begins. The
+     * steady-state aggregate counts the sandbox's sends in [first + 1 s, first + seconds - 1 s).
+     */
+    const bulkDispatch = async (seconds: number, onStart: () => void = () => undefined) => {
+      const jobIds: string[] = [];
+      for (const o of owners) {
+        const res = await postBulk(port, o.key, rate * seconds, rate);
+        if (res.status !== 202) throw new Error(`bulk intake ${res.status} ${JSON.stringify(res.body)}`);
+        jobIds.push(String(res.body.id));
+      }
+      const q = jobIds.map(() => '?').join(', ');
+      const left = async (status: string) =>
+        Number(
+          (
+            await uow.rows<{ n: number | string }>({
+              sql: `SELECT COUNT(*) AS n FROM bulk_jobs WHERE id IN (${q}) AND ${status}`,
+              params: jobIds,
+            })
+          )[0].n,
+        );
+      while ((await left("status = 'validating'")) > 0) await app.get(BulkValidationLoop).runOnce();
+      const dispatcher = app.get(BulkDispatcher);
+      const t0 = performance.now();
+      onStart();
+      const timer = setInterval(() => void dispatcher.tick(), 50);
+      await dispatcher.tick();
+      while (
+        (await left("status NOT IN ('completed', 'cancelled')")) > 0 &&
+        performance.now() - t0 < seconds * 4000 + 30_000
+      )
+        await new Promise((r) => setTimeout(r, 250));
+      clearInterval(timer);
+      const times = (
+        await uow.rows<{ at: number | string }>({
+          sql: `SELECT delivered_at AS at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${q})`,
+          params: jobIds,
+        })
+      )
+        .map((r) => Number(r.at))
+        .sort((a, b) => a - b);
+      const from = times[0] + 1000;
+      const to = times[0] + (seconds - 1) * 1000;
+      const steady = times.filter((t) => t >= from && t < to).length / ((to - from) / 1000);
+      return { rate: steady, failed: accounts * rate * seconds - times.length };
+    };
+    const bulk = (args.dispatch ?? 'bulk') === 'bulk';
     if (soakMinutes) {
       // Soak: sends for `soak` minutes with a one-minute retention; every growing table's rows each minute.
       const tables = ['messages', 'message_status_history', 'message_provider_refs', 'sandbox_deliveries'];
       tables.push('pending_receipts', 'usage_daily', 'bulk_jobs', 'bulk_rows', 'inbound_sms', 'web_inbound_messages');
       const counts: number[][] = [];
-      console.log(`soak: ${soakMinutes} min at ${fmt(target)} msg/s offered, retention 1 min`);
+      console.log(
+        `soak: ${soakMinutes} min at ${fmt(target)} msg/s offered (${bulk ? 'a bulk job of each account every minute' : 'single sends'}), retention 1 min`,
+      );
       console.log(['min', 'sent/s', ...tables].join('\t'));
+      // Bulk: every minute each account submits a job of a minute's messages at `rate`/s (20 submissions at
+      // a time); the schedulers validate and pace them. Sent: messages created in the minute, counted at its
+      // end (none of them can have expired yet).
+      const bulkMinute = async () => {
+        const start = Date.now();
+        for (let i = 0; i < owners.length; i += 20)
+          await Promise.all(
+            owners.slice(i, i + 20).map(async (o) => {
+              const res = await postBulk(port, o.key, rate * 60, rate);
+              if (res.status !== 202) throw new Error(`bulk intake ${res.status} ${JSON.stringify(res.body)}`);
+            }),
+          );
+        await new Promise((r) => setTimeout(r, Math.max(0, start + 60_000 - Date.now())));
+        const [{ n }] = await uow.rows<{ n: number | string }>({
+          sql: 'SELECT COUNT(*) AS n FROM messages WHERE created_at >= ?',
+          params: [start],
+        });
+        return { rate: Number(n) / ((Date.now() - start) / 1000) };
+      };
       for (let m = 1; m <= soakMinutes; m++) {
-        const w = await dispatch(60);
+        const w = bulk ? await bulkMinute() : await dispatch(60);
         const row: number[] = [];
         for (const t of tables)
           row.push(Number((await uow.rows<{ n: number }>({ sql: `SELECT COUNT(*) AS n FROM ${t}`, params: [] }))[0].n));
@@ -219,9 +294,10 @@ async function child(dialect: string): Promise<void> {
       agent.destroy();
       return;
     }
-    const base = await dispatch(windowS);
+    const how = bulk ? 'bulk jobs, steady-state aggregate' : 'single sends';
+    const base = bulk ? await bulkDispatch(windowS) : await dispatch(windowS);
     console.log(
-      `dispatch without the purger: ${fmt(base.rate)} msg/s (offered ${fmt(target)}/s, ${base.failed} failed)`,
+      `dispatch without the purger (${how}): ${fmt(base.rate)} msg/s (offered ${fmt(target)}/s, ${base.failed} failed or unsent)`,
     );
 
     const purger = app.get(RetentionPurger);
@@ -235,12 +311,20 @@ async function child(dialect: string): Promise<void> {
           })
         )[0].n,
       );
-    t0 = performance.now();
-    const purging = purger.purge();
-    const during = await dispatch(windowS);
+    let purging: Promise<Awaited<ReturnType<typeof purger.purge>>> | undefined;
+    const startPurge = () => {
+      t0 = performance.now();
+      purging = purger.purge();
+    };
+    let during: { rate: number; failed: number };
+    if (bulk) during = await bulkDispatch(windowS, startPurge);
+    else {
+      startPurge();
+      during = await dispatch(windowS);
+    }
     const leftAfterWindow = await count();
     const windowSecs = (performance.now() - t0) / 1000;
-    const report = await purging;
+    const report = (await purging) ?? {};
     secs = (performance.now() - t0) / 1000;
     const purged = report.messages ?? 0;
     console.log(
