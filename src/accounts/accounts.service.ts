@@ -10,6 +10,7 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
+import { sql } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { isLiveAccount, liveAccountIdOf, TEST_ACCOUNT_ID_LIKE } from './account-mode';
 
@@ -44,6 +45,12 @@ export interface AccountView {
 /** The account as an operator sees it: the owner's view and what only the operator sets. */
 export interface OperatorAccountView extends AccountView {
   /** Days the account's data is kept (RETENTION_*_DAYS apply when null). */
+  retentionDays: number | null;
+}
+
+/** An account's own retention (null: the RETENTION_*_DAYS defaults), as the retention purger reads it. */
+export interface AccountRetention {
+  accountId: string;
   retentionDays: number | null;
 }
 
@@ -150,6 +157,17 @@ export class AccountsService {
   /** A live account (the operator never addresses an account's test twin directly). */
   async exists(id: string): Promise<boolean> {
     return isLiveAccount(id) && (await this.accounts.countBy({ id })) > 0;
+  }
+
+  /** A page of every account (test accounts too) after `after` in id order, with its own retention: the purger's list. */
+  async retentionPage(after: string, limit: number): Promise<AccountRetention[]> {
+    const rows = await this.uow.rows(
+      sql(`SELECT id, retention_days FROM accounts WHERE id > ? ORDER BY id LIMIT ${limit}`, after),
+    );
+    return rows.map((r) => ({
+      accountId: String(r.id),
+      retentionDays: r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
+    }));
   }
 
   /** Every account (start-up: is this a fresh install?). */

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { caseOf, inList, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
-import { BALANCE_COLUMNS, BalanceRow, Funding, FundingSource, funding, messagesFrom, truthy } from './ledger.service';
+import type { Funding, FundingSource } from './funding';
+import { BALANCE_COLUMNS, BalanceRow, funding, messagesFrom, truthy } from './ledger.service';
 
 /** Messages of one channel and number of billable units an account wants paid, in order. */
 export interface PaymentWant {

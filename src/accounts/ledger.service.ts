@@ -3,18 +3,8 @@ import { SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
+import type { Funding, FundingSource } from './funding';
 import { PaymentEstimate } from './payment-estimate';
-
-/** Where one message's payment came from. Free messages and plan quota count billable units, the wallet money. */
-export type FundingSource = 'free' | 'quota' | 'wallet';
-
-export interface Funding {
-  source: FundingSource;
-  /** Minor units taken from the wallet (0 when free messages or plan quota paid). */
-  amount: number;
-  /** Billable units the message took (an SMS: its parts; every other message: 1), all from `source`. */
-  units: number;
-}
 
 /** The columns of a BalanceRow. */
 export const BALANCE_COLUMNS = 'free_messages, message_quota, messages_used, wallet_balance, subscription_active';

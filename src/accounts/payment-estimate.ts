@@ -1,4 +1,4 @@
-import type { FundingSource } from './ledger.service';
+import type { FundingSource } from './funding';
 
 /** What an account can spend now: messages from free messages and plan quota, minor units from the wallet. */
 export interface SpendableBalance {

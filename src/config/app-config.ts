@@ -40,13 +40,13 @@ import type {
   WebhooksConfig,
 } from './messaging.config';
 import { providersSection, sandboxSection, type ProvidersConfig, type SandboxConfig } from './providers.config';
+import { runtimeMode } from './runtime-mode';
 import { metricsSection, outboundSection, securitySection, throttleSection } from './security.config';
 import type { MetricsConfig, OutboundConfig, SecurityConfig, ThrottleConfig } from './security.config';
 import {
   demoSection,
   docsSection,
   loggingSection,
-  runtimeMode,
   schedulersSection,
   serverSection,
   shutdownSection,

@@ -1,5 +1,5 @@
 import type { EnvReader } from './env-reader';
-import type { RuntimeMode } from './server.config';
+import type { RuntimeMode } from './runtime-mode';
 
 /** Tunables of bulk jobs (tests set them low to run the loops fast). */
 export interface BulkConfig {

@@ -1,5 +1,5 @@
 import { ConfigError, type EnvReader } from './env-reader';
-import type { RuntimeMode } from './server.config';
+import type { RuntimeMode } from './runtime-mode';
 
 /** Where the data lives: the embedded SQLite file or a MySQL/MariaDB database. */
 export type DatabaseConfig =

@@ -1,5 +1,5 @@
 import type { EnvReader } from './env-reader';
-import type { RuntimeMode } from './server.config';
+import type { RuntimeMode } from './runtime-mode';
 
 const DEVELOPMENT_SECRET = 'development-only-secret-do-not-use';
 /** Published values (this repository, earlier docker-compose.yml): never accepted in production. */

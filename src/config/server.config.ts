@@ -1,19 +1,9 @@
 import { dirname, join } from 'node:path';
 import type { DatabaseConfig } from './database.config';
 import type { EnvReader } from './env-reader';
+import type { RuntimeMode } from './runtime-mode';
 
-/**
- * The only NODE_ENV values that relax production rules. Anything else (`prod`, `staging`,
- * `PRODUCTION`, an empty string) is production: a typo must fail safe, not run with the
- * development secret and a printed demo key. Unset means development, so `npm start` just works.
- */
-const NON_PRODUCTION_ENVS: readonly string[] = ['development', 'test'];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-export interface RuntimeMode {
-  nodeEnv: string;
-  isProduction: boolean;
-}
 
 export interface ServerConfig {
   port: number;
@@ -49,11 +39,6 @@ export interface DemoConfig {
   enabled: boolean;
   /** The demo account's key is also written here (mode 0600): next to the SQLite file; null otherwise. */
   keyFile: string | null;
-}
-
-export function runtimeMode(r: EnvReader): RuntimeMode {
-  const nodeEnv = r.raw('NODE_ENV') ?? 'development';
-  return { nodeEnv, isProduction: !NON_PRODUCTION_ENVS.includes(nodeEnv) };
 }
 
 export function serverSection(r: EnvReader): ServerConfig {

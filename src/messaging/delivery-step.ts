@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors';
 import { toApiError } from '../providers/provider-errors';
 import type { ProviderOutcome } from '../providers/provider.types';
 import type { MessageEntity } from './entities/message.entity';
-import type { LogOrigin } from './message-log';
+import type { LogOrigin } from './log-origin';
 import { MessageLog } from './message-log';
 import { ProviderGateway, toOutbound } from './provider-gateway';
 import { isProviderFailure, ProviderFailure } from './send-outcome';

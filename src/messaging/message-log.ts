@@ -1,21 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
-import type { Funding } from '../accounts/ledger.service';
+import type { Funding } from '../accounts/funding';
 import { isUniqueViolation } from '../database/db-errors';
 import { inList, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
+import type { LogOrigin } from './log-origin';
 import type { MessageFailureCode } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
 import { ReceiptStore } from './lifecycle/receipt-store';
 import { StatusTrail, TrailStep } from './lifecycle/status-trail';
-
-export interface LogOrigin {
-  bulkJobId?: string;
-  rowIndex?: number;
-  /** Not logged: handed to the provider (the sandbox's immediate receipts of a test bulk job). */
-  instantReceipts?: boolean;
-}
 
 export interface ListFilter {
   status?: string;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Funding, FundingSource, LedgerService } from '../accounts/ledger.service';
+import type { Funding, FundingSource } from '../accounts/funding';
+import { LedgerService } from '../accounts/ledger.service';
 import { LedgerBatch } from '../accounts/ledger-batch';
 import { BatchAnswer, Coalescer, LEFT_OUT } from '../common/coalescer';
 import { Clock } from '../common/clock';
@@ -7,7 +8,8 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { MessageEntity } from './entities/message.entity';
-import { LogOrigin, MessageLog, NewLogEntry } from './message-log';
+import type { LogOrigin } from './log-origin';
+import { MessageLog, NewLogEntry } from './message-log';
 import { ProviderGateway } from './provider-gateway';
 import { billableUnits, type ValidatedMessage } from './validation/validated-message';
 

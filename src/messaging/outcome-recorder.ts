@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Funding, LedgerService } from '../accounts/ledger.service';
+import type { Funding } from '../accounts/funding';
+import { LedgerService } from '../accounts/ledger.service';
 import { Clock } from '../common/clock';
 import { Coalescer } from '../common/coalescer';
 import { UnitOfWork } from '../database/unit-of-work';

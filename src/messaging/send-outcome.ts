@@ -1,7 +1,7 @@
 import { ApiError, ErrorCode, OutcomeCode } from '../common/errors';
 import type { SmsEncoding } from '../common/sms/sms-segments';
 import { iso } from '../database/columns';
-import type { LogOrigin } from './message-log';
+import type { LogOrigin } from './log-origin';
 
 /**
  * Every errorCode a message can end `failed` with: a provider's verdict (PROVIDER_REJECTED, or

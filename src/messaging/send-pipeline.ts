@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Funding } from '../accounts/ledger.service';
+import type { Funding } from '../accounts/funding';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { isUniqueViolation } from '../database/db-errors';
 import { DeliveryStep } from './delivery-step';
 import type { MessageEntity } from './entities/message.entity';
 import { fundingOf, MessagePayments } from './message-payments';
-import { LogOrigin, MessageLog } from './message-log';
+import type { LogOrigin } from './log-origin';
+import { MessageLog } from './message-log';
 import { ErrorPolicy, OutcomeRecorder, resultOfRow } from './outcome-recorder';
 import {
   Addressee,

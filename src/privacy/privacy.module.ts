@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AUDIT_TRAIL } from '../common/audit/audit-trail';
 import { AuditContextInterceptor } from './audit/audit-context';
@@ -27,6 +28,7 @@ import { UsageService } from './usage/usage.service';
  */
 @Global()
 @Module({
+  imports: [AccountsModule],
   controllers: [ErasuresController, AuditEventsController, UsageController],
   providers: [
     AuditEventsRepository,

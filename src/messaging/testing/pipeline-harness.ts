@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Registry } from 'prom-client';
 import { LedgerBatch } from '../../accounts/ledger-batch';
+import { accountBalances, insertAccountRow } from '../../accounts/testing/account-rows';
 import { LedgerService } from '../../accounts/ledger.service';
 import { FakeClock } from '../../common/fake-clock';
 import { TargetPolicy } from '../../common/net/target-policy';
@@ -162,16 +163,10 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     events,
     async account(f = {}) {
       const id = `acc_spec_${++n}`;
-      await ds.query(
-        'INSERT INTO accounts (id, name, phone_verified, subscription_active, wallet_balance, currency, plan_name, message_quota, messages_used, free_messages, created_at, updated_at) VALUES (?, ?, 1, 1, ?, ?, NULL, 0, 0, ?, 0, 0)',
-        [id, 'spec', f.wallet ?? 1000, 'SAR', f.free ?? 0],
-      );
+      await insertAccountRow(ds, id, { name: 'spec', wallet: f.wallet ?? 1000, free: f.free ?? 0 });
       return id;
     },
-    async wallet(accountId) {
-      const [r] = await ds.query('SELECT wallet_balance AS w FROM accounts WHERE id = ?', [accountId]);
-      return Number(r.w);
-    },
+    wallet: async (accountId) => (await accountBalances(ds, accountId)).wallet,
     message: (accountId, id) => log.findOwned(accountId, id),
     async counted(status) {
       const values = (await registry.getSingleMetric('messages_total')!.get()).values;

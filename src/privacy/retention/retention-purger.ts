@@ -8,7 +8,8 @@ import { AppConfig } from '../../config/app-config';
 import type { RetentionConfig } from '../../config/retention.config';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PurgeLeaseRepository } from './purge-lease.repository';
-import { AccountRetention, Purged, PurgedTable, PURGED_TABLES, RetentionRepository } from './retention.repository';
+import { AccountRetention, AccountsService } from '../../accounts/accounts.service';
+import { Purged, PurgedTable, PURGED_TABLES, RetentionRepository } from './retention.repository';
 
 const LEASE = 'retention-purge';
 const ACCOUNTS_PAGE = 200;
@@ -38,6 +39,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
 
   constructor(
     private readonly repo: RetentionRepository,
+    private readonly accounts: AccountsService,
     private readonly leases: PurgeLeaseRepository,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
@@ -94,7 +96,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private async allAccounts(): Promise<AccountRetention[]> {
     const all: AccountRetention[] = [];
     for (let after = ''; ;) {
-      const page = await this.repo.accounts(after, ACCOUNTS_PAGE);
+      const page = await this.accounts.retentionPage(after, ACCOUNTS_PAGE);
       all.push(...page);
       if (page.length < ACCOUNTS_PAGE) return all;
       after = page[page.length - 1].accountId;

@@ -44,8 +44,6 @@ const OLDEST: Record<PurgedTable, string> = {
  * time (or time-sorted id) before a cutoff, or by primary keys. Exported for the plans test.
  */
 export const retentionStatements = {
-  accounts: (after: string, limit: number): Stmt =>
-    sql(`SELECT id, retention_days FROM accounts WHERE id > ? ORDER BY id LIMIT ${limit}`, after),
   /** Messages counted into usage (so settled) before `before` and unchanged since (ix_messages_account_counted). */
   expiredMessages: (accountId: string, before: number, limit: number): Stmt =>
     sql(
@@ -128,11 +126,6 @@ export const retentionStatements = {
   oldest: (table: PurgedTable): Stmt => sql(OLDEST[table]),
 };
 
-export interface AccountRetention {
-  accountId: string;
-  retentionDays: number | null;
-}
-
 export interface ExpiredMessage {
   id: string;
   /** usage_counted_at (epoch ms). */
@@ -150,14 +143,6 @@ export type Purged = Partial<Record<PurgedTable, number>>;
 @Injectable()
 export class RetentionRepository {
   constructor(private readonly uow: UnitOfWork) {}
-
-  async accounts(after: string, limit: number): Promise<AccountRetention[]> {
-    const rows = await this.uow.rows(retentionStatements.accounts(after, limit));
-    return rows.map((r) => ({
-      accountId: String(r.id),
-      retentionDays: r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
-    }));
-  }
 
   /** A page of `expiredMessagesAnyAccount`, each with when it was counted. */
   async expiredMessagesAnyAccount(from: number, before: number, limit: number): Promise<ExpiredMessage[]> {
