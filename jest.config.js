@@ -1,4 +1,6 @@
-// Two projects: unit specs beside the code, e2e suites in test/ (real app, real database).
+// Three projects: unit specs beside the code; e2e suites in test/<feature>/ (real app, real database);
+// slow: the e2e suites that run replicas, shut apps down or crash them, or drive a browser. `npm test`
+// runs all three; `npm run test:fast` leaves out slow.
 // SWC transpiles (about 4x faster than ts-jest); type checking is `npm run typecheck`.
 const swc = [
   '@swc/jest',
@@ -17,21 +19,34 @@ const common = {
   transform: { '^.+\\.ts$': swc },
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
+const e2e = {
+  ...common,
+  rootDir: '.',
+  roots: ['<rootDir>/test'],
+  testRegex: '.*\\.e2e-spec\\.ts$',
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFiles: ['reflect-metadata'],
+  // Every supertest response is checked against the committed OpenAPI documents.
+  setupFilesAfterEnv: ['<rootDir>/test/support/openapi-hook.ts'],
+};
+// The slow project: suites that spawn, kill or restart replicas, shut down or crash apps, or drive
+// Chromium (every test/console/ suite but the two that load no page). A new suite of that kind goes
+// on this list; the e2e project runs every other suite.
+const SLOW = [
+  '/test/bulk/bulk-replicas\\.e2e-spec\\.ts$',
+  '/test/bulk/bulk-crash-recovery\\.e2e-spec\\.ts$',
+  '/test/webhooks/webhooks-replicas\\.e2e-spec\\.ts$',
+  '/test/common/shutdown\\.e2e-spec\\.ts$',
+  '/test/console/(?!console-serving\\.|event-types\\.).*\\.e2e-spec\\.ts$',
+];
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
-    {
-      ...common,
-      displayName: 'e2e',
-      rootDir: '.',
-      roots: ['<rootDir>/test'],
-      testRegex: '.*\\.e2e-spec\\.ts$',
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      setupFiles: ['reflect-metadata'],
-      // Every supertest response is checked against the committed OpenAPI documents.
-      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-hook.ts'],
-    },
+    // Slow suites left out by the regex, not by testPathIgnorePatterns: a --testPathIgnorePatterns on the
+    // command line (.ci/run passes one) replaces the project's list, and they would run in both projects.
+    { ...e2e, displayName: 'e2e', testRegex: `^(?!.*(?:${SLOW.join('|')})).*\\.e2e-spec\\.ts$` },
+    { ...e2e, displayName: 'slow', testRegex: SLOW },
   ],
   testTimeout: 60000,
   // A test file runs in a worker process that is replaced once it holds more than this after a file:

@@ -88,7 +88,7 @@ const FOREIGN_TABLES_ALLOWED: { file: string; tables: readonly string[]; reason:
     tables: ['messages'],
     reason:
       "The rows report (GET .../rows, rows.csv) LEFT JOINs each row's message by primary key in one read " +
-      '(EXPLAIN-checked in test/bulk-plans). Through messaging it is a second read per page and new plans; ' +
+      '(EXPLAIN-checked in test/bulk/bulk-plans). Through messaging it is a second read per page and new plans; ' +
       "left for the rewrite of bulk's data path (its own issue).",
   },
 ];

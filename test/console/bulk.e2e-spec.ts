@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../../src/providers/provider-events';
-import { BULK_TEST_ENV_PATIENT, ds, post, sms } from '../bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, ds, post, sms } from '../support/bulk-helpers';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 

@@ -1,5 +1,5 @@
 import { INBOUND_SMS_INTAKE, InboundSmsIntake } from '../../src/providers/provider-events';
-import { approvedSender } from '../inbound/inbound-helpers';
+import { approvedSender } from '../support/inbound-helpers';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { ConsoleBrowser, NARROW, openConsole, WIDE } from '../support/console-browser';
 

@@ -1,4 +1,4 @@
-import { ds } from '../bulk-helpers';
+import { ds } from '../support/bulk-helpers';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { expectError } from '../support/envelope';
 

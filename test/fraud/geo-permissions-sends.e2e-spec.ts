@@ -1,4 +1,4 @@
-import { BULK_TEST_ENV_PATIENT, ds, phone, post, sms, waitStatus } from '../bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, ds, phone, post, sms, waitStatus } from '../support/bulk-helpers';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { expectError } from '../support/envelope';
 

@@ -1,4 +1,4 @@
-import { post, waitStatus } from '../bulk-helpers';
+import { post, waitStatus } from '../support/bulk-helpers';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { expectError } from '../support/envelope';
 import { privacyHelpers } from '../support/privacy-helpers';

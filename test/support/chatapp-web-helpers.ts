@@ -1,5 +1,5 @@
 import type { ChatView } from '../../src/chatapp-web/chats.service';
-import { WahaFake } from '../chatapp-web.fakes';
+import { WahaFake } from '../providers-fakes/waha-fake';
 import { createTestApp, TestAccount, TestApp } from './app';
 
 /** A WAHA fake, an app pointed at it, and an account with a ready sandbox web session named "main". */

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { LedgerService } from '../../src/accounts/ledger.service';
 import { MessageLog } from '../../src/messaging/message-log';
 import { MessageValidator } from '../../src/messaging/validation/message-validator';
-import { BULK_TEST_ENV } from '../bulk-helpers';
+import { BULK_TEST_ENV } from './bulk-helpers';
 import { SmtpFake } from '../providers-fakes/smtp-fake';
 import { createTestApp, TestApp } from './app';
 

@@ -1,6 +1,6 @@
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { DomainEvent, EVENT_SINK, EventSink } from '../../src/messaging/events/event-sink';
-import { BULK_TEST_ENV_PATIENT } from '../bulk-helpers';
+import { BULK_TEST_ENV_PATIENT } from './bulk-helpers';
 import { TestAccount, TestApp, waitFor } from './app';
 import { ReceivedCall, WebhookReceiver } from './webhook-receiver';
 

@@ -2,7 +2,7 @@ import { CloudFake, cloudEnv } from '../providers-fakes/cloud-fake';
 import { closedPort } from '../providers-fakes/http-fake';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { expectError } from '../support/envelope';
-import { approvedSender, uniqueName } from '../inbound/inbound-helpers';
+import { approvedSender, uniqueName } from '../support/inbound-helpers';
 import { chatappBody } from '../support/templates-helpers';
 import { createTestKey } from '../support/test-mode-helpers';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';

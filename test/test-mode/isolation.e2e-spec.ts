@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BULK_TEST_ENV_PATIENT, phone, post, sms, waitStatus } from '../bulk-helpers';
+import { BULK_TEST_ENV_PATIENT, phone, post, sms, waitStatus } from '../support/bulk-helpers';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { smsBody } from '../support/templates-helpers';
 import { createTestKey } from '../support/test-mode-helpers';

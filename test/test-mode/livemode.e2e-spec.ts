@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { MetricsService } from '../../src/metrics/metrics.service';
-import { getJob, phone, post, sms, waitStatus } from '../bulk-helpers';
+import { getJob, phone, post, sms, waitStatus } from '../support/bulk-helpers';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { Scrape } from '../support/prometheus';
 import { smsBody } from '../support/templates-helpers';

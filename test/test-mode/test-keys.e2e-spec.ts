@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { expectError } from '../support/envelope';
 import { createTestKey } from '../support/test-mode-helpers';
-import { getJob, phone, post, sms, waitStatus, BULK_TEST_ENV_PATIENT } from '../bulk-helpers';
+import { getJob, phone, post, sms, waitStatus, BULK_TEST_ENV_PATIENT } from '../support/bulk-helpers';
 import { HttpFake } from '../providers-fakes/http-fake';
 import { SmppFake } from '../providers-fakes/smpp-fake';
 import { SmtpFake } from '../providers-fakes/smtp-fake';
