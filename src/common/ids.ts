@@ -29,12 +29,33 @@ export function randomPart(len: number): string {
   return out;
 }
 
+/** The last newId's time and random part (14 values of 5 bits), for ids made in the same millisecond. */
+let lastMs = -1;
+const lastRandom = new Array<number>(14).fill(0);
+
 /**
  * `<prefix>_<10 time chars><14 random chars>`: ids sort by creation time, so cursor pagination can
- * order by id alone, and they are strings on both dialects (no bigint auto-increment trap).
+ * order by id alone, and they are strings on both dialects (no bigint auto-increment trap). Within one
+ * process they are monotonic, as ULID's monotonic factory makes them: an id made in the same millisecond
+ * as the last (or while the clock stands behind it) is the last plus one, so a list newest first shows
+ * two records made in one millisecond in the order they were made.
  */
 export function newId(prefix: string): string {
-  return `${prefix}_${encodeTime(Date.now())}${randomPart(14)}`;
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    const fresh = randomPart(14);
+    for (let i = 0; i < 14; i++) lastRandom[i] = ALPHABET.indexOf(fresh[i]);
+  } else {
+    let i = 13;
+    while (i >= 0 && lastRandom[i] === 31) lastRandom[i--] = 0;
+    if (i < 0)
+      lastMs += 1; // 32^14 ids in one millisecond: move to the next one
+    else lastRandom[i] += 1;
+  }
+  let random = '';
+  for (const v of lastRandom) random += ALPHABET[v];
+  return `${prefix}_${encodeTime(lastMs)}${random}`;
 }
 
 /**
