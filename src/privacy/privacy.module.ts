@@ -1,8 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AUDIT_TRAIL } from '../common/audit/audit-trail';
-import { AuditContextInterceptor } from './audit/audit-context';
+import { AuditContextMiddleware } from './audit/audit-context';
 import { AuditEventsController } from './audit/audit-events.controller';
 import { AuditEventsRepository } from './audit/audit-events.repository';
 import { AuditEventsService } from './audit/audit-events.service';
@@ -34,7 +33,6 @@ import { UsageService } from './usage/usage.service';
     AuditEventsRepository,
     AuditTrailService,
     { provide: AUDIT_TRAIL, useExisting: AuditTrailService },
-    { provide: APP_INTERCEPTOR, useClass: AuditContextInterceptor },
     AuditEventsService,
     AuditPurger,
     ErasuresRepository,
@@ -49,4 +47,8 @@ import { UsageService } from './usage/usage.service';
   ],
   exports: [AUDIT_TRAIL],
 })
-export class PrivacyModule {}
+export class PrivacyModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(AuditContextMiddleware).forRoutes('*');
+  }
+}

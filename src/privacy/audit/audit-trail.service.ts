@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuditEntry, AuditTrail } from '../../common/audit/audit-trail';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
-import { auditCaller } from './audit-context';
+import { auditCallerNow } from './audit-context';
 import { AuditEventsRepository } from './audit-events.repository';
 
 /** Keys whose values never enter the trail, wherever a caller put them. */
@@ -27,7 +27,7 @@ export class AuditTrailService implements AuditTrail {
   ) {}
 
   async record(entry: AuditEntry): Promise<void> {
-    const caller = auditCaller.getStore();
+    const caller = auditCallerNow();
     await this.events.insert({
       id: newId('aud'),
       accountId: entry.accountId,
