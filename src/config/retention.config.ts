@@ -25,7 +25,7 @@ export interface RetentionConfig {
   purgeBatch: number;
   /**
    * RETENTION_PURGE_SHARE: the most of the time (percent) the purger spends in its units; after each it
-   * rests in proportion (100: no rest). It takes less while its units run slow (privacy/retention/purge-pacer.ts).
+   * rests in proportion (100: no rest), so a purge of a large backlog leaves turns to sending.
    */
   purgeShare: number;
   /** USAGE_ROLLUP_TICK_MS: how often settled messages are rolled into the daily usage records. */

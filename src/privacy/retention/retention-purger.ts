@@ -8,7 +8,6 @@ import { AppConfig } from '../../config/app-config';
 import type { RetentionConfig } from '../../config/retention.config';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PurgeLeaseRepository } from './purge-lease.repository';
-import { PurgePacer } from './purge-pacer';
 import { AccountRetention, AccountsService } from '../../accounts/accounts.service';
 import { Purged, PurgedTable, PURGED_TABLES, RetentionRepository } from './retention.repository';
 
@@ -35,8 +34,8 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private readonly owner = `purge:${randomPart(16)}`;
   private readonly settings: RetentionConfig;
   private leaseUntil = 0;
-  /** The rest after each unit (RETENTION_PURGE_SHARE, less while the database is busy with sending). */
-  private readonly pacer: PurgePacer;
+  /** When the current unit began (for RETENTION_PURGE_SHARE). */
+  private unitStart = 0;
 
   constructor(
     private readonly repo: RetentionRepository,
@@ -49,7 +48,6 @@ export class RetentionPurger implements OnApplicationBootstrap {
     shutdown: ShutdownCoordinator,
   ) {
     this.settings = config.retention;
-    this.pacer = new PurgePacer(this.settings.purgeShare / 100);
     shutdown.register({
       name: 'retention-purge',
       stopClaiming: () => this.job.halt(),
@@ -74,6 +72,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
   async purge(): Promise<PurgeReport> {
     const report: PurgeReport = {};
     if (!(await this.holdLease())) return report;
+    this.unitStart = this.clock.now();
     const s = this.settings;
     const now = this.clock.now();
     const batch = s.purgeBatch;
@@ -111,7 +110,6 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private async purgeMessagesOnDefault(before: number, keptLonger: Set<string>, report: PurgeReport): Promise<boolean> {
     const batch = this.settings.purgeBatch;
     for (let from = 0; ;) {
-      const began = this.clock.now();
       const page = await this.repo.expiredMessagesAnyAccount(from, before, batch);
       const purged = page.length
         ? await this.repo.deleteMessages(
@@ -120,7 +118,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
             keptLonger,
           )
         : {};
-      if (!(await this.step(report, purged, 0, began))) return false;
+      if (!(await this.step(report, purged, 0))) return false;
       if (page.length < batch) return true;
       // The page's last count time is read again (rows left there: kept longer, changed since, or held by
       // a sender); past it when the page deleted nothing, so the range always moves on.
@@ -133,11 +131,10 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private async purgeAccountMessages(accountId: string, before: number, report: PurgeReport): Promise<boolean> {
     const batch = this.settings.purgeBatch;
     for (;;) {
-      const began = this.clock.now();
       const candidates = await this.repo.expiredMessageIds(accountId, before, batch);
       if (!candidates.length) return true;
       const purged = await this.repo.deleteMessages(candidates, before);
-      if (!(await this.step(report, purged, 1, began))) return !this.job.halted && (await this.holdLease());
+      if (!(await this.step(report, purged, 1))) return !this.job.halted && (await this.holdLease());
       if (candidates.length < batch) return true;
     }
   }
@@ -155,9 +152,8 @@ export class RetentionPurger implements OnApplicationBootstrap {
       JOBS_PER_ACCOUNT,
     )) {
       for (;;) {
-        const began = this.clock.now();
         const { purged, done } = await this.repo.deleteJobChunk(jobId, batch);
-        if (!(await this.step(report, purged, 1, began)) || done) break;
+        if (!(await this.step(report, purged, 1)) || done) break;
       }
     }
     const inboundBefore = now - days(s.inboundDays);
@@ -169,19 +165,17 @@ export class RetentionPurger implements OnApplicationBootstrap {
 
   /** Deletes batches of one table until a batch is not full. */
   private async drain(report: PurgeReport, table: PurgedTable, batch: () => Promise<number>): Promise<void> {
-    for (;;) {
-      const began = this.clock.now();
-      if (!(await this.step(report, { [table]: await batch() }, this.settings.purgeBatch, began))) return;
+    while (await this.step(report, { [table]: await batch() }, this.settings.purgeBatch)) {
+      // (step counted the batch; the next one follows)
     }
   }
 
   /**
-   * Adds a unit (begun at `began`) to the report and the counters and rests after it; true to go on: the
-   * unit deleted at least `full` rows of one table (a full batch, so there may be more), the job is not
-   * halted and the lease held.
+   * Adds a unit's deletions to the report and the counters; true to go on: the unit deleted at least
+   * `full` rows of one table (a full batch, so there may be more), the job is not halted and the lease held.
    */
-  private async step(report: PurgeReport, purged: Purged, full: number, began: number): Promise<boolean> {
-    await this.rest(purged, began);
+  private async step(report: PurgeReport, purged: Purged, full: number): Promise<boolean> {
+    await this.rest();
     let most = 0;
     for (const [table, n] of Object.entries(purged) as [keyof Purged, number][]) {
       if (!n) continue;
@@ -193,18 +187,15 @@ export class RetentionPurger implements OnApplicationBootstrap {
   }
 
   /**
-   * Between two units: a turn for what waits on the event loop (requests and their statements), and the
-   * pacer's rest (RETENTION_PURGE_SHARE, less while the units run slow). A unit of messages is timed per
-   * message, any other per row of the table it deleted most of.
+   * Between two units: a turn for what waits on the event loop (requests and their statements), and a
+   * rest in proportion to the unit's time when RETENTION_PURGE_SHARE is under 100.
    */
-  private async rest(purged: Purged, began: number): Promise<void> {
-    const [kind, rows] =
-      purged.messages !== undefined
-        ? ['messages', purged.messages]
-        : (Object.entries(purged).sort((a, b) => b[1] - a[1])[0] ?? ['none', 0]);
-    const ms = this.pacer.restAfter(kind, this.clock.now() - began, rows);
-    if (ms > 0) await this.clock.sleep(ms);
+  private async rest(): Promise<void> {
+    const share = this.settings.purgeShare / 100;
+    const worked = this.clock.now() - this.unitStart;
+    if (share < 1 && worked > 0) await this.clock.sleep((worked * (1 - share)) / share);
     else await new Promise<void>((resolve) => setImmediate(resolve));
+    this.unitStart = this.clock.now();
   }
 
   /** Holds the lease (renewed once a third of it has passed); false when another replica has it. */
