@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUDIT_TRAIL, AuditTrail, AuditValue } from '../common/audit/audit-trail';
 import { InjectRepository } from '@nestjs/typeorm';
-import { And, LessThan, Like, Not, Repository } from 'typeorm';
+import { And, LessThan, Like, MoreThan, Not, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { CursorCodec, Page } from '../common/cursor';
 import { LedgerService } from './ledger.service';
@@ -10,7 +10,6 @@ import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
-import { sql } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { isLiveAccount, liveAccountIdOf, TEST_ACCOUNT_ID_LIKE } from './account-mode';
 
@@ -161,13 +160,13 @@ export class AccountsService {
 
   /** A page of every account (test accounts too) after `after` in id order, with its own retention: the purger's list. */
   async retentionPage(after: string, limit: number): Promise<AccountRetention[]> {
-    const rows = await this.uow.rows(
-      sql(`SELECT id, retention_days FROM accounts WHERE id > ? ORDER BY id LIMIT ${limit}`, after),
-    );
-    return rows.map((r) => ({
-      accountId: String(r.id),
-      retentionDays: r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
-    }));
+    const rows = await this.accounts.find({
+      select: { id: true, retentionDays: true },
+      where: { id: MoreThan(after) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((a) => ({ accountId: a.id, retentionDays: a.retentionDays ?? null }));
   }
 
   /** Every account (start-up: is this a fresh install?). */
