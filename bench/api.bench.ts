@@ -8,16 +8,15 @@
 //             passes the default per-key limit. BENCH_CPU_PROF=<dir> profiles the service.
 import autocannon from 'autocannon';
 import { ChildProcess, fork, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, ROOT, startProdFlags, waitUntilLive } from './built-service';
 
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const CONNECTIONS = 50;
 const TARGET = 0.6;
-const ROOT = join(__dirname, '..');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 interface Target {
@@ -61,35 +60,11 @@ async function inProcess(): Promise<Target> {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.once('error', reject);
-  });
-}
-
-async function waitUntilLive(url: string, proc: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (proc.exitCode !== null) throw new Error(`service exited ${proc.exitCode}`);
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} not live after 60 s`);
-}
-
 async function outOfProcess(): Promise<Target> {
   const main = join(ROOT, 'dist', 'src', 'main.js');
   if (!existsSync(main)) throw new Error('dist/src/main.js is missing: run `npm run build` first');
   // The node flags `npm run start:prod` uses, for the service and the baseline alike.
-  const startProd: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts['start:prod'];
-  const nodeFlags = startProd.split(/\s+/).filter((a) => a.startsWith('--'));
+  const nodeFlags = startProdFlags();
   const dir = mkdtempSync(join(tmpdir(), 'bench-api-built-'));
   const port = await freePort();
   const logFile = join(dir, 'service.log');

@@ -8,10 +8,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { benchDatabase } from './bench-database';
+import { freePort, ROOT, startProdFlags, waitUntilLive } from './built-service';
 import { postBulk } from './bulk-clients';
 
 const args = Object.fromEntries(
@@ -21,29 +19,10 @@ const args = Object.fromEntries(
     .map((a) => [a.slice(2, a.indexOf('=') < 0 ? undefined : a.indexOf('=')), a.slice(a.indexOf('=') + 1)]),
 );
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/x';
-const ROOT = join(__dirname, '..');
 const TOKEN = 'bench-admin-token-0123456789';
 const ROWS = Number(args.rows ?? 1_000_000);
 const DISPATCH_S = Number(args.dispatch ?? 5);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-/** The node flags of `npm run start:prod` (`node <flags> dist/src/main.js`). */
-function startProdFlags(): string[] {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
-    .scripts['start:prod'];
-  const words = script.split(/\s+/);
-  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/src/main.js') throw new Error(`start:prod: ${script}`);
-  return words.slice(1, -1);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function request(
   port: number,
@@ -111,11 +90,7 @@ async function run(dialect: string): Promise<void> {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await until(
-      'the service to start',
-      async () => (await request(port, 'GET', '/health/ready', {}).catch(() => ({ status: 0 }))).status === 200,
-      120_000,
-    );
+    await waitUntilLive(`http://127.0.0.1:${port}/health/ready`, child);
     const idle = memoryOf(child.pid!);
     const created = await request(
       port,
