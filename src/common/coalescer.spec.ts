@@ -1,4 +1,4 @@
-import { Coalescer, LEFT_OUT } from './coalescer';
+import { Coalescer, LEFT_OUT, RetryWithout } from './coalescer';
 
 /** A coalescer over numbers that records how it wrote them. */
 function harness(batchImpl?: (reqs: number[]) => Promise<(number | typeof LEFT_OUT)[]>) {
@@ -93,5 +93,60 @@ describe(Coalescer.name, () => {
     const { sut, alone } = harness(async (reqs) => reqs.map((r) => (r === 2 ? LEFT_OUT : r * 10)));
     await expect(Promise.all([sut.submit(1), sut.submit(2), sut.submit(3)])).resolves.toEqual([10, 200, 30]);
     expect(alone).toEqual([2]);
+  });
+
+  describe('with one way to write (no single-request twin)', () => {
+    function batchOnly(impl: (reqs: number[]) => Promise<(number | typeof LEFT_OUT)[]>) {
+      const batches: number[][] = [];
+      const sut = new Coalescer<number, number>({
+        batch: (reqs) => {
+          batches.push(reqs);
+          return impl(reqs);
+        },
+        maxWeight: 10,
+        maxInFlight: 1,
+      });
+      return { sut, batches };
+    }
+
+    it('writes a lone request as a batch of one', async () => {
+      const { sut, batches } = batchOnly(async (reqs) => reqs.map((r) => r * 10));
+      await expect(sut.submit(4)).resolves.toBe(40);
+      expect(batches).toEqual([[4]]);
+    });
+
+    it('writes the batch again without the requests that lost a conflict, then each of those alone', async () => {
+      const { sut, batches } = batchOnly(async (reqs) => {
+        const lost = reqs.flatMap((r, i) => (r === 2 || r === 4 ? [i] : []));
+        if (reqs.length > 1 && lost.length) throw new RetryWithout(lost, 'settled elsewhere');
+        return reqs.map((r) => r * 10);
+      });
+      await expect(Promise.all([1, 2, 3, 4].map((r) => sut.submit(r)))).resolves.toEqual([10, 20, 30, 40]);
+      expect(batches).toEqual([[1, 2, 3, 4], [1, 3], [2], [4]]);
+    });
+
+    it('writes each request of a batch that failed as a whole in a batch of its own; only those that fail alone fail', async () => {
+      const { sut, batches } = batchOnly(async (reqs) => {
+        if (reqs.length > 1) throw new Error('deadlock');
+        if (reqs[0] < 0) throw new Error(`refused ${reqs[0]}`);
+        return [reqs[0] * 10];
+      });
+      const results = await Promise.allSettled([sut.submit(1), sut.submit(-2), sut.submit(3)]);
+      expect(results.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual([
+        10,
+        'Error: refused -2',
+        30,
+      ]);
+      expect(batches).toEqual([[1, -2, 3], [1], [-2], [3]]);
+    });
+
+    it('writes a request the batch left out in a batch of its own, and refuses a batch of one that leaves it out', async () => {
+      const { sut, batches } = batchOnly(async (reqs) =>
+        reqs.map((r) => (r === 2 && reqs.length > 1 ? LEFT_OUT : r === 5 ? LEFT_OUT : r * 10)),
+      );
+      await expect(Promise.all([sut.submit(1), sut.submit(2)])).resolves.toEqual([10, 20]);
+      expect(batches).toEqual([[1, 2], [2]]);
+      await expect(sut.submit(5)).rejects.toThrow('A batch of one left its request out');
+    });
   });
 });
