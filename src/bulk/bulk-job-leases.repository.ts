@@ -95,16 +95,8 @@ export const leaseStatements = {
       now,
       ...ids,
     ),
-  /** The window's renewal is its check: still ours and still to run (a retry or resume may have set it back to `queued`). */
-  renewForWindow: (id: string, owner: string, until: number): Stmt =>
-    sql(
-      `UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id = ? AND lease_owner = ? AND status IN ('queued', 'running')`,
-      until,
-      id,
-      owner,
-    ),
-  /** Several windows' renewal; `runningOf` then tells which of them it renewed (still ours and to run). */
-  renewManyForWindow: (ids: string[], owner: string, until: number): Stmt =>
+  /** Windows' renewal, which is their check: still ours and still to run (a retry or resume may have set one back to `queued`); `runningOf` then tells which it renewed. */
+  renewForWindows: (ids: string[], owner: string, until: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status IN ('queued', 'running')`,
       until,
@@ -132,8 +124,12 @@ export const leaseStatements = {
       params: [...from.params, ...to.params, at, ...windows.map((w) => w.id)],
     };
   },
-  /** Counters of several windows' settled rows in one UPDATE; the windows closed where `owner` still holds the lease. */
-  countSettledOfJobs: (counts: { id: string; sent: number; failed: number }[], owner: string, now: number): Stmt => {
+  /**
+   * Windows closed in one UPDATE: their settled rows counted, each window closed where `owner` still
+   * holds the lease. A window that settled no row leaves the job's updated_at alone (the time of its
+   * last settlement: see freeTurns).
+   */
+  closeWindows: (counts: { id: string; sent: number; failed: number }[], owner: string, now: number): Stmt => {
     const col = (f: (c: { sent: number; failed: number }) => number) =>
       caseOf(
         'id',
@@ -142,9 +138,20 @@ export const leaseStatements = {
     const settled = col((c) => c.sent + c.failed);
     const sent = col((c) => c.sent);
     const failed = col((c) => c.failed);
+    const idle = counts.filter((c) => c.sent + c.failed === 0).map((c) => c.id);
+    const updated = idle.length ? `CASE WHEN id IN (${inList(idle.length)}) THEN updated_at ELSE ? END` : '?';
     return {
-      sql: `UPDATE bulk_jobs SET pending_count = pending_count - ${settled.sql}, sent_count = sent_count + ${sent.sql}, failed_count = failed_count + ${failed.sql}, ${CLOSE_OWN_WINDOW}, updated_at = ? WHERE id IN (${inList(counts.length)})`,
-      params: [...settled.params, ...sent.params, ...failed.params, owner, owner, now, ...counts.map((c) => c.id)],
+      sql: `UPDATE bulk_jobs SET pending_count = pending_count - ${settled.sql}, sent_count = sent_count + ${sent.sql}, failed_count = failed_count + ${failed.sql}, ${CLOSE_OWN_WINDOW}, updated_at = ${updated} WHERE id IN (${inList(counts.length)})`,
+      params: [
+        ...settled.params,
+        ...sent.params,
+        ...failed.params,
+        owner,
+        owner,
+        ...idle,
+        now,
+        ...counts.map((c) => c.id),
+      ],
     };
   },
   renew: (id: string, owner: string, until: number): Stmt =>
@@ -158,21 +165,6 @@ export const leaseStatements = {
     ),
   releaseAll: (owner: string): Stmt =>
     sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', owner),
-  /** Counters of a window's settled rows; the window closed if `owner` still holds the lease. */
-  countSettled: (id: string, owner: string, sent: number, failed: number, now: number): Stmt =>
-    sql(
-      `UPDATE bulk_jobs SET pending_count = pending_count - ?, sent_count = sent_count + ?, failed_count = failed_count + ?, ${CLOSE_OWN_WINDOW}, updated_at = ? WHERE id = ?`,
-      sent + failed,
-      sent,
-      failed,
-      owner,
-      owner,
-      now,
-      id,
-    ),
-  /** A window that settled no row closed (if `owner` still holds the lease). */
-  closeWindow: (id: string, owner: string): Stmt =>
-    sql('UPDATE bulk_jobs SET window_from = NULL, window_to = NULL WHERE id = ? AND lease_owner = ?', id, owner),
   pauseRunning: (id: string, owner: string, p: WindowPauseMove): Stmt =>
     sql(
       `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
@@ -280,24 +272,29 @@ export class BulkJobLeases {
     if (windows.length) yield leaseStatements.openWindows(windows, at);
   }
 
-  /** A window's renewal, which is its check: still ours and still to run (a retry or resume may have set it back to `queued`). */
-  *renewForWindow(id: string, owner: string, until: number): Steps<boolean> {
-    return (yield leaseStatements.renewForWindow(id, owner, until)).affected === 1;
+  /** Windows' renewal (see leaseStatements.renewForWindows); returns the jobs it renewed. */
+  *renewForWindows(ids: string[], owner: string, until: number): Steps<Set<string>> {
+    const renewed: StmtResult = yield leaseStatements.renewForWindows(ids, owner, until);
+    if (renewed.affected === ids.length) return new Set(ids);
+    if (!renewed.affected) return new Set();
+    const running: StmtResult = yield leaseStatements.runningOf(ids, owner);
+    return new Set(running.rows.map((r) => String(r.id)));
   }
 
-  /** A window's settled rows counted; then its pause, if any (the job lets go of its lease). Returns whether the job moved to `paused`. */
-  *closeWindow(
-    id: string,
+  /**
+   * Windows' settled rows counted and the windows closed (see leaseStatements.closeWindows); then each
+   * window's pause, if any (the job lets go of its lease). Returns the jobs moved to `paused`.
+   */
+  *closeWindows(
+    windows: { id: string; sent: number; failed: number; pause: WindowPauseMove | null }[],
     owner: string,
-    sent: number,
-    failed: number,
-    pause: WindowPauseMove | null,
     now: number,
-  ): Steps<boolean> {
-    yield sent + failed > 0
-      ? leaseStatements.countSettled(id, owner, sent, failed, now)
-      : leaseStatements.closeWindow(id, owner);
-    return pause ? yield* this.pauseWindow(id, owner, pause) : false;
+  ): Steps<Set<string>> {
+    const paused = new Set<string>();
+    if (!windows.length) return paused;
+    yield leaseStatements.closeWindows(windows, owner, now);
+    for (const w of windows) if (w.pause && (yield* this.pauseWindow(w.id, owner, w.pause))) paused.add(w.id);
+    return paused;
   }
 
   async renew(id: string, owner: string, until: number): Promise<boolean> {

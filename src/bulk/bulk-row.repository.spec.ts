@@ -44,10 +44,11 @@ describe(BulkRowRepository.name, () => {
     return id;
   }
 
-  /** A window claimed and recorded on its job (as WindowBatches does, in one unit). */
-  const claim = (id: string, limit: number, recover: boolean, at: number) =>
+  /** A window claimed (after no cursor) and recorded on its job (as WindowBatches does, in one unit). */
+  const claim = (id: string, limit: number, recover: boolean, at: number, after = -1) =>
     uow.steps(function* () {
-      const c = yield* rows.claimWindow(id, limit, recover, at);
+      const c = (yield* rows.claimWindows([{ jobId: id, limit, recover, after }], at)).get(id);
+      if (!c) throw new Error(`no claim for ${id}`);
       if (c.opened) yield* leases.openWindows([{ id, ...c.opened }], at);
       return c;
     });
@@ -114,8 +115,8 @@ describe(BulkRowRepository.name, () => {
       { ...row(4), attempt: 1, status: 'sent' as const, code: null, message: null, at: 70 },
     ];
     const close = function* () {
-      const moved = yield* rows.settleWindow(id, outcomes, [row(2)], [row(3)]);
-      yield* leases.closeWindow(id, 'rep_1', moved.sent, moved.failed, null, 70);
+      const moved = yield* rows.settleWindows([{ jobId: id, outcomes, held: [row(2)], unsent: [row(3)] }]);
+      yield* leases.closeWindows([{ id, ...moved, pause: null }], 'rep_1', 70);
       return moved;
     };
     expect(await uow.steps(close)).toEqual({ sent: 1, failed: 1 });
@@ -138,7 +139,14 @@ describe(BulkRowRepository.name, () => {
     expect(held.rows.map((r) => [r.idx, r.messageId, r.fresh])).toEqual([[2, taken[2].messageId, false]]);
     expect(held.recovering).toBe(true);
     await uow.steps(() =>
-      rows.settleWindow(id, [{ ...row(2), status: 'sent', code: null, message: null, at: 80 }], [], []),
+      rows.settleWindows([
+        {
+          jobId: id,
+          outcomes: [{ ...row(2), status: 'sent', code: null, message: null, at: 80 }],
+          held: [],
+          unsent: [],
+        },
+      ]),
     );
     const next = await claim(id, 5, true, 3_000);
     expect(next.rows.map((r) => [r.idx, r.messageId, r.fresh])).toEqual([
@@ -153,13 +161,17 @@ describe(BulkRowRepository.name, () => {
     const { rows: taken } = await claim(id, 1, false, 1_000);
     await ds.query("UPDATE bulk_jobs SET lease_owner = 'rep_2' WHERE id = ?", [id]);
     const moved = await uow.steps(function* () {
-      const m = yield* rows.settleWindow(
-        id,
-        [{ idx: 0, attempt: 0, messageId: taken[0].messageId, status: 'sent', code: null, message: null, at: 5 }],
-        [],
-        [],
-      );
-      yield* leases.closeWindow(id, 'rep_1', m.sent, m.failed, null, 6);
+      const m = yield* rows.settleWindows([
+        {
+          jobId: id,
+          outcomes: [
+            { idx: 0, attempt: 0, messageId: taken[0].messageId, status: 'sent', code: null, message: null, at: 5 },
+          ],
+          held: [],
+          unsent: [],
+        },
+      ]);
+      yield* leases.closeWindows([{ id, ...m, pause: null }], 'rep_1', 6);
       return m;
     });
     expect(moved).toEqual({ sent: 1, failed: 0 });

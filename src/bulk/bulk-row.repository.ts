@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
+import { inList, Row, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
 import { BulkRowRecord, num, toRowRecord } from './bulk-records';
 import { JobRow, unionOfJobs } from './job-rows-sql';
-import { ClaimedRow, SettledRow, TakenRow, toClaimedRow, WindowClaim } from './window-rows';
+import { ClaimedRow, SettledRow, TakenRow, toClaimedRow, WindowAsk, WindowClaim, WindowOutcomes } from './window-rows';
 
 /** A row as intake stores it. */
 export interface NewRow {
@@ -110,22 +110,16 @@ export const rowStatements = {
       `UPDATE bulk_rows SET status = 'pending', attempt = attempt + 1, message_id = NULL, error_code = NULL, error_message = NULL, sent_at = NULL WHERE job_id = ? AND status = 'failed'`,
       jobId,
     ),
-  /** The next rows of a window, of one status (so (job_id, status, idx) serves it without sorting). */
+  /** The next rows of a job's window, of one status (so (job_id, status, idx) serves it without sorting). */
   windowRows: (jobId: string, status: 'pending' | 'sending', limit: number): Stmt =>
     sql(
-      `SELECT idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${limit}`,
+      `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(limit)}`,
       jobId,
       status,
     ),
-  /** The next rows of several jobs' windows, of one status, in one statement (each job's part is the one-job read). */
+  /** The same for several jobs' windows in one statement (each job's part is the one-job read). */
   windowRowsOfJobs: (spans: { jobId: string; limit: number }[], status: 'pending' | 'sending'): Stmt =>
-    unionOfJobs(spans, (s) =>
-      sql(
-        `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`,
-        s.jobId,
-        status,
-      ),
-    ),
+    unionOfJobs(spans, (s) => rowStatements.windowRows(s.jobId, status, s.limit)),
   /**
    * Rows of jobs' windows in flight still `pending` (taken before a crash, a lost lease or a
    * shutdown cut the window short), with the window's time their message ids derive from. A window
@@ -172,13 +166,13 @@ export const rowStatements = {
           sql("status = 'failed'"),
         ),
   /** Rows whose message is paid and still open marked `sending` under their ids (the next window, or the reaper, settles them from the log). */
-  hold: (syntax: UpdateFromSyntax, jobId: string, rows: TakenRow[]): Stmt =>
+  hold: (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[]): Stmt =>
     updateFromRows(
       syntax,
       'bulk_rows',
       ROW_KEY,
       ['message_id'],
-      rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]),
+      rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId]),
       TAKEN,
       sql("status = 'sending'"),
     ),
@@ -187,16 +181,21 @@ export const rowStatements = {
    * later window sends them under it (looked up in the log first), so a stalled replica that took
    * them before and pays late collides on the key instead of sending a second message.
    */
-  putBack: (syntax: UpdateFromSyntax, jobId: string, rows: TakenRow[]): Stmt =>
+  putBack: (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[]): Stmt =>
     updateFromRows(
       syntax,
       'bulk_rows',
       ROW_KEY,
       ['message_id'],
-      rows.map((r) => [jobId, r.idx, r.attempt, r.messageId]),
+      rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId]),
       TAKEN,
       sql("status = 'pending'"),
     ),
+  /** Of rows as windows took them, those still taken (the caller checks the attempt). */
+  stillTaken: (rows: JobRow<unknown>[]): Stmt => ({
+    sql: `SELECT job_id, idx, attempt FROM bulk_rows WHERE ${TAKEN.sql} AND (${rows.map(() => '(job_id = ? AND idx = ?)').join(' OR ')})`,
+    params: rows.flatMap((r) => [r.jobId, r.idx]),
+  }),
   recentSends: (jobId: string, since: number): Stmt =>
     sql('SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at', jobId, since),
   /** Rows of a job left `sending`, or `pending` in its window in flight (a cancelled job's, for the reaper), with that window's time; any `limit` of them (the next pass takes the rest). */
@@ -289,60 +288,70 @@ export class BulkRowRepository {
   }
 
   /**
-   * Up to `limit` rows for a window opened at `at`. Recovering (`recover`): rows left `sending`
-   * first, else the pending rows of the window in flight when the job was taken (under the ids
-   * derived from that window's time); `recovering` says such rows were found, so the next window
-   * looks again. Otherwise (or when none are left) the next pending rows, under ids derived from
-   * `at`: `opened` is their range, for the caller to record on the job in the same unit.
+   * Up to `limit` rows per job for windows opened at `at`, every job's in the same few reads.
+   * Recovering (`recover`): rows left `sending` first, else the pending rows of the window in flight
+   * when the job was taken (under the ids derived from that window's time); `recovering` says such
+   * rows were found, so the next window looks again. Otherwise (or when none are left) the next
+   * pending rows after the runner's cursor (primary-key ranges), or, for a job with none there (its
+   * end, or a run of invalid or earlier rows), its first pending rows: all under ids derived from
+   * `at`, and `opened` is their range, for the caller to record on the job in the same unit.
    */
-  *claimWindow(jobId: string, limit: number, recover: boolean, at: number): Steps<WindowClaim> {
-    if (recover) {
-      const sending: StmtResult = yield rowStatements.windowRows(jobId, 'sending', limit);
-      if (sending.rows.length)
-        return { rows: sending.rows.map((x) => toClaimedRow(x, jobId, at, true)), recovering: true, opened: null };
-      const taken: StmtResult = yield rowStatements.inFlight([jobId]);
-      if (taken.rows.length)
-        return {
-          rows: taken.rows.map((x) => toClaimedRow(x, jobId, num(x.window_at), true)).sort((a, b) => a.idx - b.idx),
-          recovering: true,
-          opened: null,
-        };
-    }
-    const found: StmtResult = yield rowStatements.windowRows(jobId, 'pending', limit);
-    const rows = found.rows.map((x) => toClaimedRow(x, jobId, at, false));
-    return {
-      rows,
-      recovering: false,
-      opened: rows.length ? { from: rows[0].idx, to: rows[rows.length - 1].idx } : null,
+  *claimWindows(asks: WindowAsk[], at: number): Steps<Map<string, WindowClaim>> {
+    const found = new Map<string, ClaimedRow[]>(asks.map((a) => [a.jobId, []]));
+    const keep = (got: StmtResult, when: (x: Row) => number, taken: boolean) => {
+      for (const x of got.rows) found.get(String(x.job_id))?.push(toClaimedRow(x, String(x.job_id), when(x), taken));
     };
+    const none = (of: WindowAsk[]) => of.filter((a) => !found.get(a.jobId)?.length);
+    const recovering = asks.filter((a) => a.recover);
+    if (recovering.length) keep(yield rowStatements.windowRowsOfJobs(recovering, 'sending'), () => at, true);
+    const cut = none(recovering);
+    if (cut.length) keep(yield rowStatements.inFlight(cut.map((a) => a.jobId)), (x) => num(x.window_at), true);
+    const recovered = new Set(recovering.filter((a) => found.get(a.jobId)?.length).map((a) => a.jobId));
+    const ahead = none(asks);
+    if (ahead.length) keep(yield rowStatements.pendingInRanges(ahead), () => at, false);
+    const fromStart = none(ahead);
+    if (fromStart.length) keep(yield rowStatements.windowRowsOfJobs(fromStart, 'pending'), () => at, false);
+    const claims = new Map<string, WindowClaim>();
+    for (const [jobId, rows] of found) {
+      rows.sort((a, b) => a.idx - b.idx);
+      const opened = !recovered.has(jobId) && rows.length ? { from: rows[0].idx, to: rows[rows.length - 1].idx } : null;
+      claims.set(jobId, { rows, recovering: recovered.has(jobId), opened });
+    }
+    return claims;
   }
 
   /**
-   * A window's outcomes: rows settled (sent / failed), rows whose paid message is still open marked
-   * `sending`, unsent rows put back to `pending` under their ids; returns the rows moved per status.
+   * Windows' outcomes: rows settled (sent / failed), rows whose paid message is still open marked
+   * `sending`, unsent rows put back to `pending` under their ids; one UPDATE per kind for all the
+   * windows. Returns the settled rows moved per status: only rows still taken move, so a row is
+   * counted once, by whoever moves it.
    */
-  *settleWindow(
-    jobId: string,
-    settled: SettledRow[],
-    held: TakenRow[],
-    unsent: TakenRow[],
-  ): Steps<{ sent: number; failed: number }> {
+  *settleWindows(windows: WindowOutcomes[]): Steps<{ sent: number; failed: number }> {
     const syntax = this.db.capabilities.updateFrom;
-    const moved = yield* this.settleOutcomes(settled.map((o) => ({ ...o, jobId })));
-    if (held.length) yield rowStatements.hold(syntax, jobId, held);
-    if (unsent.length) yield rowStatements.putBack(syntax, jobId, unsent);
+    const all = <T>(f: (w: WindowOutcomes) => T[]) =>
+      windows.flatMap((w) => f(w).map((r) => ({ ...r, jobId: w.jobId })));
+    const moved = { sent: 0, failed: 0 };
+    const settled = all((w) => w.outcomes);
+    for (const status of ['sent', 'failed'] as const) {
+      const of = settled.filter((o) => o.status === status);
+      if (of.length) moved[status] = (yield rowStatements.settleOfJobs(syntax, status, of)).affected;
+    }
+    const held = all((w) => w.held);
+    if (held.length) yield rowStatements.hold(syntax, held);
+    const unsent = all((w) => w.unsent);
+    if (unsent.length) yield rowStatements.putBack(syntax, unsent);
     return moved;
   }
 
-  /** Sent and failed rows of one or many jobs' windows, one UPDATE per status; returns the rows each moved. */
-  *settleOutcomes(rows: JobRow<SettledRow>[]): Steps<{ sent: number; failed: number }> {
-    const syntax = this.db.capabilities.updateFrom;
-    const moved = { sent: 0, failed: 0 };
-    for (const status of ['sent', 'failed'] as const) {
-      const of = rows.filter((o) => o.status === status);
-      if (of.length) moved[status] = (yield rowStatements.settleOfJobs(syntax, status, of)).affected;
-    }
-    return moved;
+  /** The windows any of whose outcomes can no longer be settled by them (another replica moved the row, or retried it). */
+  async lostWindows(windows: WindowOutcomes[]): Promise<Set<string>> {
+    const rows = windows.flatMap((w) => w.outcomes.map((o) => ({ ...o, jobId: w.jobId })));
+    const taken = new Set(
+      (rows.length ? await this.db.rows(rowStatements.stillTaken(rows)) : []).map(
+        (r) => `${String(r.job_id)}/${num(r.idx)}/${num(r.attempt)}`,
+      ),
+    );
+    return new Set(rows.filter((r) => !taken.has(`${r.jobId}/${r.idx}/${r.attempt}`)).map((r) => r.jobId));
   }
 
   async recentSends(jobId: string, since: number): Promise<number[]> {

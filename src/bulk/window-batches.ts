@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Coalescer, LEFT_OUT, BatchAnswer } from '../common/coalescer';
+import { Coalescer, RetryWithout } from '../common/coalescer';
 import { UnitOfWork } from '../database/unit-of-work';
-import type { Row, StmtResult, Steps } from '../database/sql';
-import { num } from './bulk-records';
-import { BulkJobLeases, leaseStatements, WindowPauseMove } from './bulk-job-leases.repository';
-import { BulkRowRepository, rowStatements } from './bulk-row.repository';
-import { ClaimedRow, SettledRow, TakenRow, toClaimedRow } from './window-rows';
+import type { Steps } from '../database/sql';
+import { BulkJobLeases, WindowPauseMove } from './bulk-job-leases.repository';
+import { BulkRowRepository } from './bulk-row.repository';
+import type { ClaimedRow, SettledRow, TakenRow } from './window-rows';
 import { BulkSettings } from './bulk-settings';
 import { WindowTxProbe } from './window-tx-probe';
 
@@ -45,15 +44,25 @@ export interface SettleAnswer {
 /** Rows per batch: a few statements of at most this many rows (well under every dialect's parameter limit). */
 const MAX_BATCH_ROWS = 2000;
 
+/** Requests grouped by lease owner (one in practice: this replica's runners). */
+function byOwner<R extends { owner: string }>(reqs: R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of reqs) {
+    const of = out.get(r.owner);
+    if (of) of.push(r);
+    else out.set(r.owner, [r]);
+  }
+  return out;
+}
+
+/** Settled rows of a batch of windows were moved by another replica meanwhile (the unit is undone). */
+class MovedElsewhere extends Error {}
+
 /**
  * The dispatch windows of many jobs written together. Each job's runner asks for its window's start
- * and end as before; requests that arrive while a batch is being written go in the next one
- * (Coalescer), so a thousand jobs sending at once share a few statements per batch instead of about
- * five each: a renewal of all their leases, one read of their next rows (primary-key ranges after
- * each runner's cursor; rows left taken for the jobs that recover) and one UPDATE of the jobs that
- * records each window's range of rows (not a write per row: see BulkRowRepository.claimWindow); then
- * one UPDATE per outcome and one of the counters. A request the batch cannot place (nothing after its
- * cursor, rows held or put back, a pause) is written alone by the one-job statements.
+ * and end; requests that arrive while a batch is being written go in the next one (Coalescer), so a
+ * thousand jobs sending at once share a few statements per batch instead of about five each, and a
+ * job alone is a batch of one, written by the same statements.
  */
 @Injectable()
 export class WindowBatches {
@@ -70,16 +79,10 @@ export class WindowBatches {
     this.probe = new WindowTxProbe(settings.testHooks);
     // Inside an open unit (a pause's event unit) a window is written in it, alone.
     const common = { ...db.coalescing, maxWeight: MAX_BATCH_ROWS };
-    this.claims = new Coalescer({
-      ...common,
-      batch: (r) => this.claimMany(r),
-      one: (r) => this.claimOne(r),
-      weight: (r) => r.limit,
-    });
+    this.claims = new Coalescer({ ...common, batch: (r) => this.claimWindows(r), weight: (r) => r.limit });
     this.settlements = new Coalescer({
       ...common,
-      batch: (r) => this.settleMany(r),
-      one: (r) => this.settleOne(r),
+      batch: (r) => this.settleWindows(r),
       weight: (r) => r.outcomes.length + r.held.length + r.unsent.length,
     });
   }
@@ -97,127 +100,86 @@ export class WindowBatches {
     return this.settlements.submit(req);
   }
 
-  private claimOne(req: ClaimRequest): Promise<ClaimAnswer> {
-    const { leases, rows } = this;
-    return this.db.steps(
-      function* (): Steps<ClaimAnswer> {
-        if (!(yield* leases.renewForWindow(req.jobId, req.owner, req.leaseUntil))) return null;
-        // Rows left taken first: their outcome must be settled before anything new goes out.
-        const claimed = yield* rows.claimWindow(req.jobId, req.limit, req.recover, req.at);
-        if (claimed.opened) yield* leases.openWindows([{ id: req.jobId, ...claimed.opened }], req.at);
-        return { rows: claimed.rows, recovering: claimed.recovering };
-      },
-      { afterFirst: this.probe.hold(req.jobId) },
-    );
-  }
-
   /**
-   * One unit for many windows (all of one owner: this replica's runners). Jobs whose lease was not
-   * renewed answer null. For the jobs that recover: rows left `sending`, else the pending rows of the
-   * window in flight when the job was taken; for the others (and those that found none): pending
-   * rows after each runner's cursor, whose windows are then opened on their jobs by one UPDATE (the
-   * renewal above locked the jobs, so no cancel slips between the read and the window it records).
+   * Windows' starts in one unit (the Coalescer's batch): a renewal of the jobs' leases (per owner),
+   * which is the check that each job is still ours and to run (null otherwise); one read of their
+   * next rows for all of them (BulkRowRepository.claimWindows: rows taken before for those that
+   * recover, else pending rows after each runner's cursor); one UPDATE that records the windows
+   * opened on their jobs (not a write per row). The renewal locked the jobs, so no cancel slips
+   * between the read and the window it records.
    */
-  private claimMany(reqs: ClaimRequest[]): Promise<BatchAnswer<ClaimAnswer>[]> {
-    const owner = reqs[0].owner;
-    if (reqs.some((r) => r.owner !== owner)) return Promise.resolve(reqs.map(() => LEFT_OUT));
+  claimWindows(reqs: ClaimRequest[]): Promise<ClaimAnswer[]> {
+    const { leases, rows } = this;
     // The latest asked for: no runner believes its lease ends later than it does.
     const until = Math.max(...reqs.map((r) => r.leaseUntil));
     const at = Math.max(...reqs.map((r) => r.at));
-    const ids = reqs.map((r) => r.jobId);
     return this.db.steps(
-      function* (): Steps<BatchAnswer<ClaimAnswer>[]> {
-        const renewed: StmtResult = yield leaseStatements.renewManyForWindow(ids, owner, until);
-        let running = new Set(ids);
-        if (renewed.affected !== ids.length)
-          running = new Set(
-            ((yield leaseStatements.runningOf(ids, owner)) as StmtResult).rows.map((r) => String(r.id)),
+      function* (): Steps<ClaimAnswer[]> {
+        const running = new Set<string>();
+        for (const [owner, of] of byOwner(reqs)) {
+          const renewed = yield* leases.renewForWindows(
+            of.map((r) => r.jobId),
+            owner,
+            until,
           );
-        const live = reqs.filter((r) => running.has(r.jobId));
-        const found = new Map<string, ClaimedRow[]>();
-        const keep = (got: StmtResult, when: (x: Row) => number, taken: boolean) => {
-          for (const x of got.rows) {
-            const jobId = String(x.job_id);
-            const row = toClaimedRow(x, jobId, when(x), taken);
-            const rows = found.get(jobId);
-            if (rows) rows.push(row);
-            else found.set(jobId, [row]);
-          }
-        };
-        const recovering = live.filter((r) => r.recover);
-        if (recovering.length)
-          keep(
-            yield rowStatements.windowRowsOfJobs(
-              recovering.map((r) => ({ jobId: r.jobId, limit: r.limit })),
-              'sending',
-            ),
-            () => at,
-            true,
-          );
-        const cut = recovering.filter((r) => !found.has(r.jobId));
-        if (cut.length) keep(yield rowStatements.inFlight(cut.map((r) => r.jobId)), (x) => num(x.window_at), true);
-        const recovered = new Set(found.keys());
-        // The next rows after each runner's cursor, all jobs in one read of primary-key ranges.
-        const ahead = live.filter((r) => !recovered.has(r.jobId));
-        if (ahead.length)
-          keep(
-            yield rowStatements.pendingInRanges(ahead.map((r) => ({ jobId: r.jobId, after: r.after, limit: r.limit }))),
-            () => at,
-            false,
-          );
-        const opened: { id: string; from: number; to: number }[] = [];
-        for (const [jobId, rows] of found) {
-          rows.sort((a, b) => a.idx - b.idx);
-          if (!recovered.has(jobId)) opened.push({ id: jobId, from: rows[0].idx, to: rows[rows.length - 1].idx });
+          renewed.forEach((id) => running.add(id));
         }
-        if (opened.length) yield leaseStatements.openWindows(opened, at);
-        // A job with nothing after its cursor (its end, or a run of invalid or earlier rows) is written alone: the one-job read looks at the whole job.
+        const claims = yield* rows.claimWindows(
+          reqs.filter((r) => running.has(r.jobId)),
+          at,
+        );
+        yield* leases.openWindows(
+          [...claims].flatMap(([id, c]) => (c.opened ? [{ id, ...c.opened }] : [])),
+          at,
+        );
         return reqs.map((r) => {
-          if (!running.has(r.jobId)) return null;
-          const rows = found.get(r.jobId);
-          return rows?.length ? { rows, recovering: recovered.has(r.jobId) } : LEFT_OUT;
+          const c = claims.get(r.jobId);
+          return c ? { rows: c.rows, recovering: c.recovering } : null;
         });
       },
-      { afterFirst: this.probe.hold(ids[0]) },
+      { afterFirst: this.probe.hold(reqs[0].jobId) },
     );
   }
 
-  private settleOne(req: SettleRequest): Promise<SettleAnswer> {
-    const { rows, leases } = this;
-    return this.db.steps(function* (): Steps<SettleAnswer> {
-      const { sent, failed } = yield* rows.settleWindow(req.jobId, req.outcomes, req.held, req.unsent);
-      const paused = yield* leases.closeWindow(req.jobId, req.owner, sent, failed, req.pause, req.now);
-      return { settled: sent + failed, paused };
-    });
+  /**
+   * Windows' ends in one unit (the Coalescer's batch): one UPDATE per kind of row outcome
+   * (BulkRowRepository.settleWindows), then one of the jobs' counters that closes the windows, and
+   * each window's pause. A row is counted by whoever moves it out of being taken: when the outcomes
+   * moved fewer rows than the windows settle (another replica settled some first), the unit is
+   * undone and the batch written again without the windows that lost rows, each of which is then
+   * written alone, where it counts exactly the rows it moved.
+   */
+  async settleWindows(reqs: SettleRequest[]): Promise<SettleAnswer[]> {
+    try {
+      return await this.settleTogether(reqs);
+    } catch (err) {
+      if (!(err instanceof MovedElsewhere)) throw err;
+      const lost = await this.rows.lostWindows(reqs);
+      throw new RetryWithout(
+        reqs.flatMap((r, i) => (lost.has(r.jobId) ? [i] : [])),
+        err.message,
+      );
+    }
   }
 
-  /**
-   * Windows without held or unsent rows or a pause (the plain case), in one unit: one UPDATE per
-   * outcome and one of the counters (which also closes the windows). A row is counted by whoever
-   * moves it out of being taken: when the UPDATEs moved fewer rows than the windows settle (another
-   * replica settled some first), the unit is undone and each window is written alone, which counts
-   * exactly the rows it moved.
-   */
-  private settleMany(reqs: SettleRequest[]): Promise<BatchAnswer<SettleAnswer>[]> {
-    const plain = reqs.filter((r) => !r.pause && !r.unsent.length && !r.held.length && r.outcomes.length);
-    if (plain.length < 2) return Promise.resolve(reqs.map(() => LEFT_OUT));
-    const batched = new Set(plain);
-    const now = Math.max(...plain.map((r) => r.now));
-    const owner = plain[0].owner;
-    if (plain.some((r) => r.owner !== owner)) return Promise.resolve(reqs.map(() => LEFT_OUT));
-    const { rows: repo } = this;
-    return this.db.steps(function* (): Steps<BatchAnswer<SettleAnswer>[]> {
-      const rows = plain.flatMap((r) => r.outcomes.map((o) => ({ ...o, jobId: r.jobId })));
-      const moved = yield* repo.settleOutcomes(rows);
-      if (moved.sent + moved.failed !== rows.length)
-        throw new Error('rows of the batch were settled elsewhere meanwhile');
-      const counts = plain.map((r) => ({
-        id: r.jobId,
+  private settleTogether(reqs: SettleRequest[]): Promise<SettleAnswer[]> {
+    const { rows, leases } = this;
+    const now = Math.max(...reqs.map((r) => r.now));
+    return this.db.steps(function* (): Steps<SettleAnswer[]> {
+      const moved = yield* rows.settleWindows(reqs);
+      const counts = reqs.map((r) => ({
         sent: r.outcomes.filter((o) => o.status === 'sent').length,
         failed: r.outcomes.filter((o) => o.status === 'failed').length,
       }));
-      yield leaseStatements.countSettledOfJobs(counts, owner, now);
-      return reqs.map((r) => (batched.has(r) ? { settled: r.outcomes.length, paused: false } : LEFT_OUT));
+      if (reqs.length === 1) counts[0] = moved;
+      else if (moved.sent + moved.failed !== reqs.reduce((n, r) => n + r.outcomes.length, 0))
+        throw new MovedElsewhere('rows of the batch were settled elsewhere meanwhile');
+      const paused = new Set<string>();
+      for (const [owner, of] of byOwner(reqs.map((r, i) => ({ ...r, ...counts[i], id: r.jobId })))) {
+        const moved = yield* leases.closeWindows(of, owner, now);
+        moved.forEach((id) => paused.add(id));
+      }
+      return reqs.map((r, i) => ({ settled: counts[i].sent + counts[i].failed, paused: paused.has(r.jobId) }));
     });
   }
 }

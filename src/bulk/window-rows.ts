@@ -27,7 +27,23 @@ export interface TakenRow {
   messageId: string;
 }
 
-/** A window's rows as claimed (see BulkRowRepository.claimWindow). */
+/** A window's rows asked for: up to `limit`, after the runner's cursor `after`; `recover`: rows taken before first. */
+export interface WindowAsk {
+  jobId: string;
+  limit: number;
+  recover: boolean;
+  after: number;
+}
+
+/** A window's end as its rows see it: settled, held `sending`, put back to `pending`. */
+export interface WindowOutcomes {
+  jobId: string;
+  outcomes: SettledRow[];
+  held: TakenRow[];
+  unsent: TakenRow[];
+}
+
+/** A window's rows as claimed (see BulkRowRepository.claimWindows). */
 export interface WindowClaim {
   rows: ClaimedRow[];
   recovering: boolean;

@@ -156,8 +156,9 @@ describe('Bulk query plans (e2e)', () => {
         'bulk_rows',
         'range',
       ],
-      ['held rows', rowStatements.hold(syntax, jobId, settled), 'bulk_rows', 'eq_ref'],
-      ['rows put back', rowStatements.putBack(syntax, jobId, settled), 'bulk_rows', 'eq_ref'],
+      ['held rows', rowStatements.hold(syntax, settled), 'bulk_rows', 'eq_ref'],
+      ['rows put back', rowStatements.putBack(syntax, settled), 'bulk_rows', 'eq_ref'],
+      ['rows still taken (a settlement that lost some)', rowStatements.stillTaken(settled), 'bulk_rows', 'range'],
       [
         'windows opened',
         leaseStatements.openWindows(
@@ -172,15 +173,16 @@ describe('Bulk query plans (e2e)', () => {
       ],
       ['settlement', rowStatements.settleOfJobs(syntax, 'sent', settled), 'bulk_rows', 'eq_ref'],
       ['failed settlement', rowStatements.settleOfJobs(syntax, 'failed', settled), 'bulk_rows', 'eq_ref'],
-      ['renewal', leaseStatements.renewManyForWindow([jobId, other], 'rep_x', 1), 'bulk_jobs', 'range'],
+      ['renewal', leaseStatements.renewForWindows([jobId, other], 'rep_x', 1), 'bulk_jobs', 'range'],
       ['rate-limited jobs due', leaseStatements.rateLimitedDue(1, 1000), 'bulk_jobs', 'ref'],
       ['rate-limited jobs resumed', leaseStatements.resumeRateLimited([jobId, other], 1), 'bulk_jobs', 'range'],
       [
         'counters',
-        leaseStatements.countSettledOfJobs(
+        leaseStatements.closeWindows(
           [
             { id: jobId, sent: 1, failed: 0 },
             { id: other, sent: 2, failed: 1 },
+            { id: 'bulk_plan_0006', sent: 0, failed: 0 },
           ],
           'rep_x',
           1,
