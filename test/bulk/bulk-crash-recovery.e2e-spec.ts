@@ -271,11 +271,11 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     expect(await wallet(b, acc.key)).toBe(0);
   });
 
-  it('bulk: a batch slower than the lease keeps it (renewed before each call), so a second replica never sends the same rows', async () => {
+  it('bulk: a batch slower than the lease keeps it (a window stops before a call with under 1.5 timeouts of lease left; the next renews it), so a second replica never sends the same rows', async () => {
     // Dispatch lease = max(BULK_LEASE_MS, 2 x provider timeout) = 6 s; 10 rows at ~700 ms each, one
     // call at a time (one lane), take over 7 s in one batch, so without renewal the lease would lapse
-    // and replica b take the rows over. The margins (an answer 2.3 s inside the timeout, a renewal
-    // whenever under 4.5 s is left) hold on a loaded CI box.
+    // and replica b take the rows over. The margins (an answer 2.3 s inside the timeout, no call
+    // started with under 4.5 s of lease left) hold on a loaded CI box.
     h.smtp.slowMs = 700;
     const extra = { BULK_LEASE_MS: '100', PROVIDER_TIMEOUT_MS: '3000', BULK_SEND_LANES: '1' };
     const a = await start({ ...extra, BULK_INSTANCE_ID: 'rep_a', SCHEDULERS_ENABLED: 'false' });
