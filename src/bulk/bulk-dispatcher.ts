@@ -1,20 +1,14 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
-import { SEND_POLICY, type SendPolicy } from '../messaging/policy/send-policy';
-import { WindowSender } from '../messaging/window-sender';
-import { MessageValidator } from '../messaging/validation/message-validator';
 import { isTransientDbError } from '../database/db-errors';
 import { MetricsService } from '../metrics/metrics.service';
-import { UnitOfWork } from '../database/unit-of-work';
-import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
+import type { BulkJobRunner } from './bulk-job-runner';
+import { BulkJobRunnerFactory } from './bulk-job-runner.factory';
 import { BulkJobLeases, ClaimedTurns, Turn } from './bulk-job-leases.repository';
-import { BulkRowRepository } from './bulk-row.repository';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
-import { WindowBatches } from './window-batches';
-import { BulkJobEvents } from './bulk-job-events';
 
 /** Jobs leased per claim statement. */
 const CLAIM_CHUNK = 500;
@@ -32,25 +26,17 @@ export class BulkDispatcher implements OnApplicationBootstrap {
   private readonly log = new Logger(BulkDispatcher.name);
   private readonly loop = new SinglePeriodicJob('bulk-dispatch', () => this.dispatchOnce());
   private readonly runners = new Map<string, { runner: BulkJobRunner; done: Promise<unknown> }>();
-  private readonly deps: RunnerDeps;
   private stopping = false;
 
   constructor(
-    db: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
-    validator: MessageValidator,
-    windows: WindowSender,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
     private readonly leases: BulkJobLeases,
-    rows: BulkRowRepository,
+    private readonly runnerFactory: BulkJobRunnerFactory,
     shutdown: ShutdownCoordinator,
-    events: BulkJobEvents,
-    batches: WindowBatches,
-    @Inject(SEND_POLICY) policy: SendPolicy,
   ) {
-    this.deps = { db, clock, settings, validator, windows, metrics, leases, rows, events, batches, policy };
     // Each runner, once stopped, writes its window's outcomes and releases its job's lease itself.
     shutdown.register({
       name: 'bulk-dispatch',
@@ -131,7 +117,7 @@ export class BulkDispatcher implements OnApplicationBootstrap {
 
   /** `quiet`: no row of the job was settled in the last second, so it has no recent sends to pace after. */
   private start(turn: Turn, quiet: boolean): void {
-    const runner = new BulkJobRunner(this.deps, turn.id, turn.accountId, turn.mps, quiet, turn.instantReceipts);
+    const runner = this.runnerFactory.create(turn, quiet);
     const done = runner.run().finally(() => this.runners.delete(turn.id));
     this.runners.set(turn.id, { runner, done });
   }

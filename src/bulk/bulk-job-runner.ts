@@ -1,16 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { Clock } from '../common/clock';
-import { ApiError } from '../common/errors';
+import type { Clock } from '../common/clock';
 import { isTransientDbError } from '../database/db-errors';
 import type { MetricsService } from '../metrics/metrics.service';
 import type { SendPolicy } from '../messaging/policy/send-policy';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
-import { validationCodeOf } from '../messaging/validation/validation-codes';
 import type { WindowItem, WindowSender } from '../messaging/window-sender';
-import { UnitOfWork } from '../database/unit-of-work';
-import { BulkSettings } from './bulk-settings';
-import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkRowRepository } from './bulk-row.repository';
+import type { BulkSettings } from './bulk-settings';
+import type { BulkJobLeases, Turn } from './bulk-job-leases.repository';
+import type { BulkRowRepository } from './bulk-row.repository';
+import { checkBulkRow } from './row-check';
 import { ClaimedRow, SettledRow, takenOf, TakenRow } from './window-rows';
 import { pauseAfter, planRow, WindowPause } from './row-outcomes';
 import { SendWindow, WindowPacer } from './send-window';
@@ -18,11 +16,11 @@ import type { ClaimAnswer, WindowBatches } from './window-batches';
 import type { BulkJobEvents } from './bulk-job-events';
 import { judgeWindow, type WindowRows } from './window-policy';
 
+/** What every runner works with: Nest injects it into BulkJobRunnerFactory, which hands it to each runner. */
 export interface RunnerDeps {
-  db: UnitOfWork;
   clock: Clock;
   settings: BulkSettings;
-  validator: MessageValidator;
+  validator: Pick<MessageValidator, 'createContext' | 'validate'>;
   windows: WindowSender;
   metrics: MetricsService;
   leases: BulkJobLeases;
@@ -37,10 +35,13 @@ export interface RunnerDeps {
 
 type Stop = 'done' | 'stopped' | 'lost';
 
+/** The job a runner sends, as the dispatcher leased it. */
+export type RunnerJob = Pick<Turn, 'id' | 'accountId' | 'mps' | 'instantReceipts'>;
+
 /** How long a runner trusts the lookups its rows were checked against before reading them again. */
 export const BASIS_TTL_MS = 10_000;
 
-/** The lease was taken over (this replica stalled past its expiry): stop before sending anything more. */
+/** The lease ran out (this replica stalled past its expiry; another may hold it): stop before sending anything more. */
 class LeaseLost extends Error {}
 
 /**
@@ -48,8 +49,9 @@ class LeaseLost extends Error {}
  * cancelled, or the lease is lost. Per batch (at most messagesPerSecond rows): one transaction renews
  * the lease (only while the job is to run) and records the window (its rows' range and time, from
  * which their message ids derive) on the job before any provider call; the rows are sent through the
- * pipeline; one transaction records the outcomes and the counters and closes the window. A row taken
- * before and not settled (crash, lost lease: the window recorded on the job; a paid message its
+ * pipeline, the window stopping before a call its lease might not outlast (the next window renews it
+ * and sends the rest); one transaction records the outcomes and counters and closes the window. A row
+ * taken before and not settled (crash, lost lease: the window recorded on the job; a paid message its
  * window did not attempt: held `sending`) is sent again with the SAME id, which the pipeline settles
  * through its message log and the provider's lookup instead of sending (or charging) twice.
  */
@@ -72,32 +74,24 @@ export class BulkJobRunner {
    * the primary key, not the job's rows from the start). Rows it puts back to `pending` move it back.
    */
   private cursor = -1;
-  /** Expiry of our lease as last written (renewed per batch, and before a provider call if it runs short). */
+  /** Expiry of our lease as last written: each window's claim renews it (the pacer reads it before each call). */
   private leaseUntil = 0;
   /** The earliest time of rows held for the sending hours (`pending` behind the cursor): then the job resumes. */
   private quietUntil: number | null = null;
 
   constructor(
     private readonly d: RunnerDeps,
-    readonly jobId: string,
-    private readonly accountId: string,
-    /** The job's messagesPerSecond: written once, when its intake finished. */
-    private readonly mps: number,
+    readonly job: RunnerJob,
     /** No row of the job was settled in the second before it was leased: no send time to pace after. */
     private readonly quiet = false,
-    /** Test mode: `testOptions.instantReceipts`, handed to the provider with each row. */
-    private readonly instantReceipts = false,
   ) {
-    this.ctx = d.validator.createContext(accountId);
+    this.ctx = d.validator.createContext(this.job.accountId);
     this.ctxSince = d.clock.now();
-    // A window's calls go out side by side (BULK_SEND_LANES, at most the job's rate), still within the rate in every second.
-    this.pacer = new WindowPacer(
-      d.clock,
-      this.window,
-      mps,
-      { stopping: () => this.stopRequested, keepLease: () => this.keepLease() },
-      d.settings.sendLanes,
-    );
+    // A window's calls go out side by side (BULK_SEND_LANES, at most the job's rate), still within the
+    // rate in every second; a call starts only with 1.5 provider timeouts of the lease left.
+    const opts = { lanes: d.settings.sendLanes, leaseMarginMs: 1.5 * d.settings.providerTimeoutMs };
+    const checks = { stopping: () => this.stopRequested, leaseUntil: () => this.leaseUntil };
+    this.pacer = new WindowPacer(d.clock, this.window, job.mps, checks, opts);
   }
 
   stop(): void {
@@ -110,7 +104,7 @@ export class BulkJobRunner {
       for (;;) {
         if (this.stopRequested) {
           await this.release('stopped');
-          this.log.log({ jobId: this.jobId }, 'bulk job stopped for shutdown: outcomes recorded, lease released');
+          this.log.log({ jobId: this.job.id }, 'bulk job stopped for shutdown: outcomes recorded, lease released');
           return 'stopped';
         }
         const before = this.cursor;
@@ -126,7 +120,7 @@ export class BulkJobRunner {
       }
     } catch (err) {
       if (err instanceof LeaseLost) {
-        this.log.warn({ jobId: this.jobId }, 'bulk job lease taken over by another replica; stopped');
+        this.log.warn({ jobId: this.job.id }, 'bulk job lease ran out (another replica may hold it); stopped');
         return 'lost';
       }
       if (isTransientDbError(err)) {
@@ -135,12 +129,12 @@ export class BulkJobRunner {
         // that transaction back; stop without another statement. The job goes on under whoever
         // leases it next, which settles the rows this window took from the message log (never sent twice).
         this.log.warn(
-          { jobId: this.jobId, err: String(err) },
+          { jobId: this.job.id, err: String(err) },
           'bulk job runner stood down: its database transaction was ended or blocked',
         );
         return 'lost';
       }
-      this.log.error({ err, jobId: this.jobId }, 'bulk job runner failed; the lease will expire and the job resume');
+      this.log.error({ err, jobId: this.job.id }, 'bulk job runner failed; the lease will expire and the job resume');
       return 'lost';
     }
   }
@@ -153,24 +147,20 @@ export class BulkJobRunner {
    */
   private async loadWindow(): Promise<void> {
     if (this.quiet) return;
-    for (const at of await this.d.rows.recentSends(this.jobId, this.d.clock.now() - 1000)) this.window.record(at);
+    for (const at of await this.d.rows.recentSends(this.job.id, this.d.clock.now() - 1000)) this.window.record(at);
   }
 
   /** null: the lease was lost, or the job is no longer running (paused, cancelled...). */
   private async startBatch(): Promise<ClaimAnswer> {
-    const leaseUntil = this.d.clock.now() + this.d.settings.dispatchLeaseMs;
+    const at = this.d.clock.now();
+    // The runner's renewal, in the window's claim: its calls start only while enough of it is left.
+    const leaseUntil = at + this.d.settings.dispatchLeaseMs;
+    this.leaseUntil = leaseUntil;
     const recover = !this.recovered;
     this.recovered = true;
-    this.leaseUntil = leaseUntil;
-    const claimed = await this.d.batches.claim({
-      jobId: this.jobId,
-      limit: this.mps,
-      recover,
-      after: this.cursor,
-      owner: this.d.settings.instanceId,
-      leaseUntil,
-      at: this.d.clock.now(),
-    });
+    const { id: jobId, mps: limit } = this.job;
+    const owner = this.d.settings.instanceId;
+    const claimed = await this.d.batches.claim({ jobId, limit, recover, after: this.cursor, owner, leaseUntil, at });
     // Rows taken before were found: the next window looks for more.
     if (claimed?.recovering) this.recovered = false;
     for (const row of claimed?.rows ?? []) this.cursor = Math.max(this.cursor, row.idx);
@@ -192,34 +182,21 @@ export class BulkJobRunner {
     const items: WindowItem[] = [];
     const taken: ClaimedRow[] = [];
     for (const row of rows) {
-      try {
-        items.push({
-          msg: await this.d.validator.validate(this.basis(), JSON.parse(row.payload), { bulkRow: true }),
-          origin: {
-            bulkJobId: this.jobId,
-            rowIndex: row.idx,
-            messageId: row.messageId,
-            ...(this.instantReceipts ? { instantReceipts: true } : {}),
-          },
-          fresh: row.fresh,
-        });
-        taken.push(row);
-      } catch (err) {
-        const e = err instanceof ApiError ? err : new ApiError('VALIDATION_ERROR', 'The row could not be checked');
-        outcomes.push({
-          ...takenOf(row),
-          status: 'failed',
-          code: validationCodeOf(e),
-          message: e.message,
-          at: this.d.clock.now(),
-        });
+      const v = await checkBulkRow(this.d.validator, this.basis(), () => JSON.parse(row.payload));
+      if (!v.ok) {
+        outcomes.push({ ...takenOf(row), status: 'failed', code: v.code, message: v.message, at: this.d.clock.now() });
+        continue;
       }
+      const receipts = this.job.instantReceipts ? { instantReceipts: true } : {};
+      const origin = { bulkJobId: this.job.id, rowIndex: row.idx, messageId: row.messageId, ...receipts };
+      items.push({ msg: v.message, origin, fresh: row.fresh });
+      taken.push(row);
     }
-    const j = await judgeWindow(this.d.policy, this.accountId, items, taken, this.d.clock.now());
+    const j = await judgeWindow(this.d.policy, this.job.accountId, items, taken, this.d.clock.now());
     outcomes.push(...j.refused);
     if (j.quietUntil !== null) this.quietUntil = Math.min(this.quietUntil ?? Infinity, j.quietUntil);
     if (!j.items.length) return { outcomes, held, unsent, deferred: j.deferred, pause: null };
-    const results = await this.d.windows.sendWindow(this.accountId, j.items, this.pacer);
+    const results = await this.d.windows.sendWindow(this.job.accountId, j.items, this.pacer);
     if (results.some((r) => r.kind === 'not_attempted' && r.reason === 'lease_lost')) throw new LeaseLost();
     const at = this.d.clock.now();
     results.forEach((r, i) => {
@@ -245,23 +222,10 @@ export class BulkJobRunner {
   private basis(): ValidationContext {
     const now = this.d.clock.now();
     if (now - this.ctxSince >= BASIS_TTL_MS) {
-      this.ctx = this.d.validator.createContext(this.accountId);
+      this.ctx = this.d.validator.createContext(this.job.accountId);
       this.ctxSince = now;
     }
     return this.ctx;
-  }
-
-  /**
-   * Before a provider call: the lease must outlast the call (1.5 provider timeouts left), else it is
-   * renewed; false when another replica took it meanwhile (the window stops before the call).
-   */
-  private async keepLease(): Promise<boolean> {
-    const now = this.d.clock.now();
-    if (this.leaseUntil - now >= 1.5 * this.d.settings.providerTimeoutMs) return true;
-    const lease = now + this.d.settings.dispatchLeaseMs;
-    if (!(await this.d.leases.renew(this.jobId, this.d.settings.instanceId, lease))) return false;
-    this.leaseUntil = lease;
-    return true;
   }
 
   /**
@@ -280,7 +244,7 @@ export class BulkJobRunner {
   ): Promise<void> {
     for (const u of unsent) this.cursor = Math.min(this.cursor, u.idx - 1);
     const req = {
-      jobId: this.jobId,
+      jobId: this.job.id,
       owner: this.d.settings.instanceId,
       outcomes,
       held,
@@ -290,19 +254,15 @@ export class BulkJobRunner {
       now: this.d.clock.now(),
     };
     // A pause is an event (its own unit around the settlement); a plain window goes with other jobs' windows.
+    const settle = () => this.d.batches.settle(req);
     const { settled } = pause
-      ? await this.d.events.around(
-          this.jobId,
-          'bulk_job.paused',
-          () => this.d.batches.settle(req),
-          (r) => r.paused,
-        )
-      : await this.d.batches.settle(req);
-    this.d.metrics.recordBulkDispatched(this.accountId, settled);
+      ? await this.d.events.around(this.job.id, 'bulk_job.paused', settle, (r) => r.paused)
+      : await settle();
+    this.d.metrics.recordBulkDispatched(this.job.accountId, settled);
   }
 
   private async complete(): Promise<boolean> {
-    const { jobId } = this;
+    const jobId = this.job.id;
     return this.d.events.around(
       jobId,
       'bulk_job.completed',
@@ -315,13 +275,13 @@ export class BulkJobRunner {
   private async park(rows: ClaimedRow[]): Promise<Stop> {
     const until = this.quietUntil as number;
     if (rows.length) await this.finishBatch([], [], [], null, rows.map(takenOf));
-    await this.d.leases.park(this.jobId, this.d.settings.instanceId, until);
-    this.log.log({ jobId: this.jobId, quietUntil: new Date(until).toISOString() }, 'bulk job waits for sending hours');
+    await this.d.leases.park(this.job.id, this.d.settings.instanceId, until);
+    this.log.log({ jobId: this.job.id, quietUntil: new Date(until).toISOString() }, 'bulk job waits for sending hours');
     return 'stopped';
   }
 
   private async release(result: Stop): Promise<Stop> {
-    await this.d.leases.release(this.jobId, this.d.settings.instanceId);
+    await this.d.leases.release(this.job.id, this.d.settings.instanceId);
     return result;
   }
 }

@@ -4,6 +4,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { BulkController } from './bulk.controller';
 import { BulkDispatcher } from './bulk-dispatcher';
+import { BulkJobRunnerFactory } from './bulk-job-runner.factory';
 import { WindowBatches } from './window-batches';
 import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
@@ -39,6 +40,7 @@ import { BulkJobStream } from './bulk-job-stream';
     BulkRowExport,
     BulkReaper,
     BulkValidationLoop,
+    BulkJobRunnerFactory,
     BulkDispatcher,
     WindowBatches,
     BulkMetricsSource,

@@ -17,7 +17,7 @@ export type RowVerdict = { ok: true; message: ValidatedMessage } | ({ ok: false 
  * invalid rather than failing the whole job.
  */
 export async function checkBulkRow(
-  validator: MessageValidator,
+  validator: Pick<MessageValidator, 'validate'>,
   ctx: ValidationContext,
   read: () => unknown,
 ): Promise<RowVerdict> {

@@ -101,25 +101,13 @@ export class MessageLog {
     });
   }
 
-  /** queued/scheduled -> sent; false when the message was settled already (by another replica). */
-  async markSent(accountId: string, mark: SentMark, now: number): Promise<boolean> {
-    return this.uow.transaction(async () => {
-      const changed = await this.exec(
-        "UPDATE messages SET status = 'sent', provider_message_id = ?, sent_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled')",
-        [mark.providerMessageId.slice(0, 200), now, now, mark.id, accountId],
-      );
-      if (changed !== 1) return false;
-      await this.afterSent([{ ...mark, accountId }], await this.findOwnedMany(accountId, [mark.id]), now);
-      return true;
-    });
-  }
-
   /**
-   * Sent messages of one or many accounts (bulk windows) in one UPDATE by primary key (and the
-   * accounts' ids), then one read of them, one history INSERT and one of the provider refs. Returns
-   * how many it marked and the messages it moved.
+   * queued/scheduled -> sent, for one message or many of one or many accounts (a bulk window, or
+   * several): one UPDATE by primary key (and the accounts' ids), then one read of them, one history
+   * INSERT and one of the provider refs. Returns how many it marked and the messages it moved; a
+   * message settled already (by another replica) is in neither.
    */
-  async markSentMany(
+  async markSent(
     sent: (SentMark & { accountId: string })[],
     now: number,
   ): Promise<{ marked: number; moved: MessageEntity[] }> {

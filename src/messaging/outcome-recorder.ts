@@ -49,10 +49,9 @@ export class OutcomeRecorder {
   ) {
     this.windows = new Coalescer({
       batch: async (w) => {
-        await this.markSent(w);
+        await this.markSent(w.flat());
         return w.map(() => undefined);
       },
-      one: (w) => this.markSent([w]),
       weight: (w) => w.length,
       maxWeight: 1000,
       ...uow.coalescing,
@@ -84,15 +83,10 @@ export class OutcomeRecorder {
     return this.fail(accountId, id, to, funding, d.error.code, d.error.message, {}, d.error);
   }
 
-  /** Marks the message sent; receipts that came before it (kept) are applied then. */
+  /** Marks the message sent (a batch of one); receipts that came before it (kept) are applied then. */
   async sent(accountId: string, mark: SentMark, to: Addressee, funding: Funding): Promise<Settled> {
-    if (!(await this.log.markSent(accountId, mark, this.clock.now()))) return this.recorded(accountId, mark.id, to);
-    const result = this.counted(
-      accountId,
-      sendResult(mark.id, to, 'sent', funding.amount, null, mark.providerMessageId),
-    );
-    await this.applyKept([mark]);
-    return { kind: 'sent', result };
+    if (!(await this.markSent([{ ...mark, accountId }])).has(mark.id)) return this.recorded(accountId, mark.id, to);
+    return { kind: 'sent', result: sendResult(mark.id, to, 'sent', funding.amount, null, mark.providerMessageId) };
   }
 
   /**
@@ -106,10 +100,13 @@ export class OutcomeRecorder {
     await this.windows.submit(marks);
   }
 
-  private async markSent(windows: (SentMark & { accountId: string })[][]): Promise<void> {
-    const all = windows.flat();
-    const { moved } = await this.log.markSentMany(all, this.clock.now());
-    // One count per account and channel (the mode label is the account's).
+  /**
+   * Marks messages sent (one, or bulk windows of many accounts): counts the ones this unit moved, one
+   * count per account and channel (the mode label is the account's), and applies the receipts kept
+   * for them. Returns the ids it moved; the others were settled elsewhere meanwhile.
+   */
+  private async markSent(marks: (SentMark & { accountId: string })[]): Promise<Set<string>> {
+    const { moved } = await this.log.markSent(marks, this.clock.now());
     const counts = new Map<string, { accountId: string; channel: string; n: number }>();
     for (const { accountId, channel } of moved) {
       const key = `${accountId}\n${channel}`;
@@ -120,7 +117,9 @@ export class OutcomeRecorder {
     this.uow.afterCommit(() => {
       for (const c of counts.values()) this.metrics.recordMessage(c.accountId, c.channel, 'sent', c.n);
     });
-    await this.applyKept(all);
+    const ids = new Set(moved.map((r) => r.id));
+    await this.applyKept(marks.filter((m) => ids.has(m.id)));
+    return ids;
   }
 
   /** Receipts kept for these messages' provider ids; a failure here leaves them to the sweeper (the send is recorded). */

@@ -176,7 +176,9 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
       if (i !== 1) expect(await log.markHandedOff(acc.id, mids[i], Date.now())).toBe(true);
       if (i === 0) {
         await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
-        expect(await log.markSent(acc.id, { id: mids[0], providerMessageId: 'smtp-id-0' }, Date.now())).toBe(true);
+        expect(
+          (await log.markSent([{ accountId: acc.id, id: mids[0], providerMessageId: 'smtp-id-0' }], Date.now())).marked,
+        ).toBe(1);
       }
     }
     for (const i of [0, 1, 2, 3])
@@ -242,9 +244,10 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     const { t, acc, jobId, db } = await oneEmailJob();
     const mid = 'msg_sent_row0';
     await payAndLog(t, acc.id, jobId, 0, mid);
-    expect(await t.app.get(MessageLog).markSent(acc.id, { id: mid, providerMessageId: 'smtp-1' }, Date.now())).toBe(
-      true,
-    );
+    const marked = await t.app
+      .get(MessageLog)
+      .markSent([{ accountId: acc.id, id: mid, providerMessageId: 'smtp-1' }], Date.now());
+    expect(marked.marked).toBe(1);
     // Sent and logged, then the runner died before writing the row; the wallet is empty since.
     await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = 0", [
       mid,
@@ -268,11 +271,11 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     expect(await wallet(b, acc.key)).toBe(0);
   });
 
-  it('bulk: a batch slower than the lease keeps it (renewed before each call), so a second replica never sends the same rows', async () => {
+  it('bulk: a batch slower than the lease keeps it (a window stops before a call with under 1.5 timeouts of lease left; the next renews it), so a second replica never sends the same rows', async () => {
     // Dispatch lease = max(BULK_LEASE_MS, 2 x provider timeout) = 6 s; 10 rows at ~700 ms each, one
     // call at a time (one lane), take over 7 s in one batch, so without renewal the lease would lapse
-    // and replica b take the rows over. The margins (an answer 2.3 s inside the timeout, a renewal
-    // whenever under 4.5 s is left) hold on a loaded CI box.
+    // and replica b take the rows over. The margins (an answer 2.3 s inside the timeout, no call
+    // started with under 4.5 s of lease left) hold on a loaded CI box.
     h.smtp.slowMs = 700;
     const extra = { BULK_LEASE_MS: '100', PROVIDER_TIMEOUT_MS: '3000', BULK_SEND_LANES: '1' };
     const a = await start({ ...extra, BULK_INSTANCE_ID: 'rep_a', SCHEDULERS_ENABLED: 'false' });
@@ -321,7 +324,9 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
       if (i === 0) {
         expect(await log.markHandedOff(acc.id, mids[0], Date.now())).toBe(true);
         await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
-        expect(await log.markSent(acc.id, { id: mids[0], providerMessageId: 'smtp-0' }, Date.now())).toBe(true);
+        expect(
+          (await log.markSent([{ accountId: acc.id, id: mids[0], providerMessageId: 'smtp-0' }], Date.now())).marked,
+        ).toBe(1);
       }
     }
     const db = t.app.get(DataSource);
