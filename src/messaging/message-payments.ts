@@ -161,7 +161,7 @@ export class MessagePayments {
       const entries: NewLogEntry[] = [];
       const answers = reqs.map((r, i): BatchAnswer<(Funding | null)[]> => {
         const got = paid[i];
-        if (!got) return LEFT_OUT;
+        if (got instanceof ApiError) return LEFT_OUT;
         const fundings: (Funding | null)[] = r.items.map(() => null);
         groupsOf[i].forEach((g, k) => got[k].forEach((f, j) => (fundings[g.indexes[j]] = f)));
         entries.push(...paidEntries(r.accountId, r.items, fundings));

@@ -135,7 +135,8 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     { routeForSend: () => Promise.resolve(null) },
     metrics,
   );
-  const ledger = new LedgerService(uow, config);
+  const batch = new LedgerBatch(uow, config);
+  const ledger = new LedgerService(uow, config, batch);
   const events: DomainEvent[][] = [];
   const trail = new StatusTrail(uow, {
     record: (_tx, evs) => {
@@ -146,7 +147,7 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
   const receiptStore = new ReceiptStore(uow);
   const log = new MessageLog(uow, trail, receiptStore);
   const receipts = new ReceiptIntakeService(uow, receiptStore, trail, clock, config, metrics);
-  const payments = new MessagePayments(ledger, log, gateway, clock, uow, new LedgerBatch(uow, config));
+  const payments = new MessagePayments(ledger, log, gateway, clock, uow, batch);
   const delivery = new DeliveryStep(gateway, log, clock);
   const recorder = new OutcomeRecorder(log, ledger, uow, clock, metrics, receipts);
   const pipeline = new SendPipeline(payments, delivery, recorder, log);
