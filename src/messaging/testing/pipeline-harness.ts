@@ -82,12 +82,13 @@ export interface PipelineHarness {
   provider: FakeProvider;
   uow: UnitOfWork;
   log: MessageLog;
+  payments: MessagePayments;
   pipeline: SendPipeline;
   windows: WindowSender;
   /** Each EVENT_SINK.record() call's events, in order. */
   events: DomainEvent[][];
   /** A fresh account (wallet only, unless told). */
-  account(f?: { wallet?: number; free?: number }): Promise<string>;
+  account(f?: { wallet?: number; free?: number; active?: boolean }): Promise<string>;
   wallet(accountId: string): Promise<number>;
   message(accountId: string, id: string): Promise<MessageEntity | null>;
   /** messages_total{status} summed over channels. */
@@ -159,12 +160,13 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     provider,
     uow,
     log,
+    payments,
     pipeline,
     windows,
     events,
     async account(f = {}) {
       const id = `acc_spec_${++n}`;
-      await insertAccountRow(ds, id, { name: 'spec', wallet: f.wallet ?? 1000, free: f.free ?? 0 });
+      await insertAccountRow(ds, id, { name: 'spec', wallet: f.wallet ?? 1000, free: f.free ?? 0, active: f.active });
       return id;
     },
     wallet: async (accountId) => (await accountBalances(ds, accountId)).wallet,
