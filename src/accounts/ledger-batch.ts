@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, ChannelName } from '../config/app-config';
-import { caseOf, inList, SqlParam } from '../database/sql';
+import { ApiError } from '../common/errors';
 import { UnitOfWork } from '../database/unit-of-work';
-import type { Funding, FundingSource } from './funding';
-import { BALANCE_COLUMNS, BalanceRow, funding, messagesFrom, truthy } from './ledger.service';
+import { BalanceRow, balancesOf, insufficient, payer, spendableOf, takeFrom } from './account-balance';
+import { fund, Funding, FUNDING_ORDER, FundingSource, Spendable } from './funding';
 
 /** Messages of one channel and number of billable units an account wants paid, in order. */
 export interface PaymentWant {
@@ -12,25 +12,33 @@ export interface PaymentWant {
   count: number;
 }
 
-/** One account's windows of a batch: its wants, in the order they are to be paid. */
+/** One account's payment of a batch: its wants, in the order they are to be paid. */
 export interface AccountPayment {
   accountId: string;
   wants: PaymentWant[];
 }
 
-/** The batch took a different amount than it read (a concurrent payment): the whole unit is undone. */
-export class LedgerBatchConflict extends Error {}
-
-const SOURCES: readonly FundingSource[] = ['free', 'quota', 'wallet'];
+/** Per want, the fundings it got; or why nothing was taken for the payment. */
+export type AccountDebit = Funding[][] | ApiError;
 
 /**
- * Debits for many accounts' bulk windows in one unit: one read of their balances, then at most
- * three UPDATEs (free messages, plan quota, wallet), each taking every account's share with the
- * same guard as a single debit (`free_messages >= taken` ...), so no balance can go below zero
- * whatever runs concurrently. If a guard refused a row (a concurrent payment changed a balance
- * after the read), the UPDATE changed fewer rows than planned and LedgerBatchConflict undoes the
- * caller's unit. Each want is paid as LedgerService.debitMany pays it (allOrNothing false): in
- * order, as many as the balance covers, each message whole from free, then quota, then wallet.
+ * An UPDATE changed fewer accounts than planned (a balance moved after the locking read, which
+ * should not happen): the unit is undone. `accountIds`: the accounts that UPDATE took from.
+ */
+export class LedgerBatchConflict extends Error {
+  constructor(
+    readonly accountIds: string[],
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * The ledger's one debit of many messages, for one account or many (bulk windows of many jobs, a
+ * batch send, LedgerService.debitMany): one locking read of the balances, then at most one guarded
+ * UPDATE per source (free messages, plan quota, wallet) taking every account's share. Each payment
+ * is paid from the balance as read, lowered by the payments before it, in FUNDING_ORDER (`fund`).
  */
 @Injectable()
 export class LedgerBatch {
@@ -40,60 +48,50 @@ export class LedgerBatch {
   ) {}
 
   /**
-   * Per payment, per want, the fundings it got (possibly fewer than asked); null for an account
-   * that is unknown or whose subscription is inactive (nothing taken: its caller pays alone and
-   * gets the single debit's error). Must run inside the caller's unit of work.
+   * Per payment, per want, the fundings it got: in order, as many as the balance covers. A payment
+   * of an unknown account or an inactive subscription gets the single debit's error instead, and
+   * nothing is taken for it; so does one that `allOrNothing` cannot pay in full (INSUFFICIENT_BALANCE).
+   * Joins an open unit of work (one of its own otherwise).
    */
-  async debitAcross(payments: AccountPayment[]): Promise<(Funding[][] | null)[]> {
-    const ids = [...new Set(payments.map((p) => p.accountId))];
-    const rows = await this.uow.rows<BalanceRow & { id: string }>({
-      sql: `SELECT id, ${BALANCE_COLUMNS} FROM accounts WHERE id IN (${inList(ids.length)})`,
-      params: ids,
+  async debitAcross(payments: AccountPayment[], opts: { allOrNothing?: boolean } = {}): Promise<AccountDebit[]> {
+    return this.uow.transaction(async () => {
+      const ids = [...new Set(payments.map((p) => p.accountId))];
+      const rows = await this.uow.rows<BalanceRow>(balancesOf(ids, this.uow.capabilities.rowLocks));
+      const read = new Map(rows.map((r) => [String(r.id), r]));
+      const left = new Map<string, Spendable>();
+      const taken = new Map<string, Spendable>();
+      const out = payments.map((p): AccountDebit => {
+        const b = payer(read.get(p.accountId));
+        if (b instanceof ApiError) return b;
+        const before = left.get(p.accountId) ?? spendableOf(b);
+        const after = { ...before };
+        const got = p.wants.map((w) => fund(after, w.count, w.units, w.units * this.price(w.channel)));
+        const short = p.wants.find((w, i) => got[i].length < w.count);
+        if (opts.allOrNothing && short) return insufficient(`${short.count} message(s) on ${short.channel}`);
+        left.set(p.accountId, after);
+        const t = taken.get(p.accountId) ?? { free: 0, quota: 0, wallet: 0 };
+        for (const s of FUNDING_ORDER) t[s] += before[s] - after[s];
+        taken.set(p.accountId, t);
+        return got;
+      });
+      for (const source of FUNDING_ORDER) await this.take(source, taken);
+      return out;
     });
-    const balances = new Map(rows.map((r) => [String(r.id), { ...r }]));
-    const taken = new Map<string, Record<FundingSource, number>>();
-    const out = payments.map((p) => {
-      const b = balances.get(p.accountId);
-      if (!b || !truthy(b.subscription_active)) return null;
-      let t = taken.get(p.accountId);
-      if (!t) taken.set(p.accountId, (t = { free: 0, quota: 0, wallet: 0 }));
-      return p.wants.map((w) => this.pay(b, t, w));
-    });
-    for (const source of SOURCES) await this.take(source, taken);
-    return out;
   }
 
-  /** One want from the balance as read (lowered as it pays), noting what each source gave. */
-  private pay(b: BalanceRow, t: Record<FundingSource, number>, w: PaymentWant): Funding[] {
-    const price = this.config.billing.prices[w.channel];
-    const got: Funding[] = [];
-    for (const source of SOURCES) {
-      const n = Math.min(w.count - got.length, messagesFrom(b, source, price, w.units));
-      if (n <= 0) continue;
-      const amount = source === 'wallet' ? n * w.units * price : n * w.units;
-      t[source] += amount;
-      if (source === 'free') b.free_messages = Number(b.free_messages) - amount;
-      else if (source === 'quota') b.messages_used = Number(b.messages_used) + amount;
-      else b.wallet_balance = Number(b.wallet_balance) - amount;
-      for (let i = 0; i < n; i++) got.push(funding(source, w.units, price));
-    }
-    return got;
+  private price(channel: ChannelName): number {
+    return this.config.billing.prices[channel];
   }
 
   /** One guarded UPDATE of one source for every account that takes from it. */
-  private async take(source: FundingSource, taken: Map<string, Record<FundingSource, number>>): Promise<void> {
-    const pairs: [SqlParam, SqlParam][] = [...taken].filter(([, t]) => t[source] > 0).map(([id, t]) => [id, t[source]]);
-    if (!pairs.length) return;
-    const amount = caseOf('id', pairs);
-    const col = source === 'free' ? 'free_messages' : source === 'quota' ? 'messages_used' : 'wallet_balance';
-    const set = source === 'quota' ? `${col} = ${col} + ${amount.sql}` : `${col} = ${col} - ${amount.sql}`;
-    const guard = source === 'quota' ? `${col} + ${amount.sql} <= message_quota` : `${col} >= ${amount.sql}`;
-    const ids = pairs.map(([id]) => id);
-    const changed = await this.uow.exec({
-      sql: `UPDATE accounts SET ${set} WHERE id IN (${inList(ids.length)}) AND subscription_active = ? AND ${guard}`,
-      params: [...amount.params, ...ids, 1, ...amount.params],
-    });
-    if (changed !== pairs.length)
-      throw new LedgerBatchConflict(`${source}: ${changed} of ${pairs.length} accounts debited`);
+  private async take(source: FundingSource, taken: Map<string, Spendable>): Promise<void> {
+    const shares = [...taken].filter(([, t]) => t[source] > 0).map(([id, t]): [string, number] => [id, t[source]]);
+    if (!shares.length) return;
+    const changed = await this.uow.exec(takeFrom(source, shares));
+    if (changed !== shares.length)
+      throw new LedgerBatchConflict(
+        shares.map(([id]) => id),
+        `${source}: ${changed} of ${shares.length} accounts debited`,
+      );
   }
 }

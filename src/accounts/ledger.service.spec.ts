@@ -1,4 +1,5 @@
 import { ChannelName } from '../config/app-config';
+import { LedgerBatch } from './ledger-batch';
 import { LedgerService } from './ledger.service';
 import { LedgerDatabase, ledgerDatabase } from './testing/ledger-database';
 
@@ -12,7 +13,7 @@ describe(LedgerService.name, () => {
   beforeAll(async () => {
     db = await ledgerDatabase('acc_test');
     ({ ds, account, balances } = db);
-    sut = new LedgerService(db.uow, db.config);
+    sut = new LedgerService(db.uow, db.config, new LedgerBatch(db.uow, db.config));
   });
   afterAll(() => db.close());
 

@@ -3,34 +3,25 @@ import { SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
-import type { Funding, FundingSource } from './funding';
+import { BalanceRow, balancesOf, insufficient, payer, spendableOf, takeFrom } from './account-balance';
+import { fund, funding, Funding, FUNDING_ORDER, FundingSource, share } from './funding';
+import { LedgerBatch } from './ledger-batch';
 import { PaymentEstimate } from './payment-estimate';
 
-/** The columns of a BalanceRow. */
-export const BALANCE_COLUMNS = 'free_messages, message_quota, messages_used, wallet_balance, subscription_active';
-
-export interface BalanceRow {
-  free_messages: number | string;
-  message_quota: number | string;
-  messages_used: number | string;
-  wallet_balance: number | string;
-  subscription_active: number | string | boolean;
-}
-
 /**
- * The one place that moves money. Every change is a single conditional UPDATE whose WHERE clause
+ * The one place that moves money. Every change is a conditional UPDATE whose WHERE clause
  * guarantees the balance stays >= 0, so concurrent sends (any replica, any dialect) can never
- * overdraw: the database decides who wins, no read-modify-write. Only debitMany, which may need up
- * to three UPDATEs, runs them in a transaction (the caller's, or its own).
- * Order of payment: free messages, then plan quota (messageQuota - messagesUsed), then wallet.
- * A message of several billable units (a multi-part SMS) is paid whole from the first source that
- * covers all its units: one message, one source, so a refund gives every unit back where it came from.
+ * overdraw. Payments follow FUNDING_ORDER (funding.ts): a single message tries each source with one
+ * guarded UPDATE and reads nothing first (one statement when free messages pay, the common case);
+ * several messages, of one account or many, are LedgerBatch's (a locking read, then one UPDATE per
+ * source), run in a unit of work (the caller's, or its own).
  */
 @Injectable()
 export class LedgerService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly config: AppConfig,
+    private readonly batch: LedgerBatch,
   ) {}
 
   price(channel: ChannelName): number {
@@ -40,18 +31,15 @@ export class LedgerService {
   /** Can the account pay for one message of `units` billable units now? */
   async canPay(accountId: string, channel: ChannelName, units = 1): Promise<boolean> {
     const b = await this.balance(accountId);
-    return b !== null && this.payable(b, this.price(channel), units) > 0;
+    return b !== null && fund(spendableOf(b), 1, units, units * this.price(channel)).length > 0;
   }
 
   /** A paper copy of the balance as it is now, for estimating what messages would cost (nothing is taken). */
   async estimate(accountId: string): Promise<PaymentEstimate> {
     const b = await this.balance(accountId);
     if (!b) throw ApiError.notFound('Account');
-    return new PaymentEstimate({
-      freeMessages: Number(b.free_messages),
-      quotaLeft: availableFrom(b, 'quota', 0),
-      wallet: Number(b.wallet_balance),
-    });
+    const left = spendableOf(b);
+    return new PaymentEstimate({ freeMessages: left.free, quotaLeft: left.quota, wallet: left.wallet });
   }
 
   /**
@@ -60,20 +48,20 @@ export class LedgerService {
    * Inside a unit of work it is part of it (the pipeline records the message in the same one).
    */
   async debit(accountId: string, channel: ChannelName, units = 1): Promise<Funding> {
-    const price = this.price(channel);
-    for (const source of ['free', 'quota', 'wallet'] as FundingSource[]) {
-      if (await this.take(accountId, source, units, price)) return funding(source, units, price);
+    const cost = units * this.price(channel);
+    for (const source of FUNDING_ORDER) {
+      if ((await this.uow.exec(takeFrom(source, [[accountId, share(source, units, cost)]]))) === 1)
+        return funding(source, units, cost);
     }
-    throw await this.refusal(accountId);
+    const b = payer(await this.balance(accountId));
+    throw b instanceof ApiError ? b : insufficient('this message');
   }
 
   /**
-   * Pays for up to `count` messages of `units` billable units each with at most three UPDATEs (bulk
-   * dispatch, batch sends).
-   * `allOrNothing`: fewer than `count` payable -> everything taken is given back and 402 thrown.
+   * Pays for up to `count` messages of `units` billable units each: LedgerBatch.debitAcross for one
+   * account (a batch send).
+   * `allOrNothing`: fewer than `count` payable -> 402 thrown and nothing taken.
    * Otherwise returns as many fundings as could be paid (possibly none).
-   * One unit of work (the caller's, when one is open), so a database error after the first UPDATE
-   * leaves nothing taken.
    */
   async debitMany(
     accountId: string,
@@ -81,54 +69,10 @@ export class LedgerService {
     count: number,
     opts: { allOrNothing: boolean; units?: number },
   ): Promise<Funding[]> {
-    return this.uow.transaction(() =>
-      this.debitManyInUnit(accountId, channel, count, opts.allOrNothing, opts.units ?? 1),
-    );
-  }
-
-  private async debitManyInUnit(
-    accountId: string,
-    channel: ChannelName,
-    count: number,
-    allOrNothing: boolean,
-    units: number,
-  ): Promise<Funding[]> {
-    const price = this.price(channel);
-    const out: Funding[] = [];
-    const first = await this.balance(accountId);
-    if (!first) throw ApiError.notFound('Account');
-    if (!truthy(first.subscription_active))
-      throw new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
-    if (allOrNothing && this.payable(first, price, units) < count) throw this.short(channel, count);
-    let b: BalanceRow | null = first;
-    for (const source of ['free', 'quota', 'wallet'] as FundingSource[]) {
-      // Retry a few times: a concurrent debit may change the balance between our read and UPDATE.
-      for (let attempt = 0; attempt < 5 && out.length < count && b; attempt++) {
-        const missing = count - out.length;
-        const available = messagesFrom(b, source, price, units);
-        // The wallet is the last source: in all-or-nothing mode take everything still missing or
-        // nothing, so a batch that cannot be paid never holds money a concurrent one needed.
-        const n = allOrNothing && source === 'wallet' ? missing : Math.min(missing, available);
-        if (n <= 0 || available < n) break;
-        if (await this.take(accountId, source, n * units, price)) {
-          for (let i = 0; i < n; i++) out.push(funding(source, units, price));
-          break;
-        }
-        b = await this.balance(accountId);
-      }
-    }
-    if (allOrNothing && out.length < count) {
-      await this.refundMany(accountId, out);
-      throw this.short(channel, count);
-    }
-    return out;
-  }
-
-  private short(channel: ChannelName, count: number): ApiError {
-    return new ApiError(
-      'INSUFFICIENT_BALANCE',
-      `Free messages, plan quota and wallet balance cannot pay for ${count} message(s) on ${channel}`,
-    );
+    const wants = [{ channel, count, units: opts.units ?? 1 }];
+    const [paid] = await this.batch.debitAcross([{ accountId, wants }], opts);
+    if (paid instanceof ApiError) throw paid;
+    return paid[0];
   }
 
   /**
@@ -164,58 +108,9 @@ export class LedgerService {
       await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
   }
 
-  /** Takes `n` billable units from one source in one conditional UPDATE. */
-  private async take(accountId: string, source: FundingSource, n: number, price: number): Promise<boolean> {
-    const active = 'AND subscription_active = ?';
-    switch (source) {
-      case 'free':
-        return (
-          (await this.exec(
-            `UPDATE accounts SET free_messages = free_messages - ? WHERE id = ? AND free_messages >= ? ${active}`,
-            [n, accountId, n, 1],
-          )) === 1
-        );
-      case 'quota':
-        return (
-          (await this.exec(
-            `UPDATE accounts SET messages_used = messages_used + ? WHERE id = ? AND messages_used + ? <= message_quota ${active}`,
-            [n, accountId, n, 1],
-          )) === 1
-        );
-      case 'wallet':
-        return (
-          (await this.exec(
-            `UPDATE accounts SET wallet_balance = wallet_balance - ? WHERE id = ? AND wallet_balance >= ? ${active}`,
-            [n * price, accountId, n * price, 1],
-          )) === 1
-        );
-    }
-  }
-
-  private async refusal(accountId: string): Promise<ApiError> {
-    const b = await this.balance(accountId);
-    if (!b) return ApiError.notFound('Account');
-    if (!truthy(b.subscription_active))
-      return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
-    return new ApiError(
-      'INSUFFICIENT_BALANCE',
-      'Free messages, plan quota and wallet balance cannot pay for this message',
-    );
-  }
-
-  private payable(b: BalanceRow, price: number, units = 1): number {
-    return (['free', 'quota', 'wallet'] as FundingSource[]).reduce(
-      (s, src) => s + messagesFrom(b, src, price, units),
-      0,
-    );
-  }
-
   // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).
   private async balance(accountId: string): Promise<BalanceRow | null> {
-    const rows = await this.uow.rows<BalanceRow>({
-      sql: `SELECT ${BALANCE_COLUMNS} FROM accounts WHERE id = ?`,
-      params: [accountId],
-    });
+    const rows = await this.uow.rows<BalanceRow>(balancesOf([accountId], false));
     return rows[0] ?? null;
   }
 
@@ -223,24 +118,4 @@ export class LedgerService {
   private async exec(sql: string, params: SqlParam[]): Promise<number> {
     return this.uow.exec({ sql, params });
   }
-}
-
-export function funding(source: FundingSource, units: number, price: number): Funding {
-  return { source, amount: source === 'wallet' ? units * price : 0, units };
-}
-
-export function truthy(v: number | string | boolean): boolean {
-  return v === true || Number(v) === 1;
-}
-
-/** What one source holds: free messages and plan quota in billable units, the wallet in messages of `price`. */
-export function availableFrom(b: BalanceRow, source: FundingSource, price: number): number {
-  if (source === 'free') return Number(b.free_messages);
-  if (source === 'quota') return Math.max(0, Number(b.message_quota) - Number(b.messages_used));
-  return price > 0 ? Math.floor(Number(b.wallet_balance) / price) : Number.MAX_SAFE_INTEGER;
-}
-
-/** Messages of `units` units one source can pay whole. */
-export function messagesFrom(b: BalanceRow, source: FundingSource, price: number, units: number): number {
-  return Math.floor(availableFrom(b, source, price) / units);
 }

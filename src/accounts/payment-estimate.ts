@@ -1,4 +1,4 @@
-import type { FundingSource } from './funding';
+import { fund, share, type FundingSource, type Spendable } from './funding';
 
 /** What an account can spend now: messages from free messages and plan quota, minor units from the wallet. */
 export interface SpendableBalance {
@@ -17,36 +17,23 @@ export interface SpentEstimate {
 }
 
 /**
- * Pays messages on paper from a balance snapshot, each as LedgerService.debit / debitMany take it:
- * free messages, then plan quota, then the wallet at the message's price; a message of several units
- * whole from the first source that covers them all. Nothing is taken.
+ * Pays messages on paper from a balance snapshot, each as the ledger takes it (`fund`, in
+ * FUNDING_ORDER). Nothing is taken.
  */
 export class PaymentEstimate {
-  private readonly left: SpendableBalance;
+  private readonly left: Spendable;
   private readonly spent: SpentEstimate = { free: 0, quota: 0, wallet: 0 };
 
   constructor(balance: SpendableBalance) {
-    this.left = { ...balance };
+    this.left = { free: balance.freeMessages, quota: balance.quotaLeft, wallet: balance.wallet };
   }
 
   /** Where one message of `units` billable units costing `price` in all would be paid from; null (nothing taken) when it cannot be. */
   pay(price: number, units = 1): FundingSource | null {
-    if (this.left.freeMessages >= units) {
-      this.left.freeMessages -= units;
-      this.spent.free += units;
-      return 'free';
-    }
-    if (this.left.quotaLeft >= units) {
-      this.left.quotaLeft -= units;
-      this.spent.quota += units;
-      return 'quota';
-    }
-    if (this.left.wallet >= price) {
-      this.left.wallet -= price;
-      this.spent.wallet += price;
-      return 'wallet';
-    }
-    return null;
+    const [paid] = fund(this.left, 1, units, price);
+    if (!paid) return null;
+    this.spent[paid.source] += share(paid.source, units, price);
+    return paid.source;
   }
 
   result(): SpentEstimate {

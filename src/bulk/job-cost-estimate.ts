@@ -36,8 +36,8 @@ export class JobCostEstimate {
   /**
    * Pays the rows as a running job does: windows of `mps` rows in row order (BulkJobRunner claims
    * that many); in a window, the rows of each channel and number of parts in one payment, in order of
-   * first appearance (MessagePayments.payWindow -> LedgerService.debitMany), each message whole from
-   * free messages, plan quota, then wallet. A window with an unpaid message pauses the job: nothing after it is paid.
+   * first appearance (MessagePayments.payWindow -> LedgerBatch.debitAcross), each message whole from
+   * one source in FUNDING_ORDER. A window with an unpaid message pauses the job: nothing after it is paid.
    */
   cost(payment: PaymentEstimate, mps: number): JobCost {
     let unpaid = 0;

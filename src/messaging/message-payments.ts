@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Funding, FundingSource } from '../accounts/funding';
 import { LedgerService } from '../accounts/ledger.service';
-import { LedgerBatch } from '../accounts/ledger-batch';
-import { BatchAnswer, Coalescer, LEFT_OUT } from '../common/coalescer';
+import { AccountDebit, LedgerBatch, LedgerBatchConflict } from '../accounts/ledger-batch';
+import { Coalescer, RetryWithout } from '../common/coalescer';
 import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -40,11 +40,15 @@ export function fundingOf(row: Pick<MessageEntity, 'paidFrom' | 'cost' | 'segmen
   return { source: (row.paidFrom ?? 'wallet') as FundingSource, amount: Number(row.cost), units: billableUnits(row) };
 }
 
+interface PaymentGroup {
+  channel: ValidatedMessage['channel'];
+  units: number;
+  indexes: number[];
+}
+
 /** Indexes of `items` grouped by channel and billable units, groups in order of first appearance. */
-function paymentGroups(
-  msgs: ValidatedMessage[],
-): { channel: ValidatedMessage['channel']; units: number; indexes: number[] }[] {
-  const groups = new Map<string, { channel: ValidatedMessage['channel']; units: number; indexes: number[] }>();
+function paymentGroups(msgs: ValidatedMessage[]): PaymentGroup[] {
+  const groups = new Map<string, PaymentGroup>();
   msgs.forEach((msg, i) => {
     const units = billableUnits(msg);
     const key = `${msg.channel}:${units}`;
@@ -61,7 +65,7 @@ function paymentGroups(
  */
 @Injectable()
 export class MessagePayments {
-  private readonly windows: Coalescer<WindowPayment, (Funding | null)[]>;
+  private readonly windows: Coalescer<WindowPayment, (Funding | null)[] | ApiError>;
 
   constructor(
     private readonly ledger: LedgerService,
@@ -72,8 +76,7 @@ export class MessagePayments {
     private readonly batch: LedgerBatch,
   ) {
     this.windows = new Coalescer({
-      batch: (r) => this.payManyWindows(r),
-      one: (r) => this.payOneWindow(r),
+      batch: (r) => this.payWindows(r),
       weight: (r) => r.items.length,
       maxWeight: MAX_BATCH_MESSAGES,
       ...uow.coalescing,
@@ -119,49 +122,32 @@ export class MessagePayments {
   }
 
   /**
-   * A bulk window: in order, as many as the balance covers, with one debitMany per channel and number
-   * of SMS parts (a window usually has one or two) and one INSERT, in one unit. Returns each item's funding, null past the
-   * balance (unpaid, unrecorded). Throws SUBSCRIPTION_INACTIVE with nothing taken.
+   * A bulk window: in order, as many as the balance covers, and one INSERT of the paid ones, in one
+   * unit. Returns each item's funding, null past the balance (unpaid, unrecorded). Throws
+   * SUBSCRIPTION_INACTIVE (or NOT_FOUND for an unknown account) with nothing taken.
    */
   async payWindow(accountId: string, items: WindowPayItem[]): Promise<(Funding | null)[]> {
     // With other accounts' windows arriving meanwhile; inside an open unit, alone and part of it.
-    return this.windows.submit({ accountId, items });
-  }
-
-  private async payOneWindow({ accountId, items }: WindowPayment): Promise<(Funding | null)[]> {
-    const fundings: (Funding | null)[] = items.map(() => null);
-    await this.uow.transaction(async () => {
-      for (const g of paymentGroups(items.map((it) => it.msg))) {
-        const paid = await this.ledger.debitMany(accountId, g.channel, g.indexes.length, {
-          allOrNothing: false,
-          units: g.units,
-        });
-        paid.forEach((f, k) => (fundings[g.indexes[k]] = f));
-      }
-      await this.log.insert(paidEntries(accountId, items, fundings), this.clock.now());
-    });
-    return fundings;
+    const paid = await this.windows.submit({ accountId, items });
+    if (paid instanceof ApiError) throw paid;
+    return paid;
   }
 
   /**
-   * Many accounts' windows in one unit: one read of their balances and at most three UPDATEs
-   * (LedgerBatch), one INSERT of every paid message. An account the batch cannot pay (unknown,
-   * inactive subscription) pays alone afterwards and gets the single debit's answer; a conflict or a
-   * failed insert undoes the unit and every window pays alone.
+   * Windows of one account or many in one unit (a batch of one is a batch): one debit of them all
+   * (LedgerBatch: a locking read and at most three UPDATEs), one INSERT of every paid message. An
+   * account that may not pay (unknown, inactive subscription) gets its refusal and nothing is taken
+   * for it; the others are paid. A conflict on some accounts' balances undoes the unit, which is
+   * written again without their windows (then each of them alone).
    */
-  private async payManyWindows(reqs: WindowPayment[]): Promise<BatchAnswer<(Funding | null)[]>[]> {
+  private async payWindows(reqs: WindowPayment[]): Promise<((Funding | null)[] | ApiError)[]> {
     return this.uow.transaction(async () => {
       const groupsOf = reqs.map((r) => paymentGroups(r.items.map((it) => it.msg)));
-      const paid = await this.batch.debitAcross(
-        reqs.map((r, i) => ({
-          accountId: r.accountId,
-          wants: groupsOf[i].map((g) => ({ channel: g.channel, units: g.units, count: g.indexes.length })),
-        })),
-      );
+      const paid = await this.debitWindows(reqs, groupsOf);
       const entries: NewLogEntry[] = [];
-      const answers = reqs.map((r, i): BatchAnswer<(Funding | null)[]> => {
+      const answers = reqs.map((r, i) => {
         const got = paid[i];
-        if (!got) return LEFT_OUT;
+        if (got instanceof ApiError) return got;
         const fundings: (Funding | null)[] = r.items.map(() => null);
         groupsOf[i].forEach((g, k) => got[k].forEach((f, j) => (fundings[g.indexes[j]] = f)));
         entries.push(...paidEntries(r.accountId, r.items, fundings));
@@ -170,6 +156,25 @@ export class MessagePayments {
       await this.log.insert(entries, this.clock.now());
       return answers;
     });
+  }
+
+  /** A conflict names the accounts it touched: their windows are written again apart (a window alone fails with it). */
+  private async debitWindows(reqs: WindowPayment[], groupsOf: PaymentGroup[][]): Promise<AccountDebit[]> {
+    try {
+      return await this.batch.debitAcross(
+        reqs.map((r, i) => ({
+          accountId: r.accountId,
+          wants: groupsOf[i].map((g) => ({ channel: g.channel, units: g.units, count: g.indexes.length })),
+        })),
+      );
+    } catch (err) {
+      if (!(err instanceof LedgerBatchConflict) || reqs.length === 1) throw err;
+      const lost = new Set(err.accountIds);
+      throw new RetryWithout(
+        reqs.flatMap((r, i) => (lost.has(r.accountId) ? [i] : [])),
+        err.message,
+      );
+    }
   }
 
   /**

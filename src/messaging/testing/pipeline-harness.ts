@@ -82,12 +82,13 @@ export interface PipelineHarness {
   provider: FakeProvider;
   uow: UnitOfWork;
   log: MessageLog;
+  payments: MessagePayments;
   pipeline: SendPipeline;
   windows: WindowSender;
   /** Each EVENT_SINK.record() call's events, in order. */
   events: DomainEvent[][];
   /** A fresh account (wallet only, unless told). */
-  account(f?: { wallet?: number; free?: number }): Promise<string>;
+  account(f?: { wallet?: number; free?: number; active?: boolean }): Promise<string>;
   wallet(accountId: string): Promise<number>;
   message(accountId: string, id: string): Promise<MessageEntity | null>;
   /** messages_total{status} summed over channels. */
@@ -135,7 +136,8 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     { routeForSend: () => Promise.resolve(null) },
     metrics,
   );
-  const ledger = new LedgerService(uow, config);
+  const batch = new LedgerBatch(uow, config);
+  const ledger = new LedgerService(uow, config, batch);
   const events: DomainEvent[][] = [];
   const trail = new StatusTrail(uow, {
     record: (_tx, evs) => {
@@ -146,7 +148,7 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
   const receiptStore = new ReceiptStore(uow);
   const log = new MessageLog(uow, trail, receiptStore);
   const receipts = new ReceiptIntakeService(uow, receiptStore, trail, clock, config, metrics);
-  const payments = new MessagePayments(ledger, log, gateway, clock, uow, new LedgerBatch(uow, config));
+  const payments = new MessagePayments(ledger, log, gateway, clock, uow, batch);
   const delivery = new DeliveryStep(gateway, log, clock);
   const recorder = new OutcomeRecorder(log, ledger, uow, clock, metrics, receipts);
   const pipeline = new SendPipeline(payments, delivery, recorder, log);
@@ -158,12 +160,13 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     provider,
     uow,
     log,
+    payments,
     pipeline,
     windows,
     events,
     async account(f = {}) {
       const id = `acc_spec_${++n}`;
-      await insertAccountRow(ds, id, { name: 'spec', wallet: f.wallet ?? 1000, free: f.free ?? 0 });
+      await insertAccountRow(ds, id, { name: 'spec', wallet: f.wallet ?? 1000, free: f.free ?? 0, active: f.active });
       return id;
     },
     wallet: async (accountId) => (await accountBalances(ds, accountId)).wallet,
