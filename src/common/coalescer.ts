@@ -25,8 +25,6 @@ export interface CoalescerOptions<Req, Res> {
    * it may not leave its request out.
    */
   batch(reqs: Req[]): Promise<BatchAnswer<Res>[]>;
-  /** @deprecated Transition only: a single-request twin of `batch`, used for batches of one while set. */
-  one?(req: Req): Promise<Res>;
   /** Rows (or any measure) a request adds to a batch; a batch is closed when the next would pass `maxWeight`. */
   weight?(req: Req): number;
   maxWeight: number;
@@ -109,7 +107,6 @@ export class Coalescer<Req, Res> {
 
   /** A batch of one, outside the queue. */
   private async single(req: Req): Promise<Res> {
-    if (this.o.one) return this.o.one(req);
     const [answer] = await this.o.batch([req]);
     if (answer === LEFT_OUT) throw new Error('A batch of one left its request out');
     return answer;
