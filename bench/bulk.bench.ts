@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DataSource } from 'typeorm';
 import { downloadCsv, element, postBulk } from './bulk-clients';
+import { accountIdOf } from '../src/common/account-id';
 
 const args = Object.fromEntries(
   process.argv
@@ -232,7 +233,7 @@ async function child(dialect: string): Promise<void> {
     for (let a = 0; a < nAcc; a++) {
       const acc = await accounts.create({ name: `Bench ${a}`, walletBalance: 1_000_000 });
       if ('subscribe' in args)
-        await endpoints.create(acc.account.id, { url: 'http://127.0.0.1:9/hook', events: ['message.*'] });
+        await endpoints.create(accountIdOf(acc.account.id), { url: 'http://127.0.0.1:9/hook', events: ['message.*'] });
       const res = await postBulk(port, acc.apiKey.key, perJob, 10);
       jobIds.push(String(res.body.id));
     }

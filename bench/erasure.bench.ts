@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { benchDatabase } from './bench-database';
+import { accountIdOf } from '../src/common/account-id';
 
 const args = Object.fromEntries(
   process.argv
@@ -73,11 +74,12 @@ async function child(dialect: string): Promise<void> {
     }
     console.log(`seeded ${fmt(total)} messages in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     t0 = performance.now();
-    const erasure = await app.get(ErasuresService).request(account.id, PHONE);
+    const erasure = await app.get(ErasuresService).request(accountIdOf(account.id), PHONE);
     const runner = app.get(ErasureRunner);
-    while ((await app.get(ErasuresService).get(account.id, erasure.id)).status !== 'completed') await runner.pass();
+    while ((await app.get(ErasuresService).get(accountIdOf(account.id), erasure.id)).status !== 'completed')
+      await runner.pass();
     const secs = (performance.now() - t0) / 1000;
-    const done = await app.get(ErasuresService).get(account.id, erasure.id);
+    const done = await app.get(ErasuresService).get(accountIdOf(account.id), erasure.id);
     console.log(
       `erased ${fmt(done.counts.messages)} messages in ${secs.toFixed(2)} s (${fmt(done.counts.messages / secs)} messages/s)`,
     );

@@ -8,6 +8,7 @@ import { benchDatabase } from './bench-database';
 import { fork } from 'node:child_process';
 import http, { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { accountIdOf } from '../src/common/account-id';
 
 const args = Object.fromEntries(
   process.argv
@@ -91,13 +92,13 @@ async function child(dialect: string): Promise<void> {
     const { account } = await app.get(AccountsService).create({ name: 'Bench webhooks', walletBalance: 0 });
     await app
       .get(EventEndpointsService)
-      .create(account.id, { url: `http://127.0.0.1:${args.receiver}/hook`, events: ['message.*'] });
+      .create(accountIdOf(account.id), { url: `http://127.0.0.1:${args.receiver}/hook`, events: ['message.*'] });
     const sink = app.get<Sink>(EVENT_SINK);
     const data = { id: 'msg_x', status: 'delivered', channel: 'local_sms', to: '+966501234567', sequence: 3 };
     let t0 = performance.now();
     for (let i = 0; i < events; i += 1000) {
       const batch = Array.from({ length: Math.min(1000, events - i) }, (_, k) => ({
-        accountId: account.id,
+        accountId: accountIdOf(account.id),
         type: 'message.delivered' as const,
         data: { ...data, id: `msg_${i + k}` },
         at: Date.now(),

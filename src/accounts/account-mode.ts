@@ -1,3 +1,5 @@
+import type { AccountId } from '../common/account-id';
+
 /**
  * Test mode (issue 30). A key is live or test. An account's test data lives under its test twin: a
  * second `accounts` row whose id is the live id behind `test_`, created when the first test key is
@@ -23,11 +25,11 @@ export function isLiveAccount(accountId: string): boolean {
 }
 
 /** The test twin of a live account. */
-export function testAccountIdOf(liveAccountId: string): string {
-  return isLiveAccount(liveAccountId) ? TEST_PREFIX + liveAccountId : liveAccountId;
+export function testAccountIdOf(liveAccountId: AccountId): AccountId {
+  return isLiveAccount(liveAccountId) ? ((TEST_PREFIX + liveAccountId) as AccountId) : liveAccountId;
 }
 
 /** The live account a twin belongs to (a live id is its own). */
-export function liveAccountIdOf(accountId: string): string {
-  return isLiveAccount(accountId) ? accountId : accountId.slice(TEST_PREFIX.length);
+export function liveAccountIdOf(accountId: AccountId): AccountId {
+  return isLiveAccount(accountId) ? accountId : (accountId.slice(TEST_PREFIX.length) as AccountId);
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUDIT_TRAIL, AuditTrail, AuditValue } from '../common/audit/audit-trail';
 import { InjectRepository } from '@nestjs/typeorm';
-import { And, LessThan, Like, MoreThan, Not, Repository } from 'typeorm';
+import { And, FindOperator, LessThan, Like, MoreThan, Not, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { CursorCodec, Page } from '../common/cursor';
 import { LedgerService } from './ledger.service';
@@ -12,6 +12,7 @@ import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
 import { UnitOfWork } from '../database/unit-of-work';
 import { isLiveAccount, liveAccountIdOf, TEST_ACCOUNT_ID_LIKE } from './account-mode';
+import type { AccountId } from '../common/account-id';
 
 export interface AccountFields {
   name?: string;
@@ -49,11 +50,14 @@ export interface OperatorAccountView extends AccountView {
 
 /** An account's own retention (null: the RETENTION_*_DAYS defaults), as the retention purger reads it. */
 export interface AccountRetention {
-  accountId: string;
+  accountId: AccountId;
   retentionDays: number | null;
 }
 
 const ACCOUNTS_CURSOR = 'admin:accounts';
+
+/** Every id but a test twin's (the pattern is not an account id, hence the cast). */
+const notTestTwin = (): FindOperator<AccountId> => Not(Like(TEST_ACCOUNT_ID_LIKE)) as FindOperator<AccountId>;
 
 @Injectable()
 export class AccountsService {
@@ -96,7 +100,7 @@ export class AccountsService {
   }
 
   /** Operator update; absolute values (the ledger moves balances during sending). */
-  async update(id: string, fields: AccountFields): Promise<OperatorAccountView> {
+  async update(id: AccountId, fields: AccountFields): Promise<OperatorAccountView> {
     if (!isLiveAccount(id)) throw ApiError.notFound('Account');
     this.checkedRetention(fields.retentionDays);
     const patch: Partial<AccountEntity> = { updatedAt: this.clock.now() };
@@ -133,13 +137,13 @@ export class AccountsService {
       await this.audit.record({ accountId, type: 'account.retention_changed', changes: retention });
   }
 
-  async get(id: string): Promise<AccountView> {
+  async get(id: AccountId): Promise<AccountView> {
     const account = await this.accounts.findOneBy({ id });
     if (!account) throw ApiError.notFound('Account');
     return this.map(account);
   }
 
-  async getForOperator(id: string): Promise<OperatorAccountView> {
+  async getForOperator(id: AccountId): Promise<OperatorAccountView> {
     const account = isLiveAccount(id) ? await this.accounts.findOneBy({ id }) : null;
     if (!account) throw ApiError.notFound('Account');
     return this.mapForOperator(account);
@@ -154,12 +158,12 @@ export class AccountsService {
   }
 
   /** A live account (the operator never addresses an account's test twin directly). */
-  async exists(id: string): Promise<boolean> {
+  async exists(id: AccountId): Promise<boolean> {
     return isLiveAccount(id) && (await this.accounts.countBy({ id })) > 0;
   }
 
   /** A page of every account (test accounts too) after `after` in id order, with its own retention: the purger's list. */
-  async retentionPage(after: string, limit: number): Promise<AccountRetention[]> {
+  async retentionPage(after: AccountId, limit: number): Promise<AccountRetention[]> {
     const rows = await this.accounts.find({
       select: { id: true, retentionDays: true },
       where: { id: MoreThan(after) },
@@ -176,12 +180,12 @@ export class AccountsService {
 
   /** Operator listing: every account, newest first; the cursor is the last id seen. */
   async listForOperator(q: { cursor?: string; limit?: number }): Promise<Page<OperatorAccountView>> {
-    const after = this.cursors.decode<string>(ACCOUNTS_CURSOR, q.cursor);
+    const after = this.cursors.decode<AccountId>(ACCOUNTS_CURSOR, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
     const limit = q.limit ?? 50;
     const rows = await this.accounts.find({
       // An account's test twin is part of that account, not an account of its own.
-      where: { id: after ? And(LessThan(after), Not(Like(TEST_ACCOUNT_ID_LIKE))) : Not(Like(TEST_ACCOUNT_ID_LIKE)) },
+      where: { id: after ? And(LessThan(after), notTestTwin()) : notTestTwin() },
       order: { id: 'DESC' },
       take: limit + 1,
     });
@@ -195,7 +199,7 @@ export class AccountsService {
   }
 
   /** The owner's reset of a test mode's wallet to TEST_MODE_BALANCE (in the trail); the account after it. */
-  async resetTestBalance(testAccountId: string): Promise<AccountView> {
+  async resetTestBalance(testAccountId: AccountId): Promise<AccountView> {
     if (isLiveAccount(testAccountId)) throw ApiError.notFound('Account');
     const balance = this.config.testMode.balance;
     await this.uow.transaction(async ({ manager }) => {
@@ -214,7 +218,7 @@ export class AccountsService {
   }
 
   /** Operator top-up: adds `amount` minor units to the wallet atomically and answers the account after it. */
-  async topUp(id: string, amount: number): Promise<OperatorAccountView> {
+  async topUp(id: AccountId, amount: number): Promise<OperatorAccountView> {
     if (!isLiveAccount(id)) throw ApiError.notFound('Account');
     await this.uow.transaction(async () => {
       if (!(await this.ledger.credit(id, amount))) {

@@ -6,6 +6,7 @@ import { ApiKeysRepository, KeyIdentity } from './api-keys.repository';
 import type { AccountEntity } from './entities/account.entity';
 import type { KeyRole, Permission } from './permissions';
 import { KeyMode, modeOfAccount } from './account-mode';
+import type { AccountId } from '../common/account-id';
 
 /** lastUsedAt is a hint for owners ("is this key still in use?"), not an audit log: minute precision. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -14,7 +15,7 @@ const MAP_MAX = 10_000;
 /** Who is calling, as resolved from an API key (the auth module's AuthContext). */
 export interface ApiKeyCaller {
   /** The account whose data the key reads and writes: for a test key, the account's test twin. */
-  accountId: string;
+  accountId: AccountId;
   /** Test keys read and write only test data (account-mode.ts). */
   mode: KeyMode;
   keyId: string;
@@ -72,7 +73,7 @@ export class ApiKeyAuthService {
    * The row's own value (read with the key) keeps replicas from writing more than about once a minute
    * between them; the map stops this replica's concurrent requests from all writing at once.
    */
-  private recordUse(accountId: string, keyId: string, lastUsedAt: number | null): void {
+  private recordUse(accountId: AccountId, keyId: string, lastUsedAt: number | null): void {
     const now = this.clock.now();
     if (lastUsedAt !== null && now - lastUsedAt < LAST_USED_RESOLUTION_MS) return;
     if ((this.nextTouch.get(keyId) ?? 0) > now) return;

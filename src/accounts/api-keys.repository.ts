@@ -4,6 +4,7 @@ import { EntityManager, In, IsNull, LessThan, Repository } from 'typeorm';
 import type { KeyRole, Permission } from './permissions';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
+import type { AccountId } from '../common/account-id';
 
 /** What never changes about a key once issued (so a replica may keep it in memory). */
 export interface KeyIdentity {
@@ -70,7 +71,7 @@ export class ApiKeysRepository {
   }
 
   /** Records a use unless one at or after `notBefore` is already recorded (another replica's). */
-  async touchLastUsed(accountId: string, keyId: string, now: number, notBefore: number): Promise<void> {
+  async touchLastUsed(accountId: AccountId, keyId: string, now: number, notBefore: number): Promise<void> {
     await this.keys
       .createQueryBuilder()
       .update()
@@ -91,7 +92,7 @@ export class ApiKeysRepository {
    * Takes the account row's write lock until the transaction ends (a no-op UPDATE: the database locks the
    * row, or runs units of work one at a time), so concurrent creations count keys one at a time.
    */
-  async lockAccount(em: EntityManager, accountId: string): Promise<void> {
+  async lockAccount(em: EntityManager, accountId: AccountId): Promise<void> {
     await em
       .createQueryBuilder()
       .update(AccountEntity)
@@ -100,7 +101,7 @@ export class ApiKeysRepository {
       .execute();
   }
 
-  async countActive(em: EntityManager, accountId: string): Promise<number> {
+  async countActive(em: EntityManager, accountId: AccountId): Promise<number> {
     return em.getRepository(ApiKeyEntity).countBy({ accountId, revokedAt: IsNull() });
   }
 
@@ -117,7 +118,7 @@ export class ApiKeysRepository {
    * Sets revoked_at on an active key of one of the accounts (live and test); answers the key's
    * account, null when none of them has an active key with this id.
    */
-  async revoke(accountIds: string[], id: string, now: number, em?: EntityManager): Promise<string | null> {
+  async revoke(accountIds: AccountId[], id: string, now: number, em?: EntityManager): Promise<AccountId | null> {
     const repo = em ? em.getRepository(ApiKeyEntity) : this.keys;
     for (const accountId of accountIds) {
       const result = await repo.update({ id, accountId, revokedAt: IsNull() }, { revokedAt: now });

@@ -15,6 +15,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig } from '../config/app-config';
 import { isLiveAccount, KeyMode, liveAccountIdOf, modeOfAccount, testAccountIdOf } from './account-mode';
 import { TestAccountsRepository } from './test-accounts.repository';
+import type { AccountId } from '../common/account-id';
 
 /** Most active keys an account may hold (owner and member); each one is a credential to watch. */
 export const MAX_ACTIVE_KEYS = 100;
@@ -69,7 +70,7 @@ export class ApiKeysService {
    * Issues a key (operator API, account creation); the plain key is returned once, only its SHA-256 is
    * stored. Audited unless it is part of creating the account (`em`: the account's own transaction).
    */
-  async issue(accountId: string, spec: IssueSpec, em?: EntityManager): Promise<IssuedApiKey> {
+  async issue(accountId: AccountId, spec: IssueSpec, em?: EntityManager): Promise<IssuedApiKey> {
     const issued = (entity: ApiKeyEntity, key: string): IssuedApiKey => ({
       id: entity.id,
       key,
@@ -90,13 +91,13 @@ export class ApiKeysService {
   }
 
   /** The twin of a live account, created (with TEST_MODE_BALANCE) under the live row's lock. */
-  private async testAccountOf(em: EntityManager, liveAccountId: string): Promise<string> {
+  private async testAccountOf(em: EntityManager, liveAccountId: AccountId): Promise<AccountId> {
     await this.keys.lockAccount(em, liveAccountId);
     return this.testAccounts.ensure(em, liveAccountId, this.config.testMode.balance, this.clock.now());
   }
 
   /** The accounts whose keys a caller manages: a live owner both modes, a test key its test mode only. */
-  private managedAccounts(auth: KeysCaller): string[] {
+  private managedAccounts(auth: KeysCaller): AccountId[] {
     return isLiveAccount(auth.accountId) ? [auth.accountId, testAccountIdOf(auth.accountId)] : [auth.accountId];
   }
 
@@ -191,7 +192,7 @@ export class ApiKeysService {
   }
 
   private async insert(
-    accountId: string,
+    accountId: AccountId,
     spec: IssueSpec,
     em?: EntityManager,
   ): Promise<{ entity: ApiKeyEntity; key: string }> {

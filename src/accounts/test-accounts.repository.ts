@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AccountEntity } from './entities/account.entity';
 import { testAccountIdOf } from './account-mode';
+import type { AccountId } from '../common/account-id';
 
 /**
  * SQL of an account's test twin (account-mode.ts): created on first use with the configured test
@@ -14,7 +15,7 @@ export class TestAccountsRepository {
    * The twin of `liveAccountId`, created if missing. Call inside a transaction that holds the live
    * account row's lock (ApiKeysRepository.lockAccount), so two first test keys create one twin.
    */
-  async ensure(em: EntityManager, liveAccountId: string, balance: number, now: number): Promise<string> {
+  async ensure(em: EntityManager, liveAccountId: AccountId, balance: number, now: number): Promise<AccountId> {
     const id = testAccountIdOf(liveAccountId);
     if ((await em.countBy(AccountEntity, { id })) > 0) return id;
     const live = await em.findOneBy(AccountEntity, { id: liveAccountId });

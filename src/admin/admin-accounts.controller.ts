@@ -14,6 +14,7 @@ import {
   ISSUED_KEY_EXAMPLE,
 } from './dto/admin-account.response';
 import { CreateAccountDto, CreateApiKeyDto, ListAccountsQuery, TopUpDto, UpdateAccountDto } from './dto/account.dto';
+import { accountIdOf } from '../common/account-id';
 
 @ApiTags('admin')
 @AdminOnly()
@@ -46,7 +47,7 @@ export class AdminAccountsController {
   })
   @ApiErrors('NOT_FOUND')
   async get(@Param('id') id: string): Promise<{ success: true; data: { account: AccountView } }> {
-    return { success: true, data: { account: await this.accounts.getForOperator(id) } };
+    return { success: true, data: { account: await this.accounts.getForOperator(accountIdOf(id)) } };
   }
 
   @Post(':id/top-up')
@@ -66,7 +67,7 @@ export class AdminAccountsController {
     @Param('id') id: string,
     @Body() dto: TopUpDto,
   ): Promise<{ success: true; data: { account: AccountView } }> {
-    return { success: true, data: { account: await this.accounts.topUp(id, dto.amount) } };
+    return { success: true, data: { account: await this.accounts.topUp(accountIdOf(id), dto.amount) } };
   }
 
   @Post()
@@ -96,7 +97,7 @@ export class AdminAccountsController {
     @Param('id') id: string,
     @Body() dto: UpdateAccountDto,
   ): Promise<{ success: true; data: { account: AccountView } }> {
-    return { success: true, data: { account: await this.accounts.update(id, dto) } };
+    return { success: true, data: { account: await this.accounts.update(accountIdOf(id), dto) } };
   }
 
   @Post(':id/api-keys')
@@ -118,11 +119,15 @@ export class AdminAccountsController {
     @Param('id') id: string,
     @Body() dto: CreateApiKeyDto,
   ): Promise<{ success: true; data: { apiKey: IssuedApiKey } }> {
-    if (!(await this.accounts.exists(id))) throw ApiError.notFound('Account');
+    if (!(await this.accounts.exists(accountIdOf(id)))) throw ApiError.notFound('Account');
     return {
       success: true,
       data: {
-        apiKey: await this.apiKeys.issue(id, { role: dto.role, permissions: dto.permissions ?? [], mode: dto.mode }),
+        apiKey: await this.apiKeys.issue(accountIdOf(id), {
+          role: dto.role,
+          permissions: dto.permissions ?? [],
+          mode: dto.mode,
+        }),
       },
     };
   }

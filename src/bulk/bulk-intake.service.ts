@@ -28,6 +28,7 @@ import { BulkJobRepository, IntakeFields, jobStatements, KeyClaim } from './bulk
 import { BulkRowRepository, rowStatements, rowValues } from './bulk-row.repository';
 import type { BulkJobRecord } from './bulk-records';
 import { MAX_JSON_DEPTH } from '../common/json-depth';
+import type { AccountId } from '../common/account-id';
 
 /**
  * A batch is also stored once its payloads reach this many characters (at most ~6 MB as UTF-8):
@@ -170,13 +171,13 @@ export class BulkIntakeService {
     return null;
   }
 
-  private async findByKey(accountId: string, key: string): Promise<BulkJobRecord | null> {
+  private async findByKey(accountId: AccountId, key: string): Promise<BulkJobRecord | null> {
     const job = await this.jobs.findByKey(accountId, keyHash(key));
     if (!job || job.createdAt < this.clock.now() - this.settings.idempotencyWindowMs) return null;
     return job;
   }
 
-  private async createAcceptingJob(jobId: string, accountId: string): Promise<void> {
+  private async createAcceptingJob(jobId: string, accountId: AccountId): Promise<void> {
     const now = this.clock.now();
     await this.jobs.create(jobId, accountId, this.settings.instanceId, now + this.settings.intakeLeaseMs, now);
   }
@@ -234,7 +235,7 @@ export class BulkIntakeService {
 
   /** Claims the key for `jobId` (or finds who holds it). Race-free: the unique index decides. */
   private async finalize(
-    accountId: string,
+    accountId: AccountId,
     jobId: string | null,
     f: CheckedFields,
     print: Fingerprint,

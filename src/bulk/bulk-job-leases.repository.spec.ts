@@ -3,6 +3,7 @@ import { openBulkTestDatabase } from './testing/bulk-test-database';
 import type { UnitOfWork } from '../database/unit-of-work';
 import { BulkJobLeases, leaseStatements } from './bulk-job-leases.repository';
 import { BulkJobRepository } from './bulk-job.repository';
+import { accountIdOf } from '../common/account-id';
 
 describe(BulkJobLeases.name, () => {
   let ds: DataSource;
@@ -20,7 +21,7 @@ describe(BulkJobLeases.name, () => {
   });
 
   async function pausedJob(id: string, reason: string, resumeAt: number): Promise<void> {
-    await jobs.create(id, 'acc_1', 'rep_1', 10, 1);
+    await jobs.create(id, accountIdOf('acc_1'), 'rep_1', 10, 1);
     await ds.query(`UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ? WHERE id = ?`, [
       reason,
       resumeAt,

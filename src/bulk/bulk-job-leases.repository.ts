@@ -4,6 +4,7 @@ import { caseOf, inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import { num, str } from './bulk-records';
 import { rowStatements } from './bulk-row.repository';
 import type { SettledRow } from './window-rows';
+import { AccountId, accountIdOf } from '../common/account-id';
 
 /**
  * A window's end closes it (no row of the job is taken any more) only where the lease is still the
@@ -25,7 +26,7 @@ const RESUMES_PER_CALL = 1000;
 /** Per account, the oldest job holding its turn. */
 export interface Turn {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   status: string;
   /** Fixed once intake finished. */
   mps: number;
@@ -45,7 +46,7 @@ export interface ClaimedTurns {
 /** A cancelled job whose rows are not all settled (the reaper's work). */
 export interface UnsettledJob {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   leaseOwner: string | null;
 }
 
@@ -236,7 +237,7 @@ export class BulkJobLeases {
   async turns(limit: number): Promise<Turn[]> {
     return (await this.db.rows(leaseStatements.turns(limit))).map((r) => ({
       id: String(r.id),
-      accountId: String(r.account_id),
+      accountId: accountIdOf(String(r.account_id)),
       status: String(r.status),
       mps: num(r.messages_per_second),
       instantReceipts: !!num(r.instant_receipts),
@@ -341,7 +342,7 @@ export class BulkJobLeases {
   async unsettledCancelled(now: number, limit: number): Promise<UnsettledJob[]> {
     return (await this.db.rows(leaseStatements.unsettledCancelled(now, limit))).map((r) => ({
       id: String(r.id),
-      accountId: String(r.account_id),
+      accountId: accountIdOf(String(r.account_id)),
       leaseOwner: str(r.lease_owner),
     }));
   }

@@ -1,3 +1,4 @@
+import type { AccountId } from '../common/account-id';
 import { Registry } from 'prom-client';
 import { FakeClock } from '../common/fake-clock';
 import { loadConfig } from '../config/app-config';
@@ -12,6 +13,7 @@ import { BulkJobRepository } from './bulk-job.repository';
 import { BulkRowRepository, rowStatements } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
 import { WindowBatches } from './window-batches';
+import { accountIdOf } from '../common/account-id';
 
 describe(BulkJobRunner.name, () => {
   // Dispatch lease max(BULK_LEASE_MS, 2 x 3 s) = 6 s; a call starts only with 4.5 s of it left.
@@ -80,7 +82,7 @@ describe(BulkJobRunner.name, () => {
   afterAll(() => h.close());
 
   /** A validated job of `n` SMS rows, running and leased to this replica (as the dispatcher leaves it). */
-  async function leasedJob(accountId: string, n: number): Promise<string> {
+  async function leasedJob(accountId: AccountId, n: number): Promise<string> {
     const id = (current = `bulk_spec_${++ids}`);
     await jobs.create(id, accountId, settings.instanceId, clock.now() + settings.dispatchLeaseMs, clock.now());
     const payloads = Array.from({ length: n }, (_, i) => ({ to: `+96650300${String(i).padStart(4, '0')}` }));
@@ -99,7 +101,7 @@ describe(BulkJobRunner.name, () => {
   }
 
   const runnerOf = (jobId: string, accountId: string, mps: number) =>
-    new BulkJobRunner(deps, { id: jobId, accountId, mps, instantReceipts: false }, true);
+    new BulkJobRunner(deps, { id: jobId, accountId: accountIdOf(accountId), mps, instantReceipts: false }, true);
 
   const job = async (id: string) =>
     (await h.uow.manager.query('SELECT status, sent_count, lease_owner FROM bulk_jobs WHERE id = ?', [id]))[0];

@@ -6,6 +6,7 @@ import { DeliveryCounts, JobDelivery } from '../messaging/delivery-counts';
 import { BulkJobView, JobStatus, toJobView } from './bulk-job.view';
 import { BulkJobsService } from './bulk-jobs.service';
 import { BulkSettings } from './bulk-settings';
+import type { AccountId } from '../common/account-id';
 
 /** How often a watched job is read: its stream changes at most twice a second. */
 export const EVENTS_POLL_MS = 500;
@@ -38,7 +39,7 @@ interface Subscriber {
 
 /** One job watched on this replica: one poll, whatever the number of streams open on it. */
 interface Watch {
-  accountId: string;
+  accountId: AccountId;
   jobId: string;
   subscribers: Set<Subscriber>;
   timer: NodeJS.Timeout | null;
@@ -80,7 +81,7 @@ export class BulkJobStream {
   }
 
   /** Answers the stream of the account's job; throws (JSON error, nothing written) when it has no such job. */
-  async open(accountId: string, jobId: string, res: Response): Promise<void> {
+  async open(accountId: AccountId, jobId: string, res: Response): Promise<void> {
     const job = await this.jobs.get(accountId, jobId);
     if (this.closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down; reconnect');
     const open = this.perAccount.get(accountId) ?? 0;
@@ -114,7 +115,7 @@ export class BulkJobStream {
     res.on('close', () => this.leave(key, watch, sub));
   }
 
-  private watch(key: string, accountId: string, jobId: string): Watch {
+  private watch(key: string, accountId: AccountId, jobId: string): Watch {
     const watch: Watch = { accountId, jobId, subscribers: new Set(), timer: null, delivery: null, deliveryDueAt: 0 };
     this.watches.set(key, watch);
     this.schedule(key, watch);

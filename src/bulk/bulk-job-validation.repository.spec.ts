@@ -3,6 +3,7 @@ import { openBulkTestDatabase } from './testing/bulk-test-database';
 import type { UnitOfWork } from '../database/unit-of-work';
 import { BulkJobValidation } from './bulk-job-validation.repository';
 import { BulkJobRepository } from './bulk-job.repository';
+import { accountIdOf } from '../common/account-id';
 
 describe(BulkJobValidation.name, () => {
   let ds: DataSource;
@@ -20,7 +21,7 @@ describe(BulkJobValidation.name, () => {
   });
 
   async function validating(id: string, lease: { owner: string; until: number } | null = null): Promise<void> {
-    await jobs.create(id, 'acc_1', 'intake', 0, 1);
+    await jobs.create(id, accountIdOf('acc_1'), 'intake', 0, 1);
     await ds.query(
       `UPDATE bulk_jobs SET status = 'validating', total = 3, validated_count = 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?`,
       [lease?.owner ?? null, lease?.until ?? null, id],
@@ -55,12 +56,12 @@ describe(BulkJobValidation.name, () => {
     expect(await uow.steps(() => validation.saveProgress(progress, 'rep_1', 6_000, 1_000))).toEqual(
       new Set(['bulk_e', 'bulk_f']),
     );
-    expect(await jobs.findOwned('acc_1', 'bulk_f')).toMatchObject({
+    expect(await jobs.findOwned(accountIdOf('acc_1'), 'bulk_f')).toMatchObject({
       validatedCount: 2,
       invalidCount: 1,
       leaseExpiresAt: 6_000,
     });
-    expect(await jobs.findOwned('acc_1', 'bulk_g')).toMatchObject({
+    expect(await jobs.findOwned(accountIdOf('acc_1'), 'bulk_g')).toMatchObject({
       validatedCount: 1,
       invalidCount: 0,
       leaseExpiresAt: 5_000,
@@ -71,7 +72,10 @@ describe(BulkJobValidation.name, () => {
     await validating('bulk_h', { owner: 'rep_1', until: 5_000 });
     await validating('bulk_i', { owner: 'rep_other', until: 5_000 });
     expect(await uow.steps(() => validation.queue(['bulk_h', 'bulk_i'], 'rep_1', 1_000))).toEqual(['bulk_h']);
-    expect(await jobs.findOwned('acc_1', 'bulk_h')).toMatchObject({ status: 'queued', leaseOwner: null });
-    expect(await jobs.findOwned('acc_1', 'bulk_i')).toMatchObject({ status: 'validating', leaseOwner: 'rep_other' });
+    expect(await jobs.findOwned(accountIdOf('acc_1'), 'bulk_h')).toMatchObject({ status: 'queued', leaseOwner: null });
+    expect(await jobs.findOwned(accountIdOf('acc_1'), 'bulk_i')).toMatchObject({
+      status: 'validating',
+      leaseOwner: 'rep_other',
+    });
   });
 });

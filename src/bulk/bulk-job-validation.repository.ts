@@ -4,11 +4,12 @@ import { caseOf, inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import type { BulkJobErrorCode } from './bulk-error-codes';
 import { num, str } from './bulk-records';
 import { rowStatements } from './bulk-row.repository';
+import { AccountId, accountIdOf } from '../common/account-id';
 
 /** A `validating` job leased for validation. */
 export interface ValidationLease {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   validatedCount: number;
   /** Rows found invalid so far (by an earlier lease holder). */
   invalidCount: number;
@@ -123,7 +124,7 @@ export class BulkJobValidation {
       );
       return found.rows.map((r) => ({
         id: String(r.id),
-        accountId: String(r.account_id),
+        accountId: accountIdOf(String(r.account_id)),
         validatedCount: num(r.validated_count),
         invalidCount: num(r.invalid_count),
         total: num(r.total),

@@ -3,6 +3,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
 import { BulkJobRecord, JobStatus, num, toJobRecord } from './bulk-records';
 import { rowStatements } from './bulk-row.repository';
+import type { AccountId } from '../common/account-id';
 
 /** What intake settles once the body ended (the idempotency claim moves the job to `validating`). */
 export interface IntakeFields {
@@ -27,7 +28,7 @@ export const LIVE_STATUSES: JobStatus[] = ['accepting', 'validating', 'queued', 
  * on them). The loops' statements (leases, turns, windows) are in bulk-job-leases.repository.ts.
  */
 export const jobStatements = {
-  create: (id: string, accountId: string, owner: string, leaseUntil: number, now: number): Stmt =>
+  create: (id: string, accountId: AccountId, owner: string, leaseUntil: number, now: number): Stmt =>
     sql(
       `INSERT INTO bulk_jobs (id, account_id, name, status, messages_per_second, total, validated_count, pending_count, sent_count, failed_count, cancelled_count, invalid_count, lease_owner, lease_expires_at, created_at, updated_at)
        VALUES (?, ?, NULL, 'accepting', 0, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?)`,
@@ -47,14 +48,14 @@ export const jobStatements = {
       now,
       id,
     ),
-  byKey: (accountId: string, keyHash: string): Stmt =>
+  byKey: (accountId: AccountId, keyHash: string): Stmt =>
     sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash),
   byId: (id: string): Stmt => sql('SELECT * FROM bulk_jobs WHERE id = ?', id),
   byIds: (ids: readonly string[]): Stmt =>
     sql(`SELECT * FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id`, ...ids),
-  owned: (accountId: string, id: string): Stmt =>
+  owned: (accountId: AccountId, id: string): Stmt =>
     sql('SELECT * FROM bulk_jobs WHERE id = ? AND account_id = ?', id, accountId),
-  ownedPage: (accountId: string, before: string | null, limit: number): Stmt =>
+  ownedPage: (accountId: AccountId, before: string | null, limit: number): Stmt =>
     before === null
       ? sql(`SELECT * FROM bulk_jobs WHERE account_id = ? ORDER BY id DESC LIMIT ${limit}`, accountId)
       : sql(
@@ -150,7 +151,7 @@ const first = (r: StmtResult): BulkJobRecord | null => (r.rows[0] ? toJobRecord(
 export class BulkJobRepository {
   constructor(private readonly db: UnitOfWork) {}
 
-  async create(id: string, accountId: string, owner: string, leaseUntil: number, now: number): Promise<void> {
+  async create(id: string, accountId: AccountId, owner: string, leaseUntil: number, now: number): Promise<void> {
     await this.db.run(jobStatements.create(id, accountId, owner, leaseUntil, now));
   }
 
@@ -162,16 +163,16 @@ export class BulkJobRepository {
     );
   }
 
-  async findByKey(accountId: string, keyHash: string): Promise<BulkJobRecord | null> {
+  async findByKey(accountId: AccountId, keyHash: string): Promise<BulkJobRecord | null> {
     return first(await this.db.run(jobStatements.byKey(accountId, keyHash)));
   }
 
   /** The account's job (tenancy: by account id first); null when it is not theirs or does not exist. */
-  async findOwned(accountId: string, id: string): Promise<BulkJobRecord | null> {
+  async findOwned(accountId: AccountId, id: string): Promise<BulkJobRecord | null> {
     return first(await this.db.run(jobStatements.owned(accountId, id)));
   }
 
-  async listOwned(accountId: string, before: string | null, limit: number): Promise<BulkJobRecord[]> {
+  async listOwned(accountId: AccountId, before: string | null, limit: number): Promise<BulkJobRecord[]> {
     return (await this.db.rows(jobStatements.ownedPage(accountId, before, limit))).map(toJobRecord);
   }
 
@@ -181,7 +182,7 @@ export class BulkJobRepository {
    * concurrent claim fails on the unique index (the caller tries again).
    */
   *claimKey(
-    accountId: string,
+    accountId: AccountId,
     id: string | null,
     f: IntakeFields,
     windowStart: number,

@@ -3,6 +3,7 @@ import { iso } from '../database/columns';
 import { NO_DELIVERY, type JobDelivery } from '../messaging/delivery-counts';
 import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
 import type { BulkJobRecord, BulkRowRecord, JobStatus, PauseReason } from './bulk-records';
+import type { AccountId } from '../common/account-id';
 
 export type { JobStatus, PauseReason } from './bulk-records';
 
@@ -87,7 +88,7 @@ function deliveryStatus(rowStatus: string, messageStatus: unknown): RowDeliveryS
 const hasMessage = (status: string): boolean => status === 'sent' || status === 'failed';
 
 /** A row of a job of `accountId` (rows carry their job's id, not the account's). */
-export function toRowView(r: BulkRowRecord, accountId: string): BulkRowView {
+export function toRowView(r: BulkRowRecord, accountId: AccountId): BulkRowView {
   const withMessage = hasMessage(r.status);
   return {
     index: r.idx,

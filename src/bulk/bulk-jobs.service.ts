@@ -12,6 +12,7 @@ import type { BulkJobRecord, BulkRowRecord } from './bulk-records';
 import { BulkRowRepository } from './bulk-row.repository';
 import { canPayNextRow } from './next-row-payment';
 import { BulkJobEvents } from './bulk-job-events';
+import type { AccountId } from '../common/account-id';
 
 export interface JobPage {
   jobs: BulkJobView[];
@@ -42,16 +43,16 @@ export class BulkJobsService {
     private readonly delivery: DeliveryCounts,
   ) {}
 
-  async get(accountId: string, jobId: string): Promise<BulkJobView> {
+  async get(accountId: AccountId, jobId: string): Promise<BulkJobView> {
     return this.view(accountId, await this.load(accountId, jobId));
   }
 
   /** A job read for `accountId`, with its delivery counts. */
-  async view(accountId: string, job: BulkJobRecord): Promise<BulkJobView> {
+  async view(accountId: AccountId, job: BulkJobRecord): Promise<BulkJobView> {
     return toJobView(job, await this.delivery.ofBulkJob(accountId, job.id));
   }
 
-  async list(accountId: string, q: ListBulkJobsQuery): Promise<JobPage> {
+  async list(accountId: AccountId, q: ListBulkJobsQuery): Promise<JobPage> {
     const limit = q.limit ?? 20;
     const after = this.cursors.decode<string>(`bulk-jobs:${accountId}`, q.cursor);
     const found = await this.jobs.listOwned(accountId, after === null ? null : String(after), limit + 1);
@@ -69,7 +70,7 @@ export class BulkJobsService {
     };
   }
 
-  async rows(accountId: string, jobId: string, q: ListBulkRowsQuery): Promise<RowPage> {
+  async rows(accountId: AccountId, jobId: string, q: ListBulkRowsQuery): Promise<RowPage> {
     await this.load(accountId, jobId);
     const status = q.status ?? '';
     // (The query DTO checked it; an own-key lookup all the same, never `constructor` & co.)
@@ -95,7 +96,7 @@ export class BulkJobsService {
     };
   }
 
-  async pause(accountId: string, jobId: string): Promise<BulkJobView> {
+  async pause(accountId: AccountId, jobId: string): Promise<BulkJobView> {
     await this.load(accountId, jobId);
     const moved = await this.events.around(
       jobId,
@@ -106,7 +107,7 @@ export class BulkJobsService {
     return this.after(accountId, jobId, moved, 'paused');
   }
 
-  async resume(accountId: string, jobId: string): Promise<BulkJobView> {
+  async resume(accountId: AccountId, jobId: string): Promise<BulkJobView> {
     const job = await this.load(accountId, jobId);
     if (job.status !== 'paused') throw invalidState(job.status, 'resumed');
     if (
@@ -118,7 +119,7 @@ export class BulkJobsService {
     return this.after(accountId, jobId, await this.jobs.resume(jobId, this.clock.now()), 'resumed');
   }
 
-  async cancel(accountId: string, jobId: string): Promise<BulkJobView> {
+  async cancel(accountId: AccountId, jobId: string): Promise<BulkJobView> {
     await this.load(accountId, jobId);
     const now = this.clock.now();
     const moved = await this.events.around(
@@ -131,7 +132,7 @@ export class BulkJobsService {
   }
 
   /** Every failed row back to `pending`, job `queued`; 402 (rows untouched) when one message cannot be paid. */
-  async retryFailed(accountId: string, jobId: string): Promise<{ retried: number; job: BulkJobView }> {
+  async retryFailed(accountId: AccountId, jobId: string): Promise<{ retried: number; job: BulkJobView }> {
     const job = await this.load(accountId, jobId);
     if (job.failedCount === 0) throw new ApiError('NOTHING_TO_RETRY', 'The job has no failed rows');
     if (!(await canPayNextRow(this.rowRepo, this.ledger, accountId, jobId, 'failed'))) {
@@ -148,20 +149,20 @@ export class BulkJobsService {
     return { retried: result.retried, job: await this.view(accountId, result.job) };
   }
 
-  private async after(accountId: string, jobId: string, moved: boolean, verb: string): Promise<BulkJobView> {
+  private async after(accountId: AccountId, jobId: string, moved: boolean, verb: string): Promise<BulkJobView> {
     const job = await this.load(accountId, jobId);
     if (!moved) throw invalidState(job.status, verb);
     return this.view(accountId, job);
   }
 
-  private async load(accountId: string, jobId: string): Promise<BulkJobRecord> {
+  private async load(accountId: AccountId, jobId: string): Promise<BulkJobRecord> {
     const job = await this.findOwned(accountId, jobId);
     if (!job) throw new ApiError('JOB_NOT_FOUND', 'Bulk job not found');
     return job;
   }
 
   /** The account's job, or null (the event stream's poll, which adds delivery counts at its own pace). */
-  async findOwned(accountId: string, jobId: string): Promise<BulkJobRecord | null> {
+  async findOwned(accountId: AccountId, jobId: string): Promise<BulkJobRecord | null> {
     return this.jobs.findOwned(accountId, String(jobId).slice(0, 40));
   }
 }

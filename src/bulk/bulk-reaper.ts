@@ -13,6 +13,7 @@ import { BulkJobRepository } from './bulk-job.repository';
 import { BulkJobLeases } from './bulk-job-leases.repository';
 import { BulkRowRepository } from './bulk-row.repository';
 import { ClaimedRow, SettledRow, takenOf } from './window-rows';
+import type { AccountId } from '../common/account-id';
 
 const CANCELLED: NotSent = { code: 'CANCELLED', message: 'The job was cancelled before this message was sent' };
 
@@ -106,7 +107,7 @@ export class BulkReaper implements OnApplicationBootstrap {
     return n;
   }
 
-  private async settleJob(jobId: string, accountId: string): Promise<number> {
+  private async settleJob(jobId: string, accountId: AccountId): Promise<number> {
     const now = this.clock.now();
     // Rows put back to pending after the cancel (a window cut short for want of money: none of them
     // holds a payment) are cancelled like the others; the window in flight is left to the orphans' pass.
@@ -123,7 +124,7 @@ export class BulkReaper implements OnApplicationBootstrap {
   }
 
   /** One orphaned row's outcome, from the message log; nothing is sent. null: still open, next pass. */
-  private async settleRow(jobId: string, accountId: string, r: ClaimedRow): Promise<SettledRow | null> {
+  private async settleRow(jobId: string, accountId: AccountId, r: ClaimedRow): Promise<SettledRow | null> {
     const now = this.clock.now();
     const { idx, messageId } = r;
     const row = takenOf(r);

@@ -1,5 +1,6 @@
 import type { Row } from '../database/sql';
 import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
+import { AccountId, accountIdOf } from '../common/account-id';
 
 export type JobStatus =
   'accepting' | 'validating' | 'rejected' | 'queued' | 'running' | 'paused' | 'completed' | 'cancelled';
@@ -9,7 +10,7 @@ export type RowStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled' 
 /** A bulk_jobs row, converted once from what the driver returns (snake_case, numbers maybe strings). */
 export interface BulkJobRecord {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   name: string | null;
   status: JobStatus;
   messagesPerSecond: number;
@@ -70,7 +71,7 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 export function toJobRecord(r: Row): BulkJobRecord {
   return {
     id: String(r.id),
-    accountId: String(r.account_id),
+    accountId: accountIdOf(String(r.account_id)),
     name: str(r.name),
     status: String(r.status) as JobStatus,
     messagesPerSecond: num(r.messages_per_second),

@@ -5,6 +5,7 @@ import { toRowView } from './bulk-job.view';
 import type { BulkRowRecord } from './bulk-records';
 import { BulkRowRepository } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
+import type { AccountId } from '../common/account-id';
 
 export const CSV_COLUMNS = [
   'rowIndex',
@@ -41,11 +42,11 @@ export class BulkRowExport {
    * bytes are out cannot become an error answer: every stream is destroyed (the client sees the
    * connection end early, never a complete-looking file) and the failure is logged.
    */
-  writeCsv(accountId: string, jobId: string, out: Writable, requestId?: string): void {
+  writeCsv(accountId: AccountId, jobId: string, out: Writable, requestId?: string): void {
     streamCsv(this.records(accountId, jobId), out, this.logger, { jobId, requestId });
   }
 
-  private async *records(accountId: string, jobId: string): AsyncGenerator<readonly unknown[]> {
+  private async *records(accountId: AccountId, jobId: string): AsyncGenerator<readonly unknown[]> {
     yield CSV_COLUMNS;
     const size = this.settings.exportPageRows;
     // One page read ahead: the database reads the next page while this one is written out.

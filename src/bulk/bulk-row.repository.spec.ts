@@ -6,6 +6,7 @@ import { BulkJobRepository } from './bulk-job.repository';
 import { toJobRecord } from './bulk-records';
 import { BulkRowRepository, rowStatements } from './bulk-row.repository';
 import { windowMessageId } from './window-rows';
+import { accountIdOf } from '../common/account-id';
 
 describe(BulkRowRepository.name, () => {
   let ds: DataSource;
@@ -28,7 +29,7 @@ describe(BulkRowRepository.name, () => {
   /** A `running` job leased to `rep_1` with `n` pending rows. */
   async function runningJob(n: number): Promise<string> {
     const id = `bulk_${++ids}`;
-    await jobs.create(id, 'acc_1', 'rep_1', 10_000, 1);
+    await jobs.create(id, accountIdOf('acc_1'), 'rep_1', 10_000, 1);
     await uow.run(
       rowStatements.insertBatch(
         id,
@@ -131,7 +132,7 @@ describe(BulkRowRepository.name, () => {
       [3, 'pending', taken[3].messageId, null, null],
       [4, 'pending', null, null, null],
     ]);
-    const job = await jobs.findOwned('acc_1', id);
+    const job = await jobs.findOwned(accountIdOf('acc_1'), id);
     expect(job && [job.pendingCount, job.sentCount, job.failedCount]).toEqual([3, 1, 1]);
     expect(await windowOf(id)).toMatchObject({ window_from: null, window_to: null });
     // Recovering now finds the held row (under its stored id), then nothing taken: the next rows are new.

@@ -1,9 +1,10 @@
 import { LedgerService } from '../accounts/ledger.service';
 import { ChannelName, CHANNELS } from '../config/app-config';
 import type { BulkRowRepository } from './bulk-row.repository';
+import type { AccountId } from '../common/account-id';
 
 /** Can the account pay one message on `channel` (a row without a known channel is priced as local_sms)? */
-export function canPayChannel(ledger: LedgerService, accountId: string, channel: string | null): Promise<boolean> {
+export function canPayChannel(ledger: LedgerService, accountId: AccountId, channel: string | null): Promise<boolean> {
   const c = channel ?? '';
   return ledger.canPay(accountId, (CHANNELS as readonly string[]).includes(c) ? (c as ChannelName) : 'local_sms');
 }
@@ -12,7 +13,7 @@ export function canPayChannel(ledger: LedgerService, accountId: string, channel:
 export async function canPayNextRow(
   rows: BulkRowRepository,
   ledger: LedgerService,
-  accountId: string,
+  accountId: AccountId,
   jobId: string,
   status: 'pending' | 'failed',
 ): Promise<boolean> {

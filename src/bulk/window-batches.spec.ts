@@ -9,6 +9,7 @@ import { BulkRowRepository, rowStatements } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
 import { ClaimRequest, SettleRequest, WindowBatches } from './window-batches';
 import { ClaimedRow, SettledRow, takenOf } from './window-rows';
+import { accountIdOf } from '../common/account-id';
 
 describe(WindowBatches.name, () => {
   let ds: DataSource;
@@ -30,7 +31,7 @@ describe(WindowBatches.name, () => {
   /** A `running` job leased to `owner` with `n` pending rows. */
   async function runningJob(n: number, owner = 'rep_1'): Promise<string> {
     const id = `bulk_wb_${++ids}`;
-    await jobs.create(id, 'acc_1', owner, 10_000, 1);
+    await jobs.create(id, accountIdOf('acc_1'), owner, 10_000, 1);
     const rows = Array.from({ length: n }, (_, i) => ({
       idx: i,
       to: `+96650000000${i}`,

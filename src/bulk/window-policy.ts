@@ -2,6 +2,7 @@ import type { SendPolicy } from '../messaging/policy/send-policy';
 import type { WindowPause } from './row-outcomes';
 import type { WindowItem } from '../messaging/window-sender';
 import { ClaimedRow, SettledRow, takenOf, TakenRow } from './window-rows';
+import type { AccountId } from '../common/account-id';
 
 /** A window's rows at its end: settled, held `sending`, put back unpaid, deferred for the sending hours. */
 export interface WindowRows {
@@ -30,7 +31,7 @@ export interface JudgedWindow {
  */
 export async function judgeWindow(
   policy: SendPolicy,
-  accountId: string,
+  accountId: AccountId,
   items: WindowItem[],
   taken: ClaimedRow[],
   now: number,

@@ -9,6 +9,7 @@ import { InboundMessagesService } from './inbound/inbound-messages.service';
 import { InboundResult } from './inbound/inbound.types';
 import { WebSessionsService } from './web-sessions.service';
 import { WebSessionView } from './web-session.types';
+import { accountIdOf } from '../common/account-id';
 
 @ApiTags('admin')
 @AdminOnly()
@@ -34,7 +35,7 @@ export class AdminWebSessionsController {
     @Param('id') id: string,
     @Body() dto: CreateWebSessionDto,
   ): Promise<{ success: true; data: { webSession: WebSessionView } }> {
-    return { success: true, data: { webSession: await this.sessions.create(id, dto) } };
+    return { success: true, data: { webSession: await this.sessions.create(accountIdOf(id), dto) } };
   }
 
   @Patch(':name')
@@ -49,7 +50,7 @@ export class AdminWebSessionsController {
     @Param('name') name: string,
     @Body() dto: UpdateWebSessionDto,
   ): Promise<{ success: true; data: { webSession: WebSessionView } }> {
-    return { success: true, data: { webSession: await this.sessions.updateStatus(id, name, dto.status) } };
+    return { success: true, data: { webSession: await this.sessions.updateStatus(accountIdOf(id), name, dto.status) } };
   }
 
   @Post(':name/inbound')
@@ -77,6 +78,9 @@ export class AdminWebSessionsController {
     @Param('name') name: string,
     @Body() dto: SandboxInboundDto,
   ): Promise<{ success: true; data: InboundResult }> {
-    return { success: true, data: await this.inbound.receive(await this.sessions.findOwned(id, name), dto) };
+    return {
+      success: true,
+      data: await this.inbound.receive(await this.sessions.findOwned(accountIdOf(id), name), dto),
+    };
   }
 }

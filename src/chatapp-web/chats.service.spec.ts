@@ -7,6 +7,7 @@ import type { WebSessionEntity } from './entities/web-session.entity';
 import type { WebSessionProvider } from './providers/web-session-provider';
 import type { WebSessionProviders } from './providers/web-session-providers';
 import type { WebSessionsService } from './web-sessions.service';
+import { accountIdOf } from '../common/account-id';
 
 describe(ChatsService.name, () => {
   const session = {
@@ -32,7 +33,7 @@ describe(ChatsService.name, () => {
     providers,
     new CursorCodec(loadConfig({ APP_SECRET: 'unit-test-secret-123456' })),
   );
-  const list = () => sut.list('acc_1', { accountId: 'wa', type: 'all', limit: 20, cursor: null });
+  const list = () => sut.list(accountIdOf('acc_1'), { accountId: 'wa', type: 'all', limit: 20, cursor: null });
 
   it('maps provider faults like sends do: rate limited -> 429 with a retry hint', async () => {
     fault = new ProviderError('rate_limited', 'slow down', 7_500);

@@ -10,6 +10,7 @@ import { ChatPage, ChatPageRequest, ProviderChat, WebSessionProvider } from './p
 import { WebSessionProviders } from './providers/web-session-providers';
 import { WebSessionsService } from './web-sessions.service';
 import { conversationKey } from './web-session.types';
+import type { AccountId } from '../common/account-id';
 
 export interface ChatView {
   accountId: string;
@@ -38,7 +39,7 @@ export class ChatsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async list(accountId: string, q: ChatsQuery): Promise<ChatPageView> {
+  async list(accountId: AccountId, q: ChatsQuery): Promise<ChatPageView> {
     const session = await this.sessions.findOwned(accountId, q.accountId);
     // Scoped to account, session and filter: a cursor of another listing is refused, not misread.
     const scope = `chatapp-web-chats:${accountId}:${session.id}:${q.type}`;

@@ -16,6 +16,7 @@ import { generateSandboxChats } from './sandbox-chats';
 import { isUniqueViolation } from '../database/db-errors';
 import { CreateWebSessionInput, WebSessionForSend, WebSessionStatus, WebSessionView } from './web-session.types';
 import { UnitOfWork } from '../database/unit-of-work';
+import type { AccountId } from '../common/account-id';
 
 /** Web sessions and messaging-bot ids of an account: the operator creates them, senders look them up. */
 @Injectable()
@@ -36,7 +37,7 @@ export class WebSessionsService {
    * sending. Throws NOT_FOUND when the account has no such session, SESSION_NOT_READY when it is not
    * `ready` (last known status).
    */
-  async findForSend(accountId: string, sessionName: string): Promise<WebSessionForSend> {
+  async findForSend(accountId: AccountId, sessionName: string): Promise<WebSessionForSend> {
     const s = await this.findOwned(accountId, sessionName);
     if (s.status !== 'ready')
       throw new ApiError('SESSION_NOT_READY', `Web session ${s.name} is not ready (status ${s.status})`);
@@ -44,7 +45,7 @@ export class WebSessionsService {
   }
 
   /** The account's session by name; NOT_FOUND for another account's or an unknown one. */
-  async findOwned(accountId: string, sessionName: string): Promise<WebSessionEntity> {
+  async findOwned(accountId: AccountId, sessionName: string): Promise<WebSessionEntity> {
     const s =
       typeof sessionName === 'string' && sessionName
         ? await this.sessions.findOneBy({ accountId, name: sessionName })
@@ -67,14 +68,14 @@ export class WebSessionsService {
     session.status = status;
   }
 
-  async updateStatus(accountId: string, name: string, status: WebSessionStatus): Promise<WebSessionView> {
+  async updateStatus(accountId: AccountId, name: string, status: WebSessionStatus): Promise<WebSessionView> {
     const s = await this.findOwned(accountId, name);
     await this.setStatus(s, status);
     return this.map(s, await this.countChats(s));
   }
 
   /** Operator creation. Sandbox sessions store their chats (120 generated when none are given). */
-  async create(accountId: string, input: CreateWebSessionInput): Promise<WebSessionView> {
+  async create(accountId: AccountId, input: CreateWebSessionInput): Promise<WebSessionView> {
     if (!(await this.accounts.exists(accountId))) throw ApiError.notFound('Account');
     return this.insert(accountId, input);
   }
@@ -84,7 +85,7 @@ export class WebSessionsService {
    * exist: the test-mode controls' session of the calling key's account, on the provider its sessions
    * get (the sandbox in test mode). `created` is false when it existed (as it is, whatever its status).
    */
-  async ensureLinked(accountId: string, name: string): Promise<{ webSession: WebSessionView; created: boolean }> {
+  async ensureLinked(accountId: AccountId, name: string): Promise<{ webSession: WebSessionView; created: boolean }> {
     const existing = await this.sessions.findOneBy({ accountId, name });
     if (existing) return { webSession: this.map(existing, await this.countChats(existing)), created: false };
     try {
@@ -97,7 +98,7 @@ export class WebSessionsService {
     }
   }
 
-  private async insert(accountId: string, input: CreateWebSessionInput): Promise<WebSessionView> {
+  private async insert(accountId: AccountId, input: CreateWebSessionInput): Promise<WebSessionView> {
     const provider = this.providers.nameFor(accountId, input.provider);
     if (provider === 'waha' && !this.config.waha.baseUrl)
       throw ApiError.validation('provider waha needs WAHA_BASE_URL to be configured');

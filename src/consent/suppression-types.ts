@@ -1,4 +1,5 @@
 import type { ChannelName } from '../config/app-config';
+import type { AccountId } from '../common/account-id';
 
 export const SUPPRESSION_SCOPES = ['marketing', 'all'] as const;
 /** `marketing` (the default): marketing messages are refused; `all`: every message, verification codes too. */
@@ -16,7 +17,7 @@ export type SuppressionChannel = ChannelName | 'all';
 /** A suppressions row. `recipient` is null once erased (the hash keeps the entry enforced). */
 export interface SuppressionRecord {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   recipientHash: string;
   recipient: string | null;
   channel: SuppressionChannel;
@@ -28,7 +29,7 @@ export interface SuppressionRecord {
 
 /** What opting a recipient out takes (the recipient normalised: E.164 or lower-case email). */
 export interface OptOut {
-  accountId: string;
+  accountId: AccountId;
   recipient: string;
   channel: SuppressionChannel;
   scope?: SuppressionScope;
@@ -39,7 +40,7 @@ export interface OptOut {
 
 /** Lifting an opt-out: `channel` omitted lifts every entry of the recipient. */
 export interface OptIn {
-  accountId: string;
+  accountId: AccountId;
   recipient: string;
   channel?: SuppressionChannel;
 }

@@ -7,6 +7,7 @@ import type { Suppression, SuppressionEntryInput } from './dto/suppressions.dto'
 import { requireRecipient } from './recipient-key';
 import type { SuppressionChannel, SuppressionReason, SuppressionRecord } from './suppression-types';
 import { SuppressionsService } from './suppressions.service';
+import type { AccountId } from '../common/account-id';
 
 export interface SuppressionPageView {
   suppressions: Suppression[];
@@ -28,7 +29,7 @@ export class SuppressionsApiService {
   }
 
   /** Adds (or widens) entries, all or none: every recipient is checked before one is written. */
-  async add(accountId: string, entries: readonly SuppressionEntryInput[], source: string): Promise<Suppression[]> {
+  async add(accountId: AccountId, entries: readonly SuppressionEntryInput[], source: string): Promise<Suppression[]> {
     const reqs = entries.map((e, i) => ({
       recipient: requireRecipient(e.recipient, this.region, `entries[${i}].recipient`),
       channel: e.channel ?? 'all',
@@ -41,7 +42,7 @@ export class SuppressionsApiService {
   }
 
   async list(
-    accountId: string,
+    accountId: AccountId,
     q: {
       cursor?: string;
       limit?: number;
@@ -71,7 +72,7 @@ export class SuppressionsApiService {
   }
 
   /** Removes the recipient's entries (one channel key, or all); 404 when it has none. */
-  async remove(accountId: string, rawRecipient: string, channel?: SuppressionChannel): Promise<number> {
+  async remove(accountId: AccountId, rawRecipient: string, channel?: SuppressionChannel): Promise<number> {
     const recipient = requireRecipient(rawRecipient, this.region);
     const removed = await this.suppressions.optIn({ accountId, recipient, channel });
     if (removed === 0) throw ApiError.notFound('Suppression');

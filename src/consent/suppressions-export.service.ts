@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { requireRecipient } from './recipient-key';
 import type { SuppressionChannel, SuppressionReason, SuppressionRecord } from './suppression-types';
 import { SuppressionQuery, SuppressionsService } from './suppressions.service';
+import type { AccountId } from '../common/account-id';
 
 /** The list's filters, as the API takes them. */
 export interface ExportFilter {
@@ -47,11 +48,11 @@ export class SuppressionsExport {
     };
   }
 
-  writeCsv(accountId: string, filter: ExportQuery, out: Writable, requestId: string): void {
+  writeCsv(accountId: AccountId, filter: ExportQuery, out: Writable, requestId: string): void {
     streamCsv(this.records(accountId, filter), out, this.logger, { accountId, requestId });
   }
 
-  private async *records(accountId: string, filter: ExportQuery): AsyncGenerator<readonly unknown[]> {
+  private async *records(accountId: AccountId, filter: ExportQuery): AsyncGenerator<readonly unknown[]> {
     yield SUPPRESSION_CSV_COLUMNS;
     let after: { createdAt: number; id: string } | null = null;
     for (;;) {

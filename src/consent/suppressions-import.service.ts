@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import type { SuppressionImport } from './dto/suppressions.dto';
 import { CsvLineProblem, ImportEntry, readSuppressionCsv } from './suppression-csv-reader';
 import { SuppressionsService } from './suppressions.service';
+import type { AccountId } from '../common/account-id';
 
 /** Problems listed in a 400 (`errors`); the first few are also in its message. */
 const MAX_PROBLEMS = 100;
@@ -27,7 +28,7 @@ export class SuppressionsImportService {
     this.maxRows = config.consent.importMaxRows;
   }
 
-  async import(accountId: string, keyId: string, req: Request): Promise<SuppressionImport> {
+  async import(accountId: AccountId, keyId: string, req: Request): Promise<SuppressionImport> {
     const unsupported = mediaTypeProblem(req.headers['content-type']);
     if (unsupported) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', unsupported);
     const read = await readSuppressionCsv(req, {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { inList, sql, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { SuppressionChannel, SuppressionReason, SuppressionRecord, SuppressionScope } from './suppression-types';
+import { AccountId, accountIdOf } from '../common/account-id';
 
 const COLUMNS = [
   'id',
@@ -21,7 +22,7 @@ type SuppressionRow = Record<(typeof COLUMNS)[number], unknown>;
 function toRecord(r: SuppressionRow): SuppressionRecord {
   return {
     id: String(r.id),
-    accountId: String(r.account_id),
+    accountId: accountIdOf(String(r.account_id)),
     recipientHash: String(r.recipient_hash),
     recipient: r.recipient === null ? null : String(r.recipient),
     channel: String(r.channel) as SuppressionChannel,
@@ -57,7 +58,7 @@ export class SuppressionsRepository {
    * Adds entries (one statement). An entry that exists for (account, hash, channel) keeps its id,
    * reason, source and time; its scope becomes the one given (a later `all` widens a `marketing`).
    */
-  async upsert(accountId: string, entries: readonly SuppressionRecord[]): Promise<void> {
+  async upsert(accountId: AccountId, entries: readonly SuppressionRecord[]): Promise<void> {
     if (entries.length === 0) return;
     const params: SqlParam[] = [];
     for (const e of entries) {
@@ -77,7 +78,7 @@ export class SuppressionsRepository {
   }
 
   /** Deletes the recipient's entries (of one channel key, or all of them): how many went. */
-  async remove(accountId: string, recipientHash: string, channel?: SuppressionChannel): Promise<number> {
+  async remove(accountId: AccountId, recipientHash: string, channel?: SuppressionChannel): Promise<number> {
     const byChannel = channel ? ' AND channel = ?' : '';
     return this.uow.exec(
       sql(
@@ -87,7 +88,11 @@ export class SuppressionsRepository {
     );
   }
 
-  async find(accountId: string, recipientHash: string, channel: SuppressionChannel): Promise<SuppressionRecord | null> {
+  async find(
+    accountId: AccountId,
+    recipientHash: string,
+    channel: SuppressionChannel,
+  ): Promise<SuppressionRecord | null> {
     const rows = await this.uow.rows<SuppressionRow>(
       sql(`${SELECT} WHERE account_id = ? AND recipient_hash = ? AND channel = ?`, accountId, recipientHash, channel),
     );
@@ -95,7 +100,7 @@ export class SuppressionsRepository {
   }
 
   /** Every entry of the account for any of `hashes` (one indexed read). */
-  async ofHashes(accountId: string, hashes: readonly string[]): Promise<SuppressionRecord[]> {
+  async ofHashes(accountId: AccountId, hashes: readonly string[]): Promise<SuppressionRecord[]> {
     if (hashes.length === 0) return [];
     const rows = await this.uow.rows<SuppressionRow>(
       sql(`${SELECT} WHERE account_id = ? AND recipient_hash IN (${inList(hashes.length)})`, accountId, ...hashes),
@@ -104,7 +109,7 @@ export class SuppressionsRepository {
   }
 
   /** Oldest first, then by id (a stable cursor). */
-  async list(accountId: string, f: SuppressionFilter): Promise<SuppressionRecord[]> {
+  async list(accountId: AccountId, f: SuppressionFilter): Promise<SuppressionRecord[]> {
     const where = ['account_id = ?'];
     const params: SqlParam[] = [accountId];
     if (f.recipientHash) {
@@ -131,7 +136,7 @@ export class SuppressionsRepository {
    * The entries that may stop a message to any of `hashes` on any of `channels` (each message's own
    * channel and `all`): one indexed read for a whole bulk window.
    */
-  async hits(accountId: string, hashes: readonly string[], channels: readonly string[]): Promise<SuppressionHit[]> {
+  async hits(accountId: AccountId, hashes: readonly string[], channels: readonly string[]): Promise<SuppressionHit[]> {
     if (hashes.length === 0) return [];
     const rows = await this.uow.rows<SuppressionRow>(
       sql(

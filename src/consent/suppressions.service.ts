@@ -5,6 +5,7 @@ import { RecipientHasher } from '../common/recipient-hasher';
 import { UnitOfWork } from '../database/unit-of-work';
 import { SuppressionFilter, SuppressionsRepository } from './suppressions.repository';
 import type { OptIn, OptOut, SuppressionChannel, SuppressionRecord } from './suppression-types';
+import type { AccountId } from '../common/account-id';
 
 /** Entries per statement of a large addition (as one API call holds at most). */
 const CHUNK = 1000;
@@ -35,7 +36,7 @@ export class SuppressionsService {
   }
 
   /** Many entries of one account in one statement (API batches of up to 1,000, CSV import chunks). */
-  async optOutMany(accountId: string, reqs: readonly Omit<OptOut, 'accountId'>[]): Promise<void> {
+  async optOutMany(accountId: AccountId, reqs: readonly Omit<OptOut, 'accountId'>[]): Promise<void> {
     const now = this.clock.now();
     // One statement may not name the same key twice (a dialect may apply both): keep the last.
     const byKey = new Map<string, SuppressionRecord>();
@@ -61,7 +62,7 @@ export class SuppressionsService {
    * statements of CHUNK: how many were new and how many existed (their scope set to the given one).
    */
   async optOutAll(
-    accountId: string,
+    accountId: AccountId,
     reqs: readonly Omit<OptOut, 'accountId'>[],
   ): Promise<{ added: number; existing: number }> {
     return this.uow.transaction(async () => {
@@ -82,7 +83,7 @@ export class SuppressionsService {
 
   /** The stored entries of these (recipient, channel) pairs, in their order, once each (one read). */
   async entries(
-    accountId: string,
+    accountId: AccountId,
     keys: readonly { recipient: string; channel: SuppressionChannel }[],
   ): Promise<SuppressionRecord[]> {
     const hashed = keys.map((k) => ({ hash: this.hasher.hash(accountId, k.recipient), channel: k.channel }));
@@ -100,7 +101,7 @@ export class SuppressionsService {
     return [...out.values()];
   }
 
-  async list(accountId: string, q: SuppressionQuery): Promise<SuppressionRecord[]> {
+  async list(accountId: AccountId, q: SuppressionQuery): Promise<SuppressionRecord[]> {
     const { recipient, ...rest } = q;
     return this.repo.list(accountId, {
       ...rest,

@@ -5,6 +5,7 @@ import { ApiErrors, ApiSuccess } from '../common/openapi';
 import { SetGeoPermissionsDto } from './dto/geo-permissions.dto';
 import { GEO_PERMISSIONS_EXAMPLE, GeoPermissionsResult } from './dto/geo-permissions.response';
 import { GeoPermissionsService, GeoPermissionsView } from './geo-permissions.service';
+import { accountIdOf } from '../common/account-id';
 
 type Ok = { success: true; data: { geoPermissions: GeoPermissionsView } };
 
@@ -20,7 +21,7 @@ export class AdminGeoPermissionsController {
   @ApiSuccess(200, GeoPermissionsResult, { description: 'The geo permissions.', example: GEO_PERMISSIONS_EXAMPLE })
   @ApiErrors('NOT_FOUND')
   async get(@Param('id') id: string): Promise<Ok> {
-    return { success: true, data: { geoPermissions: await this.geo.viewForOperator(id) } };
+    return { success: true, data: { geoPermissions: await this.geo.viewForOperator(accountIdOf(id)) } };
   }
 
   @Put()
@@ -38,7 +39,7 @@ export class AdminGeoPermissionsController {
   async put(@Param('id') id: string, @Body() dto: SetGeoPermissionsDto): Promise<Ok> {
     return {
       success: true,
-      data: { geoPermissions: await this.geo.setByOperator(id, dto.ownerSelectable, dto.channels) },
+      data: { geoPermissions: await this.geo.setByOperator(accountIdOf(id), dto.ownerSelectable, dto.channels) },
     };
   }
 }

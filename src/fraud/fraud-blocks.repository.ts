@@ -5,6 +5,7 @@ import { sql, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { FraudReason } from './fraud-verdict';
 import { activeKey } from './prefix-counters';
+import { AccountId, accountIdOf } from '../common/account-id';
 
 export type BlockEnd = 'lifted' | 'expired';
 
@@ -12,7 +13,7 @@ export type BlockEnd = 'lifted' | 'expired';
 export interface FraudBlockRecord {
   id: string;
   /** Null: a platform block (every account). */
-  accountId: string | null;
+  accountId: AccountId | null;
   prefix: string;
   reason: FraudReason | 'many_accounts';
   sends: number;
@@ -50,7 +51,7 @@ function toRecord(r: BlockRow): FraudBlockRecord {
   const opt = (v: unknown) => (v === null || v === undefined ? null : num(v));
   return {
     id: String(r.id),
-    accountId: r.account_id === null ? null : String(r.account_id),
+    accountId: r.account_id === null ? null : accountIdOf(String(r.account_id)),
     prefix: String(r.prefix),
     reason: String(r.reason) as FraudBlockRecord['reason'],
     sends: num(r.sends),
@@ -66,7 +67,7 @@ function toRecord(r: BlockRow): FraudBlockRecord {
 
 /** Filters of a listing: `accountId` undefined lists every account's (the operator). */
 export interface BlockFilter {
-  accountId?: string;
+  accountId?: AccountId;
   scope?: 'account' | 'platform';
   active?: boolean;
   now: number;
@@ -114,7 +115,7 @@ export class FraudBlocksRepository {
   }
 
   /** The block holding the key of (account or platform, prefix), if any. */
-  async findActive(accountId: string | null, prefix: string): Promise<FraudBlockRecord | null> {
+  async findActive(accountId: AccountId | null, prefix: string): Promise<FraudBlockRecord | null> {
     const rows = await this.uow.rows<BlockRow>(sql(`${SELECT} WHERE active_key = ?`, activeKey(accountId, prefix)));
     return rows[0] ? toRecord(rows[0]) : null;
   }

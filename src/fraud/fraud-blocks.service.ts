@@ -11,6 +11,7 @@ import { blockView, FraudBlockView } from './fraud-block.view';
 import { BlockEnd, FraudBlockRecord, FraudBlocksRepository } from './fraud-blocks.repository';
 import type { FraudReason, PrefixTally } from './fraud-verdict';
 import { PREFIX_COUNTERS, PrefixCounters } from './prefix-counters';
+import type { AccountId } from '../common/account-id';
 
 export interface BlockQuery {
   cursor?: string;
@@ -43,7 +44,7 @@ export class FraudBlocksService {
    * Raises the account's block of `prefix`, then the platform's if due; the end of the block in force
    * (this one, or one a concurrent request or replica raised first).
    */
-  async raise(accountId: string, prefix: string, reason: FraudReason, t: PrefixTally, now: number): Promise<number> {
+  async raise(accountId: AccountId, prefix: string, reason: FraudReason, t: PrefixTally, now: number): Promise<number> {
     const windowMs = this.config.fraud.windowMs;
     const block: FraudBlockRecord = {
       id: newId('frb'),
@@ -72,7 +73,7 @@ export class FraudBlocksService {
   }
 
   /** The owner lifts its account's block (a platform block is the operator's: 403). */
-  async liftForAccount(accountId: string, id: string, by: string): Promise<FraudBlockView> {
+  async liftForAccount(accountId: AccountId, id: string, by: string): Promise<FraudBlockView> {
     const b = await this.blocks.find(id);
     if (!b || (b.accountId !== accountId && b.accountId !== null)) throw ApiError.notFound('Fraud block');
     if (b.accountId === null) throw new ApiError('FORBIDDEN', 'A platform block is lifted by the operator');
@@ -96,7 +97,7 @@ export class FraudBlocksService {
     return n;
   }
 
-  async list(accountId: string | undefined, q: BlockQuery): Promise<Page<FraudBlockView>> {
+  async list(accountId: AccountId | undefined, q: BlockQuery): Promise<Page<FraudBlockView>> {
     const scope = `fraud-blocks:${accountId ?? '*'}`;
     const limit = q.limit ?? 50;
     const now = this.clock.now();
@@ -183,6 +184,6 @@ export class FraudBlocksService {
   }
 
   private event(b: FraudBlockRecord, type: EventType, at: number) {
-    return { accountId: b.accountId as string, type, at, data: { block: blockView(b, at) } };
+    return { accountId: b.accountId as AccountId, type, at, data: { block: blockView(b, at) } };
   }
 }

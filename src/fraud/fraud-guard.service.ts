@@ -9,6 +9,7 @@ import { destinationPrefix, minuteOf } from './destination-prefix';
 import { FraudBlocksService } from './fraud-blocks.service';
 import { judge } from './fraud-verdict';
 import { PREFIX_COUNTERS, PrefixCounters } from './prefix-counters';
+import type { AccountId } from '../common/account-id';
 
 /**
  * The fraud guard of verification codes (SMS pumping): per account and destination prefix, codes
@@ -53,7 +54,7 @@ export class FraudGuardService implements VerificationGuard {
   }
 
   /** A code sent at `sentAt` was verified: it counts toward its prefix's conversion (VerificationActivity calls it). */
-  async countVerified(accountId: string, recipient: string, sentAt: number): Promise<void> {
+  async countVerified(accountId: AccountId, recipient: string, sentAt: number): Promise<void> {
     const prefix = this.prefixOf(recipient);
     if (prefix === null) return;
     // A failure is logged by the caller of the notice (VerificationService): the user's check stands.

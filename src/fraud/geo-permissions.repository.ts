@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors';
 import { GeoPermissionsEntity } from './entities/geo-permissions.entity';
+import type { AccountId } from '../common/account-id';
 
 export type GeoChannelColumns = Pick<GeoPermissionsEntity, 'localSms' | 'chatapp' | 'chatappWeb'>;
 
@@ -11,7 +12,7 @@ export type GeoChannelColumns = Pick<GeoPermissionsEntity, 'localSms' | 'chatapp
 export class GeoPermissionsRepository {
   constructor(@InjectRepository(GeoPermissionsEntity) private readonly rows: Repository<GeoPermissionsEntity>) {}
 
-  find(accountId: string): Promise<GeoPermissionsEntity | null> {
+  find(accountId: AccountId): Promise<GeoPermissionsEntity | null> {
     return this.rows.findOneBy({ accountId });
   }
 
@@ -25,7 +26,7 @@ export class GeoPermissionsRepository {
    * account had no row, and none was written since). False: the operator changed it meanwhile.
    */
   async setChannelsUnder(
-    accountId: string,
+    accountId: AccountId,
     ceiling: string | null,
     channels: GeoChannelColumns,
     defaults: string,

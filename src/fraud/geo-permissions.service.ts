@@ -9,6 +9,7 @@ import type { DestinationCountries, GeoChannel, GeoPermissionsLookup } from '../
 import { GeoPermissionsEntity } from './entities/geo-permissions.entity';
 import { decodeList, encodeList, intersect, outside, readList, showList } from './geo-permission-rules';
 import { GeoPermissionsRepository } from './geo-permissions.repository';
+import type { AccountId } from '../common/account-id';
 
 export interface GeoPermissionsView {
   channels: Record<GeoChannel, string[]>;
@@ -42,22 +43,22 @@ export class GeoPermissionsService implements GeoPermissionsLookup {
     @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
-  async allowedDestinations(accountId: string): Promise<DestinationCountries> {
+  async allowedDestinations(accountId: AccountId): Promise<DestinationCountries> {
     return (await this.read(accountId)).channels;
   }
 
-  async view(accountId: string): Promise<GeoPermissionsView> {
+  async view(accountId: AccountId): Promise<GeoPermissionsView> {
     return this.map(await this.read(accountId));
   }
 
   /** The operator's view of any account (404 for an unknown one). */
-  async viewForOperator(accountId: string): Promise<GeoPermissionsView> {
+  async viewForOperator(accountId: AccountId): Promise<GeoPermissionsView> {
     await this.mustExist(accountId);
     return this.view(accountId);
   }
 
   /** The owner's change: each list given must stay within the operator's ceiling. */
-  async setByOwner(accountId: string, input: ChannelListsInput): Promise<GeoPermissionsView> {
+  async setByOwner(accountId: AccountId, input: ChannelListsInput): Promise<GeoPermissionsView> {
     const current = await this.read(accountId);
     const channels = this.lists(input, current.channels, current.ceiling, () => null);
     const written = await this.repo.setChannelsUnder(
@@ -80,7 +81,7 @@ export class GeoPermissionsService implements GeoPermissionsLookup {
    * own list cut to the new ceiling; an account without its own permissions starts from the ceiling.
    */
   async setByOperator(
-    accountId: string,
+    accountId: AccountId,
     ownerSelectable: string[],
     input: ChannelListsInput = {},
   ): Promise<GeoPermissionsView> {
@@ -102,7 +103,7 @@ export class GeoPermissionsService implements GeoPermissionsLookup {
   }
 
   /** The view after a change, which the trail records next to the one before (no unit spans the write). */
-  private async changed(accountId: string, before: Permissions): Promise<GeoPermissionsView> {
+  private async changed(accountId: AccountId, before: Permissions): Promise<GeoPermissionsView> {
     const after = await this.view(accountId);
     const prior = this.map(before);
     await this.audit.record({
@@ -141,7 +142,7 @@ export class GeoPermissionsService implements GeoPermissionsLookup {
     return out;
   }
 
-  private async read(accountId: string): Promise<Permissions> {
+  private async read(accountId: AccountId): Promise<Permissions> {
     const row = await this.repo.find(accountId);
     if (!row) {
       const def = this.config.fraud.defaultAllowedCountries;
@@ -181,7 +182,7 @@ export class GeoPermissionsService implements GeoPermissionsLookup {
     };
   }
 
-  private async mustExist(accountId: string): Promise<void> {
+  private async mustExist(accountId: AccountId): Promise<void> {
     if (!(await this.accounts.exists(accountId))) throw ApiError.notFound('Account');
   }
 }

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { ApiError } from '../common/errors';
 import { RedisPrefixCounters } from './prefix-counters.redis';
+import { accountIdOf } from '../common/account-id';
 
 describe(RedisPrefixCounters.name, () => {
   // A real client on a port nothing listens on: Redis down, as a replica sees it during an outage.
@@ -14,11 +15,13 @@ describe(RedisPrefixCounters.name, () => {
   afterEach(() => redis.disconnect());
 
   it('answers 503 SERVICE_UNAVAILABLE with a retry when Redis does not answer, never a bare error', async () => {
-    const err: unknown = await sut.admit('acc_1', '+9665012', Date.now(), 0, true).catch((e: unknown) => e);
+    const err: unknown = await sut
+      .admit(accountIdOf('acc_1'), '+9665012', Date.now(), 0, true)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, extra: { retryAfterSeconds: 1 } });
     await expect(
-      sut.unmarkBlocked({ id: 'frb_1', accountId: 'acc_1', prefix: '+9665012', until: 1 }),
+      sut.unmarkBlocked({ id: 'frb_1', accountId: accountIdOf('acc_1'), prefix: '+9665012', until: 1 }),
     ).rejects.toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
     });

@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { ApiError } from '../common/errors';
 import type { PrefixTally } from './fraud-verdict';
 import { activeKey, BlockMark, PrefixCounters } from './prefix-counters';
+import type { AccountId } from '../common/account-id';
 
 // One hash per (account, prefix): fields `<minute>:s` (sent), `<minute>:v` (verified) and `<minute>:n`
 // (sent to new numbers). The block in force is a key `<prefix>fraud:b:<account|*>|<prefix>` holding
@@ -76,7 +77,7 @@ export class RedisPrefixCounters implements PrefixCounters {
   }
 
   async admit(
-    accountId: string,
+    accountId: AccountId,
     prefix: string,
     now: number,
     since: number,
@@ -102,17 +103,17 @@ export class RedisPrefixCounters implements PrefixCounters {
     return { sends: Number(s), verified: Number(v), newThisMinute: Number(n), block: blocks[0] ?? null };
   }
 
-  async uncount(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
+  async uncount(accountId: AccountId, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
     await this.call(() =>
       this.redis.fraudUncount(this.counterKey(accountId, prefix), minute, newRecipient ? '1' : '0'),
     );
   }
 
-  async countVerified(accountId: string, prefix: string, minute: number): Promise<void> {
+  async countVerified(accountId: AccountId, prefix: string, minute: number): Promise<void> {
     await this.call(() => this.redis.fraudCountVerified(this.counterKey(accountId, prefix), minute));
   }
 
-  async reset(accountId: string, prefix: string): Promise<void> {
+  async reset(accountId: AccountId, prefix: string): Promise<void> {
     await this.call(() => this.redis.del(this.counterKey(accountId, prefix)));
   }
 
@@ -147,11 +148,11 @@ export class RedisPrefixCounters implements PrefixCounters {
     }
   }
 
-  private counterKey(accountId: string, prefix: string): string {
+  private counterKey(accountId: AccountId, prefix: string): string {
     return `${this.keyPrefix}fraud:c:${accountId}|${prefix}`;
   }
 
-  private blockKey(accountId: string | null, prefix: string): string {
+  private blockKey(accountId: AccountId | null, prefix: string): string {
     return `${this.keyPrefix}fraud:b:${activeKey(accountId, prefix)}`;
   }
 }

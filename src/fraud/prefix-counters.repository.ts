@@ -3,6 +3,7 @@ import { insertOrAdd, sql, Stmt } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { PrefixTally } from './fraud-verdict';
 import { activeKey, PrefixCounters } from './prefix-counters';
+import type { AccountId } from '../common/account-id';
 
 interface TallyRow {
   kind: number | string;
@@ -14,7 +15,7 @@ interface TallyRow {
 }
 
 /** The one read of a code's admission: the window's counts and the block in force (two index seeks). */
-export function tallyStatement(accountId: string, prefix: string, now: number, since: number): Stmt {
+export function tallyStatement(accountId: AccountId, prefix: string, now: number, since: number): Stmt {
   return sql(
     `SELECT 0 AS kind, SUM(sends) AS sends, SUM(verified) AS verified,
             SUM(CASE WHEN minute = ? THEN new_numbers ELSE 0 END) AS fresh, NULL AS id, NULL AS until_at
@@ -40,7 +41,7 @@ export class PrefixCountersRepository implements PrefixCounters {
   constructor(private readonly uow: UnitOfWork) {}
 
   async admit(
-    accountId: string,
+    accountId: AccountId,
     prefix: string,
     now: number,
     since: number,
@@ -51,7 +52,7 @@ export class PrefixCountersRepository implements PrefixCounters {
     return tally;
   }
 
-  async uncount(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
+  async uncount(accountId: AccountId, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
     await this.uow.exec(
       sql(
         'UPDATE fraud_prefix_counters SET sends = sends - 1, new_numbers = new_numbers - ? WHERE account_id = ? AND prefix = ? AND minute = ? AND sends > 0',
@@ -63,7 +64,7 @@ export class PrefixCountersRepository implements PrefixCounters {
     );
   }
 
-  private async read(accountId: string, prefix: string, now: number, since: number): Promise<PrefixTally> {
+  private async read(accountId: AccountId, prefix: string, now: number, since: number): Promise<PrefixTally> {
     const rows = await this.uow.rows<TallyRow>(tallyStatement(accountId, prefix, now, since));
     const counts = rows.find((r) => Number(r.kind) === 0);
     const blocks = rows.filter((r) => Number(r.kind) === 1 && r.id !== null);
@@ -77,7 +78,7 @@ export class PrefixCountersRepository implements PrefixCounters {
     };
   }
 
-  private async countSend(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
+  private async countSend(accountId: AccountId, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
     await this.uow.run(
       insertOrAdd(
         this.uow.capabilities.upsert,
@@ -88,7 +89,7 @@ export class PrefixCountersRepository implements PrefixCounters {
     );
   }
 
-  async countVerified(accountId: string, prefix: string, minute: number): Promise<void> {
+  async countVerified(accountId: AccountId, prefix: string, minute: number): Promise<void> {
     // No row: its minute left the window (or a lift reset the prefix), and its send no longer counts either.
     await this.uow.exec(
       sql(
@@ -100,7 +101,7 @@ export class PrefixCountersRepository implements PrefixCounters {
     );
   }
 
-  async reset(accountId: string, prefix: string): Promise<void> {
+  async reset(accountId: AccountId, prefix: string): Promise<void> {
     await this.uow.exec(
       sql('DELETE FROM fraud_prefix_counters WHERE account_id = ? AND prefix = ?', accountId, prefix),
     );

@@ -1,10 +1,11 @@
 import type { PrefixTally } from './fraud-verdict';
+import type { AccountId } from '../common/account-id';
 
 /** A block as the counters mirror it (the fraud_blocks table is the record; see FraudBlocksRepository). */
 export interface BlockMark {
   id: string;
   /** Null: the platform (every account). */
-  accountId: string | null;
+  accountId: AccountId | null;
   prefix: string;
   until: number;
 }
@@ -19,11 +20,11 @@ export interface PrefixCounters {
    * Counts a code about to be sent and answers the tally before it: the window ending now (`since`:
    * the window's first minute) and the block in force. A code then refused is given back (`uncount`).
    */
-  admit(accountId: string, prefix: string, now: number, since: number, newRecipient: boolean): Promise<PrefixTally>;
-  uncount(accountId: string, prefix: string, minute: number, newRecipient: boolean): Promise<void>;
-  countVerified(accountId: string, prefix: string, minute: number): Promise<void>;
+  admit(accountId: AccountId, prefix: string, now: number, since: number, newRecipient: boolean): Promise<PrefixTally>;
+  uncount(accountId: AccountId, prefix: string, minute: number, newRecipient: boolean): Promise<void>;
+  countVerified(accountId: AccountId, prefix: string, minute: number): Promise<void>;
   /** Forgets the account's counts for the prefix (a lifted block judges fresh traffic only). */
-  reset(accountId: string, prefix: string): Promise<void>;
+  reset(accountId: AccountId, prefix: string): Promise<void>;
   /** A block came into force / ended (the database store reads fraud_blocks itself: nothing to do). */
   markBlocked(mark: BlockMark): Promise<void>;
   unmarkBlocked(mark: BlockMark): Promise<void>;
@@ -34,4 +35,4 @@ export interface PrefixCounters {
 export const PREFIX_COUNTERS = Symbol('PREFIX_COUNTERS');
 
 /** `<accountId>|<prefix>`, or `*|<prefix>` for the platform: the key of the block in force. */
-export const activeKey = (accountId: string | null, prefix: string): string => `${accountId ?? '*'}|${prefix}`;
+export const activeKey = (accountId: AccountId | null, prefix: string): string => `${accountId ?? '*'}|${prefix}`;

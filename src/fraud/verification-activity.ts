@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { VerificationEvents } from '../messaging/verification-events';
 import { FraudGuardService } from './fraud-guard.service';
 import { VerificationDailyCounts } from './verification-daily-counts';
+import type { AccountId } from '../common/account-id';
 
 /**
  * The fraud module's side of the VERIFICATION_EVENTS port: each notice goes to every watcher of
@@ -14,11 +15,11 @@ export class VerificationActivity implements VerificationEvents {
     private readonly guard: FraudGuardService,
   ) {}
 
-  async codeSent(accountId: string, _recipient: string, at: number): Promise<void> {
+  async codeSent(accountId: AccountId, _recipient: string, at: number): Promise<void> {
     await this.daily.countSent(accountId, at);
   }
 
-  async codeVerified(accountId: string, recipient: string, sentAt: number): Promise<void> {
+  async codeVerified(accountId: AccountId, recipient: string, sentAt: number): Promise<void> {
     await Promise.all([
       this.daily.countVerified(accountId, sentAt),
       this.guard.countVerified(accountId, recipient, sentAt),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { insertOrAdd, sql } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
+import type { AccountId } from '../common/account-id';
 
 /** One account's counts for one UTC day. */
 export interface DailyCountRecord {
@@ -16,7 +17,7 @@ export class VerificationDailyCountsRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   /** Adds to the account's counters of `day` (creating its row), in one statement. */
-  async add(accountId: string, day: string, sent: number, verified: number): Promise<void> {
+  async add(accountId: AccountId, day: string, sent: number, verified: number): Promise<void> {
     await this.uow.run(
       insertOrAdd(
         this.uow.capabilities.upsert,
@@ -28,7 +29,7 @@ export class VerificationDailyCountsRepository {
   }
 
   /** The account's days from `first` to `last` (inclusive) that have a row, oldest first. */
-  async between(accountId: string, first: string, last: string): Promise<DailyCountRecord[]> {
+  async between(accountId: AccountId, first: string, last: string): Promise<DailyCountRecord[]> {
     const rows = await this.uow.rows<{ day: unknown; sent: unknown; verified: unknown }>(
       sql(
         'SELECT day, sent, verified FROM verification_daily_counts WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day',

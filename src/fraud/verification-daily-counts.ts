@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { VerificationDailyCountsRepository } from './verification-daily-counts.repository';
+import type { AccountId } from '../common/account-id';
 
 const DAY_MS = 86_400_000;
 
@@ -25,16 +26,16 @@ export class VerificationDailyCounts {
     private readonly clock: Clock,
   ) {}
 
-  async countSent(accountId: string, at: number): Promise<void> {
+  async countSent(accountId: AccountId, at: number): Promise<void> {
     await this.rows.add(accountId, utcDay(at), 1, 0);
   }
 
-  async countVerified(accountId: string, sentAt: number): Promise<void> {
+  async countVerified(accountId: AccountId, sentAt: number): Promise<void> {
     await this.rows.add(accountId, utcDay(sentAt), 0, 1);
   }
 
   /** The last `days` UTC days, oldest first, today last; days without a code are zeros. */
-  async lastDays(accountId: string, days: number): Promise<DailyVerificationCount[]> {
+  async lastDays(accountId: AccountId, days: number): Promise<DailyVerificationCount[]> {
     const today = Date.parse(utcDay(this.clock.now()));
     const dates = Array.from({ length: days }, (_, i) => utcDay(today - (days - 1 - i) * DAY_MS));
     const found = new Map(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { inList, sql } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
+import type { AccountId } from '../common/account-id';
 
 /** What receipts said about a bulk job's messages. */
 export interface JobDelivery {
@@ -30,7 +31,7 @@ export class DeliveryCounts {
   constructor(private readonly uow: UnitOfWork) {}
 
   /** Counts per job id (every id present, zeros when nothing arrived), one query for all of them. */
-  async ofBulkJobs(accountId: string, jobIds: readonly string[]): Promise<Map<string, JobDelivery>> {
+  async ofBulkJobs(accountId: AccountId, jobIds: readonly string[]): Promise<Map<string, JobDelivery>> {
     const out = new Map<string, JobDelivery>(jobIds.map((id) => [id, { ...NO_DELIVERY }]));
     if (!jobIds.length) return out;
     const rows = await this.uow.rows<{ bulk_job_id: string; status: string; n: number | string }>(
@@ -55,7 +56,7 @@ export class DeliveryCounts {
     return out;
   }
 
-  async ofBulkJob(accountId: string, jobId: string): Promise<JobDelivery> {
+  async ofBulkJob(accountId: AccountId, jobId: string): Promise<JobDelivery> {
     return (await this.ofBulkJobs(accountId, [jobId])).get(jobId) ?? { ...NO_DELIVERY };
   }
 }

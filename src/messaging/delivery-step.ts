@@ -9,6 +9,7 @@ import { MessageLog } from './message-log';
 import { ProviderGateway, toOutbound } from './provider-gateway';
 import { isProviderFailure, ProviderFailure } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
+import type { AccountId } from '../common/account-id';
 
 /**
  * One provider call for a paid, open message. `answered`: the provider's verdict. `error`: the call
@@ -41,7 +42,7 @@ export class DeliveryStep {
    * Hands the message to its channel's provider. A provider that cannot be asked later needs the
    * durable hand-off mark first, set only on a still-open message that has none (compare-and-set).
    */
-  async attempt(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<DeliveryResult> {
+  async attempt(accountId: AccountId, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<DeliveryResult> {
     const handedOff = !this.gateway.canLookup(msg.channel, accountId);
     if (handedOff && !(await this.log.markHandedOff(accountId, id, this.clock.now()))) return { kind: 'taken' };
     try {

@@ -10,6 +10,7 @@ import type { MessageFailureCode } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
 import { ReceiptStore } from './lifecycle/receipt-store';
 import { StatusTrail, TrailStep } from './lifecycle/status-trail';
+import type { AccountId } from '../common/account-id';
 
 export interface ListFilter {
   status?: string;
@@ -34,7 +35,7 @@ export interface SentMark {
 /** A paid message as the pipeline records it. */
 export interface NewLogEntry {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   msg: ValidatedMessage;
   funding: Funding;
   status: MessageStatus;
@@ -108,11 +109,11 @@ export class MessageLog {
    * message settled already (by another replica) is in neither.
    */
   async markSent(
-    sent: (SentMark & { accountId: string })[],
+    sent: (SentMark & { accountId: AccountId })[],
     now: number,
   ): Promise<{ marked: number; moved: MessageEntity[] }> {
     if (!sent.length) return { marked: 0, moved: [] };
-    const owners = new Map<string, (SentMark & { accountId: string })[]>();
+    const owners = new Map<string, (SentMark & { accountId: AccountId })[]>();
     for (const m of sent) {
       const list = owners.get(m.accountId);
       if (list) list.push(m);
@@ -144,7 +145,7 @@ export class MessageLog {
    * moved (sent now; another replica's earlier mark has its own sent_at).
    */
   private async afterSent(
-    marks: (SentMark & { accountId: string })[],
+    marks: (SentMark & { accountId: AccountId })[],
     rows: Map<string, MessageEntity>,
     now: number,
   ): Promise<MessageEntity[]> {
@@ -171,7 +172,7 @@ export class MessageLog {
    * settled already.
    */
   async markFailed(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     code: MessageFailureCode,
     message: string,
@@ -187,7 +188,12 @@ export class MessageLog {
   }
 
   /** Runs one conditional status UPDATE of one message; when it moved the row, leaves its trail in the same unit. */
-  private async moved(accountId: string, id: string, step: TrailStep, update: () => Promise<number>): Promise<boolean> {
+  private async moved(
+    accountId: AccountId,
+    id: string,
+    step: TrailStep,
+    update: () => Promise<number>,
+  ): Promise<boolean> {
     return this.uow.transaction(async () => {
       if ((await update()) !== 1) return false;
       const row = await this.findOwned(accountId, id);
@@ -204,7 +210,7 @@ export class MessageLog {
    * `paid` is what the caller will refund: compared too, so the refund matches what was taken.
    */
   async markCancelled(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     paid: { cost: number; paidFrom: string | null },
     now: number,
@@ -226,7 +232,7 @@ export class MessageLog {
   async insertUnpaidFailure(
     m: {
       id: string;
-      accountId: string;
+      accountId: AccountId;
       channel: string;
       messageType: string;
       recipient: string;
@@ -270,7 +276,7 @@ export class MessageLog {
    * Records that a queued (or due scheduled) message is being handed to a provider that cannot be asked about it later
    * (no lookup): after a crash, a `queued` message with this mark may have been delivered.
    */
-  async markHandedOff(accountId: string, id: string, now: number): Promise<boolean> {
+  async markHandedOff(accountId: AccountId, id: string, now: number): Promise<boolean> {
     const changed = await this.exec(
       "UPDATE messages SET handed_off_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status IN ('queued', 'scheduled') AND handed_off_at IS NULL",
       [now, now, id, accountId],
@@ -282,7 +288,7 @@ export class MessageLog {
    * Takes the hand-off mark back from a queued message the provider refused to take (a rate limit):
    * it was not delivered, so the next attempt may send it. False when it was settled meanwhile.
    */
-  async clearHandOff(accountId: string, id: string, now: number): Promise<boolean> {
+  async clearHandOff(accountId: AccountId, id: string, now: number): Promise<boolean> {
     const changed = await this.exec(
       "UPDATE messages SET handed_off_at = NULL, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'queued'",
       [now, id, accountId],
@@ -292,7 +298,7 @@ export class MessageLog {
 
   /** A failed (refunded) message paid again for a retry: back to queued, only if still failed. */
   async requeue(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     funding: Funding,
     msg: Pick<ValidatedMessage, 'encoding' | 'segments'>,
@@ -306,12 +312,12 @@ export class MessageLog {
     );
   }
 
-  async findOwned(accountId: string, id: string): Promise<MessageEntity | null> {
+  async findOwned(accountId: AccountId, id: string): Promise<MessageEntity | null> {
     return this.repo.findOneBy({ accountId, id });
   }
 
   /** Those of these ids the account has in the log, by id (one query). */
-  async findOwnedMany(accountId: string, ids: string[]): Promise<Map<string, MessageEntity>> {
+  async findOwnedMany(accountId: AccountId, ids: string[]): Promise<Map<string, MessageEntity>> {
     if (!ids.length) return new Map();
     const rows = await this.repo.findBy({ accountId, id: In(ids) });
     return new Map(rows.map((r) => [r.id, r]));
@@ -321,7 +327,7 @@ export class MessageLog {
    * Newest first keyed by id (ids sort by creation time), or by last change keyed by (updated_at, id)
    * (index on account_id, updated_at, id), so a poller with updatedSince misses no change.
    */
-  async list(accountId: string, f: ListFilter): Promise<MessageEntity[]> {
+  async list(accountId: AccountId, f: ListFilter): Promise<MessageEntity[]> {
     const qb = this.repo.createQueryBuilder('m').where('m.account_id = :accountId', { accountId });
     if (f.status) qb.andWhere('m.status = :status', { status: f.status });
     if (f.channel) qb.andWhere('m.channel = :channel', { channel: f.channel });

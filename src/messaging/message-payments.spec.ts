@@ -1,6 +1,7 @@
 import { LedgerBatch, LedgerBatchConflict } from '../accounts/ledger-batch';
 import { MessagePayments, WindowPayItem } from './message-payments';
 import { pipelineHarness, PipelineHarness, smsTo } from './testing/pipeline-harness';
+import { accountIdOf } from '../common/account-id';
 
 describe(MessagePayments.name, () => {
   let h: PipelineHarness;
@@ -21,7 +22,7 @@ describe(MessagePayments.name, () => {
       };
     });
   const recorded = async (acc: string, its: WindowPayItem[]) =>
-    (await Promise.all(its.map((it) => h.message(acc, it.id)))).map((m) => m?.status ?? 'none');
+    (await Promise.all(its.map((it) => h.message(accountIdOf(acc), it.id)))).map((m) => m?.status ?? 'none');
   const across = () => jest.spyOn(LedgerBatch.prototype, 'debitAcross');
 
   it('pays a lone window as a batch of one: as many as the wallet covers, the rest unpaid and unrecorded', async () => {
@@ -39,7 +40,9 @@ describe(MessagePayments.name, () => {
     const acc = await h.account({ wallet: 100, active: false });
     const its = items(2);
     await expect(h.payments.payWindow(acc, its)).rejects.toMatchObject({ code: 'SUBSCRIPTION_INACTIVE' });
-    await expect(h.payments.payWindow('acc_missing', items(1))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(h.payments.payWindow(accountIdOf('acc_missing'), items(1))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await h.wallet(acc)).toBe(100);
     expect(await recorded(acc, its)).toEqual(['none', 'none']);
   });

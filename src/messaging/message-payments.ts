@@ -12,6 +12,7 @@ import type { LogOrigin } from './log-origin';
 import { MessageLog, NewLogEntry } from './message-log';
 import { ProviderGateway } from './provider-gateway';
 import { billableUnits, type ValidatedMessage } from './validation/validated-message';
+import type { AccountId } from '../common/account-id';
 
 /** A message of a bulk window, to be paid and recorded under its id. */
 export interface WindowPayItem {
@@ -21,7 +22,7 @@ export interface WindowPayItem {
 }
 
 interface WindowPayment {
-  accountId: string;
+  accountId: AccountId;
   items: WindowPayItem[];
 }
 
@@ -84,7 +85,7 @@ export class MessagePayments {
   }
 
   /** One message; throws INSUFFICIENT_BALANCE / SUBSCRIPTION_INACTIVE (nothing taken) or the insert's error. */
-  async payOne(accountId: string, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<Funding> {
+  async payOne(accountId: AccountId, id: string, msg: ValidatedMessage, origin: LogOrigin): Promise<Funding> {
     return this.uow.transaction(async () => {
       const funding = await this.ledger.debit(accountId, msg.channel, billableUnits(msg));
       await this.log.insert([entry(accountId, { id, msg, funding }, origin)], this.clock.now());
@@ -97,7 +98,7 @@ export class MessagePayments {
    * per number of parts, or 402 with nothing taken; one INSERT. The queued ones are leased for as long as the batch may take (one provider
    * timeout each, plus a second), so the stale-send reconciler leaves them to this request.
    */
-  async payBatch(accountId: string, msgs: ValidatedMessage[], origin: LogOrigin): Promise<PaidMessage[]> {
+  async payBatch(accountId: AccountId, msgs: ValidatedMessage[], origin: LogOrigin): Promise<PaidMessage[]> {
     return this.uow.transaction(async () => {
       const fundings: Funding[] = [];
       for (const g of paymentGroups(msgs)) {
@@ -126,7 +127,7 @@ export class MessagePayments {
    * unit. Returns each item's funding, null past the balance (unpaid, unrecorded). Throws
    * SUBSCRIPTION_INACTIVE (or NOT_FOUND for an unknown account) with nothing taken.
    */
-  async payWindow(accountId: string, items: WindowPayItem[]): Promise<(Funding | null)[]> {
+  async payWindow(accountId: AccountId, items: WindowPayItem[]): Promise<(Funding | null)[]> {
     // With other accounts' windows arriving meanwhile; inside an open unit, alone and part of it.
     const paid = await this.windows.submit({ accountId, items });
     if (paid instanceof ApiError) throw paid;
@@ -181,7 +182,7 @@ export class MessagePayments {
    * A message that failed before reaching the provider (refunded), paid again and back to `queued`,
    * in one unit: a requeue that lost a race (a concurrent retry) rolls the payment back.
    */
-  async payAgain(accountId: string, row: MessageEntity, msg: ValidatedMessage): Promise<Funding> {
+  async payAgain(accountId: AccountId, row: MessageEntity, msg: ValidatedMessage): Promise<Funding> {
     return this.uow.transaction(async () => {
       const funding = await this.ledger.debit(accountId, msg.channel, billableUnits(msg));
       if (!(await this.log.requeue(accountId, row.id, funding, msg, this.clock.now())))
@@ -192,14 +193,14 @@ export class MessagePayments {
 }
 
 /** The paid ones of a window's items as log entries. */
-function paidEntries(accountId: string, items: WindowPayItem[], fundings: (Funding | null)[]): NewLogEntry[] {
+function paidEntries(accountId: AccountId, items: WindowPayItem[], fundings: (Funding | null)[]): NewLogEntry[] {
   return items.flatMap((it, i) => {
     const funding = fundings[i];
     return funding ? [entry(accountId, { id: it.id, msg: it.msg, funding }, it.origin)] : [];
   });
 }
 
-function entry(accountId: string, p: PaidMessage, origin: LogOrigin): NewLogEntry {
+function entry(accountId: AccountId, p: PaidMessage, origin: LogOrigin): NewLogEntry {
   return {
     id: p.id,
     accountId,

@@ -14,6 +14,7 @@ import { SendPipeline, SendResult } from './send-pipeline';
 import { MessageValidator } from './validation/message-validator';
 import { isObject } from './validation/recipient-rules';
 import type { MessagePurpose, ValidatedMessage } from './validation/validated-message';
+import type { AccountId } from '../common/account-id';
 
 export const MAX_BATCH = 100;
 
@@ -96,7 +97,7 @@ export class MessagesService {
    * The send policy, after validation and before payment: a refusal refuses the request (a batch names
    * the recipient); a hold (marketing outside the sending hours) schedules the message for `until`.
    */
-  private async guard(accountId: string, msgs: ValidatedMessage[], origin: PolicyOrigin): Promise<Guarded> {
+  private async guard(accountId: AccountId, msgs: ValidatedMessage[], origin: PolicyOrigin): Promise<Guarded> {
     const decisions = await this.policy.decide(
       msgs.map((m) => ({
         accountId,
@@ -123,13 +124,13 @@ export class MessagesService {
   }
 
   /** The message with its status history (read after the message, for the account that owns it). */
-  async get(accountId: string, id: string): Promise<MessageDetailView> {
+  async get(accountId: AccountId, id: string): Promise<MessageDetailView> {
     const m = await this.log.findOwned(accountId, id);
     if (!m) throw ApiError.notFound('Message');
     return { ...toMessageView(m), statusHistory: await this.trail.historyOf(m.id) };
   }
 
-  async list(accountId: string, q: ListMessagesQuery): Promise<Page<MessageView>> {
+  async list(accountId: AccountId, q: ListMessagesQuery): Promise<Page<MessageView>> {
     const order = q.order ?? 'created';
     // A cursor of one order is refused by the other (its key differs: id, or updated_at and id).
     const scope = order === 'updated' ? `messages:${accountId}:updated` : `messages:${accountId}`;
@@ -154,7 +155,7 @@ export class MessagesService {
     return { items: page.map(toMessageView), hasMore, nextCursor: next ? this.cursors.encode(scope, next) : null };
   }
 
-  private view(accountId: string, r: SendResult, msg: ValidatedMessage, quietHours: boolean): SentMessageView {
+  private view(accountId: AccountId, r: SendResult, msg: ValidatedMessage, quietHours: boolean): SentMessageView {
     const v: SentMessageView = {
       id: r.id,
       to: r.to,

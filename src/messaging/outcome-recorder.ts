@@ -19,6 +19,7 @@ import {
   sendResult,
   Settled,
 } from './send-outcome';
+import type { AccountId } from '../common/account-id';
 
 /**
  * How a provider error is answered. `throw` (single, batch and scheduled sends): the message is
@@ -37,7 +38,7 @@ export type ErrorPolicy = 'throw' | 'report';
 export class OutcomeRecorder {
   private readonly logger = new Logger(OutcomeRecorder.name);
   /** Bulk windows' sent marks, written together (the same statements serve one window or many). */
-  private readonly windows: Coalescer<(SentMark & { accountId: string })[], void>;
+  private readonly windows: Coalescer<(SentMark & { accountId: AccountId })[], void>;
 
   constructor(
     private readonly log: MessageLog,
@@ -60,7 +61,7 @@ export class OutcomeRecorder {
 
   /** Records a provider call's (or lookup's) result for a paid, open message. */
   async record(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     to: Addressee,
     funding: Funding,
@@ -84,7 +85,7 @@ export class OutcomeRecorder {
   }
 
   /** Marks the message sent (a batch of one); receipts that came before it (kept) are applied then. */
-  async sent(accountId: string, mark: SentMark, to: Addressee, funding: Funding): Promise<Settled> {
+  async sent(accountId: AccountId, mark: SentMark, to: Addressee, funding: Funding): Promise<Settled> {
     if (!(await this.markSent([{ ...mark, accountId }])).has(mark.id)) return this.recorded(accountId, mark.id, to);
     return { kind: 'sent', result: sendResult(mark.id, to, 'sent', funding.amount, null, mark.providerMessageId) };
   }
@@ -94,7 +95,7 @@ export class OutcomeRecorder {
    * with other accounts' windows that arrive meanwhile: one UPDATE, one history INSERT, one of the
    * provider refs and one look-up of receipts kept for their provider ids per batch.
    */
-  async sentMany(accountId: string, sent: SentMark[]): Promise<void> {
+  async sentMany(accountId: AccountId, sent: SentMark[]): Promise<void> {
     if (!sent.length) return;
     const marks = sent.map((s) => ({ ...s, accountId }));
     await this.windows.submit(marks);
@@ -105,9 +106,9 @@ export class OutcomeRecorder {
    * count per account and channel (the mode label is the account's), and applies the receipts kept
    * for them. Returns the ids it moved; the others were settled elsewhere meanwhile.
    */
-  private async markSent(marks: (SentMark & { accountId: string })[]): Promise<Set<string>> {
+  private async markSent(marks: (SentMark & { accountId: AccountId })[]): Promise<Set<string>> {
     const { moved } = await this.log.markSent(marks, this.clock.now());
-    const counts = new Map<string, { accountId: string; channel: string; n: number }>();
+    const counts = new Map<string, { accountId: AccountId; channel: string; n: number }>();
     for (const { accountId, channel } of moved) {
       const key = `${accountId}\n${channel}`;
       const c = counts.get(key) ?? { accountId, channel, n: 0 };
@@ -136,7 +137,7 @@ export class OutcomeRecorder {
    * provider call was marked on it meanwhile.
    */
   async fail(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     to: Addressee,
     funding: Funding,
@@ -156,12 +157,12 @@ export class OutcomeRecorder {
   }
 
   /** A scheduled message just paid and recorded (counted as it is committed). */
-  scheduled(accountId: string, id: string, to: Addressee, funding: Funding, scheduleAt: number): SendResult {
+  scheduled(accountId: AccountId, id: string, to: Addressee, funding: Funding, scheduleAt: number): SendResult {
     return this.counted(accountId, sendResult(id, to, 'scheduled', funding.amount, null, null, scheduleAt));
   }
 
   /** The message as the log has it now (after another sender settled or took it). */
-  async recorded(accountId: string, id: string, to: Addressee): Promise<Settled> {
+  async recorded(accountId: AccountId, id: string, to: Addressee): Promise<Settled> {
     const row = await this.log.findOwned(accountId, id);
     if (!row) throw new Error(`message ${id} is not in the log`);
     return { kind: 'settled_elsewhere', result: resultOfRow(row, to) };
@@ -169,7 +170,7 @@ export class OutcomeRecorder {
 
   /** A rate-limited message stays paid and queued; a hand-off mark set for the refused call is taken back. */
   private async keepOpen(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     to: Addressee,
     error: ProviderFailure,
@@ -190,7 +191,7 @@ export class OutcomeRecorder {
    * status (a conditional UPDATE that changed the row, or the payment unit of a scheduled message),
    * and counted once that write is committed, so each move is counted once across replicas.
    */
-  private counted(accountId: string, r: SendResult): SendResult {
+  private counted(accountId: AccountId, r: SendResult): SendResult {
     const status = r.status;
     if (status !== 'queued') this.uow.afterCommit(() => this.metrics.recordMessage(accountId, r.channel, status));
     return r;

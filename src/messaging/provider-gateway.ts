@@ -7,6 +7,7 @@ import { failedCallOutcome, toApiError } from '../providers/provider-errors';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../providers/provider.types';
 import { TEMPLATE_LOOKUP, type TemplateRouteLookup } from './validation/lookups';
 import type { ValidatedMessage } from './validation/validated-message';
+import type { AccountId } from '../common/account-id';
 
 /**
  * Calls the channel's configured provider with a timeout (config.providers.timeoutMs) around every
@@ -105,14 +106,14 @@ export class ProviderGateway {
   }
 
   /** Can the channel's provider tell later whether it received a message id? */
-  canLookup(channel: OutboundMessage['channel'], accountId: string): boolean {
+  canLookup(channel: OutboundMessage['channel'], accountId: AccountId): boolean {
     return typeof this.registry.forChannel(channel, accountId).lookup === 'function';
   }
 
   /** The provider's verdict on a message id, null when it never saw it (or cannot tell). */
   async lookup(
     channel: OutboundMessage['channel'],
-    accountId: string,
+    accountId: AccountId,
     messageId: string,
   ): Promise<ProviderOutcome | null> {
     const provider = this.registry.forChannel(channel, accountId);
@@ -138,7 +139,7 @@ export class ProviderGateway {
 
 export function toOutbound(
   id: string,
-  accountId: string,
+  accountId: AccountId,
   m: ValidatedMessage,
   origin: { bulkJobId?: string; rowIndex?: number; instantReceipts?: boolean },
 ): OutboundMessage {

@@ -20,6 +20,7 @@ import {
   sendResult,
 } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
+import type { AccountId } from '../common/account-id';
 
 export type { SendOrigin, SendResult } from './send-outcome';
 
@@ -54,7 +55,7 @@ export class SendPipeline {
     private readonly log: MessageLog,
   ) {}
 
-  async send(accountId: string, msg: ValidatedMessage, origin: SendOrigin = {}): Promise<SendResult> {
+  async send(accountId: AccountId, msg: ValidatedMessage, origin: SendOrigin = {}): Promise<SendResult> {
     const id = origin.messageId ?? newId('msg');
     // A deterministic id seen before (bulk retry): continue from what the log says, before paying
     // (a message already sent must not need a balance to be reported).
@@ -79,7 +80,7 @@ export class SendPipeline {
    * delivered one by one. A provider error stops the rest of the batch: each later message is failed
    * with the same code and refunded (the request answers now, there is no later window).
    */
-  async sendBatch(accountId: string, msgs: ValidatedMessage[], origin: LogOrigin = {}): Promise<BatchOutcome[]> {
+  async sendBatch(accountId: AccountId, msgs: ValidatedMessage[], origin: LogOrigin = {}): Promise<BatchOutcome[]> {
     if (!msgs.length) return [];
     const paid = await this.payments.payBatch(accountId, msgs, origin);
     const out: BatchOutcome[] = [];
@@ -140,7 +141,7 @@ export class SendPipeline {
    * rejection or a cancellation is final: kept as it is.
    */
   async resume(
-    accountId: string,
+    accountId: AccountId,
     row: MessageEntity,
     msg: ValidatedMessage,
     origin: SendOrigin,
@@ -198,7 +199,7 @@ export class SendPipeline {
   }
 
   private async deliver(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     msg: ValidatedMessage,
     funding: Funding,

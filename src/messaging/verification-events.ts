@@ -1,3 +1,4 @@
+import type { AccountId } from '../common/account-id';
 /*
  * Port: what the verification feature tells the modules that watch one-time codes (the fraud guard:
  * daily counts for the console's chart, pumping detection). Verification declares nothing itself,
@@ -10,13 +11,13 @@
  */
 export interface VerificationEvents {
   /** A code was handed to the provider for `recipient` (E.164 phone or lowercased email) at `at` (epoch ms). */
-  codeSent(accountId: string, recipient: string, at: number): Promise<void>;
+  codeSent(accountId: AccountId, recipient: string, at: number): Promise<void>;
 
   /**
    * A check approved the code sent to `recipient` (once per verification). `sentAt` is when that code
    * was sent (epoch ms), so a verification counts against the send it converts, whatever day it is now.
    */
-  codeVerified(accountId: string, recipient: string, sentAt: number): Promise<void>;
+  codeVerified(accountId: AccountId, recipient: string, sentAt: number): Promise<void>;
 }
 
 export const VERIFICATION_EVENTS = Symbol('VERIFICATION_EVENTS');

@@ -1,3 +1,4 @@
+import type { AccountId } from '../common/account-id';
 /*
  * Port (messaging sits below the features): what verification asks of the fraud guard before a code
  * is stored or paid, provided by FraudModule (global). Verification cannot import the fraud module;
@@ -6,7 +7,7 @@
 
 /** A code about to be sent: its recipient (E.164 or email) and whether the account has sent it a code before. */
 export interface CodeRequest {
-  accountId: string;
+  accountId: AccountId;
   recipient: string;
   /** No send window of this account exists for the recipient (a number new to the account). */
   newRecipient: boolean;

@@ -1,6 +1,7 @@
 import { pipelineHarness, PipelineHarness, smsTo } from './testing/pipeline-harness';
 import type { SendOutcome } from './send-outcome';
 import { PacerStop, SendPacer, WindowItem, WindowSender } from './window-sender';
+import { accountIdOf } from '../common/account-id';
 
 const go: SendPacer = { before: () => Promise.resolve(null), after: () => undefined };
 
@@ -39,7 +40,7 @@ describe(WindowSender.name, () => {
       const statuses = async (acc: string, items: WindowItem[]) =>
         Promise.all(
           items.map(async (it) => {
-            const m = await h.message(acc, it.origin.messageId);
+            const m = await h.message(accountIdOf(acc), it.origin.messageId);
             return m ? `${m.status} ${Number(m.cost)}${m.handedOffAt === null ? '' : ' handed-off'}` : 'none';
           }),
         );

@@ -7,6 +7,7 @@ import { OutcomeRecorder } from './outcome-recorder';
 import { NotAttemptedReason, SendOrigin, SendOutcome, sendResult } from './send-outcome';
 import { SendPipeline } from './send-pipeline';
 import type { ValidatedMessage } from './validation/validated-message';
+import type { AccountId } from '../common/account-id';
 
 /** One message of a bulk window: sent now (never scheduled), under its deterministic id. */
 export interface WindowItem {
@@ -55,7 +56,7 @@ export class WindowSender {
   ) {}
 
   /** One outcome per item, in order. */
-  async sendWindow(accountId: string, items: WindowItem[], pacer: SendPacer): Promise<SendOutcome[]> {
+  async sendWindow(accountId: AccountId, items: WindowItem[], pacer: SendPacer): Promise<SendOutcome[]> {
     if (items.some((it) => it.msg.scheduleAt !== null))
       throw new Error('a bulk window sends now: scheduled messages go through SendPipeline.send');
     const out: SendOutcome[] = new Array(items.length);
@@ -144,7 +145,7 @@ export class WindowSender {
    * A logged message that resume() could not continue: paying it again failed for want of balance
    * (it stays failed and refunded: not attempted), or a concurrent retry requeued it first.
    */
-  private async refused(accountId: string, item: WindowItem, err: unknown): Promise<SendOutcome> {
+  private async refused(accountId: AccountId, item: WindowItem, err: unknown): Promise<SendOutcome> {
     if (!(err instanceof ApiError)) throw err;
     if (err.code === 'INSUFFICIENT_BALANCE' || err.code === 'SUBSCRIPTION_INACTIVE')
       return notAttempted({ reason: 'insufficient_balance' }, false);

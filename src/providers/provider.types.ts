@@ -1,4 +1,5 @@
 import type { ChannelName } from '../config/app-config';
+import type { AccountId } from '../common/account-id';
 
 /**
  * What the send pipeline hands to a channel provider. `messageId` is our id and is passed to the
@@ -7,7 +8,7 @@ import type { ChannelName } from '../config/app-config';
  */
 export interface OutboundMessage {
   messageId: string;
-  accountId: string;
+  accountId: AccountId;
   channel: ChannelName;
   /** E.164 phone, email address, or provider chat id (web session / bot). */
   to: string;

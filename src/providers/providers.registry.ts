@@ -2,6 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, ChannelName, CHANNELS } from '../config/app-config';
 import { ChannelProvider } from './provider.types';
 import { isLiveAccount } from '../accounts/account-mode';
+import type { AccountId } from '../common/account-id';
 
 /** Registered for every channel whatever the configuration (sandbox.provider.ts). */
 const SANDBOX = 'sandbox';
@@ -25,7 +26,7 @@ export class ProvidersRegistry implements OnApplicationBootstrap {
    * The adapter that sends for `accountId` on `channel`: the configured one, or the sandbox for every
    * message of an account's test mode whatever the configuration (a test key never reaches a provider).
    */
-  forChannel(channel: ChannelName, accountId: string): ChannelProvider {
+  forChannel(channel: ChannelName, accountId: AccountId): ChannelProvider {
     const name = isLiveAccount(accountId) ? this.config.providers.byChannel[channel] : SANDBOX;
     const provider = this.adapters.get(`${channel}:${name}`);
     if (!provider) throw new Error(`No provider "${name}" registered for channel ${channel}`);

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../database/db-errors';
 import { UnitOfWork } from '../database/unit-of-work';
 import { SmsSenderEntity } from './entities/sms-sender.entity';
 import { SmsSenderDetailView, toSenderDetailView } from './senders.service';
+import type { AccountId } from '../common/account-id';
 
 /**
  * POST /api/v2/sms-senders/{id}/default: an approved sender becomes the account's default (used when
@@ -23,7 +24,7 @@ export class DefaultSenderService {
     @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
-  async makeDefault(accountId: string, id: string): Promise<SmsSenderDetailView> {
+  async makeDefault(accountId: AccountId, id: string): Promise<SmsSenderDetailView> {
     try {
       return await this.switchTo(accountId, id);
     } catch (err) {
@@ -33,7 +34,7 @@ export class DefaultSenderService {
     }
   }
 
-  private switchTo(accountId: string, id: string): Promise<SmsSenderDetailView> {
+  private switchTo(accountId: AccountId, id: string): Promise<SmsSenderDetailView> {
     return this.uow.transaction(async ({ manager }) => {
       const row = await manager.findOneBy(SmsSenderEntity, { accountId, id });
       if (!row) throw ApiError.notFound('SMS sender');

@@ -10,11 +10,12 @@ import { SmsSenderEntity } from './entities/sms-sender.entity';
 import { SmsSenderDetailView, toSenderDetailView } from './senders.service';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { EVENT_SINK, EventSink } from '../messaging/events/event-sink';
+import type { AccountId } from '../common/account-id';
 
 export type ReviewDecision = 'approved' | 'rejected';
-export type AdminSmsSenderView = SmsSenderDetailView & { accountId: string };
+export type AdminSmsSenderView = SmsSenderDetailView & { accountId: AccountId };
 /** The sender a review is about: by id (the operator), or by id within one account. */
-type Which = { id: string; accountId?: string };
+type Which = { id: string; accountId?: AccountId };
 
 /**
  * Operator review. The status change and its webhook event commit together (outbox row in the same
@@ -40,7 +41,7 @@ export class SenderReviewService {
    * account's requests); another account's sender is NOT_FOUND. Same unit, events and default rule.
    */
   async reviewOwn(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     decision: ReviewDecision,
     reason: string | null,

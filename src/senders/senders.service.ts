@@ -12,6 +12,7 @@ import type { ApprovedSender } from '../messaging/validation/lookups';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { CreateSmsSenderDto } from './dto/create-sms-sender.dto';
 import { SmsSenderEntity, SmsSenderStatus, type SmsSenderType } from './entities/sms-sender.entity';
+import type { AccountId } from '../common/account-id';
 
 /** The spec's SMS sender resource (creation response). */
 export interface SmsSenderView {
@@ -58,19 +59,19 @@ export class SendersService {
   ) {}
 
   /** An approved sender of the account by name (case-insensitive), for the messaging validator. */
-  async findApprovedByName(accountId: string, name: string): Promise<ApprovedSender | null> {
+  async findApprovedByName(accountId: AccountId, name: string): Promise<ApprovedSender | null> {
     if (typeof name !== 'string' || name.length === 0 || name.length > 11) return null;
     const row = await this.senders.findOneBy({ accountId, nameKey: name.toLowerCase(), status: 'approved' });
     return row ? approved(row) : null;
   }
 
   /** The account's default approved sender (the first one approved), or null. */
-  async findDefaultApproved(accountId: string): Promise<ApprovedSender | null> {
+  async findDefaultApproved(accountId: AccountId): Promise<ApprovedSender | null> {
     const row = await this.senders.findOneBy({ accountId, isDefault: true, status: 'approved' });
     return row ? approved(row) : null;
   }
 
-  async create(accountId: string, dto: CreateSmsSenderDto): Promise<SmsSenderView> {
+  async create(accountId: AccountId, dto: CreateSmsSenderDto): Promise<SmsSenderView> {
     const webhookUrl = dto.webhookUrl ?? null;
     if (webhookUrl === null && dto.webhookSecret != null) {
       throw ApiError.validation('webhookUrl is required when webhookSecret is present');
@@ -110,7 +111,7 @@ export class SendersService {
     return toSenderView(row);
   }
 
-  async list(accountId: string): Promise<SmsSenderDetailView[]> {
+  async list(accountId: AccountId): Promise<SmsSenderDetailView[]> {
     const rows = await this.senders.find({ where: { accountId }, order: { id: 'ASC' }, take: 500 });
     return rows.map(toSenderDetailView);
   }

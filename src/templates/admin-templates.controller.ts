@@ -28,6 +28,7 @@ import { CreatedTemplate, TemplateCreationService } from './template-creation.se
 import { parseCreateRequest } from './template-request.parser';
 import { TemplatesService } from './templates.service';
 import type { OfficialSenderView, TemplateView } from './template.types';
+import { AccountId, accountIdOf } from '../common/account-id';
 
 @ApiTags('admin')
 @AdminOnly()
@@ -57,7 +58,11 @@ export class AdminTemplatesController {
   @ApiErrors('VALIDATION_ERROR')
   async list(@Query() q: AdminListTemplatesQuery): Promise<{
     success: true;
-    data: { templates: (TemplateView & { accountId: string | null })[]; nextCursor: string | null; hasMore: boolean };
+    data: {
+      templates: (TemplateView & { accountId: AccountId | null })[];
+      nextCursor: string | null;
+      hasMore: boolean;
+    };
   }> {
     const page = await this.templates.listForOperator(q);
     return { success: true, data: { templates: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore } };
@@ -131,8 +136,8 @@ export class AdminTemplatesController {
     @Param('id') id: string,
     @Body() dto: CreateOfficialSenderDto,
   ): Promise<{ success: true; data: { officialSender: OfficialSenderView } }> {
-    if (!(await this.accounts.exists(id))) throw ApiError.notFound('Account');
-    return { success: true, data: { officialSender: await this.senders.create(id, dto) } };
+    if (!(await this.accounts.exists(accountIdOf(id)))) throw ApiError.notFound('Account');
+    return { success: true, data: { officialSender: await this.senders.create(accountIdOf(id), dto) } };
   }
 
   @Post('sandbox/official-templates')

@@ -26,6 +26,7 @@ import { SandboxOfficialTemplateEntity } from './official/sandbox-official-templ
 import { SandboxTemplateClient } from './official/sandbox-template.client';
 import { TemplateCreationService } from './template-creation.service';
 import { TemplateViewMapper } from './template-view.mapper';
+import { accountIdOf } from '../common/account-id';
 
 /** Storage that refuses every file (disk full, object store down). */
 class FailingStorage extends MediaStorage {
@@ -109,7 +110,7 @@ describe(TemplateCreationService.name, () => {
       body: 'Hello',
       headerMediaUrl: `${filesUrl}/logo.jpg`,
     });
-    await expect(sut.create('acc_1', dto, null)).rejects.toThrow('disk full');
+    await expect(sut.create(accountIdOf('acc_1'), dto, null)).rejects.toThrow('disk full');
     expect(readdirSync(join(dir, '.incoming'))).toEqual([]);
     expect(await ds.getRepository(TemplateEntity).count()).toBe(0);
   });

@@ -24,6 +24,7 @@ import { planTemplate, TemplatePlan } from './template-rules';
 import { TemplateViewMapper } from './template-view.mapper';
 import type { SmsTemplateCreatedView, TemplateStatus, TemplateView } from './template.types';
 import { isUniqueViolation } from '../database/db-errors';
+import type { AccountId } from '../common/account-id';
 
 /** The 201 body minus `success`: `{ data: { template }, message? }`. */
 export interface CreatedTemplate {
@@ -50,7 +51,7 @@ export class TemplateCreationService {
   ) {}
 
   async create(
-    accountId: string | null,
+    accountId: AccountId | null,
     dto: CreateTemplateDto,
     upload: UploadedMedia | null,
   ): Promise<CreatedTemplate> {
@@ -123,7 +124,7 @@ export class TemplateCreationService {
   }
 
   private async submit(
-    accountId: string | null,
+    accountId: AccountId | null,
     dto: CreateTemplateDto,
     plan: TemplatePlan,
     sender: ResolvedOfficialSender,
@@ -161,7 +162,7 @@ export class TemplateCreationService {
   }
 
   private build(
-    accountId: string | null,
+    accountId: AccountId | null,
     dto: CreateTemplateDto,
     plan: TemplatePlan,
     sender: ResolvedOfficialSender | null,

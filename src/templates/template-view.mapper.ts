@@ -7,6 +7,7 @@ import { previewUrlOf } from './media/preview-url';
 import { OfficialSendersService, PLATFORM_SENDER_ID } from './official/official-senders.service';
 import type { TemplateForSend } from '../messaging/validation/lookups';
 import type { OfficialSenderView, SmsTemplateCreatedView, TemplateView } from './template.types';
+import type { AccountId } from '../common/account-id';
 
 /** Entity -> API shapes. The only place a template row becomes a response. */
 @Injectable()
@@ -20,12 +21,12 @@ export class TemplateViewMapper {
     return assetId ? previewUrlOf(this.config, assetId) : null;
   }
 
-  async toView(t: TemplateEntity, viewerAccountId: string | null): Promise<TemplateView> {
+  async toView(t: TemplateEntity, viewerAccountId: AccountId | null): Promise<TemplateView> {
     return (await this.toViews([t], viewerAccountId))[0];
   }
 
   /** Many rows: each distinct official sender is read once. */
-  async toViews(rows: TemplateEntity[], viewerAccountId: string | null): Promise<TemplateView[]> {
+  async toViews(rows: TemplateEntity[], viewerAccountId: AccountId | null): Promise<TemplateView[]> {
     const senders = new Map<string, Promise<OfficialSenderView | null>>();
     const senderOf = (id: string | null) => {
       if (id === null) return Promise.resolve(null);
@@ -41,7 +42,7 @@ export class TemplateViewMapper {
   private map(
     t: TemplateEntity,
     officialSender: OfficialSenderView | null,
-    viewerAccountId: string | null,
+    viewerAccountId: AccountId | null,
   ): TemplateView {
     const params = [...(t.bodyParameters ?? [])].sort((a, b) => a.index - b.index);
     return {
@@ -105,7 +106,7 @@ export class TemplateViewMapper {
 }
 
 /** A default template belongs to no account: both modes share it, and it reads in the mode of its reader. */
-function livemodeOf(t: TemplateEntity, viewerAccountId: string | null): boolean {
+function livemodeOf(t: TemplateEntity, viewerAccountId: AccountId | null): boolean {
   const owner = t.accountId ?? viewerAccountId;
   return owner === null || isLiveAccount(owner);
 }

@@ -13,6 +13,7 @@ import { TemplateViewMapper } from './template-view.mapper';
 import type { TemplateRoute } from '../providers/provider.types';
 import type { TemplateForSend } from '../messaging/validation/lookups';
 import type { TemplateStatus, TemplateView } from './template.types';
+import type { AccountId } from '../common/account-id';
 
 /** Reading templates (own or default) and status moves. Creation lives in TemplateCreationService. */
 @Injectable()
@@ -31,7 +32,7 @@ export class TemplatesService {
    * Contract with messaging: the account's own template or a default one, whatever its status (the
    * caller refuses statuses other than approved/active), or null when neither exists.
    */
-  async findForSend(accountId: string, templateId: string): Promise<TemplateForSend | null> {
+  async findForSend(accountId: AccountId, templateId: string): Promise<TemplateForSend | null> {
     const t = await this.findVisible(accountId, templateId);
     return t ? this.mapper.toForSend(t) : null;
   }
@@ -40,20 +41,20 @@ export class TemplatesService {
    * Contract with the provider gateway: the number a visible template goes out from (an official
    * template: its official sender's, read now; others: the platform's), or null when not visible.
    */
-  async routeForSend(accountId: string, templateId: string): Promise<TemplateRoute | null> {
+  async routeForSend(accountId: AccountId, templateId: string): Promise<TemplateRoute | null> {
     const t = await this.findVisible(accountId, templateId);
     if (!t) return null;
     return t.provider === 'official' ? this.senders.routeOf(t.accountId, t.officialSenderId) : { via: 'platform' };
   }
 
-  async get(accountId: string, templateId: string): Promise<TemplateView> {
+  async get(accountId: AccountId, templateId: string): Promise<TemplateView> {
     const t = await this.findVisible(accountId, templateId);
     if (!t) throw new ApiError('NOT_FOUND', 'Template not found');
     return this.mapper.toView(t, accountId);
   }
 
   /** Own and default templates, newest first; the cursor is the last id seen. */
-  async list(accountId: string, q: ListTemplatesQuery): Promise<Page<TemplateView>> {
+  async list(accountId: AccountId, q: ListTemplatesQuery): Promise<Page<TemplateView>> {
     const scopeKey = `templates:${accountId}`;
     const after = this.cursors.decode<string>(scopeKey, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
@@ -82,7 +83,7 @@ export class TemplatesService {
     status?: TemplateStatus;
     cursor?: string;
     limit?: number;
-  }): Promise<Page<TemplateView & { accountId: string | null }>> {
+  }): Promise<Page<TemplateView & { accountId: AccountId | null }>> {
     const scopeKey = 'admin:templates';
     const after = this.cursors.decode<string>(scopeKey, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');
@@ -121,7 +122,7 @@ export class TemplatesService {
    * The same move, events included, as the operator's.
    */
   async setStatusOfAccount(
-    accountId: string,
+    accountId: AccountId,
     templateId: string,
     status: TemplateStatus,
     reason: string | null,
@@ -166,7 +167,7 @@ export class TemplatesService {
     const views = await Promise.all(moving.map((t) => this.mapper.toView({ ...t, ...change }, t.accountId)));
     const type = `template.${change.status}` as DomainEvent['type'];
     const events: DomainEvent[] = moving.map((t, i) => ({
-      accountId: t.accountId as string,
+      accountId: t.accountId as AccountId,
       type,
       data: { ...views[i] },
       at: change.updatedAt,
@@ -187,7 +188,7 @@ export class TemplatesService {
     return { status, rejectionReason, updatedAt: this.clock.now() };
   }
 
-  private async findVisible(accountId: string, templateId: string): Promise<TemplateEntity | null> {
+  private async findVisible(accountId: AccountId, templateId: string): Promise<TemplateEntity | null> {
     if (typeof templateId !== 'string' || templateId.length === 0 || templateId.length > 40) return null;
     return this.templates.findOne({ where: { id: templateId, scope: In([accountId, DEFAULT_SCOPE]) } });
   }

@@ -7,6 +7,7 @@ import { MessageDetailView, MessagesService } from '../messaging/messages.servic
 import type { SandboxFaultKind } from '../providers/sandbox/sandbox-store';
 import { SandboxProvider } from '../providers/sandbox/sandbox.provider';
 import type { AddTestFaultRequest, SetTestMessageStatusRequest, TestFaultKind } from './dto/controls.request';
+import type { AccountId } from '../common/account-id';
 
 /** The sandbox's kind of each test-mode fault. */
 const SANDBOX_KIND: Record<TestFaultKind, SandboxFaultKind> = {
@@ -46,7 +47,7 @@ export class DeliveryControlsService {
    * that would not move it (stale, repeated, or the message is final). The sandbox's own simulated
    * receipts still come and, forward only, change nothing a control has passed.
    */
-  async setMessageStatus(accountId: string, id: string, r: SetTestMessageStatusRequest): Promise<MessageDetailView> {
+  async setMessageStatus(accountId: AccountId, id: string, r: SetTestMessageStatusRequest): Promise<MessageDetailView> {
     const failed = r.status === 'failed';
     if (!failed && (r.errorCode !== undefined || r.errorMessage !== undefined))
       throw ApiError.validation('errorCode and errorMessage are only for status failed');
@@ -71,7 +72,7 @@ export class DeliveryControlsService {
   }
 
   /** The next `count` sends of the account (of one channel, or any) fail as `kind`, in the sandbox. */
-  async addFault(accountId: string, f: AddTestFaultRequest): Promise<TestFaultView> {
+  async addFault(accountId: AccountId, f: AddTestFaultRequest): Promise<TestFaultView> {
     const channel = f.channel ?? null;
     const id = await this.sandbox.store.addFault(
       { channel, accountId, kind: SANDBOX_KIND[f.kind], count: f.count, delayMs: null },
@@ -81,12 +82,12 @@ export class DeliveryControlsService {
   }
 
   /** Clears the account's faults only; how many still had sends to fail. */
-  clearFaults(accountId: string): Promise<number> {
+  clearFaults(accountId: AccountId): Promise<number> {
     return this.sandbox.store.clearFaultsOf(accountId);
   }
 
   /** The test wallet back to TEST_MODE_BALANCE; the account as GET /api/v2/account shows it. */
-  async resetBalance(accountId: string): Promise<AccountView> {
+  async resetBalance(accountId: AccountId): Promise<AccountView> {
     return this.accounts.resetTestBalance(accountId);
   }
 }

@@ -7,6 +7,7 @@ import { Clock } from '../common/clock';
 import type { InboundSmsItem } from '../senders/inbound-sms/dto/inbound-sms.response';
 import { InboundSmsService } from '../senders/inbound-sms/inbound-sms.service';
 import type { SimulateInboundSmsRequest, SimulateWebInboundRequest } from './dto/controls.request';
+import type { AccountId } from '../common/account-id';
 
 /**
  * Test-mode controls over what reaches the account: inbound SMS and web-session messages, handed to
@@ -23,17 +24,17 @@ export class InboundControlsService {
   ) {}
 
   /** An SMS from `from` to one of the account's approved senders (its default one without `to`). */
-  inboundSms(accountId: string, r: SimulateInboundSmsRequest): Promise<InboundSmsItem> {
+  inboundSms(accountId: AccountId, r: SimulateInboundSmsRequest): Promise<InboundSmsItem> {
     return this.sms.acceptForAccount(accountId, { from: r.from, to: r.to ?? null, text: r.text, at: this.clock.now() });
   }
 
   /** The account's linked web session `name` (a sandbox one), created when missing. */
-  webSession(accountId: string, name: string): Promise<{ webSession: WebSessionView; created: boolean }> {
+  webSession(accountId: AccountId, name: string): Promise<{ webSession: WebSessionView; created: boolean }> {
     return this.sessions.ensureLinked(accountId, name);
   }
 
   /** A one-to-one text from the contact `from` on the account's session `name`, as a provider reports one. */
-  async webInboundMessage(accountId: string, name: string, r: SimulateWebInboundRequest): Promise<InboundResult> {
+  async webInboundMessage(accountId: AccountId, name: string, r: SimulateWebInboundRequest): Promise<InboundResult> {
     const session = await this.sessions.findOwned(accountId, name);
     const jid = `${r.from.slice(1)}@c.us`;
     return this.webInbound.receive(session, { from: { jid, phone: r.from, displayName: r.from }, text: r.text });

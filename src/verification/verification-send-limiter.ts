@@ -6,6 +6,7 @@ import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
 import { AppConfig } from '../config/app-config';
 import { VerificationSendWindowEntity } from './entities/verification-send-window.entity';
+import type { AccountId } from '../common/account-id';
 
 /** A send slot taken in a recipient's window; handed back when the code could not be delivered. */
 export interface SendSlot {
@@ -35,7 +36,7 @@ export class VerificationSendLimiter {
   }
 
   /** Takes one slot or throws 429 VERIFICATION_ATTEMPTS_EXCEEDED with the seconds until the window ends. */
-  async claim(accountId: string, recipient: string): Promise<SendSlot> {
+  async claim(accountId: AccountId, recipient: string): Promise<SendSlot> {
     const id = createHash('sha256').update(`${accountId}:${recipient}`).digest('hex');
     // A lost race between the two updates (another request opened a new window, or the purge removed
     // an idle window) just goes round again; the window row is created only when it does not exist.

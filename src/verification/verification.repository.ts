@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { VerificationEntity } from './entities/verification.entity';
+import type { AccountId } from '../common/account-id';
 
 /** Verification rows; every method takes the owning account id, so a cross-account read cannot be written. */
 @Injectable()
@@ -12,15 +13,15 @@ export class VerificationRepository {
     await this.rows.insert(row);
   }
 
-  async find(accountId: string, id: string): Promise<VerificationEntity | null> {
+  async find(accountId: AccountId, id: string): Promise<VerificationEntity | null> {
     return this.rows.findOneBy({ accountId, id });
   }
 
-  async markSent(accountId: string, id: string, messageId: string): Promise<void> {
+  async markSent(accountId: AccountId, id: string, messageId: string): Promise<void> {
     await this.rows.update({ accountId, id, status: 'sending' }, { status: 'pending', messageId });
   }
 
-  async remove(accountId: string, id: string): Promise<void> {
+  async remove(accountId: AccountId, id: string): Promise<void> {
     await this.rows.delete({ accountId, id });
   }
 
@@ -28,7 +29,7 @@ export class VerificationRepository {
    * Consumes one check of a live pending verification. One conditional UPDATE: however many checks
    * run at once, at most `maxAttempts` of them ever get to compare a code.
    */
-  async claimAttempt(accountId: string, id: string, now: number, maxAttempts: number): Promise<boolean> {
+  async claimAttempt(accountId: AccountId, id: string, now: number, maxAttempts: number): Promise<boolean> {
     const res = await this.rows
       .createQueryBuilder()
       .update()
@@ -47,7 +48,7 @@ export class VerificationRepository {
   }
 
   /** pending -> approved, once: a second right code (or a concurrent one) finds nothing to update. */
-  async approve(accountId: string, id: string, now: number): Promise<boolean> {
+  async approve(accountId: AccountId, id: string, now: number): Promise<boolean> {
     const res = await this.rows
       .createQueryBuilder()
       .update()

@@ -19,6 +19,7 @@ import { VerificationEntity } from './entities/verification.entity';
 import { VerificationCodes } from './verification-codes';
 import { VerificationSendLimiter } from './verification-send-limiter';
 import { VerificationRepository } from './verification.repository';
+import type { AccountId } from '../common/account-id';
 
 /**
  * Channels whose recipient is an address a code can verify (phone or email). Web-session and bot
@@ -52,7 +53,7 @@ export class VerificationService {
    * store the hashed code as `sending` -> send through the one pipeline (billing + provider) -> `pending`.
    * Any failure after the slot was taken removes the row and hands the slot back.
    */
-  async send(accountId: string, dto: SendVerificationDto): Promise<SentVerificationView> {
+  async send(accountId: AccountId, dto: SendVerificationDto): Promise<SentVerificationView> {
     if (!(VERIFICATION_CHANNELS as readonly string[]).includes(dto.channel)) {
       throw new ApiError('INVALID_CHANNEL', `channel must be one of: ${VERIFICATION_CHANNELS.join(', ')}`);
     }
@@ -116,7 +117,7 @@ export class VerificationService {
    * One check = one atomically claimed attempt. After `maxChecks` checks without approval the
    * verification is locked for good (429 until it expires, then `expired`); a new code must be sent.
    */
-  async check(accountId: string, dto: CheckVerificationDto): Promise<CheckedVerificationView> {
+  async check(accountId: AccountId, dto: CheckVerificationDto): Promise<CheckedVerificationView> {
     const now = this.clock.now();
     const claimed = await this.rows.claimAttempt(accountId, dto.verificationId, now, this.maxChecks);
     const row = await this.rows.find(accountId, dto.verificationId);

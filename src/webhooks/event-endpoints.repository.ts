@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { caseOf, inList, sql } from '../database/sql';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
+import { AccountId, accountIdOf } from '../common/account-id';
 
 /** An enabled endpoint as the fan-out needs it. */
 export interface Subscription {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   url: string;
   events: string[];
 }
@@ -25,7 +26,7 @@ export class EventEndpointsRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   /** Enabled endpoints of these accounts (one read, in `tx` when given). */
-  async enabledOf(tx: Tx | null, accountIds: readonly string[]): Promise<Subscription[]> {
+  async enabledOf(tx: Tx | null, accountIds: readonly AccountId[]): Promise<Subscription[]> {
     if (!accountIds.length) return [];
     const stmt = sql(
       `SELECT id, account_id, url, events FROM webhook_event_endpoints WHERE account_id IN (${inList(accountIds.length)}) AND status = 'enabled'`,
@@ -34,7 +35,7 @@ export class EventEndpointsRepository {
     const rows = await (tx ? tx.rows(stmt) : this.uow.rows(stmt));
     return rows.map((r) => ({
       id: String(r.id),
-      accountId: String(r.account_id),
+      accountId: accountIdOf(String(r.account_id)),
       url: String(r.url),
       events: parseEvents(String(r.events)),
     }));

@@ -15,6 +15,7 @@ import { OutboxEventSink } from './outbox-event-sink';
 import { generateEndpointSecret } from './standard-webhooks';
 import { WebhookOutboxRepository } from './webhook-outbox.repository';
 import { WebhooksService } from './webhooks.service';
+import type { AccountId } from '../common/account-id';
 
 export interface EventEndpointView {
   id: string;
@@ -48,7 +49,7 @@ export class EventEndpointsService {
   ) {}
 
   async create(
-    accountId: string,
+    accountId: AccountId,
     input: { url: string; events: string[]; description?: string },
   ): Promise<EventEndpointWithSecretView> {
     await this.webhooks.assertAllowedTarget(input.url, 'url');
@@ -75,17 +76,17 @@ export class EventEndpointsService {
     return { ...toView(row), secret };
   }
 
-  async list(accountId: string): Promise<EventEndpointView[]> {
+  async list(accountId: AccountId): Promise<EventEndpointView[]> {
     const rows = await this.endpoints.find({ where: { accountId }, order: { id: 'ASC' } });
     return rows.map(toView);
   }
 
-  async get(accountId: string, id: string): Promise<EventEndpointView> {
+  async get(accountId: AccountId, id: string): Promise<EventEndpointView> {
     return toView(await this.require(accountId, id));
   }
 
   async update(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     input: { url?: string; events?: string[]; description?: string; status?: EventEndpointStatus },
   ): Promise<EventEndpointView> {
@@ -110,7 +111,7 @@ export class EventEndpointsService {
     return after;
   }
 
-  async remove(accountId: string, id: string): Promise<void> {
+  async remove(accountId: AccountId, id: string): Promise<void> {
     const res = await this.endpoints.delete({ id, accountId });
     if (!res.affected) throw notFound();
     this.sink.forget(accountId);
@@ -118,7 +119,7 @@ export class EventEndpointsService {
   }
 
   /** A new secret; the previous one keeps signing alongside it for ROTATION_OVERLAP_MS. */
-  async rotateSecret(accountId: string, id: string): Promise<EventEndpointWithSecretView> {
+  async rotateSecret(accountId: AccountId, id: string): Promise<EventEndpointWithSecretView> {
     const row = await this.require(accountId, id);
     const now = this.clock.now();
     const secret = generateEndpointSecret();
@@ -134,7 +135,7 @@ export class EventEndpointsService {
   }
 
   /** Queues a `webhook.test` event to this endpoint (whatever it subscribes to). */
-  async sendTest(accountId: string, id: string): Promise<{ deliveryId: string }> {
+  async sendTest(accountId: AccountId, id: string): Promise<{ deliveryId: string }> {
     const row = await this.require(accountId, id);
     if (row.status !== 'enabled')
       throw new ApiError('INVALID_STATE', 'The endpoint is disabled: enable it first (PATCH status)');
@@ -166,14 +167,14 @@ export class EventEndpointsService {
   /** No unit spans these TypeORM writes: the entry follows the change (never the signing secret). */
   private async changed(
     type: AuditEventType,
-    accountId: string,
+    accountId: AccountId,
     id: string,
     changes: Record<string, AuditValue>,
   ): Promise<void> {
     await this.audit.record({ accountId, type, target: id, changes });
   }
 
-  private async require(accountId: string, id: string): Promise<EventEndpointEntity> {
+  private async require(accountId: AccountId, id: string): Promise<EventEndpointEntity> {
     const row = await this.endpoints.findOneBy({ id, accountId });
     if (!row) throw notFound();
     return row;

@@ -8,6 +8,7 @@ import { eventBody } from './event-body';
 import { matchesEvent } from './event-filter';
 import { EventEndpointsRepository, Subscription } from './event-endpoints.repository';
 import { NewDelivery, WebhookOutboxRepository } from './webhook-outbox.repository';
+import type { AccountId } from '../common/account-id';
 
 /** How long a replica trusts its copy of an account's subscriptions: a new endpoint gets events within it. */
 export const SUBSCRIPTIONS_TTL_MS = 1000;
@@ -65,20 +66,20 @@ export class OutboxEventSink implements EventSink {
     if (rows.length) await this.outbox.insert(tx, rows);
   }
 
-  async listeners(tx: Tx, accountIds: readonly string[]): Promise<ReadonlySet<string>> {
+  async listeners(tx: Tx, accountIds: readonly AccountId[]): Promise<ReadonlySet<string>> {
     return new Set((await this.subscriptionsOf(tx, accountIds)).keys());
   }
 
   /** A change on this replica is seen at once here (other replicas within the TTL). */
-  forget(accountId: string): void {
+  forget(accountId: AccountId): void {
     this.cache.delete(accountId);
   }
 
   /** Accounts with at least one enabled endpoint -> their endpoints. */
-  private async subscriptionsOf(tx: Tx, accountIds: readonly string[]): Promise<Map<string, Subscription[]>> {
+  private async subscriptionsOf(tx: Tx, accountIds: readonly AccountId[]): Promise<Map<string, Subscription[]>> {
     const now = Date.now();
     const out = new Map<string, Subscription[]>();
-    const missing: string[] = [];
+    const missing: AccountId[] = [];
     for (const accountId of new Set(accountIds)) {
       const hit = this.cache.get(accountId);
       if (hit && now - hit.at < SUBSCRIPTIONS_TTL_MS) {

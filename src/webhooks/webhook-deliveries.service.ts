@@ -11,6 +11,7 @@ import { WebhookOutboxRepository } from './webhook-outbox.repository';
 import { iso } from '../database/columns';
 import { WebhookAttemptEntity } from './entities/webhook-attempt.entity';
 import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
+import type { AccountId } from '../common/account-id';
 
 export interface WebhookAttemptView {
   attempt: number;
@@ -56,7 +57,7 @@ export class WebhookDeliveriesService {
     private readonly clock: Clock,
   ) {}
 
-  async list(accountId: string, q: DeliveryFilter & { cursor?: string; limit: number }): Promise<DeliveryPage> {
+  async list(accountId: AccountId, q: DeliveryFilter & { cursor?: string; limit: number }): Promise<DeliveryPage> {
     const scope = `webhook-deliveries:${accountId}:${q.status ?? 'all'}:${q.endpointId ?? ''}:${q.event ?? ''}`;
     const before = this.cursors.decode<string>(scope, q.cursor);
     const rows = await this.deliveries.find({
@@ -92,7 +93,7 @@ export class WebhookDeliveriesService {
    * a receiver that already processed it can tell. Event endpoint deliveries need their endpoint
    * still there and enabled (409 INVALID_STATE otherwise).
    */
-  async redeliver(accountId: string, id: string): Promise<WebhookDeliveryView> {
+  async redeliver(accountId: AccountId, id: string): Promise<WebhookDeliveryView> {
     const row = await this.deliveries.findOneBy({ id, accountId });
     if (!row) throw new ApiError('NOT_FOUND', 'Webhook delivery not found');
     let url = row.url;

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { inList, Row, sql, SqlParam, Stmt } from '../database/sql';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
+import { AccountId, accountIdOf } from '../common/account-id';
 
 /** What a delivery sends, where and how it is signed: the same for a new row and a claimed one. */
 interface DeliveryTarget {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   event: string;
   endpointId: string | null;
   webhookId: string;
@@ -262,7 +263,7 @@ export class WebhookOutboxRepository {
 function toClaimed(r: Row, takeover: boolean): ClaimedDelivery {
   return {
     id: String(r.id),
-    accountId: String(r.account_id),
+    accountId: accountIdOf(String(r.account_id)),
     event: String(r.event),
     endpointId: r.endpoint_id === null ? null : String(r.endpoint_id),
     webhookId: r.webhook_id === null ? String(r.id) : String(r.webhook_id),

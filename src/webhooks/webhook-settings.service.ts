@@ -11,6 +11,7 @@ import { SecretBox } from '../common/secret-box';
 import { isUniqueViolation } from '../database/db-errors';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 import { WebhooksService } from './webhooks.service';
+import type { AccountId } from '../common/account-id';
 
 export interface WebhookSettingsView {
   url: string;
@@ -31,12 +32,12 @@ export class WebhookSettingsService {
     @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
   ) {}
 
-  async get(accountId: string): Promise<WebhookSettingsView> {
+  async get(accountId: AccountId): Promise<WebhookSettingsView> {
     return masked(await this.require(accountId));
   }
 
   /** Sets the URL; the first call generates the key (shown in full), later calls keep it (masked). */
-  async put(accountId: string, url: string): Promise<WebhookSettingsView> {
+  async put(accountId: AccountId, url: string): Promise<WebhookSettingsView> {
     await this.webhooks.assertAllowedTarget(url, 'url');
     const before = (await this.endpoints.findOneBy({ accountId, kind: 'chatapp_web' }))?.url ?? null;
     const view = await this.write(accountId, url);
@@ -45,7 +46,7 @@ export class WebhookSettingsService {
     return view;
   }
 
-  private async write(accountId: string, url: string): Promise<WebhookSettingsView> {
+  private async write(accountId: AccountId, url: string): Promise<WebhookSettingsView> {
     const now = this.clock.now();
     const updated = await this.endpoints.update({ accountId, kind: 'chatapp_web' }, { url, updatedAt: now });
     if (updated.affected) return this.get(accountId);
@@ -70,7 +71,7 @@ export class WebhookSettingsService {
     return { url, webhookApiKey: key };
   }
 
-  async rotateKey(accountId: string): Promise<WebhookSettingsView> {
+  async rotateKey(accountId: AccountId): Promise<WebhookSettingsView> {
     const row = await this.require(accountId);
     const key = generateKey();
     await this.endpoints.update(
@@ -81,18 +82,18 @@ export class WebhookSettingsService {
     return { url: row.url, webhookApiKey: key };
   }
 
-  async remove(accountId: string): Promise<void> {
+  async remove(accountId: AccountId): Promise<void> {
     const res = await this.endpoints.delete({ accountId, kind: 'chatapp_web' });
     if (!res.affected) throw notConfigured();
     await this.changed(accountId, { url: { before: null, after: null }, removed: true });
   }
 
-  private async changed(accountId: string, changes: Record<string, AuditValue>): Promise<void> {
+  private async changed(accountId: AccountId, changes: Record<string, AuditValue>): Promise<void> {
     await this.audit.record({ accountId, type: 'webhook.settings_changed', target: 'chatapp_web', changes });
   }
 
   /** Queues a `webhook.test` event to the configured URL, signed like real web-session events. */
-  async sendTest(accountId: string): Promise<{ deliveryId: string; event: string }> {
+  async sendTest(accountId: AccountId): Promise<{ deliveryId: string; event: string }> {
     const row = await this.require(accountId);
     const now = this.clock.now();
     const { deliveryId } = await this.webhooks.enqueue(null, {
@@ -106,7 +107,7 @@ export class WebhookSettingsService {
     return { deliveryId, event: TEST_EVENT };
   }
 
-  private async require(accountId: string): Promise<WebhookEndpointEntity> {
+  private async require(accountId: AccountId): Promise<WebhookEndpointEntity> {
     const row = await this.endpoints.findOneBy({ accountId, kind: 'chatapp_web' });
     if (!row) throw notConfigured();
     return row;

@@ -7,9 +7,10 @@ import { eventBody } from './event-body';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 import { TargetPolicy } from '../common/net/target-policy';
+import type { AccountId } from '../common/account-id';
 
 export interface EnqueueWebhookInput {
-  accountId: string;
+  accountId: AccountId;
   url: string;
   event: string;
   /** The spec's `{ event, timestamp, data }`; `livemode` is added beside them. */
@@ -70,7 +71,7 @@ export class WebhooksService {
   }
 
   /** The account's web-session webhook (developer settings), or null when none is set. */
-  async getChatappWebTarget(accountId: string): Promise<{ url: string; sealedSecret: string } | null> {
+  async getChatappWebTarget(accountId: AccountId): Promise<{ url: string; sealedSecret: string } | null> {
     const row = await this.dataSource.manager.findOneBy(WebhookEndpointEntity, { accountId, kind: 'chatapp_web' });
     return row ? { url: row.url, sealedSecret: row.sealedSecret } : null;
   }

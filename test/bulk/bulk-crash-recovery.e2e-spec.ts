@@ -7,6 +7,7 @@ import { windowMessageId } from '../../src/bulk/window-rows';
 import { getJob, post, waitStatus } from '../support/bulk-helpers';
 import { smtpApps } from '../support/smtp-apps';
 import { TestAccount, TestApp, waitFor } from '../support/app';
+import { accountIdOf } from '../../src/common/account-id';
 
 // SMTP, like SMPP, the Cloud API and the Bot API, cannot be asked afterwards whether it received a
 // message: a send whose answer was lost (crash, lost lease) must never be sent again blindly.
@@ -59,8 +60,8 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     for (const i of [0, 1]) {
       const { msg, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
       if (i === 0) {
-        await t.app.get(MessageLog).markHandedOff(acc.id, mids[0], Date.now());
-        await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
+        await t.app.get(MessageLog).markHandedOff(accountIdOf(acc.id), mids[0], Date.now());
+        await t.app.get(ProviderGateway).send(toOutbound(mids[0], accountIdOf(acc.id), msg, origin));
       }
     }
     for (const i of [0, 1, 2])
@@ -124,7 +125,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     const { t, acc, jobId, db } = await oneEmailJob();
     const mid = 'msg_settled_row0';
     const { funding } = await payAndLog(t, acc.id, jobId, 0, mid);
-    expect(await t.app.get(MessageLog).markHandedOff(acc.id, mid, Date.now())).toBe(true);
+    expect(await t.app.get(MessageLog).markHandedOff(accountIdOf(acc.id), mid, Date.now())).toBe(true);
     // A recovering replica settled it DELIVERY_UNCONFIRMED and refunded it, then died before the row.
     await db.query(
       "UPDATE messages SET status = 'failed', error_code = 'DELIVERY_UNCONFIRMED', cost = 0, refunded_at = ? WHERE id = ?",
@@ -173,11 +174,16 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     for (const i of [0, 1, 2]) {
       const { msg, funding, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
       price = funding.amount;
-      if (i !== 1) expect(await log.markHandedOff(acc.id, mids[i], Date.now())).toBe(true);
+      if (i !== 1) expect(await log.markHandedOff(accountIdOf(acc.id), mids[i], Date.now())).toBe(true);
       if (i === 0) {
-        await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
+        await t.app.get(ProviderGateway).send(toOutbound(mids[0], accountIdOf(acc.id), msg, origin));
         expect(
-          (await log.markSent([{ accountId: acc.id, id: mids[0], providerMessageId: 'smtp-id-0' }], Date.now())).marked,
+          (
+            await log.markSent(
+              [{ accountId: accountIdOf(acc.id), id: mids[0], providerMessageId: 'smtp-id-0' }],
+              Date.now(),
+            )
+          ).marked,
         ).toBe(1);
       }
     }
@@ -224,7 +230,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     expect(await message(b, acc.key, mids[3])).toMatchObject({ status: 'failed', errorCode: 'CANCELLED', cost: 0 });
     const late = {
       id: mids[3],
-      accountId: acc.id,
+      accountId: accountIdOf(acc.id),
       msg: { channel: 'email', messageType: 'free_text', to: 'd@example.org', sender: null, scheduleAt: null } as never,
       funding: { source: 'wallet' as const, amount: price, units: 1 },
       status: 'queued' as const,
@@ -246,7 +252,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     await payAndLog(t, acc.id, jobId, 0, mid);
     const marked = await t.app
       .get(MessageLog)
-      .markSent([{ accountId: acc.id, id: mid, providerMessageId: 'smtp-1' }], Date.now());
+      .markSent([{ accountId: accountIdOf(acc.id), id: mid, providerMessageId: 'smtp-1' }], Date.now());
     expect(marked.marked).toBe(1);
     // Sent and logged, then the runner died before writing the row; the wallet is empty since.
     await db.query("UPDATE bulk_rows SET status = 'sending', message_id = ? WHERE job_id = ? AND idx = 0", [
@@ -322,10 +328,15 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
       const { msg, funding, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
       price = funding.amount;
       if (i === 0) {
-        expect(await log.markHandedOff(acc.id, mids[0], Date.now())).toBe(true);
-        await t.app.get(ProviderGateway).send(toOutbound(mids[0], acc.id, msg, origin));
+        expect(await log.markHandedOff(accountIdOf(acc.id), mids[0], Date.now())).toBe(true);
+        await t.app.get(ProviderGateway).send(toOutbound(mids[0], accountIdOf(acc.id), msg, origin));
         expect(
-          (await log.markSent([{ accountId: acc.id, id: mids[0], providerMessageId: 'smtp-0' }], Date.now())).marked,
+          (
+            await log.markSent(
+              [{ accountId: accountIdOf(acc.id), id: mids[0], providerMessageId: 'smtp-0' }],
+              Date.now(),
+            )
+          ).marked,
         ).toBe(1);
       }
     }

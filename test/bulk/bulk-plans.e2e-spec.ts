@@ -7,6 +7,7 @@ import { leaseStatements } from '../../src/bulk/bulk-job-leases.repository';
 import { jobStatements } from '../../src/bulk/bulk-job.repository';
 import { validationStatements } from '../../src/bulk/bulk-job-validation.repository';
 import { rowStatements } from '../../src/bulk/bulk-row.repository';
+import { accountIdOf } from '../../src/common/account-id';
 
 // The hot queries must walk an index in order, never sort the job's rows (STACK-NOTES: a collation
 // mismatch or a mixed ORDER BY turns a 100-row claim into a sort of every pending row). Each plan is
@@ -59,7 +60,9 @@ describe('Bulk query plans (e2e)', () => {
     // Finished jobs outnumber live ones on a real platform: the job-level plans are judged on such a table.
     const uow = t.app.get(UnitOfWork);
     for (let i = 0; i < 400; i++)
-      await uow.run(jobStatements.create(`bulk_plan_${String(i).padStart(4, '0')}`, acc.id, 'plans', 0, i));
+      await uow.run(
+        jobStatements.create(`bulk_plan_${String(i).padStart(4, '0')}`, accountIdOf(acc.id), 'plans', 0, i),
+      );
     await ds(t).query(`UPDATE bulk_jobs SET status = 'completed' WHERE id LIKE 'bulk_plan_%'`);
     if (isMysqlRun()) await ds(t).query('ANALYZE TABLE bulk_rows, bulk_jobs');
   });

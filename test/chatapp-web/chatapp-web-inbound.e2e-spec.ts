@@ -2,6 +2,7 @@ import { WebSessionsService } from '../../src/chatapp-web/web-sessions.service';
 import { wahaSignature } from '../providers-fakes/waha-fake';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { ReceivedCall, startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { accountIdOf } from '../../src/common/account-id';
 
 const ISO_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 /** The `data` object of a delivered event. */
@@ -329,7 +330,7 @@ describe('Chatapp web inbound messages (e2e)', () => {
         payload: { name: 'default', status: 'SCAN_QR_CODE' },
       });
       expect(status.body).toEqual({ ok: true, event: 'session.status', sessionStatus: 'starting' });
-      await expect(t.app.get(WebSessionsService).findForSend(acc.id, 'wa')).rejects.toMatchObject({
+      await expect(t.app.get(WebSessionsService).findForSend(accountIdOf(acc.id), 'wa')).rejects.toMatchObject({
         code: 'SESSION_NOT_READY',
       });
       await post({
@@ -338,7 +339,7 @@ describe('Chatapp web inbound messages (e2e)', () => {
         timestamp: Date.now(),
         payload: { name: 'default', status: 'WORKING' },
       }).expect(200);
-      await expect(t.app.get(WebSessionsService).findForSend(acc.id, 'wa')).resolves.toMatchObject({
+      await expect(t.app.get(WebSessionsService).findForSend(accountIdOf(acc.id), 'wa')).resolves.toMatchObject({
         status: 'ready',
         provider: 'waha',
       });
@@ -361,11 +362,13 @@ describe('Chatapp web inbound messages (e2e)', () => {
         });
         expect(res.body.error).toContain('payload.status');
       }
-      await expect(t.app.get(WebSessionsService).findForSend(acc.id, 'wa')).resolves.toMatchObject({ status: 'ready' });
+      await expect(t.app.get(WebSessionsService).findForSend(accountIdOf(acc.id), 'wa')).resolves.toMatchObject({
+        status: 'ready',
+      });
     });
 
     it('a correctly signed session.status older than WAHA_EVENT_MAX_AGE_SECONDS (a replay) is answered 200 and changes nothing', async () => {
-      const ready = () => t.app.get(WebSessionsService).findForSend(acc.id, 'wa');
+      const ready = () => t.app.get(WebSessionsService).findForSend(accountIdOf(acc.id), 'wa');
       await expect(ready()).resolves.toMatchObject({ status: 'ready' });
       const replay = {
         event: 'session.status',

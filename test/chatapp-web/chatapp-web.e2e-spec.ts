@@ -5,6 +5,7 @@ import { TestAccount, TestApp } from '../support/app';
 import type { ChatView } from '../../src/chatapp-web/chats.service';
 import { chatListing, startChatappWebApp } from '../support/chatapp-web-helpers';
 import { expectError } from '../support/envelope';
+import { accountIdOf } from '../../src/common/account-id';
 
 describe('Chatapp web sessions and chats (e2e)', () => {
   let t: TestApp;
@@ -86,20 +87,20 @@ describe('Chatapp web sessions and chats (e2e)', () => {
   describe('WebSessionsService.findForSend', () => {
     it('returns a ready session, 404 for unknown or foreign, 409 when not ready', async () => {
       const svc = t.app.get(WebSessionsService);
-      await expect(svc.findForSend(acc.id, 'main')).resolves.toMatchObject({
+      await expect(svc.findForSend(accountIdOf(acc.id), 'main')).resolves.toMatchObject({
         name: 'main',
         status: 'ready',
         provider: 'sandbox',
         kind: 'web',
       });
       const other = await t.createAccount();
-      await expect(svc.findForSend(other.id, 'main')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-      await expect(svc.findForSend(acc.id, 'nope')).rejects.toBeInstanceOf(ApiError);
+      await expect(svc.findForSend(accountIdOf(other.id), 'main')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(svc.findForSend(accountIdOf(acc.id), 'nope')).rejects.toBeInstanceOf(ApiError);
       await t
         .admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`)
         .send({ name: 'warming', status: 'starting', chats: [] })
         .expect(201);
-      await expect(svc.findForSend(acc.id, 'warming')).rejects.toMatchObject({
+      await expect(svc.findForSend(accountIdOf(acc.id), 'warming')).rejects.toMatchObject({
         code: 'SESSION_NOT_READY',
         status: 409,
       });
@@ -107,7 +108,10 @@ describe('Chatapp web sessions and chats (e2e)', () => {
         .admin('post', `/admin/v1/accounts/${acc.id}/web-sessions`)
         .send({ name: 'bot-123', kind: 'bot', status: 'ready', chats: [] });
       expect(bot.status).toBe(201);
-      await expect(svc.findForSend(acc.id, 'bot-123')).resolves.toMatchObject({ kind: 'bot', status: 'ready' });
+      await expect(svc.findForSend(accountIdOf(acc.id), 'bot-123')).resolves.toMatchObject({
+        kind: 'bot',
+        status: 'ready',
+      });
     });
   });
 

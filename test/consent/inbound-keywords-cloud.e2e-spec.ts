@@ -2,6 +2,7 @@ import { SuppressionsService } from '../../src/consent/suppressions.service';
 import { CloudFake, cloudEnv } from '../providers-fakes/cloud-fake';
 import { hubSignature } from '../providers-fakes/cloud-webhook';
 import { createTestApp, TestApp } from '../support/app';
+import { accountIdOf } from '../../src/common/account-id';
 
 const APP_SECRET = 'cloud-app-secret-123';
 
@@ -62,7 +63,8 @@ describe('Inbound keywords on the Cloud API webhook (e2e)', () => {
       .admin('post', `/admin/v1/accounts/${acc.id}/official-senders`)
       .send({ displayName: 'Shop', wabaId: 'waba_shop', phoneNumberId: 'PN_KW_1' })
       .expect(201);
-    const entries = () => t.app.get(SuppressionsService).list(acc.id, { recipient: '+966500000411', limit: 10 });
+    const entries = () =>
+      t.app.get(SuppressionsService).list(accountIdOf(acc.id), { recipient: '+966500000411', limit: 10 });
 
     expect((await post(cloudInbound('PN_KW_1', '966500000411', 'wamid.kw1', 'ﺗﻮﻗﻒ'))).status).toBe(200);
     expect(await entries()).toEqual([

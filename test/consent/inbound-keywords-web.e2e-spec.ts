@@ -1,5 +1,6 @@
 import { SuppressionsService } from '../../src/consent/suppressions.service';
 import { createTestApp, TestApp } from '../support/app';
+import { accountIdOf } from '../../src/common/account-id';
 
 // Issue 28 item 4 on the web-session path: a contact's STOP / START to an account's web session.
 describe('Inbound keywords on web sessions (e2e)', () => {
@@ -16,7 +17,8 @@ describe('Inbound keywords on web sessions (e2e)', () => {
       .expect(201);
     const inbound = (body: Record<string, unknown>) =>
       t.admin('post', `/admin/v1/accounts/${acc.id}/web-sessions/main/inbound`).send(body).expect(202);
-    const entries = (phone: string) => t.app.get(SuppressionsService).list(acc.id, { recipient: phone, limit: 10 });
+    const entries = (phone: string) =>
+      t.app.get(SuppressionsService).list(accountIdOf(acc.id), { recipient: phone, limit: 10 });
 
     await inbound({ from: { jid: '966500000311@c.us', displayName: 'A' }, text: 'Stop', remoteMessageId: 'kw-1' });
     expect(await entries('+966500000311')).toEqual([

@@ -3,6 +3,7 @@ import { SmppFake } from '../providers-fakes/smpp-fake';
 import { TestAccount, TestApp, waitFor } from '../support/app';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { approvedSender, smppApp, uniqueName, uniqueNumber } from '../support/inbound-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 // Issue 28 item 4: opt-out / opt-in / HELP keywords on SMS that reach an account's sender name over SMPP.
 describe('Inbound keywords over SMPP (e2e)', () => {
@@ -19,7 +20,7 @@ describe('Inbound keywords over SMPP (e2e)', () => {
   });
 
   const entries = (acc: TestAccount, from: string) =>
-    t.app.get(SuppressionsService).list(acc.id, { recipient: `+${from}`, limit: 10 });
+    t.app.get(SuppressionsService).list(accountIdOf(acc.id), { recipient: `+${from}`, limit: 10 });
   const inboundIds = async (acc: TestAccount): Promise<string[]> =>
     (await t.http().get('/api/v2/sms/inbound').set('X-API-Key', acc.key).expect(200)).body.data.inboundSms.map(
       (s: { id: string }) => s.id,

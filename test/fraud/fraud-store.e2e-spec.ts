@@ -4,6 +4,7 @@ import { TestApp } from '../support/app';
 import { isMysqlRun } from '../support/database';
 import { expectError } from '../support/envelope';
 import { fraudApp, fraudHelpers, saNumber } from './fraud-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 // The database store of the counters, whatever the run's Redis (CI's MariaDB run sets REDIS_URL for
 // every app, so the Redis store is what the other suites exercise there), and the plan of its read.
@@ -41,7 +42,7 @@ describe('Fraud guard: counters in the database (e2e)', () => {
   });
 
   it('reads a code’s admission by two index seeks, never a scan', async () => {
-    const stmt = tallyStatement('acc_x', '+9665088', Date.now(), Math.floor(Date.now() / 60_000) - 60);
+    const stmt = tallyStatement(accountIdOf('acc_x'), '+9665088', Date.now(), Math.floor(Date.now() / 60_000) - 60);
     const ds = t.app.get(DataSource);
     if (isMysqlRun()) {
       const plan: { table: string; key: string | null; type: string }[] = await ds.query(

@@ -5,6 +5,7 @@ import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../../src/provid
 import { Webhook } from 'standardwebhooks';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { accountIdOf } from '../../src/common/account-id';
 
 const PHONE = '+966501234567';
 /** Sandbox receipts within a test's patience: delivered after 150 ms, read after 300 ms. */
@@ -294,7 +295,12 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       const mark = { id, providerMessageId: providerMessageIds[0], providerMessageIds };
       const out = await t.app
         .get(OutcomeRecorder)
-        .sent(acc.id, mark, { to: PHONE, channel: 'local_sms' }, { source: 'wallet', amount: 5, units: 1 });
+        .sent(
+          accountIdOf(acc.id),
+          mark,
+          { to: PHONE, channel: 'local_sms' },
+          { source: 'wallet', amount: 5, units: 1 },
+        );
       expect(out.kind).toBe('sent');
       return id;
     };
@@ -415,7 +421,7 @@ describe('Message lifecycle: receipts, history, polling (e2e)', () => {
       await b.app
         .get(OutcomeRecorder)
         .sent(
-          acc.id,
+          accountIdOf(acc.id),
           { id: scheduled, providerMessageId: pid },
           { to: PHONE, channel: 'local_sms' },
           { source: 'wallet', amount: 5, units: 1 },

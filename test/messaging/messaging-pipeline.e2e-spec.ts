@@ -6,6 +6,7 @@ import { SandboxProvider } from '../../src/providers/sandbox/sandbox.provider';
 import { MessageValidator } from '../../src/messaging/validation/message-validator';
 import { TestAccount, TestApp } from '../support/app';
 import { PHONE, useMessagingApp } from '../support/messaging-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (origin.messageId)', () => {
   let t: TestApp;
@@ -17,15 +18,15 @@ describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (o
 
   const validated = async (accountId: string) => {
     const v = t.app.get(MessageValidator);
-    return v.validate(v.createContext(accountId), sms(), { bulkRow: true });
+    return v.validate(v.createContext(accountIdOf(accountId)), sms(), { bulkRow: true });
   };
 
   it('the same messageId is sent and paid once; bulkJobId and rowIndex reach the log and the sandbox', async () => {
     const pipeline = t.app.get(SendPipeline);
     const msg = await validated(acc.id);
     const origin = { bulkJobId: 'job_test', rowIndex: 7, messageId: 'msg_fixed_for_row_7' };
-    const first = await pipeline.send(acc.id, msg, origin);
-    const again = await pipeline.send(acc.id, msg, origin);
+    const first = await pipeline.send(accountIdOf(acc.id), msg, origin);
+    const again = await pipeline.send(accountIdOf(acc.id), msg, origin);
     expect(first).toEqual({
       id: 'msg_fixed_for_row_7',
       to: PHONE,
@@ -55,11 +56,11 @@ describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (o
       .admin('post', '/admin/v1/sandbox/faults')
       .send({ kind: 'unavailable', count: 1, accountId: acc.id })
       .expect(201);
-    await expect(pipeline.send(acc.id, msg, { messageId: 'msg_retry_row' })).rejects.toMatchObject({
+    await expect(pipeline.send(accountIdOf(acc.id), msg, { messageId: 'msg_retry_row' })).rejects.toMatchObject({
       code: 'PROVIDER_UNAVAILABLE',
     });
     expect((await account()).walletBalance).toBe(100_000);
-    const retried = await pipeline.send(acc.id, msg, { messageId: 'msg_retry_row' });
+    const retried = await pipeline.send(accountIdOf(acc.id), msg, { messageId: 'msg_retry_row' });
     expect(retried).toMatchObject({ id: 'msg_retry_row', status: 'sent', cost: 5 });
     expect((await account()).walletBalance).toBe(100_000 - 5);
     expect(await delivered('')).toHaveLength(1);
@@ -95,11 +96,11 @@ describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (o
       msg,
       origin: { bulkJobId: 'job_many', rowIndex: i, messageId: `msg_many_${a.id}_${i}` },
     }));
-    const first = await windows.sendWindow(a.id, items, unpaced);
+    const first = await windows.sendWindow(accountIdOf(a.id), items, unpaced);
     expect(kinds(first)).toEqual(['sent', 'sent', 'sent', 'insufficient_balance', 'insufficient_balance']);
     expect(first.map((o) => (o.kind === 'sent' ? o.result.cost : null))).toEqual([0, 5, 5, null, null]);
     await t.admin('patch', `/admin/v1/accounts/${a.id}`).send({ walletBalance: 100 }).expect(200);
-    const again = await windows.sendWindow(a.id, items, unpaced);
+    const again = await windows.sendWindow(accountIdOf(a.id), items, unpaced);
     expect(kinds(again)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
     expect((await t.http().get('/api/v2/account').set('X-API-Key', a.key)).body.data.walletBalance).toBe(90);
     const d = (await t.admin('get', `/admin/v1/sandbox/messages?accountId=${a.id}`)).body.data.messages;
@@ -111,7 +112,7 @@ describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (o
     const windows = t.app.get(WindowSender);
     const v = t.app.get(MessageValidator);
     const ok = await validated(acc.id);
-    const rejected = await v.validate(v.createContext(acc.id), sms('+966500000000'), { bulkRow: true });
+    const rejected = await v.validate(v.createContext(accountIdOf(acc.id)), sms('+966500000000'), { bulkRow: true });
     const ids = [0, 1, 2, 3].map((i) => `msg_stop_${acc.id}_${i}`);
     const items = [ok, ok, rejected, ok].map((msg, i) => ({
       msg,
@@ -126,7 +127,7 @@ describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (o
       .send({ kind: 'unavailable', count: 1, accountId: acc.id })
       .expect(201);
     // Window 1: a rate limit on the first call (kept paid and open), nothing else tried.
-    const first = await windows.sendWindow(acc.id, items, unpaced);
+    const first = await windows.sendWindow(accountIdOf(acc.id), items, unpaced);
     expect(kinds(first)).toEqual([
       'rate_limited (paid)',
       'provider_stopped (paid)',
@@ -142,7 +143,7 @@ describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (o
       [3, 'queued', 5, null],
     ]);
     // Window 2: the provider fails the first call (refunded), the rest waits again, still paid once.
-    const second = await windows.sendWindow(acc.id, items, unpaced);
+    const second = await windows.sendWindow(accountIdOf(acc.id), items, unpaced);
     expect(kinds(second)).toEqual([
       'failed PROVIDER_UNAVAILABLE',
       'provider_stopped (paid)',
@@ -151,7 +152,7 @@ describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (o
     ]);
     expect((await account()).walletBalance).toBe(100_000 - 15);
     // Window 3: the failed one is paid again (it never reached the provider), the others are sent as paid; the rejection is per message.
-    const third = await windows.sendWindow(acc.id, items, unpaced);
+    const third = await windows.sendWindow(accountIdOf(acc.id), items, unpaced);
     expect(kinds(third)).toEqual(['sent', 'sent', 'failed PROVIDER_REJECTED', 'sent']);
     expect(await logged(acc.key, 'job_stop')).toEqual([
       [0, 'sent', 5, null],
@@ -186,11 +187,11 @@ describe('Messaging: send, log, sandbox (e2e): pipeline contract used by bulk (o
   it('SendPipeline throws INSUFFICIENT_BALANCE and SUBSCRIPTION_INACTIVE with nothing sent', async () => {
     const pipeline = t.app.get(SendPipeline);
     const poor = await t.createAccount({ walletBalance: 0 });
-    await expect(pipeline.send(poor.id, await validated(poor.id))).rejects.toMatchObject({
+    await expect(pipeline.send(accountIdOf(poor.id), await validated(poor.id))).rejects.toMatchObject({
       code: 'INSUFFICIENT_BALANCE',
     });
     const inactive = await t.createAccount({ subscriptionActive: false });
-    await expect(pipeline.send(inactive.id, await validated(inactive.id))).rejects.toMatchObject({
+    await expect(pipeline.send(accountIdOf(inactive.id), await validated(inactive.id))).rejects.toMatchObject({
       code: 'SUBSCRIPTION_INACTIVE',
     });
     expect((await t.admin('get', `/admin/v1/sandbox/messages?accountId=${poor.id}`)).body.data.messages).toEqual([]);

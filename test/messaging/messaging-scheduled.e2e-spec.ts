@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { ScheduledSender } from '../../src/messaging/scheduled/scheduled-sender';
 import { SandboxProvider } from '../../src/providers/sandbox/sandbox.provider';
 import { createTestApp, makeDue, TestApp, waitFor } from '../support/app';
+import { accountIdOf } from '../../src/common/account-id';
 
 const PHONE = '+966501234567';
 const FAST = { SCHEDULED_SEND_TICK_MS: '50' };
@@ -126,7 +127,7 @@ describe('Scheduled sends (e2e)', () => {
     // Simulate a replica that claimed the row, reached the provider, then died before recording.
     await a.app
       .get(SandboxProvider)
-      .send({ messageId: id, accountId: acc.id, channel: 'local_sms', to: PHONE, text: 'Later' });
+      .send({ messageId: id, accountId: accountIdOf(acc.id), channel: 'local_sms', to: PHONE, text: 'Later' });
     await a.app
       .get(DataSource)
       .query('UPDATE messages SET attempts = 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?', [

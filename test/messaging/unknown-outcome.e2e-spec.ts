@@ -4,6 +4,7 @@ import { SendPipeline } from '../../src/messaging/send-pipeline';
 import { ProviderGateway, toOutbound } from '../../src/messaging/provider-gateway';
 import { smtpApps } from '../support/smtp-apps';
 import { makeDue, TestApp, waitFor } from '../support/app';
+import { accountIdOf } from '../../src/common/account-id';
 
 // SMTP, like SMPP, the Cloud API and the Bot API, cannot be asked afterwards whether it received a
 // message: a send whose answer was lost (crash, lost lease) must never be sent again blindly.
@@ -39,7 +40,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     await t.app
       .get(DataSource)
       .query("UPDATE messages SET status = 'queued', handed_off_at = NULL, updated_at = 0 WHERE id = ?", [id]);
-    const row = (await t.app.get(MessageLog).findOwned(acc.id, id))!;
+    const row = (await t.app.get(MessageLog).findOwned(accountIdOf(acc.id), id))!;
     const pipeline = t.app.get(SendPipeline);
     const results = await Promise.all([pipeline.reconcile(row), pipeline.reconcile(row)]);
     expect(results.map((r) => [r.status, r.errorCode])).toEqual([
@@ -95,8 +96,8 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(price).toBeGreaterThan(0);
     // A replica claimed both, handed x to the SMTP server (which took it), then died before recording;
     // y was claimed but never handed off.
-    const row = (await a.app.get(MessageLog).findOwned(acc.id, x))!;
-    await a.app.get(ProviderGateway).send(toOutbound(x, acc.id, JSON.parse(row.payload!), {}));
+    const row = (await a.app.get(MessageLog).findOwned(accountIdOf(acc.id), x))!;
+    await a.app.get(ProviderGateway).send(toOutbound(x, accountIdOf(acc.id), JSON.parse(row.payload!), {}));
     const db = a.app.get(DataSource);
     await db.query(
       "UPDATE messages SET attempts = 1, lease_owner = 'rep_dead', lease_expires_at = ?, handed_off_at = ? WHERE id = ?",
@@ -133,7 +134,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
       .set('X-API-Key', acc.key)
       .send(email('late@example.org', { scheduleAt: new Date(Date.now() + 60_000).toISOString() }));
     const id = res.body.data.messages[0].id as string;
-    const stale = (await t.app.get(MessageLog).findOwned(acc.id, id))!;
+    const stale = (await t.app.get(MessageLog).findOwned(accountIdOf(acc.id), id))!;
     await t.app.get(DataSource).query('UPDATE messages SET handed_off_at = ? WHERE id = ?', [Date.now(), id]);
     const result = await t.app.get(SendPipeline).sendRecorded(stale, JSON.parse(stale.payload!));
     expect(result).toMatchObject({ id, status: 'scheduled' });
@@ -142,7 +143,9 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     const kept = await t.app.get(SendPipeline).reconcile(stale);
     expect(kept).toMatchObject({ id, status: 'scheduled', cost: expect.any(Number) });
     expect(kept.cost).toBeGreaterThan(0);
-    const settled = await t.app.get(SendPipeline).reconcile((await t.app.get(MessageLog).findOwned(acc.id, id))!);
+    const settled = await t.app
+      .get(SendPipeline)
+      .reconcile((await t.app.get(MessageLog).findOwned(accountIdOf(acc.id), id))!);
     expect(settled).toMatchObject({ id, status: 'failed', errorCode: 'DELIVERY_UNCONFIRMED', cost: 0 });
     expect(await wallet(t, acc.key)).toBe(1000);
   });

@@ -5,6 +5,7 @@ import { PURGED_TABLES, retentionStatements as r } from '../../src/privacy/reten
 import { usageStatements as u } from '../../src/privacy/usage/usage.repository';
 import { createTestApp, TestApp } from '../support/app';
 import { isMysqlRun } from '../support/database';
+import { accountIdOf } from '../../src/common/account-id';
 
 // Every statement of the purger and the usage roll-up reads one index range or primary keys, never a
 // scan of a table that grows with traffic, never a sort of it (the plans of the statements the
@@ -13,29 +14,41 @@ import { isMysqlRun } from '../support/database';
 const NOW = Date.now();
 const IDS = ['msg_a', 'msg_b'];
 const CASES: [string, Stmt, string][] = [
-  ['expired messages of an account', r.expiredMessages('acc_plan_1', NOW, 500), 'ix_messages_account_counted'],
+  [
+    'expired messages of an account',
+    r.expiredMessages(accountIdOf('acc_plan_1'), NOW, 500),
+    'ix_messages_account_counted',
+  ],
   ['expired messages of every account', r.expiredMessagesAnyAccount(0, NOW, 2000), 'ix_messages_usage_pending'],
   ['lock of the candidates', r.lockMessages(IDS, NOW, isMysqlRun()), 'PRIMARY'],
   ['delete of their history', r.deleteHistory(IDS), 'PRIMARY'],
   ['delete of their provider ids', r.deleteRefs(IDS), 'ix_message_provider_refs_message'],
   ['delete of their sandbox deliveries', r.deleteSandboxOf(IDS), 'uq_sandbox_deliveries_message'],
   ['delete of the messages', r.deleteMessages(IDS), 'PRIMARY'],
-  ['settled jobs of an account', r.expiredJobs('acc_plan_1', idAt('bulk', NOW), NOW, 20), 'ix_bulk_jobs_account'],
+  [
+    'settled jobs of an account',
+    r.expiredJobs(accountIdOf('acc_plan_1'), idAt('bulk', NOW), NOW, 20),
+    'ix_bulk_jobs_account',
+  ],
   ['a row still to send', r.liveRow('bulk_x'), 'ix_bulk_rows_status'],
   ['first row of a job', r.firstRow('bulk_x'), 'PRIMARY'],
   ['delete of a range of rows', r.deleteRows('bulk_x', 0, 500), 'PRIMARY'],
   ['delete of a job', r.deleteJob('bulk_x'), 'PRIMARY'],
-  ['inbound SMS of an account', r.expiredInboundSms('acc_plan_1', NOW, 500), 'ix_inbound_sms_account_received'],
+  [
+    'inbound SMS of an account',
+    r.expiredInboundSms(accountIdOf('acc_plan_1'), NOW, 500),
+    'ix_inbound_sms_account_received',
+  ],
   ['inbound SMS of no account', r.expiredInboundSms(null, NOW, 500), 'ix_inbound_sms_account_received'],
   [
     'web-session inbound of an account',
-    r.expiredWebInbound('acc_plan_1', idAt('win', NOW), 500),
+    r.expiredWebInbound(accountIdOf('acc_plan_1'), idAt('win', NOW), 500),
     'ix_web_inbound_account',
   ],
   ['sandbox deliveries', r.expiredSandbox(idAt('sbx', NOW), 500), 'PRIMARY'],
   ['settled messages not counted', u.uncounted(1000, isMysqlRun()), 'ix_messages_usage_pending'],
   ['mark counted', u.markCounted(IDS, NOW), 'PRIMARY'],
-  ['usage of an account', u.range('acc_plan_1', '2026-01-01', '2026-12-31'), 'PRIMARY'],
+  ['usage of an account', u.range(accountIdOf('acc_plan_1'), '2026-01-01', '2026-12-31'), 'PRIMARY'],
 ];
 
 describe('Retention query plans (e2e)', () => {

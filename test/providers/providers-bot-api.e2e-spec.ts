@@ -5,6 +5,7 @@ import { OutboundMessage, ProviderError } from '../../src/providers/provider.typ
 import { ProvidersRegistry } from '../../src/providers/providers.registry';
 import { adapterConfig } from '../providers-fakes/adapter-config';
 import { closedPort, HttpFake } from '../providers-fakes/http-fake';
+import { accountIdOf } from '../../src/common/account-id';
 
 const TOKEN = '123456:ABC-secret';
 
@@ -18,7 +19,7 @@ function adapter(env: Env): BotApiProvider {
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
   return {
     messageId: 'msg_bot_1',
-    accountId: 'acc_1',
+    accountId: accountIdOf('acc_1'),
     channel: 'messaging_bot',
     to: '987654321',
     text: 'Hi from the bot',

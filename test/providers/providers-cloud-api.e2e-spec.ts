@@ -4,6 +4,7 @@ import { OutboundMessage, ProviderError, ProviderTemplate } from '../../src/prov
 import { ProvidersRegistry } from '../../src/providers/providers.registry';
 import { closedPort, HttpFake } from '../providers-fakes/http-fake';
 import { adapterConfig } from '../providers-fakes/adapter-config';
+import { accountIdOf } from '../../src/common/account-id';
 
 const TOKEN = 'cloud-token-123';
 
@@ -23,7 +24,7 @@ function adapter(env: Env): CloudApiProvider {
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
   return {
     messageId: 'msg_cloud_1',
-    accountId: 'acc_1',
+    accountId: accountIdOf('acc_1'),
     channel: 'chatapp',
     to: '+966501234567',
     text: 'Hello there',

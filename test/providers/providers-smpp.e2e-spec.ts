@@ -7,13 +7,14 @@ import { closedPort } from '../providers-fakes/http-fake';
 import { smppDeliveries } from '../providers-fakes/recording-intakes';
 import { SmppFake } from '../providers-fakes/smpp-fake';
 import { waitFor } from '../providers-fakes/wait-for';
+import { accountIdOf } from '../../src/common/account-id';
 
 const CREDS = { systemId: 'esme1', password: 'pw123' };
 
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
   return {
     messageId: 'msg_sms_1',
-    accountId: 'acc_1',
+    accountId: accountIdOf('acc_1'),
     channel: 'local_sms',
     to: '+966501234567',
     sender: 'MyShop',

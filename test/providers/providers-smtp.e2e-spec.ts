@@ -8,13 +8,14 @@ import { SmtpProvider } from '../../src/providers/smtp/smtp.provider';
 import { adapterConfig } from '../providers-fakes/adapter-config';
 import { closedPort, HttpFake } from '../providers-fakes/http-fake';
 import { SmtpFake } from '../providers-fakes/smtp-fake';
+import { accountIdOf } from '../../src/common/account-id';
 
 const CREDS = { user: 'mailer', pass: 's3cret' };
 
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
   return {
     messageId: 'msg_mail_1',
-    accountId: 'acc_1',
+    accountId: accountIdOf('acc_1'),
     channel: 'email',
     to: 'sara@example.org',
     subject: 'Your order',

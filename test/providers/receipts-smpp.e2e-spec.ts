@@ -12,13 +12,14 @@ import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { sql } from '../../src/database/sql';
 import { DomainEvent, EVENT_SINK, EventSink } from '../../src/messaging/events/event-sink';
+import { accountIdOf } from '../../src/common/account-id';
 
 const CREDS = { systemId: 'esme1', password: 'pw123' };
 
 function message(fields: Partial<OutboundMessage> = {}): OutboundMessage {
   return {
     messageId: 'msg_sms_1',
-    accountId: 'acc_1',
+    accountId: accountIdOf('acc_1'),
     channel: 'local_sms',
     to: '+966501234567',
     sender: 'MyShop',

@@ -3,6 +3,7 @@ import { SendersService } from '../../src/senders/senders.service';
 import { TestApp, waitFor } from '../support/app';
 import { senderHelpers, startSendersApp } from '../support/senders-helpers';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { accountIdOf } from '../../src/common/account-id';
 
 describe('SMS senders: admin review (e2e)', () => {
   let t: TestApp;
@@ -59,12 +60,16 @@ describe('SMS senders: admin review (e2e)', () => {
       expect(new Date(ts).toISOString()).toBe((call.body as { timestamp: string }).timestamp);
 
       const senders = t.app.get(SendersService);
-      expect(await senders.findApprovedByName(acc.id, 'approve1')).toEqual({
+      expect(await senders.findApprovedByName(accountIdOf(acc.id), 'approve1')).toEqual({
         id,
         name: 'Approve1',
         type: 'transactional',
       });
-      expect(await senders.findDefaultApproved(acc.id)).toEqual({ id, name: 'Approve1', type: 'transactional' });
+      expect(await senders.findDefaultApproved(accountIdOf(acc.id))).toEqual({
+        id,
+        name: 'Approve1',
+        type: 'transactional',
+      });
 
       const again = await t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({});
       expect(again.status).toBe(409);
@@ -122,8 +127,8 @@ describe('SMS senders: admin review (e2e)', () => {
         },
       });
       const senders = t.app.get(SendersService);
-      expect(await senders.findApprovedByName(acc.id, 'Reject1')).toBeNull();
-      expect(await senders.findDefaultApproved(acc.id)).toBeNull();
+      expect(await senders.findApprovedByName(accountIdOf(acc.id), 'Reject1')).toBeNull();
+      expect(await senders.findDefaultApproved(accountIdOf(acc.id))).toBeNull();
       const again = await t.admin('post', `/admin/v1/sms-senders/${id}/reject`).send({});
       expect(again.status).toBe(409);
       expect(again.body.code).toBe('INVALID_STATE');
@@ -140,8 +145,12 @@ describe('SMS senders: admin review (e2e)', () => {
         false,
       );
       const senders = t.app.get(SendersService);
-      expect(await senders.findDefaultApproved(acc.id)).toEqual({ id: b, name: 'SecondOne', type: 'transactional' });
-      expect(await senders.findApprovedByName(acc.id, 'FIRSTONE')).toEqual({
+      expect(await senders.findDefaultApproved(accountIdOf(acc.id))).toEqual({
+        id: b,
+        name: 'SecondOne',
+        type: 'transactional',
+      });
+      expect(await senders.findApprovedByName(accountIdOf(acc.id), 'FIRSTONE')).toEqual({
         id: a,
         name: 'FirstOne',
         type: 'transactional',

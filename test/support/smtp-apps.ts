@@ -5,6 +5,7 @@ import { MessageValidator } from '../../src/messaging/validation/message-validat
 import { BULK_TEST_ENV } from './bulk-helpers';
 import { SmtpFake } from '../providers-fakes/smtp-fake';
 import { createTestApp, TestApp } from './app';
+import { accountIdOf } from '../../src/common/account-id';
 
 const CREDS = { user: 'mailer', pass: 's3cret' };
 
@@ -65,12 +66,17 @@ export function smtpApps() {
         .get(DataSource)
         .query('SELECT payload FROM bulk_rows WHERE job_id = ? AND idx = ?', [jobId, idx]);
       const validator = t.app.get(MessageValidator);
-      const msg = await validator.validate(validator.createContext(accountId), JSON.parse(payload), { bulkRow: true });
+      const msg = await validator.validate(validator.createContext(accountIdOf(accountId)), JSON.parse(payload), {
+        bulkRow: true,
+      });
       const funding = await t.app.get(LedgerService).debit(accountId, 'email');
       const origin = { bulkJobId: jobId, rowIndex: idx };
       await t.app
         .get(MessageLog)
-        .insert([{ id: messageId, accountId, msg, funding, status: 'queued', origin }], Date.now());
+        .insert(
+          [{ id: messageId, accountId: accountIdOf(accountId), msg, funding, status: 'queued', origin }],
+          Date.now(),
+        );
       return { msg, funding, origin };
     },
   };

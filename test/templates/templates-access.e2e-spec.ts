@@ -1,6 +1,7 @@
 import { TemplatesService } from '../../src/templates/templates.service';
 import { TestAccount, TestApp } from '../support/app';
 import { chatappBody, smsBody, startTemplatesApp, templateRequests } from '../support/templates-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 describe('Templates: create, read, list (e2e): access, status, listing', () => {
   let t: TestApp;
@@ -59,7 +60,7 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, code: 'NOT_FOUND', error: 'Template not found' });
       await expect(
-        t.app.get(TemplatesService).findForSend(other.id, created.body.data.template.id),
+        t.app.get(TemplatesService).findForSend(accountIdOf(other.id), created.body.data.template.id),
       ).resolves.toBeNull();
     });
 
@@ -75,7 +76,7 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
         expect(res.body.data).toMatchObject({ id, isDefault: true, status: 'active' });
         const list = await t.http().get('/api/v2/templates?category=sms&limit=500').set('X-API-Key', a.key);
         expect(list.body.data.templates.map((x: { id: string }) => x.id)).toContain(id);
-        await expect(t.app.get(TemplatesService).findForSend(a.id, id)).resolves.toMatchObject({
+        await expect(t.app.get(TemplatesService).findForSend(accountIdOf(a.id), id)).resolves.toMatchObject({
           id,
           category: 'sms',
           status: 'active',
@@ -90,12 +91,14 @@ describe('Templates: create, read, list (e2e): access, status, listing', () => {
     it('admin moves a pending template to approved, then rejected with a reason', async () => {
       const created = await post(chatappBody({ name: uniq('to_approve') }));
       const id = created.body.data.template.id;
-      await expect(t.app.get(TemplatesService).findForSend(acc.id, id)).resolves.toMatchObject({ status: 'pending' });
+      await expect(t.app.get(TemplatesService).findForSend(accountIdOf(acc.id), id)).resolves.toMatchObject({
+        status: 'pending',
+      });
       const ok = await t.admin('post', `/admin/v1/templates/${id}/status`).send({ status: 'approved' });
       expect(ok.status).toBe(200);
       expect(ok.body.data.template.status).toBe('approved');
       expect((await get(id)).body.data.status).toBe('approved');
-      await expect(t.app.get(TemplatesService).findForSend(acc.id, id)).resolves.toMatchObject({
+      await expect(t.app.get(TemplatesService).findForSend(accountIdOf(acc.id), id)).resolves.toMatchObject({
         status: 'approved',
         variableCount: 2,
       });

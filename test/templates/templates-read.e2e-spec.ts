@@ -1,5 +1,6 @@
 import { createTestApp, TestApp } from '../support/app';
 import { TemplatesService } from '../../src/templates/templates.service';
+import { accountIdOf } from '../../src/common/account-id';
 
 describe('Templates read (e2e)', () => {
   let t: TestApp;
@@ -32,6 +33,6 @@ describe('Templates read (e2e)', () => {
 
   it('findForSend returns null for an unknown id', async () => {
     const acc = await t.createAccount();
-    await expect(t.app.get(TemplatesService).findForSend(acc.id, 'tpl_nope')).resolves.toBeNull();
+    await expect(t.app.get(TemplatesService).findForSend(accountIdOf(acc.id), 'tpl_nope')).resolves.toBeNull();
   });
 });

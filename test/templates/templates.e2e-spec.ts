@@ -1,6 +1,7 @@
 import { TemplatesService } from '../../src/templates/templates.service';
 import { TestAccount, TestApp } from '../support/app';
 import { chatappBody, smsBody, startTemplatesApp, templateRequests } from '../support/templates-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 describe('Templates: create, read, list (e2e)', () => {
   let t: TestApp;
@@ -187,7 +188,7 @@ describe('Templates: create, read, list (e2e)', () => {
         creationMode: 'manual_external_id',
         indexedPlaceholders: ['{{1}}', '{{2}}'],
       });
-      const forSend = await t.app.get(TemplatesService).findForSend(acc.id, res.body.data.template.id);
+      const forSend = await t.app.get(TemplatesService).findForSend(accountIdOf(acc.id), res.body.data.template.id);
       expect(forSend).toMatchObject({ variableCount: 2, providerTemplateId, status: 'approved', provider: 'official' });
     });
 

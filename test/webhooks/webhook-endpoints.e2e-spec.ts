@@ -5,6 +5,7 @@ import { TestApp, waitFor } from '../support/app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { Delivery, endpointHelpers, ENV, headersOf } from '../support/webhook-endpoints-helpers';
 import { appWithReceiverPerTest } from '../support/webhooks-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 // The events the service sends to endpoints (bulk jobs, senders, templates, inbound): webhook-endpoints-events.e2e-spec.ts.
 describe('Event endpoints (e2e)', () => {
@@ -184,9 +185,9 @@ describe('Event endpoints (e2e)', () => {
     await api(acc.key).patch(disabled.id, { status: 'disabled' });
     const at = Date.parse('2026-01-02T03:04:05.678Z');
     await record([
-      { accountId: acc.id, type: 'message.sent', data: { id: 'msg_1', status: 'sent' }, at },
-      { accountId: acc.id, type: 'bulk_job.queued', data: { id: 'job_1' }, at },
-      { accountId: other.id, type: 'message.sent', data: { id: 'msg_2' }, at },
+      { accountId: accountIdOf(acc.id), type: 'message.sent', data: { id: 'msg_1', status: 'sent' }, at },
+      { accountId: accountIdOf(acc.id), type: 'bulk_job.queued', data: { id: 'job_1' }, at },
+      { accountId: accountIdOf(other.id), type: 'message.sent', data: { id: 'msg_2' }, at },
     ]);
     const list = await waitFor(
       async () => {
@@ -275,7 +276,7 @@ describe('Event endpoints (e2e)', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'INVALID_STATE' });
     const calls = receiver.calls.length;
-    await record([{ accountId: acc.id, type: 'message.sent', data: {}, at: Date.now() }]);
+    await record([{ accountId: accountIdOf(acc.id), type: 'message.sent', data: {}, at: Date.now() }]);
     const enabled = await api(acc.key).patch(ep.id, { status: 'enabled' });
     expect(enabled.body.data.endpoint).toMatchObject({ status: 'enabled', disabledReason: null });
     receiver.respond(() => 200);

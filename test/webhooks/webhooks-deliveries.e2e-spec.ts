@@ -4,6 +4,7 @@ import { SecretBox } from '../../src/common/secret-box';
 import { TestApp, waitFor } from '../support/app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { appWithReceiverPerTest, deliveries, DeliveryView, FAST, queueTest, settle } from '../support/webhooks-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 // The rest of the delivery engine's tests (one app like Webhooks (e2e), split off for length).
 describe('Webhooks (e2e): deliveries list, leases and retention', () => {
@@ -99,7 +100,7 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
           ['x.last', 4],
         ] as const) {
           const r = await svc.enqueue(em, {
-            accountId: acc.id,
+            accountId: accountIdOf(acc.id),
             url: receiver.url,
             event,
             body: {},
@@ -148,7 +149,7 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
       await expect(
         t.app.get(DataSource).transaction(async (em) => {
           await svc.enqueue(em, {
-            accountId: acc.id,
+            accountId: accountIdOf(acc.id),
             url: receiver.url,
             event: 'x.rolled_back',
             body: {},
@@ -159,7 +160,7 @@ describe('Webhooks (e2e): deliveries list, leases and retention', () => {
         }),
       ).rejects.toThrow('rollback');
       const { deliveryId } = await svc.enqueue(null, {
-        accountId: acc.id,
+        accountId: accountIdOf(acc.id),
         url: receiver.url,
         event: 'x.committed',
         body: { a: 1 },

@@ -3,6 +3,7 @@ import { SecretBox } from '../../src/common/secret-box';
 import { createTestApp, TestApp } from '../support/app';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { FAST, settle } from '../support/webhooks-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 describe('Webhooks with WEBHOOK_ALLOW_INSECURE=false (e2e)', () => {
   let t: TestApp;
@@ -29,7 +30,7 @@ describe('Webhooks with WEBHOOK_ALLOW_INSECURE=false (e2e)', () => {
     const res = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
-    expect(await t.app.get(WebhooksService).getChatappWebTarget(acc.id)).toBeNull();
+    expect(await t.app.get(WebhooksService).getChatappWebTarget(accountIdOf(acc.id))).toBeNull();
   });
 
   it('the http:// receiver URL itself is refused', async () => {
@@ -54,7 +55,7 @@ describe('Webhooks with WEBHOOK_ALLOW_INSECURE=false (e2e)', () => {
       ids.push(
         (
           await svc.enqueue(null, {
-            accountId: acc.id,
+            accountId: accountIdOf(acc.id),
             url,
             event: 'x.private',
             body: {},

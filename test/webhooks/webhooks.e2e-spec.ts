@@ -4,6 +4,7 @@ import { SecretBox } from '../../src/common/secret-box';
 import { TestApp, waitFor } from '../support/app';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { appWithReceiverPerTest, deliveries, FAST, idOf, queueTest, settle } from '../support/webhooks-helpers';
+import { accountIdOf } from '../../src/common/account-id';
 
 // The deliveries list, leases and retention: webhooks-deliveries.e2e-spec.ts; restarts and replicas:
 // webhooks-replicas.e2e-spec.ts; WEBHOOK_ALLOW_INSECURE=false: webhooks-insecure.e2e-spec.ts.
@@ -45,7 +46,7 @@ describe('Webhooks (e2e)', () => {
       const put2 = await t.http().put('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key).send({ url: newUrl });
       expect(put2.status).toBe(200);
       expect(put2.body.data).toEqual({ url: newUrl, webhookApiKey: `whk_****${key.slice(-4)}` });
-      expect(await t.app.get(WebhooksService).getChatappWebTarget(acc.id)).toEqual({
+      expect(await t.app.get(WebhooksService).getChatappWebTarget(accountIdOf(acc.id))).toEqual({
         url: newUrl,
         sealedSecret: expect.any(String),
       });
@@ -62,7 +63,7 @@ describe('Webhooks (e2e)', () => {
       const del = await t.http().delete('/api/v2/webhooks/chatapp-web').set('X-API-Key', acc.key);
       expect(del.status).toBe(200);
       expect(del.body).toEqual({ success: true, data: { deleted: true } });
-      expect(await t.app.get(WebhooksService).getChatappWebTarget(acc.id)).toBeNull();
+      expect(await t.app.get(WebhooksService).getChatappWebTarget(accountIdOf(acc.id))).toBeNull();
       for (const [method, path] of [
         ['get', ''],
         ['delete', ''],
@@ -187,7 +188,7 @@ describe('Webhooks (e2e)', () => {
         const sealedSecret = t.app.get(SecretBox).seal('k');
         const slowId = (
           await svc.enqueue(null, {
-            accountId: acc.id,
+            accountId: accountIdOf(acc.id),
             url: slow.url,
             event: 'x.slow',
             body: {},
@@ -197,7 +198,7 @@ describe('Webhooks (e2e)', () => {
         ).deliveryId;
         const slowCall = await waitFor(async () => slow.calls[0], { what: 'slow call started' });
         await svc.enqueue(null, {
-          accountId: acc.id,
+          accountId: accountIdOf(acc.id),
           url: receiver.url,
           event: 'x.fast',
           body: {},

@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { AccountId } from '../../common/account-id';
 import { EpochMsColumn, MoneyColumn } from '../../database/columns';
 
 @Entity('accounts')
 export class AccountEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
-  id: string;
+  id: AccountId;
 
   @Column({ type: 'varchar', length: 200 })
   name: string;

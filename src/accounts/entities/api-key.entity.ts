@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
 import type { KeyRole, Permission } from '../permissions';
+import type { AccountId } from '../../common/account-id';
 
 @Entity('api_keys')
 export class ApiKeyEntity {
@@ -8,7 +9,7 @@ export class ApiKeyEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   /** Chosen by the owner (1..100 characters) so a key can be recognised and revoked. */
   @Column({ type: 'varchar', length: 100 })

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
 import { REMOTE_ID_MAX_LENGTH } from '../inbound/inbound.types';
+import type { AccountId } from '../../common/account-id';
 
 /** `queued`: an outbox delivery was written; `skipped`: the account had no web-session webhook. */
 export type InboundStatus = 'queued' | 'skipped';
@@ -12,7 +13,7 @@ export class InboundMessageEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   @Column({ type: 'varchar', length: 40 })
   sessionId: string;

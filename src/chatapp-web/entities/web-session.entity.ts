@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 export type WebSessionStatus = 'ready' | 'starting' | 'stopped' | 'failed';
 /** `web`: a chat-app web session; `bot`: a messaging-bot id. Both share one name space per account. */
@@ -12,7 +13,7 @@ export class WebSessionEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   /** The spec's `accountId` of the chat route and of `conversationContext`. */
   @Column({ type: 'varchar', length: 100 })

@@ -6,6 +6,7 @@ import type { WebSessionProviderName } from '../web-session.types';
 import { SandboxWebSessionProvider } from './sandbox-web-session.provider';
 import { WahaWebSessionProvider } from './waha-web-session.provider';
 import type { WebSessionProvider } from './web-session-provider';
+import type { AccountId } from '../../common/account-id';
 
 /**
  * The provider that serves a session, and the one a new session gets. The provider registry's rule
@@ -25,7 +26,7 @@ export class WebSessionProviders {
   }
 
   /** The provider of a new session of `accountId`: the one asked for, else the configured default. */
-  nameFor(accountId: string, requested: WebSessionProviderName | undefined): WebSessionProviderName {
+  nameFor(accountId: AccountId, requested: WebSessionProviderName | undefined): WebSessionProviderName {
     if (!isLiveAccount(accountId)) return 'sandbox';
     return requested ?? this.config.webSessions.defaultProvider;
   }

@@ -1,3 +1,4 @@
+import type { AccountId } from '../account-id';
 /** Every kind of change the audit trail records (GET /api/v2/audit-events filters by these). */
 export const AUDIT_EVENT_TYPES = [
   'api_key.created',
@@ -21,7 +22,7 @@ export type AuditValue = string | number | boolean | null | readonly AuditValue[
 
 /** One change in an account. */
 export interface AuditEntry {
-  accountId: string;
+  accountId: AccountId;
   type: AuditEventType;
   /** What changed (`key_...`, `wep_...`, a sender name); null when the account itself. */
   target?: string | null;

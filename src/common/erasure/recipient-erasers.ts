@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { AccountId } from '../account-id';
 
 /** Who is erased: in one account, every plain form the recipient may be stored under, and its one-way hash. */
 export interface ErasureTarget {
-  accountId: string;
+  accountId: AccountId;
   /** The normalised recipient (E.164 or lower-case email) first, then other stored forms (`9665...` without `+`). */
   forms: readonly string[];
   /** RecipientHasher.hash(accountId, normalised recipient): what replaces it. */

@@ -1,11 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 /** An account's marketing compliance settings (no row: the defaults of `compliance-rules.ts`). */
 @Entity('compliance_settings')
 export class ComplianceSettingsEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   /** Local `HH:MM` in the recipient's zone; the window is [start, end). */
   @Column({ type: 'varchar', length: 5 })

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ComplianceSettingsEntity } from './compliance-settings.entity';
+import type { AccountId } from '../../common/account-id';
 
 /** Compliance settings rows; every method takes the owning account id. */
 @Injectable()
@@ -10,7 +11,7 @@ export class ComplianceSettingsRepository {
     @InjectRepository(ComplianceSettingsEntity) private readonly rows: Repository<ComplianceSettingsEntity>,
   ) {}
 
-  find(accountId: string): Promise<ComplianceSettingsEntity | null> {
+  find(accountId: AccountId): Promise<ComplianceSettingsEntity | null> {
     return this.rows.findOneBy({ accountId });
   }
 

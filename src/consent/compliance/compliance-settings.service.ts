@@ -14,6 +14,7 @@ import {
   readZones,
 } from './compliance-rules';
 import type { UpdateComplianceDto } from './dto/compliance.dto';
+import type { AccountId } from '../../common/account-id';
 
 export interface ComplianceView {
   marketingWindow: { start: string; end: string; days: WeekDay[] };
@@ -36,18 +37,18 @@ export class ComplianceSettingsService implements ComplianceSettingsLookup {
     private readonly clock: Clock,
   ) {}
 
-  async marketingRules(accountId: string): Promise<MarketingRules> {
+  async marketingRules(accountId: AccountId): Promise<MarketingRules> {
     const row = await this.repo.find(accountId);
     return row ? fromRow(row) : DEFAULT_RULES;
   }
 
-  async view(accountId: string): Promise<ComplianceView> {
+  async view(accountId: AccountId): Promise<ComplianceView> {
     const row = await this.repo.find(accountId);
     return toView(row ? fromRow(row) : DEFAULT_RULES, row);
   }
 
   /** The owner's change: fields given replace the current ones, the rest stay. */
-  async update(accountId: string, dto: UpdateComplianceDto): Promise<ComplianceView> {
+  async update(accountId: AccountId, dto: UpdateComplianceDto): Promise<ComplianceView> {
     const cur = await this.marketingRules(accountId);
     const w = dto.marketingWindow ?? {};
     const start = w.start === undefined ? cur.window.start : readWindowTime('marketingWindow.start', w.start);

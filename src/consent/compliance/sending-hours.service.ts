@@ -3,10 +3,11 @@ import { Clock } from '../../common/clock';
 import type { MarketingRules } from '../../messaging/validation/lookups';
 import { ComplianceSettingsService } from './compliance-settings.service';
 import { nextOpening, zoneOfNumber } from './sending-hours';
+import type { AccountId } from '../../common/account-id';
 
 /** One message to judge: marketing to a phone number is held outside the window. */
 export interface HoursSubject {
-  accountId: string;
+  accountId: AccountId;
   /** E.164, or a web-session chat id `<digits>@c.us` (other recipients have no zone and are never held). */
   recipient: string;
   purpose: 'transactional' | 'marketing';

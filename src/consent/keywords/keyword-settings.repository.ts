@@ -1,20 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { sql } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
+import type { AccountId } from '../../common/account-id';
 
 /** keyword_settings: one JSON document per account (owned by consent). */
 @Injectable()
 export class KeywordSettingsRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
-  async find(accountId: string): Promise<string | null> {
+  async find(accountId: AccountId): Promise<string | null> {
     const rows = await this.uow.rows<{ settings: string }>(
       sql('SELECT settings FROM keyword_settings WHERE account_id = ?', accountId),
     );
     return rows.length ? String(rows[0].settings) : null;
   }
 
-  async save(accountId: string, settings: string, now: number): Promise<void> {
+  async save(accountId: AccountId, settings: string, now: number): Promise<void> {
     const onConflict =
       this.uow.capabilities.upsert === 'on-conflict'
         ? 'ON CONFLICT (account_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at'

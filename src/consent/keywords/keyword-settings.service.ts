@@ -6,6 +6,7 @@ import { DEFAULT_KEYWORDS, type KeywordDefinition } from './keyword-matcher';
 import { DEFAULT_KEYWORD_SETTINGS, type KeywordSettings } from './keyword-settings.types';
 import { normalizeKeywordText } from './keyword-text';
 import { KeywordSettingsRepository } from './keyword-settings.repository';
+import type { AccountId } from '../../common/account-id';
 
 /** An account's keyword settings: the defaults until the owner changes them. */
 @Injectable()
@@ -15,7 +16,7 @@ export class KeywordSettingsService {
     private readonly clock: Clock,
   ) {}
 
-  async get(accountId: string): Promise<KeywordSettings> {
+  async get(accountId: AccountId): Promise<KeywordSettings> {
     const stored = await this.repo.find(accountId);
     if (!stored) return DEFAULT_KEYWORD_SETTINGS;
     const s = JSON.parse(stored) as Partial<KeywordSettings>;
@@ -27,11 +28,11 @@ export class KeywordSettingsService {
   }
 
   /** The account's own keywords, as the matcher takes them. */
-  async extraKeywords(accountId: string): Promise<KeywordDefinition[]> {
+  async extraKeywords(accountId: AccountId): Promise<KeywordDefinition[]> {
     return (await this.get(accountId)).extraKeywords.map((k) => ({ ...k, language: 'custom' as const }));
   }
 
-  async update(accountId: string, dto: UpdateKeywordSettingsDto): Promise<KeywordSettings> {
+  async update(accountId: AccountId, dto: UpdateKeywordSettingsDto): Promise<KeywordSettings> {
     const current = await this.get(accountId);
     const extraKeywords =
       dto.extraKeywords?.map((k) => ({ word: k.word.trim(), kind: k.kind })) ?? current.extraKeywords;

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 /**
  * An account's geo permissions (no row: the configured default everywhere). Each list is
@@ -8,7 +9,7 @@ import { EpochMsColumn } from '../../database/columns';
 @Entity('geo_permissions')
 export class GeoPermissionsEntity {
   @PrimaryColumn({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   @Column({ type: 'text' })
   localSms: string;

@@ -13,6 +13,7 @@ import {
   SandboxFaultsCleared,
   SandboxMessagesQuery,
 } from './sandbox-admin.dto';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 @ApiTags('admin')
 @AdminOnly()
@@ -61,7 +62,16 @@ export class SandboxAdminController {
   async messages(
     @Query() q: SandboxMessagesQuery,
   ): Promise<{ success: true; data: { messages: SandboxDeliveryView[] } }> {
-    return { success: true, data: { messages: await this.store.list({ ...q, limit: q.limit ?? 100 }) } };
+    return {
+      success: true,
+      data: {
+        messages: await this.store.list({
+          ...q,
+          accountId: q.accountId === undefined ? undefined : accountIdOf(q.accountId),
+          limit: q.limit ?? 100,
+        }),
+      },
+    };
   }
 
   @Post('faults')
@@ -96,14 +106,14 @@ export class SandboxAdminController {
         channel: string | null;
         kind: string;
         count: number;
-        accountId: string | null;
+        accountId: AccountId | null;
         delayMs: number | null;
       };
     };
   }> {
     const fault = {
       channel: dto.channel ?? null,
-      accountId: dto.accountId ?? null,
+      accountId: dto.accountId === undefined ? null : accountIdOf(dto.accountId),
       kind: dto.kind,
       count: dto.count,
       delayMs: dto.kind === 'delay' ? (dto.delayMs ?? null) : null,

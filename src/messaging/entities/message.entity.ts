@@ -3,6 +3,7 @@ import { EpochMsColumn, MoneyColumn } from '../../database/columns';
 import type { SmsEncoding } from '../../common/sms/sms-segments';
 import type { MessageFailureCode } from '../send-outcome';
 import type { MessagePurpose } from '../validation/validated-message';
+import type { AccountId } from '../../common/account-id';
 
 /**
  * Every status of the message log. Forward only: scheduled < queued < sent < delivered < read, or to
@@ -18,7 +19,7 @@ export class MessageEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   @Column({ type: 'varchar', length: 20 })
   channel: string;

@@ -1,4 +1,5 @@
 import type { Tx } from '../../database/unit-of-work';
+import type { AccountId } from '../../common/account-id';
 
 /** Every event type an account can subscribe to (issue 13; `events` also takes `x.*` prefixes and `*`). */
 export const EVENT_TYPES = [
@@ -28,7 +29,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Something that happened to an account's resource, for its subscribed event endpoints. */
 export interface DomainEvent {
-  accountId: string;
+  accountId: AccountId;
   type: EventType;
   /** The body's `data` (Standard Webhooks `{ type, timestamp, data }`): the resource as the API shows it. */
   data: Record<string, unknown>;
@@ -49,7 +50,7 @@ export interface EventSink {
    * events builds only theirs (a bulk window's messages of accounts without endpoints build none).
    * Absent: every account may.
    */
-  listeners?(tx: Tx, accountIds: readonly string[]): Promise<ReadonlySet<string>>;
+  listeners?(tx: Tx, accountIds: readonly AccountId[]): Promise<ReadonlySet<string>>;
 }
 
 export const EVENT_SINK = Symbol('EVENT_SINK');

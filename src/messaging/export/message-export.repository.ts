@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { MessageEntity } from '../entities/message.entity';
+import type { AccountId } from '../../common/account-id';
 
 /** A page of the export: messages created in [from, to), after `after` in (created_at, id) order. */
 export interface ExportPage {
-  accountId: string;
+  accountId: AccountId;
   from: number;
   to: number;
   after: { createdAt: number; id: string } | null;

@@ -5,6 +5,7 @@ import { ApiError } from '../../common/errors';
 import type { MessageEntity } from '../entities/message.entity';
 import { toMessageView } from '../message-view';
 import { MessageExportRepository } from './message-export.repository';
+import type { AccountId } from '../../common/account-id';
 
 const PAGE = 1000;
 
@@ -52,11 +53,14 @@ export class MessageExport {
 
   constructor(private readonly repo: MessageExportRepository) {}
 
-  writeCsv(accountId: string, period: { from: number; to: number }, out: Writable, requestId?: string): void {
+  writeCsv(accountId: AccountId, period: { from: number; to: number }, out: Writable, requestId?: string): void {
     streamCsv(this.records(accountId, period), out, this.logger, { accountId, requestId });
   }
 
-  private async *records(accountId: string, period: { from: number; to: number }): AsyncGenerator<readonly unknown[]> {
+  private async *records(
+    accountId: AccountId,
+    period: { from: number; to: number },
+  ): AsyncGenerator<readonly unknown[]> {
     yield EXPORT_COLUMNS;
     let next: Promise<MessageEntity[]> | null = this.page(accountId, period, null);
     while (next) {
@@ -72,7 +76,7 @@ export class MessageExport {
   }
 
   private page(
-    accountId: string,
+    accountId: AccountId,
     period: { from: number; to: number },
     after: { createdAt: number; id: string } | null,
   ): Promise<MessageEntity[]> {

@@ -1,9 +1,10 @@
 import type { ChannelName } from '../../config/app-config';
+import type { AccountId } from '../../common/account-id';
 
 /** A text that reached one of an account's senders or numbers (an SMS, a chat-app message...). */
 export interface InboundText {
   /** The account that owns the receiving sender name, number or session. */
-  accountId: string;
+  accountId: AccountId;
   /** The channel the text came in on: an opt-out is kept for that channel. */
   channel: ChannelName;
   /** Who sent it, normalised like a send's `to` (E.164 for phones): the recipient opted in or out. */

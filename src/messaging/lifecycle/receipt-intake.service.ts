@@ -10,6 +10,7 @@ import { MessageEntity } from '../entities/message.entity';
 import { messageTarget, nextPartStatus, PartStatus, ReceiptTarget, stepsTo } from './lifecycle-rules';
 import { PendingReceipt, ProviderRef, ReceiptStore } from './receipt-store';
 import { StatusMove, StatusTrail } from './status-trail';
+import type { AccountId } from '../../common/account-id';
 
 /** Messages a unit of receipts covers at most (bounded statements). */
 const CHUNK = 500;
@@ -87,7 +88,7 @@ export class ReceiptIntakeService implements ReceiptIntake {
    * the message moved; false when it has no provider ids (never sent) or the receipt changes nothing
    * (a duplicate, a stale move, a final message).
    */
-  async acceptForMessage(accountId: string, messageId: string, receipt: MessageReceipt): Promise<boolean> {
+  async acceptForMessage(accountId: AccountId, messageId: string, receipt: MessageReceipt): Promise<boolean> {
     const refs = await this.store.refsOfMessages([{ id: messageId, accountId }]);
     if (!refs.length) return false;
     const { moved } = await this.applyAll(

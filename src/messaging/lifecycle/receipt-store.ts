@@ -5,6 +5,7 @@ import { inList, Row, sql, SqlParam, Stmt, updateFromRows } from '../../database
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../../providers/provider-events';
 import type { PartStatus } from './lifecycle-rules';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 /**
  * Ids one read of refs looks up. With more (the server's index-dive limit is 200 by default) the
@@ -17,7 +18,7 @@ const REFS_PER_READ = 100;
 export interface ProviderRef {
   providerMessageId: string;
   messageId: string;
-  accountId: string;
+  accountId: AccountId;
   partIndex: number;
   status: PartStatus;
 }
@@ -43,7 +44,7 @@ export class ReceiptStore {
    * hits one, its rows are inserted one by one and the existing ones kept.
    */
   async insertRefs(
-    sent: { id: string; accountId: string; providerMessageIds: string[] }[],
+    sent: { id: string; accountId: AccountId; providerMessageIds: string[] }[],
     now: number,
   ): Promise<void> {
     const rows: SqlParam[][] = [];
@@ -82,7 +83,7 @@ export class ReceiptStore {
   }
 
   /** Every part of these messages (found through refs, so with their accounts), in part order. */
-  async refsOfMessages(messages: { id: string; accountId: string }[]): Promise<ProviderRef[]> {
+  async refsOfMessages(messages: { id: string; accountId: AccountId }[]): Promise<ProviderRef[]> {
     return this.refsBySlice(messages, (slice) => {
       const accounts = [...new Set(slice.map((m) => m.accountId))];
       return sql(
@@ -181,7 +182,7 @@ function toRef(r: Row): ProviderRef {
   return {
     providerMessageId: String(r.provider_message_id),
     messageId: String(r.message_id),
-    accountId: String(r.account_id),
+    accountId: accountIdOf(String(r.account_id)),
     partIndex: Number(r.part_index),
     status: String(r.status) as PartStatus,
   };

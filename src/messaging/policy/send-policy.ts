@@ -1,4 +1,5 @@
 import type { ChannelName } from '../../config/app-config';
+import type { AccountId } from '../../common/account-id';
 
 /*
  * Port (messaging sits below the features): the one guardrail step of the send pipeline. After a
@@ -15,7 +16,7 @@ export type SendOrigin = 'single' | 'batch' | 'scheduled' | 'bulk' | 'verificati
 
 /** One message the pipeline is about to pay for. */
 export interface PolicySubject {
-  accountId: string;
+  accountId: AccountId;
   channel: ChannelName;
   /** Normalised as the validator hands it on: E.164, lower-case email, or a chat id. */
   recipient: string;

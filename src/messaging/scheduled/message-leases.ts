@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { sql } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 /** A message the scheduled sender may take: its id, its account, and who last held it (null: nobody). */
 export interface LeasableMessage {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   leaseOwner: string | null;
 }
 
@@ -44,7 +45,7 @@ export class MessageLeases {
 
   /** Leases one message in `status` for `owner` until `until`, counting the attempt; false when someone else holds it or it moved on. */
   async claim(
-    accountId: string,
+    accountId: AccountId,
     id: string,
     status: 'scheduled' | 'queued',
     owner: string,
@@ -70,7 +71,7 @@ export class MessageLeases {
    * A scheduled message `owner` leased on its first attempt (nothing reached a provider) put back for
    * `at`, unleased as if never claimed (so it can still be cancelled): the sending hours moved it.
    */
-  async reschedule(accountId: string, id: string, owner: string, at: number, now: number): Promise<boolean> {
+  async reschedule(accountId: AccountId, id: string, owner: string, at: number, now: number): Promise<boolean> {
     const r = await this.uow.run(
       sql(
         "UPDATE messages SET scheduled_at = ?, lease_owner = NULL, lease_expires_at = NULL, attempts = attempts - 1, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'scheduled' AND lease_owner = ?",
@@ -102,7 +103,7 @@ export class MessageLeases {
 function leasable(r: Record<string, unknown>): LeasableMessage {
   return {
     id: String(r.id),
-    accountId: String(r.account_id),
+    accountId: accountIdOf(String(r.account_id)),
     leaseOwner: r.lease_owner === null || r.lease_owner === undefined ? null : String(r.lease_owner),
   };
 }

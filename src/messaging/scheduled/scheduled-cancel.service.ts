@@ -8,6 +8,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import { MessageLog } from '../message-log';
 import { fundingOf } from '../message-payments';
 import { MessageView, toMessageView } from '../message-view';
+import type { AccountId } from '../../common/account-id';
 
 /**
  * POST /api/v2/messages/{id}/cancel: a scheduled message that no sender has taken becomes
@@ -25,7 +26,7 @@ export class ScheduledCancelService {
     private readonly uow: UnitOfWork,
   ) {}
 
-  async cancel(accountId: string, id: string): Promise<MessageView> {
+  async cancel(accountId: AccountId, id: string): Promise<MessageView> {
     const row = await this.log.findOwned(accountId, id);
     if (!row) throw ApiError.notFound('Message');
     if (row.status !== 'scheduled') throw notCancellable(row);

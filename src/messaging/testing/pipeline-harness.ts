@@ -24,6 +24,7 @@ import type { DomainEvent } from '../events/event-sink';
 import { SendPipeline } from '../send-pipeline';
 import type { ValidatedMessage } from '../validation/validated-message';
 import { WindowSender } from '../window-sender';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 /** What the fake provider does with one call: answer (sent / rejected), or fail like an adapter. */
 export type FakeAnswer = 'sent' | 'rejected' | 'rate_limited' | 'unavailable' | 'failed';
@@ -88,9 +89,9 @@ export interface PipelineHarness {
   /** Each EVENT_SINK.record() call's events, in order. */
   events: DomainEvent[][];
   /** A fresh account (wallet only, unless told). */
-  account(f?: { wallet?: number; free?: number; active?: boolean }): Promise<string>;
-  wallet(accountId: string): Promise<number>;
-  message(accountId: string, id: string): Promise<MessageEntity | null>;
+  account(f?: { wallet?: number; free?: number; active?: boolean }): Promise<AccountId>;
+  wallet(accountId: AccountId): Promise<number>;
+  message(accountId: AccountId, id: string): Promise<MessageEntity | null>;
   /** messages_total{status} summed over channels. */
   counted(status: 'sent' | 'failed' | 'scheduled'): Promise<number>;
   close(): Promise<void>;
@@ -167,7 +168,7 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     async account(f = {}) {
       const id = `acc_spec_${++n}`;
       await insertAccountRow(ds, id, { name: 'spec', wallet: f.wallet ?? 1000, free: f.free ?? 0, active: f.active });
-      return id;
+      return accountIdOf(id);
     },
     wallet: async (accountId) => (await accountBalances(ds, accountId)).wallet,
     message: (accountId, id) => log.findOwned(accountId, id),

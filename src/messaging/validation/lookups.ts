@@ -1,5 +1,6 @@
 import type { CountryAllowList } from '../../config/app-config';
 import type { TemplateRoute } from '../../providers/provider.types';
+import type { AccountId } from '../../common/account-id';
 
 /*
  * Ports: what messaging needs from feature modules that sit above it. Messaging declares each one
@@ -17,8 +18,8 @@ export interface ApprovedSender {
 }
 
 export interface SenderLookup {
-  findApprovedByName(accountId: string, name: string): Promise<ApprovedSender | null>;
-  findDefaultApproved(accountId: string): Promise<ApprovedSender | null>;
+  findApprovedByName(accountId: AccountId, name: string): Promise<ApprovedSender | null>;
+  findDefaultApproved(accountId: AccountId): Promise<ApprovedSender | null>;
 }
 
 /** What a send needs to render and route a template (categories and statuses are the templates module's). */
@@ -43,18 +44,18 @@ export interface TemplateForSend {
 
 export interface TemplateLookup {
   /** The account's own template or a default one, whatever its status; null when neither exists. */
-  findForSend(accountId: string, templateId: string): Promise<TemplateForSend | null>;
+  findForSend(accountId: AccountId, templateId: string): Promise<TemplateForSend | null>;
 }
 
 /** What the provider gateway needs (the same token as TemplateLookup). */
 export interface TemplateRouteLookup {
   /** The number the template goes out from, read at the provider call; null when not visible. */
-  routeForSend(accountId: string, templateId: string): Promise<TemplateRoute | null>;
+  routeForSend(accountId: AccountId, templateId: string): Promise<TemplateRoute | null>;
 }
 
 export interface SessionLookup {
   /** Throws ApiError NOT_FOUND / SESSION_NOT_READY. `kind`: `web` session or messaging `bot` id. */
-  findForSend(accountId: string, sessionName: string): Promise<{ name: string; status: string; kind: string }>;
+  findForSend(accountId: AccountId, sessionName: string): Promise<{ name: string; status: string; kind: string }>;
 }
 
 /** The channels whose recipients are phone numbers, so have a country (email and messaging_bot have none). */
@@ -66,7 +67,7 @@ export type DestinationCountries = Record<GeoChannel, CountryAllowList>;
 
 export interface GeoPermissionsLookup {
   /** The account's own lists, or the configured default (DEFAULT_ALLOWED_COUNTRIES) when it has none. */
-  allowedDestinations(accountId: string): Promise<DestinationCountries>;
+  allowedDestinations(accountId: AccountId): Promise<DestinationCountries>;
 }
 
 export const WEEK_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
@@ -85,7 +86,7 @@ export interface MarketingRules {
 }
 
 export interface ComplianceSettingsLookup {
-  marketingRules(accountId: string): Promise<MarketingRules>;
+  marketingRules(accountId: AccountId): Promise<MarketingRules>;
 }
 
 export const SENDER_LOOKUP = Symbol('SENDER_LOOKUP');

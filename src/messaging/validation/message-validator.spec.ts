@@ -12,6 +12,7 @@ import type {
   TemplateLookup,
 } from './lookups';
 import { MessageValidator } from './message-validator';
+import { accountIdOf } from '../../common/account-id';
 
 // In-memory directories stand in for the senders/templates/chatapp-web modules; they count calls
 // so the test can prove the context memoises lookups (bulk validation speed depends on it).
@@ -89,7 +90,7 @@ describe(MessageValidator.name, () => {
   );
 
   it('normalises, renders templates and attaches the price', async () => {
-    const ctx = sut.createContext('acc_1');
+    const ctx = sut.createContext(accountIdOf('acc_1'));
     const m = await sut.validate(ctx, {
       to: '0501234567',
       channel: 'local_sms',
@@ -108,7 +109,7 @@ describe(MessageValidator.name, () => {
   // Throughput itself is measured by `npm run bench:bulk`; here only the deterministic part:
   // once the context has cached its lookups, rows cost no directory (database) calls.
   it('memoises sender and template lookups across many bulk rows', async () => {
-    const ctx = sut.createContext('acc_1');
+    const ctx = sut.createContext(accountIdOf('acc_1'));
     const rows = Array.from({ length: 5_000 }, (_, i) => ({
       to: `+9665${String(10_000_000 + (i % 5000) * 7)}`,
       channel: 'local_sms',
@@ -125,7 +126,7 @@ describe(MessageValidator.name, () => {
   });
 
   it('refuses a phone recipient outside the geo permissions of its channel, naming country and channel', async () => {
-    const ctx = sut.createContext('acc_1');
+    const ctx = sut.createContext(accountIdOf('acc_1'));
     const text = { messageType: 'free_text', content: { text: 'x' } };
     await expect(sut.validate(ctx, { ...text, channel: 'local_sms', to: '+1 415 555 0101' })).rejects.toMatchObject({
       code: 'DESTINATION_NOT_ALLOWED',
@@ -150,7 +151,7 @@ describe(MessageValidator.name, () => {
     ['120363025246125486@g.us', null],
     ['not-a-phone@c.us', null],
   ])('chatapp_web chat id %s: %s', async (chatId, code) => {
-    const ctx = sut.createContext('acc_1');
+    const ctx = sut.createContext(accountIdOf('acc_1'));
     const msg = {
       channel: 'chatapp_web',
       messageType: 'free_text',
@@ -167,7 +168,7 @@ describe(MessageValidator.name, () => {
   });
 
   it('refuses scheduleAt and arrays in bulk rows', async () => {
-    const ctx = sut.createContext('acc_1');
+    const ctx = sut.createContext(accountIdOf('acc_1'));
     const base = { channel: 'local_sms', messageType: 'free_text', content: { text: 'x' } };
     await expect(sut.validate(ctx, { ...base, to: ['+966501234567'] }, { bulkRow: true })).rejects.toMatchObject({
       code: 'INVALID_RECIPIENT',
@@ -178,7 +179,7 @@ describe(MessageValidator.name, () => {
   });
 
   it('checks attachment URLs once per host per context; a refused host is INVALID_ATTACHMENT on attachment.url', async () => {
-    const ctx = sut.createContext('acc_1');
+    const ctx = sut.createContext(accountIdOf('acc_1'));
     dns.calls = [];
     const row = (url: string) => ({
       to: `a@b.co`,

@@ -42,6 +42,7 @@ import {
   MessageType,
   ValidatedMessage,
 } from './validated-message';
+import type { AccountId } from '../../common/account-id';
 
 const FIELDS = new Set([
   'to',
@@ -87,7 +88,7 @@ export class ValidationContext {
   destinations: Promise<DestinationCountries> | null = null;
   /** SSRF verdict per host:port of attachment / header media URLs (true = allowed), so DNS runs once per host. */
   readonly targetHosts = new Map<string, Promise<boolean>>();
-  constructor(readonly accountId: string) {}
+  constructor(readonly accountId: AccountId) {}
 }
 
 /** The SMS sender a message goes out from: the platform's default sender is transactional. */
@@ -111,7 +112,7 @@ export class MessageValidator {
     @Inject(COMPLIANCE_SETTINGS) private readonly compliance: ComplianceSettingsLookup,
   ) {}
 
-  createContext(accountId: string): ValidationContext {
+  createContext(accountId: AccountId): ValidationContext {
     return new ValidationContext(accountId);
   }
 

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { AuditEventType, AuditValue } from '../../common/audit/audit-trail';
 import { sql, SqlParam } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 /** An audit_events row. */
 export interface AuditEventRecord {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   type: AuditEventType;
   actor: string;
   requestId: string | null;
@@ -27,7 +28,7 @@ export interface AuditFilter {
 function toRecord(r: Record<string, unknown>): AuditEventRecord {
   return {
     id: String(r.id),
-    accountId: String(r.account_id),
+    accountId: accountIdOf(String(r.account_id)),
     type: String(r.type) as AuditEventType,
     actor: String(r.actor),
     requestId: r.request_id === null ? null : String(r.request_id),
@@ -59,7 +60,7 @@ export class AuditEventsRepository {
   }
 
   /** The account's events, newest first (ix_audit_events_account, or ix_audit_events_type with a type). */
-  async list(accountId: string, f: AuditFilter): Promise<AuditEventRecord[]> {
+  async list(accountId: AccountId, f: AuditFilter): Promise<AuditEventRecord[]> {
     const where: string[] = ['account_id = ?'];
     const params: SqlParam[] = [accountId];
     const add = (clause: string, value: SqlParam | undefined) => {

@@ -5,6 +5,7 @@ import { CursorCodec, Page } from '../../common/cursor';
 import { ApiError } from '../../common/errors';
 import { iso } from '../../database/columns';
 import { AuditEventRecord, AuditEventsRepository } from './audit-events.repository';
+import type { AccountId } from '../../common/account-id';
 
 export interface AuditEventView {
   id: string;
@@ -46,7 +47,7 @@ export class AuditEventsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async list(accountId: string, q: AuditQuery): Promise<Page<AuditEventView>> {
+  async list(accountId: AccountId, q: AuditQuery): Promise<Page<AuditEventView>> {
     const from = q.from === undefined ? undefined : Date.parse(q.from);
     const to = q.to === undefined ? undefined : Date.parse(q.to);
     if (from !== undefined && to !== undefined && from >= to) throw ApiError.validation('from must be before to');

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../../database/db-errors';
 import { sql } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 export type ErasureStatus = 'running' | 'completed';
 export type ErasureCounts = Record<string, number>;
@@ -9,7 +10,7 @@ export type ErasureCounts = Record<string, number>;
 /** An erasures row. */
 export interface ErasureRecord {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   recipientHash: string;
   /** The plain recipient while running; null once completed. */
   recipient: string | null;
@@ -28,7 +29,7 @@ const SELECT =
 function toRecord(r: Record<string, unknown>): ErasureRecord {
   return {
     id: String(r.id),
-    accountId: String(r.account_id),
+    accountId: accountIdOf(String(r.account_id)),
     recipientHash: String(r.recipient_hash),
     recipient: r.recipient === null ? null : String(r.recipient),
     status: String(r.status) as ErasureStatus,
@@ -45,12 +46,12 @@ function toRecord(r: Record<string, unknown>): ErasureRecord {
 export class ErasuresRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
-  async find(accountId: string, id: string): Promise<ErasureRecord | null> {
+  async find(accountId: AccountId, id: string): Promise<ErasureRecord | null> {
     const rows = await this.uow.rows(sql(`${SELECT} WHERE id = ? AND account_id = ?`, id, accountId));
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  async findByHash(accountId: string, hash: string): Promise<ErasureRecord | null> {
+  async findByHash(accountId: AccountId, hash: string): Promise<ErasureRecord | null> {
     const rows = await this.uow.rows(sql(`${SELECT} WHERE account_id = ? AND recipient_hash = ?`, accountId, hash));
     return rows[0] ? toRecord(rows[0]) : null;
   }
@@ -78,7 +79,7 @@ export class ErasuresRepository {
   }
 
   /** A completed erasure runs again (new rows that name the recipient since): the next run. */
-  async reopen(accountId: string, id: string, recipient: string, now: number): Promise<boolean> {
+  async reopen(accountId: AccountId, id: string, recipient: string, now: number): Promise<boolean> {
     const n = await this.uow.exec(
       sql(
         "UPDATE erasures SET status = 'running', recipient = ?, run = run + 1, completed_at = NULL, updated_at = ? WHERE id = ? AND account_id = ? AND status = 'completed'",

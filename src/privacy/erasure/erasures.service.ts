@@ -10,6 +10,7 @@ import { ErasureRunner } from './erasure-runner';
 import { erasureForms } from './erasure-target';
 import { erasureView, ErasureView } from './erasure.view';
 import { ErasureRecord, ErasuresRepository } from './erasures.repository';
+import type { AccountId } from '../../common/account-id';
 
 /**
  * Requests and reads erasures. One erasure per recipient and account: a request while it runs
@@ -28,7 +29,7 @@ export class ErasuresService {
     private readonly config: AppConfig,
   ) {}
 
-  async request(accountId: string, recipient: string): Promise<ErasureView> {
+  async request(accountId: AccountId, recipient: string): Promise<ErasureView> {
     const [normalised] = erasureForms(recipient, this.config.messaging.defaultRegion);
     const hash = this.hasher.hash(accountId, normalised);
     const now = this.clock.now();
@@ -68,7 +69,7 @@ export class ErasuresService {
     return erasureView(erasure);
   }
 
-  async get(accountId: string, id: string): Promise<ErasureView> {
+  async get(accountId: AccountId, id: string): Promise<ErasureView> {
     const e = await this.erasures.find(accountId, id);
     if (!e) throw ApiError.notFound('Erasure');
     return erasureView(e);

@@ -10,6 +10,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import { PurgeLeaseRepository } from './purge-lease.repository';
 import { AccountRetention, AccountsService } from '../../accounts/accounts.service';
 import { Purged, PurgedTable, PURGED_TABLES, RetentionRepository } from './retention.repository';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 const LEASE = 'retention-purge';
 const ACCOUNTS_PAGE = 200;
@@ -96,7 +97,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private async allAccounts(): Promise<AccountRetention[]> {
     const all: AccountRetention[] = [];
     for (let after = ''; ;) {
-      const page = await this.accounts.retentionPage(after, ACCOUNTS_PAGE);
+      const page = await this.accounts.retentionPage(accountIdOf(after), ACCOUNTS_PAGE);
       all.push(...page);
       if (page.length < ACCOUNTS_PAGE) return all;
       after = page[page.length - 1].accountId;
@@ -128,7 +129,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
   }
 
   /** One account's messages counted before `before` (an account with its own retention). */
-  private async purgeAccountMessages(accountId: string, before: number, report: PurgeReport): Promise<boolean> {
+  private async purgeAccountMessages(accountId: AccountId, before: number, report: PurgeReport): Promise<boolean> {
     const batch = this.settings.purgeBatch;
     for (;;) {
       const candidates = await this.repo.expiredMessageIds(accountId, before, batch);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { inList, sql, Stmt } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
+import type { AccountId } from '../../common/account-id';
 
 /** A table the purger keeps bounded (the label of its metrics). */
 export type PurgedTable =
@@ -45,7 +46,7 @@ const OLDEST: Record<PurgedTable, string> = {
  */
 export const retentionStatements = {
   /** Messages counted into usage (so settled) before `before` and unchanged since (ix_messages_account_counted). */
-  expiredMessages: (accountId: string, before: number, limit: number): Stmt =>
+  expiredMessages: (accountId: AccountId, before: number, limit: number): Stmt =>
     sql(
       `SELECT id FROM messages WHERE account_id = ? AND usage_counted_at < ? AND +updated_at < ? ORDER BY usage_counted_at LIMIT ${limit}`,
       accountId,
@@ -82,7 +83,7 @@ export const retentionStatements = {
     sql(`DELETE FROM sandbox_deliveries WHERE message_id IN (${inList(ids.length)})`, ...ids),
   deleteMessages: (ids: string[]): Stmt => sql(`DELETE FROM messages WHERE id IN (${inList(ids.length)})`, ...ids),
   /** Settled jobs created before `beforeId` and unchanged since `before` (ix_bulk_jobs_account). */
-  expiredJobs: (accountId: string, beforeId: string, before: number, limit: number): Stmt =>
+  expiredJobs: (accountId: AccountId, beforeId: string, before: number, limit: number): Stmt =>
     sql(
       `SELECT id FROM bulk_jobs WHERE account_id = ? AND id < ? AND ${SETTLED_JOB} AND +updated_at < ? ORDER BY id LIMIT ${limit}`,
       accountId,
@@ -97,7 +98,7 @@ export const retentionStatements = {
     sql('DELETE FROM bulk_rows WHERE job_id = ? AND idx >= ? AND idx < ?', jobId, from, to),
   deleteJob: (jobId: string): Stmt => sql(`DELETE FROM bulk_jobs WHERE id = ? AND ${SETTLED_JOB}`, jobId),
   /** Inbound SMS of an account (null: matched no account) received before `before` (ix_inbound_sms_account_received). */
-  expiredInboundSms: (accountId: string | null, before: number, limit: number): Stmt =>
+  expiredInboundSms: (accountId: AccountId | null, before: number, limit: number): Stmt =>
     accountId === null
       ? sql(
           `SELECT id FROM inbound_sms WHERE account_id IS NULL AND received_at < ? ORDER BY received_at LIMIT ${limit}`,
@@ -110,7 +111,7 @@ export const retentionStatements = {
         ),
   deleteInboundSms: (ids: string[]): Stmt => sql(`DELETE FROM inbound_sms WHERE id IN (${inList(ids.length)})`, ...ids),
   /** Web-session inbound messages of an account accepted before `beforeId` (ix_web_inbound_account). */
-  expiredWebInbound: (accountId: string, beforeId: string, limit: number): Stmt =>
+  expiredWebInbound: (accountId: AccountId, beforeId: string, limit: number): Stmt =>
     sql(
       `SELECT id FROM web_inbound_messages WHERE account_id = ? AND id < ? ORDER BY id LIMIT ${limit}`,
       accountId,
@@ -150,7 +151,7 @@ export class RetentionRepository {
     return rows.map((r) => ({ id: String(r.id), countedAt: Number(r.usage_counted_at) }));
   }
 
-  async expiredMessageIds(accountId: string, before: number, limit: number): Promise<string[]> {
+  async expiredMessageIds(accountId: AccountId, before: number, limit: number): Promise<string[]> {
     return ids(await this.uow.rows(retentionStatements.expiredMessages(accountId, before, limit)));
   }
 
@@ -173,7 +174,7 @@ export class RetentionRepository {
     });
   }
 
-  async expiredJobIds(accountId: string, beforeId: string, before: number, limit: number): Promise<string[]> {
+  async expiredJobIds(accountId: AccountId, beforeId: string, before: number, limit: number): Promise<string[]> {
     return ids(await this.uow.rows(retentionStatements.expiredJobs(accountId, beforeId, before, limit)));
   }
 
@@ -196,12 +197,12 @@ export class RetentionRepository {
   }
 
   /** One batch of an account's (or, with null, unmatched) inbound SMS received before `before`. */
-  async deleteInboundSms(accountId: string | null, before: number, limit: number): Promise<number> {
+  async deleteInboundSms(accountId: AccountId | null, before: number, limit: number): Promise<number> {
     const found = ids(await this.uow.rows(retentionStatements.expiredInboundSms(accountId, before, limit)));
     return found.length ? this.uow.exec(retentionStatements.deleteInboundSms(found)) : 0;
   }
 
-  async deleteWebInbound(accountId: string, beforeId: string, limit: number): Promise<number> {
+  async deleteWebInbound(accountId: AccountId, beforeId: string, limit: number): Promise<number> {
     const found = ids(await this.uow.rows(retentionStatements.expiredWebInbound(accountId, beforeId, limit)));
     return found.length ? this.uow.exec(retentionStatements.deleteWebInbound(found)) : 0;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { inList, insertOrAdd, sql, Stmt } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 /** Statuses past which a message's payment no longer changes (a refunded failure counts nothing). */
 const SETTLED = `('sent', 'delivered', 'read', 'failed', 'cancelled')`;
@@ -19,7 +20,7 @@ export interface UsageRecord {
 /** A settled message not yet counted, as the roll-up reads it. */
 interface UncountedMessage {
   id: string;
-  accountId: string;
+  accountId: AccountId;
   channel: string;
   purpose: string;
   createdAt: number;
@@ -41,7 +42,7 @@ export const usageStatements = {
       now,
       ...ids,
     ),
-  range: (accountId: string, fromDay: string, toDay: string): Stmt =>
+  range: (accountId: AccountId, fromDay: string, toDay: string): Stmt =>
     sql(
       'SELECT day, channel, purpose, source, messages, parts, cost FROM usage_daily WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day',
       accountId,
@@ -104,7 +105,7 @@ export class UsageRepository {
   }
 
   /** An account's records of the UTC days `fromDay`..`toDay` (both included). */
-  async range(accountId: string, fromDay: string, toDay: string): Promise<UsageRecord[]> {
+  async range(accountId: AccountId, fromDay: string, toDay: string): Promise<UsageRecord[]> {
     const rows = await this.uow.rows(usageStatements.range(accountId, fromDay, toDay));
     return rows.map((r) => ({
       day: String(r.day),
@@ -121,7 +122,7 @@ export class UsageRepository {
 function toUncounted(r: Record<string, unknown>): UncountedMessage {
   return {
     id: String(r.id),
-    accountId: String(r.account_id),
+    accountId: accountIdOf(String(r.account_id)),
     channel: String(r.channel),
     purpose: String(r.purpose ?? 'transactional'),
     createdAt: Number(r.created_at),

@@ -4,6 +4,7 @@ import { Clock } from '../../common/clock';
 import { ApiError } from '../../common/errors';
 import type { AccountUsage, UsageAmounts, UsagePeriod } from './dto/usage.dto';
 import { UsageRecord, UsageRepository, utcDay } from './usage.repository';
+import type { AccountId } from '../../common/account-id';
 
 const DAY = 86_400_000;
 /** The longest range one request reads: 13 months of days, ten years of months. */
@@ -20,7 +21,7 @@ export class UsageService {
   ) {}
 
   async usage(
-    accountId: string,
+    accountId: AccountId,
     currency: string,
     q: { from?: string; to?: string; granularity?: Granularity },
   ): Promise<AccountUsage> {

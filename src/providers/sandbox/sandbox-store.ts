@@ -4,6 +4,7 @@ import { newId } from '../../common/ids';
 import { isUniqueViolation } from '../../database/db-errors';
 import { sql, SqlParam } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 export const SANDBOX_FAULT_KINDS = ['rate_limit', 'unavailable', 'reject', 'timeout', 'delay'] as const;
 export type SandboxFaultKind = (typeof SANDBOX_FAULT_KINDS)[number];
@@ -16,7 +17,7 @@ export interface SandboxFault {
 /** What the sandbox keeps of one call, as recorded and as listed. */
 interface SandboxDelivery {
   messageId: string;
-  accountId: string;
+  accountId: AccountId;
   channel: string;
   to: string;
   sender: string | null;
@@ -42,7 +43,7 @@ export interface SandboxDeliveryView extends SandboxDelivery {
 }
 
 export interface SandboxDeliveryFilter {
-  accountId?: string;
+  accountId?: AccountId;
   channel?: string;
   to?: string;
   bulkJobId?: string;
@@ -181,7 +182,7 @@ export class SandboxStore {
     return rows.map((r) => ({
       id: String(r.id),
       messageId: String(r.message_id),
-      accountId: String(r.account_id),
+      accountId: accountIdOf(String(r.account_id)),
       channel: String(r.channel),
       to: String(r.recipient),
       sender: r.sender === null ? null : String(r.sender),
@@ -196,7 +197,7 @@ export class SandboxStore {
   async addFault(
     f: {
       channel: string | null;
-      accountId: string | null;
+      accountId: AccountId | null;
       kind: SandboxFaultKind;
       count: number;
       delayMs: number | null;
@@ -231,7 +232,7 @@ export class SandboxStore {
    * Clears the faults of one account (test mode: the owner clears only their own); returns how many
    * were still pending. Faults of every account (accountId null) are the operator's and stay.
    */
-  async clearFaultsOf(accountId: string): Promise<number> {
+  async clearFaultsOf(accountId: AccountId): Promise<number> {
     const pending = await this.uow.exec(
       sql('DELETE FROM sandbox_faults WHERE account_id = ? AND remaining > 0', accountId),
     );
@@ -240,7 +241,7 @@ export class SandboxStore {
   }
 
   /** Consumes one fault matching this channel and account (oldest first), or null. */
-  async takeFault(channel: string, accountId: string, now: number): Promise<SandboxFault | null> {
+  async takeFault(channel: string, accountId: AccountId, now: number): Promise<SandboxFault | null> {
     if (!this.hasFaults) {
       if (now < this.checkedUntil) return null;
       // One look at a time: the sends of a thousand bulk windows arriving together wait for the

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 /** An SMS the SMSC delivered to one of our numbers or sender names (SMPP deliver_sm). */
 @Entity('inbound_sms')
@@ -9,7 +10,7 @@ export class InboundSmsEntity {
 
   /** The account whose approved sender the SMS was sent to; null when none (or several) matched. */
   @Column({ type: 'varchar', length: 40, nullable: true })
-  accountId: string | null;
+  accountId: AccountId | null;
 
   @Column({ type: 'varchar', length: 40, nullable: true })
   senderId: string | null;

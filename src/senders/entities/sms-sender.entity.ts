@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 export type SmsSenderStatus = 'pending' | 'approved' | 'rejected';
 export const SMS_SENDER_TYPES = ['transactional', 'promotional'] as const;
@@ -11,7 +12,7 @@ export class SmsSenderEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   /** As requested (case kept). */
   @Column({ type: 'varchar', length: 11 })

@@ -7,11 +7,12 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import type { InboundSmsItem } from './dto/inbound-sms.response';
 import type { ListInboundSmsQuery } from './dto/list-inbound-sms.query';
 import { InboundSmsPartRecord, InboundSmsRecord, InboundSmsRepository } from './inbound-sms.repository';
+import type { AccountId } from '../../common/account-id';
 
 /** An inbound SMS of `accountId` as the API shows it, with its parts among `parts` (joined in order). */
 export function toInboundSmsItem(
   r: InboundSmsRecord,
-  accountId: string,
+  accountId: AccountId,
   parts: readonly InboundSmsPartRecord[],
 ): InboundSmsItem {
   return {
@@ -41,7 +42,7 @@ export class InboundSmsQueryService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async list(accountId: string, q: ListInboundSmsQuery): Promise<Page<InboundSmsItem>> {
+  async list(accountId: AccountId, q: ListInboundSmsQuery): Promise<Page<InboundSmsItem>> {
     const scope = `inbound-sms:${accountId}`;
     const after = this.cursors.decode<string>(scope, q.cursor);
     if (after !== null && typeof after !== 'string') throw ApiError.validation('cursor is invalid');

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { inList, sql } from '../../database/sql';
 import type { Tx } from '../../database/unit-of-work';
+import { AccountId, accountIdOf } from '../../common/account-id';
 
 export interface InboundSmsRecord {
   id: string;
-  accountId: string | null;
+  accountId: AccountId | null;
   senderId: string | null;
   fromAddress: string;
   toAddress: string;
@@ -50,7 +51,7 @@ const SMS_COLUMNS =
   's.id, s.account_id, s.sender_id, s.from_address, s.to_address, s.text, s.provider_message_id, s.received_at, s.parts_total, s.parts_received, s.dedupe_key';
 const toSms = (r: Row): InboundSmsRecord => ({
   id: String(r.id),
-  accountId: str(r.account_id),
+  accountId: r.account_id === null ? null : accountIdOf(String(r.account_id)),
   senderId: str(r.sender_id),
   fromAddress: String(r.from_address),
   toAddress: String(r.to_address),
@@ -82,7 +83,7 @@ export class InboundSmsRepository {
    * Approved senders of any account whose name is one of `nameKeys` (lower-cased). Across accounts
    * by design: an SMS arrives addressed to a sender name, not to an account.
    */
-  async approvedSendersAnyByName(tx: Tx, nameKeys: string[]): Promise<{ senderId: string; accountId: string }[]> {
+  async approvedSendersAnyByName(tx: Tx, nameKeys: string[]): Promise<{ senderId: string; accountId: AccountId }[]> {
     if (nameKeys.length === 0) return [];
     const rows = await tx.rows<{ id: string; account_id: string }>(
       sql(
@@ -90,15 +91,15 @@ export class InboundSmsRepository {
         ...nameKeys,
       ),
     );
-    return rows.map((r) => ({ senderId: String(r.id), accountId: String(r.account_id) }));
+    return rows.map((r) => ({ senderId: String(r.id), accountId: accountIdOf(String(r.account_id)) }));
   }
 
   /** The account's approved sender named `nameKey` (lower-cased), or with null its default approved sender. */
   async approvedSenderOf(
     tx: Tx,
-    accountId: string,
+    accountId: AccountId,
     nameKey: string | null,
-  ): Promise<{ senderId: string; accountId: string; name: string } | null> {
+  ): Promise<{ senderId: string; accountId: AccountId; name: string } | null> {
     const which = nameKey === null ? sql('is_default = 1') : sql('name_key = ?', nameKey);
     const rows = await tx.rows<{ id: string; name: string }>(
       sql(
@@ -208,7 +209,7 @@ export class InboundSmsRepository {
   }
 
   /** One page of an account's inbound SMS, newest first. */
-  async list(tx: Tx, accountId: string, f: InboundSmsFilter): Promise<InboundSmsRecord[]> {
+  async list(tx: Tx, accountId: AccountId, f: InboundSmsFilter): Promise<InboundSmsRecord[]> {
     const where = ['s.account_id = ?'];
     const params: (string | number)[] = [accountId];
     if (f.senderName !== undefined) {

@@ -3,6 +3,7 @@ import type { InboundKeywords, InboundText } from '../../messaging/inbound/inbou
 import type { Tx, UnitOfWork } from '../../database/unit-of-work';
 import type { InboundSmsRecord, InboundSmsRepository } from './inbound-sms.repository';
 import { destinationKeys, InboundSmsService } from './inbound-sms.service';
+import { accountIdOf } from '../../common/account-id';
 
 describe(InboundSmsService.name, () => {
   const tx = {} as Tx;
@@ -129,7 +130,7 @@ describe(InboundSmsService.name, () => {
     });
 
     it('stores the SMS for that account, runs keywords and emits sms.received, whoever else holds the name', async () => {
-      const item = await sut.acceptForAccount('test_acc_1', {
+      const item = await sut.acceptForAccount(accountIdOf('test_acc_1'), {
         from: '+966501234567',
         to: '+myshop',
         text: 'STOP',
@@ -164,8 +165,18 @@ describe(InboundSmsService.name, () => {
     });
 
     it('goes to the default sender without `to`; the same text twice is two SMS', async () => {
-      await sut.acceptForAccount('test_acc_1', { from: '+966501234567', to: null, text: 'STOP', at: sms.at });
-      await sut.acceptForAccount('test_acc_1', { from: '+966501234567', to: null, text: 'STOP', at: sms.at + 1 });
+      await sut.acceptForAccount(accountIdOf('test_acc_1'), {
+        from: '+966501234567',
+        to: null,
+        text: 'STOP',
+        at: sms.at,
+      });
+      await sut.acceptForAccount(accountIdOf('test_acc_1'), {
+        from: '+966501234567',
+        to: null,
+        text: 'STOP',
+        at: sms.at + 1,
+      });
       expect(stored.map((r) => [r.senderId, r.toAddress])).toEqual([
         ['snd_dflt', 'Dflt'],
         ['snd_dflt', 'Dflt'],
@@ -179,7 +190,7 @@ describe(InboundSmsService.name, () => {
         ['test_acc_2', null],
       ] as const)
         await expect(
-          sut.acceptForAccount(accountId, { from: '+966501234567', to, text: 'hi', at: sms.at }),
+          sut.acceptForAccount(accountIdOf(accountId), { from: '+966501234567', to, text: 'hi', at: sms.at }),
         ).rejects.toMatchObject({
           code: 'SENDER_NOT_APPROVED',
         });

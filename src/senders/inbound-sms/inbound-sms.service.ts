@@ -10,6 +10,7 @@ import type { InboundSms, InboundSmsIntake } from '../../providers/provider-even
 import type { InboundSmsItem } from './dto/inbound-sms.response';
 import { toInboundSmsItem } from './inbound-sms-query.service';
 import { InboundSmsPartRecord, InboundSmsRecord, InboundSmsRepository } from './inbound-sms.repository';
+import type { AccountId } from '../../common/account-id';
 
 const ADDRESS_MAX = 32;
 const PROVIDER_ID_MAX = 200;
@@ -50,7 +51,7 @@ class SetAlreadyJoined extends Error {}
 
 type NewSms = Omit<InboundSmsRecord, 'id' | 'accountId' | 'senderId'>;
 /** The account an SMS belongs to, through the approved sender it was sent to. */
-type SenderOwner = { senderId: string; accountId: string };
+type SenderOwner = { senderId: string; accountId: AccountId };
 
 /**
  * The INBOUND_SMS_INTAKE port: stores an SMS the SMSC delivered and, in the same unit of work, emits
@@ -115,7 +116,7 @@ export class InboundSmsService implements InboundSmsIntake {
    * never makes a later SMS from the SMSC look like one. SENDER_NOT_APPROVED when there is no such sender.
    */
   async acceptForAccount(
-    accountId: string,
+    accountId: AccountId,
     sms: { from: string; to: string | null; text: string; at: number },
   ): Promise<InboundSmsItem> {
     const given = sms.to?.trim() ?? null;

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 /** A chat-app business number of one account at the official provider (besides the platform number). */
 @Entity('official_senders')
@@ -8,7 +9,7 @@ export class OfficialSenderEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   @Column({ type: 'varchar', length: 200 })
   displayName: string;

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintToNumber, EpochMsColumn } from '../../database/columns';
 import type { MediaHeaderType } from '../template.types';
+import type { AccountId } from '../../common/account-id';
 
 /** An uploaded header file. The id is the unguessable public asset id of the preview link. */
 @Entity('template_media')
@@ -10,7 +11,7 @@ export class TemplateMediaEntity {
 
   /** Null for media of default templates (operator). */
   @Column({ type: 'varchar', length: 40, nullable: true })
-  accountId: string | null;
+  accountId: AccountId | null;
 
   @Column({ type: 'varchar', length: 20 })
   headerType: MediaHeaderType;

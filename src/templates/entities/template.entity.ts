@@ -10,6 +10,7 @@ import type {
   TemplateStatus,
   TemplateSubType,
 } from '../template.types';
+import type { AccountId } from '../../common/account-id';
 
 /** JSON stored in TEXT columns (portable across every database we run on). */
 const json = {
@@ -32,7 +33,7 @@ export class TemplateEntity {
   scope: string;
 
   @Column({ type: 'varchar', length: 40, nullable: true })
-  accountId: string | null;
+  accountId: AccountId | null;
 
   @Column({ type: 'varchar', length: 200 })
   name: string;

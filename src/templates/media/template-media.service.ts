@@ -15,6 +15,7 @@ import { MediaStorage } from './media-storage';
 import { IngestedFile, MEDIA_MAX_BYTES } from './media-types';
 import { previewUrlOf } from './preview-url';
 import type { UploadedMedia } from './multer-ingest.storage';
+import type { AccountId } from '../../common/account-id';
 
 /** 26 random base32 characters (130 bits): the asset id is the only secret of the public preview link. */
 const newAssetId = (): string => `hma_${randomPart(26)}`;
@@ -48,7 +49,7 @@ export class TemplateMediaService {
    * no quota). The quota is checked again after the insert, so concurrent uploads (any replica) can
    * never together pass it: an upload that finds the sum over the quota takes itself back.
    */
-  async store(accountId: string | null, file: IngestedFile): Promise<TemplateMediaEntity> {
+  async store(accountId: AccountId | null, file: IngestedFile): Promise<TemplateMediaEntity> {
     if (accountId !== null) await this.assertQuota(accountId, file.size);
     const id = newAssetId();
     const entity = this.media.create({
@@ -78,7 +79,7 @@ export class TemplateMediaService {
     return entity;
   }
 
-  private async assertQuota(accountId: string, adding: number): Promise<void> {
+  private async assertQuota(accountId: AccountId, adding: number): Promise<void> {
     const used = Number((await this.media.sum('size', { accountId })) ?? 0);
     if (used + adding > this.quotaBytes) {
       throw new ApiError(
@@ -94,7 +95,7 @@ export class TemplateMediaService {
     await this.storage.delete(asset.storageKey);
   }
 
-  async findOwned(accountId: string | null, assetId: string): Promise<TemplateMediaEntity | null> {
+  async findOwned(accountId: AccountId | null, assetId: string): Promise<TemplateMediaEntity | null> {
     const asset = await this.media.findOne({ where: { id: assetId } });
     return asset && asset.accountId === accountId ? asset : null;
   }
@@ -121,7 +122,7 @@ export class TemplateMediaService {
   }
 
   /** POST /api/v2/templates/media: the file was checked while it streamed in; store it. */
-  async upload(accountId: string | null, upload: UploadedMedia | null): Promise<MediaAssetView> {
+  async upload(accountId: AccountId | null, upload: UploadedMedia | null): Promise<MediaAssetView> {
     if (!upload) throw ApiError.validation('file is required (multipart field "file")');
     try {
       return this.view(await this.store(accountId, upload.ingested));

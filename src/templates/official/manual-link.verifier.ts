@@ -4,6 +4,7 @@ import type { CreateTemplateDto } from '../dto/create-template.dto';
 import type { TemplatePlan } from '../template-rules';
 import { OfficialTemplateClient, OfficialTemplateReceipt, providerCall } from './official-template-client';
 import type { ResolvedOfficialSender } from './official-senders.service';
+import type { AccountId } from '../../common/account-id';
 
 /** One text for an unknown id and for another business account's id: the answer tells nothing about other tenants. */
 const NOT_FOUND = "providerTemplateId is not a template of this sender's business account at the provider";
@@ -18,7 +19,7 @@ export class ManualLinkVerifier {
   constructor(private readonly official: OfficialTemplateClient) {}
 
   async verify(
-    accountId: string | null,
+    accountId: AccountId | null,
     dto: CreateTemplateDto,
     plan: TemplatePlan,
     sender: ResolvedOfficialSender,

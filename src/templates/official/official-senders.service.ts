@@ -10,6 +10,7 @@ import { OfficialSenderEntity } from '../entities/official-sender.entity';
 import type { TemplateRoute } from '../../providers/provider.types';
 import type { OfficialSenderView } from '../template.types';
 import { UnitOfWork } from '../../database/unit-of-work';
+import type { AccountId } from '../../common/account-id';
 
 export const PLATFORM_SENDER_ID = 'platform';
 
@@ -39,14 +40,14 @@ export class OfficialSendersService {
     private readonly uow: UnitOfWork,
   ) {}
 
-  async list(accountId: string): Promise<OfficialSenderView[]> {
+  async list(accountId: AccountId): Promise<OfficialSenderView[]> {
     const own = await this.senders.find({ where: { accountId }, order: { id: 'ASC' } });
     const platform = this.platform(accountId, !own.some((s) => s.isDefault));
     return [platform.view, ...own.map((s) => this.map(s).view)];
   }
 
   /** `platform`, an own sender id, or (when absent) the account default, else the platform number. */
-  async resolve(accountId: string | null, senderId: string | null | undefined): Promise<ResolvedOfficialSender> {
+  async resolve(accountId: AccountId | null, senderId: string | null | undefined): Promise<ResolvedOfficialSender> {
     if (senderId === PLATFORM_SENDER_ID)
       return this.platform(accountId, accountId === null || !(await this.hasDefault(accountId)));
     if (senderId === undefined || senderId === null) {
@@ -62,13 +63,13 @@ export class OfficialSendersService {
   }
 
   /** The accounts with an own sender of that provider phone-number id (an inbound message's owner when one). */
-  async accountsOfPhoneNumberId(phoneNumberId: string): Promise<string[]> {
+  async accountsOfPhoneNumberId(phoneNumberId: string): Promise<AccountId[]> {
     const rows = await this.senders.find({ where: { phoneNumberId }, select: { accountId: true } });
     return [...new Set(rows.map((r) => r.accountId))];
   }
 
   /** View of a sender recorded on a template of `accountId` (a deleted or another account's sender reads as null). */
-  async viewOf(accountId: string | null, senderId: string | null): Promise<OfficialSenderView | null> {
+  async viewOf(accountId: AccountId | null, senderId: string | null): Promise<OfficialSenderView | null> {
     if (senderId === null) return null;
     if (senderId === PLATFORM_SENDER_ID)
       return this.platform(accountId, accountId === null || !(await this.hasDefault(accountId))).view;
@@ -84,7 +85,7 @@ export class OfficialSendersService {
    * addresses this very template by name; under the account's own business account the same name
    * could be another template, so it routes nowhere.
    */
-  async routeOf(accountId: string | null, senderId: string | null): Promise<TemplateRoute> {
+  async routeOf(accountId: AccountId | null, senderId: string | null): Promise<TemplateRoute> {
     if (senderId === null || senderId === PLATFORM_SENDER_ID) return { via: 'platform' };
     const own = accountId === null ? null : await this.senders.findOne({ where: { id: senderId, accountId } });
     if (!own) return { via: 'account', phoneNumberId: null };
@@ -92,7 +93,7 @@ export class OfficialSendersService {
     return this.map(own).platformAccount ? { via: 'platform' } : { via: 'account', phoneNumberId: null };
   }
 
-  async create(accountId: string, input: OfficialSenderInput): Promise<OfficialSenderView> {
+  async create(accountId: AccountId, input: OfficialSenderInput): Promise<OfficialSenderView> {
     const entity = this.senders.create({
       id: newId('osn'),
       accountId,
@@ -110,7 +111,7 @@ export class OfficialSendersService {
     return this.map(entity).view;
   }
 
-  private async hasDefault(accountId: string): Promise<boolean> {
+  private async hasDefault(accountId: AccountId): Promise<boolean> {
     return (await this.senders.count({ where: { accountId, isDefault: true } })) > 0;
   }
 

@@ -2,6 +2,7 @@ import { ApiError } from '../../common/errors';
 import { ProviderError } from '../../providers/provider.types';
 import type { BodyParameter, HeaderType, OtpOptions, TemplateButton, TemplateSubType } from '../template.types';
 import type { ProviderReviewStatus } from './provider-template-status';
+import type { AccountId } from '../../common/account-id';
 
 /** What is submitted to the official provider for review. */
 export interface OfficialTemplateSubmission {
@@ -49,7 +50,10 @@ export interface ProviderTemplateRecord {
  */
 export abstract class OfficialTemplateClient {
   abstract readonly name: string;
-  abstract submit(submission: OfficialTemplateSubmission, accountId: string | null): Promise<OfficialTemplateReceipt>;
+  abstract submit(
+    submission: OfficialTemplateSubmission,
+    accountId: AccountId | null,
+  ): Promise<OfficialTemplateReceipt>;
   /**
    * The template `providerTemplateId` when it is filed under business account `wabaId`; null when the
    * provider does not know it there (unknown id, or another business account's template).
@@ -57,12 +61,12 @@ export abstract class OfficialTemplateClient {
   abstract lookup(
     providerTemplateId: string,
     wabaId: string | null,
-    accountId: string | null,
+    accountId: AccountId | null,
   ): Promise<ProviderTemplateRecord | null>;
   /** Current review status at the provider (scheduled poll), null when unknown there. */
   abstract fetchStatus(
     providerTemplateId: string,
-    accountId: string | null,
+    accountId: AccountId | null,
   ): Promise<{ status: ProviderReviewStatus; reason: string | null } | null>;
 }
 
@@ -73,27 +77,27 @@ export class ByAccountTemplateClient extends OfficialTemplateClient {
 
   constructor(
     live: OfficialTemplateClient,
-    private readonly pick: (accountId: string | null) => OfficialTemplateClient,
+    private readonly pick: (accountId: AccountId | null) => OfficialTemplateClient,
   ) {
     super();
     this.name = live.name;
   }
 
-  submit(submission: OfficialTemplateSubmission, accountId: string | null): Promise<OfficialTemplateReceipt> {
+  submit(submission: OfficialTemplateSubmission, accountId: AccountId | null): Promise<OfficialTemplateReceipt> {
     return this.pick(accountId).submit(submission, accountId);
   }
 
   lookup(
     providerTemplateId: string,
     wabaId: string | null,
-    accountId: string | null,
+    accountId: AccountId | null,
   ): Promise<ProviderTemplateRecord | null> {
     return this.pick(accountId).lookup(providerTemplateId, wabaId, accountId);
   }
 
   fetchStatus(
     providerTemplateId: string,
-    accountId: string | null,
+    accountId: AccountId | null,
   ): Promise<{ status: ProviderReviewStatus; reason: string | null } | null> {
     return this.pick(accountId).fetchStatus(providerTemplateId, accountId);
   }

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 /** One row per (account, recipient): sends counted in a fixed window that starts with its first send. */
 @Entity('verification_send_windows')
@@ -9,7 +10,7 @@ export class VerificationSendWindowEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   @EpochMsColumn()
   windowStartedAt: number;

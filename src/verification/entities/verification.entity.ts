@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ChannelName } from '../../config/app-config';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 /**
  * `sending`: row written before the code message goes out (invisible to checks; deleted if the send fails).
@@ -15,7 +16,7 @@ export class VerificationEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   @Column({ type: 'varchar', length: 20 })
   channel: ChannelName;

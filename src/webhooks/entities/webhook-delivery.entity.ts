@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -11,7 +12,7 @@ export class WebhookDeliveryEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   @Column({ type: 'varchar', length: 100 })
   event: string;

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { EpochMsColumn } from '../../database/columns';
+import type { AccountId } from '../../common/account-id';
 
 export type EndpointKind = 'chatapp_web';
 
@@ -10,7 +11,7 @@ export class WebhookEndpointEntity {
   id: string;
 
   @Column({ type: 'varchar', length: 40 })
-  accountId: string;
+  accountId: AccountId;
 
   @Column({ type: 'varchar', length: 32 })
   kind: EndpointKind;
