@@ -11,6 +11,18 @@ const ROW_KEY = ['job_id', 'idx', 'attempt'];
 /** Rows a window may settle: `pending` ones of its range (nothing else settles those) and `sending` ones. */
 const TAKEN = sql("bulk_rows.status IN ('pending', 'sending')");
 
+/** Rows still taken moved to `status` under the ids they were taken with (hold, putBack). */
+const retake = (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[], status: 'sending' | 'pending'): Stmt =>
+  updateFromRows(
+    syntax,
+    'bulk_rows',
+    ROW_KEY,
+    ['message_id'],
+    rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId]),
+    TAKEN,
+    sql(`status = '${status}'`),
+  );
+
 /** Statements of bulk_rows as dispatch windows (and the reaper) take and settle them, as pure builders (the plans test runs EXPLAIN on them). */
 export const windowRowStatements = {
   /** The next rows of a job's window, of one status (so (job_id, status, idx) serves it without sorting). */
@@ -69,31 +81,13 @@ export const windowRowStatements = {
           sql("status = 'failed'"),
         ),
   /** Rows whose message is paid and still open marked `sending` under their ids (the next window, or the reaper, settles them from the log). */
-  hold: (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[]): Stmt =>
-    updateFromRows(
-      syntax,
-      'bulk_rows',
-      ROW_KEY,
-      ['message_id'],
-      rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId]),
-      TAKEN,
-      sql("status = 'sending'"),
-    ),
+  hold: (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[]): Stmt => retake(syntax, rows, 'sending'),
   /**
    * Rows not attempted and unpaid back to plain `pending`, keeping the id they were taken under: a
    * later window sends them under it (looked up in the log first), so a stalled replica that took
    * them before and pays late collides on the key instead of sending a second message.
    */
-  putBack: (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[]): Stmt =>
-    updateFromRows(
-      syntax,
-      'bulk_rows',
-      ROW_KEY,
-      ['message_id'],
-      rows.map((r) => [r.jobId, r.idx, r.attempt, r.messageId]),
-      TAKEN,
-      sql("status = 'pending'"),
-    ),
+  putBack: (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[]): Stmt => retake(syntax, rows, 'pending'),
   /** Of rows as windows took them, those still taken (the caller checks the attempt). */
   stillTaken: (rows: JobRow<unknown>[]): Stmt => ({
     sql: `SELECT job_id, idx, attempt FROM bulk_rows WHERE ${TAKEN.sql} AND (${rows.map(() => '(job_id = ? AND idx = ?)').join(' OR ')})`,
