@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { caseOf, inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
+import { inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import { num, str } from './bulk-records';
-import { rowStatements } from './bulk-row.repository';
+import { windowRowStatements } from './window-rows.repository';
 import type { SettledRow } from './window-rows';
 import { AccountId, accountIdOf } from '../common/account-id';
-
-/**
- * A window's end closes it (no row of the job is taken any more) only where the lease is still the
- * settler's: a stalled replica settling late must not close the window its successor has open. Two
- * parameters: the owner, twice.
- */
-const CLOSE_OWN_WINDOW =
-  'window_from = CASE WHEN lease_owner = ? THEN NULL ELSE window_from END, window_to = CASE WHEN lease_owner = ? THEN NULL ELSE window_to END';
 
 /** Jobs that hold their account's turn: running or waiting to run, or paused by a provider rate limit. */
 const HOLDS_TURN = `status IN ('queued', 'running') OR (status = 'paused' AND pause_reason = 'provider_rate_limit')`;
@@ -50,14 +42,9 @@ export interface UnsettledJob {
   leaseOwner: string | null;
 }
 
-export interface WindowPauseMove {
-  reason: 'insufficient_balance' | 'provider_rate_limit';
-  resumeAt: number | null;
-}
-
 /**
- * Statements of bulk_jobs dispatch and the reaper issue (turns, leases, windows, orphans),
- * as pure builders. `skipLocked` comes from the unit of work's capabilities (feature code names no dialect).
+ * Statements of bulk_jobs dispatch and the reaper issue (turns, leases, completion, orphans), as pure
+ * builders (a window's are jobWindowStatements). `skipLocked` comes from the unit of work's capabilities (feature code names no dialect).
  */
 export const leaseStatements = {
   // --- dispatch
@@ -96,65 +83,6 @@ export const leaseStatements = {
       now,
       ...ids,
     ),
-  /** Windows' renewal, which is their check: still ours and still to run (a retry or resume may have set one back to `queued`); `runningOf` then tells which it renewed. */
-  renewForWindows: (ids: string[], owner: string, until: number): Stmt =>
-    sql(
-      `UPDATE bulk_jobs SET lease_expires_at = ?, status = 'running' WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status IN ('queued', 'running')`,
-      until,
-      ...ids,
-      owner,
-    ),
-  runningOf: (ids: string[], owner: string): Stmt =>
-    sql(
-      `SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'running'`,
-      ...ids,
-      owner,
-    ),
-  /** Windows opened at `at` (their rows' message ids derive from it), each job's range of rows taken, in one UPDATE. */
-  openWindows: (windows: { id: string; from: number; to: number }[], at: number): Stmt => {
-    const from = caseOf(
-      'id',
-      windows.map((w) => [w.id, w.from]),
-    );
-    const to = caseOf(
-      'id',
-      windows.map((w) => [w.id, w.to]),
-    );
-    return {
-      sql: `UPDATE bulk_jobs SET window_from = ${from.sql}, window_to = ${to.sql}, window_at = ? WHERE id IN (${inList(windows.length)})`,
-      params: [...from.params, ...to.params, at, ...windows.map((w) => w.id)],
-    };
-  },
-  /**
-   * Windows closed in one UPDATE: their settled rows counted, each window closed where `owner` still
-   * holds the lease. A window that settled no row leaves the job's updated_at alone (the time of its
-   * last settlement: see freeTurns).
-   */
-  closeWindows: (counts: { id: string; sent: number; failed: number }[], owner: string, now: number): Stmt => {
-    const col = (f: (c: { sent: number; failed: number }) => number) =>
-      caseOf(
-        'id',
-        counts.map((c) => [c.id, f(c)]),
-      );
-    const settled = col((c) => c.sent + c.failed);
-    const sent = col((c) => c.sent);
-    const failed = col((c) => c.failed);
-    const idle = counts.filter((c) => c.sent + c.failed === 0).map((c) => c.id);
-    const updated = idle.length ? `CASE WHEN id IN (${inList(idle.length)}) THEN updated_at ELSE ? END` : '?';
-    return {
-      sql: `UPDATE bulk_jobs SET pending_count = pending_count - ${settled.sql}, sent_count = sent_count + ${sent.sql}, failed_count = failed_count + ${failed.sql}, ${CLOSE_OWN_WINDOW}, updated_at = ${updated} WHERE id IN (${inList(counts.length)})`,
-      params: [
-        ...settled.params,
-        ...sent.params,
-        ...failed.params,
-        owner,
-        owner,
-        ...idle,
-        now,
-        ...counts.map((c) => c.id),
-      ],
-    };
-  },
   renew: (id: string, owner: string, until: number): Stmt =>
     sql('UPDATE bulk_jobs SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?', until, id, owner),
   release: (id: string, owner: string): Stmt =>
@@ -166,14 +94,6 @@ export const leaseStatements = {
     ),
   releaseAll: (owner: string): Stmt =>
     sql('UPDATE bulk_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?', owner),
-  pauseRunning: (id: string, owner: string, p: WindowPauseMove): Stmt =>
-    sql(
-      `UPDATE bulk_jobs SET status = 'paused', pause_reason = ?, resume_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-      p.reason,
-      p.resumeAt,
-      id,
-      owner,
-    ),
   /** Marketing rows wait for the sending hours: the job lets go of its lease and is not leased before `until`. */
   park: (id: string, owner: string, until: number): Stmt =>
     sql(
@@ -216,9 +136,9 @@ export const leaseStatements = {
 };
 
 /**
- * bulk_jobs as dispatch and the reaper move it: turns and their leases, a window's renewal, counters,
- * pause and completion; the reaper's leases of cancelled jobs and their orphan rows. (Validation's
- * statements are in bulk-job-validation.repository.ts.)
+ * bulk_jobs as dispatch and the reaper move it: turns and their leases, parking and completion; the
+ * reaper's leases of cancelled jobs and their orphan rows. (A window's renewal, counters, closing and
+ * pause are in bulk-job-windows.repository.ts, validation's in bulk-job-validation.repository.ts.)
  */
 @Injectable()
 export class BulkJobLeases {
@@ -268,36 +188,6 @@ export class BulkJobLeases {
     });
   }
 
-  /** Windows opened (see leaseStatements.openWindows), in the unit that read their rows. */
-  *openWindows(windows: { id: string; from: number; to: number }[], at: number): Steps<void> {
-    if (windows.length) yield leaseStatements.openWindows(windows, at);
-  }
-
-  /** Windows' renewal (see leaseStatements.renewForWindows); returns the jobs it renewed. */
-  *renewForWindows(ids: string[], owner: string, until: number): Steps<Set<string>> {
-    const renewed: StmtResult = yield leaseStatements.renewForWindows(ids, owner, until);
-    if (renewed.affected === ids.length) return new Set(ids);
-    if (!renewed.affected) return new Set();
-    const running: StmtResult = yield leaseStatements.runningOf(ids, owner);
-    return new Set(running.rows.map((r) => String(r.id)));
-  }
-
-  /**
-   * Windows' settled rows counted and the windows closed (see leaseStatements.closeWindows); then each
-   * window's pause, if any (the job lets go of its lease). Returns the jobs moved to `paused`.
-   */
-  *closeWindows(
-    windows: { id: string; sent: number; failed: number; pause: WindowPauseMove | null }[],
-    owner: string,
-    now: number,
-  ): Steps<Set<string>> {
-    const paused = new Set<string>();
-    if (!windows.length) return paused;
-    yield leaseStatements.closeWindows(windows, owner, now);
-    for (const w of windows) if (w.pause && (yield* this.pauseWindow(w.id, owner, w.pause))) paused.add(w.id);
-    return paused;
-  }
-
   async renew(id: string, owner: string, until: number): Promise<boolean> {
     return (await this.db.exec(leaseStatements.renew(id, owner, until))) === 1;
   }
@@ -314,13 +204,6 @@ export class BulkJobLeases {
     await this.db.run(leaseStatements.releaseAll(owner));
   }
 
-  /** A window's pause (no balance, a provider rate limit): the job lets go of its lease either way. Returns whether it moved to `paused`. */
-  *pauseWindow(id: string, owner: string, p: WindowPauseMove): Steps<boolean> {
-    const r: StmtResult = yield leaseStatements.pauseRunning(id, owner, p);
-    yield leaseStatements.release(id, owner);
-    return r.affected === 1;
-  }
-
   /** The job's pending rows wait for the sending hours: not leased again before `until`. */
   async park(id: string, owner: string, until: number): Promise<void> {
     await this.db.run(leaseStatements.park(id, owner, until));
@@ -333,7 +216,7 @@ export class BulkJobLeases {
 
   /** One orphan row of a cancelled job settled from the message log (if still `sending`), counted once; returns 1 when it moved. */
   *settleOrphan(id: string, row: SettledRow, now: number): Steps<number> {
-    const r: StmtResult = yield rowStatements.settleOrphan(id, row);
+    const r: StmtResult = yield windowRowStatements.settleOrphan(id, row);
     if (!r.affected) return 0;
     yield leaseStatements.countOrphanSettled(id, row.status, now);
     return 1;

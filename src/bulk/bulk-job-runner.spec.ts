@@ -8,6 +8,8 @@ import { pipelineHarness, PipelineHarness, smsTo } from '../messaging/testing/pi
 import { ValidationContext } from '../messaging/validation/message-validator';
 import { BulkJobEvents } from './bulk-job-events';
 import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkJobWindows } from './bulk-job-windows.repository';
+import { WindowRowsRepository } from './window-rows.repository';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkRowRepository, rowStatements } from './bulk-row.repository';
@@ -56,7 +58,7 @@ describe(BulkJobRunner.name, () => {
       metrics: new MetricsService(new Registry(), config),
       leases,
       rows,
-      batches: new WindowBatches(h.uow, leases, rows, settings),
+      batches: new WindowBatches(h.uow, new BulkJobWindows(), new WindowRowsRepository(h.uow), settings),
       events,
       policy: { decide: (subjects) => Promise.resolve(subjects.map(() => ALLOW)) },
     };

@@ -25,7 +25,8 @@ export const LIVE_STATUSES: JobStatus[] = ['accepting', 'validating', 'queued', 
 
 /**
  * Statements of bulk_jobs for intake and the job routes, as pure builders (the plans test runs EXPLAIN
- * on them). The loops' statements (leases, turns, windows) are in bulk-job-leases.repository.ts.
+ * on them). The loops' statements are in bulk-job-leases.repository.ts (leases, turns) and
+ * bulk-job-windows.repository.ts (windows).
  */
 export const jobStatements = {
   create: (id: string, accountId: AccountId, owner: string, leaseUntil: number, now: number): Stmt =>

@@ -11,7 +11,7 @@ import { BulkSettings } from './bulk-settings';
 import { MetricsService } from '../metrics/metrics.service';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkRowRepository } from './bulk-row.repository';
+import { WindowRowsRepository } from './window-rows.repository';
 import { ClaimedRow, SettledRow, takenOf } from './window-rows';
 import type { AccountId } from '../common/account-id';
 
@@ -50,7 +50,7 @@ export class BulkReaper implements OnApplicationBootstrap {
     private readonly metrics: MetricsService,
     private readonly jobs: BulkJobRepository,
     private readonly leases: BulkJobLeases,
-    private readonly rows: BulkRowRepository,
+    private readonly rows: WindowRowsRepository,
     shutdown: ShutdownCoordinator,
   ) {
     this.owner = `${settings.instanceId.slice(0, 34)}:reap`;

@@ -11,9 +11,11 @@ import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobEvents } from './bulk-job-events';
 import { BulkJobsService } from './bulk-jobs.service';
 import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkJobWindows } from './bulk-job-windows.repository';
 import { BulkJobValidation } from './bulk-job-validation.repository';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkRowRepository } from './bulk-row.repository';
+import { WindowRowsRepository } from './window-rows.repository';
 import { BulkMetricsSource } from './bulk-metrics.source';
 import { BulkReaper } from './bulk-reaper';
 import { BulkRowExport } from './bulk-row-export.service';
@@ -30,8 +32,10 @@ import { BulkJobStream } from './bulk-job-stream';
     BulkSettings,
     BulkJobRepository,
     BulkJobLeases,
+    BulkJobWindows,
     BulkJobValidation,
     BulkRowRepository,
+    WindowRowsRepository,
     BulkJobEvents,
     BulkJobStream,
     BulkIntakeService,

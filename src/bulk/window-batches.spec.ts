@@ -2,46 +2,30 @@ import type { DataSource } from 'typeorm';
 import { RetryWithout } from '../common/coalescer';
 import { loadConfig } from '../config/app-config';
 import type { UnitOfWork } from '../database/unit-of-work';
-import { openBulkTestDatabase } from './testing/bulk-test-database';
-import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkJobRepository } from './bulk-job.repository';
-import { BulkRowRepository, rowStatements } from './bulk-row.repository';
+import { insertRunningJob, openBulkTestDatabase } from './testing/bulk-test-database';
+import { BulkJobWindows } from './bulk-job-windows.repository';
 import { BulkSettings } from './bulk-settings';
 import { ClaimRequest, SettleRequest, WindowBatches } from './window-batches';
 import { ClaimedRow, SettledRow, takenOf } from './window-rows';
-import { accountIdOf } from '../common/account-id';
+import { WindowRowsRepository } from './window-rows.repository';
 
 describe(WindowBatches.name, () => {
   let ds: DataSource;
   let uow: UnitOfWork;
-  let jobs: BulkJobRepository;
   let sut: WindowBatches;
   let ids = 0;
 
   beforeAll(async () => {
     ({ ds, uow } = await openBulkTestDatabase());
-    jobs = new BulkJobRepository(uow);
     const settings = new BulkSettings(loadConfig({ DATABASE_URL: 'sqlite::memory:', NODE_ENV: 'test' }));
-    sut = new WindowBatches(uow, new BulkJobLeases(uow), new BulkRowRepository(uow), settings);
+    sut = new WindowBatches(uow, new BulkJobWindows(), new WindowRowsRepository(uow), settings);
   });
   afterAll(async () => {
     await ds.destroy();
   });
 
   /** A `running` job leased to `owner` with `n` pending rows. */
-  async function runningJob(n: number, owner = 'rep_1'): Promise<string> {
-    const id = `bulk_wb_${++ids}`;
-    await jobs.create(id, accountIdOf('acc_1'), owner, 10_000, 1);
-    const rows = Array.from({ length: n }, (_, i) => ({
-      idx: i,
-      to: `+96650000000${i}`,
-      channel: 'sms',
-      payload: '{}',
-    }));
-    await uow.run(rowStatements.insertBatch(id, rows));
-    await ds.query(`UPDATE bulk_jobs SET status = 'running', total = ?, pending_count = ? WHERE id = ?`, [n, n, id]);
-    return id;
-  }
+  const runningJob = (n: number, owner = 'rep_1') => insertRunningJob({ ds, uow }, `bulk_wb_${++ids}`, n, owner);
   const ask = (jobId: string, o: Partial<ClaimRequest> = {}): ClaimRequest => ({
     jobId,
     limit: 2,

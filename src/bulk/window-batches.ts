@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Coalescer, RetryWithout } from '../common/coalescer';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Steps } from '../database/sql';
-import { BulkJobLeases, WindowPauseMove } from './bulk-job-leases.repository';
-import { BulkRowRepository } from './bulk-row.repository';
+import { BulkJobWindows, WindowPauseMove } from './bulk-job-windows.repository';
+import { WindowRowsRepository } from './window-rows.repository';
 import type { ClaimedRow, SettledRow, TakenRow } from './window-rows';
 import { BulkSettings } from './bulk-settings';
 import { WindowTxProbe } from './window-tx-probe';
@@ -72,8 +72,8 @@ export class WindowBatches {
 
   constructor(
     private readonly db: UnitOfWork,
-    private readonly leases: BulkJobLeases,
-    private readonly rows: BulkRowRepository,
+    private readonly jobs: BulkJobWindows,
+    private readonly rows: WindowRowsRepository,
     settings: BulkSettings,
   ) {
     this.probe = new WindowTxProbe(settings.testHooks);
@@ -103,13 +103,13 @@ export class WindowBatches {
   /**
    * Windows' starts in one unit (the Coalescer's batch): a renewal of the jobs' leases (per owner),
    * which is the check that each job is still ours and to run (null otherwise); one read of their
-   * next rows for all of them (BulkRowRepository.claimWindows: rows taken before for those that
+   * next rows for all of them (WindowRowsRepository.claimWindows: rows taken before for those that
    * recover, else pending rows after each runner's cursor); one UPDATE that records the windows
    * opened on their jobs (not a write per row). The renewal locked the jobs, so no cancel slips
    * between the read and the window it records.
    */
   claimWindows(reqs: ClaimRequest[]): Promise<ClaimAnswer[]> {
-    const { leases, rows } = this;
+    const { jobs, rows } = this;
     // The latest asked for: no runner believes its lease ends later than it does.
     const until = Math.max(...reqs.map((r) => r.leaseUntil));
     const at = Math.max(...reqs.map((r) => r.at));
@@ -117,7 +117,7 @@ export class WindowBatches {
       function* (): Steps<ClaimAnswer[]> {
         const running = new Set<string>();
         for (const [owner, of] of byOwner(reqs)) {
-          const renewed = yield* leases.renewForWindows(
+          const renewed = yield* jobs.renewForWindows(
             of.map((r) => r.jobId),
             owner,
             until,
@@ -128,7 +128,7 @@ export class WindowBatches {
           reqs.filter((r) => running.has(r.jobId)),
           at,
         );
-        yield* leases.openWindows(
+        yield* jobs.openWindows(
           [...claims].flatMap(([id, c]) => (c.opened ? [{ id, ...c.opened }] : [])),
           at,
         );
@@ -143,7 +143,7 @@ export class WindowBatches {
 
   /**
    * Windows' ends in one unit (the Coalescer's batch): one UPDATE per kind of row outcome
-   * (BulkRowRepository.settleWindows), then one of the jobs' counters that closes the windows, and
+   * (WindowRowsRepository.settleWindows), then one of the jobs' counters that closes the windows, and
    * each window's pause. A row is counted by whoever moves it out of being taken: when the outcomes
    * moved fewer rows than the windows settle (another replica settled some first), the unit is
    * undone and the batch written again without the windows that lost rows, each of which is then
@@ -163,7 +163,7 @@ export class WindowBatches {
   }
 
   private settleTogether(reqs: SettleRequest[]): Promise<SettleAnswer[]> {
-    const { rows, leases } = this;
+    const { rows, jobs } = this;
     const now = Math.max(...reqs.map((r) => r.now));
     return this.db.steps(function* (): Steps<SettleAnswer[]> {
       const moved = yield* rows.settleWindows(reqs);
@@ -176,7 +176,7 @@ export class WindowBatches {
         throw new MovedElsewhere('rows of the batch were settled elsewhere meanwhile');
       const paused = new Set<string>();
       for (const [owner, of] of byOwner(reqs.map((r, i) => ({ ...r, ...counts[i], id: r.jobId })))) {
-        const moved = yield* leases.closeWindows(of, owner, now);
+        const moved = yield* jobs.closeWindows(of, owner, now);
         moved.forEach((id) => paused.add(id));
       }
       return reqs.map((r, i) => ({ settled: counts[i].sent + counts[i].failed, paused: paused.has(r.jobId) }));

@@ -43,7 +43,7 @@ export interface WindowOutcomes {
   unsent: TakenRow[];
 }
 
-/** A window's rows as claimed (see BulkRowRepository.claimWindows). */
+/** A window's rows as claimed (see WindowRowsRepository.claimWindows). */
 export interface WindowClaim {
   rows: ClaimedRow[];
   recovering: boolean;

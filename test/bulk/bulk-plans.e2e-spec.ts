@@ -4,17 +4,19 @@ import { BULK_TEST_ENV, ds, post, sms } from '../support/bulk-helpers';
 import type { Stmt } from '../../src/database/sql';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { leaseStatements } from '../../src/bulk/bulk-job-leases.repository';
+import { jobWindowStatements } from '../../src/bulk/bulk-job-windows.repository';
 import { jobStatements } from '../../src/bulk/bulk-job.repository';
 import { validationStatements } from '../../src/bulk/bulk-job-validation.repository';
 import { rowStatements } from '../../src/bulk/bulk-row.repository';
+import { windowRowStatements } from '../../src/bulk/window-rows.repository';
 import { accountIdOf } from '../../src/common/account-id';
 
 // The hot queries must walk an index in order, never sort the job's rows (STACK-NOTES: a collation
 // mismatch or a mixed ORDER BY turns a 100-row claim into a sort of every pending row). Each plan is
 // of the statement the repositories build and the code runs, never a copy of its text.
 const HOT_QUERIES: [string, (jobId: string) => Stmt][] = [
-  ['claim of pending rows', (j) => rowStatements.windowRows(j, 'pending', 10)],
-  ['rows left sending', (j) => rowStatements.windowRows(j, 'sending', 10)],
+  ['claim of pending rows', (j) => windowRowStatements.windowRows(j, 'pending', 10)],
+  ['rows left sending', (j) => windowRowStatements.windowRows(j, 'sending', 10)],
   ['validation chunk', (j) => rowStatements.payloads(j, 0, 2000)],
   [
     'first row of a status (next payment, first invalid row)',
@@ -25,8 +27,8 @@ const HOT_QUERIES: [string, (jobId: string) => Stmt][] = [
 // Statements that read a job's rows against the window recorded on the job: the job by its primary
 // key, its rows by a range of theirs (never a scan of bulk_rows, never a sort).
 const WINDOW_QUERIES: [string, (jobId: string) => Stmt][] = [
-  ['rows of windows in flight (a takeover)', (j) => rowStatements.inFlight([j, 'bulk_plan_0005'])],
-  ['orphan rows of a cancelled job', (j) => rowStatements.orphans(j, 100)],
+  ['rows of windows in flight (a takeover)', (j) => windowRowStatements.inFlight([j, 'bulk_plan_0005'])],
+  ['orphan rows of a cancelled job', (j) => windowRowStatements.orphans(j, 100)],
   ['cancel of the rows outside the window', (j) => rowStatements.cancelPending(j)],
 ];
 
@@ -152,19 +154,19 @@ describe('Bulk query plans (e2e)', () => {
     const cases: [string, Stmt, 'bulk_rows' | 'bulk_jobs', 'range' | 'ref' | 'eq_ref'][] = [
       [
         'pending rows after cursors',
-        rowStatements.pendingInRanges([
+        windowRowStatements.pendingInRanges([
           { jobId, after: 10, limit: 10 },
           { jobId: other, after: -1, limit: 10 },
         ]),
         'bulk_rows',
         'range',
       ],
-      ['held rows', rowStatements.hold(syntax, settled), 'bulk_rows', 'eq_ref'],
-      ['rows put back', rowStatements.putBack(syntax, settled), 'bulk_rows', 'eq_ref'],
-      ['rows still taken (a settlement that lost some)', rowStatements.stillTaken(settled), 'bulk_rows', 'range'],
+      ['held rows', windowRowStatements.hold(syntax, settled), 'bulk_rows', 'eq_ref'],
+      ['rows put back', windowRowStatements.putBack(syntax, settled), 'bulk_rows', 'eq_ref'],
+      ['rows still taken (a settlement that lost some)', windowRowStatements.stillTaken(settled), 'bulk_rows', 'range'],
       [
         'windows opened',
-        leaseStatements.openWindows(
+        jobWindowStatements.openWindows(
           [
             { id: jobId, from: 0, to: 9 },
             { id: other, from: 10, to: 19 },
@@ -174,14 +176,14 @@ describe('Bulk query plans (e2e)', () => {
         'bulk_jobs',
         'range',
       ],
-      ['settlement', rowStatements.settleOfJobs(syntax, 'sent', settled), 'bulk_rows', 'eq_ref'],
-      ['failed settlement', rowStatements.settleOfJobs(syntax, 'failed', settled), 'bulk_rows', 'eq_ref'],
-      ['renewal', leaseStatements.renewForWindows([jobId, other], 'rep_x', 1), 'bulk_jobs', 'range'],
+      ['settlement', windowRowStatements.settleOfJobs(syntax, 'sent', settled), 'bulk_rows', 'eq_ref'],
+      ['failed settlement', windowRowStatements.settleOfJobs(syntax, 'failed', settled), 'bulk_rows', 'eq_ref'],
+      ['renewal', jobWindowStatements.renewForWindows([jobId, other], 'rep_x', 1), 'bulk_jobs', 'range'],
       ['rate-limited jobs due', leaseStatements.rateLimitedDue(1, 1000), 'bulk_jobs', 'ref'],
       ['rate-limited jobs resumed', leaseStatements.resumeRateLimited([jobId, other], 1), 'bulk_jobs', 'range'],
       [
         'counters',
-        leaseStatements.closeWindows(
+        jobWindowStatements.closeWindows(
           [
             { id: jobId, sent: 1, failed: 0 },
             { id: other, sent: 2, failed: 1 },
@@ -222,7 +224,7 @@ describe('Bulk query plans (e2e)', () => {
     // Rows left `sending` of the jobs that recover: each job's part read in index order by primary key.
     const sending = await plan(
       t,
-      rowStatements.windowRowsOfJobs(
+      windowRowStatements.windowRowsOfJobs(
         [
           { jobId, limit: 10 },
           { jobId: other, limit: 10 },
