@@ -108,7 +108,7 @@ describe(BulkJobRunner.name, () => {
   const job = async (id: string) =>
     (await h.uow.manager.query('SELECT status, sent_count, lease_owner FROM bulk_jobs WHERE id = ?', [id]))[0];
 
-  it('renews its lease before each window: a window slower than the lease stops before a call the lease might not outlast, and the next one sends the rest, each row once', async () => {
+  it('keeps its lease through a window slower than the lease: the runner renews it before a call it might not outlast, each row sent once', async () => {
     const acc = await h.account({ wallet: 1000 });
     const id = await leasedJob(acc, 10);
     // 10 rows in one window of 10 at 700 ms a call: 7 s, more than the 6 s lease.

@@ -25,26 +25,26 @@ export class SendWindow {
   }
 }
 
-/** What the pacer asks its job before each provider call (it reads them; renewing the lease is the job's). */
+/** What the pacer asks its job before each provider call (the job, not the pacer, renews its lease). */
 export interface PacerChecks {
   /** The replica is shutting down: no new call starts (the call in flight has ended). */
   stopping(): boolean;
-  /** When the job's lease ends, as the job last renewed it. */
-  leaseUntil(): number;
+  /**
+   * The job's lease outlasts the next call (the runner renews it when it runs short); false: another
+   * replica took the job, and the window stops before the call.
+   */
+  keepLease(): Promise<boolean>;
 }
 
 export interface PacerOptions {
   /** Calls of a window in flight at once (at most `perSecond`). */
   lanes?: number;
-  /** Lease a call must leave at its start: a call is never outlived by the lease it was started under. */
-  leaseMarginMs?: number;
 }
 
 /**
  * One job's pacer (a SendPacer for WindowSender): waits on the clock until the sliding window lets
- * the next call start at `perSecond`, and stops the window for shutdown, or when the job's lease
- * might not outlast the call (`lease_ending`: the job renews it before its next window) or has run
- * out (`lease_lost`: another replica may hold the job). With `lanes` > 1 that many calls of a window
+ * the next call start at `perSecond`, and stops the window for shutdown or when the job no longer
+ * holds its lease (`lease_lost`: another replica may hold the job). With `lanes` > 1 that many calls of a window
  * may be in flight at once; a call in flight counts as if it had completed now, so a call starts
  * only when the calls completed in the last second plus those in flight are fewer than `perSecond`.
  * Then no one-second window holds more than `perSecond` calls at the provider either: of the calls
@@ -53,7 +53,6 @@ export interface PacerOptions {
  */
 export class WindowPacer implements SendPacer {
   readonly lanes: number;
-  private readonly leaseMarginMs: number;
   private inFlight = 0;
 
   constructor(
@@ -64,7 +63,6 @@ export class WindowPacer implements SendPacer {
     opts: PacerOptions = {},
   ) {
     this.lanes = Math.max(1, Math.min(opts.lanes ?? 1, perSecond));
-    this.leaseMarginMs = opts.leaseMarginMs ?? 0;
   }
 
   async before(): Promise<PacerStop | null> {
@@ -74,11 +72,11 @@ export class WindowPacer implements SendPacer {
       if (wait === 0) break;
       await this.clock.sleep(wait);
     }
-    const left = this.checks.leaseUntil() - this.clock.now();
-    if (left <= 0) return 'lease_lost';
-    if (left < this.leaseMarginMs) return 'lease_ending';
+    // Counted before the await, so another lane's check sees this call.
     this.inFlight++;
-    return null;
+    if (await this.checks.keepLease()) return null;
+    this.inFlight--;
+    return 'lease_lost';
   }
 
   after(): void {

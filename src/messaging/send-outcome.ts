@@ -75,9 +75,7 @@ export type NotAttemptedReason =
   /** The provider refused the call with a rate limit: it did not take the message. */
   | 'rate_limited'
   /** The sender's lease on the work ran out: another sender may hold it now (its pacer said so). */
-  | 'lease_lost'
-  /** The sender's lease might not outlast the call: the sender renews it before its next window (its pacer said so). */
-  | 'lease_ending';
+  | 'lease_lost';
 
 /**
  * What one message of a bulk window came to. `sent` / `failed`: the message is in that final state

@@ -18,7 +18,7 @@ export interface WindowItem {
 }
 
 /** Why the pacer lets no more provider calls start in this window. */
-export type PacerStop = Extract<NotAttemptedReason, 'shutting_down' | 'lease_lost' | 'lease_ending'>;
+export type PacerStop = Extract<NotAttemptedReason, 'shutting_down' | 'lease_lost'>;
 
 /**
  * Pacing around each provider call of a window: `before` resolves when the next call may start
