@@ -84,6 +84,7 @@ export interface PipelineHarness {
   uow: UnitOfWork;
   log: MessageLog;
   payments: MessagePayments;
+  recorder: OutcomeRecorder;
   pipeline: SendPipeline;
   windows: WindowSender;
   /** Each EVENT_SINK.record() call's events, in order. */
@@ -162,6 +163,7 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     uow,
     log,
     payments,
+    recorder,
     pipeline,
     windows,
     events,
