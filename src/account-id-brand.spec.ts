@@ -1,7 +1,7 @@
 import type { Repository } from 'typeorm';
 import { accountIdOf } from './common/account-id';
 import type { MessageEntity } from './messaging/entities/message.entity';
-import type { MessageLog } from './messaging/message-log';
+import type { MessageLogRepository } from './messaging/message-log.repository';
 import type { SuppressionsRepository } from './consent/suppressions.repository';
 
 /**
@@ -10,7 +10,11 @@ import type { SuppressionsRepository } from './consent/suppressions.repository';
  * the build the day a plain string is accepted again, so a cross-account read written by accident
  * (an id from a body, a path or another record) does not compile.
  */
-function crossAccountReads(log: MessageLog, repo: Repository<MessageEntity>, suppressions: SuppressionsRepository) {
+function crossAccountReads(
+  log: MessageLogRepository,
+  repo: Repository<MessageEntity>,
+  suppressions: SuppressionsRepository,
+) {
   const fromRequest = 'acc_someone_else';
   // @ts-expect-error a string is not an account id
   void log.findOwned(fromRequest, 'msg_1');

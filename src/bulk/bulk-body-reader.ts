@@ -41,7 +41,7 @@ export function readBulkBody(
       messagesIsArray: false,
       count: 0,
     };
-    let settled = false;
+    let answered = false;
     let ended = false;
     let failed = false;
     const fail = (err: unknown) => {
@@ -57,7 +57,7 @@ export function readBulkBody(
         return finish();
       }
       failed = true;
-      settled = true;
+      answered = true;
       req.resume();
       reject(err);
     };
@@ -109,12 +109,12 @@ export function readBulkBody(
       }, fail);
     };
     const finish = () => {
-      if (settled || busy) return;
-      settled = true;
+      if (answered || busy) return;
+      answered = true;
       resolve(out);
     };
     const finishEnd = () => {
-      if (settled || busy) return;
+      if (answered || busy) return;
       if (!out.invalidBody && !out.aborted) {
         try {
           scanner.end();
@@ -134,7 +134,7 @@ export function readBulkBody(
       out.aborted = true;
     });
     req.on('close', () => {
-      if (!ended && !settled) {
+      if (!ended && !answered) {
         out.aborted = true;
         finishEnd();
       }

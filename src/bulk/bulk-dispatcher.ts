@@ -5,7 +5,7 @@ import { isTransientDbError } from '../database/db-errors';
 import { MetricsService } from '../metrics/metrics.service';
 import type { BulkJobRunner } from './bulk-job-runner';
 import { BulkJobRunnerFactory } from './bulk-job-runner.factory';
-import { BulkJobLeases, ClaimedTurns, Turn } from './bulk-job-leases.repository';
+import { BulkJobLeasesRepository, ClaimedTurns, Turn } from './bulk-job-leases.repository';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
 import { BulkSettings } from './bulk-settings';
@@ -33,7 +33,7 @@ export class BulkDispatcher implements OnApplicationBootstrap {
     private readonly settings: BulkSettings,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
-    private readonly leases: BulkJobLeases,
+    private readonly leases: BulkJobLeasesRepository,
     private readonly runnerFactory: BulkJobRunnerFactory,
     shutdown: ShutdownCoordinator,
   ) {

@@ -39,7 +39,7 @@ const MAX_BATCH_CHARS = 1_000_000;
 
 /**
  * POST /messages/bulk: streams the body into an `accepting` job in batches, checks the top-level
- * fields once the body ended (they may come after `messages`), then settles idempotency in the
+ * fields once the body ended (they may come after `messages`), then claims the idempotency key in the
  * database (unique (account, key) index) and moves the job to `validating`.
  */
 @Injectable()
@@ -79,7 +79,7 @@ export class BulkIntakeService {
     // Where writes overlap (pooled connections), up to two batches insert while the next is parsed;
     // otherwise each batch is inserted before parsing goes on.
     const inflight: Promise<void>[] = [];
-    const settleInflight = async () => {
+    const awaitInflight = async () => {
       const results = await Promise.allSettled(inflight.splice(0));
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
@@ -111,12 +111,12 @@ export class BulkIntakeService {
         return (inflight.shift() as Promise<void>).then(start);
       }
     }).catch(async (err: unknown) => {
-      await settleInflight().catch(() => undefined);
+      await awaitInflight().catch(() => undefined);
       if (storeRows) await this.discard(jobId);
       throw err;
     });
     try {
-      await settleInflight();
+      await awaitInflight();
     } catch (err) {
       if (storeRows) await this.discard(jobId);
       throw err;

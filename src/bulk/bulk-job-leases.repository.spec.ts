@@ -1,19 +1,19 @@
 import type { DataSource } from 'typeorm';
 import { openBulkTestDatabase } from './testing/bulk-test-database';
 import type { UnitOfWork } from '../database/unit-of-work';
-import { BulkJobLeases, leaseStatements } from './bulk-job-leases.repository';
+import { BulkJobLeasesRepository, leaseStatements } from './bulk-job-leases.repository';
 import { BulkJobRepository } from './bulk-job.repository';
 import { accountIdOf } from '../common/account-id';
 
-describe(BulkJobLeases.name, () => {
+describe(BulkJobLeasesRepository.name, () => {
   let ds: DataSource;
   let uow: UnitOfWork;
-  let leases: BulkJobLeases;
+  let leases: BulkJobLeasesRepository;
   let jobs: BulkJobRepository;
 
   beforeAll(async () => {
     ({ ds, uow } = await openBulkTestDatabase());
-    leases = new BulkJobLeases(uow);
+    leases = new BulkJobLeasesRepository(uow);
     jobs = new BulkJobRepository(uow);
   });
   afterAll(async () => {

@@ -141,7 +141,7 @@ export const leaseStatements = {
  * pause are in bulk-job-windows.repository.ts, validation's in bulk-job-validation.repository.ts.)
  */
 @Injectable()
-export class BulkJobLeases {
+export class BulkJobLeasesRepository {
   constructor(private readonly db: UnitOfWork) {}
 
   /**

@@ -5,7 +5,7 @@ import { SEND_POLICY, type SendPolicy } from '../messaging/policy/send-policy';
 import { MessageValidator } from '../messaging/validation/message-validator';
 import { WindowSender } from '../messaging/window-sender';
 import { BulkJobEvents } from './bulk-job-events';
-import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkJobLeasesRepository } from './bulk-job-leases.repository';
 import { BulkJobRunner, RunnerDeps, RunnerJob } from './bulk-job-runner';
 import { BulkRowRepository } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
@@ -23,7 +23,7 @@ export class BulkJobRunnerFactory implements RunnerDeps {
     readonly validator: MessageValidator,
     readonly windows: WindowSender,
     readonly metrics: MetricsService,
-    readonly leases: BulkJobLeases,
+    readonly leases: BulkJobLeasesRepository,
     readonly rows: BulkRowRepository,
     readonly batches: WindowBatches,
     readonly events: BulkJobEvents,

@@ -7,8 +7,8 @@ import { ALLOW } from '../messaging/policy/send-policy';
 import { pipelineHarness, PipelineHarness, smsTo } from '../messaging/testing/pipeline-harness';
 import { ValidationContext } from '../messaging/validation/message-validator';
 import { BulkJobEvents } from './bulk-job-events';
-import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkJobWindows } from './bulk-job-windows.repository';
+import { BulkJobLeasesRepository } from './bulk-job-leases.repository';
+import { BulkJobWindowsRepository } from './bulk-job-windows.repository';
 import { WindowRowsRepository } from './window-rows.repository';
 import { BulkJobRunner, RunnerDeps } from './bulk-job-runner';
 import { BulkJobRepository } from './bulk-job.repository';
@@ -43,7 +43,7 @@ describe(BulkJobRunner.name, () => {
     clock = new FakeClock({ autoAdvance: true });
     h = await pipelineHarness({ lookup: true, clock });
     jobs = new BulkJobRepository(h.uow);
-    const leases = new BulkJobLeases(h.uow);
+    const leases = new BulkJobLeasesRepository(h.uow);
     const rows = new BulkRowRepository(h.uow);
     const events = new BulkJobEvents(h.uow, clock, jobs, { record: () => Promise.resolve() });
     deps = {
@@ -58,7 +58,7 @@ describe(BulkJobRunner.name, () => {
       metrics: new MetricsService(new Registry(), config),
       leases,
       rows,
-      batches: new WindowBatches(h.uow, new BulkJobWindows(), new WindowRowsRepository(h.uow), settings),
+      batches: new WindowBatches(h.uow, new BulkJobWindowsRepository(), new WindowRowsRepository(h.uow), settings),
       events,
       policy: { decide: (subjects) => Promise.resolve(subjects.map(() => ALLOW)) },
     };

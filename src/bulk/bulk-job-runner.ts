@@ -6,7 +6,7 @@ import type { SendPolicy } from '../messaging/policy/send-policy';
 import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
 import type { WindowItem, WindowSender } from '../messaging/window-sender';
 import type { BulkSettings } from './bulk-settings';
-import type { BulkJobLeases, Turn } from './bulk-job-leases.repository';
+import type { BulkJobLeasesRepository, Turn } from './bulk-job-leases.repository';
 import type { BulkRowRepository } from './bulk-row.repository';
 import { checkBulkRow } from './row-check';
 import { ClaimedRow, SettledRow, takenOf, TakenRow } from './window-rows';
@@ -23,7 +23,7 @@ export interface RunnerDeps {
   validator: Pick<MessageValidator, 'createContext' | 'validate'>;
   windows: WindowSender;
   metrics: MetricsService;
-  leases: BulkJobLeases;
+  leases: BulkJobLeasesRepository;
   rows: BulkRowRepository;
   /** Window starts and ends, written together with other jobs' (WindowBatches). */
   batches: WindowBatches;

@@ -1,19 +1,19 @@
 import type { DataSource } from 'typeorm';
 import { openBulkTestDatabase } from './testing/bulk-test-database';
 import type { UnitOfWork } from '../database/unit-of-work';
-import { BulkJobValidation } from './bulk-job-validation.repository';
+import { BulkJobValidationRepository } from './bulk-job-validation.repository';
 import { BulkJobRepository } from './bulk-job.repository';
 import { accountIdOf } from '../common/account-id';
 
-describe(BulkJobValidation.name, () => {
+describe(BulkJobValidationRepository.name, () => {
   let ds: DataSource;
   let uow: UnitOfWork;
-  let validation: BulkJobValidation;
+  let validation: BulkJobValidationRepository;
   let jobs: BulkJobRepository;
 
   beforeAll(async () => {
     ({ ds, uow } = await openBulkTestDatabase());
-    validation = new BulkJobValidation(uow);
+    validation = new BulkJobValidationRepository(uow);
     jobs = new BulkJobRepository(uow);
   });
   afterAll(async () => {

@@ -103,7 +103,7 @@ export const validationStatements = {
  * statement), the conclusion (`queued`, many per statement; or `rejected`).
  */
 @Injectable()
-export class BulkJobValidation {
+export class BulkJobValidationRepository {
   constructor(private readonly db: UnitOfWork) {}
 
   /**

@@ -92,7 +92,7 @@ export const jobWindowStatements = {
  * closed and its pause. (Turns, leases, completion and the reaper's are in bulk-job-leases.repository.ts.)
  */
 @Injectable()
-export class BulkJobWindows {
+export class BulkJobWindowsRepository {
   /** Windows opened (see jobWindowStatements.openWindows), in the unit that read their rows. */
   *openWindows(windows: { id: string; from: number; to: number }[], at: number): Steps<void> {
     if (windows.length) yield jobWindowStatements.openWindows(windows, at);

@@ -5,7 +5,7 @@ import { BulkJobRecord, JobStatus, num, toJobRecord } from './bulk-records';
 import { rowStatements } from './bulk-row.repository';
 import type { AccountId } from '../common/account-id';
 
-/** What intake settles once the body ended (the idempotency claim moves the job to `validating`). */
+/** What intake records once the body ended (the idempotency claim moves the job to `validating`). */
 export interface IntakeFields {
   name: string | null;
   mps: number;

@@ -3,14 +3,14 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
 import { SinglePeriodicJob } from '../common/single-periodic-job';
 import { ShutdownCoordinator } from '../common/shutdown/shutdown-coordinator';
-import { MessageLog } from '../messaging/message-log';
+import { MessageLogRepository } from '../messaging/message-log.repository';
 import { wasSent } from '../messaging/outcome-recorder';
 import { NotSent, SendPipeline } from '../messaging/send-pipeline';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BulkSettings } from './bulk-settings';
 import { MetricsService } from '../metrics/metrics.service';
 import { BulkJobRepository } from './bulk-job.repository';
-import { BulkJobLeases } from './bulk-job-leases.repository';
+import { BulkJobLeasesRepository } from './bulk-job-leases.repository';
 import { WindowRowsRepository } from './window-rows.repository';
 import { ClaimedRow, SettledRow, takenOf } from './window-rows';
 import type { AccountId } from '../common/account-id';
@@ -45,11 +45,11 @@ export class BulkReaper implements OnApplicationBootstrap {
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
     private readonly scheduler: SchedulerRegistry,
-    private readonly log: MessageLog,
+    private readonly log: MessageLogRepository,
     private readonly pipeline: SendPipeline,
     private readonly metrics: MetricsService,
     private readonly jobs: BulkJobRepository,
-    private readonly leases: BulkJobLeases,
+    private readonly leases: BulkJobLeasesRepository,
     private readonly rows: WindowRowsRepository,
     shutdown: ShutdownCoordinator,
   ) {

@@ -13,7 +13,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { checkBulkRow } from './row-check';
 import type { BulkJobErrorCode } from './bulk-error-codes';
 import { BulkJobEvents } from './bulk-job-events';
-import { BulkJobValidation, ChunkProgress, ValidationLease } from './bulk-job-validation.repository';
+import { BulkJobValidationRepository, ChunkProgress, ValidationLease } from './bulk-job-validation.repository';
 import type { BulkRowRecord } from './bulk-records';
 import { BulkRowRepository, InvalidRow } from './bulk-row.repository';
 
@@ -67,7 +67,7 @@ export class BulkValidationLoop implements OnApplicationBootstrap {
     private readonly ledger: LedgerService,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,
-    private readonly jobs: BulkJobValidation,
+    private readonly jobs: BulkJobValidationRepository,
     private readonly rows: BulkRowRepository,
     shutdown: ShutdownCoordinator,
     private readonly events: BulkJobEvents,

@@ -10,9 +10,9 @@ import { BulkDryRunService } from './bulk-dry-run.service';
 import { BulkIntakeService } from './bulk-intake.service';
 import { BulkJobEvents } from './bulk-job-events';
 import { BulkJobsService } from './bulk-jobs.service';
-import { BulkJobLeases } from './bulk-job-leases.repository';
-import { BulkJobWindows } from './bulk-job-windows.repository';
-import { BulkJobValidation } from './bulk-job-validation.repository';
+import { BulkJobLeasesRepository } from './bulk-job-leases.repository';
+import { BulkJobWindowsRepository } from './bulk-job-windows.repository';
+import { BulkJobValidationRepository } from './bulk-job-validation.repository';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkRowRepository } from './bulk-row.repository';
 import { WindowRowsRepository } from './window-rows.repository';
@@ -31,9 +31,9 @@ import { BulkJobStream } from './bulk-job-stream';
     BulkRowsEraser,
     BulkSettings,
     BulkJobRepository,
-    BulkJobLeases,
-    BulkJobWindows,
-    BulkJobValidation,
+    BulkJobLeasesRepository,
+    BulkJobWindowsRepository,
+    BulkJobValidationRepository,
     BulkRowRepository,
     WindowRowsRepository,
     BulkJobEvents,

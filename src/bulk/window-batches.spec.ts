@@ -3,7 +3,7 @@ import { RetryWithout } from '../common/coalescer';
 import { loadConfig } from '../config/app-config';
 import type { UnitOfWork } from '../database/unit-of-work';
 import { insertRunningJob, openBulkTestDatabase } from './testing/bulk-test-database';
-import { BulkJobWindows } from './bulk-job-windows.repository';
+import { BulkJobWindowsRepository } from './bulk-job-windows.repository';
 import { BulkSettings } from './bulk-settings';
 import { ClaimRequest, SettleRequest, WindowBatches } from './window-batches';
 import { ClaimedRow, SettledRow, takenOf } from './window-rows';
@@ -18,7 +18,7 @@ describe(WindowBatches.name, () => {
   beforeAll(async () => {
     ({ ds, uow } = await openBulkTestDatabase());
     const settings = new BulkSettings(loadConfig({ DATABASE_URL: 'sqlite::memory:', NODE_ENV: 'test' }));
-    sut = new WindowBatches(uow, new BulkJobWindows(), new WindowRowsRepository(uow), settings);
+    sut = new WindowBatches(uow, new BulkJobWindowsRepository(), new WindowRowsRepository(uow), settings);
   });
   afterAll(async () => {
     await ds.destroy();

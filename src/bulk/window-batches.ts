@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Coalescer, RetryWithout } from '../common/coalescer';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Steps } from '../database/sql';
-import { BulkJobWindows, WindowPauseMove } from './bulk-job-windows.repository';
+import { BulkJobWindowsRepository, WindowPauseMove } from './bulk-job-windows.repository';
 import { WindowRowsRepository } from './window-rows.repository';
 import type { ClaimedRow, SettledRow, TakenRow } from './window-rows';
 import { BulkSettings } from './bulk-settings';
@@ -72,7 +72,7 @@ export class WindowBatches {
 
   constructor(
     private readonly db: UnitOfWork,
-    private readonly jobs: BulkJobWindows,
+    private readonly jobs: BulkJobWindowsRepository,
     private readonly rows: WindowRowsRepository,
     settings: BulkSettings,
   ) {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { insertRunningJob, openBulkTestDatabase } from './testing/bulk-test-database';
 import type { UnitOfWork } from '../database/unit-of-work';
-import { BulkJobWindows } from './bulk-job-windows.repository';
+import { BulkJobWindowsRepository } from './bulk-job-windows.repository';
 import { BulkJobRepository } from './bulk-job.repository';
 import { BulkRowRepository, rowStatements } from './bulk-row.repository';
 import { windowMessageId } from './window-rows';
@@ -14,7 +14,7 @@ describe(WindowRowsRepository.name, () => {
   let windows: WindowRowsRepository;
   let rows: BulkRowRepository;
   let jobs: BulkJobRepository;
-  const jobWindows = new BulkJobWindows();
+  const jobWindows = new BulkJobWindowsRepository();
   let ids = 0;
 
   beforeAll(async () => {

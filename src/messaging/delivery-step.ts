@@ -5,7 +5,7 @@ import { toApiError } from '../providers/provider-errors';
 import type { ProviderOutcome } from '../providers/provider.types';
 import type { MessageEntity } from './entities/message.entity';
 import type { LogOrigin } from './log-origin';
-import { MessageLog } from './message-log';
+import { MessageLogRepository } from './message-log.repository';
 import { ProviderGateway, toOutbound } from './provider-gateway';
 import { isProviderFailure, ProviderFailure } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
@@ -34,7 +34,7 @@ export type PriorAttempt = { kind: 'unseen' } | { kind: 'handed_off' } | Exclude
 export class DeliveryStep {
   constructor(
     private readonly gateway: ProviderGateway,
-    private readonly log: MessageLog,
+    private readonly log: MessageLogRepository,
     private readonly clock: Clock,
   ) {}
 

@@ -9,7 +9,7 @@ import { newId } from '../common/ids';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { MessageEntity } from './entities/message.entity';
 import type { LogOrigin } from './log-origin';
-import { MessageLog, NewLogEntry } from './message-log';
+import { MessageLogRepository, NewLogEntry } from './message-log.repository';
 import { ProviderGateway } from './provider-gateway';
 import { billableUnits, type ValidatedMessage } from './validation/validated-message';
 import type { AccountId } from '../common/account-id';
@@ -70,7 +70,7 @@ export class MessagePayments {
 
   constructor(
     private readonly ledger: LedgerService,
-    private readonly log: MessageLog,
+    private readonly log: MessageLogRepository,
     private readonly gateway: ProviderGateway,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,

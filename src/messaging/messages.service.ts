@@ -6,7 +6,7 @@ import { CursorCodec, Page } from '../common/cursor';
 import { ApiError } from '../common/errors';
 import { ListMessagesQuery } from './dto/messages.dto';
 import { HistoryEntry, StatusTrail } from './lifecycle/status-trail';
-import { MessageLog } from './message-log';
+import { MessageLogRepository } from './message-log.repository';
 import { MessageView, toMessageView } from './message-view';
 import { SEND_POLICY, type SendOrigin as PolicyOrigin, type SendPolicy } from './policy/send-policy';
 import type { MessageFailureCode } from './send-outcome';
@@ -47,7 +47,7 @@ export class MessagesService {
   constructor(
     private readonly validator: MessageValidator,
     private readonly pipeline: SendPipeline,
-    private readonly log: MessageLog,
+    private readonly log: MessageLogRepository,
     private readonly cursors: CursorCodec,
     private readonly trail: StatusTrail,
     @Inject(SEND_POLICY) private readonly policy: SendPolicy,

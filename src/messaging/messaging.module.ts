@@ -10,13 +10,13 @@ import { MessagesEraser } from './erasure/messages-eraser.repository';
 import { MessageExport } from './export/message-export';
 import { MessageExportController } from './export/message-export.controller';
 import { MessageExportRepository } from './export/message-export.repository';
-import { MessageLog } from './message-log';
+import { MessageLogRepository } from './message-log.repository';
 import { MessagePayments } from './message-payments';
 import { MessagesController } from './messages.controller';
 import { MessagesService } from './messages.service';
 import { OutcomeRecorder } from './outcome-recorder';
 import { ProviderGateway } from './provider-gateway';
-import { MessageLeases } from './scheduled/message-leases';
+import { MessageLeasesRepository } from './scheduled/message-leases.repository';
 import { ScheduledCancelService } from './scheduled/scheduled-cancel.service';
 import { ScheduledSender } from './scheduled/scheduled-sender';
 import { SendPipeline } from './send-pipeline';
@@ -36,7 +36,7 @@ import { WindowSender } from './window-sender';
     MessagesEraser,
     MessageExportRepository,
     MessageExport,
-    MessageLog,
+    MessageLogRepository,
     ProviderGateway,
     MessagePayments,
     DeliveryStep,
@@ -44,11 +44,11 @@ import { WindowSender } from './window-sender';
     SendPipeline,
     WindowSender,
     MessagesService,
-    MessageLeases,
+    MessageLeasesRepository,
     ScheduledSender,
     ScheduledCancelService,
     DeliveryCounts,
   ],
-  exports: [MessageValidator, SendPipeline, WindowSender, MessageLog, DeliveryCounts, MessagesService],
+  exports: [MessageValidator, SendPipeline, WindowSender, MessageLogRepository, DeliveryCounts, MessagesService],
 })
 export class MessagingModule {}

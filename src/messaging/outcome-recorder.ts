@@ -8,7 +8,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { DeliveryResult } from './delivery-step';
 import type { MessageEntity } from './entities/message.entity';
 import { ReceiptIntakeService } from './lifecycle/receipt-intake.service';
-import { MessageLog, SentMark } from './message-log';
+import { MessageLogRepository, SentMark } from './message-log.repository';
 import {
   Addressee,
   isReceiptFailure,
@@ -41,7 +41,7 @@ export class OutcomeRecorder {
   private readonly windows: Coalescer<(SentMark & { accountId: AccountId })[], void>;
 
   constructor(
-    private readonly log: MessageLog,
+    private readonly log: MessageLogRepository,
     private readonly ledger: LedgerService,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,

@@ -7,7 +7,7 @@ import { DeliveryStep } from './delivery-step';
 import type { MessageEntity } from './entities/message.entity';
 import { fundingOf, MessagePayments } from './message-payments';
 import type { LogOrigin } from './log-origin';
-import { MessageLog } from './message-log';
+import { MessageLogRepository } from './message-log.repository';
 import { ErrorPolicy, OutcomeRecorder, resultOfRow } from './outcome-recorder';
 import {
   Addressee,
@@ -52,7 +52,7 @@ export class SendPipeline {
     private readonly payments: MessagePayments,
     private readonly delivery: DeliveryStep,
     private readonly recorder: OutcomeRecorder,
-    private readonly log: MessageLog,
+    private readonly log: MessageLogRepository,
   ) {}
 
   async send(accountId: AccountId, msg: ValidatedMessage, origin: SendOrigin = {}): Promise<SendResult> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors';
 import { DeliveryStep } from './delivery-step';
 import { MessagePayments } from './message-payments';
-import { MessageLog, SentMark } from './message-log';
+import { MessageLogRepository, SentMark } from './message-log.repository';
 import { OutcomeRecorder } from './outcome-recorder';
 import { NotAttemptedReason, SendOrigin, SendOutcome, sendResult } from './send-outcome';
 import { SendPipeline } from './send-pipeline';
@@ -52,7 +52,7 @@ export class WindowSender {
     private readonly payments: MessagePayments,
     private readonly delivery: DeliveryStep,
     private readonly recorder: OutcomeRecorder,
-    private readonly log: MessageLog,
+    private readonly log: MessageLogRepository,
   ) {}
 
   /** One outcome per item, in order. */

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { BulkDispatcher } from '../../src/bulk/bulk-dispatcher';
 import { BulkValidationLoop } from '../../src/bulk/bulk-validation.loop';
-import { MessageLog } from '../../src/messaging/message-log';
+import { MessageLogRepository } from '../../src/messaging/message-log.repository';
 import { ProviderGateway, toOutbound } from '../../src/messaging/provider-gateway';
 import { windowMessageId } from '../../src/bulk/window-rows';
 import { getJob, post, waitStatus } from '../support/bulk-helpers';
@@ -60,7 +60,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     for (const i of [0, 1]) {
       const { msg, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);
       if (i === 0) {
-        await t.app.get(MessageLog).markHandedOff(accountIdOf(acc.id), mids[0], Date.now());
+        await t.app.get(MessageLogRepository).markHandedOff(accountIdOf(acc.id), mids[0], Date.now());
         await t.app.get(ProviderGateway).send(toOutbound(mids[0], accountIdOf(acc.id), msg, origin));
       }
     }
@@ -125,7 +125,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     const { t, acc, jobId, db } = await oneEmailJob();
     const mid = 'msg_settled_row0';
     const { funding } = await payAndLog(t, acc.id, jobId, 0, mid);
-    expect(await t.app.get(MessageLog).markHandedOff(accountIdOf(acc.id), mid, Date.now())).toBe(true);
+    expect(await t.app.get(MessageLogRepository).markHandedOff(accountIdOf(acc.id), mid, Date.now())).toBe(true);
     // A recovering replica settled it DELIVERY_UNCONFIRMED and refunded it, then died before the row.
     await db.query(
       "UPDATE messages SET status = 'failed', error_code = 'DELIVERY_UNCONFIRMED', cost = 0, refunded_at = ? WHERE id = ?",
@@ -165,7 +165,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     const jobId = res.body.id as string;
     await t.app.get(BulkValidationLoop).runOnce();
     const db = t.app.get(DataSource);
-    const log = t.app.get(MessageLog);
+    const log = t.app.get(MessageLogRepository);
     // The dead runner's window: row 0 sent and logged sent; row 1 paid, never handed off; row 2 paid
     // and handed off (answer lost); row 3 claimed, never paid; row 4 claimed, then put back to pending
     // after the cancel (a window cut short).
@@ -236,7 +236,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
       status: 'queued' as const,
       origin: { bulkJobId: jobId, rowIndex: 3 },
     };
-    await expect(b.app.get(MessageLog).insert([late], Date.now())).rejects.toThrow();
+    await expect(b.app.get(MessageLogRepository).insert([late], Date.now())).rejects.toThrow();
     expect(h.smtp.received).toHaveLength(1);
     // Only the delivered message stays paid.
     expect(await wallet(b, acc.key)).toBe(1000 - price);
@@ -251,7 +251,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     const mid = 'msg_sent_row0';
     await payAndLog(t, acc.id, jobId, 0, mid);
     const marked = await t.app
-      .get(MessageLog)
+      .get(MessageLogRepository)
       .markSent([{ accountId: accountIdOf(acc.id), id: mid, providerMessageId: 'smtp-1' }], Date.now());
     expect(marked.marked).toBe(1);
     // Sent and logged, then the runner died before writing the row; the wallet is empty since.
@@ -322,7 +322,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
     await t.app.get(BulkValidationLoop).runOnce();
     const at = Date.now() - 5_000;
     const mids = [0, 1, 2].map((i) => windowMessageId(jobId, i, 0, at));
-    const log = t.app.get(MessageLog);
+    const log = t.app.get(MessageLogRepository);
     let price = 0;
     for (const i of [0, 1]) {
       const { msg, funding, origin } = await payAndLog(t, acc.id, jobId, i, mids[i]);

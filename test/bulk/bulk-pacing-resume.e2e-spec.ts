@@ -1,5 +1,5 @@
 import { BulkDispatcher } from '../../src/bulk/bulk-dispatcher';
-import { BulkJobLeases } from '../../src/bulk/bulk-job-leases.repository';
+import { BulkJobLeasesRepository } from '../../src/bulk/bulk-job-leases.repository';
 import { BulkValidationLoop } from '../../src/bulk/bulk-validation.loop';
 import { createTestApp, TestApp } from '../support/app';
 import { BULK_TEST_ENV, deliveries, ds, post, sms, waitStatus } from '../support/bulk-helpers';
@@ -24,8 +24,9 @@ describe('Bulk pacing when a job is leased again (e2e)', () => {
     await t.app.get(BulkValidationLoop).runOnce();
     return { acc, id: res.body.id as string };
   };
-  const claim = (id: string) => t.app.get(BulkJobLeases).claimTurns([id], 'rep_test', Date.now() + 60_000, Date.now());
-  const release = (id: string) => t.app.get(BulkJobLeases).release(id, 'rep_test');
+  const claim = (id: string) =>
+    t.app.get(BulkJobLeasesRepository).claimTurns([id], 'rep_test', Date.now() + 60_000, Date.now());
+  const release = (id: string) => t.app.get(BulkJobLeasesRepository).release(id, 'rep_test');
 
   it('the claim tells a job with a row settled in the last second from one without, read under the lease', async () => {
     const { id } = await job();

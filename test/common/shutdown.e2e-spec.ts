@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
-import { MessageLog } from '../../src/messaging/message-log';
+import { MessageLogRepository } from '../../src/messaging/message-log.repository';
 import { ScheduledSender } from '../../src/messaging/scheduled/scheduled-sender';
 import { createTestApp, makeDue, TestApp, testEnv, waitFor } from '../support/app';
 import { Scrape } from '../support/prometheus';
@@ -275,7 +275,7 @@ describe('Clean shutdown of each loop (e2e)', () => {
     const id: string = res.body.data.messages[0].id;
     // The provider takes the message, then writing `sent` fails (a dropped database connection): the
     // pass logs it and goes on; the message stays `scheduled`, claimed by this replica.
-    const log = t.app.get(MessageLog);
+    const log = t.app.get(MessageLogRepository);
     const markSent = log.markSent.bind(log);
     log.markSent = async () => {
       log.markSent = markSent;

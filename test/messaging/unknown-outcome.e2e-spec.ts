@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { MessageLog } from '../../src/messaging/message-log';
+import { MessageLogRepository } from '../../src/messaging/message-log.repository';
 import { SendPipeline } from '../../src/messaging/send-pipeline';
 import { ProviderGateway, toOutbound } from '../../src/messaging/provider-gateway';
 import { smtpApps } from '../support/smtp-apps';
@@ -40,7 +40,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     await t.app
       .get(DataSource)
       .query("UPDATE messages SET status = 'queued', handed_off_at = NULL, updated_at = 0 WHERE id = ?", [id]);
-    const row = (await t.app.get(MessageLog).findOwned(accountIdOf(acc.id), id))!;
+    const row = (await t.app.get(MessageLogRepository).findOwned(accountIdOf(acc.id), id))!;
     const pipeline = t.app.get(SendPipeline);
     const results = await Promise.all([pipeline.reconcile(row), pipeline.reconcile(row)]);
     expect(results.map((r) => [r.status, r.errorCode])).toEqual([
@@ -96,7 +96,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(price).toBeGreaterThan(0);
     // A replica claimed both, handed x to the SMTP server (which took it), then died before recording;
     // y was claimed but never handed off.
-    const row = (await a.app.get(MessageLog).findOwned(accountIdOf(acc.id), x))!;
+    const row = (await a.app.get(MessageLogRepository).findOwned(accountIdOf(acc.id), x))!;
     await a.app.get(ProviderGateway).send(toOutbound(x, accountIdOf(acc.id), JSON.parse(row.payload!), {}));
     const db = a.app.get(DataSource);
     await db.query(
@@ -134,7 +134,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
       .set('X-API-Key', acc.key)
       .send(email('late@example.org', { scheduleAt: new Date(Date.now() + 60_000).toISOString() }));
     const id = res.body.data.messages[0].id as string;
-    const stale = (await t.app.get(MessageLog).findOwned(accountIdOf(acc.id), id))!;
+    const stale = (await t.app.get(MessageLogRepository).findOwned(accountIdOf(acc.id), id))!;
     await t.app.get(DataSource).query('UPDATE messages SET handed_off_at = ? WHERE id = ?', [Date.now(), id]);
     const result = await t.app.get(SendPipeline).sendRecorded(stale, JSON.parse(stale.payload!));
     expect(result).toMatchObject({ id, status: 'scheduled' });
@@ -145,7 +145,7 @@ describe('Unknown outcomes with a provider that has no lookup (e2e)', () => {
     expect(kept.cost).toBeGreaterThan(0);
     const settled = await t.app
       .get(SendPipeline)
-      .reconcile((await t.app.get(MessageLog).findOwned(accountIdOf(acc.id), id))!);
+      .reconcile((await t.app.get(MessageLogRepository).findOwned(accountIdOf(acc.id), id))!);
     expect(settled).toMatchObject({ id, status: 'failed', errorCode: 'DELIVERY_UNCONFIRMED', cost: 0 });
     expect(await wallet(t, acc.key)).toBe(1000);
   });

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { LedgerService } from '../../src/accounts/ledger.service';
-import { MessageLog } from '../../src/messaging/message-log';
+import { MessageLogRepository } from '../../src/messaging/message-log.repository';
 import { MessageValidator } from '../../src/messaging/validation/message-validator';
 import { BULK_TEST_ENV } from './bulk-helpers';
 import { SmtpFake } from '../providers-fakes/smtp-fake';
@@ -72,7 +72,7 @@ export function smtpApps() {
       const funding = await t.app.get(LedgerService).debit(accountId, 'email');
       const origin = { bulkJobId: jobId, rowIndex: idx };
       await t.app
-        .get(MessageLog)
+        .get(MessageLogRepository)
         .insert(
           [{ id: messageId, accountId: accountIdOf(accountId), msg, funding, status: 'queued', origin }],
           Date.now(),

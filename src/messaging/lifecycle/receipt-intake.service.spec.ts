@@ -4,7 +4,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import type { ProviderReceipt, ReceiptStatus } from '../../providers/provider-events';
 import { pipelineHarness, PipelineHarness, smsTo } from '../testing/pipeline-harness';
 import { ReceiptIntakeService } from './receipt-intake.service';
-import { ReceiptStore } from './receipt-store';
+import { ReceiptsRepository } from './receipts.repository';
 import { StatusTrail } from './status-trail';
 import type { AccountId } from '../../common/account-id';
 
@@ -25,7 +25,7 @@ describe(ReceiptIntakeService.name, () => {
       },
     });
     const metrics = new MetricsService(new Registry(), h.config);
-    sut = new ReceiptIntakeService(h.uow, new ReceiptStore(h.uow), trail, h.clock, h.config, metrics);
+    sut = new ReceiptIntakeService(h.uow, new ReceiptsRepository(h.uow), trail, h.clock, h.config, metrics);
   });
   afterAll(() => h.close());
 

@@ -8,7 +8,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import type { ProviderReceipt, ReceiptIntake, UndeliveredCode } from '../../providers/provider-events';
 import { MessageEntity } from '../entities/message.entity';
 import { messageTarget, nextPartStatus, PartStatus, ReceiptTarget, stepsTo } from './lifecycle-rules';
-import { PendingReceipt, ProviderRef, ReceiptStore } from './receipt-store';
+import { PendingReceipt, ProviderRef, ReceiptsRepository } from './receipts.repository';
 import { StatusMove, StatusTrail } from './status-trail';
 import type { AccountId } from '../../common/account-id';
 
@@ -49,7 +49,7 @@ export interface MessageReceipt {
 export class ReceiptIntakeService implements ReceiptIntake {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly store: ReceiptStore,
+    private readonly store: ReceiptsRepository,
     private readonly trail: StatusTrail,
     private readonly clock: Clock,
     private readonly config: AppConfig,

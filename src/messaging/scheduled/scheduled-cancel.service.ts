@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors';
 import type { MessageEntity } from '../entities/message.entity';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { MetricsService } from '../../metrics/metrics.service';
-import { MessageLog } from '../message-log';
+import { MessageLogRepository } from '../message-log.repository';
 import { fundingOf } from '../message-payments';
 import { MessageView, toMessageView } from '../message-view';
 import type { AccountId } from '../../common/account-id';
@@ -19,7 +19,7 @@ import type { AccountId } from '../../common/account-id';
 @Injectable()
 export class ScheduledCancelService {
   constructor(
-    private readonly log: MessageLog,
+    private readonly log: MessageLogRepository,
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,

@@ -3,11 +3,11 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
-import { MessageLog } from '../message-log';
+import { MessageLogRepository } from '../message-log.repository';
 import type { MessageEntity } from '../entities/message.entity';
 import { SEND_POLICY, type SendPolicy } from '../policy/send-policy';
 import { NotSent, SendPipeline } from '../send-pipeline';
-import { LeasableMessage, MessageLeases } from './message-leases';
+import { LeasableMessage, MessageLeasesRepository } from './message-leases.repository';
 import type { ValidatedMessage } from '../validation/validated-message';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -36,8 +36,8 @@ export class ScheduledSender implements OnApplicationBootstrap {
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly log: MessageLog,
-    private readonly leases: MessageLeases,
+    private readonly log: MessageLogRepository,
+    private readonly leases: MessageLeasesRepository,
     private readonly pipeline: SendPipeline,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: MetricsService,

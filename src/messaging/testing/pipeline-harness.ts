@@ -13,12 +13,12 @@ import { ProvidersRegistry } from '../../providers/providers.registry';
 import { ChannelProvider, OutboundMessage, ProviderError, ProviderOutcome } from '../../providers/provider.types';
 import { DeliveryStep } from '../delivery-step';
 import { MessageEntity } from '../entities/message.entity';
-import { MessageLog } from '../message-log';
+import { MessageLogRepository } from '../message-log.repository';
 import { MessagePayments } from '../message-payments';
 import { OutcomeRecorder } from '../outcome-recorder';
 import { ProviderGateway } from '../provider-gateway';
 import { ReceiptIntakeService } from '../lifecycle/receipt-intake.service';
-import { ReceiptStore } from '../lifecycle/receipt-store';
+import { ReceiptsRepository } from '../lifecycle/receipts.repository';
 import { StatusTrail } from '../lifecycle/status-trail';
 import type { DomainEvent } from '../events/event-sink';
 import { SendPipeline } from '../send-pipeline';
@@ -82,8 +82,9 @@ export interface PipelineHarness {
   clock: FakeClock;
   provider: FakeProvider;
   uow: UnitOfWork;
-  log: MessageLog;
+  log: MessageLogRepository;
   payments: MessagePayments;
+  recorder: OutcomeRecorder;
   pipeline: SendPipeline;
   windows: WindowSender;
   /** Each EVENT_SINK.record() call's events, in order. */
@@ -146,8 +147,8 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
       return Promise.resolve();
     },
   });
-  const receiptStore = new ReceiptStore(uow);
-  const log = new MessageLog(uow, trail, receiptStore);
+  const receiptStore = new ReceiptsRepository(uow);
+  const log = new MessageLogRepository(uow, trail, receiptStore);
   const receipts = new ReceiptIntakeService(uow, receiptStore, trail, clock, config, metrics);
   const payments = new MessagePayments(ledger, log, gateway, clock, uow, batch);
   const delivery = new DeliveryStep(gateway, log, clock);
@@ -162,6 +163,7 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     uow,
     log,
     payments,
+    recorder,
     pipeline,
     windows,
     events,

@@ -59,7 +59,7 @@ interface QueuedDelivery {
   resolve: (fresh: boolean) => void;
   reject: (err: unknown) => void;
 }
-function settleOne(b: QueuedDelivery, err: unknown): void {
+function answerOne(b: QueuedDelivery, err: unknown): void {
   if (isUniqueViolation(err)) b.resolve(false);
   else b.reject(err);
 }
@@ -129,12 +129,12 @@ export class SandboxStore {
           await this.insert(batch.map((b) => b.values));
           for (const b of batch) b.resolve(true);
         } catch (err) {
-          if (batch.length === 1 || !isUniqueViolation(err)) for (const b of batch) settleOne(b, err);
+          if (batch.length === 1 || !isUniqueViolation(err)) for (const b of batch) answerOne(b, err);
           else
             for (const b of batch)
               await this.insert([b.values]).then(
                 () => b.resolve(true),
-                (e: unknown) => settleOne(b, e),
+                (e: unknown) => answerOne(b, e),
               );
         }
       }

@@ -85,18 +85,18 @@ export class SmppLink {
           ),
         );
       }
-      const settle = (fn: () => void) => {
+      const finish = (fn: () => void) => {
         clearTimeout(timer);
         this.inflight.delete(fail);
         fn();
       };
-      const fail = (err: ProviderError) => settle(() => reject(err));
+      const fail = (err: ProviderError) => finish(() => reject(err));
       const timer = setTimeout(
         () => fail(new ProviderError('unavailable', `SMSC did not answer ${command} within ${this.opts.timeoutMs} ms`)),
         Math.max(0, deadline - Date.now()),
       );
       this.inflight.add(fail);
-      const written = session[command](params, (pdu) => settle(() => resolve(this.withKeptId(pdu))));
+      const written = session[command](params, (pdu) => finish(() => resolve(this.withKeptId(pdu))));
       if (!written) fail(new ProviderError('unavailable', 'SMPP session is not writable'));
     });
   }
@@ -165,11 +165,11 @@ export class SmppLink {
 
   private bind(): Promise<smpp.Session> {
     return new Promise<smpp.Session>((resolve, reject) => {
-      let settled = false;
+      let answered = false;
       const session = smpp.connect({ url: this.opts.url, auto_enquire_link_period: this.opts.enquireLinkMs });
       const fail = (reason: string) => {
-        if (settled) return;
-        settled = true;
+        if (answered) return;
+        answered = true;
         clearTimeout(timer);
         session.destroy();
         reject(new ProviderError('unavailable', `SMPP bind to ${this.opts.url} failed: ${reason}`));
@@ -196,9 +196,9 @@ export class SmppLink {
           system_type: this.opts.systemType,
         };
         session.bind_transceiver(params, (pdu) => {
-          if (settled) return;
+          if (answered) return;
           if (pdu.command_status !== 0) return fail(`bind_transceiver_resp status ${hexStatus(pdu.command_status)}`);
-          settled = true;
+          answered = true;
           clearTimeout(timer);
           this.session = session;
           this.backoffMs = Math.min(500, this.opts.reconnectMaxMs);

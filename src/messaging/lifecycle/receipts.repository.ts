@@ -35,7 +35,7 @@ export interface PendingReceipt extends ProviderReceipt {
  * return the account id, and every message statement after them filters by it.
  */
 @Injectable()
-export class ReceiptStore {
+export class ReceiptsRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   /**

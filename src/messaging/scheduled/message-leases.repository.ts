@@ -16,7 +16,7 @@ export interface LeasableMessage {
  * made on a message already found, with its account id.
  */
 @Injectable()
-export class MessageLeases {
+export class MessageLeasesRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   /** Scheduled messages due by `now` and not leased (or whose lease expired), oldest due first. */

@@ -8,7 +8,7 @@ import { MessageEntity, MessageStatus } from './entities/message.entity';
 import type { LogOrigin } from './log-origin';
 import type { MessageFailureCode } from './send-outcome';
 import type { ValidatedMessage } from './validation/validated-message';
-import { ReceiptStore } from './lifecycle/receipt-store';
+import { ReceiptsRepository } from './lifecycle/receipts.repository';
 import { StatusTrail, TrailStep } from './lifecycle/status-trail';
 import type { AccountId } from '../common/account-id';
 
@@ -47,18 +47,18 @@ export interface NewLogEntry {
 /**
  * Writes and reads of the message log. Every status move also bumps `sequence` and `updated_at` and,
  * in the same unit, leaves its history row and event (StatusTrail); marking sent records the
- * provider ids receipts are matched by (ReceiptStore). Each costs a bounded number of statements
- * per call (a bulk window's moves are multi-row statements). Every read and every status move takes the owning account id
- * and filters by it, so a cross-account access cannot be written by accident (the scheduled sender's
- * loop, which works across accounts, has its own statements in scheduled/message-leases.ts). Status
- * moves are conditional on the current status.
+ * provider ids receipts are matched by (ReceiptsRepository). Each costs a bounded number of
+ * statements per call (a bulk window's moves are multi-row statements). Every read and every status
+ * move takes the owning account id and filters by it, so a cross-account access cannot be written by
+ * accident (the scheduled sender's loop, which works across accounts, has its own statements in
+ * scheduled/message-leases.repository.ts). Status moves are conditional on the current status.
  */
 @Injectable()
-export class MessageLog {
+export class MessageLogRepository {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly trail: StatusTrail,
-    private readonly refs: ReceiptStore,
+    private readonly refs: ReceiptsRepository,
   ) {}
 
   /** The messages repository of the open unit of work (or the default manager's outside one). */
