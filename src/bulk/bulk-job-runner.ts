@@ -11,6 +11,7 @@ import type { BulkRowRepository } from './bulk-row.repository';
 import { checkBulkRow } from './row-check';
 import { ClaimedRow, SettledRow, takenOf, TakenRow } from './window-rows';
 import { pauseAfter, planRow, WindowPause } from './row-outcomes';
+import { JobLease } from './job-lease';
 import { SendWindow, WindowPacer } from './send-window';
 import type { ClaimAnswer, WindowBatches } from './window-batches';
 import type { BulkJobEvents } from './bulk-job-events';
@@ -49,9 +50,8 @@ class LeaseLost extends Error {}
  * cancelled, or the lease is lost. Per batch (at most messagesPerSecond rows): one transaction renews
  * the lease (only while the job is to run) and records the window (its rows' range and time, from
  * which their message ids derive) on the job before any provider call; the rows are sent through the
- * pipeline, the window stopping before a call its lease might not outlast (the next window renews it
- * and sends the rest); one transaction records the outcomes and counters and closes the window. A row
- * taken before and not settled (crash, lost lease: the window recorded on the job; a paid message its
+ * pipeline, the lease kept through the window (JobLease); one transaction records the outcomes and
+ * counters and closes the window. A row taken before and not settled (crash, lost lease: the window recorded on the job; a paid message its
  * window did not attempt: held `sending`) is sent again with the SAME id, which the pipeline settles
  * through its message log and the provider's lookup instead of sending (or charging) twice.
  */
@@ -74,8 +74,7 @@ export class BulkJobRunner {
    * the primary key, not the job's rows from the start). Rows it puts back to `pending` move it back.
    */
   private cursor = -1;
-  /** Expiry of our lease as last written: each window's claim renews it (the pacer reads it before each call). */
-  private leaseUntil = 0;
+  private readonly lease: JobLease;
   /** The earliest time of rows held for the sending hours (`pending` behind the cursor): then the job resumes. */
   private quietUntil: number | null = null;
 
@@ -87,9 +86,11 @@ export class BulkJobRunner {
   ) {
     this.ctx = d.validator.createContext(this.job.accountId);
     this.ctxSince = d.clock.now();
-    // A window's calls go out side by side (BULK_SEND_LANES, at most the job's rate), still within the
-    // rate in every second; a call starts only with 1.5 provider timeouts of the lease left.
-    const checks = { stopping: () => this.stopRequested, keepLease: () => this.keepLease() };
+    // A call starts only with 1.5 provider timeouts of the lease left (JobLease renews it when short).
+    const { instanceId: owner, dispatchLeaseMs: leaseMs, providerTimeoutMs } = d.settings;
+    this.lease = new JobLease(d.leases, d.clock, { jobId: job.id, owner, leaseMs, marginMs: 1.5 * providerTimeoutMs });
+    // A window's calls go out side by side (BULK_SEND_LANES, at most the job's rate), within the rate every second.
+    const checks = { stopping: () => this.stopRequested, keepLease: () => this.lease.keep() };
     this.pacer = new WindowPacer(d.clock, this.window, job.mps, checks, { lanes: d.settings.sendLanes });
   }
 
@@ -149,27 +150,11 @@ export class BulkJobRunner {
     for (const at of await this.d.rows.recentSends(this.job.id, this.d.clock.now() - 1000)) this.window.record(at);
   }
 
-  /**
-   * Before each call: true while the lease outlasts it. The runner renews it (each window's claim does;
-   * here, when under 1.5 provider timeouts are left, as in a slow window); false: another replica took
-   * the job. Cutting the window short instead held its paid rows for the next window, which sends them
-   * one by one: under load every window ended so, at 6 statements a message (1,000 tenants).
-   */
-  private async keepLease(): Promise<boolean> {
-    const now = this.d.clock.now();
-    if (this.leaseUntil - now >= 1.5 * this.d.settings.providerTimeoutMs) return true;
-    const lease = now + this.d.settings.dispatchLeaseMs;
-    if (!(await this.d.leases.renew(this.job.id, this.d.settings.instanceId, lease))) return false;
-    this.leaseUntil = Math.max(this.leaseUntil, lease);
-    return true;
-  }
-
   /** null: the lease was lost, or the job is no longer running (paused, cancelled...). */
   private async startBatch(): Promise<ClaimAnswer> {
     const at = this.d.clock.now();
     // The runner's renewal, in the window's claim: its calls start only while enough of it is left.
-    const leaseUntil = at + this.d.settings.dispatchLeaseMs;
-    this.leaseUntil = leaseUntil;
+    const leaseUntil = this.lease.renewedUntil(at);
     const recover = !this.recovered;
     this.recovered = true;
     const { id: jobId, mps: limit } = this.job;
