@@ -339,7 +339,10 @@ describe('Bulk rows CSV export (e2e)', () => {
       });
     });
     const statements = () => bulkReads;
-    /** Polls until the export stopped reading (no statement for 300 ms); returns the count then. */
+    /**
+     * Polls until the export stopped reading (no statement for 1 s); returns the count then. (300 ms
+     * was too short with three Jest workers on two busy cores: a starved app paused longer between reads.)
+     */
     const settled = async () => {
       let last = -1;
       return waitFor(
@@ -347,7 +350,7 @@ describe('Bulk rows CSV export (e2e)', () => {
           const now = statements();
           if (now === last) return now + 1; // (truthy even when 0)
           last = now;
-          await new Promise((r) => setTimeout(r, 300));
+          await new Promise((r) => setTimeout(r, 1000));
           return null;
         },
         { timeoutMs: 20_000, intervalMs: 0, what: 'the export to stop reading' },
