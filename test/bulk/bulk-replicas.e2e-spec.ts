@@ -4,6 +4,7 @@ import { Env } from '../../src/config/app-config';
 import { WINDOW_TX_OPEN_MARKER } from '../../src/bulk/window-tx-probe';
 import { createTestApp, TestApp, testEnv, waitFor } from '../support/app';
 import { isMysqlRun } from '../support/database';
+import { MAIN_TS_ARGS, MAIN_TS_ENV } from '../support/spawn-app';
 import { BULK_TEST_ENV, deliveries, ds, getJob, maxInAnySecond, post, sms, waitStatus } from '../support/bulk-helpers';
 
 interface Replica {
@@ -16,28 +17,25 @@ interface Replica {
 
 /** A separate process running the real app (ts-node) against the shared database. */
 function startReplica(id: string, databaseUrl: string, extra: Env = {}): Replica {
-  const proc = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'main.ts')],
-    {
-      cwd: join(__dirname, '..', '..'),
-      // The in-process apps' settings (admin token, secret, ...), so the observer reads what replicas write.
-      env: {
-        PATH: process.env.PATH,
-        ...testEnv({
-          DATABASE_URL: databaseUrl,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          ...BULK_TEST_ENV,
-          BULK_LEASE_MS: '1500',
-          PROVIDER_TIMEOUT_MS: '500',
-          BULK_INSTANCE_ID: id,
-          ...extra,
-        }),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const proc = spawn(process.execPath, MAIN_TS_ARGS, {
+    cwd: join(__dirname, '..', '..'),
+    // The in-process apps' settings (admin token, secret, ...), so the observer reads what replicas write.
+    env: {
+      PATH: process.env.PATH,
+      ...MAIN_TS_ENV,
+      ...testEnv({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ...BULK_TEST_ENV,
+        BULK_LEASE_MS: '1500',
+        PROVIDER_TIMEOUT_MS: '500',
+        BULK_INSTANCE_ID: id,
+        ...extra,
+      }),
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const ready = new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', (b: Buffer) => {

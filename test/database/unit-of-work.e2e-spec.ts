@@ -212,8 +212,12 @@ describe('UnitOfWork (e2e)', () => {
       await waitFor(
         async () =>
           Number(
-            (await ds.query("SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"))[0]
-              .n,
+            (
+              await ds.query(
+                // This database's waits only: other suites (other Jest workers) share the server.
+                "SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()",
+              )
+            )[0].n,
           ) > 0,
         { what: 'the statement waiting for the unit' },
       );

@@ -171,5 +171,6 @@ export const cloudEnv = (baseUrl: string) => ({
   CHATAPP_CLOUD_APP_ID: 'app_main',
   CHATAPP_CLOUD_PHONE_NUMBER_ID: 'pn_main',
   CHATAPP_CLOUD_WEBHOOK_SECRET: 'hook-secret-123',
-  PROVIDER_TIMEOUT_MS: '400',
+  // Under the fake's 'slow' answer (1.5 s) with room for a busy box: at 400 ms a starved app timed out on quick answers.
+  PROVIDER_TIMEOUT_MS: '1000',
 });
