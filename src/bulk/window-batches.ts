@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Coalescer, RetryWithout } from '../common/coalescer';
+import { groupBy } from '../common/group-by';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { Steps } from '../database/sql';
 import { BulkJobWindowsRepository, WindowPauseMove } from './bulk-job-windows.repository';
@@ -45,15 +46,7 @@ export interface SettleAnswer {
 const MAX_BATCH_ROWS = 2000;
 
 /** Requests grouped by lease owner (one in practice: this replica's runners). */
-function byOwner<R extends { owner: string }>(reqs: R[]): Map<string, R[]> {
-  const out = new Map<string, R[]>();
-  for (const r of reqs) {
-    const of = out.get(r.owner);
-    if (of) of.push(r);
-    else out.set(r.owner, [r]);
-  }
-  return out;
-}
+const byOwner = <R extends { owner: string }>(reqs: R[]): Map<string, R[]> => groupBy(reqs, (r) => r.owner);
 
 /** Settled rows of a batch of windows were moved by another replica meanwhile (the unit is undone). */
 class MovedElsewhere extends Error {}

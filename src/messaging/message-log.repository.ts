@@ -11,6 +11,7 @@ import type { ValidatedMessage } from './validation/validated-message';
 import { ReceiptsRepository } from './lifecycle/receipts.repository';
 import { StatusTrail, TrailStep } from './lifecycle/status-trail';
 import type { AccountId } from '../common/account-id';
+import { groupBy } from '../common/group-by';
 
 export interface ListFilter {
   status?: string;
@@ -113,12 +114,7 @@ export class MessageLogRepository {
     now: number,
   ): Promise<{ marked: number; moved: MessageEntity[] }> {
     if (!sent.length) return { marked: 0, moved: [] };
-    const owners = new Map<string, (SentMark & { accountId: AccountId })[]>();
-    for (const m of sent) {
-      const list = owners.get(m.accountId);
-      if (list) list.push(m);
-      else owners.set(m.accountId, [m]);
-    }
+    const owners = groupBy(sent, (m) => m.accountId);
     const providerIds = [...owners].map(([accountId, marks]) => ({
       accountId,
       pairs: marks.map((m): [SqlParam, SqlParam] => [m.id, m.providerMessageId.slice(0, 200)]),
