@@ -16,7 +16,7 @@ import { accountIdOf } from '../../src/common/account-id';
 // flight, whose rows' ids are derived again from it. Nothing is paid or sent twice.
 describe('Bulk windows cut short by a crash (e2e)', () => {
   const h = smtpApps();
-  const { start, stop, email, receivedCounts, message, wallet, payAndLog } = h;
+  const { start, stop, email, receivedCounts, message, wallet, payAndLog, sendAndMarkSent } = h;
 
   /** A validated one-row email job of an account with 1,000 in its wallet, on an app whose loops are off. */
   const oneEmailJob = async () => {
@@ -176,15 +176,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
       price = funding.amount;
       if (i !== 1) expect(await log.markHandedOff(accountIdOf(acc.id), mids[i], Date.now())).toBe(true);
       if (i === 0) {
-        await t.app.get(ProviderGateway).send(toOutbound(mids[0], accountIdOf(acc.id), msg, origin));
-        expect(
-          (
-            await log.markSent(
-              [{ accountId: accountIdOf(acc.id), id: mids[0], providerMessageId: 'smtp-id-0' }],
-              Date.now(),
-            )
-          ).marked,
-        ).toBe(1);
+        await sendAndMarkSent(t, acc.id, mids[0], { msg, origin }, 'smtp-id-0');
       }
     }
     for (const i of [0, 1, 2, 3])
@@ -329,15 +321,7 @@ describe('Bulk windows cut short by a crash (e2e)', () => {
       price = funding.amount;
       if (i === 0) {
         expect(await log.markHandedOff(accountIdOf(acc.id), mids[0], Date.now())).toBe(true);
-        await t.app.get(ProviderGateway).send(toOutbound(mids[0], accountIdOf(acc.id), msg, origin));
-        expect(
-          (
-            await log.markSent(
-              [{ accountId: accountIdOf(acc.id), id: mids[0], providerMessageId: 'smtp-0' }],
-              Date.now(),
-            )
-          ).marked,
-        ).toBe(1);
+        await sendAndMarkSent(t, acc.id, mids[0], { msg, origin }, 'smtp-0');
       }
     }
     const db = t.app.get(DataSource);

@@ -6,6 +6,7 @@ import { BULK_TEST_ENV } from './bulk-helpers';
 import { SmtpFake } from '../providers-fakes/smtp-fake';
 import { createTestApp, TestApp } from './app';
 import { accountIdOf } from '../../src/common/account-id';
+import { ProviderGateway, toOutbound } from '../../src/messaging/provider-gateway';
 
 const CREDS = { user: 'mailer', pass: 's3cret' };
 
@@ -78,6 +79,18 @@ export function smtpApps() {
           Date.now(),
         );
       return { msg, funding, origin };
+    },
+    /** A logged message (payAndLog's) taken by the provider, then marked sent under `providerMessageId`. */
+    sendAndMarkSent: async (
+      t: TestApp,
+      accountId: string,
+      messageId: string,
+      logged: { msg: Parameters<typeof toOutbound>[2]; origin: Parameters<typeof toOutbound>[3] },
+      providerMessageId: string,
+    ) => {
+      await t.app.get(ProviderGateway).send(toOutbound(messageId, accountIdOf(accountId), logged.msg, logged.origin));
+      const marks = [{ accountId: accountIdOf(accountId), id: messageId, providerMessageId }];
+      expect((await t.app.get(MessageLogRepository).markSent(marks, Date.now())).marked).toBe(1);
     },
   };
 
