@@ -15,6 +15,7 @@ import { fork } from 'node:child_process';
 import http from 'node:http';
 import { benchDatabase } from './bench-database';
 import { postBulk } from './bulk-clients';
+import { decoders, query, sql } from '../src/database/sql';
 
 const args = Object.fromEntries(
   process.argv
@@ -216,14 +217,11 @@ async function child(dialect: string): Promise<void> {
       }
       const q = jobIds.map(() => '?').join(', ');
       const left = async (status: string) =>
-        Number(
-          (
-            await uow.rows<{ n: number | string }>({
-              sql: `SELECT COUNT(*) AS n FROM bulk_jobs WHERE id IN (${q}) AND ${status}`,
-              params: jobIds,
-            })
-          )[0].n,
-        );
+        (
+          await uow.read(
+            query(decoders.n, sql(`SELECT COUNT(*) AS n FROM bulk_jobs WHERE id IN (${q}) AND ${status}`, ...jobIds)),
+          )
+        )[0];
       while ((await left("status = 'validating'")) > 0) await app.get(BulkValidationLoop).runOnce();
       const dispatcher = app.get(BulkDispatcher);
       const t0 = performance.now();
@@ -236,14 +234,14 @@ async function child(dialect: string): Promise<void> {
       )
         await new Promise((r) => setTimeout(r, 250));
       clearInterval(timer);
-      const times = (
-        await uow.rows<{ at: number | string }>({
-          sql: `SELECT delivered_at AS at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${q})`,
-          params: jobIds,
-        })
-      )
-        .map((r) => Number(r.at))
-        .sort((a, b) => a - b);
+      const sentAt = query(
+        (r) => Number(r.at),
+        sql(
+          `SELECT delivered_at AS at FROM sandbox_deliveries WHERE outcome = 'sent' AND bulk_job_id IN (${q})`,
+          ...jobIds,
+        ),
+      );
+      const times = (await uow.read(sentAt)).sort((a, b) => a - b);
       const from = times[0] + 1000;
       const to = times[0] + (seconds - 1) * 1000;
       const steady = times.filter((t) => t >= from && t < to).length / ((to - from) / 1000);
@@ -272,17 +270,15 @@ async function child(dialect: string): Promise<void> {
             }),
           );
         await new Promise((r) => setTimeout(r, Math.max(0, start + 60_000 - Date.now())));
-        const [{ n }] = await uow.rows<{ n: number | string }>({
-          sql: 'SELECT COUNT(*) AS n FROM messages WHERE created_at >= ?',
-          params: [start],
-        });
-        return { rate: Number(n) / ((Date.now() - start) / 1000) };
+        const [n] = await uow.read(
+          query(decoders.n, sql('SELECT COUNT(*) AS n FROM messages WHERE created_at >= ?', start)),
+        );
+        return { rate: n / ((Date.now() - start) / 1000) };
       };
       for (let m = 1; m <= soakMinutes; m++) {
         const w = bulk ? await bulkMinute() : await dispatch(60);
         const row: number[] = [];
-        for (const t of tables)
-          row.push(Number((await uow.rows<{ n: number }>({ sql: `SELECT COUNT(*) AS n FROM ${t}`, params: [] }))[0].n));
+        for (const t of tables) row.push((await uow.read(query(decoders.n, sql(`SELECT COUNT(*) AS n FROM ${t}`))))[0]);
         counts.push(row);
         console.log([m, fmt(w.rate), ...row.map(fmt)].join('\t'));
       }
@@ -303,14 +299,11 @@ async function child(dialect: string): Promise<void> {
     const purger = app.get(RetentionPurger);
     const profile = args.profile ? profileStatements(uow) : null;
     const count = async () =>
-      Number(
-        (
-          await uow.rows<{ n: number | string }>({
-            sql: `SELECT COUNT(*) AS n FROM messages WHERE updated_at < ?`,
-            params: [old + total + 10],
-          })
-        )[0].n,
-      );
+      (
+        await uow.read(
+          query(decoders.n, sql('SELECT COUNT(*) AS n FROM messages WHERE updated_at < ?', old + total + 10)),
+        )
+      )[0];
     let purging: Promise<Awaited<ReturnType<typeof purger.purge>>> | undefined;
     const startPurge = () => {
       t0 = performance.now();

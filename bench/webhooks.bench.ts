@@ -82,6 +82,7 @@ async function child(dialect: string): Promise<void> {
   const { EventEndpointsService } = await import('../src/webhooks/event-endpoints.service');
   const { WebhookDeliveryWorker } = await import('../src/webhooks/webhook-delivery.worker');
   const { UnitOfWork } = await import('../src/database/unit-of-work');
+  const { decoders, query } = await import('../src/database/sql');
   const { AppConfig } = await import('../src/config/app-config');
   const { EVENT_SINK } = await import('../src/messaging/events/event-sink');
   type Sink = import('../src/messaging/events/event-sink').EventSink;
@@ -143,14 +144,14 @@ async function child(dialect: string): Promise<void> {
 
     const worker = app.get(WebhookDeliveryWorker);
     const delivered = async () =>
-      Number(
-        (
-          await uow.rows<{ n: number | string }>({
+      (
+        await uow.read(
+          query(decoders.n, {
             sql: `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`,
             params: [],
-          })
-        )[0].n,
-      );
+          }),
+        )
+      )[0];
     const statementsBefore = uow.statements;
     t0 = performance.now();
     let stop = false;

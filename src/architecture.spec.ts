@@ -56,42 +56,9 @@ const TABLES: Record<string, readonly string[]> = {
   verification: ['verifications', 'verification_send_windows'],
 };
 
-// Files that still name a table of another folder, each with why it is not routed through the owner yet.
-// Keep it short; the check fails on an entry no longer needed, so an entry leaves with its last use.
-const FOREIGN_TABLES_ALLOWED: { file: string; tables: readonly string[]; reason: string }[] = [
-  {
-    file: 'privacy/retention/retention.repository.ts',
-    tables: [
-      'messages',
-      'message_status_history',
-      'message_provider_refs',
-      'sandbox_deliveries',
-      'bulk_jobs',
-      'bulk_rows',
-      'inbound_sms',
-      'web_inbound_messages',
-    ],
-    reason:
-      'The purger deletes, in bounded index-range batches, from the tables that grow with traffic, a message in ' +
-      'one unit with its history, provider ids and sandbox delivery. Through the owners that is a purge port ' +
-      "per module (like common/erasure's RecipientErasers): a rewrite of its own.",
-  },
-  {
-    file: 'privacy/usage/usage.repository.ts',
-    tables: ['messages'],
-    reason:
-      'The roll-up reads settled messages and marks them counted (usage_counted_at) in the unit that adds them ' +
-      'to usage_daily, so each is counted once; messaging has no port for that yet.',
-  },
-  {
-    file: 'bulk/bulk-row.repository.ts',
-    tables: ['messages'],
-    reason:
-      "The rows report (GET .../rows, rows.csv) LEFT JOINs each row's message by primary key in one read " +
-      '(EXPLAIN-checked in test/bulk/bulk-plans). Through messaging it is a second read per page and new plans; ' +
-      "left for the rewrite of bulk's data path (its own issue).",
-  },
-];
+// Files that name a table of another folder, each with why it is not routed through the owner (none
+// today). The check fails on an entry no longer needed, so an entry leaves with its last use.
+const FOREIGN_TABLES_ALLOWED: { file: string; tables: readonly string[]; reason: string }[] = [];
 
 // Calls whose string argument is a table name: TypeORM's query builder and repositories, and the
 // statement helpers of database/ (a helper that takes a table name joins this list).

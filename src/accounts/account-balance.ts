@@ -1,15 +1,27 @@
 import { ApiError } from '../common/errors';
-import { caseOf, inList, Stmt } from '../database/sql';
+import { caseOf, inList, query, Query, Row, Stmt } from '../database/sql';
 import type { FundingSource, Spendable } from './funding';
 
 /** An account's balance as the ledger reads it. */
 export interface BalanceRow {
   id: string;
-  free_messages: number | string;
-  message_quota: number | string;
-  messages_used: number | string;
-  wallet_balance: number | string;
-  subscription_active: number | string | boolean;
+  free_messages: number;
+  message_quota: number;
+  messages_used: number;
+  wallet_balance: number;
+  subscription_active: boolean;
+}
+
+/** A balance as `balancesOf` selects it (decoded: the driver may return numbers as strings, booleans as 0/1). */
+export function toBalanceRow(r: Row): BalanceRow {
+  return {
+    id: String(r.id),
+    free_messages: Number(r.free_messages),
+    message_quota: Number(r.message_quota),
+    messages_used: Number(r.messages_used),
+    wallet_balance: Number(r.wallet_balance),
+    subscription_active: r.subscription_active === true || Number(r.subscription_active) === 1,
+  };
 }
 
 /**
@@ -17,29 +29,25 @@ export interface BalanceRow {
  * planned from it is what the guarded UPDATEs then take (where the database has no row locks a unit
  * is exclusive, and a plain read is as good).
  */
-export function balancesOf(ids: string[], lock: boolean): Stmt {
-  return {
+export function balancesOf(ids: string[], lock: boolean): Query<BalanceRow> {
+  return query(toBalanceRow, {
     sql: `SELECT id, free_messages, message_quota, messages_used, wallet_balance, subscription_active FROM accounts WHERE id IN (${inList(ids.length)})${lock ? ' ORDER BY id FOR UPDATE' : ''}`,
     params: ids,
-  };
-}
-
-function isActive(b: BalanceRow): boolean {
-  return b.subscription_active === true || Number(b.subscription_active) === 1;
+  });
 }
 
 export function spendableOf(b: BalanceRow): Spendable {
   return {
-    free: Number(b.free_messages),
-    quota: Math.max(0, Number(b.message_quota) - Number(b.messages_used)),
-    wallet: Number(b.wallet_balance),
+    free: b.free_messages,
+    quota: Math.max(0, b.message_quota - b.messages_used),
+    wallet: b.wallet_balance,
   };
 }
 
 /** An account's balance when it may pay, or why it may not: unknown, or its subscription inactive (nothing is taken). */
 export function payer(b: BalanceRow | null | undefined): BalanceRow | ApiError {
   if (!b) return ApiError.notFound('Account');
-  if (!isActive(b)) return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
+  if (!b.subscription_active) return new ApiError('SUBSCRIPTION_INACTIVE', 'The account subscription is inactive');
   return b;
 }
 

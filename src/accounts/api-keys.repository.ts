@@ -5,6 +5,7 @@ import type { KeyRole, Permission } from './permissions';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import type { AccountId } from '../common/account-id';
+import type { Row } from '../database/sql';
 
 /** What never changes about a key once issued (so a replica may keep it in memory). */
 export interface KeyIdentity {
@@ -28,6 +29,28 @@ const CALLER_BY_KEY_ID =
   'a.currency, a.plan_name, a.message_quota, a.messages_used, a.free_messages, a.retention_days, a.created_at, a.updated_at ' +
   'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ? AND k.revoked_at IS NULL';
 
+/** The one mapping function of CALLER_BY_KEY_ID's row. */
+function toKeyCaller(r: Row): KeyCallerRow {
+  const account = Object.assign(new AccountEntity(), {
+    id: String(r.id),
+    name: String(r.name),
+    phoneVerified: !!Number(r.phone_verified),
+    subscriptionActive: !!Number(r.subscription_active),
+    walletBalance: Number(r.wallet_balance),
+    currency: String(r.currency),
+    planName: r.plan_name === null || r.plan_name === undefined ? null : String(r.plan_name),
+    messageQuota: Number(r.message_quota),
+    messagesUsed: Number(r.messages_used),
+    freeMessages: Number(r.free_messages),
+    retentionDays: r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  });
+  const lastUsedAt =
+    r.key_last_used_at === null || r.key_last_used_at === undefined ? null : Number(r.key_last_used_at);
+  return { lastUsedAt, account };
+}
+
 /**
  * SQL of the api_keys table. Every method takes the owning account id but the per-request lookups
  * (`Any`), which find the account from the key itself; insert takes the row, which carries it.
@@ -47,27 +70,8 @@ export class ApiKeysRepository {
 
   /** An active key of any account with its account row: authentication, once the key is known. */
   async findAnyCaller(keyId: string): Promise<KeyCallerRow | null> {
-    const rows: Record<string, unknown>[] = await this.keys.query(CALLER_BY_KEY_ID, [keyId]);
-    const r = rows[0];
-    if (!r) return null;
-    const account = Object.assign(new AccountEntity(), {
-      id: r.id as string,
-      name: r.name as string,
-      phoneVerified: !!Number(r.phone_verified),
-      subscriptionActive: !!Number(r.subscription_active),
-      walletBalance: Number(r.wallet_balance),
-      currency: r.currency as string,
-      planName: (r.plan_name as string | null) ?? null,
-      messageQuota: Number(r.message_quota),
-      messagesUsed: Number(r.messages_used),
-      freeMessages: Number(r.free_messages),
-      retentionDays: r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
-    });
-    const lastUsedAt =
-      r.key_last_used_at === null || r.key_last_used_at === undefined ? null : Number(r.key_last_used_at);
-    return { lastUsedAt, account };
+    const rows: Row[] = await this.keys.query(CALLER_BY_KEY_ID, [keyId]);
+    return rows[0] ? toKeyCaller(rows[0]) : null;
   }
 
   /** Records a use unless one at or after `notBefore` is already recorded (another replica's). */

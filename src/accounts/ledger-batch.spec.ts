@@ -115,10 +115,10 @@ describe(LedgerBatch.name, () => {
   it('undoes the whole unit if a balance changed between its read and its UPDATE (the locking read prevents it; the guards stay)', async () => {
     const a = await account({ wallet: 2 * price });
     const b = await account({ wallet: 2 * price });
-    const read = uow.rows.bind(uow);
+    const read = uow.read.bind(uow);
     // Another payment lands right after the batch read the balances (here in the same unit, so it is undone with it).
-    const spy = jest.spyOn(uow, 'rows').mockImplementationOnce(async (stmt) => {
-      const rows = await read(stmt);
+    const spy = jest.spyOn(uow, 'read').mockImplementationOnce(async (q) => {
+      const rows = await read(q);
       await uow.run({ sql: 'UPDATE accounts SET wallet_balance = 0 WHERE id = ?', params: [b] });
       return rows;
     });

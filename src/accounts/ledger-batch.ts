@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
 import { UnitOfWork } from '../database/unit-of-work';
-import { BalanceRow, balancesOf, insufficient, payer, spendableOf, takeFrom } from './account-balance';
+import { balancesOf, insufficient, payer, spendableOf, takeFrom } from './account-balance';
 import { fund, Funding, FUNDING_ORDER, FundingSource, Spendable } from './funding';
 
 /** Messages of one channel and number of billable units an account wants paid, in order. */
@@ -56,8 +56,8 @@ export class LedgerBatch {
   async debitAcross(payments: AccountPayment[], opts: { allOrNothing?: boolean } = {}): Promise<AccountDebit[]> {
     return this.uow.transaction(async () => {
       const ids = [...new Set(payments.map((p) => p.accountId))];
-      const rows = await this.uow.rows<BalanceRow>(balancesOf(ids, this.uow.capabilities.rowLocks));
-      const read = new Map(rows.map((r) => [String(r.id), r]));
+      const rows = await this.uow.read(balancesOf(ids, this.uow.capabilities.rowLocks));
+      const read = new Map(rows.map((r) => [r.id, r]));
       const left = new Map<string, Spendable>();
       const taken = new Map<string, Spendable>();
       const out = payments.map((p): AccountDebit => {

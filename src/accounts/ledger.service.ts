@@ -110,7 +110,7 @@ export class LedgerService {
 
   // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).
   private async balance(accountId: string): Promise<BalanceRow | null> {
-    const rows = await this.uow.rows<BalanceRow>(balancesOf([accountId], false));
+    const rows = await this.uow.read(balancesOf([accountId], false));
     return rows[0] ?? null;
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
+import { decoders, inList, query, Query, read, Row, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import { num, str } from './bulk-records';
 import { windowRowStatements } from './window-rows.repository';
 import type { SettledRow } from './window-rows';
@@ -28,6 +28,31 @@ export interface Turn {
   leaseExpiresAt: number | null;
 }
 
+export function toTurn(r: Row): Turn {
+  return {
+    id: String(r.id),
+    accountId: accountIdOf(String(r.account_id)),
+    status: String(r.status),
+    mps: num(r.messages_per_second),
+    instantReceipts: !!num(r.instant_receipts),
+    leaseOwner: str(r.lease_owner),
+    leaseExpiresAt: r.lease_expires_at === null || r.lease_expires_at === undefined ? null : num(r.lease_expires_at),
+  };
+}
+
+/** A job a claim of turns may lease: who held it, and whether none of its rows was settled in the last second. */
+export interface FreeTurn {
+  id: string;
+  leaseOwner: string | null;
+  quiet: boolean;
+}
+
+export const toFreeTurn = (r: Row): FreeTurn => ({
+  id: String(r.id),
+  leaseOwner: str(r.lease_owner),
+  quiet: num(r.quiet) === 1,
+});
+
 /** Jobs a claim leased; `quiet`: those none of whose rows was settled (sent or failed) in the last second. */
 export interface ClaimedTurns {
   won: Set<string>;
@@ -42,6 +67,12 @@ export interface UnsettledJob {
   leaseOwner: string | null;
 }
 
+export const toUnsettledJob = (r: Row): UnsettledJob => ({
+  id: String(r.id),
+  accountId: accountIdOf(String(r.account_id)),
+  leaseOwner: str(r.lease_owner),
+});
+
 /**
  * Statements of bulk_jobs dispatch and the reaper issue (turns, leases, completion, orphans), as pure
  * builders (a window's are jobWindowStatements). `skipLocked` comes from the unit of work's capabilities (feature code names no dialect).
@@ -49,8 +80,8 @@ export interface UnsettledJob {
 export const leaseStatements = {
   // --- dispatch
   /** A plain read (no lock: a locking scan of the status index made every job's completion wait on it each tick). */
-  rateLimitedDue: (now: number, limit: number): Stmt =>
-    sql(`SELECT id FROM bulk_jobs WHERE ${RATE_LIMITED_DUE} LIMIT ${limit}`, now),
+  rateLimitedDue: (now: number, limit: number): Query<string> =>
+    query(decoders.id, sql(`SELECT id FROM bulk_jobs WHERE ${RATE_LIMITED_DUE} LIMIT ${limit}`, now)),
   resumeRateLimited: (ids: string[], now: number): Stmt =>
     sql(
       `UPDATE bulk_jobs SET status = 'queued', pause_reason = NULL, resume_at = NULL, updated_at = ? WHERE id IN (${inList(ids.length)}) AND ${RATE_LIMITED_DUE}`,
@@ -58,22 +89,28 @@ export const leaseStatements = {
       ...ids,
       now,
     ),
-  turns: (limit: number): Stmt =>
-    sql(
-      `SELECT j.id, j.account_id, j.status, j.messages_per_second, j.instant_receipts, j.lease_owner, j.lease_expires_at
+  turns: (limit: number): Query<Turn> =>
+    query(
+      toTurn,
+      sql(
+        `SELECT j.id, j.account_id, j.status, j.messages_per_second, j.instant_receipts, j.lease_owner, j.lease_expires_at
        FROM bulk_jobs j JOIN (SELECT MIN(id) AS id FROM bulk_jobs WHERE ${HOLDS_TURN} GROUP BY account_id) t ON t.id = j.id
        ORDER BY j.id LIMIT ${limit}`,
+      ),
     ),
-  freeTurns: (ids: string[], owner: string, now: number, skipLocked: boolean): Stmt =>
-    sql(
-      // quiet: no row settled, or the last settlement (which writes updated_at, at or after its rows'
-      // sent_at, in the same unit) more than a second ago; other writes only make updated_at newer.
-      `SELECT id, lease_owner, CASE WHEN sent_count + failed_count = 0 OR updated_at < ? THEN 1 ELSE 0 END AS quiet FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?) AND (quiet_until IS NULL OR quiet_until <= ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      now - 1000,
-      ...ids,
-      owner,
-      now,
-      now,
+  freeTurns: (ids: string[], owner: string, now: number, skipLocked: boolean): Query<FreeTurn> =>
+    query(
+      toFreeTurn,
+      sql(
+        // quiet: no row settled, or the last settlement (which writes updated_at, at or after its rows'
+        // sent_at, in the same unit) more than a second ago; other writes only make updated_at newer.
+        `SELECT id, lease_owner, CASE WHEN sent_count + failed_count = 0 OR updated_at < ? THEN 1 ELSE 0 END AS quiet FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status IN ('queued', 'running') AND (lease_owner IS NULL OR lease_owner = ? OR lease_expires_at < ?) AND (quiet_until IS NULL OR quiet_until <= ?)${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+        now - 1000,
+        ...ids,
+        owner,
+        now,
+        now,
+      ),
     ),
   leaseTurns: (ids: string[], owner: string, until: number, now: number): Stmt =>
     sql(
@@ -112,10 +149,13 @@ export const leaseStatements = {
       id,
     ),
   // --- reaper
-  unsettledCancelled: (now: number, limit: number): Stmt =>
-    sql(
-      `SELECT id, account_id, lease_owner FROM bulk_jobs WHERE status = 'cancelled' AND pending_count > 0 AND (lease_owner IS NULL OR lease_expires_at < ?) ORDER BY updated_at LIMIT ${limit}`,
-      now,
+  unsettledCancelled: (now: number, limit: number): Query<UnsettledJob> =>
+    query(
+      toUnsettledJob,
+      sql(
+        `SELECT id, account_id, lease_owner FROM bulk_jobs WHERE status = 'cancelled' AND pending_count > 0 AND (lease_owner IS NULL OR lease_expires_at < ?) ORDER BY updated_at LIMIT ${limit}`,
+        now,
+      ),
     ),
   leaseCancelled: (id: string, owner: string, until: number, now: number): Stmt =>
     sql(
@@ -150,20 +190,12 @@ export class BulkJobLeasesRepository {
    * condition checked again); how many moved.
    */
   async resumeRateLimited(now: number, limit = RESUMES_PER_CALL): Promise<number> {
-    const ids = (await this.db.rows(leaseStatements.rateLimitedDue(now, limit))).map((r) => String(r.id));
+    const ids = await this.db.read(leaseStatements.rateLimitedDue(now, limit));
     return ids.length ? this.db.exec(leaseStatements.resumeRateLimited(ids, now)) : 0;
   }
 
   async turns(limit: number): Promise<Turn[]> {
-    return (await this.db.rows(leaseStatements.turns(limit))).map((r) => ({
-      id: String(r.id),
-      accountId: accountIdOf(String(r.account_id)),
-      status: String(r.status),
-      mps: num(r.messages_per_second),
-      instantReceipts: !!num(r.instant_receipts),
-      leaseOwner: str(r.lease_owner),
-      leaseExpiresAt: r.lease_expires_at === null || r.lease_expires_at === undefined ? null : num(r.lease_expires_at),
-    }));
+    return this.db.read(leaseStatements.turns(limit));
   }
 
   /**
@@ -174,16 +206,16 @@ export class BulkJobLeasesRepository {
   async claimTurns(ids: string[], owner: string, until: number, now: number): Promise<ClaimedTurns> {
     const skipLocked = this.db.capabilities.skipLocked;
     return this.db.steps(function* (): Steps<ClaimedTurns> {
-      const free: StmtResult = yield leaseStatements.freeTurns(ids, owner, now, skipLocked);
-      const won = free.rows.map((r) => String(r.id));
+      const free = yield* read(leaseStatements.freeTurns(ids, owner, now, skipLocked));
+      const won = free.map((t) => t.id);
       if (!won.length) return { won: new Set<string>(), quiet: new Set<string>(), takenOver: 0 };
       // (Locked by the read above, or the embedded database's one writer is us: no condition needed.)
       yield leaseStatements.leaseTurns(won, owner, until, now);
-      const quiet = new Set(free.rows.filter((r) => num(r.quiet) === 1).map((r) => String(r.id)));
+      const quiet = new Set(free.filter((t) => t.quiet).map((t) => t.id));
       return {
         won: new Set(won),
         quiet,
-        takenOver: free.rows.filter((r) => r.lease_owner !== null && r.lease_owner !== owner).length,
+        takenOver: free.filter((t) => t.leaseOwner !== null && t.leaseOwner !== owner).length,
       };
     });
   }
@@ -223,11 +255,7 @@ export class BulkJobLeasesRepository {
   }
 
   async unsettledCancelled(now: number, limit: number): Promise<UnsettledJob[]> {
-    return (await this.db.rows(leaseStatements.unsettledCancelled(now, limit))).map((r) => ({
-      id: String(r.id),
-      accountId: accountIdOf(String(r.account_id)),
-      leaseOwner: str(r.lease_owner),
-    }));
+    return this.db.read(leaseStatements.unsettledCancelled(now, limit));
   }
 
   async leaseCancelled(id: string, owner: string, until: number, now: number): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { caseOf, inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
+import { caseOf, decoders, inList, query, Query, read, Row, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import type { BulkJobErrorCode } from './bulk-error-codes';
 import { num, str } from './bulk-records';
 import { rowStatements } from './bulk-row.repository';
@@ -18,6 +18,28 @@ export interface ValidationLease {
   previousOwner: string | null;
 }
 
+export const toValidationLease = (r: Row): ValidationLease => ({
+  id: String(r.id),
+  accountId: accountIdOf(String(r.account_id)),
+  validatedCount: num(r.validated_count),
+  invalidCount: num(r.invalid_count),
+  total: num(r.total),
+  previousOwner: str(r.lease_owner),
+});
+
+/** A job a queue UPDATE is about to move, as read (and locked) before it. */
+export interface QueueCandidate {
+  id: string;
+  status: string;
+  leaseOwner: string | null;
+}
+
+export const toQueueCandidate = (r: Row): QueueCandidate => ({
+  id: String(r.id),
+  status: String(r.status),
+  leaseOwner: str(r.lease_owner),
+});
+
 /** One job's validated chunk: rows checked up to `next` (exclusive), `invalid` of them invalid, their marks. */
 export interface ChunkProgress {
   id: string;
@@ -28,10 +50,13 @@ export interface ChunkProgress {
 
 /** Statements of bulk_jobs that validation issues, as pure builders (the plans test runs EXPLAIN on them). */
 export const validationStatements = {
-  candidates: (now: number, limit: number, skipLocked: boolean): Stmt =>
-    sql(
-      `SELECT id, account_id, validated_count, invalid_count, total, lease_owner FROM bulk_jobs WHERE status = 'validating' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT ${limit}${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      now,
+  candidates: (now: number, limit: number, skipLocked: boolean): Query<ValidationLease> =>
+    query(
+      toValidationLease,
+      sql(
+        `SELECT id, account_id, validated_count, invalid_count, total, lease_owner FROM bulk_jobs WHERE status = 'validating' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT ${limit}${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+        now,
+      ),
     ),
   lease: (ids: string[], owner: string, until: number, now: number): Stmt =>
     sql(
@@ -58,21 +83,27 @@ export const validationStatements = {
       params: [...next.params, ...invalid.params, until, now, ...ids, owner],
     };
   },
-  stillLeased: (ids: string[], owner: string): Stmt =>
-    sql(
-      `SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`,
-      ...ids,
-      owner,
+  stillLeased: (ids: string[], owner: string): Query<string> =>
+    query(
+      decoders.id,
+      sql(
+        `SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND status = 'validating' AND lease_owner = ?`,
+        ...ids,
+        owner,
+      ),
     ),
   /**
    * The jobs a queue UPDATE is about to move, locked until the unit ends (where rows are locked per
    * transaction). By primary key only, so exactly these rows are locked (a status condition could
    * let the database walk, and lock, every validating job); the caller filters.
    */
-  lockForQueue: (ids: string[], lock: boolean): Stmt =>
-    sql(
-      `SELECT id, status, lease_owner FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
-      ...ids,
+  lockForQueue: (ids: string[], lock: boolean): Query<QueueCandidate> =>
+    query(
+      toQueueCandidate,
+      sql(
+        `SELECT id, status, lease_owner FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+        ...ids,
+      ),
     ),
   queue: (ids: string[], owner: string, now: number): Stmt =>
     sql(
@@ -113,23 +144,16 @@ export class BulkJobValidationRepository {
   async lease(owner: string, until: number, now: number, limit: number): Promise<ValidationLease[]> {
     const skipLocked = this.db.capabilities.skipLocked;
     return this.db.steps(function* (): Steps<ValidationLease[]> {
-      const found: StmtResult = yield validationStatements.candidates(now, limit, skipLocked);
-      if (!found.rows.length) return [];
+      const found = yield* read(validationStatements.candidates(now, limit, skipLocked));
+      if (!found.length) return [];
       // The rows are locked by the read above (or the embedded database's one writer is us): all are leased.
       yield validationStatements.lease(
-        found.rows.map((r) => String(r.id)),
+        found.map((l) => l.id),
         owner,
         until,
         now,
       );
-      return found.rows.map((r) => ({
-        id: String(r.id),
-        accountId: accountIdOf(String(r.account_id)),
-        validatedCount: num(r.validated_count),
-        invalidCount: num(r.invalid_count),
-        total: num(r.total),
-        previousOwner: str(r.lease_owner),
-      }));
+      return found;
     });
   }
 
@@ -141,14 +165,9 @@ export class BulkJobValidationRepository {
   *saveProgress(jobs: ChunkProgress[], owner: string, until: number, now: number): Steps<Set<string>> {
     if (!jobs.length) return new Set<string>();
     const r: StmtResult = yield validationStatements.progress(jobs, owner, until, now);
-    let kept = new Set(jobs.map((j) => j.id));
-    if (r.affected !== jobs.length) {
-      const still: StmtResult = yield validationStatements.stillLeased(
-        jobs.map((j) => j.id),
-        owner,
-      );
-      kept = new Set(still.rows.map((x) => String(x.id)));
-    }
+    const ids = jobs.map((j) => j.id);
+    let kept = new Set(ids);
+    if (r.affected !== jobs.length) kept = new Set(yield* read(validationStatements.stillLeased(ids, owner)));
     for (const j of jobs) if (kept.has(j.id)) for (const m of j.marks) yield m;
     return kept;
   }
@@ -161,10 +180,8 @@ export class BulkJobValidationRepository {
    */
   *queue(ids: string[], owner: string, now: number): Steps<string[]> {
     if (!ids.length) return [];
-    const locked: StmtResult = yield validationStatements.lockForQueue(ids, this.db.capabilities.skipLocked);
-    const moving = locked.rows
-      .filter((r) => r.status === 'validating' && r.lease_owner === owner)
-      .map((r) => String(r.id));
+    const locked = yield* read(validationStatements.lockForQueue(ids, this.db.capabilities.skipLocked));
+    const moving = locked.filter((j) => j.status === 'validating' && j.leaseOwner === owner).map((j) => j.id);
     if (!moving.length) return [];
     yield validationStatements.queue(moving, owner, now);
     return moving;

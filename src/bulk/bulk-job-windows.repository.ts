@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { caseOf, inList, sql, Stmt, StmtResult, Steps } from '../database/sql';
+import { caseOf, decoders, inList, query, Query, read, sql, Stmt, StmtResult, Steps } from '../database/sql';
 import { leaseStatements } from './bulk-job-leases.repository';
 
 /**
@@ -25,11 +25,14 @@ export const jobWindowStatements = {
       ...ids,
       owner,
     ),
-  runningOf: (ids: string[], owner: string): Stmt =>
-    sql(
-      `SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'running'`,
-      ...ids,
-      owner,
+  runningOf: (ids: string[], owner: string): Query<string> =>
+    query(
+      decoders.id,
+      sql(
+        `SELECT id FROM bulk_jobs WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND status = 'running'`,
+        ...ids,
+        owner,
+      ),
     ),
   /** Windows opened at `at` (their rows' message ids derive from it), each job's range of rows taken, in one UPDATE. */
   openWindows: (windows: { id: string; from: number; to: number }[], at: number): Stmt => {
@@ -103,8 +106,7 @@ export class BulkJobWindowsRepository {
     const renewed: StmtResult = yield jobWindowStatements.renewForWindows(ids, owner, until);
     if (renewed.affected === ids.length) return new Set(ids);
     if (!renewed.affected) return new Set();
-    const running: StmtResult = yield jobWindowStatements.runningOf(ids, owner);
-    return new Set(running.rows.map((r) => String(r.id)));
+    return new Set(yield* read(jobWindowStatements.runningOf(ids, owner)));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
-import { BulkJobRecord, JobStatus, num, toJobRecord } from './bulk-records';
+import { decoders, inList, query, Query, read, sql, SqlParam, Stmt, StmtResult, Steps } from '../database/sql';
+import { BulkJobRecord, JobStatus, LiveCount, toJobRecord, toLiveCount } from './bulk-records';
 import { rowStatements } from './bulk-row.repository';
 import type { AccountId } from '../common/account-id';
 
@@ -22,6 +22,9 @@ export type KeyClaim = { mine: false; job: BulkJobRecord } | { mine: true; job: 
 
 /** Jobs that may still change status (finished ones only ever grow in number). */
 export const LIVE_STATUSES: JobStatus[] = ['accepting', 'validating', 'queued', 'running', 'paused'];
+
+/** A read of whole bulk_jobs rows (`SELECT *`). */
+const jobsOf = (stmt: Stmt): Query<BulkJobRecord> => query(toJobRecord, stmt);
 
 /**
  * Statements of bulk_jobs for intake and the job routes, as pure builders (the plans test runs EXPLAIN
@@ -49,21 +52,23 @@ export const jobStatements = {
       now,
       id,
     ),
-  byKey: (accountId: AccountId, keyHash: string): Stmt =>
-    sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash),
-  byId: (id: string): Stmt => sql('SELECT * FROM bulk_jobs WHERE id = ?', id),
-  byIds: (ids: readonly string[]): Stmt =>
-    sql(`SELECT * FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id`, ...ids),
-  owned: (accountId: AccountId, id: string): Stmt =>
-    sql('SELECT * FROM bulk_jobs WHERE id = ? AND account_id = ?', id, accountId),
-  ownedPage: (accountId: AccountId, before: string | null, limit: number): Stmt =>
-    before === null
-      ? sql(`SELECT * FROM bulk_jobs WHERE account_id = ? ORDER BY id DESC LIMIT ${limit}`, accountId)
-      : sql(
-          `SELECT * FROM bulk_jobs WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ${limit}`,
-          accountId,
-          before,
-        ),
+  byKey: (accountId: AccountId, keyHash: string): Query<BulkJobRecord> =>
+    jobsOf(sql('SELECT * FROM bulk_jobs WHERE account_id = ? AND idempotency_key_hash = ?', accountId, keyHash)),
+  byId: (id: string): Query<BulkJobRecord> => jobsOf(sql('SELECT * FROM bulk_jobs WHERE id = ?', id)),
+  byIds: (ids: readonly string[]): Query<BulkJobRecord> =>
+    jobsOf(sql(`SELECT * FROM bulk_jobs WHERE id IN (${inList(ids.length)}) ORDER BY id`, ...ids)),
+  owned: (accountId: AccountId, id: string): Query<BulkJobRecord> =>
+    jobsOf(sql('SELECT * FROM bulk_jobs WHERE id = ? AND account_id = ?', id, accountId)),
+  ownedPage: (accountId: AccountId, before: string | null, limit: number): Query<BulkJobRecord> =>
+    jobsOf(
+      before === null
+        ? sql(`SELECT * FROM bulk_jobs WHERE account_id = ? ORDER BY id DESC LIMIT ${limit}`, accountId)
+        : sql(
+            `SELECT * FROM bulk_jobs WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ${limit}`,
+            accountId,
+            before,
+          ),
+    ),
   releaseKey: (id: string): Stmt => sql('UPDATE bulk_jobs SET idempotency_key_hash = NULL WHERE id = ?', id),
   startValidation: (id: string, f: IntakeFields, now: number): Stmt =>
     sql(
@@ -93,10 +98,13 @@ export const jobStatements = {
       ...params,
     );
   },
-  staleIntakes: (now: number, limit: number): Stmt =>
-    sql(
-      `SELECT id FROM bulk_jobs WHERE status = 'accepting' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT ${limit}`,
-      now,
+  staleIntakes: (now: number, limit: number): Query<string> =>
+    query(
+      decoders.id,
+      sql(
+        `SELECT id FROM bulk_jobs WHERE status = 'accepting' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY id LIMIT ${limit}`,
+        now,
+      ),
     ),
   pause: (id: string, now: number): Stmt =>
     sql(
@@ -134,14 +142,17 @@ export const jobStatements = {
       now,
       id,
     ),
-  liveCounts: (): Stmt =>
-    sql(
-      `SELECT status, COUNT(*) AS jobs, SUM(pending_count) AS pending FROM bulk_jobs WHERE status IN (${inList(LIVE_STATUSES.length)}) GROUP BY status`,
-      ...LIVE_STATUSES,
+  liveCounts: (): Query<LiveCount> =>
+    query(
+      toLiveCount,
+      sql(
+        `SELECT status, COUNT(*) AS jobs, SUM(pending_count) AS pending FROM bulk_jobs WHERE status IN (${inList(LIVE_STATUSES.length)}) GROUP BY status`,
+        ...LIVE_STATUSES,
+      ),
     ),
 };
 
-const first = (r: StmtResult): BulkJobRecord | null => (r.rows[0] ? toJobRecord(r.rows[0]) : null);
+const first = <T>(records: T[]): T | null => records[0] ?? null;
 
 /**
  * bulk_jobs for intake and the job routes: typed records and named state changes. A state change
@@ -159,22 +170,20 @@ export class BulkJobRepository {
   /** Jobs by id, whoever owns them (the loops and their events; routes use `findOwned`), in id order. */
   async findByIds(ids: readonly string[]): Promise<BulkJobRecord[]> {
     if (!ids.length) return [];
-    return (await this.db.rows(ids.length === 1 ? jobStatements.byId(ids[0]) : jobStatements.byIds(ids))).map(
-      toJobRecord,
-    );
+    return this.db.read(ids.length === 1 ? jobStatements.byId(ids[0]) : jobStatements.byIds(ids));
   }
 
   async findByKey(accountId: AccountId, keyHash: string): Promise<BulkJobRecord | null> {
-    return first(await this.db.run(jobStatements.byKey(accountId, keyHash)));
+    return first(await this.db.read(jobStatements.byKey(accountId, keyHash)));
   }
 
   /** The account's job (tenancy: by account id first); null when it is not theirs or does not exist. */
   async findOwned(accountId: AccountId, id: string): Promise<BulkJobRecord | null> {
-    return first(await this.db.run(jobStatements.owned(accountId, id)));
+    return first(await this.db.read(jobStatements.owned(accountId, id)));
   }
 
   async listOwned(accountId: AccountId, before: string | null, limit: number): Promise<BulkJobRecord[]> {
-    return (await this.db.rows(jobStatements.ownedPage(accountId, before, limit))).map(toJobRecord);
+    return this.db.read(jobStatements.ownedPage(accountId, before, limit));
   }
 
   /**
@@ -189,12 +198,12 @@ export class BulkJobRepository {
     windowStart: number,
     now: number,
   ): Steps<KeyClaim | null> {
-    const holder = first(yield jobStatements.byKey(accountId, f.keyHash));
+    const holder = first(yield* read(jobStatements.byKey(accountId, f.keyHash)));
     if (holder && holder.createdAt >= windowStart) return { mine: false, job: holder };
     if (holder) yield jobStatements.releaseKey(holder.id);
     if (id === null) return null;
     yield jobStatements.startValidation(id, f, now);
-    return { mine: true, job: first(yield jobStatements.byId(id)) };
+    return { mine: true, job: first(yield* read(jobStatements.byId(id))) };
   }
 
   async setRequestHash(id: string, hash: string): Promise<void> {
@@ -218,7 +227,7 @@ export class BulkJobRepository {
   }
 
   async staleIntakes(now: number, limit: number): Promise<string[]> {
-    return (await this.db.rows(jobStatements.staleIntakes(now, limit))).map((r) => String(r.id));
+    return this.db.read(jobStatements.staleIntakes(now, limit));
   }
 
   /** User pause (also of a job paused for another reason). Returns whether the job moved. */
@@ -251,16 +260,16 @@ export class BulkJobRepository {
     const rows: StmtResult = yield rowStatements.retryFailed(id);
     if (rows.affected === 0) return { retried: 0, job: null };
     yield jobStatements.requeueRetried(id, rows.affected, now);
-    return { retried: rows.affected, job: first(yield jobStatements.byId(id)) };
+    return { retried: rows.affected, job: first(yield* read(jobStatements.byId(id))) };
   }
 
   /** Jobs per live status and their pending rows, from the jobs' own counters. */
   async liveCounts(): Promise<{ jobs: Record<string, number>; pending: number }> {
     const jobs: Record<string, number> = Object.fromEntries(LIVE_STATUSES.map((s) => [s, 0]));
     let pending = 0;
-    for (const r of await this.db.rows(jobStatements.liveCounts())) {
-      jobs[String(r.status)] = num(r.jobs);
-      pending += num(r.pending);
+    for (const c of await this.db.read(jobStatements.liveCounts())) {
+      jobs[c.status] = c.jobs;
+      pending += c.pending;
     }
     return { jobs, pending };
   }

@@ -9,6 +9,7 @@ import { BulkJobView, BulkRowView, ROW_FILTERS, ROW_STATUS_FILTERS, toJobView, t
 import type { ListBulkJobsQuery, ListBulkRowsQuery } from './dto/bulk-queries.dto';
 import { BulkJobRepository } from './bulk-job.repository';
 import type { BulkJobRecord, BulkRowRecord } from './bulk-records';
+import { BulkRowReport } from './bulk-row-report';
 import { BulkRowRepository } from './bulk-row.repository';
 import { canPayNextRow } from './next-row-payment';
 import { BulkJobEvents } from './bulk-job-events';
@@ -41,6 +42,7 @@ export class BulkJobsService {
     private readonly rowRepo: BulkRowRepository,
     private readonly events: BulkJobEvents,
     private readonly delivery: DeliveryCounts,
+    private readonly report: BulkRowReport,
   ) {}
 
   async get(accountId: AccountId, jobId: string): Promise<BulkJobView> {
@@ -87,7 +89,7 @@ export class BulkJobsService {
       found.push(...(await this.rowRepo.page(jobId, stored, from, limit + 1)));
     const rows = found.sort((a, b) => a.idx - b.idx).slice(0, limit + 1);
     const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const page = await this.report.withMessages(accountId, rows.slice(0, limit));
     return {
       jobId,
       rows: page.map((r) => toRowView(r, accountId)),

@@ -98,7 +98,8 @@ export function toJobRecord(r: Row): BulkJobRecord {
   };
 }
 
-export function toRowRecord(r: Row, jobId: string): BulkRowRecord {
+/** `jobId`: the job the statement read the row of; a read of several jobs' rows takes it from the row's job_id column. */
+export function toRowRecord(r: Row, jobId: string = String(r.job_id)): BulkRowRecord {
   return {
     jobId,
     idx: num(r.idx),
@@ -118,3 +119,16 @@ export function toRowRecord(r: Row, jobId: string): BulkRowRecord {
     deliveredAt: numOrNull(r.delivered_at),
   };
 }
+
+/** Jobs of one live status and their pending rows (`jobStatements.liveCounts`). */
+export interface LiveCount {
+  status: string;
+  jobs: number;
+  pending: number;
+}
+
+export const toLiveCount = (r: Row): LiveCount => ({
+  status: String(r.status),
+  jobs: num(r.jobs),
+  pending: num(r.pending),
+});

@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { streamCsv } from '../common/csv/csv-stream';
 import { toRowView } from './bulk-job.view';
 import type { BulkRowRecord } from './bulk-records';
+import { BulkRowReport } from './bulk-row-report';
 import { BulkRowRepository } from './bulk-row.repository';
 import { BulkSettings } from './bulk-settings';
 import type { AccountId } from '../common/account-id';
@@ -34,6 +35,7 @@ export class BulkRowExport {
 
   constructor(
     private readonly rows: BulkRowRepository,
+    private readonly report: BulkRowReport,
     private readonly settings: BulkSettings,
   ) {}
 
@@ -50,10 +52,10 @@ export class BulkRowExport {
     yield CSV_COLUMNS;
     const size = this.settings.exportPageRows;
     // One page read ahead: the database reads the next page while this one is written out.
-    let next: Promise<BulkRowRecord[]> | null = this.page(jobId, null, size);
+    let next: Promise<BulkRowRecord[]> | null = this.page(accountId, jobId, null, size);
     while (next) {
       const rows: BulkRowRecord[] = await next;
-      next = rows.length === size ? this.page(jobId, rows[rows.length - 1].idx, size) : null;
+      next = rows.length === size ? this.page(accountId, jobId, rows[rows.length - 1].idx, size) : null;
       for (const row of rows) {
         const r = toRowView(row, accountId);
         yield [
@@ -74,8 +76,9 @@ export class BulkRowExport {
     }
   }
 
-  private page(jobId: string, after: number | null, size: number): Promise<BulkRowRecord[]> {
-    const p = this.rows.page(jobId, null, after, size);
+  /** A page of rows with their messages' facts (two reads: the rows, then their messages by primary key). */
+  private page(accountId: AccountId, jobId: string, after: number | null, size: number): Promise<BulkRowRecord[]> {
+    const p = this.rows.page(jobId, null, after, size).then((rows) => this.report.withMessages(accountId, rows));
     // Read ahead for a client that may leave first: its failure then has no one to await it.
     p.catch(() => undefined);
     return p;

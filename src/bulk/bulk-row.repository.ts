@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, sql, SqlParam, Stmt } from '../database/sql';
-import { BulkRowRecord, num, toRowRecord } from './bulk-records';
+import { inList, query, sql, type Query, type SqlParam, type Stmt } from '../database/sql';
+import { BulkRowRecord, num, RowStatus, toRowRecord } from './bulk-records';
 import { unionOfJobs } from './job-rows-sql';
 
 /** A row as intake stores it. */
@@ -28,9 +28,8 @@ export interface InvalidRow {
 
 /** Invalid rows marked per statement (5 parameters a row: well under every dialect's limit). */
 export const MARK_CHUNK = 500;
-/** A report row's own columns (alias `r`: the page joins the row's message). */
-const REPORT_COLUMNS =
-  'r.idx, r.status, r.to_addr, r.channel, r.purpose, r.message_id, r.error_code, r.error_message, r.sent_at';
+/** A report row's columns (its message's facts come from messaging: bulk-row-report.ts). */
+const REPORT_COLUMNS = 'idx, status, to_addr, channel, purpose, message_id, error_code, error_message, sent_at';
 
 /** `(?, ?, 'pending', ?, ?, ?, 0)` n times: the VALUES of a multi-row insert (the caller keeps the one of its full batch). */
 export function rowValues(n: number): string {
@@ -56,19 +55,25 @@ export const rowStatements = {
   },
   deleteOfJob: (jobId: string): Stmt => sql('DELETE FROM bulk_rows WHERE job_id = ?', jobId),
   /** Rows of a job from index `from` in index order, with their payloads (validation, fingerprints). */
-  payloads: (jobId: string, from: number, limit: number): Stmt =>
-    sql(
-      `SELECT idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${limit}`,
-      jobId,
-      from,
+  payloads: (jobId: string, from: number, limit: number): Query<BulkRowRecord> =>
+    query(
+      (r) => toRowRecord(r, jobId),
+      sql(
+        `SELECT idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${limit}`,
+        jobId,
+        from,
+      ),
     ),
   /** The same for several jobs in one statement: each job's range read in index order, one after the other. */
-  payloadsOfJobs: (spans: RowSpan[]): Stmt =>
-    unionOfJobs(spans, (s) =>
-      sql(
-        `SELECT job_id, idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`,
-        s.jobId,
-        s.from,
+  payloadsOfJobs: (spans: RowSpan[]): Query<BulkRowRecord> =>
+    query(
+      (r) => toRowRecord(r, String(r.job_id)),
+      unionOfJobs(spans, (s) =>
+        sql(
+          `SELECT job_id, idx, channel, payload FROM bulk_rows WHERE job_id = ? AND idx >= ? ORDER BY idx LIMIT ${Math.floor(s.limit)}`,
+          s.jobId,
+          s.from,
+        ),
       ),
     ),
   /** One UPDATE marks rows invalid, each with its own error (CASE on idx). */
@@ -92,8 +97,12 @@ export const rowStatements = {
       jobId,
       ...idxs,
     ),
-  firstOfStatus: (jobId: string, status: string, columns: string): Stmt =>
-    sql(`SELECT ${columns} FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT 1`, jobId, status),
+  /** The first row in `status` (of it, `columns` only). */
+  firstOfStatus: (jobId: string, status: RowStatus, columns: string): Query<BulkRowRecord> =>
+    query(
+      (r) => ({ ...toRowRecord(r, jobId), status }),
+      sql(`SELECT ${columns} FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT 1`, jobId, status),
+    ),
   /** Pending rows cancelled, except those of the window in flight (its runner, or the reaper after a crash, settles them). */
   cancelPending: (jobId: string): Stmt =>
     sql(
@@ -107,28 +116,27 @@ export const rowStatements = {
       `UPDATE bulk_rows SET status = 'pending', attempt = attempt + 1, message_id = NULL, error_code = NULL, error_message = NULL, sent_at = NULL WHERE job_id = ? AND status = 'failed'`,
       jobId,
     ),
-  recentSends: (jobId: string, since: number): Stmt =>
-    sql('SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at', jobId, since),
-  /**
-   * Rows of a job after index `from`, in index order, optionally of one stored status, with their
-   * message's SMS encoding and parts and what receipts said of it (status, delivered_at): LEFT JOIN by
-   * the message's primary key, nothing stored twice.
-   */
-  page: (jobId: string, status: string | null, from: number | null, limit: number): Stmt => {
+  /** When the job's rows sent since `since` were sent (epoch ms). */
+  recentSends: (jobId: string, since: number): Query<number> =>
+    query(
+      (r) => num(r.sent_at),
+      sql('SELECT sent_at FROM bulk_rows WHERE job_id = ? AND sent_at >= ? ORDER BY sent_at', jobId, since),
+    ),
+  /** Rows of a job after index `from`, in index order, optionally of one stored status (the rows report). */
+  page: (jobId: string, status: string | null, from: number | null, limit: number): Query<BulkRowRecord> => {
     const params: SqlParam[] = [jobId];
-    let where = 'r.job_id = ?';
+    let where = 'job_id = ?';
     if (status !== null) {
-      where += ' AND r.status = ?';
+      where += ' AND status = ?';
       params.push(status);
     }
     if (from !== null) {
-      where += ' AND r.idx > ?';
+      where += ' AND idx > ?';
       params.push(from);
     }
-    return sql(
-      `SELECT ${REPORT_COLUMNS}, m.encoding, m.segments, m.status AS message_status, m.delivered_at
-       FROM bulk_rows r LEFT JOIN messages m ON m.id = r.message_id WHERE ${where} ORDER BY r.idx LIMIT ${limit}`,
-      ...params,
+    return query(
+      (r) => toRowRecord(r, jobId),
+      sql(`SELECT ${REPORT_COLUMNS} FROM bulk_rows WHERE ${where} ORDER BY idx LIMIT ${limit}`, ...params),
     );
   },
 };
@@ -143,15 +151,14 @@ export class BulkRowRepository {
 
   /** Rows from index `from` with their payloads (validation chunks, fingerprints of a stored job). */
   async payloads(jobId: string, from: number, limit: number): Promise<BulkRowRecord[]> {
-    return (await this.db.rows(rowStatements.payloads(jobId, from, limit))).map((r) => toRowRecord(r, jobId));
+    return this.db.read(rowStatements.payloads(jobId, from, limit));
   }
 
   /** The rows of several jobs' spans in one statement, per job in index order. */
   async payloadsOfJobs(spans: RowSpan[]): Promise<Map<string, BulkRowRecord[]>> {
     const out = new Map<string, BulkRowRecord[]>(spans.map((s) => [s.jobId, []]));
     if (!spans.length) return out;
-    for (const r of await this.db.rows(rowStatements.payloadsOfJobs(spans)))
-      out.get(String(r.job_id))?.push(toRowRecord(r, String(r.job_id)));
+    for (const r of await this.db.read(rowStatements.payloadsOfJobs(spans))) out.get(r.jobId)?.push(r);
     for (const rows of out.values()) rows.sort((a, b) => a.idx - b.idx);
     return out;
   }
@@ -172,21 +179,22 @@ export class BulkRowRepository {
   }
 
   async firstInvalid(jobId: string): Promise<BulkRowRecord | null> {
-    const [r] = await this.db.rows(rowStatements.firstOfStatus(jobId, 'invalid', 'idx, error_code, error_message'));
-    return r ? toRowRecord({ ...r, status: 'invalid' }, jobId) : null;
+    const [r] = await this.db.read(rowStatements.firstOfStatus(jobId, 'invalid', 'idx, error_code, error_message'));
+    return r ?? null;
   }
 
   /** The channel of the first row in `status` (what the next send would pay for); null when none or unknown. */
   async firstChannel(jobId: string, status: 'pending' | 'failed'): Promise<string | null> {
-    const [r] = await this.db.rows(rowStatements.firstOfStatus(jobId, status, 'channel'));
-    return r && r.channel !== null && r.channel !== undefined ? String(r.channel) : null;
+    const [r] = await this.db.read(rowStatements.firstOfStatus(jobId, status, 'channel'));
+    return r?.channel ?? null;
   }
 
   async recentSends(jobId: string, since: number): Promise<number[]> {
-    return (await this.db.rows(rowStatements.recentSends(jobId, since))).map((r) => num(r.sent_at));
+    return this.db.read(rowStatements.recentSends(jobId, since));
   }
 
+  /** A page of the rows report without the messages' facts (BulkRowReport adds them). */
   async page(jobId: string, status: string | null, from: number | null, limit: number): Promise<BulkRowRecord[]> {
-    return (await this.db.rows(rowStatements.page(jobId, status, from, limit))).map((r) => toRowRecord(r, jobId));
+    return this.db.read(rowStatements.page(jobId, status, from, limit));
   }
 }

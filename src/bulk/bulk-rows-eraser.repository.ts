@@ -1,10 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ErasureTarget, RecipientEraser, RecipientErasers } from '../common/erasure/recipient-erasers';
-import { inList, sql } from '../database/sql';
+import { inList, query, Row, sql } from '../database/sql';
+import { num, toRowRecord } from './bulk-records';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** Rows of the account's jobs addressed to the target (bulk_rows has no account column: kept to the account's jobs). */
 const MATCH = (n: number) => `to_addr IN (${inList(n)}) AND job_id IN (SELECT id FROM bulk_jobs WHERE account_id = ?)`;
+
+/** A row found by `waiting` (only whether one is found matters). */
+const toIdx = (r: Row): number => num(r.idx);
 
 /**
  * Bulk rows' part of an erasure: `to` -> hash, the row's payload (text, variables) -> `{}` and the
@@ -27,15 +31,18 @@ export class BulkRowsEraser implements RecipientEraser, OnModuleInit {
   }
 
   async erase(t: ErasureTarget, limit: number): Promise<number> {
-    const keys = await this.uow.rows<{ job_id: string; idx: number | string }>(
-      sql(
-        `SELECT job_id, idx FROM bulk_rows WHERE ${MATCH(t.forms.length)} AND status NOT IN ('pending', 'sending') LIMIT ${limit}`,
-        ...t.forms,
-        t.accountId,
+    const keys = await this.uow.read(
+      query(
+        toRowRecord,
+        sql(
+          `SELECT job_id, idx FROM bulk_rows WHERE ${MATCH(t.forms.length)} AND status NOT IN ('pending', 'sending') LIMIT ${limit}`,
+          ...t.forms,
+          t.accountId,
+        ),
       ),
     );
     const byJob = new Map<string, number[]>();
-    for (const k of keys) byJob.set(k.job_id, [...(byJob.get(k.job_id) ?? []), Number(k.idx)]);
+    for (const k of keys) byJob.set(k.jobId, [...(byJob.get(k.jobId) ?? []), k.idx]);
     let erased = 0;
     for (const [jobId, idxs] of byJob) {
       erased += await this.uow.exec(
@@ -51,8 +58,8 @@ export class BulkRowsEraser implements RecipientEraser, OnModuleInit {
   }
 
   async waiting(t: ErasureTarget): Promise<boolean> {
-    const rows = await this.uow.rows(
-      sql(`SELECT idx FROM bulk_rows WHERE ${MATCH(t.forms.length)} LIMIT 1`, ...t.forms, t.accountId),
+    const rows = await this.uow.read(
+      query(toIdx, sql(`SELECT idx FROM bulk_rows WHERE ${MATCH(t.forms.length)} LIMIT 1`, ...t.forms, t.accountId)),
     );
     return rows.length > 0;
   }

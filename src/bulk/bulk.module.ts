@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BulkRowsEraser } from './bulk-rows-eraser.repository';
+import { BulkJobsPurgeRepository } from './bulk-jobs-purge.repository';
 import { AccountsModule } from '../accounts/accounts.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { BulkController } from './bulk.controller';
@@ -19,6 +20,7 @@ import { WindowRowsRepository } from './window-rows.repository';
 import { BulkMetricsSource } from './bulk-metrics.source';
 import { BulkReaper } from './bulk-reaper';
 import { BulkRowExport } from './bulk-row-export.service';
+import { BulkRowReport } from './bulk-row-report';
 import { BulkSettings } from './bulk-settings';
 import { BulkValidationLoop } from './bulk-validation.loop';
 import { BulkJobStream } from './bulk-job-stream';
@@ -29,6 +31,7 @@ import { BulkJobStream } from './bulk-job-stream';
   controllers: [BulkController],
   providers: [
     BulkRowsEraser,
+    BulkJobsPurgeRepository,
     BulkSettings,
     BulkJobRepository,
     BulkJobLeasesRepository,
@@ -42,6 +45,7 @@ import { BulkJobStream } from './bulk-job-stream';
     BulkDryRunService,
     BulkJobsService,
     BulkRowExport,
+    BulkRowReport,
     BulkReaper,
     BulkValidationLoop,
     BulkJobRunnerFactory,

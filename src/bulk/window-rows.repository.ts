@@ -1,9 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, Row, sql, SqlParam, Stmt, StmtResult, Steps, updateFromRows, UpdateFromSyntax } from '../database/sql';
-import { num } from './bulk-records';
+import {
+  inList,
+  query,
+  Query,
+  read,
+  sql,
+  SqlParam,
+  Stmt,
+  Steps,
+  updateFromRows,
+  UpdateFromSyntax,
+} from '../database/sql';
+import { BulkRowRecord, toRowRecord } from './bulk-records';
 import { JobRow, unionOfJobs } from './job-rows-sql';
-import { ClaimedRow, SettledRow, TakenRow, toClaimedRow, WindowAsk, WindowClaim, WindowOutcomes } from './window-rows';
+import { ClaimedRow, InFlightRow, SettledRow, TakenRow, toClaimedRow, toInFlightRow } from './window-rows';
+import type { WindowAsk, WindowClaim, WindowOutcomes } from './window-rows';
 
 const cut = (m: string | null, n: number): string | null => (m === null ? null : m.slice(0, n));
 /** A row as a window took it: the attempt is part of the key, so a row retried since is not settled by an older window. */
@@ -26,34 +38,43 @@ const retake = (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[], status: 'sen
 /** Statements of bulk_rows as dispatch windows (and the reaper) take and settle them, as pure builders (the plans test runs EXPLAIN on them). */
 export const windowRowStatements = {
   /** The next rows of a job's window, of one status (so (job_id, status, idx) serves it without sorting). */
-  windowRows: (jobId: string, status: 'pending' | 'sending', limit: number): Stmt =>
-    sql(
-      `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(limit)}`,
-      jobId,
-      status,
+  windowRows: (jobId: string, status: 'pending' | 'sending', limit: number): Query<BulkRowRecord> =>
+    query(
+      toRowRecord,
+      sql(
+        `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE job_id = ? AND status = ? ORDER BY idx LIMIT ${Math.floor(limit)}`,
+        jobId,
+        status,
+      ),
     ),
   /** The same for several jobs' windows in one statement (each job's part is the one-job read). */
-  windowRowsOfJobs: (spans: { jobId: string; limit: number }[], status: 'pending' | 'sending'): Stmt =>
-    unionOfJobs(spans, (s) => windowRowStatements.windowRows(s.jobId, status, s.limit)),
+  windowRowsOfJobs: (spans: { jobId: string; limit: number }[], status: 'pending' | 'sending'): Query<BulkRowRecord> =>
+    query(
+      toRowRecord,
+      unionOfJobs(spans, (s) => windowRowStatements.windowRows(s.jobId, status, s.limit)),
+    ),
   /**
    * Rows of jobs' windows in flight still `pending` (taken before a crash, a lost lease or a
    * shutdown cut the window short), with the window's time their message ids derive from. A window
    * holds at most its job's messagesPerSecond rows. (Unordered: callers sort.)
    */
-  inFlight: (jobIds: string[]): Stmt =>
-    sql(
-      `SELECT r.job_id, r.idx, r.payload, r.message_id, r.attempt, j.window_at FROM bulk_jobs j JOIN bulk_rows r ON r.job_id = j.id AND r.idx BETWEEN j.window_from AND j.window_to
+  inFlight: (jobIds: string[]): Query<InFlightRow> =>
+    query(
+      toInFlightRow,
+      sql(
+        `SELECT r.job_id, r.idx, r.payload, r.message_id, r.attempt, j.window_at FROM bulk_jobs j JOIN bulk_rows r ON r.job_id = j.id AND r.idx BETWEEN j.window_from AND j.window_to
        WHERE j.id IN (${inList(jobIds.length)}) AND r.status = 'pending'`,
-      ...jobIds,
+        ...jobIds,
+      ),
     ),
   /** Pending rows of several jobs, each in its range of indexes after a cursor: one read of primary-key ranges (no per-job subquery). */
-  pendingInRanges: (spans: { jobId: string; after: number; limit: number }[]): Stmt => {
+  pendingInRanges: (spans: { jobId: string; after: number; limit: number }[]): Query<BulkRowRecord> => {
     const params: SqlParam[] = [];
     for (const s of spans) params.push(s.jobId, s.after, s.after + s.limit);
-    return {
+    return query(toRowRecord, {
       sql: `SELECT job_id, idx, payload, message_id, attempt FROM bulk_rows WHERE status = 'pending' AND (${spans.map(() => '(job_id = ? AND idx > ? AND idx <= ?)').join(' OR ')})`,
       params,
-    };
+    });
   },
   /**
    * Several jobs' settled rows of one status in one UPDATE, joined by primary key (and the attempt
@@ -89,16 +110,20 @@ export const windowRowStatements = {
    */
   putBack: (syntax: UpdateFromSyntax, rows: JobRow<TakenRow>[]): Stmt => retake(syntax, rows, 'pending'),
   /** Of rows as windows took them, those still taken (the caller checks the attempt). */
-  stillTaken: (rows: JobRow<unknown>[]): Stmt => ({
-    sql: `SELECT job_id, idx, attempt FROM bulk_rows WHERE ${TAKEN.sql} AND (${rows.map(() => '(job_id = ? AND idx = ?)').join(' OR ')})`,
-    params: rows.flatMap((r) => [r.jobId, r.idx]),
-  }),
+  stillTaken: (rows: JobRow<unknown>[]): Query<BulkRowRecord> =>
+    query(toRowRecord, {
+      sql: `SELECT job_id, idx, attempt FROM bulk_rows WHERE ${TAKEN.sql} AND (${rows.map(() => '(job_id = ? AND idx = ?)').join(' OR ')})`,
+      params: rows.flatMap((r) => [r.jobId, r.idx]),
+    }),
   /** Rows of a job left `sending`, or `pending` in its window in flight (a cancelled job's, for the reaper), with that window's time; any `limit` of them (the next pass takes the rest). */
-  orphans: (jobId: string, limit: number): Stmt =>
-    sql(
-      `SELECT r.idx, r.status, r.message_id, r.attempt, r.to_addr, r.channel, r.payload, j.window_at FROM bulk_rows r JOIN bulk_jobs j ON j.id = r.job_id
+  orphans: (jobId: string, limit: number): Query<InFlightRow> =>
+    query(
+      (r) => toInFlightRow(r, jobId),
+      sql(
+        `SELECT r.idx, r.status, r.message_id, r.attempt, r.to_addr, r.channel, r.payload, j.window_at FROM bulk_rows r JOIN bulk_jobs j ON j.id = r.job_id
        WHERE r.job_id = ? AND (r.status = 'sending' OR (r.status = 'pending' AND r.idx BETWEEN j.window_from AND j.window_to)) LIMIT ${limit}`,
-      jobId,
+        jobId,
+      ),
     ),
   settleOrphan: (jobId: string, s: SettledRow): Stmt =>
     sql(
@@ -134,19 +159,27 @@ export class WindowRowsRepository {
    */
   *claimWindows(asks: WindowAsk[], at: number): Steps<Map<string, WindowClaim>> {
     const found = new Map<string, ClaimedRow[]>(asks.map((a) => [a.jobId, []]));
-    const keep = (got: StmtResult, when: (x: Row) => number, taken: boolean) => {
-      for (const x of got.rows) found.get(String(x.job_id))?.push(toClaimedRow(x, String(x.job_id), when(x), taken));
+    const keep = (got: ClaimedRow[]) => {
+      for (const r of got) found.get(r.jobId)?.push(r);
     };
+    const under = (taken: boolean) => (r: BulkRowRecord) => toClaimedRow(r, at, taken);
     const none = (of: WindowAsk[]) => of.filter((a) => !found.get(a.jobId)?.length);
     const recovering = asks.filter((a) => a.recover);
-    if (recovering.length) keep(yield windowRowStatements.windowRowsOfJobs(recovering, 'sending'), () => at, true);
+    if (recovering.length)
+      keep((yield* read(windowRowStatements.windowRowsOfJobs(recovering, 'sending'))).map(under(true)));
     const cut = none(recovering);
-    if (cut.length) keep(yield windowRowStatements.inFlight(cut.map((a) => a.jobId)), (x) => num(x.window_at), true);
+    if (cut.length)
+      keep(
+        (yield* read(windowRowStatements.inFlight(cut.map((a) => a.jobId)))).map(({ windowAt, ...r }) =>
+          toClaimedRow(r, windowAt, true),
+        ),
+      );
     const recovered = new Set(recovering.filter((a) => found.get(a.jobId)?.length).map((a) => a.jobId));
     const ahead = none(asks);
-    if (ahead.length) keep(yield windowRowStatements.pendingInRanges(ahead), () => at, false);
+    if (ahead.length) keep((yield* read(windowRowStatements.pendingInRanges(ahead))).map(under(false)));
     const fromStart = none(ahead);
-    if (fromStart.length) keep(yield windowRowStatements.windowRowsOfJobs(fromStart, 'pending'), () => at, false);
+    if (fromStart.length)
+      keep((yield* read(windowRowStatements.windowRowsOfJobs(fromStart, 'pending'))).map(under(false)));
     const claims = new Map<string, WindowClaim>();
     for (const [jobId, rows] of found) {
       rows.sort((a, b) => a.idx - b.idx);
@@ -183,8 +216,8 @@ export class WindowRowsRepository {
   async lostWindows(windows: WindowOutcomes[]): Promise<Set<string>> {
     const rows = windows.flatMap((w) => w.outcomes.map((o) => ({ ...o, jobId: w.jobId })));
     const taken = new Set(
-      (rows.length ? await this.db.rows(windowRowStatements.stillTaken(rows)) : []).map(
-        (r) => `${String(r.job_id)}/${num(r.idx)}/${num(r.attempt)}`,
+      (rows.length ? await this.db.read(windowRowStatements.stillTaken(rows)) : []).map(
+        (r) => `${r.jobId}/${r.idx}/${r.attempt}`,
       ),
     );
     return new Set(rows.filter((r) => !taken.has(`${r.jobId}/${r.idx}/${r.attempt}`)).map((r) => r.jobId));
@@ -192,8 +225,8 @@ export class WindowRowsRepository {
 
   /** A cancelled job's rows left taken (see windowRowStatements.orphans), each under the id it was (or would have been) sent under. */
   async orphans(jobId: string, limit: number): Promise<ClaimedRow[]> {
-    return (await this.db.rows(windowRowStatements.orphans(jobId, limit)))
-      .map((r) => toClaimedRow(r, jobId, num(r.window_at), true))
+    return (await this.db.read(windowRowStatements.orphans(jobId, limit)))
+      .map(({ windowAt, ...r }) => toClaimedRow(r, windowAt, true))
       .sort((a, b) => a.idx - b.idx);
   }
 }

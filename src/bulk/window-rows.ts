@@ -1,7 +1,7 @@
 import { derivedId } from '../common/ids';
 import type { Row } from '../database/sql';
 import type { BulkRowErrorCode } from './bulk-error-codes';
-import { BulkRowRecord, toRowRecord } from './bulk-records';
+import { BulkRowRecord, num, toRowRecord } from './bulk-records';
 
 // The rows of a dispatch window as the runner, the window batches and the reaper pass them around:
 // taken under a message id (stored, or derived from the window), then settled, held or put back.
@@ -69,14 +69,25 @@ export function windowMessageId(jobId: string, idx: number, attempt: number, at:
   return derivedId('msg', at, `${jobId}/${idx}/${attempt}`);
 }
 
+/** A row read with the time of its job's window in flight (`window_at`): a takeover's, or the reaper's. */
+export type InFlightRow = BulkRowRecord & { windowAt: number };
+
+/** `jobId`: the job the statement read the row of; a read of several jobs' rows takes it from the row's job_id column. */
+export function toInFlightRow(x: Row, jobId: string = String(x.job_id)): InFlightRow {
+  return { ...toRowRecord(x, jobId), windowAt: num(x.window_at) };
+}
+
 /**
  * A row read for a window: under the id stored on it (a row marked `sending`, or put back after
  * one), else the one derived from the window's time; `fresh` when neither a stored id nor an earlier
  * window (`taken`: a row of the window in flight when the job was taken over) can have put a message
  * in the log.
  */
-export function toClaimedRow(x: Row, jobId: string, at: number, taken: boolean): ClaimedRow {
-  const r = toRowRecord(x, jobId);
+export function toClaimedRow(r: BulkRowRecord, at: number, taken: boolean): ClaimedRow {
   const stored = r.messageId;
-  return { ...r, messageId: stored ?? windowMessageId(jobId, r.idx, r.attempt, at), fresh: stored === null && !taken };
+  return {
+    ...r,
+    messageId: stored ?? windowMessageId(r.jobId, r.idx, r.attempt, at),
+    fresh: stored === null && !taken,
+  };
 }

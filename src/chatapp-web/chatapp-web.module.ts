@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { WebInboundEraser } from './inbound/web-inbound-eraser.repository';
+import { WebInboundPurgeRepository } from './inbound/web-inbound-purge.repository';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { SESSION_LOOKUP } from '../messaging/validation/lookups';
@@ -35,6 +36,7 @@ import { WebSessionsService } from './web-sessions.service';
   controllers: [AdminWebSessionsController, ChatsController, WahaHookController],
   providers: [
     WebInboundEraser,
+    WebInboundPurgeRepository,
     WebSessionsService,
     WahaClient,
     SandboxWebSessionProvider,

@@ -5,6 +5,7 @@ import { DNS_RESOLVER, SystemDnsResolver } from './net/dns-resolver';
 import { GuardedFetcher } from './net/guarded-fetcher';
 import { TargetPolicy } from './net/target-policy';
 import { RecipientErasers } from './erasure/recipient-erasers';
+import { RetentionPurges } from './retention/retention-purges';
 import { RecipientHasher } from './recipient-hasher';
 import { SecretBox } from './secret-box';
 import { ShutdownCoordinator } from './shutdown/shutdown-coordinator';
@@ -17,6 +18,7 @@ import { ShutdownCoordinator } from './shutdown/shutdown-coordinator';
     SecretBox,
     RecipientHasher,
     RecipientErasers,
+    RetentionPurges,
     { provide: DNS_RESOLVER, useClass: SystemDnsResolver },
     TargetPolicy,
     GuardedFetcher,
@@ -28,6 +30,7 @@ import { ShutdownCoordinator } from './shutdown/shutdown-coordinator';
     SecretBox,
     RecipientHasher,
     RecipientErasers,
+    RetentionPurges,
     TargetPolicy,
     GuardedFetcher,
     ShutdownCoordinator,

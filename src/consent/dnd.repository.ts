@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { inList, sql, SqlParam, Stmt } from '../database/sql';
+import { decoders, inList, query, Query, Row, sql, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** The platform's do-not-disturb list (dnd_numbers, dnd_state), owned by the consent module. */
@@ -9,14 +9,38 @@ export interface DndState {
   importedAt: number | null;
 }
 
+/** The one mapping of the dnd_state row. */
+function toDndState(r: Row): DndState {
+  return {
+    activeGeneration: Number(r.active_generation ?? 0),
+    numbers: Number(r.numbers ?? 0),
+    importedAt: r.imported_at === null || r.imported_at === undefined ? null : Number(r.imported_at),
+  };
+}
+
+/** A generation number selected `AS g` (null: none, e.g. `MIN` over no rows). */
+interface GenerationRow {
+  g: number | null;
+}
+
+function toGenerationRow(r: Row): GenerationRow {
+  return { g: r.g === null || r.g === undefined ? null : Number(r.g) };
+}
+
+/** A listed number (E.164), as `SELECT number FROM dnd_numbers` returns it. */
+const toDndNumber = (r: Row): string => String(r.number);
+
 /**
  * The numbers among `numbers` on the list in force: primary-key reads of the active generation (the
  * plans test checks the index).
  */
-export function dndLookup(numbers: readonly string[]): Stmt {
-  return sql(
-    `SELECT number FROM dnd_numbers WHERE generation = (SELECT active_generation FROM dnd_state WHERE id = 1) AND number IN (${inList(numbers.length)})`,
-    ...numbers,
+export function dndLookup(numbers: readonly string[]): Query<string> {
+  return query(
+    toDndNumber,
+    sql(
+      `SELECT number FROM dnd_numbers WHERE generation = (SELECT active_generation FROM dnd_state WHERE id = 1) AND number IN (${inList(numbers.length)})`,
+      ...numbers,
+    ),
   );
 }
 
@@ -25,22 +49,19 @@ export class DndRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   async state(): Promise<DndState> {
-    const rows = await this.uow.rows<Record<string, unknown>>(
-      sql('SELECT active_generation, numbers, imported_at FROM dnd_state WHERE id = 1'),
+    const rows = await this.uow.read(
+      query(toDndState, sql('SELECT active_generation, numbers, imported_at FROM dnd_state WHERE id = 1')),
     );
-    const r = rows[0];
-    return {
-      activeGeneration: Number(r?.active_generation ?? 0),
-      numbers: Number(r?.numbers ?? 0),
-      importedAt: r?.imported_at === null || r?.imported_at === undefined ? null : Number(r.imported_at),
-    };
+    return rows[0] ?? { activeGeneration: 0, numbers: 0, importedAt: null };
   }
 
   /** Takes a fresh generation number for an import (two imports never share one). */
   async claimGeneration(): Promise<number> {
     return this.uow.transaction(async (tx) => {
       await tx.exec(sql('UPDATE dnd_state SET next_generation = next_generation + 1 WHERE id = 1'));
-      const rows = await tx.rows<{ g: unknown }>(sql('SELECT next_generation - 1 AS g FROM dnd_state WHERE id = 1'));
+      const rows = await tx.read(
+        query(toGenerationRow, sql('SELECT next_generation - 1 AS g FROM dnd_state WHERE id = 1')),
+      );
       return Number(rows[0].g);
     });
   }
@@ -59,10 +80,10 @@ export class DndRepository {
   }
 
   async count(generation: number): Promise<number> {
-    const rows = await this.uow.rows<{ n: unknown }>(
-      sql('SELECT COUNT(*) AS n FROM dnd_numbers WHERE generation = ?', generation),
+    const rows = await this.uow.read(
+      query(decoders.n, sql('SELECT COUNT(*) AS n FROM dnd_numbers WHERE generation = ?', generation)),
     );
-    return Number(rows[0]?.n ?? 0);
+    return rows[0] ?? 0;
   }
 
   /**
@@ -72,7 +93,9 @@ export class DndRepository {
    */
   async activate(generation: number, numbers: number, at: number): Promise<{ activated: boolean; previous: number }> {
     return this.uow.transaction(async (tx) => {
-      const before = await tx.rows<{ g: unknown }>(sql('SELECT active_generation AS g FROM dnd_state WHERE id = 1'));
+      const before = await tx.read(
+        query(toGenerationRow, sql('SELECT active_generation AS g FROM dnd_state WHERE id = 1')),
+      );
       const n = await tx.exec(
         sql(
           'UPDATE dnd_state SET active_generation = ?, numbers = ?, imported_at = ? WHERE id = 1 AND active_generation < ?',
@@ -88,29 +111,29 @@ export class DndRepository {
 
   /** Deletes up to `batch` numbers of a generation no longer in force: how many went (0: done). */
   async deleteSome(generation: number, batch: number): Promise<number> {
-    const edge = await this.uow.rows<{ number: unknown }>(
-      sql(
-        `SELECT number FROM dnd_numbers WHERE generation = ? ORDER BY number LIMIT 1 OFFSET ${batch - 1}`,
-        generation,
+    const edge = await this.uow.read(
+      query(
+        toDndNumber,
+        sql(
+          `SELECT number FROM dnd_numbers WHERE generation = ? ORDER BY number LIMIT 1 OFFSET ${batch - 1}`,
+          generation,
+        ),
       ),
     );
     if (edge.length === 0) return this.uow.exec(sql('DELETE FROM dnd_numbers WHERE generation = ?', generation));
-    return this.uow.exec(
-      sql('DELETE FROM dnd_numbers WHERE generation = ? AND number <= ?', generation, String(edge[0].number)),
-    );
+    return this.uow.exec(sql('DELETE FROM dnd_numbers WHERE generation = ? AND number <= ?', generation, edge[0]));
   }
 
   /** The oldest generation below `active` that still has rows (an old list, or an import that lost or died), or null. */
   async staleGeneration(active: number): Promise<number | null> {
-    const rows = await this.uow.rows<{ g: unknown }>(sql('SELECT MIN(generation) AS g FROM dnd_numbers'));
+    const rows = await this.uow.read(query(toGenerationRow, sql('SELECT MIN(generation) AS g FROM dnd_numbers')));
     const g = rows[0]?.g;
-    return g === null || g === undefined || Number(g) >= active ? null : Number(g);
+    return g === null || g === undefined || g >= active ? null : g;
   }
 
   /** The numbers among `numbers` on the list in force: one indexed read for many numbers. */
   async listed(numbers: readonly string[]): Promise<Set<string>> {
     if (numbers.length === 0) return new Set();
-    const rows = await this.uow.rows<{ number: unknown }>(dndLookup(numbers));
-    return new Set(rows.map((r) => String(r.number)));
+    return new Set(await this.uow.read(dndLookup(numbers)));
   }
 }

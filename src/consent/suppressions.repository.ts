@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { inList, sql, SqlParam } from '../database/sql';
+import { inList, query, Row, sql, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { SuppressionChannel, SuppressionReason, SuppressionRecord, SuppressionScope } from './suppression-types';
 import { AccountId, accountIdOf } from '../common/account-id';
@@ -16,10 +16,9 @@ const COLUMNS = [
   'created_at',
 ];
 const SELECT = `SELECT ${COLUMNS.join(', ')} FROM suppressions`;
-type SuppressionRow = Record<(typeof COLUMNS)[number], unknown>;
 
 /** The one mapping of a suppressions row. */
-function toRecord(r: SuppressionRow): SuppressionRecord {
+function toRecord(r: Row): SuppressionRecord {
   return {
     id: String(r.id),
     accountId: accountIdOf(String(r.account_id)),
@@ -47,6 +46,15 @@ export interface SuppressionHit {
   recipientHash: string;
   channel: SuppressionChannel;
   scope: SuppressionScope;
+}
+
+/** The one mapping of a policy lookup's row. */
+function toSuppressionHit(r: Row): SuppressionHit {
+  return {
+    recipientHash: String(r.recipient_hash),
+    channel: String(r.channel) as SuppressionChannel,
+    scope: String(r.scope) as SuppressionScope,
+  };
 }
 
 /** The suppression list, owned by the consent module. Every method takes the owning account. */
@@ -93,19 +101,24 @@ export class SuppressionsRepository {
     recipientHash: string,
     channel: SuppressionChannel,
   ): Promise<SuppressionRecord | null> {
-    const rows = await this.uow.rows<SuppressionRow>(
-      sql(`${SELECT} WHERE account_id = ? AND recipient_hash = ? AND channel = ?`, accountId, recipientHash, channel),
+    const rows = await this.uow.read(
+      query(
+        toRecord,
+        sql(`${SELECT} WHERE account_id = ? AND recipient_hash = ? AND channel = ?`, accountId, recipientHash, channel),
+      ),
     );
-    return rows[0] ? toRecord(rows[0]) : null;
+    return rows[0] ?? null;
   }
 
   /** Every entry of the account for any of `hashes` (one indexed read). */
   async ofHashes(accountId: AccountId, hashes: readonly string[]): Promise<SuppressionRecord[]> {
     if (hashes.length === 0) return [];
-    const rows = await this.uow.rows<SuppressionRow>(
-      sql(`${SELECT} WHERE account_id = ? AND recipient_hash IN (${inList(hashes.length)})`, accountId, ...hashes),
+    return this.uow.read(
+      query(
+        toRecord,
+        sql(`${SELECT} WHERE account_id = ? AND recipient_hash IN (${inList(hashes.length)})`, accountId, ...hashes),
+      ),
     );
-    return rows.map(toRecord);
   }
 
   /** Oldest first, then by id (a stable cursor). */
@@ -129,7 +142,7 @@ export class SuppressionsRepository {
       params.push(f.after.createdAt, f.after.createdAt, f.after.id);
     }
     const text = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT ${f.limit}`;
-    return (await this.uow.rows<SuppressionRow>(sql(text, ...params))).map(toRecord);
+    return this.uow.read(query(toRecord, sql(text, ...params)));
   }
 
   /**
@@ -138,18 +151,16 @@ export class SuppressionsRepository {
    */
   async hits(accountId: AccountId, hashes: readonly string[], channels: readonly string[]): Promise<SuppressionHit[]> {
     if (hashes.length === 0) return [];
-    const rows = await this.uow.rows<SuppressionRow>(
-      sql(
-        `SELECT recipient_hash, channel, scope FROM suppressions WHERE account_id = ? AND recipient_hash IN (${inList(hashes.length)}) AND channel IN (${inList(channels.length)})`,
-        accountId,
-        ...hashes,
-        ...channels,
+    return this.uow.read(
+      query(
+        toSuppressionHit,
+        sql(
+          `SELECT recipient_hash, channel, scope FROM suppressions WHERE account_id = ? AND recipient_hash IN (${inList(hashes.length)}) AND channel IN (${inList(channels.length)})`,
+          accountId,
+          ...hashes,
+          ...channels,
+        ),
       ),
     );
-    return rows.map((r) => ({
-      recipientHash: String(r.recipient_hash),
-      channel: String(r.channel) as SuppressionChannel,
-      scope: String(r.scope) as SuppressionScope,
-    }));
   }
 }

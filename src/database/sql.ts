@@ -7,15 +7,50 @@ export interface Stmt {
   params: SqlParam[];
 }
 
-/** A row as the driver returns it (numbers may be strings from mysql2): repositories convert it once. */
+/**
+ * A row as the driver returns it (numbers may be strings from mysql2, dates differ by dialect): only
+ * a record's one mapping function reads one, as the `decode` of the `Query` that returns it.
+ */
 export type Row = Record<string, unknown>;
+
+/** A row no code has decoded yet: opaque, so nothing reads its columns but a `Query`'s `decode`. */
+export interface RawRow {
+  readonly __raw: unique symbol;
+}
+
+/** A statement that returns rows of `T`, each decoded once by its record's mapping function. */
+export interface Query<T> extends Stmt {
+  decode: (row: Row) => T;
+}
 
 export interface StmtResult {
   /** Rows changed by a write (0 for a read). */
   affected: number;
-  /** Rows returned by a read (empty for a write). */
-  rows: Row[];
+  /** Rows returned by a read (empty for a write): `read` or `decodeAll` turns them into records. */
+  rows: RawRow[];
 }
+
+/** `stmt` returning rows of `T`, each decoded by `decode` (its record's mapping function). */
+export const query = <T>(decode: (row: Row) => T, stmt: Stmt): Query<T> => ({ ...stmt, decode });
+
+/** The records of a query's result. */
+export const decodeAll = <T>(q: Query<T>, result: StmtResult): T[] =>
+  (result.rows as unknown as Row[]).map((r) => q.decode(r));
+
+/** Inside `Steps`: runs `q` and returns its records (`const jobs = yield* read(q)`). */
+export function* read<T>(q: Query<T>): Steps<T[]> {
+  return decodeAll(q, yield q);
+}
+
+/** Mapping functions of one-column records, shared by the queries that select one. */
+export const decoders = {
+  /** `SELECT id ...`: ids as strings (mysql2 returns BIGINT ids as strings, SQLite as numbers). */
+  id: (r: Row): string => String(r.id),
+  /** `SELECT COUNT(*) AS n ...` and other single numbers named `n`. */
+  n: (r: Row): number => Number(r.n ?? 0),
+  /** `SELECT MIN(...) AS k ...`: a key as a string, null when the table is empty. */
+  k: (r: Row): string | null => (r.k === null || r.k === undefined ? null : String(r.k)),
+};
 
 /**
  * A unit of work written once for both dialects: it yields statements and receives their results.

@@ -3,12 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import { isDeadlock, isLockWaitTimeout } from './db-errors';
 import { SqliteConnection, SqliteGate, SqliteStatement, unitScope, UnitScope } from './sqlite-gate';
-import type { Row, Steps, Stmt, StmtResult, UpdateFromSyntax, UpsertSyntax } from './sql';
+import { decodeAll, type Query, type RawRow, type Steps, type Stmt, type StmtResult } from './sql';
+import type { UpdateFromSyntax, UpsertSyntax } from './sql';
 
 /** A transaction in progress: statements and TypeORM repositories that belong to it. */
 export interface Tx {
   run(stmt: Stmt): Promise<StmtResult>;
-  rows<T = Row>(stmt: Stmt): Promise<T[]>;
+  /** The records `q` returns. */
+  read<T>(q: Query<T>): Promise<T[]>;
   /** Rows changed. */
   exec(stmt: Stmt): Promise<number>;
   /** TypeORM's manager bound to this transaction. */
@@ -118,8 +120,9 @@ export class UnitOfWork {
     });
   }
 
-  async rows<T = Row>(stmt: Stmt): Promise<T[]> {
-    return (await this.run(stmt)).rows as T[];
+  /** The records `q` returns (in the open unit if there is one). */
+  async read<T>(q: Query<T>): Promise<T[]> {
+    return decodeAll(q, await this.run(q));
   }
 
   async exec(stmt: Stmt): Promise<number> {
@@ -189,7 +192,7 @@ export class UnitOfWork {
         if (first) await first().finally(() => (first = undefined));
         return r;
       },
-      rows: async <R>(stmt: Stmt) => (await tx.run(stmt)).rows as R[],
+      read: async (q) => decodeAll(q, await tx.run(q)),
       exec: async (stmt) => (await tx.run(stmt)).affected,
     };
     try {
@@ -214,7 +217,7 @@ export class UnitOfWork {
       committed: [],
       manager: this.ds.manager,
       run: async (stmt) => this.sqliteExec(conn, stmt),
-      rows: async <R>(stmt: Stmt) => this.sqliteExec(conn, stmt).rows as R[],
+      read: async (q) => decodeAll(q, this.sqliteExec(conn, q)),
       exec: async (stmt) => this.sqliteExec(conn, stmt).affected,
     };
     this.prepare(conn, 'BEGIN').run();
@@ -251,7 +254,7 @@ export class UnitOfWork {
     this.statements++;
     try {
       const prepared = this.prepare(conn, stmt.sql);
-      if (prepared.reader) return { affected: 0, rows: prepared.all(...stmt.params) };
+      if (prepared.reader) return { affected: 0, rows: prepared.all(...stmt.params) as unknown[] as RawRow[] };
       return { affected: prepared.run(...stmt.params).changes, rows: [] };
     } catch (err) {
       // The shape TypeORM gives driver errors on every dialect (`driverError` holds the driver's own).
@@ -273,7 +276,7 @@ export class UnitOfWork {
   private async mysqlExec(qr: QueryRunner, stmt: Stmt): Promise<StmtResult> {
     this.statements++;
     const r = (await qr.query(stmt.sql, stmt.params, true)) as { records?: unknown; affected?: number };
-    return { affected: r.affected ?? 0, rows: (Array.isArray(r.records) ? r.records : []) as Row[] };
+    return { affected: r.affected ?? 0, rows: (Array.isArray(r.records) ? (r.records as unknown[]) : []) as RawRow[] };
   }
 }
 

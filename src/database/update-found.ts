@@ -1,4 +1,4 @@
-import { inList, sql, SqlParam, Stmt } from './sql';
+import { decoders, inList, query, sql, SqlParam, Stmt } from './sql';
 import type { UnitOfWork } from './unit-of-work';
 
 /**
@@ -15,11 +15,10 @@ export async function updateFound(
   where: Stmt,
   limit: number,
 ): Promise<number> {
-  const found = await uow.rows<{ id: string }>(
-    sql(`SELECT id FROM ${table} WHERE ${where.sql} LIMIT ${limit}`, ...where.params),
+  const ids: SqlParam[] = await uow.read(
+    query(decoders.id, sql(`SELECT id FROM ${table} WHERE ${where.sql} LIMIT ${limit}`, ...where.params)),
   );
-  if (found.length === 0) return 0;
-  const ids: SqlParam[] = found.map((r) => String(r.id));
+  if (ids.length === 0) return 0;
   return uow.exec(
     sql(
       `UPDATE ${table} SET ${set.sql} WHERE id IN (${inList(ids.length)}) AND ${where.sql}`,

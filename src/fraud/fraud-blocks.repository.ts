@@ -1,7 +1,7 @@
 import { TEST_ACCOUNT_ID_LIKE } from '../accounts/account-mode';
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../database/db-errors';
-import { sql, SqlParam } from '../database/sql';
+import { decoders, query, Row, sql, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { FraudReason } from './fraud-verdict';
 import { activeKey } from './prefix-counters';
@@ -27,8 +27,6 @@ export interface FraudBlockRecord {
   endedBy: string | null;
 }
 
-type BlockRow = Record<keyof typeof COLUMNS, unknown>;
-
 const COLUMNS = {
   id: 'id',
   account_id: 'account_id',
@@ -46,7 +44,7 @@ const COLUMNS = {
 const SELECT = `SELECT ${Object.keys(COLUMNS).join(', ')} FROM fraud_blocks`;
 
 /** The one mapping of a fraud_blocks row. */
-function toRecord(r: BlockRow): FraudBlockRecord {
+function toRecord(r: Row): FraudBlockRecord {
   const num = (v: unknown) => Number(v);
   const opt = (v: unknown) => (v === null || v === undefined ? null : num(v));
   return {
@@ -110,14 +108,16 @@ export class FraudBlocksRepository {
   }
 
   async find(id: string): Promise<FraudBlockRecord | null> {
-    const rows = await this.uow.rows<BlockRow>(sql(`${SELECT} WHERE id = ?`, id));
-    return rows[0] ? toRecord(rows[0]) : null;
+    const rows = await this.uow.read(query(toRecord, sql(`${SELECT} WHERE id = ?`, id)));
+    return rows[0] ?? null;
   }
 
   /** The block holding the key of (account or platform, prefix), if any. */
   async findActive(accountId: AccountId | null, prefix: string): Promise<FraudBlockRecord | null> {
-    const rows = await this.uow.rows<BlockRow>(sql(`${SELECT} WHERE active_key = ?`, activeKey(accountId, prefix)));
-    return rows[0] ? toRecord(rows[0]) : null;
+    const rows = await this.uow.read(
+      query(toRecord, sql(`${SELECT} WHERE active_key = ?`, activeKey(accountId, prefix))),
+    );
+    return rows[0] ?? null;
   }
 
   /** Ends a block in force (lifted now, or expired at its end): false when it was not in force. */
@@ -136,10 +136,12 @@ export class FraudBlocksRepository {
 
   /** Blocks whose time ran out but that still hold their key (the sweep closes them), oldest first. */
   async dueToExpire(now: number, limit: number): Promise<FraudBlockRecord[]> {
-    const rows = await this.uow.rows<BlockRow>(
-      sql(`${SELECT} WHERE until_at <= ? AND active_key IS NOT NULL ORDER BY until_at LIMIT ${limit}`, now),
+    return this.uow.read(
+      query(
+        toRecord,
+        sql(`${SELECT} WHERE until_at <= ? AND active_key IS NOT NULL ORDER BY until_at LIMIT ${limit}`, now),
+      ),
     );
-    return rows.map(toRecord);
   }
 
   /**
@@ -147,15 +149,18 @@ export class FraudBlocksRepository {
    * test mode is not another account: its blocks never count towards a platform block of live codes.
    */
   async accountsBlocked(prefix: string, since: number): Promise<number> {
-    const rows = await this.uow.rows<{ n: unknown }>(
-      sql(
-        'SELECT COUNT(DISTINCT account_id) AS n FROM fraud_blocks WHERE prefix = ? AND created_at >= ? AND account_id IS NOT NULL AND account_id NOT LIKE ?',
-        prefix,
-        since,
-        TEST_ACCOUNT_ID_LIKE,
+    const rows = await this.uow.read(
+      query(
+        decoders.n,
+        sql(
+          'SELECT COUNT(DISTINCT account_id) AS n FROM fraud_blocks WHERE prefix = ? AND created_at >= ? AND account_id IS NOT NULL AND account_id NOT LIKE ?',
+          prefix,
+          since,
+          TEST_ACCOUNT_ID_LIKE,
+        ),
       ),
     );
-    return Number(rows[0]?.n ?? 0);
+    return rows[0] ?? 0;
   }
 
   /** Newest first. An account's listing shows its own blocks and the platform's blocks in force. */
@@ -176,6 +181,6 @@ export class FraudBlocksRepository {
       params.push(f.before.createdAt, f.before.createdAt, f.before.id);
     }
     const text = `${SELECT}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${f.limit}`;
-    return (await this.uow.rows<BlockRow>(sql(text, ...params))).map(toRecord);
+    return this.uow.read(query(toRecord, sql(text, ...params)));
   }
 }

@@ -1,34 +1,50 @@
 import { Injectable } from '@nestjs/common';
-import { insertOrAdd, sql, Stmt } from '../database/sql';
+import { insertOrAdd, query, Query, Row, sql } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { PrefixTally } from './fraud-verdict';
 import { activeKey, PrefixCounters } from './prefix-counters';
 import type { AccountId } from '../common/account-id';
 
-interface TallyRow {
-  kind: number | string;
-  sends: number | string | null;
-  verified: number | string | null;
-  fresh: number | string | null;
+/** A row of the tally: kind 0 the window's counts, kind 1 a block in force (its id and end). */
+export interface TallyRow {
+  kind: number;
+  sends: number;
+  verified: number;
+  fresh: number;
   id: string | null;
-  until_at: number | string | null;
+  untilAt: number;
+}
+
+/** The one mapping of a tally row (the counts' SUMs are NULL over no rows: 0). */
+function toTallyRow(r: Row): TallyRow {
+  return {
+    kind: Number(r.kind),
+    sends: Number(r.sends ?? 0),
+    verified: Number(r.verified ?? 0),
+    fresh: Number(r.fresh ?? 0),
+    id: r.id === null ? null : String(r.id),
+    untilAt: Number(r.until_at),
+  };
 }
 
 /** The one read of a code's admission: the window's counts and the block in force (two index seeks). */
-export function tallyStatement(accountId: AccountId, prefix: string, now: number, since: number): Stmt {
-  return sql(
-    `SELECT 0 AS kind, SUM(sends) AS sends, SUM(verified) AS verified,
+export function tallyStatement(accountId: AccountId, prefix: string, now: number, since: number): Query<TallyRow> {
+  return query(
+    toTallyRow,
+    sql(
+      `SELECT 0 AS kind, SUM(sends) AS sends, SUM(verified) AS verified,
             SUM(CASE WHEN minute = ? THEN new_numbers ELSE 0 END) AS fresh, NULL AS id, NULL AS until_at
        FROM fraud_prefix_counters WHERE account_id = ? AND prefix = ? AND minute >= ?
      UNION ALL
      SELECT 1, 0, 0, 0, id, until_at FROM fraud_blocks WHERE active_key IN (?, ?) AND until_at > ?`,
-    Math.floor(now / 60_000),
-    accountId,
-    prefix,
-    since,
-    activeKey(accountId, prefix),
-    activeKey(null, prefix),
-    now,
+      Math.floor(now / 60_000),
+      accountId,
+      prefix,
+      since,
+      activeKey(accountId, prefix),
+      activeKey(null, prefix),
+      now,
+    ),
   );
 }
 
@@ -65,16 +81,16 @@ export class PrefixCountersRepository implements PrefixCounters {
   }
 
   private async read(accountId: AccountId, prefix: string, now: number, since: number): Promise<PrefixTally> {
-    const rows = await this.uow.rows<TallyRow>(tallyStatement(accountId, prefix, now, since));
-    const counts = rows.find((r) => Number(r.kind) === 0);
-    const blocks = rows.filter((r) => Number(r.kind) === 1 && r.id !== null);
+    const rows = await this.uow.read(tallyStatement(accountId, prefix, now, since));
+    const counts = rows.find((r) => r.kind === 0);
+    const blocks = rows.filter((r) => r.kind === 1 && r.id !== null);
     // Of two blocks in force (the account's and the platform's), the one that lasts longer answers.
-    const block = blocks.sort((a, b) => Number(b.until_at) - Number(a.until_at))[0];
+    const block = blocks.sort((a, b) => b.untilAt - a.untilAt)[0];
     return {
-      sends: Number(counts?.sends ?? 0),
-      verified: Number(counts?.verified ?? 0),
-      newThisMinute: Number(counts?.fresh ?? 0),
-      block: block ? { id: String(block.id), until: Number(block.until_at) } : null,
+      sends: counts?.sends ?? 0,
+      verified: counts?.verified ?? 0,
+      newThisMinute: counts?.fresh ?? 0,
+      block: block ? { id: String(block.id), until: block.untilAt } : null,
     };
   }
 

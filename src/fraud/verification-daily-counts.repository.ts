@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { insertOrAdd, sql } from '../database/sql';
+import { insertOrAdd, query, Row, sql } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { AccountId } from '../common/account-id';
 
@@ -9,6 +9,11 @@ export interface DailyCountRecord {
   day: string;
   sent: number;
   verified: number;
+}
+
+/** The one mapping of a verification_daily_counts row. */
+function toDailyCount(r: Row): DailyCountRecord {
+  return { day: String(r.day), sent: Number(r.sent), verified: Number(r.verified) };
 }
 
 /** The `verification_daily_counts` table; every method takes the owning account id. */
@@ -30,14 +35,16 @@ export class VerificationDailyCountsRepository {
 
   /** The account's days from `first` to `last` (inclusive) that have a row, oldest first. */
   async between(accountId: AccountId, first: string, last: string): Promise<DailyCountRecord[]> {
-    const rows = await this.uow.rows<{ day: unknown; sent: unknown; verified: unknown }>(
-      sql(
-        'SELECT day, sent, verified FROM verification_daily_counts WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day',
-        accountId,
-        first,
-        last,
+    return this.uow.read(
+      query(
+        toDailyCount,
+        sql(
+          'SELECT day, sent, verified FROM verification_daily_counts WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day',
+          accountId,
+          first,
+          last,
+        ),
       ),
     );
-    return rows.map((r) => ({ day: String(r.day), sent: Number(r.sent), verified: Number(r.verified) }));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { inList, sql } from '../database/sql';
+import { inList, query, Row, sql } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { AccountId } from '../common/account-id';
 
@@ -15,6 +15,17 @@ export interface JobDelivery {
 
 /** Error codes a receipt sets on a sent message that did not arrive (the lifecycle's receipt writer). */
 export const UNDELIVERED_CODES = ['UNDELIVERED', 'EXPIRED', 'REJECTED_BY_CARRIER'] as const;
+
+/** Messages of one bulk job in one counted status. */
+interface BulkStatusCount {
+  bulkJobId: string;
+  status: string;
+  n: number;
+}
+
+function toBulkStatusCount(r: Row): BulkStatusCount {
+  return { bulkJobId: String(r.bulk_job_id), status: String(r.status), n: Number(r.n) };
+}
 
 export const NO_DELIVERY: Readonly<JobDelivery> = Object.freeze({ delivered: 0, read: 0, undelivered: 0 });
 
@@ -34,24 +45,26 @@ export class DeliveryCounts {
   async ofBulkJobs(accountId: AccountId, jobIds: readonly string[]): Promise<Map<string, JobDelivery>> {
     const out = new Map<string, JobDelivery>(jobIds.map((id) => [id, { ...NO_DELIVERY }]));
     if (!jobIds.length) return out;
-    const rows = await this.uow.rows<{ bulk_job_id: string; status: string; n: number | string }>(
-      sql(
-        `SELECT bulk_job_id, status, COUNT(*) AS n FROM messages
+    const rows = await this.uow.read(
+      query(
+        toBulkStatusCount,
+        sql(
+          `SELECT bulk_job_id, status, COUNT(*) AS n FROM messages
          WHERE bulk_job_id IN (${inList(jobIds.length)}) AND account_id = ?
            AND status IN ('delivered', 'read', 'failed') AND (status <> 'failed' OR error_code IN (${inList(UNDELIVERED_CODES.length)}))
          GROUP BY bulk_job_id, status`,
-        ...jobIds,
-        accountId,
-        ...UNDELIVERED_CODES,
+          ...jobIds,
+          accountId,
+          ...UNDELIVERED_CODES,
+        ),
       ),
     );
     for (const r of rows) {
-      const c = out.get(String(r.bulk_job_id));
+      const c = out.get(r.bulkJobId);
       if (!c) continue;
-      const n = Number(r.n);
-      if (r.status === 'failed') c.undelivered += n;
-      else c.delivered += n;
-      if (r.status === 'read') c.read += n;
+      if (r.status === 'failed') c.undelivered += r.n;
+      else c.delivered += r.n;
+      if (r.status === 'read') c.read += r.n;
     }
     return out;
   }

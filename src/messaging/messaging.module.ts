@@ -5,8 +5,10 @@ import { SandboxAdminController } from './admin/sandbox-admin.controller';
 import { MessageEntity } from './entities/message.entity';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { DeliveryCounts } from './delivery-counts';
+import { MessageDeliveryFacts } from './message-delivery-facts';
 import { DeliveryStep } from './delivery-step';
 import { MessagesEraser } from './erasure/messages-eraser.repository';
+import { MessagesPurgeRepository } from './retention/messages-purge.repository';
 import { MessageExport } from './export/message-export';
 import { MessageExportController } from './export/message-export.controller';
 import { MessageExportRepository } from './export/message-export.repository';
@@ -34,6 +36,7 @@ import { WindowSender } from './window-sender';
   providers: [
     MessageValidator,
     MessagesEraser,
+    MessagesPurgeRepository,
     MessageExportRepository,
     MessageExport,
     MessageLogRepository,
@@ -48,7 +51,16 @@ import { WindowSender } from './window-sender';
     ScheduledSender,
     ScheduledCancelService,
     DeliveryCounts,
+    MessageDeliveryFacts,
   ],
-  exports: [MessageValidator, SendPipeline, WindowSender, MessageLogRepository, DeliveryCounts, MessagesService],
+  exports: [
+    MessageValidator,
+    SendPipeline,
+    WindowSender,
+    MessageLogRepository,
+    DeliveryCounts,
+    MessageDeliveryFacts,
+    MessagesService,
+  ],
 })
 export class MessagingModule {}

@@ -1,7 +1,7 @@
 import type { Funding } from '../accounts/funding';
 import type { AccountId } from '../common/account-id';
 import { ApiError } from '../common/errors';
-import { sql } from '../database/sql';
+import { query, sql } from '../database/sql';
 import type { DeliveryResult } from './delivery-step';
 import { OutcomeRecorder } from './outcome-recorder';
 import type { ProviderFailure } from './send-outcome';
@@ -43,14 +43,18 @@ describe(OutcomeRecorder.name, () => {
     return m && { status: m.status, cost: Number(m.cost), errorCode: m.errorCode, sequence: Number(m.sequence) };
   };
   const history = async (id: string) =>
-    (
-      await h.uow.rows(
+    h.uow.read(
+      query(
+        (r) => [r.status, r.error_code],
         sql('SELECT status, error_code FROM message_status_history WHERE message_id = ? ORDER BY seq', id),
-      )
-    ).map((r) => [r.status, r.error_code]);
+      ),
+    );
   const refs = async (id: string) =>
-    (await h.uow.rows(sql('SELECT provider_message_id FROM message_provider_refs WHERE message_id = ?', id))).map(
-      (r) => r.provider_message_id,
+    h.uow.read(
+      query(
+        (r) => r.provider_message_id,
+        sql('SELECT provider_message_id FROM message_provider_refs WHERE message_id = ?', id),
+      ),
     );
   const eventsOf = (id: string) => h.events.flat().flatMap((e) => (e.data.id === id ? [e.type] : []));
 

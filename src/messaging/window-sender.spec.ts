@@ -2,6 +2,7 @@ import { pipelineHarness, PipelineHarness, smsTo } from './testing/pipeline-harn
 import type { SendOutcome } from './send-outcome';
 import { PacerStop, SendPacer, WindowItem, WindowSender } from './window-sender';
 import { accountIdOf } from '../common/account-id';
+import { query } from '../database/sql';
 
 const go: SendPacer = { before: () => Promise.resolve(null), after: () => undefined };
 
@@ -158,11 +159,13 @@ describe(WindowSender.name, () => {
         expect(calls[0].map((e) => [e.type, e.data.id, e.data.status, e.data.sequence])).toEqual(
           items.map((it) => ['message.sent', it.origin.messageId, 'sent', 2]),
         );
-        const history = await h.uow.rows({
-          sql: 'SELECT message_id, seq, status FROM message_status_history WHERE message_id = ? ORDER BY seq',
-          params: [items[4].origin.messageId],
-        });
-        expect(history.map((r) => [r.seq, r.status].map(String))).toEqual([
+        const history = await h.uow.read(
+          query((r) => [r.seq, r.status].map(String), {
+            sql: 'SELECT message_id, seq, status FROM message_status_history WHERE message_id = ? ORDER BY seq',
+            params: [items[4].origin.messageId],
+          }),
+        );
+        expect(history).toEqual([
           ['1', 'queued'],
           ['2', 'sent'],
         ]);

@@ -13,7 +13,6 @@ import { ErasuresRepository } from './erasure/erasures.repository';
 import { ErasuresService } from './erasure/erasures.service';
 import { PurgeLeaseRepository } from './retention/purge-lease.repository';
 import { RetentionPurger } from './retention/retention-purger';
-import { RetentionRepository } from './retention/retention.repository';
 import { UsageRollup } from './usage/usage-rollup';
 import { UsageController } from './usage/usage.controller';
 import { UsageRepository } from './usage/usage.repository';
@@ -38,7 +37,6 @@ import { UsageService } from './usage/usage.service';
     ErasuresRepository,
     ErasuresService,
     ErasureRunner,
-    RetentionRepository,
     PurgeLeaseRepository,
     RetentionPurger,
     UsageRepository,

@@ -3,6 +3,7 @@ import { ProvidersRegistry } from './providers.registry';
 import { SandboxProvider } from './sandbox/sandbox.provider';
 import { SandboxReceipts } from './sandbox/sandbox-receipts';
 import { SandboxDeliveriesEraser } from './sandbox/sandbox-deliveries-eraser.repository';
+import { SandboxPurgeRepository } from './sandbox/sandbox-purge.repository';
 import { BotApiProvider } from './bot-api/bot-api.provider';
 import { CloudApiProvider } from './cloud-api/cloud-api.provider';
 import { SmppDeliveries } from './smpp/smpp-deliveries';
@@ -21,6 +22,7 @@ import { SmtpProvider } from './smtp/smtp.provider';
     SandboxProvider,
     SandboxReceipts,
     SandboxDeliveriesEraser,
+    SandboxPurgeRepository,
     SmtpProvider,
     SmppProvider,
     SmppDeliveries,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { caseOf, inList, sql } from '../database/sql';
+import { caseOf, inList, query, Row, sql } from '../database/sql';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { AccountId, accountIdOf } from '../common/account-id';
 
@@ -20,6 +20,25 @@ export interface EndpointKeys {
   previousSecretExpiresAt: number | null;
 }
 
+function toSubscription(r: Row): Subscription {
+  return {
+    id: String(r.id),
+    accountId: accountIdOf(String(r.account_id)),
+    url: String(r.url),
+    events: parseEvents(String(r.events)),
+  };
+}
+
+function toEndpointKeys(r: Row): EndpointKeys {
+  return {
+    id: String(r.id),
+    status: String(r.status),
+    sealedSecret: String(r.sealed_secret),
+    previousSealedSecret: r.previous_sealed_secret === null ? null : String(r.previous_sealed_secret),
+    previousSecretExpiresAt: r.previous_secret_expires_at === null ? null : Number(r.previous_secret_expires_at),
+  };
+}
+
 /** The statements over event endpoints that the fan-out and the delivery loop run in bulk. */
 @Injectable()
 export class EventEndpointsRepository {
@@ -28,40 +47,29 @@ export class EventEndpointsRepository {
   /** Enabled endpoints of these accounts (one read, in `tx` when given). */
   async enabledOf(tx: Tx | null, accountIds: readonly AccountId[]): Promise<Subscription[]> {
     if (!accountIds.length) return [];
-    const stmt = sql(
-      `SELECT id, account_id, url, events FROM webhook_event_endpoints WHERE account_id IN (${inList(accountIds.length)}) AND status = 'enabled'`,
-      ...accountIds,
+    const q = query(
+      toSubscription,
+      sql(
+        `SELECT id, account_id, url, events FROM webhook_event_endpoints WHERE account_id IN (${inList(accountIds.length)}) AND status = 'enabled'`,
+        ...accountIds,
+      ),
     );
-    const rows = await (tx ? tx.rows(stmt) : this.uow.rows(stmt));
-    return rows.map((r) => ({
-      id: String(r.id),
-      accountId: accountIdOf(String(r.account_id)),
-      url: String(r.url),
-      events: parseEvents(String(r.events)),
-    }));
+    return tx ? tx.read(q) : this.uow.read(q);
   }
 
   /** Keys of these endpoints, across accounts (the delivery loop's rows name them). Missing = deleted. */
   async keysOfAny(ids: readonly string[]): Promise<Map<string, EndpointKeys>> {
     if (!ids.length) return new Map();
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT id, status, sealed_secret, previous_sealed_secret, previous_secret_expires_at FROM webhook_event_endpoints WHERE id IN (${inList(ids.length)})`,
-        ...ids,
+    const keys = await this.uow.read(
+      query(
+        toEndpointKeys,
+        sql(
+          `SELECT id, status, sealed_secret, previous_sealed_secret, previous_secret_expires_at FROM webhook_event_endpoints WHERE id IN (${inList(ids.length)})`,
+          ...ids,
+        ),
       ),
     );
-    return new Map(
-      rows.map((r) => [
-        String(r.id),
-        {
-          id: String(r.id),
-          status: String(r.status),
-          sealedSecret: String(r.sealed_secret),
-          previousSealedSecret: r.previous_sealed_secret === null ? null : String(r.previous_sealed_secret),
-          previousSecretExpiresAt: r.previous_secret_expires_at === null ? null : Number(r.previous_secret_expires_at),
-        },
-      ]),
-    );
+    return new Map(keys.map((k) => [k.id, k]));
   }
 
   /**

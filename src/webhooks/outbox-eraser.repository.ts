@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ErasureTarget, RecipientEraser, RecipientErasers } from '../common/erasure/recipient-erasers';
-import { sql } from '../database/sql';
+import { query, Row, sql } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** Fields of an event body that carry what a person wrote or was sent: removed by an erasure. */
@@ -20,6 +20,16 @@ export function eraseFrom(value: unknown, forms: readonly string[], hash: string
 
 /** A LIKE pattern matching `s` anywhere (`!` escapes LIKE's wildcards, the same on every dialect). */
 const containing = (s: string): string => `%${s.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+
+/** A pending delivery whose body names an erasure's target. */
+interface PendingBody {
+  id: string;
+  body: string;
+}
+
+function toPendingBody(r: Row): PendingBody {
+  return { id: String(r.id), body: String(r.body) };
+}
 
 /**
  * The outbox's part of an erasure: a delivery still `pending` whose body names the target gets its
@@ -42,11 +52,14 @@ export class OutboxEraser implements RecipientEraser, OnModuleInit {
 
   async erase(t: ErasureTarget, limit: number): Promise<number> {
     const forms = [...t.forms].sort((a, b) => b.length - a.length);
-    const rows = await this.uow.rows<{ id: string; body: string }>(
-      sql(
-        `SELECT id, body FROM webhook_deliveries WHERE account_id = ? AND status = 'pending' AND (${forms.map(() => "body LIKE ? ESCAPE '!'").join(' OR ')}) ORDER BY id LIMIT ${limit}`,
-        t.accountId,
-        ...forms.map(containing),
+    const rows = await this.uow.read(
+      query(
+        toPendingBody,
+        sql(
+          `SELECT id, body FROM webhook_deliveries WHERE account_id = ? AND status = 'pending' AND (${forms.map(() => "body LIKE ? ESCAPE '!'").join(' OR ')}) ORDER BY id LIMIT ${limit}`,
+          t.accountId,
+          ...forms.map(containing),
+        ),
       ),
     );
     let erased = 0;

@@ -1,14 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { decoders, query, sql } from '../database/sql';
+import { UnitOfWork } from '../database/unit-of-work';
 import { MetricsService } from '../metrics/metrics.service';
-import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 
-/** webhook_outbox_pending: deliveries still to attempt, counted on the (status, next_attempt_at) index. */
+/** Deliveries still to attempt, counted on the (status, next_attempt_at) index. */
+const pendingCount = () =>
+  query(decoders.n, sql(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'`));
+
+/** webhook_outbox_pending: deliveries still to attempt. */
 @Injectable()
 export class WebhookMetricsSource implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -17,11 +20,7 @@ export class WebhookMetricsSource implements OnModuleInit {
   }
 
   async refresh(): Promise<void> {
-    const row = await this.dataSource.manager
-      .createQueryBuilder(WebhookDeliveryEntity, 'd')
-      .select('COUNT(*)', 'n')
-      .where('d.status = :pending', { pending: 'pending' })
-      .getRawOne<{ n: number | string }>();
-    this.metrics.setWebhookOutboxPending(Number(row?.n ?? 0));
+    const [n = 0] = await this.uow.read(pendingCount());
+    this.metrics.setWebhookOutboxPending(n);
   }
 }

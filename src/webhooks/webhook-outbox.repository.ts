@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { inList, Row, sql, SqlParam, Stmt } from '../database/sql';
+import { decoders, inList, query, Row, sql, SqlParam, Stmt } from '../database/sql';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { AccountId, accountIdOf } from '../common/account-id';
 
@@ -56,6 +56,8 @@ export interface AttemptLimits {
 }
 const underLimit = (l: AttemptLimits): Stmt =>
   sql('attempt_count < (CASE WHEN endpoint_id IS NULL THEN ? ELSE ? END)', l.spec, l.endpoint);
+/** A due row a claim found: its id, and whether a lease (expired since) held it. */
+const toDue = (r: Row): { id: string; leased: boolean } => ({ id: String(r.id), leased: r.lease_expires_at !== null });
 
 /**
  * The outbox's statements, batched: one multi-row INSERT per fan-out, one claim of many due rows, one
@@ -106,17 +108,20 @@ export class WebhookOutboxRepository {
     limits: AttemptLimits,
   ): Promise<ClaimedDelivery[]> {
     const lim = underLimit(limits);
-    const due = await this.uow.rows(
-      sql(
-        `SELECT id, lease_expires_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND ${lim.sql}
+    const due = await this.uow.read(
+      query(
+        toDue,
+        sql(
+          `SELECT id, lease_expires_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND ${lim.sql}
        AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY next_attempt_at LIMIT ${Math.max(1, Math.floor(limit))}`,
-        now,
-        ...lim.params,
-        now,
+          now,
+          ...lim.params,
+          now,
+        ),
       ),
     );
     if (!due.length) return [];
-    const ids = due.map((r) => String(r.id));
+    const ids = due.map((d) => d.id);
     const expires = now + leaseMs;
     const claimed = await this.uow.exec(
       sql(
@@ -131,17 +136,20 @@ export class WebhookOutboxRepository {
       ),
     );
     if (!claimed) return [];
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT id, account_id, event, endpoint_id, webhook_id, url, body, sealed_secret, api_key_header, attempt_count
+    const rows = await this.uow.read(
+      query(
+        toClaimed,
+        sql(
+          `SELECT id, account_id, event, endpoint_id, webhook_id, url, body, sealed_secret, api_key_header, attempt_count
        FROM webhook_deliveries WHERE id IN (${inList(ids.length)}) AND lease_owner = ? AND lease_expires_at = ?`,
-        ...ids,
-        owner,
-        expires,
+          ...ids,
+          owner,
+          expires,
+        ),
       ),
     );
-    const heldBefore = new Set(due.filter((r) => r.lease_expires_at !== null).map((r) => String(r.id)));
-    return rows.map((r) => toClaimed(r, heldBefore.has(String(r.id))));
+    const heldBefore = new Set(due.filter((d) => d.leased).map((d) => d.id));
+    return rows.map((c) => ({ ...c, takeover: heldBefore.has(c.id) }));
   }
 
   /**
@@ -245,14 +253,16 @@ export class WebhookOutboxRepository {
 
   /** Finished deliveries completed before `cutoff` go (with their attempts), a bounded chunk per call. */
   async pruneOld(cutoff: number): Promise<void> {
-    const old = await this.uow.rows(
-      sql(
-        `SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND completed_at < ? LIMIT 1000`,
-        cutoff,
+    const ids = await this.uow.read(
+      query(
+        decoders.id,
+        sql(
+          `SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND completed_at < ? LIMIT 1000`,
+          cutoff,
+        ),
       ),
     );
-    if (!old.length) return;
-    const ids = old.map((r) => String(r.id));
+    if (!ids.length) return;
     await this.uow.transaction(async (tx) => {
       await tx.run(sql(`DELETE FROM webhook_attempts WHERE delivery_id IN (${inList(ids.length)})`, ...ids));
       await tx.run(sql(`DELETE FROM webhook_deliveries WHERE id IN (${inList(ids.length)})`, ...ids));
@@ -260,7 +270,8 @@ export class WebhookOutboxRepository {
   }
 }
 
-function toClaimed(r: Row, takeover: boolean): ClaimedDelivery {
+/** A row the claim got (`takeover` is known from its due row). */
+function toClaimed(r: Row): Omit<ClaimedDelivery, 'takeover'> {
   return {
     id: String(r.id),
     accountId: accountIdOf(String(r.account_id)),
@@ -272,6 +283,5 @@ function toClaimed(r: Row, takeover: boolean): ClaimedDelivery {
     sealedSecret: String(r.sealed_secret),
     apiKeyHeader: Number(r.api_key_header) === 1 || r.api_key_header === true,
     attemptNo: Number(r.attempt_count),
-    takeover,
   };
 }

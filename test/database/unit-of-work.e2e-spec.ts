@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { sql, Steps } from '../../src/database/sql';
+import { query, sql, Steps } from '../../src/database/sql';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { createTestApp, TestApp, waitFor } from '../support/app';
 
@@ -23,9 +23,7 @@ describe('UnitOfWork (e2e)', () => {
   afterAll(async () => t.close());
 
   const wallet = async (id: string): Promise<number> =>
-    Number(
-      (await uow.rows<{ w: number | string }>(sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id)))[0].w,
-    );
+    (await uow.read(query((r) => Number(r.w), sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id))))[0];
   const add = (id: string, n: number) =>
     sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', n, id);
 
@@ -50,10 +48,10 @@ describe('UnitOfWork (e2e)', () => {
     await Promise.all([committed, steps, plain]);
     expect(await wallet(a.id)).toBe(0);
     expect(await wallet(b.id)).toBe(120);
-    const [row] = await uow.rows<{ f: number | string }>(
-      sql('SELECT free_messages AS f FROM accounts WHERE id = ?', b.id),
+    const [free] = await uow.read(
+      query((r) => Number(r.f), sql('SELECT free_messages AS f FROM accounts WHERE id = ?', b.id)),
     );
-    expect(Number(row.f)).toBe(5);
+    expect(free).toBe(5);
   });
 
   it('nested units join the outermost: an error after the inner ones rolls every write back', async () => {

@@ -1,11 +1,28 @@
 import { DataSource } from 'typeorm';
 import { derivedId, idAt } from '../../src/common/ids';
 import type { Stmt } from '../../src/database/sql';
-import { PURGED_TABLES, retentionStatements as r } from '../../src/privacy/retention/retention.repository';
+import { PURGED_TABLES, type PurgedTable } from '../../src/common/retention/retention-purges';
+import { messagesPurgeStatements as m } from '../../src/messaging/retention/messages-purge.repository';
+import { bulkPurgeStatements as b } from '../../src/bulk/bulk-jobs-purge.repository';
+import { inboundSmsPurgeStatements as sms } from '../../src/senders/inbound-sms/inbound-sms-purge.repository';
+import { webInboundPurgeStatements as web } from '../../src/chatapp-web/inbound/web-inbound-purge.repository';
+import { sandboxPurgeStatements as sbx } from '../../src/providers/sandbox/sandbox-purge.repository';
 import { usageStatements as u } from '../../src/privacy/usage/usage.repository';
 import { createTestApp, TestApp } from '../support/app';
 import { isMysqlRun } from '../support/database';
 import { accountIdOf } from '../../src/common/account-id';
+
+// The oldest key of each table, from its owner's statements (the metrics' gauges).
+const OLDEST: Record<PurgedTable, Stmt> = {
+  messages: m.oldest('messages'),
+  message_status_history: m.oldest('message_status_history'),
+  message_provider_refs: m.oldest('message_provider_refs'),
+  sandbox_deliveries: sbx.oldest(),
+  bulk_jobs: b.oldest('bulk_jobs'),
+  bulk_rows: b.oldest('bulk_rows'),
+  inbound_sms: sms.oldest(),
+  web_inbound_messages: web.oldest(),
+};
 
 // Every statement of the purger and the usage roll-up reads one index range or primary keys, never a
 // scan of a table that grows with traffic, never a sort of it (the plans of the statements the
@@ -16,36 +33,32 @@ const IDS = ['msg_a', 'msg_b'];
 const CASES: [string, Stmt, string][] = [
   [
     'expired messages of an account',
-    r.expiredMessages(accountIdOf('acc_plan_1'), NOW, 500),
+    m.expiredMessages(accountIdOf('acc_plan_1'), NOW, 500),
     'ix_messages_account_counted',
   ],
-  ['expired messages of every account', r.expiredMessagesAnyAccount(0, NOW, 2000), 'ix_messages_usage_pending'],
-  ['lock of the candidates', r.lockMessages(IDS, NOW, isMysqlRun()), 'PRIMARY'],
-  ['delete of their history', r.deleteHistory(IDS), 'PRIMARY'],
-  ['delete of their provider ids', r.deleteRefs(IDS), 'ix_message_provider_refs_message'],
-  ['delete of their sandbox deliveries', r.deleteSandboxOf(IDS), 'uq_sandbox_deliveries_message'],
-  ['delete of the messages', r.deleteMessages(IDS), 'PRIMARY'],
+  ['expired messages of every account', m.expiredMessagesAnyAccount(0, NOW, 2000), 'ix_messages_usage_pending'],
+  ['lock of the candidates', m.lockMessages(IDS, NOW, isMysqlRun()), 'PRIMARY'],
+  ['delete of their history', m.deleteHistory(IDS), 'PRIMARY'],
+  ['delete of their provider ids', m.deleteRefs(IDS), 'ix_message_provider_refs_message'],
+  ['delete of their sandbox deliveries', sbx.deleteOfMessages(IDS), 'uq_sandbox_deliveries_message'],
+  ['delete of the messages', m.deleteMessages(IDS), 'PRIMARY'],
   [
     'settled jobs of an account',
-    r.expiredJobs(accountIdOf('acc_plan_1'), idAt('bulk', NOW), NOW, 20),
+    b.expiredJobs(accountIdOf('acc_plan_1'), idAt('bulk', NOW), NOW, 20),
     'ix_bulk_jobs_account',
   ],
-  ['a row still to send', r.liveRow('bulk_x'), 'ix_bulk_rows_status'],
-  ['first row of a job', r.firstRow('bulk_x'), 'PRIMARY'],
-  ['delete of a range of rows', r.deleteRows('bulk_x', 0, 500), 'PRIMARY'],
-  ['delete of a job', r.deleteJob('bulk_x'), 'PRIMARY'],
-  [
-    'inbound SMS of an account',
-    r.expiredInboundSms(accountIdOf('acc_plan_1'), NOW, 500),
-    'ix_inbound_sms_account_received',
-  ],
-  ['inbound SMS of no account', r.expiredInboundSms(null, NOW, 500), 'ix_inbound_sms_account_received'],
+  ['a row still to send', b.liveRow('bulk_x'), 'ix_bulk_rows_status'],
+  ['first row of a job', b.firstRow('bulk_x'), 'PRIMARY'],
+  ['delete of a range of rows', b.deleteRows('bulk_x', 0, 500), 'PRIMARY'],
+  ['delete of a job', b.deleteJob('bulk_x'), 'PRIMARY'],
+  ['inbound SMS of an account', sms.expired(accountIdOf('acc_plan_1'), NOW, 500), 'ix_inbound_sms_account_received'],
+  ['inbound SMS of no account', sms.expired(null, NOW, 500), 'ix_inbound_sms_account_received'],
   [
     'web-session inbound of an account',
-    r.expiredWebInbound(accountIdOf('acc_plan_1'), idAt('win', NOW), 500),
+    web.expired(accountIdOf('acc_plan_1'), idAt('win', NOW), 500),
     'ix_web_inbound_account',
   ],
-  ['sandbox deliveries', r.expiredSandbox(idAt('sbx', NOW), 500), 'PRIMARY'],
+  ['sandbox deliveries', sbx.expired(idAt('sbx', NOW), 500), 'PRIMARY'],
   ['settled messages not counted', u.uncounted(1000, isMysqlRun()), 'ix_messages_usage_pending'],
   ['mark counted', u.markCounted(IDS, NOW), 'PRIMARY'],
   ['usage of an account', u.range(accountIdOf('acc_plan_1'), '2026-01-01', '2026-12-31'), 'PRIMARY'],
@@ -162,7 +175,7 @@ describe('Retention query plans (e2e)', () => {
 
   it("the gauges' oldest key of each table is one end of an index", async () => {
     for (const table of PURGED_TABLES) {
-      const p = await plan(r.oldest(table));
+      const p = await plan(OLDEST[table]);
       // (MariaDB answers MIN of an index end from the index alone: optimized away, or no row when empty.)
       if (isMysqlRun()) expect(p.extra).toMatch(/Select tables optimized away|Using index|No matching min\/max row/);
       else expect(p.sqlite).toMatch(/SEARCH .* USING (COVERING )?INDEX|USING (INTEGER )?PRIMARY KEY/);

@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { createTestApp, TestAccount, TestApp, waitFor } from '../support/app';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { sql } from '../../src/database/sql';
+import { decoders, query, Row, sql } from '../../src/database/sql';
 import { DomainEvent, EVENT_SINK, EventSink } from '../../src/messaging/events/event-sink';
 import { accountIdOf } from '../../src/common/account-id';
 
@@ -204,11 +204,22 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     await t.admin('post', `/admin/v1/sms-senders/${id}/approve`).send({}).expect(200);
     return id;
   };
+  /** An inbound_sms row as the tests compare it (the columns they select). */
+  const inboundRow = (r: Row) => ({
+    account_id: r.account_id,
+    sender_id: r.sender_id,
+    from_address: r.from_address,
+    to_address: r.to_address,
+    text: r.text,
+  });
   const inboundRows = (text: string) =>
     t.app
       .get(UnitOfWork)
-      .rows<Record<string, unknown>>(
-        sql('SELECT account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?', text),
+      .read(
+        query(
+          inboundRow,
+          sql('SELECT account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?', text),
+        ),
       );
 
   it('submit_sm asks for a receipt; DELIVRD moves the message to delivered, a later UNDELIV changes nothing', async () => {
@@ -275,7 +286,9 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     const sink = t.app.get<EventSink>(EVENT_SINK);
     const recorded: DomainEvent[] = [];
     const spy = jest.spyOn(sink, 'record').mockImplementation(async (tx, events) => {
-      expect((await tx.rows(sql('SELECT id FROM inbound_sms WHERE text = ?', 'STOP please'))).length).toBe(1);
+      expect(
+        (await tx.read(query(decoders.id, sql('SELECT id FROM inbound_sms WHERE text = ?', 'STOP please')))).length,
+      ).toBe(1);
       recorded.push(...events);
     });
     try {
@@ -285,10 +298,13 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     }
     const rows = await t.app
       .get(UnitOfWork)
-      .rows<Record<string, unknown>>(
-        sql(
-          'SELECT id, account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?',
-          'STOP please',
+      .read(
+        query(
+          (r) => ({ id: String(r.id), ...inboundRow(r) }),
+          sql(
+            'SELECT id, account_id, sender_id, from_address, to_address, text FROM inbound_sms WHERE text = ?',
+            'STOP please',
+          ),
         ),
       );
     expect(rows).toEqual([
@@ -335,15 +351,15 @@ describe('SMPP receipts and inbound SMS through the app (e2e)', () => {
     expect(
       new Webhook(endpoint.body.data.endpoint.secret).verify(call.raw, call.headers as Record<string, string>),
     ).toBeTruthy();
-    const [row] = await t.app
+    const [id] = await t.app
       .get(UnitOfWork)
-      .rows<{ id: string }>(sql('SELECT id FROM inbound_sms WHERE text = ?', 'STOP via endpoint'));
+      .read(query(decoders.id, sql('SELECT id FROM inbound_sms WHERE text = ?', 'STOP via endpoint')));
     expect(call.body).toEqual({
       type: 'sms.received',
       timestamp: expect.any(String),
       livemode: true,
       data: {
-        id: row.id,
+        id,
         from: '+966501234567',
         to: 'HookShop',
         text: 'STOP via endpoint',

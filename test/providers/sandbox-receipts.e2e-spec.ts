@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { decoders, query } from '../../src/database/sql';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { METRICS_REGISTRY } from '../../src/metrics/metrics-registry';
 import { RECEIPT_INTAKE, ReceiptIntake } from '../../src/providers/provider-events';
@@ -67,11 +68,13 @@ describe('Sandbox receipts: passes of two replicas (e2e)', () => {
       expect(a + b).toBe(12);
       // Nothing is left due, and nothing leased for later: a third pass finds no work.
       expect(await t.app.get(SandboxReceipts).runOnce()).toBe(0);
-      const left = await t.app.get(UnitOfWork).rows({
-        sql: 'SELECT COUNT(*) AS n FROM sandbox_deliveries WHERE receipt_stage IS NOT NULL OR receipt_lease_owner IS NOT NULL',
-        params: [],
-      });
-      expect(Number(left[0].n)).toBe(0);
+      const [left] = await t.app.get(UnitOfWork).read(
+        query(decoders.n, {
+          sql: 'SELECT COUNT(*) AS n FROM sandbox_deliveries WHERE receipt_stage IS NOT NULL OR receipt_lease_owner IS NOT NULL',
+          params: [],
+        }),
+      );
+      expect(left).toBe(0);
       for (const id of [ids[0], ids[11]]) {
         const m = await history(id);
         expect(m.status).toBe('delivered');
@@ -118,11 +121,13 @@ describe('Sandbox receipts: passes of two replicas (e2e)', () => {
     await sent(130);
     await makeDue(130);
     expect(await t.app.get(SandboxReceipts).runOnce()).toBe(130);
-    const [r] = await t.app.get(UnitOfWork).rows({
-      sql: "SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'delivered' THEN 1 ELSE 0 END) AS d FROM messages WHERE account_id = ?",
-      params: [acc.id],
-    });
-    expect(Number(r.n)).toBeGreaterThanOrEqual(130);
-    expect(Number(r.d)).toBe(Number(r.n));
+    const [r] = await t.app.get(UnitOfWork).read(
+      query((row) => ({ n: Number(row.n), delivered: Number(row.d) }), {
+        sql: "SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'delivered' THEN 1 ELSE 0 END) AS d FROM messages WHERE account_id = ?",
+        params: [acc.id],
+      }),
+    );
+    expect(r.n).toBeGreaterThanOrEqual(130);
+    expect(r.delivered).toBe(r.n);
   });
 });

@@ -1,5 +1,5 @@
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { sql } from '../../src/database/sql';
+import { query, sql, Stmt } from '../../src/database/sql';
 import { INBOUND_PART_HOLD_MS, InboundSmsService } from '../../src/senders/inbound-sms/inbound-sms.service';
 import { SmppFake } from '../providers-fakes/smpp-fake';
 import { TestAccount, TestApp } from '../support/app';
@@ -17,12 +17,14 @@ describe('Inbound SMS over SMPP (e2e)', () => {
     await smsc?.stop();
   });
 
-  const list = (a: TestAccount, query: Record<string, string | number> = {}) =>
-    t.http().get('/api/v2/sms/inbound').query(query).set('X-API-Key', a.key);
-  const rowsFrom = (from: string) =>
+  const list = (a: TestAccount, params: Record<string, string | number> = {}) =>
+    t.http().get('/api/v2/sms/inbound').query(params).set('X-API-Key', a.key);
+  const textsFrom = (from: string) =>
     t.app
       .get(UnitOfWork)
-      .rows<{ id: string; text: string }>(sql('SELECT id, text FROM inbound_sms WHERE from_address = ?', `+${from}`));
+      .read(query((r) => String(r.text), sql('SELECT id, text FROM inbound_sms WHERE from_address = ?', `+${from}`)));
+  /** The seq of each inbound_sms_parts row `stmt` selects. */
+  const seqs = (stmt: Stmt) => t.app.get(UnitOfWork).read(query((r) => Number(r.seq), stmt));
 
   it.each([
     ['u8', 200],
@@ -91,14 +93,13 @@ describe('Inbound SMS over SMPP (e2e)', () => {
     expect(await part(2, 'question')).toBe(0);
     expect(await part(2, 'question')).toBe(0);
     expect(await part(1, 'Second ')).toBe(0);
-    expect((await rowsFrom(from)).map((r) => r.text).sort()).toEqual(['Is my order ready?', 'Second question']);
+    expect((await textsFrom(from)).sort()).toEqual(['Is my order ready?', 'Second question']);
     // The same text after another message is a new message, not a redelivery.
     expect(await smsc.inboundSms(from, name, 'Is my order ready?')).toBe(0);
-    expect(await rowsFrom(from)).toHaveLength(3);
-    const parts = await t.app
-      .get(UnitOfWork)
-      .rows(sql('SELECT seq FROM inbound_sms_parts WHERE from_address = ? ORDER BY seq', `+${from}`));
-    expect(parts).toEqual([{ seq: 1 }, { seq: 2 }]);
+    expect(await textsFrom(from)).toHaveLength(3);
+    expect(
+      await seqs(sql('SELECT seq FROM inbound_sms_parts WHERE from_address = ? ORDER BY seq', `+${from}`)),
+    ).toEqual([1, 2]);
   });
 
   it('a set still incomplete after the hold is stored as partial (missing parts left out); a late part starts a new set', async () => {
@@ -131,10 +132,10 @@ describe('Inbound SMS over SMPP (e2e)', () => {
     expect(await smsc.inboundPart(from, name, 'two ', { form: 'sar', ref: 9, total: 3, seq: 2 })).toBe(0);
     expect((await list(acc)).body.data.inboundSms).toHaveLength(1);
     expect(
-      await t.app
-        .get(UnitOfWork)
-        .rows(sql('SELECT seq FROM inbound_sms_parts WHERE from_address = ? AND inbound_sms_id IS NULL', `+${from}`)),
-    ).toEqual([{ seq: 2 }]);
+      await seqs(
+        sql('SELECT seq FROM inbound_sms_parts WHERE from_address = ? AND inbound_sms_id IS NULL', `+${from}`),
+      ),
+    ).toEqual([2]);
   });
 
   it('GET /api/v2/sms/inbound filters by sender name, from and time, pages by cursor, and is the account’s own', async () => {

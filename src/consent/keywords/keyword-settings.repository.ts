@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { sql } from '../../database/sql';
+import { query, Row, sql } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { AccountId } from '../../common/account-id';
+
+/** The one mapping of a keyword_settings row: its JSON document. */
+const toSettings = (r: Row): string => String(r.settings);
 
 /** keyword_settings: one JSON document per account (owned by consent). */
 @Injectable()
@@ -9,10 +12,10 @@ export class KeywordSettingsRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   async find(accountId: AccountId): Promise<string | null> {
-    const rows = await this.uow.rows<{ settings: string }>(
-      sql('SELECT settings FROM keyword_settings WHERE account_id = ?', accountId),
+    const rows = await this.uow.read(
+      query(toSettings, sql('SELECT settings FROM keyword_settings WHERE account_id = ?', accountId)),
     );
-    return rows.length ? String(rows[0].settings) : null;
+    return rows.length ? rows[0] : null;
   }
 
   async save(accountId: AccountId, settings: string, now: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ErasureTarget, RecipientEraser, RecipientErasers } from '../../common/erasure/recipient-erasers';
-import { inList, sql } from '../../database/sql';
+import { decoders, inList, query, sql } from '../../database/sql';
 import { updateFound } from '../../database/update-found';
 import { UnitOfWork } from '../../database/unit-of-work';
 
@@ -40,11 +40,14 @@ export class MessagesEraser implements RecipientEraser, OnModuleInit {
   }
 
   async waiting(t: ErasureTarget): Promise<boolean> {
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT id FROM messages WHERE account_id = ? AND recipient IN (${inList(t.forms.length)}) LIMIT 1`,
-        t.accountId,
-        ...t.forms,
+    const rows = await this.uow.read(
+      query(
+        decoders.id,
+        sql(
+          `SELECT id FROM messages WHERE account_id = ? AND recipient IN (${inList(t.forms.length)}) LIMIT 1`,
+          t.accountId,
+          ...t.forms,
+        ),
       ),
     );
     return rows.length > 0;

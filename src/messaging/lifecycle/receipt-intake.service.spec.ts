@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { sql } from '../../database/sql';
+import { decoders, query, sql } from '../../database/sql';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { ProviderReceipt, ReceiptStatus } from '../../providers/provider-events';
 import { pipelineHarness, PipelineHarness, smsTo } from '../testing/pipeline-harness';
@@ -64,13 +64,14 @@ describe(ReceiptIntakeService.name, () => {
   const eventsOf = (id: string) =>
     h.events.flat().flatMap((e) => (e.data.id === id ? [[e.type, e.accountId, e.data.sequence]] : []));
   const kept = async (providerMessageId: string) =>
-    Number(
-      (
-        await h.uow.rows(
+    (
+      await h.uow.read(
+        query(
+          decoders.n,
           sql('SELECT COUNT(*) AS n FROM pending_receipts WHERE provider_message_id = ?', providerMessageId),
-        )
-      )[0].n,
-    );
+        ),
+      )
+    )[0];
 
   it('moves a known message forward through the one writer: status, sequence, history and events in its unit', async () => {
     const acc = await h.account();

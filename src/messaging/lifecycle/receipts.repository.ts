@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '../../common/ids';
 import { isUniqueViolation } from '../../database/db-errors';
-import { inList, Row, sql, SqlParam, Stmt, updateFromRows } from '../../database/sql';
+import { inList, query, Query, Row, sql, SqlParam, updateFromRows } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../../providers/provider-events';
 import type { PartStatus } from './lifecycle-rules';
@@ -75,9 +75,12 @@ export class ReceiptsRepository {
   /** The refs of these provider ids, across accounts (a receipt names no account), each id's newest first. */
   async refsOfAnyAccount(providerMessageIds: string[]): Promise<ProviderRef[]> {
     return this.refsBySlice(providerMessageIds, (ids) =>
-      sql(
-        `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE provider_message_id IN (${inList(ids.length)}) ORDER BY created_at DESC`,
-        ...ids,
+      query(
+        toRef,
+        sql(
+          `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE provider_message_id IN (${inList(ids.length)}) ORDER BY created_at DESC`,
+          ...ids,
+        ),
       ),
     );
   }
@@ -86,19 +89,22 @@ export class ReceiptsRepository {
   async refsOfMessages(messages: { id: string; accountId: AccountId }[]): Promise<ProviderRef[]> {
     return this.refsBySlice(messages, (slice) => {
       const accounts = [...new Set(slice.map((m) => m.accountId))];
-      return sql(
-        `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id IN (${inList(slice.length)}) AND account_id IN (${inList(accounts.length)}) ORDER BY message_id, part_index`,
-        ...slice.map((m) => m.id),
-        ...accounts,
+      return query(
+        toRef,
+        sql(
+          `SELECT provider_message_id, message_id, account_id, part_index, status FROM message_provider_refs WHERE message_id IN (${inList(slice.length)}) AND account_id IN (${inList(accounts.length)}) ORDER BY message_id, part_index`,
+          ...slice.map((m) => m.id),
+          ...accounts,
+        ),
       );
     });
   }
 
   /** Refs read REFS_PER_READ keys at a time (each key's refs come from one read, so their order holds). */
-  private async refsBySlice<K>(keys: K[], read: (slice: K[]) => Stmt): Promise<ProviderRef[]> {
+  private async refsBySlice<K>(keys: K[], read: (slice: K[]) => Query<ProviderRef>): Promise<ProviderRef[]> {
     const refs: ProviderRef[] = [];
     for (let i = 0; i < keys.length; i += REFS_PER_READ)
-      refs.push(...(await this.uow.rows(read(keys.slice(i, i + REFS_PER_READ)))).map(toRef));
+      refs.push(...(await this.uow.read(read(keys.slice(i, i + REFS_PER_READ)))));
     return refs;
   }
 
@@ -149,23 +155,27 @@ export class ReceiptsRepository {
   /** Pending receipts for these provider ids, oldest first. */
   async pendingFor(providerMessageIds: string[]): Promise<PendingReceipt[]> {
     if (!providerMessageIds.length) return [];
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT * FROM pending_receipts WHERE provider_message_id IN (${inList(providerMessageIds.length)}) ORDER BY at, id`,
-        ...providerMessageIds,
+    return this.uow.read(
+      query(
+        toPending,
+        sql(
+          `SELECT * FROM pending_receipts WHERE provider_message_id IN (${inList(providerMessageIds.length)}) ORDER BY at, id`,
+          ...providerMessageIds,
+        ),
       ),
     );
-    return rows.map(toPending);
   }
 
   /** Pending receipts whose message has been recorded since (a race with the send's own look-up), across accounts. */
   async matchedPendingAcrossAccounts(limit: number): Promise<PendingReceipt[]> {
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT p.* FROM pending_receipts p WHERE EXISTS (SELECT 1 FROM message_provider_refs r WHERE r.provider_message_id = p.provider_message_id) ORDER BY p.at, p.id LIMIT ${Math.floor(limit)}`,
+    return this.uow.read(
+      query(
+        toPending,
+        sql(
+          `SELECT p.* FROM pending_receipts p WHERE EXISTS (SELECT 1 FROM message_provider_refs r WHERE r.provider_message_id = p.provider_message_id) ORDER BY p.at, p.id LIMIT ${Math.floor(limit)}`,
+        ),
       ),
     );
-    return rows.map(toPending);
   }
 
   async deletePending(ids: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { iso } from '../../database/columns';
-import { sql, SqlParam } from '../../database/sql';
+import { query, Row, sql, SqlParam } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { MessageEntity, MessageStatus } from '../entities/message.entity';
 import { DomainEvent, EVENT_SINK, EventSink, EventType } from '../events/event-sink';
@@ -27,6 +27,16 @@ export interface HistoryEntry {
   source: 'api' | 'provider';
   providerStatus: string | null;
   errorCode: string | null;
+}
+
+function toHistoryEntry(r: Row): HistoryEntry {
+  return {
+    status: String(r.status) as MessageStatus,
+    at: iso(Number(r.at)) as string,
+    source: r.source === 'provider' ? 'provider' : 'api',
+    providerStatus: r.provider_status === null || r.provider_status === undefined ? null : String(r.provider_status),
+    errorCode: r.error_code === null || r.error_code === undefined ? null : String(r.error_code),
+  };
 }
 
 const EVENT_OF: Partial<Record<MessageStatus, EventType>> = {
@@ -88,19 +98,15 @@ export class StatusTrail {
 
   /** The history of a message the caller has read for its account, oldest first. */
   async historyOf(messageId: string): Promise<HistoryEntry[]> {
-    const rows = await this.uow.rows(
-      sql(
-        'SELECT status, at, source, provider_status, error_code FROM message_status_history WHERE message_id = ? ORDER BY seq',
-        messageId,
+    return this.uow.read(
+      query(
+        toHistoryEntry,
+        sql(
+          'SELECT status, at, source, provider_status, error_code FROM message_status_history WHERE message_id = ? ORDER BY seq',
+          messageId,
+        ),
       ),
     );
-    return rows.map((r) => ({
-      status: String(r.status) as MessageStatus,
-      at: iso(Number(r.at)) as string,
-      source: r.source === 'provider' ? 'provider' : 'api',
-      providerStatus: r.provider_status === null || r.provider_status === undefined ? null : String(r.provider_status),
-      errorCode: r.error_code === null || r.error_code === undefined ? null : String(r.error_code),
-    }));
   }
 
   private async insert(rows: { messageId: string; seq: number; step: TrailStep }[]): Promise<void> {

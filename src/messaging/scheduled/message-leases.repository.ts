@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { sql } from '../../database/sql';
+import { query, Row, sql } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { AccountId, accountIdOf } from '../../common/account-id';
 
@@ -21,26 +21,30 @@ export class MessageLeasesRepository {
 
   /** Scheduled messages due by `now` and not leased (or whose lease expired), oldest due first. */
   async dueAcrossAccounts(now: number, limit: number): Promise<LeasableMessage[]> {
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT id, account_id, lease_owner FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${Number(limit)}`,
-        now,
-        now,
+    return this.uow.read(
+      query(
+        leasable,
+        sql(
+          `SELECT id, account_id, lease_owner FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${Number(limit)}`,
+          now,
+          now,
+        ),
       ),
     );
-    return rows.map(leasable);
   }
 
   /** Single sends (no bulk job) left `queued` since before `updatedBefore`, not leased: a crash left them. */
   async staleQueuedAcrossAccounts(updatedBefore: number, now: number, limit: number): Promise<LeasableMessage[]> {
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT id, account_id, lease_owner FROM messages WHERE status = 'queued' AND bulk_job_id IS NULL AND updated_at < ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) LIMIT ${Number(limit)}`,
-        updatedBefore,
-        now,
+    return this.uow.read(
+      query(
+        leasable,
+        sql(
+          `SELECT id, account_id, lease_owner FROM messages WHERE status = 'queued' AND bulk_job_id IS NULL AND updated_at < ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) LIMIT ${Number(limit)}`,
+          updatedBefore,
+          now,
+        ),
       ),
     );
-    return rows.map(leasable);
   }
 
   /** Leases one message in `status` for `owner` until `until`, counting the attempt; false when someone else holds it or it moved on. */
@@ -100,7 +104,7 @@ export class MessageLeasesRepository {
   }
 }
 
-function leasable(r: Record<string, unknown>): LeasableMessage {
+function leasable(r: Row): LeasableMessage {
   return {
     id: String(r.id),
     accountId: accountIdOf(String(r.account_id)),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditEventType, AuditValue } from '../../common/audit/audit-trail';
-import { sql, SqlParam } from '../../database/sql';
+import { query, Row, sql, SqlParam } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { AccountId, accountIdOf } from '../../common/account-id';
 
@@ -25,7 +25,8 @@ export interface AuditFilter {
   limit: number;
 }
 
-function toRecord(r: Record<string, unknown>): AuditEventRecord {
+/** The one mapping of an audit_events row. */
+function toRecord(r: Row): AuditEventRecord {
   return {
     id: String(r.id),
     accountId: accountIdOf(String(r.account_id)),
@@ -75,13 +76,15 @@ export class AuditEventsRepository {
       where.push('(created_at < ? OR (created_at = ? AND id < ?))');
       params.push(f.before.createdAt, f.before.createdAt, f.before.id);
     }
-    const rows = await this.uow.rows(
-      sql(
-        `SELECT id, account_id, type, actor, request_id, target, changes, created_at FROM audit_events WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${f.limit}`,
-        ...params,
+    return this.uow.read(
+      query(
+        toRecord,
+        sql(
+          `SELECT id, account_id, type, actor, request_id, target, changes, created_at FROM audit_events WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${f.limit}`,
+          ...params,
+        ),
       ),
     );
-    return rows.map(toRecord);
   }
 
   /** Deletes at most `chunk` events older than `before` (across accounts: the purger's); how many. */

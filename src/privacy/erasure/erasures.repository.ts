@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../../database/db-errors';
-import { sql } from '../../database/sql';
+import { decoders, query, Row, sql } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { AccountId, accountIdOf } from '../../common/account-id';
 
@@ -26,7 +26,7 @@ const SELECT =
   'SELECT id, account_id, recipient_hash, recipient, status, counts, run, created_at, updated_at, completed_at FROM erasures';
 
 /** The one mapping of an erasures row. */
-function toRecord(r: Record<string, unknown>): ErasureRecord {
+function toRecord(r: Row): ErasureRecord {
   return {
     id: String(r.id),
     accountId: accountIdOf(String(r.account_id)),
@@ -47,13 +47,15 @@ export class ErasuresRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   async find(accountId: AccountId, id: string): Promise<ErasureRecord | null> {
-    const rows = await this.uow.rows(sql(`${SELECT} WHERE id = ? AND account_id = ?`, id, accountId));
-    return rows[0] ? toRecord(rows[0]) : null;
+    const rows = await this.uow.read(query(toRecord, sql(`${SELECT} WHERE id = ? AND account_id = ?`, id, accountId)));
+    return rows[0] ?? null;
   }
 
   async findByHash(accountId: AccountId, hash: string): Promise<ErasureRecord | null> {
-    const rows = await this.uow.rows(sql(`${SELECT} WHERE account_id = ? AND recipient_hash = ?`, accountId, hash));
-    return rows[0] ? toRecord(rows[0]) : null;
+    const rows = await this.uow.read(
+      query(toRecord, sql(`${SELECT} WHERE account_id = ? AND recipient_hash = ?`, accountId, hash)),
+    );
+    return rows[0] ?? null;
   }
 
   /** False when the account already has an erasure of this recipient (a concurrent request). */
@@ -94,13 +96,15 @@ export class ErasuresRepository {
 
   /** Running erasures no replica holds (across accounts: the loop's), oldest first. */
   async claimableAcrossAccounts(now: number, limit: number): Promise<string[]> {
-    const rows = await this.uow.rows<{ id: string }>(
-      sql(
-        `SELECT id FROM erasures WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY created_at LIMIT ${limit}`,
-        now,
+    return this.uow.read(
+      query(
+        decoders.id,
+        sql(
+          `SELECT id FROM erasures WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY created_at LIMIT ${limit}`,
+          now,
+        ),
       ),
     );
-    return rows.map((r) => String(r.id));
   }
 
   /** Takes the lease of a running erasure if it is free or expired: the record, or null when another holds it. */
@@ -115,8 +119,8 @@ export class ErasuresRepository {
       ),
     );
     if (n !== 1) return null;
-    const rows = await this.uow.rows(sql(`${SELECT} WHERE id = ?`, id));
-    return rows[0] ? toRecord(rows[0]) : null;
+    const rows = await this.uow.read(query(toRecord, sql(`${SELECT} WHERE id = ?`, id)));
+    return rows[0] ?? null;
   }
 
   /** Records progress and renews the lease; false when the lease was lost (another replica took over). */

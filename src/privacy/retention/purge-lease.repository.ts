@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { sql } from '../../database/sql';
+import { query, Row, sql } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
+
+/** The one mapping of a privacy_leases row read before taking it: its holder (null: free). */
+const toLeaseOwner = (r: Row): string | null => (r.owner === null || r.owner === undefined ? null : String(r.owner));
 
 /**
  * The lease of a privacy loop (one row per loop in privacy_leases): a replica works only while it holds
@@ -18,7 +21,9 @@ export class PurgeLeaseRepository {
     until: number,
   ): Promise<{ taken: boolean; takeover: boolean }> {
     return this.uow.transaction(async (tx) => {
-      const before = (await tx.rows(sql('SELECT owner, expires_at FROM privacy_leases WHERE name = ?', name)))[0];
+      const before = await tx.read(
+        query(toLeaseOwner, sql('SELECT owner, expires_at FROM privacy_leases WHERE name = ?', name)),
+      );
       const changed = await tx.exec(
         sql(
           'UPDATE privacy_leases SET owner = ?, expires_at = ? WHERE name = ? AND (owner IS NULL OR owner = ? OR expires_at < ?)',
@@ -29,7 +34,7 @@ export class PurgeLeaseRepository {
           now,
         ),
       );
-      const prev = before?.owner === null || before?.owner === undefined ? null : String(before.owner);
+      const prev = before[0] ?? null;
       return { taken: changed === 1, takeover: changed === 1 && prev !== null && prev !== owner };
     });
   }

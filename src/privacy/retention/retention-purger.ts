@@ -9,7 +9,7 @@ import type { RetentionConfig } from '../../config/retention.config';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PurgeLeaseRepository } from './purge-lease.repository';
 import { AccountRetention, AccountsService } from '../../accounts/accounts.service';
-import { Purged, PurgedTable, PURGED_TABLES, RetentionRepository } from './retention.repository';
+import { Purged, PurgedTable, PURGED_TABLES, RetentionPurges } from '../../common/retention/retention-purges';
 import { AccountId, accountIdOf } from '../../common/account-id';
 
 const LEASE = 'retention-purge';
@@ -39,7 +39,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private unitStart = 0;
 
   constructor(
-    private readonly repo: RetentionRepository,
+    private readonly parts: RetentionPurges,
     private readonly accounts: AccountsService,
     private readonly leases: PurgeLeaseRepository,
     private readonly clock: Clock,
@@ -78,9 +78,9 @@ export class RetentionPurger implements OnApplicationBootstrap {
     const now = this.clock.now();
     const batch = s.purgeBatch;
     const sandboxBefore = idAt('sbx', now - s.sandboxDeliveriesDays * s.dayMs);
-    await this.drain(report, 'sandbox_deliveries', () => this.repo.deleteSandbox(sandboxBefore, batch));
+    await this.drain(report, 'sandbox_deliveries', () => this.parts.of('sandbox').deleteBefore(sandboxBefore, batch));
     const inboundBefore = now - s.inboundDays * s.dayMs;
-    await this.drain(report, 'inbound_sms', () => this.repo.deleteInboundSms(null, inboundBefore, batch));
+    await this.drain(report, 'inbound_sms', () => this.parts.of('inboundSms').deleteBefore(null, inboundBefore, batch));
     const accounts = await this.allAccounts();
     // Most accounts keep messages for the default: theirs go by one range over every account's messages
     // (minus the accounts that keep them longer); an account with its own retention is read on its own.
@@ -111,9 +111,9 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private async purgeMessagesOnDefault(before: number, keptLonger: Set<string>, report: PurgeReport): Promise<boolean> {
     const batch = this.settings.purgeBatch;
     for (let from = 0; ;) {
-      const page = await this.repo.expiredMessagesAnyAccount(from, before, batch);
+      const page = await this.parts.of('messages').expiredAnyAccount(from, before, batch);
       const purged = page.length
-        ? await this.repo.deleteMessages(
+        ? await this.parts.of('messages').delete(
             page.map((m) => m.id),
             before,
             keptLonger,
@@ -132,9 +132,9 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private async purgeAccountMessages(accountId: AccountId, before: number, report: PurgeReport): Promise<boolean> {
     const batch = this.settings.purgeBatch;
     for (;;) {
-      const candidates = await this.repo.expiredMessageIds(accountId, before, batch);
+      const candidates = await this.parts.of('messages').expiredOfAccount(accountId, before, batch);
       if (!candidates.length) return true;
-      const purged = await this.repo.deleteMessages(candidates, before);
+      const purged = await this.parts.of('messages').delete(candidates, before);
       if (!(await this.step(report, purged, 1))) return !this.job.halted && (await this.holdLease());
       if (candidates.length < batch) return true;
     }
@@ -146,21 +146,22 @@ export class RetentionPurger implements OnApplicationBootstrap {
     const batch = s.purgeBatch;
     const days = (def: number) => (a.retentionDays ?? def) * s.dayMs;
     const jobsBefore = now - days(s.bulkJobsDays);
-    for (const jobId of await this.repo.expiredJobIds(
-      a.accountId,
-      idAt('bulk', jobsBefore),
-      jobsBefore,
-      JOBS_PER_ACCOUNT,
-    )) {
+    for (const jobId of await this.parts
+      .of('bulkJobs')
+      .expiredJobIds(a.accountId, idAt('bulk', jobsBefore), jobsBefore, JOBS_PER_ACCOUNT)) {
       for (;;) {
-        const { purged, done } = await this.repo.deleteJobChunk(jobId, batch);
+        const { purged, done } = await this.parts.of('bulkJobs').deleteJobChunk(jobId, batch);
         if (!(await this.step(report, purged, 1)) || done) break;
       }
     }
     const inboundBefore = now - days(s.inboundDays);
-    await this.drain(report, 'inbound_sms', () => this.repo.deleteInboundSms(a.accountId, inboundBefore, batch));
+    await this.drain(report, 'inbound_sms', () =>
+      this.parts.of('inboundSms').deleteBefore(a.accountId, inboundBefore, batch),
+    );
     const webBefore = idAt('win', inboundBefore);
-    await this.drain(report, 'web_inbound_messages', () => this.repo.deleteWebInbound(a.accountId, webBefore, batch));
+    await this.drain(report, 'web_inbound_messages', () =>
+      this.parts.of('webInbound').deleteBefore(a.accountId, webBefore, batch),
+    );
     return !this.job.halted && (await this.holdLease());
   }
 
@@ -214,7 +215,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private async refreshOldest(): Promise<void> {
     const now = this.clock.now();
     for (const table of PURGED_TABLES) {
-      const key = await this.repo.oldestKey(table);
+      const key = await this.parts.oldestKey(table);
       const at = key === null ? null : timeOfId(key);
       this.metrics.setRetentionOldestAge(table, at === null ? 0 : (now - at) / 1000);
     }

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { inList, insertOrAdd, sql, Stmt } from '../../database/sql';
+import { insertOrAdd, query, sql, type Query, type Row } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { AccountId, accountIdOf } from '../../common/account-id';
-
-/** Statuses past which a message's payment no longer changes (a refunded failure counts nothing). */
-const SETTLED = `('sent', 'delivered', 'read', 'failed', 'cancelled')`;
+import type { AccountId } from '../../common/account-id';
+import { usageSourceStatements } from '../../messaging/usage/usage-source.statements';
 
 /** One day's usage of an account on one channel, purpose and paying source. */
 export interface UsageRecord {
@@ -17,47 +15,39 @@ export interface UsageRecord {
   cost: number;
 }
 
-/** A settled message not yet counted, as the roll-up reads it. */
-interface UncountedMessage {
-  id: string;
-  accountId: AccountId;
-  channel: string;
-  purpose: string;
-  createdAt: number;
-  paidFrom: string | null;
-  cost: number;
-  segments: number | null;
-  refunded: boolean;
+function toUsageRecord(r: Row): UsageRecord {
+  return {
+    day: String(r.day),
+    channel: String(r.channel),
+    purpose: String(r.purpose),
+    source: String(r.source),
+    messages: Number(r.messages),
+    parts: Number(r.parts),
+    cost: Number(r.cost),
+  };
 }
 
 export const usageStatements = {
-  /** Settled messages not counted yet (ix_messages_usage_pending); rows a sender holds are skipped. */
-  uncounted: (limit: number, skipLocked: boolean): Stmt =>
-    sql(
-      `SELECT id, account_id, channel, purpose, created_at, paid_from, cost, segments, refunded_at FROM messages WHERE usage_counted_at IS NULL AND status IN ${SETTLED} LIMIT ${limit}${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+  range: (accountId: AccountId, fromDay: string, toDay: string): Query<UsageRecord> =>
+    query(
+      toUsageRecord,
+      sql(
+        'SELECT day, channel, purpose, source, messages, parts, cost FROM usage_daily WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day',
+        accountId,
+        fromDay,
+        toDay,
+      ),
     ),
-  markCounted: (ids: string[], now: number): Stmt =>
-    sql(
-      `UPDATE messages SET usage_counted_at = ? WHERE id IN (${inList(ids.length)}) AND usage_counted_at IS NULL`,
-      now,
-      ...ids,
-    ),
-  range: (accountId: AccountId, fromDay: string, toDay: string): Stmt =>
-    sql(
-      'SELECT day, channel, purpose, source, messages, parts, cost FROM usage_daily WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day',
-      accountId,
-      fromDay,
-      toDay,
-    ),
+  ...usageSourceStatements,
 };
 
 /** 'YYYY-MM-DD' of a time, UTC. */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * SQL of the daily usage records (usage_daily, owned by privacy) and of the one column of messages the
- * roll-up keeps (usage_counted_at): the roll-up reads settled messages there and marks them counted in
- * the same unit as it adds them up, so no message is counted twice or missed.
+ * SQL of the daily usage records (usage_daily, owned by privacy). The roll-up reads settled messages
+ * and marks them counted with messaging's statements (usageSourceStatements) in the same unit as it adds
+ * them up, so no message is counted twice or missed.
  */
 @Injectable()
 export class UsageRepository {
@@ -66,7 +56,7 @@ export class UsageRepository {
   /** Rolls up to `limit` settled messages into the records in one unit; how many it counted. */
   async rollBatch(limit: number, now: number): Promise<number> {
     return this.uow.transaction(async (tx) => {
-      const rows = (await tx.rows(usageStatements.uncounted(limit, this.uow.capabilities.skipLocked))).map(toUncounted);
+      const rows = await tx.read(usageStatements.uncounted(limit, this.uow.capabilities.skipLocked));
       if (!rows.length) return 0;
       const groups = new Map<string, { keys: Record<string, string>; messages: number; parts: number; cost: number }>();
       for (const m of rows) {
@@ -106,29 +96,6 @@ export class UsageRepository {
 
   /** An account's records of the UTC days `fromDay`..`toDay` (both included). */
   async range(accountId: AccountId, fromDay: string, toDay: string): Promise<UsageRecord[]> {
-    const rows = await this.uow.rows(usageStatements.range(accountId, fromDay, toDay));
-    return rows.map((r) => ({
-      day: String(r.day),
-      channel: String(r.channel),
-      purpose: String(r.purpose),
-      source: String(r.source),
-      messages: Number(r.messages),
-      parts: Number(r.parts),
-      cost: Number(r.cost),
-    }));
+    return this.uow.read(usageStatements.range(accountId, fromDay, toDay));
   }
-}
-
-function toUncounted(r: Record<string, unknown>): UncountedMessage {
-  return {
-    id: String(r.id),
-    accountId: accountIdOf(String(r.account_id)),
-    channel: String(r.channel),
-    purpose: String(r.purpose ?? 'transactional'),
-    createdAt: Number(r.created_at),
-    paidFrom: r.paid_from === null || r.paid_from === undefined ? null : String(r.paid_from),
-    cost: Number(r.cost),
-    segments: r.segments === null || r.segments === undefined ? null : Number(r.segments),
-    refunded: r.refunded_at !== null && r.refunded_at !== undefined,
-  };
 }

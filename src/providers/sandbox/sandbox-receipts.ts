@@ -5,7 +5,7 @@ import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator'
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
 import { AppConfig, ChannelName } from '../../config/app-config';
 import type { SandboxConfig } from '../../config/providers.config';
-import { inList, Row, sql } from '../../database/sql';
+import { decoders, inList, query, Row, sql } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { ProviderReceipt, RECEIPT_INTAKE, ReceiptIntake } from '../provider-events';
 
@@ -79,21 +79,26 @@ export class SandboxReceipts implements OnApplicationBootstrap {
       now,
       now,
     );
-    const due = await this.uow.rows(
-      sql(
-        `SELECT id FROM sandbox_deliveries WHERE ${dueNow.sql} ORDER BY receipt_due_at LIMIT ${Math.floor(this.sandbox.receiptBatch)}`,
-        ...dueNow.params,
+    const ids = await this.uow.read(
+      query(
+        decoders.id,
+        sql(
+          `SELECT id FROM sandbox_deliveries WHERE ${dueNow.sql} ORDER BY receipt_due_at LIMIT ${Math.floor(this.sandbox.receiptBatch)}`,
+          ...dueNow.params,
+        ),
       ),
     );
-    if (!due.length) return 0;
-    const ids = due.map((r) => String(r.id));
+    if (!ids.length) return 0;
     const lock = this.uow.capabilities.skipLocked ? ' FOR UPDATE SKIP LOCKED' : '';
     return this.uow.transaction(async () => {
-      const mine = await this.uow.rows(
-        sql(
-          `SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE id IN (${inList(ids.length)}) AND ${dueNow.sql}${lock}`,
-          ...ids,
-          ...dueNow.params,
+      const mine = await this.uow.read(
+        query(
+          toDueDelivery,
+          sql(
+            `SELECT id, channel, provider_message_id, receipt_stage, receipt_due_at FROM sandbox_deliveries WHERE id IN (${inList(ids.length)}) AND ${dueNow.sql}${lock}`,
+            ...ids,
+            ...dueNow.params,
+          ),
         ),
       );
       if (!mine.length) return 0;
@@ -104,8 +109,8 @@ export class SandboxReceipts implements OnApplicationBootstrap {
   }
 
   /** Each row (locked by this unit) to its next receipt (`read` for a delivered chat message) or to none; in two UPDATEs. */
-  private async advance(rows: Row[]): Promise<void> {
-    const toRead = rows.filter((r) => r.receipt_stage === 'delivered' && READ_CHANNELS.includes(String(r.channel)));
+  private async advance(rows: DueDelivery[]): Promise<void> {
+    const toRead = rows.filter((r) => r.stage === 'delivered' && READ_CHANNELS.includes(r.channel));
     const reading = new Set(toRead);
     const done = rows.filter((r) => !reading.has(r));
     if (toRead.length) {
@@ -113,7 +118,7 @@ export class SandboxReceipts implements OnApplicationBootstrap {
         sql(
           `UPDATE sandbox_deliveries SET receipt_stage = 'read', receipt_due_at = delivered_at + CASE WHEN instant_receipts = 1 THEN 0 ELSE ? END WHERE id IN (${inList(toRead.length)})`,
           this.sandbox.readAfterMs,
-          ...toRead.map((r) => String(r.id)),
+          ...toRead.map((r) => r.id),
         ),
       );
     }
@@ -121,17 +126,36 @@ export class SandboxReceipts implements OnApplicationBootstrap {
       await this.uow.run(
         sql(
           `UPDATE sandbox_deliveries SET receipt_stage = NULL, receipt_due_at = NULL WHERE id IN (${inList(done.length)})`,
-          ...done.map((r) => String(r.id)),
+          ...done.map((r) => r.id),
         ),
       );
     }
   }
 }
 
-function receiptOf(r: Row): ProviderReceipt {
-  const stage = String(r.receipt_stage);
-  const at = Number(r.receipt_due_at);
-  const providerMessageId = String(r.provider_message_id);
+/** A delivery row whose receipt is due, as the unit that sends it reads it. */
+interface DueDelivery {
+  id: string;
+  channel: string;
+  /** The receipt due (`delivered`, `read` or `failed`). */
+  stage: string;
+  providerMessageId: string;
+  dueAt: number;
+}
+
+function toDueDelivery(r: Row): DueDelivery {
+  return {
+    id: String(r.id),
+    channel: String(r.channel),
+    stage: String(r.receipt_stage),
+    providerMessageId: String(r.provider_message_id),
+    dueAt: Number(r.receipt_due_at),
+  };
+}
+
+function receiptOf(d: DueDelivery): ProviderReceipt {
+  const { stage, providerMessageId } = d;
+  const at = d.dueAt;
   if (stage === 'failed')
     return {
       providerMessageId,

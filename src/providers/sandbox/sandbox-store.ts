@@ -1,56 +1,28 @@
-import type { ChannelName } from '../../config/app-config';
-import { iso } from '../../database/columns';
 import { newId } from '../../common/ids';
 import { isUniqueViolation } from '../../database/db-errors';
-import { sql, SqlParam } from '../../database/sql';
+import { decoders, query, sql, SqlParam } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { AccountId, accountIdOf } from '../../common/account-id';
+import type { AccountId } from '../../common/account-id';
+import {
+  SandboxDeliveryFilter,
+  SandboxDeliveryInput,
+  SandboxDeliveryView,
+  SandboxFault,
+  SandboxFaultKind,
+  SandboxOutcome,
+  toDeliveryView,
+  toPendingFault,
+  toSandboxOutcome,
+} from './sandbox-records';
 
-export const SANDBOX_FAULT_KINDS = ['rate_limit', 'unavailable', 'reject', 'timeout', 'delay'] as const;
-export type SandboxFaultKind = (typeof SANDBOX_FAULT_KINDS)[number];
-/** A fault taken by one call; `delayMs` only for `delay` (answer normally after that long). */
-export interface SandboxFault {
-  kind: SandboxFaultKind;
-  delayMs: number | null;
-}
-
-/** What the sandbox keeps of one call, as recorded and as listed. */
-interface SandboxDelivery {
-  messageId: string;
-  accountId: AccountId;
-  channel: string;
-  to: string;
-  sender: string | null;
-  text: string | null;
-  subject: string | null;
-  bulkJobId: string | null;
-  rowIndex: number | null;
-}
-
-export interface SandboxDeliveryInput extends SandboxDelivery {
-  channel: ChannelName;
-  outcome: 'sent' | 'rejected';
-  providerMessageId: string;
-  /** The first simulated receipt of a sent message (`delivered`, or `failed` for the documented recipients) and when it is due. */
-  receipt: { stage: 'delivered' | 'failed'; dueAt: number } | null;
-  /** A test bulk job's `testOptions.instantReceipts`: every receipt of this delivery is due at once. */
-  instantReceipts: boolean;
-}
-
-export interface SandboxDeliveryView extends SandboxDelivery {
-  id: string;
-  deliveredAt: string;
-}
-
-export interface SandboxDeliveryFilter {
-  accountId?: AccountId;
-  channel?: string;
-  to?: string;
-  bulkJobId?: string;
-  limit: number;
-}
-
-type Row = Record<string, string | number | null>;
+export { SANDBOX_FAULT_KINDS } from './sandbox-records';
+export type {
+  SandboxDeliveryFilter,
+  SandboxDeliveryInput,
+  SandboxDeliveryView,
+  SandboxFault,
+  SandboxFaultKind,
+} from './sandbox-records';
 
 /** Concurrent group inserts of deliveries (pooled connections overlap their commits; the embedded database runs them in turn). */
 const MAX_FLUSHES = 4;
@@ -151,14 +123,14 @@ export class SandboxStore {
     });
   }
 
-  async find(messageId: string): Promise<{ outcome: 'sent' | 'rejected'; providerMessageId: string } | null> {
-    const rows = await this.uow.rows<Row>(
-      sql('SELECT outcome, provider_message_id FROM sandbox_deliveries WHERE message_id = ?', messageId),
+  async find(messageId: string): Promise<SandboxOutcome | null> {
+    const rows = await this.uow.read(
+      query(
+        toSandboxOutcome,
+        sql('SELECT outcome, provider_message_id FROM sandbox_deliveries WHERE message_id = ?', messageId),
+      ),
     );
-    const r = rows[0];
-    return r
-      ? { outcome: r.outcome === 'sent' ? 'sent' : 'rejected', providerMessageId: String(r.provider_message_id) }
-      : null;
+    return rows[0] ?? null;
   }
 
   /** Delivered (not rejected) messages, oldest first. */
@@ -175,23 +147,12 @@ export class SandboxStore {
     add('channel = ?', f.channel);
     add('recipient = ?', f.to);
     add('bulk_job_id = ?', f.bulkJobId);
-    const rows = await this.uow.rows<Row>({
-      sql: `SELECT * FROM sandbox_deliveries WHERE ${where.join(' AND ')} ORDER BY delivered_at, id LIMIT ${Math.floor(f.limit)}`,
-      params,
-    });
-    return rows.map((r) => ({
-      id: String(r.id),
-      messageId: String(r.message_id),
-      accountId: accountIdOf(String(r.account_id)),
-      channel: String(r.channel),
-      to: String(r.recipient),
-      sender: r.sender === null ? null : String(r.sender),
-      text: r.text === null ? null : String(r.text),
-      subject: r.subject === null ? null : String(r.subject),
-      bulkJobId: r.bulk_job_id === null ? null : String(r.bulk_job_id),
-      rowIndex: r.row_index === null ? null : Number(r.row_index),
-      deliveredAt: iso(Number(r.delivered_at)) as string,
-    }));
+    return this.uow.read(
+      query(toDeliveryView, {
+        sql: `SELECT * FROM sandbox_deliveries WHERE ${where.join(' AND ')} ORDER BY delivered_at, id LIMIT ${Math.floor(f.limit)}`,
+        params,
+      }),
+    );
   }
 
   async addFault(
@@ -222,10 +183,12 @@ export class SandboxStore {
   }
 
   async clearFaults(): Promise<number> {
-    const rows = await this.uow.rows<Row>(sql('SELECT COUNT(*) AS n FROM sandbox_faults WHERE remaining > 0'));
+    const rows = await this.uow.read(
+      query(decoders.n, sql('SELECT COUNT(*) AS n FROM sandbox_faults WHERE remaining > 0')),
+    );
     await this.uow.run(sql('DELETE FROM sandbox_faults'));
     this.checkedUntil = 0;
-    return Number(rows[0]?.n ?? 0);
+    return rows[0] ?? 0;
   }
 
   /**
@@ -255,19 +218,21 @@ export class SandboxStore {
       await this.checking;
       if (!this.hasFaults) return null;
     }
-    const rows = await this.uow.rows<Row>(
-      sql(
-        'SELECT id, kind, delay_ms FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id',
-        channel,
-        accountId,
+    const rows = await this.uow.read(
+      query(
+        toPendingFault,
+        sql(
+          'SELECT id, kind, delay_ms FROM sandbox_faults WHERE remaining > 0 AND (channel IS NULL OR channel = ?) AND (account_id IS NULL OR account_id = ?) ORDER BY id',
+          channel,
+          accountId,
+        ),
       ),
     );
-    for (const r of rows) {
+    for (const f of rows) {
       const taken = await this.uow.exec(
-        sql('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', r.id),
+        sql('UPDATE sandbox_faults SET remaining = remaining - 1 WHERE id = ? AND remaining >= 1', f.id),
       );
-      if (taken === 1)
-        return { kind: r.kind as SandboxFaultKind, delayMs: r.delay_ms === null ? null : Number(r.delay_ms) };
+      if (taken === 1) return { kind: f.kind, delayMs: f.delayMs };
     }
     // None for this call. While no fault exists at all, sends skip the lookup (re-checked every
     // refreshMs for faults added on another replica); a fault of another account keeps it on.
@@ -276,7 +241,10 @@ export class SandboxStore {
   }
 
   private async anyFault(): Promise<boolean> {
-    return (await this.uow.rows<Row>(sql('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1'))).length > 0;
+    return (
+      (await this.uow.read(query(decoders.id, sql('SELECT id FROM sandbox_faults WHERE remaining > 0 LIMIT 1'))))
+        .length > 0
+    );
   }
 
   private noted(hasFaults: boolean, now: number): void {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { INBOUND_SMS_INTAKE } from '../../providers/provider-events';
 import { InboundSmsEntity } from '../entities/inbound-sms.entity';
 import { InboundSmsEraser } from './inbound-sms-eraser.repository';
+import { InboundSmsPurgeRepository } from './inbound-sms-purge.repository';
 import { InboundSmsQueryService } from './inbound-sms-query.service';
 import { InboundSmsSweeper } from './inbound-sms-sweeper';
 import { InboundSmsController } from './inbound-sms.controller';
@@ -22,6 +23,7 @@ import { InboundSmsService } from './inbound-sms.service';
   providers: [
     InboundSmsRepository,
     InboundSmsEraser,
+    InboundSmsPurgeRepository,
     InboundSmsService,
     InboundSmsQueryService,
     InboundSmsSweeper,

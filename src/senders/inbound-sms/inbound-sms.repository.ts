@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { inList, sql } from '../../database/sql';
+import { decoders, inList, query, Row, sql } from '../../database/sql';
 import type { Tx } from '../../database/unit-of-work';
 import { AccountId, accountIdOf } from '../../common/account-id';
 
@@ -43,7 +43,6 @@ export interface InboundSmsFilter {
   limit: number;
 }
 
-type Row = Record<string, unknown>;
 const num = (v: unknown): number => Number(v);
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
@@ -75,6 +74,18 @@ const toPart = (r: Row): InboundSmsPartRecord => ({
   receivedAt: num(r.received_at),
   inboundSmsId: str(r.inbound_sms_id),
 });
+/** An approved sender found by name across accounts. */
+const toSenderOwner = (r: Row): { senderId: string; accountId: AccountId } => ({
+  senderId: String(r.id),
+  accountId: accountIdOf(String(r.account_id)),
+});
+/** An account's approved sender (the account is the caller's). */
+const toNamedSender = (r: Row): { senderId: string; name: string } => ({
+  senderId: String(r.id),
+  name: String(r.name),
+});
+const toDedupeKey = (r: Row): string | null => str(r.dedupe_key);
+const toGroupKey = (r: Row): string => String(r.group_key);
 
 /** Statements of the inbound SMS store; callers pass the unit of work they run in. */
 @Injectable()
@@ -85,13 +96,15 @@ export class InboundSmsRepository {
    */
   async approvedSendersAnyByName(tx: Tx, nameKeys: string[]): Promise<{ senderId: string; accountId: AccountId }[]> {
     if (nameKeys.length === 0) return [];
-    const rows = await tx.rows<{ id: string; account_id: string }>(
-      sql(
-        `SELECT id, account_id FROM sms_senders WHERE status = 'approved' AND name_key IN (${inList(nameKeys.length)}) ORDER BY id`,
-        ...nameKeys,
+    return tx.read(
+      query(
+        toSenderOwner,
+        sql(
+          `SELECT id, account_id FROM sms_senders WHERE status = 'approved' AND name_key IN (${inList(nameKeys.length)}) ORDER BY id`,
+          ...nameKeys,
+        ),
       ),
     );
-    return rows.map((r) => ({ senderId: String(r.id), accountId: accountIdOf(String(r.account_id)) }));
   }
 
   /** The account's approved sender named `nameKey` (lower-cased), or with null its default approved sender. */
@@ -101,14 +114,17 @@ export class InboundSmsRepository {
     nameKey: string | null,
   ): Promise<{ senderId: string; accountId: AccountId; name: string } | null> {
     const which = nameKey === null ? sql('is_default = 1') : sql('name_key = ?', nameKey);
-    const rows = await tx.rows<{ id: string; name: string }>(
-      sql(
-        `SELECT id, name FROM sms_senders WHERE account_id = ? AND status = 'approved' AND ${which.sql} ORDER BY id LIMIT 1`,
-        accountId,
-        ...which.params,
+    const rows = await tx.read(
+      query(
+        toNamedSender,
+        sql(
+          `SELECT id, name FROM sms_senders WHERE account_id = ? AND status = 'approved' AND ${which.sql} ORDER BY id LIMIT 1`,
+          accountId,
+          ...which.params,
+        ),
       ),
     );
-    return rows.length ? { senderId: String(rows[0].id), accountId, name: String(rows[0].name) } : null;
+    return rows.length ? { senderId: rows[0].senderId, accountId, name: rows[0].name } : null;
   }
 
   async insert(tx: Tx, r: InboundSmsRecord): Promise<void> {
@@ -132,38 +148,46 @@ export class InboundSmsRepository {
 
   /** The dedupe key of the latest SMS from `from` to `to` received at or after `since` (null: none). */
   async latestKeyOfPair(tx: Tx, from: string, to: string, since: number): Promise<string | null | undefined> {
-    const rows = await tx.rows<Row>(
-      sql(
-        'SELECT dedupe_key FROM inbound_sms WHERE from_address = ? AND to_address = ? AND received_at >= ? ORDER BY received_at DESC, id DESC LIMIT 1',
-        from,
-        to,
-        since,
+    const keys = await tx.read(
+      query(
+        toDedupeKey,
+        sql(
+          'SELECT dedupe_key FROM inbound_sms WHERE from_address = ? AND to_address = ? AND received_at >= ? ORDER BY received_at DESC, id DESC LIMIT 1',
+          from,
+          to,
+          since,
+        ),
       ),
     );
-    return rows.length === 0 ? undefined : str(rows[0].dedupe_key);
+    return keys.length === 0 ? undefined : keys[0];
   }
 
   /** The parts of a set not joined yet. */
   async openParts(tx: Tx, groupKey: string): Promise<InboundSmsPartRecord[]> {
-    const rows = await tx.rows<Row>(
-      sql(
-        `SELECT ${PART_COLUMNS} FROM inbound_sms_parts WHERE group_key = ? AND inbound_sms_id IS NULL ORDER BY seq`,
-        groupKey,
+    return tx.read(
+      query(
+        toPart,
+        sql(
+          `SELECT ${PART_COLUMNS} FROM inbound_sms_parts WHERE group_key = ? AND inbound_sms_id IS NULL ORDER BY seq`,
+          groupKey,
+        ),
       ),
     );
-    return rows.map(toPart);
   }
 
   /** Whether a joined part with this key arrived at or after `since` (its redelivery). */
   async joinedPartSince(tx: Tx, partKey: string, since: number): Promise<boolean> {
-    const rows = await tx.rows<Row>(
-      sql(
-        'SELECT id FROM inbound_sms_parts WHERE part_key = ? AND inbound_sms_id IS NOT NULL AND received_at >= ? LIMIT 1',
-        partKey,
-        since,
+    const ids = await tx.read(
+      query(
+        decoders.id,
+        sql(
+          'SELECT id FROM inbound_sms_parts WHERE part_key = ? AND inbound_sms_id IS NOT NULL AND received_at >= ? LIMIT 1',
+          partKey,
+          since,
+        ),
       ),
     );
-    return rows.length > 0;
+    return ids.length > 0;
   }
 
   async insertPart(tx: Tx, p: InboundSmsPartRecord): Promise<void> {
@@ -198,14 +222,16 @@ export class InboundSmsRepository {
 
   /** Sets with an open part received before `before` (oldest first, at most `limit`). */
   async staleGroups(tx: Tx, before: number, limit: number): Promise<string[]> {
-    const rows = await tx.rows<Row>(
-      sql(
-        'SELECT group_key, MIN(received_at) AS first_at FROM inbound_sms_parts WHERE inbound_sms_id IS NULL AND received_at < ? GROUP BY group_key ORDER BY first_at LIMIT ?',
-        before,
-        limit,
+    return tx.read(
+      query(
+        toGroupKey,
+        sql(
+          'SELECT group_key, MIN(received_at) AS first_at FROM inbound_sms_parts WHERE inbound_sms_id IS NULL AND received_at < ? GROUP BY group_key ORDER BY first_at LIMIT ?',
+          before,
+          limit,
+        ),
       ),
     );
-    return rows.map((r) => String(r.group_key));
   }
 
   /** One page of an account's inbound SMS, newest first. */
@@ -232,25 +258,29 @@ export class InboundSmsRepository {
       where.push('s.id < ?');
       params.push(f.beforeId);
     }
-    const rows = await tx.rows<Row>(
-      sql(
-        `SELECT ${SMS_COLUMNS} FROM inbound_sms s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT ?`,
-        ...params,
-        f.limit,
+    return tx.read(
+      query(
+        toSms,
+        sql(
+          `SELECT ${SMS_COLUMNS} FROM inbound_sms s WHERE ${where.join(' AND ')} ORDER BY s.id DESC LIMIT ?`,
+          ...params,
+          f.limit,
+        ),
       ),
     );
-    return rows.map(toSms);
   }
 
   /** The parts of these messages, in order. */
   async partsOf(tx: Tx, ids: string[]): Promise<InboundSmsPartRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await tx.rows<Row>(
-      sql(
-        `SELECT ${PART_COLUMNS} FROM inbound_sms_parts WHERE inbound_sms_id IN (${inList(ids.length)}) ORDER BY inbound_sms_id, seq`,
-        ...ids,
+    return tx.read(
+      query(
+        toPart,
+        sql(
+          `SELECT ${PART_COLUMNS} FROM inbound_sms_parts WHERE inbound_sms_id IN (${inList(ids.length)}) ORDER BY inbound_sms_id, seq`,
+          ...ids,
+        ),
       ),
     );
-    return rows.map(toPart);
   }
 }
