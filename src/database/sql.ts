@@ -127,29 +127,32 @@ export function updateFromRows(
 /** How a dialect writes "insert this row, or add to the one with its key" (DbCapabilities.upsert). */
 export type UpsertSyntax = 'on-duplicate-key' | 'on-conflict';
 
+/** A row of counters for `insertOrAdd`: its key columns, and the amounts to add. */
+export interface CounterRow {
+  keys: Record<string, SqlParam>;
+  adds: Record<string, number>;
+}
+
 /**
- * One statement that inserts a row of counters, or adds them to the row already there with the same
- * `keys`: the database does the read-add-write under its own lock, so concurrent callers never lose
- * a count and never collide on the insert. `on-duplicate-key`: MySQL/MariaDB's `ON DUPLICATE KEY
- * UPDATE`; `on-conflict`: SQLite's `ON CONFLICT (...) DO UPDATE`. The added amounts are bound twice
- * (insert values, then increments) rather than read back with `VALUES()`/`excluded`, which the two
- * dialects spell differently (and MySQL 8 deprecates `VALUES()`).
+ * One statement that inserts rows of counters, or adds them to the rows already there with the same
+ * keys: the database does the read-add-write under its own lock, so concurrent callers never lose a
+ * count and never collide on the insert. Every row names the same columns, and no two rows the same
+ * keys (sum them first); pass rows in key order, so concurrent statements lock in one order.
+ * `on-duplicate-key`: MySQL/MariaDB's `ON DUPLICATE KEY UPDATE c = c + VALUES(c)` (the one spelling
+ * both take: MySQL 8 prefers a row alias MariaDB lacks, and still runs `VALUES()`); `on-conflict`:
+ * SQLite's `ON CONFLICT (...) DO UPDATE SET c = c + excluded.c`. A batch of one is a batch.
  */
-export function insertOrAdd(
-  syntax: UpsertSyntax,
-  table: string,
-  keys: Record<string, SqlParam>,
-  adds: Record<string, number>,
-): Stmt {
-  const keyCols = Object.keys(keys);
-  const addCols = Object.keys(adds);
+export function insertOrAdd(syntax: UpsertSyntax, table: string, rows: readonly CounterRow[]): Stmt {
+  if (!rows.length) throw new Error('insertOrAdd needs a row');
+  const keyCols = Object.keys(rows[0].keys);
+  const addCols = Object.keys(rows[0].adds);
   const cols = [...keyCols, ...addCols];
-  const insert = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${inList(cols.length)})`;
-  const increments = addCols.map((c) => `${c} = ${c} + ?`).join(', ');
+  const tuple = `(${inList(cols.length)})`;
+  const insert = `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
   const onKey =
     syntax === 'on-duplicate-key'
-      ? `ON DUPLICATE KEY UPDATE ${increments}`
-      : `ON CONFLICT (${keyCols.join(', ')}) DO UPDATE SET ${increments}`;
-  const amounts = addCols.map((c) => adds[c]);
-  return { sql: `${insert} ${onKey}`, params: [...keyCols.map((c) => keys[c]), ...amounts, ...amounts] };
+      ? `ON DUPLICATE KEY UPDATE ${addCols.map((c) => `${c} = ${c} + VALUES(${c})`).join(', ')}`
+      : `ON CONFLICT (${keyCols.join(', ')}) DO UPDATE SET ${addCols.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
+  const params = rows.flatMap((r) => [...keyCols.map((c) => r.keys[c]), ...addCols.map((c) => r.adds[c])]);
+  return { sql: `${insert} ${onKey}`, params };
 }

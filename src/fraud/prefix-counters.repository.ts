@@ -96,12 +96,9 @@ export class PrefixCountersRepository implements PrefixCounters {
 
   private async countSend(accountId: AccountId, prefix: string, minute: number, newRecipient: boolean): Promise<void> {
     await this.uow.run(
-      insertOrAdd(
-        this.uow.capabilities.upsert,
-        'fraud_prefix_counters',
-        { account_id: accountId, prefix, minute },
-        { sends: 1, new_numbers: newRecipient ? 1 : 0 },
-      ),
+      insertOrAdd(this.uow.capabilities.upsert, 'fraud_prefix_counters', [
+        { keys: { account_id: accountId, prefix, minute }, adds: { sends: 1, new_numbers: newRecipient ? 1 : 0 } },
+      ]),
     );
   }
 

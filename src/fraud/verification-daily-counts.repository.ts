@@ -24,12 +24,9 @@ export class VerificationDailyCountsRepository {
   /** Adds to the account's counters of `day` (creating its row), in one statement. */
   async add(accountId: AccountId, day: string, sent: number, verified: number): Promise<void> {
     await this.uow.run(
-      insertOrAdd(
-        this.uow.capabilities.upsert,
-        'verification_daily_counts',
-        { account_id: accountId, day },
-        { sent, verified },
-      ),
+      insertOrAdd(this.uow.capabilities.upsert, 'verification_daily_counts', [
+        { keys: { account_id: accountId, day }, adds: { sent, verified } },
+      ]),
     );
   }
 

@@ -41,6 +41,9 @@ export const usageStatements = {
   ...usageSourceStatements,
 };
 
+/** Usage records per INSERT (8 parameters each: well under every dialect's limit). */
+const COUNTERS_PER_STATEMENT = 500;
+
 /** 'YYYY-MM-DD' of a time, UTC. */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
@@ -75,16 +78,20 @@ export class UsageRepository {
         g.cost += m.cost;
         groups.set(k, g);
       }
-      // In key order, so two replicas' units add to shared records in the same order (no deadlock cycle).
-      for (const [, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      // One statement, rows in key order, so two replicas' units add to shared records in the same order
+      // (no deadlock cycle).
+      const sorted = [...groups].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, g]) => g);
+      for (let i = 0; i < sorted.length; i += COUNTERS_PER_STATEMENT)
         await tx.run(
-          insertOrAdd(this.uow.capabilities.upsert, 'usage_daily', g.keys, {
-            messages: g.messages,
-            parts: g.parts,
-            cost: g.cost,
-          }),
+          insertOrAdd(
+            this.uow.capabilities.upsert,
+            'usage_daily',
+            sorted.slice(i, i + COUNTERS_PER_STATEMENT).map((g) => ({
+              keys: g.keys,
+              adds: { messages: g.messages, parts: g.parts, cost: g.cost },
+            })),
+          ),
         );
-      }
       return tx.exec(
         usageStatements.markCounted(
           rows.map((r) => r.id),
