@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { inList, query, Row, sql, SqlParam } from '../database/sql';
+import { Coalescer } from '../common/coalescer';
+import { inList, query, Query, Row, sql, SqlParam } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { SuppressionChannel, SuppressionReason, SuppressionRecord, SuppressionScope } from './suppression-types';
 import { AccountId, accountIdOf } from '../common/account-id';
@@ -43,6 +44,7 @@ export interface SuppressionFilter {
 
 /** An entry that a policy lookup found: enough to decide. */
 export interface SuppressionHit {
+  accountId: AccountId;
   recipientHash: string;
   channel: SuppressionChannel;
   scope: SuppressionScope;
@@ -51,16 +53,57 @@ export interface SuppressionHit {
 /** The one mapping of a policy lookup's row. */
 function toSuppressionHit(r: Row): SuppressionHit {
   return {
+    accountId: accountIdOf(String(r.account_id)),
     recipientHash: String(r.recipient_hash),
     channel: String(r.channel) as SuppressionChannel,
     scope: String(r.scope) as SuppressionScope,
   };
 }
 
+/** One policy lookup: an account's recipients (hashes) on some channels. */
+interface HitsRequest {
+  accountId: AccountId;
+  hashes: readonly string[];
+  channels: readonly string[];
+}
+
+/** Hashes per coalesced lookup (a request's channels add a few parameters more). */
+const HASHES_PER_LOOKUP = 1000;
+
+export const suppressionStatements = {
+  /**
+   * The entries of several lookups in one read: per lookup, its account's recipients on its channels,
+   * each a range of ux_suppressions_recipient (account_id, recipient_hash, channel).
+   */
+  hits: (reqs: readonly HitsRequest[]): Query<SuppressionHit> =>
+    query(
+      toSuppressionHit,
+      sql(
+        `SELECT account_id, recipient_hash, channel, scope FROM suppressions WHERE ${reqs
+          .map(
+            (r) =>
+              `(account_id = ? AND recipient_hash IN (${inList(r.hashes.length)}) AND channel IN (${inList(r.channels.length)}))`,
+          )
+          .join(' OR ')}`,
+        ...reqs.flatMap((r) => [r.accountId, ...r.hashes, ...r.channels]),
+      ),
+    ),
+};
+
 /** The suppression list, owned by the consent module. Every method takes the owning account. */
 @Injectable()
 export class SuppressionsRepository {
-  constructor(private readonly uow: UnitOfWork) {}
+  /** Policy lookups of windows in flight at once (hundreds of jobs' windows), one read for many. */
+  private readonly lookups: Coalescer<HitsRequest, SuppressionHit[]>;
+
+  constructor(private readonly uow: UnitOfWork) {
+    this.lookups = new Coalescer({
+      batch: (reqs) => this.hitsOf(reqs),
+      weight: (r) => r.hashes.length,
+      maxWeight: HASHES_PER_LOOKUP,
+      ...uow.coalescing,
+    });
+  }
 
   /**
    * Adds entries (one statement). An entry that exists for (account, hash, channel) keeps its id,
@@ -147,20 +190,22 @@ export class SuppressionsRepository {
 
   /**
    * The entries that may stop a message to any of `hashes` on any of `channels` (each message's own
-   * channel and `all`): one indexed read for a whole bulk window.
+   * channel and `all`): one indexed read for a whole bulk window, shared with the lookups of the other
+   * windows in flight (suppressionStatements.hits).
    */
   async hits(accountId: AccountId, hashes: readonly string[], channels: readonly string[]): Promise<SuppressionHit[]> {
     if (hashes.length === 0) return [];
-    return this.uow.read(
-      query(
-        toSuppressionHit,
-        sql(
-          `SELECT recipient_hash, channel, scope FROM suppressions WHERE account_id = ? AND recipient_hash IN (${inList(hashes.length)}) AND channel IN (${inList(channels.length)})`,
-          accountId,
-          ...hashes,
-          ...channels,
-        ),
-      ),
-    );
+    return this.lookups.submit({ accountId, hashes, channels });
+  }
+
+  /** Lookups in one read; each gets the entries of its own account, recipients and channels. */
+  private async hitsOf(reqs: HitsRequest[]): Promise<SuppressionHit[][]> {
+    const found = await this.uow.read(suppressionStatements.hits(reqs));
+    return reqs.map((r) => {
+      const hashes = new Set(r.hashes);
+      return found.filter(
+        (h) => h.accountId === r.accountId && hashes.has(h.recipientHash) && r.channels.includes(h.channel),
+      );
+    });
   }
 }

@@ -1,5 +1,10 @@
 import { createTestApp, TestAccount, TestApp } from '../support/app';
+import { DataSource } from 'typeorm';
 import { expectEnvelope } from '../support/envelope';
+import { isMysqlRun } from '../support/database';
+import { accountIdOf } from '../../src/common/account-id';
+import { suppressionStatements, SuppressionsRepository } from '../../src/consent/suppressions.repository';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 
 // Issue 28 item 2 and the single-send part of item 3: the account's suppression list over the API,
 // and a send to a suppressed recipient refused before anything is paid.
@@ -146,5 +151,78 @@ describe('Suppression list (e2e)', () => {
     expect(codeMarketingOnly.status).toBeLessThan(300); // a code is never marketing
     await t.http().delete('/api/v2/suppressions/%2B966501110001').set('X-API-Key', acc.key).expect(200);
     expect((await sms(acc, '+966501110001')).status).toBeLessThan(300);
+  });
+});
+
+// The policy's lookups of many windows in flight go to the database as one read (suppressionStatements.hits):
+// each lookup still gets only its own account's entries, and the read walks the unique index.
+describe('Suppression lookups of windows in flight (e2e)', () => {
+  let t: TestApp;
+  const ds = () => t.app.get(DataSource);
+  const entry = (id: string, accountId: string, hash: string, channel: string, scope: string) => [
+    id,
+    accountId,
+    hash,
+    channel,
+    scope,
+    'api',
+    Date.now(),
+  ];
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SCHEDULERS_ENABLED: 'false' } });
+    const rows = [
+      entry('sup_a1', 'acc_sup_a', 'h_shared', 'all', 'all'),
+      entry('sup_a2', 'acc_sup_a', 'h_a_only', 'email', 'marketing'),
+      entry('sup_b1', 'acc_sup_b', 'h_b_only', 'local_sms', 'all'),
+      // Many other entries of the same accounts: the plan is judged on lists of some size.
+      ...Array.from({ length: 3000 }, (_, i) => entry(`sup_x${i}`, `acc_sup_${'ab'[i % 2]}`, `h_${i}`, 'all', 'all')),
+    ];
+    for (let i = 0; i < rows.length; i += 200) {
+      const chunk = rows.slice(i, i + 200);
+      await ds().query(
+        `INSERT INTO suppressions (id, account_id, recipient_hash, channel, scope, reason, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flat(),
+      );
+    }
+    if (isMysqlRun()) await ds().query('ANALYZE TABLE suppressions');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("lookups made together are one read, and each gets only its own account's entries on its channels", async () => {
+    const repo = t.app.get(SuppressionsRepository);
+    const uow = t.app.get(UnitOfWork);
+    const before = uow.statements;
+    const [a, b, aSms] = await Promise.all([
+      repo.hits(accountIdOf('acc_sup_a'), ['h_shared', 'h_a_only', 'h_b_only'], ['email', 'all']),
+      repo.hits(accountIdOf('acc_sup_b'), ['h_shared', 'h_a_only', 'h_b_only'], ['local_sms', 'all']),
+      repo.hits(accountIdOf('acc_sup_a'), ['h_shared', 'h_b_only'], ['local_sms', 'all']),
+    ]);
+    expect(uow.statements - before).toBe(1);
+    const keys = (hits: { accountId: string; recipientHash: string; channel: string; scope: string }[]) =>
+      hits.map((h) => `${h.accountId}/${h.recipientHash}/${h.channel}/${h.scope}`).sort();
+    expect(keys(a)).toEqual(['acc_sup_a/h_a_only/email/marketing', 'acc_sup_a/h_shared/all/all']);
+    expect(keys(b)).toEqual(['acc_sup_b/h_b_only/local_sms/all']);
+    expect(keys(aSms)).toEqual(['acc_sup_a/h_shared/all/all']);
+  });
+
+  it('the read of several lookups walks ux_suppressions_recipient, one range per lookup', async () => {
+    const stmt = suppressionStatements.hits([
+      { accountId: accountIdOf('acc_sup_a'), hashes: ['h_shared', 'h_1'], channels: ['local_sms', 'all'] },
+      { accountId: accountIdOf('acc_sup_b'), hashes: ['h_b_only'], channels: ['email', 'all'] },
+    ]);
+    if (isMysqlRun()) {
+      const rows: Record<string, unknown>[] = await ds().query(`EXPLAIN ${stmt.sql}`, stmt.params);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ key: 'ux_suppressions_recipient', type: 'range' });
+    } else {
+      const rows: { detail: string }[] = await ds().query(`EXPLAIN QUERY PLAN ${stmt.sql}`, stmt.params);
+      const plan = rows.map((r) => r.detail).join(' | ');
+      expect(plan).toMatch(
+        /SEARCH suppressions USING INDEX ux_suppressions_recipient \(account_id=\? AND recipient_hash=\? AND channel=\?\)/,
+      );
+      expect(plan).not.toMatch(/SCAN suppressions/);
+    }
   });
 });
