@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
+import { Coalescer } from '../common/coalescer';
+import { UnitOfWork } from '../database/unit-of-work';
 import { isUniqueViolation } from '../database/db-errors';
 import { GeoPermissionsEntity } from './entities/geo-permissions.entity';
 import type { AccountId } from '../common/account-id';
@@ -10,10 +12,25 @@ export type GeoChannelColumns = Pick<GeoPermissionsEntity, 'localSms' | 'chatapp
 /** Geo permission rows; every method takes the owning account id. */
 @Injectable()
 export class GeoPermissionsRepository {
-  constructor(@InjectRepository(GeoPermissionsEntity) private readonly rows: Repository<GeoPermissionsEntity>) {}
+  /** Reads made at once (the validation contexts of hundreds of jobs' windows), one read for many. */
+  private readonly reads: Coalescer<AccountId, GeoPermissionsEntity | null>;
+
+  constructor(
+    @InjectRepository(GeoPermissionsEntity) private readonly rows: Repository<GeoPermissionsEntity>,
+    uow: UnitOfWork,
+  ) {
+    this.reads = new Coalescer({ batch: (ids) => this.findMany(ids), maxWeight: 500, ...uow.coalescing });
+  }
 
   find(accountId: AccountId): Promise<GeoPermissionsEntity | null> {
-    return this.rows.findOneBy({ accountId });
+    return this.reads.submit(accountId);
+  }
+
+  /** Several accounts' rows by primary key in one read, in the order asked (null: no row). */
+  private async findMany(ids: AccountId[]): Promise<(GeoPermissionsEntity | null)[]> {
+    const found = await this.rows.findBy({ accountId: In([...new Set(ids)]) });
+    const byAccount = new Map(found.map((r) => [r.accountId, r]));
+    return ids.map((id) => byAccount.get(id) ?? null);
   }
 
   /** The operator's write: the whole row, whatever was there. */

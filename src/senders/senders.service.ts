@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { isLiveAccount } from '../accounts/account-mode';
 import { Clock } from '../common/clock';
+import { Coalescer } from '../common/coalescer';
 import { ApiError } from '../common/errors';
 import { newId } from '../common/ids';
 import { SecretBox } from '../common/secret-box';
 import { iso } from '../database/columns';
 import { isUniqueViolation } from '../database/db-errors';
+import { UnitOfWork } from '../database/unit-of-work';
 import type { ApprovedSender } from '../messaging/validation/lookups';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { CreateSmsSenderDto } from './dto/create-sms-sender.dto';
@@ -51,12 +53,18 @@ export const toSenderDetailView = (s: SmsSenderEntity): SmsSenderDetailView => (
 
 @Injectable()
 export class SendersService {
+  /** Default-sender reads of validation contexts made at once (hundreds of jobs' windows), one read for many. */
+  private readonly defaults: Coalescer<AccountId, ApprovedSender | null>;
+
   constructor(
     @InjectRepository(SmsSenderEntity) private readonly senders: Repository<SmsSenderEntity>,
     private readonly webhooks: WebhooksService,
     private readonly secretBox: SecretBox,
     private readonly clock: Clock,
-  ) {}
+    uow: UnitOfWork,
+  ) {
+    this.defaults = new Coalescer({ batch: (ids) => this.defaultsOf(ids), maxWeight: 500, ...uow.coalescing });
+  }
 
   /** An approved sender of the account by name (case-insensitive), for the messaging validator. */
   async findApprovedByName(accountId: AccountId, name: string): Promise<ApprovedSender | null> {
@@ -67,8 +75,14 @@ export class SendersService {
 
   /** The account's default approved sender (the first one approved), or null. */
   async findDefaultApproved(accountId: AccountId): Promise<ApprovedSender | null> {
-    const row = await this.senders.findOneBy({ accountId, isDefault: true, status: 'approved' });
-    return row ? approved(row) : null;
+    return this.defaults.submit(accountId);
+  }
+
+  /** The default approved senders of several accounts in one read (one default per account: ux on default_key). */
+  private async defaultsOf(ids: AccountId[]): Promise<(ApprovedSender | null)[]> {
+    const rows = await this.senders.findBy({ accountId: In([...new Set(ids)]), isDefault: true, status: 'approved' });
+    const byAccount = new Map(rows.map((r) => [r.accountId, approved(r)]));
+    return ids.map((id) => byAccount.get(id) ?? null);
   }
 
   async create(accountId: AccountId, dto: CreateSmsSenderDto): Promise<SmsSenderView> {

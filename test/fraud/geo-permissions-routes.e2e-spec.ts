@@ -1,3 +1,8 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { accountIdOf } from '../../src/common/account-id';
+import { GeoPermissionsEntity } from '../../src/fraud/entities/geo-permissions.entity';
+import { GeoPermissionsService } from '../../src/fraud/geo-permissions.service';
 import { ds } from '../support/bulk-helpers';
 import { createTestApp, TestAccount, TestApp } from '../support/app';
 import { expectError } from '../support/envelope';
@@ -133,6 +138,28 @@ describe('Geo permission routes (e2e)', () => {
     [{}, /channels must be an object/],
   ])('owner PATCH %j is 400 VALIDATION_ERROR', async (body, error) => {
     expectError(await patch(body), 400, 'VALIDATION_ERROR', error);
+  });
+
+  it("validation's reads made together are one read, each account its own lists (or the default)", async () => {
+    const other = await t.createAccount();
+    await put({ ownerSelectable: ['SA', 'AE'], channels: { local_sms: ['AE'] } }).expect(200);
+    await put({ ownerSelectable: ['SA', 'KW'], channels: { chatapp: ['KW'] } }, other.id).expect(200);
+    const fresh = await t.createAccount();
+    const geo = t.app.get(GeoPermissionsService);
+    // (A spy that calls through: it counts the reads TypeORM makes.)
+    const reads = jest.spyOn(
+      t.app.get<Repository<GeoPermissionsEntity>>(getRepositoryToken(GeoPermissionsEntity)),
+      'findBy',
+    );
+    const got = await Promise.all([acc, other, fresh, acc].map((a) => geo.allowedDestinations(accountIdOf(a.id))));
+    expect(reads).toHaveBeenCalledTimes(1);
+    // Each account's own lists, as its owner reads them one by one.
+    const own = async (a: TestAccount) => (await get(a.key).expect(200)).body.data.geoPermissions.channels;
+    expect(got).toEqual([await own(acc), await own(other), await own(fresh), await own(acc)]);
+    expect(got[0].local_sms).toEqual(['AE']);
+    expect(got[1].chatapp).toEqual(['KW']);
+    expect(got[2]).toEqual(DEFAULT_VIEW.channels);
+    reads.mockRestore();
   });
 
   it('operator PUT refuses bad ceilings, and an unknown account is 404', async () => {

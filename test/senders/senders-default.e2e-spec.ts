@@ -1,5 +1,9 @@
-import { DataSource } from 'typeorm';
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { createTestApp, TestApp } from '../support/app';
+import { accountIdOf } from '../../src/common/account-id';
+import { SendersService } from '../../src/senders/senders.service';
+import { SmsSenderEntity } from '../../src/senders/entities/sms-sender.entity';
 
 /** POST /api/v2/sms-senders/{id}/default: choosing the account's default SMS sender. */
 describe('Default SMS sender (e2e)', () => {
@@ -117,5 +121,24 @@ describe('Default SMS sender (e2e)', () => {
     expect(now).toHaveLength(1);
     expect(['AlphaCo', 'BetaCo']).toContain(now[0]);
     expect((await list(acc.key)).filter((s) => s.isDefault)).toHaveLength(1);
+  });
+
+  it("validation's default-sender reads made together are one read, each account its own default (or none)", async () => {
+    const [a, b, none] = [await t.createAccount(), await t.createAccount(), await t.createAccount()];
+    for (const [acc, name] of [
+      [a, 'AlphaCo'],
+      [b, 'BetaCo'],
+    ] as const) {
+      const id = await create(acc.key, name);
+      await approve(id).expect(200);
+      await makeDefault(acc.key, id).expect(200);
+    }
+    const senders = t.app.get(SendersService);
+    // (A spy that calls through: it counts the reads TypeORM makes.)
+    const reads = jest.spyOn(t.app.get<Repository<SmsSenderEntity>>(getRepositoryToken(SmsSenderEntity)), 'findBy');
+    const got = await Promise.all([a, b, none, a].map((acc) => senders.findDefaultApproved(accountIdOf(acc.id))));
+    expect(got.map((s) => s?.name ?? null)).toEqual(['AlphaCo', 'BetaCo', null, 'AlphaCo']);
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
   });
 });
