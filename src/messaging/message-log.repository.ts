@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
 import type { Funding } from '../accounts/funding';
 import { isUniqueViolation } from '../database/db-errors';
-import { inList, SqlParam } from '../database/sql';
+import { sql, SqlParam, updateFromRows } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
 import type { LogOrigin } from './log-origin';
@@ -105,7 +105,7 @@ export class MessageLogRepository {
 
   /**
    * queued/scheduled -> sent, for one message or many of one or many accounts (a bulk window, or
-   * several): one UPDATE by primary key (and the accounts' ids), then one read of them, one history
+   * several): one UPDATE joined by primary key and account (updateFromRows), then one read of them, one history
    * INSERT and one of the provider refs. Returns how many it marked and the messages it moved; a
    * message settled already (by another replica) is in neither.
    */
@@ -115,21 +115,24 @@ export class MessageLogRepository {
   ): Promise<{ marked: number; moved: MessageEntity[] }> {
     if (!sent.length) return { marked: 0, moved: [] };
     const owners = groupBy(sent, (m) => m.accountId);
-    const providerIds = [...owners].map(([accountId, marks]) => ({
-      accountId,
-      pairs: marks.map((m): [SqlParam, SqlParam] => [m.id, m.providerMessageId.slice(0, 200)]),
-    }));
-    const setParams = providerIds.flatMap((o) => [o.accountId, ...o.pairs.flat()]);
-    const setSql = `CASE account_id ${providerIds.map((o) => `WHEN ? THEN CASE id ${o.pairs.map(() => 'WHEN ? THEN ?').join(' ')} END`).join(' ')} END`;
-    // By primary key; the account filter is the batch's accounts, and each id was paired with its
-    // account when it was recorded (a window's ids are the ones its own account's payment inserted).
     const ids = sent.map((m) => m.id);
-    const accounts = [...owners.keys()];
+    // Joined by primary key and account (each id was recorded by its own account's payment), so each
+    // row takes its own provider id by a key lookup, not by a CASE list read through for every row.
+    const mark = updateFromRows(
+      this.uow.capabilities.updateFrom,
+      'messages',
+      ['id', 'account_id'],
+      ['provider_message_id'],
+      sent.map((m) => [m.id, m.accountId, m.providerMessageId.slice(0, 200)]),
+      sql(`messages.status IN ('queued', 'scheduled')`),
+      sql(
+        "status = 'sent', sent_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL",
+        now,
+        now,
+      ),
+    );
     return this.uow.transaction(async () => {
-      const marked = await this.exec(
-        `UPDATE messages SET status = 'sent', provider_message_id = ${setSql}, sent_at = ?, updated_at = ?, sequence = sequence + 1, lease_owner = NULL, lease_expires_at = NULL, payload = NULL WHERE id IN (${inList(ids.length)}) AND account_id IN (${inList(accounts.length)}) AND status IN ('queued', 'scheduled')`,
-        [...setParams, now, now, ...ids, ...accounts],
-      );
+      const marked = await this.uow.exec(mark);
       if (!marked) return { marked, moved: [] };
       const rows = (await this.repo.findBy({ id: In(ids) })).filter((r) => owners.has(r.accountId));
       return { marked, moved: await this.afterSent(sent, new Map(rows.map((r) => [r.id, r])), now) };
