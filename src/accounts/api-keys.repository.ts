@@ -5,7 +5,7 @@ import type { KeyRole, Permission } from './permissions';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import type { AccountId } from '../common/account-id';
-import type { Row } from '../database/sql';
+import { numOrNull, str, type Row } from '../database/sql';
 
 /** What never changes about a key once issued (so a replica may keep it in memory). */
 export interface KeyIdentity {
@@ -38,16 +38,15 @@ function toKeyCaller(r: Row): KeyCallerRow {
     subscriptionActive: !!Number(r.subscription_active),
     walletBalance: Number(r.wallet_balance),
     currency: String(r.currency),
-    planName: r.plan_name === null || r.plan_name === undefined ? null : String(r.plan_name),
+    planName: str(r.plan_name),
     messageQuota: Number(r.message_quota),
     messagesUsed: Number(r.messages_used),
     freeMessages: Number(r.free_messages),
-    retentionDays: r.retention_days === null || r.retention_days === undefined ? null : Number(r.retention_days),
+    retentionDays: numOrNull(r.retention_days),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   });
-  const lastUsedAt =
-    r.key_last_used_at === null || r.key_last_used_at === undefined ? null : Number(r.key_last_used_at);
+  const lastUsedAt = numOrNull(r.key_last_used_at);
   return { lastUsedAt, account };
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { decoders, inList, query, Query, read, Row, sql, Stmt, StmtResult, Steps } from '../database/sql';
-import { num, str } from './bulk-records';
+import { decoders, inList, num, query, Query, read, Row, sql, Stmt, StmtResult, Steps, str } from '../database/sql';
+
 import { windowRowStatements } from './window-rows.repository';
 import type { SettledRow } from './window-rows';
 import { AccountId, accountIdOf } from '../common/account-id';

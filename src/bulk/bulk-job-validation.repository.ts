@@ -1,8 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { caseOf, decoders, inList, query, Query, read, Row, sql, Stmt, StmtResult, Steps } from '../database/sql';
+import {
+  caseOf,
+  decoders,
+  inList,
+  num,
+  query,
+  Query,
+  read,
+  Row,
+  sql,
+  Stmt,
+  StmtResult,
+  Steps,
+  str,
+} from '../database/sql';
 import type { BulkJobErrorCode } from './bulk-error-codes';
-import { num, str } from './bulk-records';
+
 import { rowStatements } from './bulk-row.repository';
 import { AccountId, accountIdOf } from '../common/account-id';
 

@@ -1,14 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { AccountId } from '../common/account-id';
 import { BulkJobsPurge, Purged, PurgedTable, RetentionPurges } from '../common/retention/retention-purges';
-import { decoders, query, sql, type Query, type Row, type Stmt } from '../database/sql';
+import { decoders, query, sql, type Query, type Row, type Stmt, numOrNull } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** A job is settled once final with nothing pending and no runner holding it. */
 const SETTLED_JOB = `status IN ('completed', 'rejected', 'cancelled') AND pending_count = 0 AND lease_owner IS NULL`;
 
 /** `MIN(idx) AS idx`: a job's lowest row index, null when it has no row left. */
-const toFirstIdx = (r: Row): number | null => (r.idx === null || r.idx === undefined ? null : Number(r.idx));
+const toFirstIdx = (r: Row): number | null => numOrNull(r.idx);
 
 const OLDEST = {
   bulk_jobs: 'SELECT MIN(id) AS k FROM bulk_jobs',

@@ -1,4 +1,4 @@
-import type { Row } from '../database/sql';
+import { num, numOrNull, str, type Row } from '../database/sql';
 import type { BulkJobErrorCode, BulkRowErrorCode } from './bulk-error-codes';
 import { AccountId, accountIdOf } from '../common/account-id';
 
@@ -63,10 +63,6 @@ export interface BulkRowRecord {
   messageStatus: string | null;
   deliveredAt: number | null;
 }
-
-export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export function toJobRecord(r: Row): BulkJobRecord {
   return {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inList, query, sql, type Query, type SqlParam, type Stmt } from '../database/sql';
-import { BulkRowRecord, num, RowStatus, toRowRecord } from './bulk-records';
+import { inList, num, query, sql, type Query, type SqlParam, type Stmt } from '../database/sql';
+import { BulkRowRecord, RowStatus, toRowRecord } from './bulk-records';
 import { unionOfJobs } from './job-rows-sql';
 
 /** A row as intake stores it. */

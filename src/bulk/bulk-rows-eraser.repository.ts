@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ErasureTarget, RecipientEraser, RecipientErasers } from '../common/erasure/recipient-erasers';
-import { inList, query, Row, sql } from '../database/sql';
-import { num, toRowRecord } from './bulk-records';
+import { inList, num, query, Row, sql } from '../database/sql';
+import { toRowRecord } from './bulk-records';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** Rows of the account's jobs addressed to the target (bulk_rows has no account column: kept to the account's jobs). */

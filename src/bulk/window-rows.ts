@@ -1,7 +1,7 @@
 import { derivedId } from '../common/ids';
-import type { Row } from '../database/sql';
+import { num, type Row } from '../database/sql';
 import type { BulkRowErrorCode } from './bulk-error-codes';
-import { BulkRowRecord, num, toRowRecord } from './bulk-records';
+import { BulkRowRecord, toRowRecord } from './bulk-records';
 
 // The rows of a dispatch window as the runner, the window batches and the reaper pass them around:
 // taken under a message id (stored, or derived from the window), then settled, held or put back.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decoders, inList, query, Query, Row, sql, SqlParam } from '../database/sql';
+import { decoders, inList, query, Query, Row, sql, SqlParam, numOrNull } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** The platform's do-not-disturb list (dnd_numbers, dnd_state), owned by the consent module. */
@@ -14,7 +14,7 @@ function toDndState(r: Row): DndState {
   return {
     activeGeneration: Number(r.active_generation ?? 0),
     numbers: Number(r.numbers ?? 0),
-    importedAt: r.imported_at === null || r.imported_at === undefined ? null : Number(r.imported_at),
+    importedAt: numOrNull(r.imported_at),
   };
 }
 
@@ -24,7 +24,7 @@ interface GenerationRow {
 }
 
 function toGenerationRow(r: Row): GenerationRow {
-  return { g: r.g === null || r.g === undefined ? null : Number(r.g) };
+  return { g: numOrNull(r.g) };
 }
 
 /** A listed number (E.164), as `SELECT number FROM dnd_numbers` returns it. */

@@ -42,6 +42,14 @@ export function* read<T>(q: Query<T>): Steps<T[]> {
   return decodeAll(q, yield q);
 }
 
+/**
+ * A column's value as a record's mapping function reads it (the driver may give numbers as strings):
+ * `num` reads null as 0, `numOrNull` and `str` keep null.
+ */
+export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+export const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
 /** Mapping functions of one-column records, shared by the queries that select one. */
 export const decoders = {
   /** `SELECT id ...`: ids as strings (mysql2 returns BIGINT ids as strings, SQLite as numbers). */
@@ -49,7 +57,7 @@ export const decoders = {
   /** `SELECT COUNT(*) AS n ...` and other single numbers named `n`. */
   n: (r: Row): number => Number(r.n ?? 0),
   /** `SELECT MIN(...) AS k ...`: a key as a string, null when the table is empty. */
-  k: (r: Row): string | null => (r.k === null || r.k === undefined ? null : String(r.k)),
+  k: (r: Row): string | null => str(r.k),
 };
 
 /**

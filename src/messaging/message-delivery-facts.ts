@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AccountId } from '../common/account-id';
-import { inList, query, sql, type Query, type Row } from '../database/sql';
+import { inList, query, sql, type Query, type Row, numOrNull, str } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 
 /** What a report shows of a message beside the row that made it (bulk's rows report and its CSV). */
@@ -17,16 +17,14 @@ export interface DeliveryFacts {
 /** Ids per statement (an export page holds up to 10,000 rows). */
 const IDS_PER_READ = 2000;
 
-const orNull = <T>(v: unknown, as: (v: unknown) => T): T | null => (v === null || v === undefined ? null : as(v));
-
 function toDeliveryFacts(r: Row): DeliveryFacts {
   return {
     id: String(r.id),
     accountId: String(r.account_id),
-    encoding: orNull(r.encoding, String),
-    segments: orNull(r.segments, Number),
+    encoding: str(r.encoding),
+    segments: numOrNull(r.segments),
     status: String(r.status),
-    deliveredAt: orNull(r.delivered_at, Number),
+    deliveredAt: numOrNull(r.delivered_at),
   };
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '../../common/ids';
 import { isUniqueViolation } from '../../database/db-errors';
-import { inList, query, Query, Row, sql, SqlParam, updateFromRows } from '../../database/sql';
+import { inList, query, Query, Row, sql, SqlParam, updateFromRows, str } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { ProviderReceipt, ReceiptStatus, UndeliveredCode } from '../../providers/provider-events';
 import type { PartStatus } from './lifecycle-rules';
@@ -204,9 +204,8 @@ function toPending(r: Row): PendingReceipt {
     providerMessageId: String(r.provider_message_id),
     status: String(r.status) as ReceiptStatus,
     providerStatus: String(r.provider_status),
-    errorCode: r.error_code === null || r.error_code === undefined ? null : (String(r.error_code) as UndeliveredCode),
-    providerErrorCode:
-      r.provider_error_code === null || r.provider_error_code === undefined ? null : String(r.provider_error_code),
+    errorCode: str(r.error_code) as UndeliveredCode | null,
+    providerErrorCode: str(r.provider_error_code),
     at: Number(r.at),
   };
 }

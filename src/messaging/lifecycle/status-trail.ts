@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { iso } from '../../database/columns';
-import { query, Row, sql, SqlParam } from '../../database/sql';
+import { query, Row, sql, SqlParam, str } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { MessageEntity, MessageStatus } from '../entities/message.entity';
 import { DomainEvent, EVENT_SINK, EventSink, EventType } from '../events/event-sink';
@@ -34,8 +34,8 @@ function toHistoryEntry(r: Row): HistoryEntry {
     status: String(r.status) as MessageStatus,
     at: iso(Number(r.at)) as string,
     source: r.source === 'provider' ? 'provider' : 'api',
-    providerStatus: r.provider_status === null || r.provider_status === undefined ? null : String(r.provider_status),
-    errorCode: r.error_code === null || r.error_code === undefined ? null : String(r.error_code),
+    providerStatus: str(r.provider_status),
+    errorCode: str(r.error_code),
   };
 }
 

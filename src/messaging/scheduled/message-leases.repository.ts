@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { query, Row, sql } from '../../database/sql';
+import { query, Row, sql, str } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { AccountId, accountIdOf } from '../../common/account-id';
 
@@ -108,6 +108,6 @@ function leasable(r: Row): LeasableMessage {
   return {
     id: String(r.id),
     accountId: accountIdOf(String(r.account_id)),
-    leaseOwner: r.lease_owner === null || r.lease_owner === undefined ? null : String(r.lease_owner),
+    leaseOwner: str(r.lease_owner),
   };
 }

@@ -1,5 +1,5 @@
 import { accountIdOf, type AccountId } from '../../common/account-id';
-import { inList, query, sql, type Query, type Row, type Stmt } from '../../database/sql';
+import { inList, query, sql, type Query, type Row, type Stmt, numOrNull, str } from '../../database/sql';
 
 /** Statuses past which a message's payment no longer changes (a refunded failure counts nothing). */
 const SETTLED = `('sent', 'delivered', 'read', 'failed', 'cancelled')`;
@@ -24,9 +24,9 @@ function toUncounted(r: Row): UncountedMessage {
     channel: String(r.channel),
     purpose: String(r.purpose ?? 'transactional'),
     createdAt: Number(r.created_at),
-    paidFrom: r.paid_from === null || r.paid_from === undefined ? null : String(r.paid_from),
+    paidFrom: str(r.paid_from),
     cost: Number(r.cost),
-    segments: r.segments === null || r.segments === undefined ? null : Number(r.segments),
+    segments: numOrNull(r.segments),
     refunded: r.refunded_at !== null && r.refunded_at !== undefined,
   };
 }

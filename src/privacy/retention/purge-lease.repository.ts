@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { query, Row, sql } from '../../database/sql';
+import { query, Row, sql, str } from '../../database/sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 
 /** The one mapping of a privacy_leases row read before taking it: its holder (null: free). */
-const toLeaseOwner = (r: Row): string | null => (r.owner === null || r.owner === undefined ? null : String(r.owner));
+const toLeaseOwner = (r: Row): string | null => str(r.owner);
 
 /**
  * The lease of a privacy loop (one row per loop in privacy_leases): a replica works only while it holds

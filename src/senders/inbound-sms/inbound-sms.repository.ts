@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decoders, inList, query, Row, sql } from '../../database/sql';
+import { decoders, inList, query, Row, sql, num, str } from '../../database/sql';
 import type { Tx } from '../../database/unit-of-work';
 import { AccountId, accountIdOf } from '../../common/account-id';
 
@@ -42,9 +42,6 @@ export interface InboundSmsFilter {
   beforeId?: string | null;
   limit: number;
 }
-
-const num = (v: unknown): number => Number(v);
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 const SMS_COLUMNS =
   's.id, s.account_id, s.sender_id, s.from_address, s.to_address, s.text, s.provider_message_id, s.received_at, s.parts_total, s.parts_received, s.dedupe_key';
