@@ -3,12 +3,17 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { copyMigratedFile, fillMigratedDatabase } from './migrated-template';
+import {
+  copyMigratedFile,
+  fillMigratedDatabase,
+  prepareMigratedTemplate,
+  releaseMigratedTemplate,
+} from './migrated-template';
 
 /**
  * The e2e database comes from the environment (Vendure-style): TEST_MYSQL_URL set -> a fresh
  * MySQL/MariaDB database per app; otherwise a fresh SQLite file. Either way it is a copy of a database
- * this process migrated once (test/support/migrated-template.ts), or empty on request.
+ * the run's global setup migrated once (test/support/migrated-template.ts), or empty on request.
  */
 export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL || '';
 export const TEST_DB_PREFIX = 'msgtest_';
@@ -60,6 +65,24 @@ export async function freshDatabaseUrl(opts: { migrated?: boolean } = {}): Promi
     await conn.end();
   }
   return urlOf(name);
+}
+
+/** Global setup: migrates the run's template on the run's dialect, once for every suite. */
+export async function prepareRunTemplate(): Promise<void> {
+  if (!isMysqlRun()) return prepareMigratedTemplate();
+  const conn = await serverConnection(TEST_MYSQL_URL);
+  try {
+    const name = `${newDatabaseName()}_template`;
+    await prepareMigratedTemplate({ conn, scratch: { name, url: urlOf(name) } });
+  } finally {
+    await conn.end();
+  }
+}
+
+/** Global teardown: removes the run's template. */
+export async function releaseRunTemplate(): Promise<void> {
+  const database = releaseMigratedTemplate();
+  if (database) await dropDatabase(urlOf(database));
 }
 
 function newDatabaseName(): string {
