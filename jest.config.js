@@ -50,6 +50,8 @@ module.exports = {
     { ...e2e, displayName: 'slow', testRegex: SLOW },
   ],
   testTimeout: 60000,
+  // Longest files first, also on a clean clone (test/support/test-sequencer.js).
+  testSequencer: '<rootDir>/test/support/test-sequencer.js',
   // At least three test files at once (Jest's default is one fewer than the cores: one on a 2-core box).
   // An e2e suite waits much of its time on its app, the database and timers; each has its own database
   // (file or MariaDB database), ports, temp directories and Redis key prefix, so suites may overlap. On
