@@ -4,6 +4,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './logging/app-logger';
+import { requestLogMiddleware } from './logging/request-log';
 import { ApiError, expressErrorHandler } from './common/errors';
 import { exceedsJsonDepth, tooDeepMessage } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
@@ -30,13 +31,15 @@ const STREAMED_ROUTES: { method: string; path: RegExp }[] = [
 /** Everything an app needs around the module: shared by main.ts and the e2e app factory. */
 export function configureApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
-  app.useLogger(app.get(AppLogger));
+  const logger = app.get(AppLogger);
+  app.useLogger(logger);
   app.disable('x-powered-by');
   // Express's own production behaviour (no stack traces) follows our reading of NODE_ENV, not its own.
   app.set('env', config.isProduction ? 'production' : 'development');
   app.use(securityHeaders());
   if (config.server.trustProxy !== null) app.set('trust proxy', config.server.trustProxy);
   app.use(requestIdMiddleware);
+  app.use(requestLogMiddleware(logger.pino));
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   const json = express.json({
     limit: config.server.bodyLimitBytes,

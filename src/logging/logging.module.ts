@@ -1,23 +1,25 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import type { IncomingMessage } from 'node:http';
 import { AppConfig } from '../config/app-config';
+import { RequestContextMiddleware } from './request-context';
 import { AppLogger } from './app-logger';
-import { redactUrl } from './redact-url';
+import { requestMixin } from './request-log';
 
 /**
  * Structured JSON logs (pino) carrying the request id; keys and tokens are redacted, never logged.
- * Every log line about a request (completed, errored, or logged inside it) serialises `req` here,
- * so the URL's secret-bearing query values are redacted in one place.
+ * nestjs-pino provides the Nest logger; its pino-http middleware is not mounted (no routes): the
+ * request log is request-log.ts's middleware (bootstrap.ts), and lines written inside a request name
+ * it through the mixin, with the URL's secret-bearing query values redacted in one place.
  */
 @Module({
   imports: [
     LoggerModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
+        forRoutes: [],
         pinoHttp: {
           level: config.logging.level,
-          genReqId: (req: IncomingMessage) => (req as IncomingMessage & { requestId?: string }).requestId ?? 'unknown',
+          mixin: requestMixin,
           redact: {
             paths: [
               'req.headers["x-api-key"]',
@@ -28,14 +30,6 @@ import { redactUrl } from './redact-url';
             ],
             censor: '[redacted]',
           },
-          autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
-          serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({
-              id: req.id,
-              method: req.method,
-              url: redactUrl(req.url),
-            }),
-          },
         },
       }),
     }),
@@ -43,4 +37,8 @@ import { redactUrl } from './redact-url';
   providers: [AppLogger],
   exports: [AppLogger],
 })
-export class LoggingModule {}
+export class LoggingModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestContextMiddleware).forRoutes('*');
+  }
+}

@@ -1,7 +1,6 @@
-import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AUDIT_TRAIL } from '../common/audit/audit-trail';
-import { AuditContextMiddleware } from './audit/audit-context';
 import { AuditEventsController } from './audit/audit-events.controller';
 import { AuditEventsRepository } from './audit/audit-events.repository';
 import { AuditEventsService } from './audit/audit-events.service';
@@ -45,8 +44,4 @@ import { UsageService } from './usage/usage.service';
   ],
   exports: [AUDIT_TRAIL],
 })
-export class PrivacyModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(AuditContextMiddleware).forRoutes('*');
-  }
-}
+export class PrivacyModule {}

@@ -4,12 +4,12 @@ import { AUDIT_TRAIL, AuditTrail } from '../../common/audit/audit-trail';
 import { Clock } from '../../common/clock';
 import { ErasureTarget, RecipientErasers } from '../../common/erasure/recipient-erasers';
 import { randomPart } from '../../common/ids';
+import { currentRequest } from '../../logging/request-context';
 import { ShutdownCoordinator } from '../../common/shutdown/shutdown-coordinator';
 import { SinglePeriodicJob } from '../../common/single-periodic-job';
 import { AppConfig } from '../../config/app-config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { EVENT_SINK, EventSink } from '../../messaging/events/event-sink';
-import { auditRequest } from '../audit/audit-context';
 import { erasureForms } from './erasure-target';
 import { erasureView } from './erasure.view';
 import { ErasureCounts, ErasureRecord, ErasuresRepository } from './erasures.repository';
@@ -53,7 +53,7 @@ export class ErasureRunner implements OnApplicationBootstrap {
     if (!this.config.schedulers.enabled) return;
     this.again = true;
     // Outside the request's context: the loop's work is the system's, not the caller's (audit actor).
-    auditRequest.exit(() => void this.job.tick());
+    currentRequest.exit(() => void this.job.tick());
   }
 
   /** Passes until no request came in meanwhile; how many erasures completed. */
