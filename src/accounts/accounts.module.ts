@@ -7,6 +7,7 @@ import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { DemoAccountBootstrap } from './demo-account.bootstrap';
 import { LedgerService } from './ledger.service';
+import { KeyCallerCache } from './key-caller-cache';
 import { LedgerBatch } from './ledger-batch';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
@@ -23,6 +24,7 @@ import { ApiKeyEntity } from './entities/api-key.entity';
     ApiKeysRepository,
     TestAccountsRepository,
     ApiKeyAuthService,
+    KeyCallerCache,
     DemoAccountBootstrap,
     LedgerService,
     LedgerBatch,

@@ -12,6 +12,7 @@ import { ApiKeysService, IssuedApiKey } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
 import { UnitOfWork } from '../database/unit-of-work';
 import { isLiveAccount, liveAccountIdOf, TEST_ACCOUNT_ID_LIKE } from './account-mode';
+import { KeyCallerCache } from './key-caller-cache';
 import type { AccountId } from '../common/account-id';
 
 export interface AccountFields {
@@ -70,6 +71,7 @@ export class AccountsService {
     private readonly cursors: CursorCodec,
     private readonly ledger: LedgerService,
     @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
+    private readonly callers: KeyCallerCache,
   ) {}
 
   /** Creates an account and its first owner key in one transaction. */
@@ -112,6 +114,8 @@ export class AccountsService {
       if (!before) throw ApiError.notFound('Account');
       await manager.update(AccountEntity, { id }, patch);
       await this.audited(before, fields);
+      // Subscription, verified phone, balances: this replica's key lookups see them from the next request.
+      this.uow.afterCommit(() => this.callers.forgetAccount(id));
     });
     return this.getForOperator(id);
   }
@@ -208,6 +212,7 @@ export class AccountsService {
         { id: testAccountId },
         { walletBalance: balance, updatedAt: this.clock.now() },
       );
+      this.uow.afterCommit(() => this.callers.forgetAccount(testAccountId));
       await this.audit.record({
         accountId: testAccountId,
         type: 'account.balance_changed',

@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { safeEqualHex } from '../common/constant-time';
 import { hashApiKey } from './api-key-hash';
-import { ApiKeysRepository, KeyIdentity } from './api-keys.repository';
+import { ApiKeysRepository, KeyCallerRow, KeyIdentity } from './api-keys.repository';
+import { KeyCallerCache } from './key-caller-cache';
 import type { AccountEntity } from './entities/account.entity';
 import type { KeyRole, Permission } from './permissions';
 import { KeyMode, modeOfAccount } from './account-mode';
@@ -26,9 +27,10 @@ export interface ApiKeyCaller {
 }
 
 /**
- * Resolves an X-API-Key to its caller. What a key is (id, role, permissions) never changes, so a
- * replica keeps it in memory by hash; whether it is still active is asked on every request, in the
- * same query that reads the account row, so a revoked key is refused everywhere from the next request.
+ * Resolves an X-API-Key to its caller. What a key is (id, account, role, permissions) never changes,
+ * so a replica keeps it in memory by hash. Whether it is still active is read in the same query as the
+ * account row, kept for at most API_KEY_CACHE_MS (KeyCallerCache): a key revoked on this replica is
+ * refused from the next request, on the others within that bound.
  */
 @Injectable()
 export class ApiKeyAuthService {
@@ -40,6 +42,7 @@ export class ApiKeyAuthService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly clock: Clock,
+    private readonly callers: KeyCallerCache,
   ) {}
 
   async authenticate(key: string): Promise<ApiKeyCaller | null> {
@@ -48,7 +51,7 @@ export class ApiKeyAuthService {
     const identity = this.identities.get(hash) ?? (await this.keys.findAnyByHash(hash));
     // The lookup is by hash; compare once more in constant time before trusting the row.
     if (!identity || !safeEqualHex(identity.keyHash, hash)) return null;
-    const caller = await this.keys.findAnyCaller(identity.id);
+    const caller = this.callers.get(identity.id) ?? (await this.lookUp(identity));
     if (!caller) {
       this.identities.delete(hash);
       return null;
@@ -66,6 +69,13 @@ export class ApiKeyAuthService {
       permissions: identity.permissions,
       account: caller.account,
     };
+  }
+
+  private async lookUp(identity: KeyIdentity): Promise<KeyCallerRow | null> {
+    const version = this.callers.begin(identity.accountId);
+    const caller = await this.keys.findAnyCaller(identity.id);
+    if (caller) this.callers.keep(identity.id, caller, version);
+    return caller;
   }
 
   /**

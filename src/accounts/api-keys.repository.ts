@@ -10,6 +10,7 @@ import { numOrNull, str, type Row } from '../database/sql';
 /** What never changes about a key once issued (so a replica may keep it in memory). */
 export interface KeyIdentity {
   id: string;
+  accountId: AccountId;
   keyHash: string;
   role: KeyRole;
   permissions: Permission[];
@@ -61,10 +62,12 @@ export class ApiKeysRepository {
   /** An active key of any account by the SHA-256 of its plain value (unique index): authentication. */
   async findAnyByHash(keyHash: string): Promise<KeyIdentity | null> {
     const row = await this.keys.findOne({
-      select: { id: true, keyHash: true, role: true, permissions: true },
+      select: { id: true, accountId: true, keyHash: true, role: true, permissions: true },
       where: { keyHash, revokedAt: IsNull() },
     });
-    return row ? { id: row.id, keyHash: row.keyHash, role: row.role, permissions: row.permissions } : null;
+    return row
+      ? { id: row.id, accountId: row.accountId, keyHash: row.keyHash, role: row.role, permissions: row.permissions }
+      : null;
   }
 
   /** An active key of any account with its account row: authentication, once the key is known. */

@@ -15,6 +15,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig } from '../config/app-config';
 import { isLiveAccount, KeyMode, liveAccountIdOf, modeOfAccount, testAccountIdOf } from './account-mode';
 import { TestAccountsRepository } from './test-accounts.repository';
+import { KeyCallerCache } from './key-caller-cache';
 import type { AccountId } from '../common/account-id';
 
 /** Most active keys an account may hold (owner and member); each one is a credential to watch. */
@@ -64,6 +65,7 @@ export class ApiKeysService {
     @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
     private readonly testAccounts: TestAccountsRepository,
     private readonly config: AppConfig,
+    private readonly callers: KeyCallerCache,
   ) {}
 
   /**
@@ -164,6 +166,8 @@ export class ApiKeysService {
     await this.uow.transaction(async ({ manager }) => {
       const owner = await this.keys.revoke(this.managedAccounts(auth), id, now, manager);
       if (owner === null) throw new ApiError('API_KEY_NOT_FOUND', 'API key not found');
+      // This replica refuses the key from its next request (the others within API_KEY_CACHE_MS).
+      this.uow.afterCommit(() => this.callers.forgetAccount(owner));
       await this.audit.record({
         accountId: liveAccountIdOf(owner),
         type: 'api_key.revoked',

@@ -1,4 +1,6 @@
+import { Clock } from '../common/clock';
 import { ApiError } from '../common/errors';
+import { KeyCallerCache } from './key-caller-cache';
 import type { Funding } from './funding';
 import { AccountDebit, LedgerBatch, LedgerBatchConflict } from './ledger-batch';
 import { LedgerService } from './ledger.service';
@@ -17,8 +19,9 @@ describe(LedgerBatch.name, () => {
     db = await ledgerDatabase('acc_batch');
     ({ uow, account, balances } = db);
     price = db.config.billing.prices.local_sms;
-    sut = new LedgerBatch(uow, db.config);
-    single = new LedgerService(uow, db.config, sut);
+    const callers = new KeyCallerCache(db.config, new Clock());
+    sut = new LedgerBatch(uow, db.config, callers);
+    single = new LedgerService(uow, db.config, sut, callers);
   });
   afterAll(() => db.close());
 

@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors';
 import { UnitOfWork } from '../database/unit-of-work';
 import { balancesOf, insufficient, payer, spendableOf, takeFrom } from './account-balance';
 import { fund, Funding, FUNDING_ORDER, FundingSource, Spendable } from './funding';
+import { KeyCallerCache } from './key-caller-cache';
 
 /** Messages of one channel and number of billable units an account wants paid, in order. */
 export interface PaymentWant {
@@ -45,6 +46,7 @@ export class LedgerBatch {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly config: AppConfig,
+    private readonly callers: KeyCallerCache,
   ) {}
 
   /**
@@ -88,6 +90,8 @@ export class LedgerBatch {
     const shares = [...taken].filter(([, t]) => t[source] > 0).map(([id, t]): [string, number] => [id, t[source]]);
     if (!shares.length) return;
     const changed = await this.uow.exec(takeFrom(source, shares));
+    // The balances the key lookup remembers (GET /api/v2/account) are stale once this commits.
+    this.uow.afterCommit(() => shares.forEach(([id]) => this.callers.forgetAccount(id)));
     if (changed !== shares.length)
       throw new LedgerBatchConflict(
         shares.map(([id]) => id),

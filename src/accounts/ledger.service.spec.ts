@@ -1,4 +1,6 @@
+import { Clock } from '../common/clock';
 import { ChannelName } from '../config/app-config';
+import { KeyCallerCache } from './key-caller-cache';
 import { LedgerBatch } from './ledger-batch';
 import { LedgerService } from './ledger.service';
 import { LedgerDatabase, ledgerDatabase } from './testing/ledger-database';
@@ -13,7 +15,8 @@ describe(LedgerService.name, () => {
   beforeAll(async () => {
     db = await ledgerDatabase('acc_test');
     ({ ds, account, balances } = db);
-    sut = new LedgerService(db.uow, db.config, new LedgerBatch(db.uow, db.config));
+    const callers = new KeyCallerCache(db.config, new Clock());
+    sut = new LedgerService(db.uow, db.config, new LedgerBatch(db.uow, db.config, callers), callers);
   });
   afterAll(() => db.close());
 

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { SqlParam } from '../database/sql';
+import { SqlParam, Stmt } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
 import { BalanceRow, balancesOf, insufficient, payer, spendableOf, takeFrom } from './account-balance';
 import { fund, funding, Funding, FUNDING_ORDER, FundingSource, share } from './funding';
+import { KeyCallerCache } from './key-caller-cache';
 import { LedgerBatch } from './ledger-batch';
 import { PaymentEstimate } from './payment-estimate';
 
@@ -22,6 +23,7 @@ export class LedgerService {
     private readonly uow: UnitOfWork,
     private readonly config: AppConfig,
     private readonly batch: LedgerBatch,
+    private readonly callers: KeyCallerCache,
   ) {}
 
   price(channel: ChannelName): number {
@@ -50,7 +52,7 @@ export class LedgerService {
   async debit(accountId: string, channel: ChannelName, units = 1): Promise<Funding> {
     const cost = units * this.price(channel);
     for (const source of FUNDING_ORDER) {
-      if ((await this.uow.exec(takeFrom(source, [[accountId, share(source, units, cost)]]))) === 1)
+      if ((await this.exec(takeFrom(source, [[accountId, share(source, units, cost)]]), accountId)) === 1)
         return funding(source, units, cost);
     }
     const b = payer(await this.balance(accountId));
@@ -82,11 +84,13 @@ export class LedgerService {
    */
   async credit(accountId: string, amount: number): Promise<boolean> {
     return (
-      (await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ? AND wallet_balance <= ?', [
-        amount,
+      (await this.exec(
+        {
+          sql: 'UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ? AND wallet_balance <= ?',
+          params: [amount, accountId, Number.MAX_SAFE_INTEGER - amount],
+        },
         accountId,
-        Number.MAX_SAFE_INTEGER - amount,
-      ])) === 1
+      )) === 1
     );
   }
 
@@ -97,15 +101,15 @@ export class LedgerService {
     const free = units('free');
     const quota = units('quota');
     const wallet = fundings.filter((f) => f.source === 'wallet').reduce((s, f) => s + f.amount, 0);
-    if (free) await this.exec('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId]);
+    const sql = (s: string, params: SqlParam[]) => this.exec({ sql: s, params }, accountId);
+    if (free) await sql('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId]);
     if (quota)
-      await this.exec('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [
+      await sql('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [
         quota,
         accountId,
         quota,
       ]);
-    if (wallet)
-      await this.exec('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
+    if (wallet) await sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
   }
 
   // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).
@@ -114,8 +118,13 @@ export class LedgerService {
     return rows[0] ?? null;
   }
 
-  /** Runs a write (in the open unit of work, if any) and returns the rows it changed. */
-  private async exec(sql: string, params: SqlParam[]): Promise<number> {
-    return this.uow.exec({ sql, params });
+  /**
+   * Runs a write of the account's row (in the open unit of work, if any) and returns the rows it
+   * changed; once it commits, the balances the key lookup remembers (GET /api/v2/account) are stale.
+   */
+  private async exec(stmt: Stmt, accountId: string): Promise<number> {
+    const changed = await this.uow.exec(stmt);
+    if (changed) this.uow.afterCommit(() => this.callers.forgetAccount(accountId));
+    return changed;
   }
 }

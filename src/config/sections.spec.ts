@@ -35,7 +35,11 @@ describe('config sections: defaults', () => {
   });
 
   it('security, throttling, outbound targets, metrics', () => {
-    expect(c.security).toEqual({ appSecret: 'development-only-secret-do-not-use', adminToken: null });
+    expect(c.security).toEqual({
+      appSecret: 'development-only-secret-do-not-use',
+      adminToken: null,
+      apiKeyCacheMs: 500,
+    });
     expect(c.throttle).toEqual({ limit: 1200, ttlSeconds: 60, publicLimit: 1200, publicTtlSeconds: 60 });
     expect(c.outbound).toEqual({ allowInsecure: false, allowedPorts: [443], attachmentMaxBytes: 10485760 });
     expect(c.metrics).toEqual({ enabled: true, token: null, refreshMs: 15_000 });

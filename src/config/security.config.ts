@@ -14,6 +14,11 @@ export interface SecurityConfig {
   appSecret: string;
   /** Bearer token of the operator API; null: the admin API is disabled. */
   adminToken: string | null;
+  /**
+   * How long a replica may answer an API key's lookup (key active, its account row) from memory.
+   * Changes made on this replica are seen at once; other replicas' changes within this bound. 0: never.
+   */
+  apiKeyCacheMs: number;
 }
 
 export interface ThrottleConfig {
@@ -57,7 +62,11 @@ export function securitySection(r: EnvReader, mode: RuntimeMode): SecurityConfig
   if (secret && secret.length < 16) r.fail('APP_SECRET must be at least 16 characters');
   if (secret && mode.isProduction && KNOWN_SECRETS.includes(secret))
     r.fail('APP_SECRET is a published example value; set a random one in production');
-  return { appSecret: secret ?? DEVELOPMENT_SECRET, adminToken };
+  return {
+    appSecret: secret ?? DEVELOPMENT_SECRET,
+    adminToken,
+    apiKeyCacheMs: r.int('API_KEY_CACHE_MS', 500, 0, 2000),
+  };
 }
 
 export function throttleSection(r: EnvReader): ThrottleConfig {

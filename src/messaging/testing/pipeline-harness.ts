@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Registry } from 'prom-client';
+import { KeyCallerCache } from '../../accounts/key-caller-cache';
 import { LedgerBatch } from '../../accounts/ledger-batch';
 import { accountBalances, insertAccountRow } from '../../accounts/testing/account-rows';
 import { LedgerService } from '../../accounts/ledger.service';
@@ -138,8 +139,9 @@ export async function pipelineHarness(opts: { lookup: boolean; clock?: FakeClock
     { routeForSend: () => Promise.resolve(null) },
     metrics,
   );
-  const batch = new LedgerBatch(uow, config);
-  const ledger = new LedgerService(uow, config, batch);
+  const callers = new KeyCallerCache(config, clock);
+  const batch = new LedgerBatch(uow, config, callers);
+  const ledger = new LedgerService(uow, config, batch, callers);
   const events: DomainEvent[][] = [];
   const trail = new StatusTrail(uow, {
     record: (_tx, evs) => {
