@@ -8,8 +8,9 @@ import { requestLogMiddleware } from './logging/request-log';
 import { ApiError, expressErrorHandler } from './common/errors';
 import { exceedsJsonDepth, tooDeepMessage } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
-import { requestIdMiddleware } from './common/request-id';
+import { requestIdMiddleware, RequestWithId } from './common/request-id';
 import { securityHeaders } from './common/http/security-headers';
+import { oneLayer } from './common/http/one-layer';
 import { CONSOLE_PATH, consoleRouter } from './console/console-static';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
@@ -36,11 +37,15 @@ export function configureApp(app: NestExpressApplication): void {
   app.disable('x-powered-by');
   // Express's own production behaviour (no stack traces) follows our reading of NODE_ENV, not its own.
   app.set('env', config.isProduction ? 'production' : 'development');
-  app.use(securityHeaders());
   if (config.server.trustProxy !== null) app.set('trust proxy', config.server.trustProxy);
-  app.use(requestIdMiddleware);
-  app.use(requestLogMiddleware(logger.pino));
-  app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  app.use(
+    oneLayer(
+      securityHeaders(),
+      (req, res, next) => requestIdMiddleware(req as RequestWithId, res, next),
+      requestLogMiddleware(logger.pino),
+      httpMetricsMiddleware(app.get(MetricsService)),
+    ),
+  );
   const json = express.json({
     limit: config.server.bodyLimitBytes,
     type: ['application/json', 'application/*+json'],

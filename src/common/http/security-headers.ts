@@ -1,5 +1,7 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+
+type Header = readonly [name: string, value: string];
 
 /**
  * Security headers (helmet), one policy per kind of answer:
@@ -9,8 +11,11 @@ import helmet from 'helmet';
  *   inline styles, minus `upgrade-insecure-requests` so the UI also loads over plain-HTTP development;
  * - the developer console at /console loads only its own files: scripts and styles from 'self' with no
  *   inline code at all, API calls to the same origin, images from 'self' (template header previews).
+ * Our policies are static, so each one's headers are taken from helmet once at start-up and set from
+ * that list on every response (helmet's per-request middleware chain cost ~3% of an API read).
  */
-export function securityHeaders(): RequestHandler {
+/** The helmet middleware of each kind of answer. */
+export function helmetPolicies(): { api: RequestHandler; docs: RequestHandler; console: RequestHandler } {
   const api = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     frameguard: { action: 'deny' },
@@ -38,11 +43,34 @@ export function securityHeaders(): RequestHandler {
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
   });
+  return { api, docs, console: consolePolicy };
+}
+
+export function securityHeaders(): RequestHandler {
+  const policies = helmetPolicies();
+  const [apiHeaders, docsHeaders, consoleHeaders] = [policies.api, policies.docs, policies.console].map(headersOf);
   return (req, res, next) => {
-    if (isUnder(req.path, '/docs')) return docs(req, res, next);
-    if (isUnder(req.path, '/console')) return consolePolicy(req, res, next);
-    return api(req, res, next);
+    const path = req.path;
+    const headers = isUnder(path, '/docs') ? docsHeaders : isUnder(path, '/console') ? consoleHeaders : apiHeaders;
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
   };
+}
+
+/** The headers a helmet middleware sets, by running it once on a recording response. */
+export function headersOf(policy: RequestHandler): Header[] {
+  const headers: Header[] = [];
+  const res = {
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    removeHeader: () => undefined,
+  };
+  let done = false;
+  policy({} as Request, res as unknown as Response, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error(String(err));
+    done = true;
+  });
+  if (!done) throw new Error('A security header policy did not finish synchronously');
+  return headers;
 }
 
 function isUnder(path: string, prefix: string): boolean {
