@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke a key of the account; it is refused (401) from the next request on, on every replica
+         * Revoke a key of the account; refused (401) from the next request here, within 0.5 s on other replicas
          * @description Owner key only. The calling key cannot revoke itself (409 INVALID_STATE). A revoked, unknown or another account's key is 404 API_KEY_NOT_FOUND, and so is a live key asked by a test key.
          */
         delete: operations["revokeApiKey"];

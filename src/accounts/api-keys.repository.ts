@@ -23,7 +23,7 @@ export interface KeyCallerRow {
 }
 
 // One statement per authenticated request: the key by primary key, only while it is not revoked,
-// joined to its account row (so revocation holds from the next request on, on every replica).
+// joined to its account row (kept for API_KEY_CACHE_MS at most: KeyCallerCache).
 // Raw SQL, because the query builder costs more than the query on this hot path (bench:api).
 const CALLER_BY_KEY_ID =
   'SELECT k.last_used_at AS key_last_used_at, a.id, a.name, a.phone_verified, a.subscription_active, a.wallet_balance, ' +
