@@ -163,7 +163,11 @@ describe('Scheduled sends (e2e)', () => {
       [ok, interrupted],
     );
     await db.query('UPDATE accounts SET wallet_balance = wallet_balance - 5 WHERE id = ?', [acc.id]);
-    expect((await a.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance).toBe(90);
+    // A write the app did not make (as another replica's): its key lookup sees it within API_KEY_CACHE_MS.
+    await waitFor(
+      async () => (await a.http().get('/api/v2/account').set('X-API-Key', acc.key)).body.data.walletBalance === 90,
+      { timeoutMs: 2000, intervalMs: 20, what: 'the balance after the simulated payment' },
+    );
     await a.close({ keepDatabase: true });
     apps.splice(apps.indexOf(a), 1);
     const b = await start(FAST, a.databaseUrl);
