@@ -85,11 +85,14 @@ export function localServerCpu(): (() => number) | null {
     }
   });
   if (!pid) return null;
+  return () => processCpu(Number(pid));
+}
+
+/** CPU seconds (user and system) used so far by process `pid`, from /proc/<pid>/stat. */
+export function processCpu(pid: number): number {
   // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): user and system time in clock ticks (100/s).
-  return () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**

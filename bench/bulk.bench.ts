@@ -1,6 +1,7 @@
 // npm run bench:bulk [-- --dialect=sqlite|mysql|both --rows=100000,1000000 --accounts=200 --seconds=10]
 // npm run bench:bulk -- --tenants=1000 [--tenant-rows=300] runs only the many-tenant scenario (bulk-tenants.ts);
-// with --backlog, the jobs are accepted with no loop running and then validated in one pass (across-jobs validation rate).
+// with --backlog, the jobs are accepted with no loop running and then validated in one pass (across-jobs validation rate);
+// with --built [--replicas=2] (MariaDB; `npm run build` first), black-box against the built service (bulk-tenants-built.ts).
 // --subscribe: every dispatch account has an event endpoint subscribed to `message.*` (the fan-out's cost;
 // deliveries are written to the outbox, the delivery worker is not running).
 // (BENCH_CPU_PROF=dir writes a V8 CPU profile of each dialect's child there.)
@@ -27,6 +28,12 @@ const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/x'
 
 async function parent(): Promise<void> {
   const dialects = (args.dialect ?? 'both') === 'both' ? ['sqlite', 'mysql'] : [args.dialect];
+  if (args.tenants && 'built' in args) {
+    if (args.dialect !== 'mysql') throw new Error('--built runs on MariaDB only: add --dialect=mysql');
+    const { builtTenantScenario } = await import('./bulk-tenants-built');
+    const opts = { tenants: Number(args.tenants), rows: Number(args['tenant-rows'] ?? 300) };
+    return builtTenantScenario({ mysqlUrl: MYSQL_URL, ...opts, replicas: Number(args.replicas ?? 1) });
+  }
   for (const d of dialects) {
     await new Promise<void>((resolve, reject) => {
       const child = fork(__filename, [...process.argv.slice(2), `--child=${d}`], {
