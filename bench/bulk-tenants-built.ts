@@ -10,7 +10,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
+import { createPool } from 'mysql2/promise';
 import { benchDatabase, handlerCounts, localServerCpu, processCpu } from './bench-database';
 import { freePort, ROOT, startProdFlags, waitUntilLive } from './built-service';
 import { fmt, MPS, reportSends, runJobs, SqlReader } from './tenant-jobs';
@@ -117,8 +117,9 @@ export async function builtTenantScenario(opts: {
   const { databaseUrl, drop } = await benchDatabase('bench-tenants-built', opts.mysqlUrl);
   const dir = mkdtempSync(join(tmpdir(), 'bench-tenants-built-'));
   const started: Replica[] = [];
-  const conn = await createConnection(databaseUrl);
-  const db: SqlReader = { query: async (sql, params) => (await conn.query(sql, params))[0] };
+  // A pool, not one connection: a connection the server drops (another client's test may kill sessions) is replaced.
+  const pool = createPool({ uri: databaseUrl, connectionLimit: 2 });
+  const db: SqlReader = { query: async (sql, params) => (await pool.query(sql, params))[0] };
   try {
     // One after the other: the first applies the migrations.
     for (let i = 0; i < replicas; i++) started.push(await startReplica(databaseUrl, join(dir, `service-${i}.log`)));
@@ -187,7 +188,7 @@ export async function builtTenantScenario(opts: {
   } finally {
     for (const r of started) r.proc.kill('SIGTERM');
     await Promise.all(started.map((r) => r.exited));
-    await conn.end();
+    await pool.end();
     await drop();
   }
 }

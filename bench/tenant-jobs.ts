@@ -103,7 +103,8 @@ export async function runJobs(db: SqlReader, ports: number[], keys: string[], ro
         const [r] = res as { v: number | string; n: number | string }[];
         run.validatedSamples.push([Date.now(), Number(r.v)]);
         if (allAccepted && run.validatedAt === null && Number(r.n) === 0) run.validatedAt = Date.now();
-      });
+      })
+      .catch((err: unknown) => console.log(`tenants: a progress read failed (${String(err)})`));
   }, 100);
   run.accepted = await submitAll(ports, keys, rows);
   allAccepted = true;
