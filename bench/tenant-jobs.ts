@@ -28,7 +28,10 @@ let done = 0;
 const one = () => {
   const t = next++;
   if (t >= keys.length) return;
-  const data = body(t);
+  send(t, body(t));
+};
+// A kept-alive socket the server closed as it was reused (ECONNRESET) is retried once, with the same Idempotency-Key.
+const send = (t, data, retried) => {
   const req = http.request({ host: '127.0.0.1', port: ports[t % ports.length], method: 'POST', path: '/api/v2/messages/bulk', agent, headers: { 'X-API-Key': keys[t], 'Idempotency-Key': 'tenant-' + t, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } }, (res) => {
     let text = '';
     res.on('data', (c) => (text += c));
@@ -37,7 +40,7 @@ const one = () => {
       if (++done === keys.length) parentPort.postMessage(accepted); else one();
     });
   });
-  req.on('error', (e) => { accepted[t] = { at: Date.now(), status: 0, id: String(e) }; if (++done === keys.length) parentPort.postMessage(accepted); else one(); });
+  req.on('error', (e) => { if (req.reusedSocket && e.code === 'ECONNRESET' && !retried) return send(t, data, true); accepted[t] = { at: Date.now(), status: 0, id: String(e) }; if (++done === keys.length) parentPort.postMessage(accepted); else one(); });
   req.end(data);
 };
 parentPort.once('message', () => { for (let i = 0; i < concurrency; i++) one(); });
@@ -106,7 +109,12 @@ export async function runJobs(db: SqlReader, ports: number[], keys: string[], ro
       })
       .catch((err: unknown) => console.log(`tenants: a progress read failed (${String(err)})`));
   }, 100);
-  run.accepted = await submitAll(ports, keys, rows);
+  try {
+    run.accepted = await submitAll(ports, keys, rows);
+  } catch (err) {
+    clearInterval(watch);
+    throw err;
+  }
   allAccepted = true;
   run.lastAccepted = Math.max(...run.accepted.map((a) => a.at));
   console.log(`tenants: ${fmt(keys.length)} jobs accepted in ${((run.lastAccepted - run.t0) / 1000).toFixed(1)} s`);
