@@ -8,7 +8,7 @@ import { requestLogMiddleware } from './logging/request-log';
 import { ApiError, expressErrorHandler } from './common/errors';
 import { exceedsJsonDepth, tooDeepMessage } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
-import { requestIdMiddleware, RequestWithId } from './common/request-id';
+import { requestIdMiddleware } from './common/request-id';
 import { securityHeaders } from './common/http/security-headers';
 import { oneLayer } from './common/http/one-layer';
 import { CONSOLE_PATH, consoleRouter } from './console/console-static';
@@ -41,7 +41,7 @@ export function configureApp(app: NestExpressApplication): void {
   app.use(
     oneLayer(
       securityHeaders(),
-      (req, res, next) => requestIdMiddleware(req as RequestWithId, res, next),
+      requestIdMiddleware,
       requestLogMiddleware(logger.pino),
       httpMetricsMiddleware(app.get(MetricsService)),
     ),

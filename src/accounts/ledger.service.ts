@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlParam, Stmt } from '../database/sql';
+import { sql, Stmt } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AppConfig, ChannelName } from '../config/app-config';
 import { ApiError } from '../common/errors';
@@ -83,15 +83,13 @@ export class LedgerService {
    * the largest safe integer.
    */
   async credit(accountId: string, amount: number): Promise<boolean> {
-    return (
-      (await this.exec(
-        {
-          sql: 'UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ? AND wallet_balance <= ?',
-          params: [amount, accountId, Number.MAX_SAFE_INTEGER - amount],
-        },
-        accountId,
-      )) === 1
+    const add = sql(
+      'UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ? AND wallet_balance <= ?',
+      amount,
+      accountId,
+      Number.MAX_SAFE_INTEGER - amount,
     );
+    return (await this.exec(add, accountId)) === 1;
   }
 
   /** Gives payments back to where they came from, every unit of each (one UPDATE per source). */
@@ -101,15 +99,19 @@ export class LedgerService {
     const free = units('free');
     const quota = units('quota');
     const wallet = fundings.filter((f) => f.source === 'wallet').reduce((s, f) => s + f.amount, 0);
-    const sql = (s: string, params: SqlParam[]) => this.exec({ sql: s, params }, accountId);
-    if (free) await sql('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', [free, accountId]);
+    const give = (stmt: Stmt) => this.exec(stmt, accountId);
+    if (free) await give(sql('UPDATE accounts SET free_messages = free_messages + ? WHERE id = ?', free, accountId));
     if (quota)
-      await sql('UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?', [
-        quota,
-        accountId,
-        quota,
-      ]);
-    if (wallet) await sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', [wallet, accountId]);
+      await give(
+        sql(
+          'UPDATE accounts SET messages_used = messages_used - ? WHERE id = ? AND messages_used >= ?',
+          quota,
+          accountId,
+          quota,
+        ),
+      );
+    if (wallet)
+      await give(sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', wallet, accountId));
   }
 
   // Inside a unit of work the read is part of it (same connection: a second one could exhaust the pool).

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work';
 import { decoders, inList, num, query, Query, read, Row, sql, Stmt, StmtResult, Steps, str } from '../database/sql';
-
 import { windowRowStatements } from './window-rows.repository';
 import type { SettledRow } from './window-rows';
 import { AccountId, accountIdOf } from '../common/account-id';

@@ -16,7 +16,6 @@ import {
   str,
 } from '../database/sql';
 import type { BulkJobErrorCode } from './bulk-error-codes';
-
 import { rowStatements } from './bulk-row.repository';
 import { AccountId, accountIdOf } from '../common/account-id';
 

@@ -16,10 +16,10 @@ export function newRequestId(): string {
 export type RequestWithId = Request & { id?: string; requestId?: string };
 
 /** First middleware: every response, errors and unknown routes included, carries the id. */
-export function requestIdMiddleware(req: RequestWithId, res: Response, next: NextFunction): void {
+export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
   const id = newRequestId();
-  req.requestId = id;
-  req.id = id;
+  (req as RequestWithId).requestId = id;
+  (req as RequestWithId).id = id;
   res.setHeader(REQUEST_ID_HEADER, id);
   next();
 }

@@ -4,17 +4,14 @@ import helmet from 'helmet';
 type Header = readonly [name: string, value: string];
 
 /**
- * Security headers (helmet), one policy per kind of answer:
+ * The helmet middleware of each kind of answer (security headers):
  * - API answers get the strictest CSP (`default-src 'none'`: a JSON or media response never needs to
  *   load anything, and a stored file cannot run as a page);
  * - the Swagger UI at /docs gets helmet's default policy, which allows its same-origin scripts and
  *   inline styles, minus `upgrade-insecure-requests` so the UI also loads over plain-HTTP development;
  * - the developer console at /console loads only its own files: scripts and styles from 'self' with no
  *   inline code at all, API calls to the same origin, images from 'self' (template header previews).
- * Our policies are static, so each one's headers are taken from helmet once at start-up and set from
- * that list on every response (helmet's per-request middleware chain cost ~3% of an API read).
  */
-/** The helmet middleware of each kind of answer. */
 export function helmetPolicies(): { api: RequestHandler; docs: RequestHandler; console: RequestHandler } {
   const api = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -46,6 +43,11 @@ export function helmetPolicies(): { api: RequestHandler; docs: RequestHandler; c
   return { api, docs, console: consolePolicy };
 }
 
+/**
+ * Sets the security headers of each kind of answer. The policies are static, so each one's headers are
+ * taken from helmet once at start-up and set from that list on every response (helmet's per-request
+ * middleware chain cost ~3% of an API read).
+ */
 export function securityHeaders(): RequestHandler {
   const policies = helmetPolicies();
   const [apiHeaders, docsHeaders, consoleHeaders] = [policies.api, policies.docs, policies.console].map(headersOf);
