@@ -159,7 +159,8 @@ export async function builtTenantScenario(opts: {
     const othersAtEnd = await otherSessions(db);
     const { sent, best } = await reportSends(db, run, rows);
     const per = (n: number) => (n / Math.max(1, sent)).toFixed(2);
-    const us = (seconds: number) => fmt((seconds * 1e6) / Math.max(1, sent));
+    const usPerMessage = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, sent));
+    const us = (seconds: number) => fmt(usPerMessage(seconds));
     const serviceSeconds = replicaSeconds.reduce((a, b) => a + b, 0);
     const benchSeconds = (benchCpu.user + benchCpu.system) / 1e6;
     // This benchmark's own statements between the two readings are left out: its progress reads, and
@@ -183,7 +184,7 @@ export async function builtTenantScenario(opts: {
       `tenants: other sessions on the server (counted in its CPU and statements too): ${others} at the start, ${othersAtEnd} at the end; load average ${load()}`,
     );
     console.log(
-      `tenants: summary ${JSON.stringify({ replicas, best: Math.round(best), sent, statements: Number(per(data)), serviceUs: Number(us(serviceSeconds).replace(/,/g, '')), serverUs: serverSeconds === null ? null : Number(us(serverSeconds).replace(/,/g, '')) })}`,
+      `tenants: summary ${JSON.stringify({ replicas, best: Math.round(best), sent, statements: Number(per(data)), serviceUs: usPerMessage(serviceSeconds), serverUs: serverSeconds === null ? null : usPerMessage(serverSeconds) })}`,
     );
   } finally {
     for (const r of started) r.proc.kill('SIGTERM');

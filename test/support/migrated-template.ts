@@ -121,15 +121,14 @@ export async function prepareMigratedTemplate(server?: {
   process.env[SERVER_TEMPLATE_ENV] = path;
 }
 
-/** The global teardown's part: removes the template's file and returns the server template's database, if any. */
+/** The global teardown's part: removes the template's files and returns the server template's database, if any. */
 export function releaseMigratedTemplate(): string | null {
-  let database: string | null = null;
-  for (const key of [FILE_TEMPLATE_ENV, SERVER_TEMPLATE_ENV]) {
-    const path = process.env[key];
-    if (!path || !existsSync(path)) continue;
-    if (key === SERVER_TEMPLATE_ENV) database = (JSON.parse(readFileSync(path, 'utf8')) as ServerTemplate).database;
-    rmSync(dirname(path), { recursive: true, force: true });
-    delete process.env[key];
-  }
+  const file = process.env[FILE_TEMPLATE_ENV];
+  const server = process.env[SERVER_TEMPLATE_ENV];
+  const database =
+    server && existsSync(server) ? (JSON.parse(readFileSync(server, 'utf8')) as ServerTemplate).database : null;
+  for (const path of [file, server]) if (path) rmSync(dirname(path), { recursive: true, force: true });
+  delete process.env[FILE_TEMPLATE_ENV];
+  delete process.env[SERVER_TEMPLATE_ENV];
   return database;
 }
