@@ -95,11 +95,15 @@ describe('Console: overview charts and fraud blocks (real browser)', () => {
     // api_keys:read: the console signs in with GET /account.
     const creator = await t.memberKey(acc.id, ['api_keys:read', 'messages:create']);
     await b.page.getByRole('button', { name: 'Sign out' }).click();
+    // The sign-in does not navigate, so the page's load states are already reached: wait for the three
+    // answers themselves (403 each), then for their sections to leave the page.
+    const answers = ['/api/v2/verification/stats', '/api/v2/verification/fraud-blocks', '/api/v2/account/usage'].map(
+      (path) => b.page.waitForResponse((r) => new URL(r.url()).pathname === path),
+    );
     await b.signIn(creator);
-    await b.page.waitForLoadState('networkidle');
-    expect(await b.page.locator('#verification-chart').count()).toBe(0);
-    expect(await b.page.locator('#fraud-blocks').count()).toBe(0);
-    expect(await b.page.locator('#usage-chart').count()).toBe(0);
+    expect(await Promise.all(answers.map(async (a) => (await a).status()))).toEqual([403, 403, 403]);
+    for (const id of ['#verification-chart', '#fraud-blocks', '#usage-chart'])
+      await b.page.locator(id).waitFor({ state: 'detached' });
     await b.page.getByRole('button', { name: 'Sign out' }).click();
   });
 
