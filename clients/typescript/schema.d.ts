@@ -12728,7 +12728,7 @@ export interface operations {
                 bulkJobId?: string;
                 /** @description Only messages changed (created, or moved to another status) at or after this time. With `order=updated`, poll with the time of your last poll, minus a few seconds, to reconcile. */
                 updatedSince?: string;
-                /** @description `created`: newest first; `updated`: least recently changed first (by updatedAt, then id), for polling. */
+                /** @description `created`: newest first (by createdAt, then id); `updated`: least recently changed first (by updatedAt, then id), for polling. */
                 order?: "created" | "updated";
                 /** @description Page size. */
                 limit?: number;

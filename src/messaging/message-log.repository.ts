@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { In, Repository } from 'typeorm';
+import { In, Repository, SelectQueryBuilder } from 'typeorm';
 import type { Funding } from '../accounts/funding';
 import { isUniqueViolation } from '../database/db-errors';
-import { sql, SqlParam, updateFromRows } from '../database/sql';
+import { sql, SqlParam, Stmt, updateFromRows } from '../database/sql';
 import { UnitOfWork } from '../database/unit-of-work';
 import { MessageEntity, MessageStatus } from './entities/message.entity';
 import type { LogOrigin } from './log-origin';
@@ -19,10 +19,10 @@ export interface ListFilter {
   bulkJobId?: string;
   /** Only messages changed at or after this time (epoch ms). */
   updatedSince?: number;
-  /** `created`: newest first by id; `updated`: oldest change first by (updated_at, id), for polling. */
+  /** `created`: newest first by (created_at, id); `updated`: oldest change first by (updated_at, id), for polling. */
   order?: 'created' | 'updated';
-  /** The last message of the previous page: its id, and its updated_at when ordered by update. */
-  after?: { id: string; updatedAt?: number };
+  /** The last message of the previous page: its id, and its created_at or updated_at (the order's time). */
+  after?: { id: string; createdAt?: number; updatedAt?: number };
   limit: number;
 }
 
@@ -323,10 +323,21 @@ export class MessageLogRepository {
   }
 
   /**
-   * Newest first keyed by id (ids sort by creation time), or by last change keyed by (updated_at, id)
-   * (index on account_id, updated_at, id), so a poller with updatedSince misses no change.
+   * Newest first keyed by (created_at, id) (ix_messages_account_created, or ix_messages_bulk for a job's),
+   * or by last change keyed by (updated_at, id) (ix_messages_account_updated), so a poller with
+   * updatedSince misses no change.
    */
   async list(accountId: AccountId, f: ListFilter): Promise<MessageEntity[]> {
+    return this.listQuery(accountId, f).getMany();
+  }
+
+  /** The list's statement (for the plans test). */
+  listStatement(accountId: AccountId, f: ListFilter): Stmt {
+    const [text, params] = this.listQuery(accountId, f).getQueryAndParameters();
+    return { sql: text, params: params as SqlParam[] };
+  }
+
+  private listQuery(accountId: AccountId, f: ListFilter): SelectQueryBuilder<MessageEntity> {
     const qb = this.repo.createQueryBuilder('m').where('m.account_id = :accountId', { accountId });
     if (f.status) qb.andWhere('m.status = :status', { status: f.status });
     if (f.channel) qb.andWhere('m.channel = :channel', { channel: f.channel });
@@ -338,10 +349,15 @@ export class MessageLogRepository {
           au: f.after.updatedAt ?? 0,
           aid: f.after.id,
         });
-      return qb.orderBy('m.updated_at', 'ASC').addOrderBy('m.id', 'ASC').limit(f.limit).getMany();
+      return qb.orderBy('m.updated_at', 'ASC').addOrderBy('m.id', 'ASC').limit(f.limit);
     }
-    if (f.after) qb.andWhere('m.id < :afterId', { afterId: f.after.id });
-    return qb.orderBy('m.id', 'DESC').limit(f.limit).getMany();
+    // Written as a range on created_at and then the tie (SQLite ranges over no nested OR).
+    if (f.after)
+      qb.andWhere('m.created_at <= :ac AND (m.created_at < :ac OR m.id < :aid)', {
+        ac: f.after.createdAt ?? 0,
+        aid: f.after.id,
+      });
+    return qb.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC').limit(f.limit);
   }
 
   /** Runs one write (in the open unit of work, if any); returns the rows it changed. */

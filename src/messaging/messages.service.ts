@@ -132,11 +132,17 @@ export class MessagesService {
 
   async list(accountId: AccountId, q: ListMessagesQuery): Promise<Page<MessageView>> {
     const order = q.order ?? 'created';
-    // A cursor of one order is refused by the other (its key differs: id, or updated_at and id).
+    // A cursor of one order is refused by the other (its key differs: created_at or updated_at, and id).
     const scope = order === 'updated' ? `messages:${accountId}:updated` : `messages:${accountId}`;
-    const after = this.cursors.decode<{ id: string; u?: number }>(scope, q.cursor);
+    const after = this.cursors.decode<{ id: string; u?: number; c?: number }>(scope, q.cursor);
     if (after !== null && (typeof after.id !== 'string' || (order === 'updated' && typeof after.u !== 'number')))
       throw ApiError.validation('cursor is invalid');
+    // A cursor from before the list was keyed by creation time holds the id alone: its message gives the time.
+    if (after && order === 'created' && typeof after.c !== 'number') {
+      const m = await this.log.findOwned(accountId, after.id);
+      if (!m) throw ApiError.validation('cursor is invalid');
+      after.c = Number(m.createdAt);
+    }
     const limit = q.limit ?? 50;
     const updatedSince = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince);
     const rows = await this.log.list(accountId, {
@@ -145,13 +151,17 @@ export class MessagesService {
       bulkJobId: q.bulkJobId,
       updatedSince,
       order,
-      after: after ? { id: after.id, updatedAt: after.u } : undefined,
+      after: after ? { id: after.id, createdAt: after.c, updatedAt: after.u } : undefined,
       limit: limit + 1,
     });
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const next = !hasMore ? null : order === 'updated' ? { id: last.id, u: Number(last.updatedAt) } : { id: last.id };
+    const next = !hasMore
+      ? null
+      : order === 'updated'
+        ? { id: last.id, u: Number(last.updatedAt) }
+        : { id: last.id, c: Number(last.createdAt) };
     return { items: page.map(toMessageView), hasMore, nextCursor: next ? this.cursors.encode(scope, next) : null };
   }
 

@@ -1,3 +1,5 @@
+import { DataSource } from 'typeorm';
+import { CursorCodec } from '../../src/common/cursor';
 import { TestAccount, TestApp } from '../support/app';
 import { PHONE, useMessagingApp } from '../support/messaging-helpers';
 
@@ -274,6 +276,38 @@ describe('Messaging: send, log, sandbox (e2e)', () => {
         .get(`/api/v2/messages?cursor=${encodeURIComponent(foreignCursor.body.data.nextCursor)}`)
         .set('X-API-Key', other.key);
       expect(cross.status).toBe(400);
+    });
+
+    it('lists by creation time, not by id; a cursor holding only the id (before 2026-11-29) still pages on', async () => {
+      const owner = await t.createAccount();
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push((await send(sms(), owner.key)).body.data.messages[0].id as string);
+      // The newest id, created before the others (as a message another replica wrote, or a takeover's).
+      await t.app.get(DataSource).query('UPDATE messages SET created_at = created_at - 60000 WHERE id = ?', [ids[3]]);
+      const list = async (query: string) => {
+        const res = await t.http().get(`/api/v2/messages?${query}`).set('X-API-Key', owner.key);
+        expect(res.status).toBe(200);
+        return res.body.data as { messages: { id: string }[]; nextCursor: string | null };
+      };
+      const first = await list('limit=2');
+      expect(first.messages.map((m) => m.id)).toEqual([ids[2], ids[1]]);
+      const rest = await list(`limit=2&cursor=${encodeURIComponent(first.nextCursor ?? '')}`);
+      expect(rest.messages.map((m) => m.id)).toEqual([ids[0], ids[3]]);
+      expect(rest.nextCursor).toBeNull();
+
+      const old = t.app.get(CursorCodec).encode(`messages:${owner.id}`, { id: ids[1] });
+      expect((await list(`cursor=${encodeURIComponent(old)}`)).messages.map((m) => m.id)).toEqual([ids[0], ids[3]]);
+      // An id-only cursor whose message is gone (purged) or another account's: 400, never a wrong page.
+      const foreign = (await send(sms())).body.data.messages[0].id as string;
+      for (const id of ['msg_gone', foreign]) {
+        const gone = t.app.get(CursorCodec).encode(`messages:${owner.id}`, { id });
+        const res = await t
+          .http()
+          .get(`/api/v2/messages?cursor=${encodeURIComponent(gone)}`)
+          .set('X-API-Key', owner.key);
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('VALIDATION_ERROR');
+      }
     });
   });
 

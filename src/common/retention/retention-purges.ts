@@ -32,6 +32,12 @@ export interface ExpiredMessage {
   countedAt: number;
 }
 
+/** A message with its last change (epoch ms). */
+export interface ChangedMessage {
+  id: string;
+  updatedAt: number;
+}
+
 /** What every part says of its tables: the oldest key of each (a time-sorted id), null when empty. */
 export interface OwnedTables {
   readonly tables: readonly PurgedTable[];
@@ -42,8 +48,8 @@ export interface OwnedTables {
 export interface MessagesPurge extends OwnedTables {
   /** Messages of any account counted into usage in [from, before), oldest count first. */
   expiredAnyAccount(from: number, before: number, limit: number): Promise<ExpiredMessage[]>;
-  /** One account's messages counted before `before` and unchanged since. */
-  expiredOfAccount(accountId: AccountId, before: number, limit: number): Promise<string[]>;
+  /** One account's messages counted before `before` and last changed in [from, before), oldest change first. */
+  expiredOfAccount(accountId: AccountId, from: number, before: number, limit: number): Promise<ChangedMessage[]>;
   /** Deletes those of `candidates` still expired (but those of `keptAccounts`) in one unit. */
   delete(candidates: string[], before: number, keptAccounts?: ReadonlySet<string>): Promise<Purged>;
 }

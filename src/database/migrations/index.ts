@@ -37,6 +37,7 @@ import { Erasures1732000141000 } from './1732000141000-erasures';
 import { AuditEvents1732000142000 } from './1732000142000-audit-events';
 import { MessagesExport1732000143000 } from './1732000143000-messages-export';
 import { TestModeInstantReceipts1732000150000 } from './1732000150000-test-mode-instant-receipts';
+import { MessagesIndexTrim1732000160000 } from './1732000160000-messages-index-trim';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   AuditEvents1732000142000,
   MessagesExport1732000143000,
   TestModeInstantReceipts1732000150000,
+  MessagesIndexTrim1732000160000,
 ];

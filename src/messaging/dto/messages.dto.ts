@@ -42,7 +42,7 @@ export class ListMessagesQuery {
     enum: ['created', 'updated'],
     default: 'created',
     description:
-      '`created`: newest first; `updated`: least recently changed first (by updatedAt, then id), for polling.',
+      '`created`: newest first (by createdAt, then id); `updated`: least recently changed first (by updatedAt, then id), for polling.',
   })
   @IsOptional()
   @IsIn(['created', 'updated'])

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { AccountId } from '../../common/account-id';
 import {
+  ChangedMessage,
   ExpiredMessage,
   MessagesPurge,
   Purged,
@@ -18,6 +19,7 @@ interface LockedMessage {
 }
 
 const toExpired = (r: Row): ExpiredMessage => ({ id: String(r.id), countedAt: Number(r.usage_counted_at) });
+const toChanged = (r: Row): ChangedMessage => ({ id: String(r.id), updatedAt: Number(r.updated_at) });
 const toLocked = (r: Row): LockedMessage => ({ id: String(r.id), accountId: String(r.account_id) });
 
 /** The first (oldest) key of each table: its ids sort by creation time (common/ids), read from one index end. */
@@ -33,13 +35,18 @@ type MessageTable = keyof typeof OLDEST;
  * index range: by an account and a time before a cutoff, or by primary keys. Exported for the plans test.
  */
 export const messagesPurgeStatements = {
-  /** Messages counted into usage (so settled) before `before` and unchanged since (ix_messages_account_counted). */
-  expiredMessages: (accountId: AccountId, before: number, limit: number): Query<string> =>
+  /**
+   * One account's messages counted into usage (so settled) before `before` and last changed in [from, before),
+   * oldest change first: a range of ix_messages_account_updated (both times must be before the cutoff, so
+   * the range on the change is exact; the count is checked on the row).
+   */
+  expiredMessages: (accountId: AccountId, from: number, before: number, limit: number): Query<ChangedMessage> =>
     query(
-      decoders.id,
+      toChanged,
       sql(
-        `SELECT id FROM messages WHERE account_id = ? AND usage_counted_at < ? AND +updated_at < ? ORDER BY usage_counted_at LIMIT ${limit}`,
+        `SELECT id, updated_at FROM messages WHERE account_id = ? AND updated_at >= ? AND updated_at < ? AND +usage_counted_at < ? ORDER BY updated_at LIMIT ${limit}`,
         accountId,
+        from,
         before,
         before,
       ),
@@ -98,8 +105,8 @@ export class MessagesPurgeRepository implements MessagesPurge, OnModuleInit {
     return this.uow.read(messagesPurgeStatements.expiredMessagesAnyAccount(from, before, limit));
   }
 
-  expiredOfAccount(accountId: AccountId, before: number, limit: number): Promise<string[]> {
-    return this.uow.read(messagesPurgeStatements.expiredMessages(accountId, before, limit));
+  expiredOfAccount(accountId: AccountId, from: number, before: number, limit: number): Promise<ChangedMessage[]> {
+    return this.uow.read(messagesPurgeStatements.expiredMessages(accountId, from, before, limit));
   }
 
   /**

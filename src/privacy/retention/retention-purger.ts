@@ -131,12 +131,18 @@ export class RetentionPurger implements OnApplicationBootstrap {
   /** One account's messages counted before `before` (an account with its own retention). */
   private async purgeAccountMessages(accountId: AccountId, before: number, report: PurgeReport): Promise<boolean> {
     const batch = this.settings.purgeBatch;
-    for (;;) {
-      const candidates = await this.parts.of('messages').expiredOfAccount(accountId, before, batch);
-      if (!candidates.length) return true;
-      const purged = await this.parts.of('messages').delete(candidates, before);
+    for (let from = 0; ;) {
+      const page = await this.parts.of('messages').expiredOfAccount(accountId, from, before, batch);
+      if (!page.length) return true;
+      const purged = await this.parts.of('messages').delete(
+        page.map((m) => m.id),
+        before,
+      );
       if (!(await this.step(report, purged, 1))) return !this.job.halted && (await this.holdLease());
-      if (candidates.length < batch) return true;
+      if (page.length < batch) return true;
+      // As on the default retention: the range moves on past rows left at the page's last time.
+      const last = page[page.length - 1].updatedAt;
+      from = purged.messages ? last : last + 1;
     }
   }
 
