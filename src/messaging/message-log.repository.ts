@@ -351,7 +351,7 @@ export class MessageLogRepository {
         });
       return qb.orderBy('m.updated_at', 'ASC').addOrderBy('m.id', 'ASC').limit(f.limit);
     }
-    // Written as a range on created_at and then the tie (SQLite ranges over no nested OR).
+    // Written as a range on created_at and then the tie (a nested OR is no range for every planner).
     if (f.after)
       qb.andWhere('m.created_at <= :ac AND (m.created_at < :ac OR m.id < :aid)', {
         ac: f.after.createdAt ?? 0,
