@@ -5,7 +5,7 @@ import { loadConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { ALLOW } from '../messaging/policy/send-policy';
 import { pipelineHarness, PipelineHarness, smsTo } from '../messaging/testing/pipeline-harness';
-import { ValidationContext } from '../messaging/validation/message-validator';
+import { ValidationContext } from '../messaging/validation/validation-context';
 import { BulkJobEvents } from './bulk-job-events';
 import { BulkJobLeasesRepository } from './bulk-job-leases.repository';
 import { BulkJobWindowsRepository } from './bulk-job-windows.repository';

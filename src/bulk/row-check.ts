@@ -1,5 +1,6 @@
 import { ApiError } from '../common/errors';
-import type { MessageValidator, ValidationContext } from '../messaging/validation/message-validator';
+import type { MessageValidator } from '../messaging/validation/message-validator';
+import type { ValidationContext } from '../messaging/validation/validation-context';
 import type { ValidatedMessage } from '../messaging/validation/validated-message';
 import { MessageValidationCode, validationCodeOf } from '../messaging/validation/validation-codes';
 
