@@ -1,4 +1,5 @@
 import { idAt } from '../../src/common/ids';
+import { AppConfig } from '../../src/config/app-config';
 import { TestAccount, TestApp } from '../support/app';
 import { expectError } from '../support/envelope';
 import { DAY, retentionApp, retentionHelpers } from './retention-helpers';
@@ -134,6 +135,41 @@ describe('Retention purger (e2e)', () => {
     // The kept message is 8 days old on the app's clock.
     expect(m.value('retention_oldest_row_age_seconds', { table: 'messages' })).toBeGreaterThanOrEqual(8 * 86_400);
     at(0);
+  });
+
+  it('an account with a retention of its own is purged page by page, rows sharing the last time of a page included', async () => {
+    at(0);
+    const a = await t.createAccount({ retentionDays: 30 });
+    const ids = await h.sendSettled(
+      a,
+      [1, 2, 3, 4, 5].map((i) => h.sms(`+96650100002${i}`)),
+    );
+    await h.rollUp();
+    // One change time for all five: after a page of two, the next page starts at that time again.
+    await h.q(
+      'UPDATE messages SET updated_at = (SELECT MIN(updated_at) FROM (SELECT updated_at FROM messages WHERE account_id = ?) m) WHERE account_id = ?',
+      a.id,
+      a.id,
+    );
+    const settings = t.app.get(AppConfig).retention as { purgeBatch: number };
+    const batch = settings.purgeBatch;
+    settings.purgeBatch = 2;
+    try {
+      at(31);
+      await h.purge();
+    } finally {
+      settings.purgeBatch = batch;
+      at(0);
+    }
+    expect(
+      await h.count(`SELECT COUNT(*) AS n FROM messages WHERE id IN (${ids.map(() => '?').join(', ')})`, ...ids),
+    ).toBe(0);
+    expect(await h.orphans()).toEqual({
+      message_status_history: 0,
+      message_provider_refs: 0,
+      sandbox_deliveries: 0,
+      bulk_rows: 0,
+    });
   });
 
   it('one replica purges at a time: another holding the lease makes a pass do nothing', async () => {

@@ -26,16 +26,10 @@ export const PURGED_TABLES: PurgedTable[] = [
 /** Rows deleted per table by one unit. */
 export type Purged = Partial<Record<PurgedTable, number>>;
 
-/** A message past its retention, with when it was counted into usage (epoch ms). */
+/** A message past its retention, with the time its read is ordered by (epoch ms): its count into usage or its last change. */
 export interface ExpiredMessage {
   id: string;
-  countedAt: number;
-}
-
-/** A message with its last change (epoch ms). */
-export interface ChangedMessage {
-  id: string;
-  updatedAt: number;
+  at: number;
 }
 
 /** What every part says of its tables: the oldest key of each (a time-sorted id), null when empty. */
@@ -49,7 +43,7 @@ export interface MessagesPurge extends OwnedTables {
   /** Messages of any account counted into usage in [from, before), oldest count first. */
   expiredAnyAccount(from: number, before: number, limit: number): Promise<ExpiredMessage[]>;
   /** One account's messages counted before `before` and last changed in [from, before), oldest change first. */
-  expiredOfAccount(accountId: AccountId, from: number, before: number, limit: number): Promise<ChangedMessage[]>;
+  expiredOfAccount(accountId: AccountId, from: number, before: number, limit: number): Promise<ExpiredMessage[]>;
   /** Deletes those of `candidates` still expired (but those of `keptAccounts`) in one unit. */
   delete(candidates: string[], before: number, keptAccounts?: ReadonlySet<string>): Promise<Purged>;
 }

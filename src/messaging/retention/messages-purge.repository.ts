@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { AccountId } from '../../common/account-id';
 import {
-  ChangedMessage,
   ExpiredMessage,
   MessagesPurge,
   Purged,
@@ -18,8 +17,7 @@ interface LockedMessage {
   accountId: string;
 }
 
-const toExpired = (r: Row): ExpiredMessage => ({ id: String(r.id), countedAt: Number(r.usage_counted_at) });
-const toChanged = (r: Row): ChangedMessage => ({ id: String(r.id), updatedAt: Number(r.updated_at) });
+const toExpired = (r: Row): ExpiredMessage => ({ id: String(r.id), at: Number(r.at) });
 const toLocked = (r: Row): LockedMessage => ({ id: String(r.id), accountId: String(r.account_id) });
 
 /** The first (oldest) key of each table: its ids sort by creation time (common/ids), read from one index end. */
@@ -40,11 +38,11 @@ export const messagesPurgeStatements = {
    * oldest change first: a range of ix_messages_account_updated (both times must be before the cutoff, so
    * the range on the change is exact; the count is checked on the row).
    */
-  expiredMessages: (accountId: AccountId, from: number, before: number, limit: number): Query<ChangedMessage> =>
+  expiredMessages: (accountId: AccountId, from: number, before: number, limit: number): Query<ExpiredMessage> =>
     query(
-      toChanged,
+      toExpired,
       sql(
-        `SELECT id, updated_at FROM messages WHERE account_id = ? AND updated_at >= ? AND updated_at < ? AND +usage_counted_at < ? ORDER BY updated_at LIMIT ${limit}`,
+        `SELECT id, updated_at AS at FROM messages WHERE account_id = ? AND updated_at >= ? AND updated_at < ? AND +usage_counted_at < ? ORDER BY updated_at LIMIT ${limit}`,
         accountId,
         from,
         before,
@@ -60,7 +58,7 @@ export const messagesPurgeStatements = {
     query(
       toExpired,
       sql(
-        `SELECT id, usage_counted_at FROM messages WHERE usage_counted_at >= ? AND usage_counted_at < ? ORDER BY usage_counted_at LIMIT ${limit}`,
+        `SELECT id, usage_counted_at AS at FROM messages WHERE usage_counted_at >= ? AND usage_counted_at < ? ORDER BY usage_counted_at LIMIT ${limit}`,
         from,
         before,
       ),
@@ -105,7 +103,7 @@ export class MessagesPurgeRepository implements MessagesPurge, OnModuleInit {
     return this.uow.read(messagesPurgeStatements.expiredMessagesAnyAccount(from, before, limit));
   }
 
-  expiredOfAccount(accountId: AccountId, from: number, before: number, limit: number): Promise<ChangedMessage[]> {
+  expiredOfAccount(accountId: AccountId, from: number, before: number, limit: number): Promise<ExpiredMessage[]> {
     return this.uow.read(messagesPurgeStatements.expiredMessages(accountId, from, before, limit));
   }
 

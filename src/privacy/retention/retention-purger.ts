@@ -9,8 +9,14 @@ import type { RetentionConfig } from '../../config/retention.config';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PurgeLeaseRepository } from './purge-lease.repository';
 import { AccountRetention, AccountsService } from '../../accounts/accounts.service';
-import { Purged, PurgedTable, PURGED_TABLES, RetentionPurges } from '../../common/retention/retention-purges';
-import { AccountId, accountIdOf } from '../../common/account-id';
+import {
+  ExpiredMessage,
+  Purged,
+  PurgedTable,
+  PURGED_TABLES,
+  RetentionPurges,
+} from '../../common/retention/retention-purges';
+import { accountIdOf } from '../../common/account-id';
 
 const LEASE = 'retention-purge';
 const ACCOUNTS_PAGE = 200;
@@ -86,10 +92,15 @@ export class RetentionPurger implements OnApplicationBootstrap {
     // (minus the accounts that keep them longer); an account with its own retention is read on its own.
     const own = accounts.filter((a) => a.retentionDays !== null && a.retentionDays !== s.messagesDays);
     const longer = new Set(own.filter((a) => (a.retentionDays ?? 0) > s.messagesDays).map((a) => a.accountId));
-    if (!(await this.purgeMessagesOnDefault(now - s.messagesDays * s.dayMs, longer, report))) return report;
-    for (const a of own)
-      if (!(await this.purgeAccountMessages(a.accountId, now - (a.retentionDays ?? 0) * s.dayMs, report)))
-        return report;
+    const messages = this.parts.of('messages');
+    const onDefault = now - s.messagesDays * s.dayMs;
+    const expiredOnDefault = (from: number) => messages.expiredAnyAccount(from, onDefault, batch);
+    if (!(await this.purgeMessages(expiredOnDefault, onDefault, longer, report))) return report;
+    for (const a of own) {
+      const before = now - (a.retentionDays ?? 0) * s.dayMs;
+      const expired = (from: number) => messages.expiredOfAccount(a.accountId, from, before, batch);
+      if (!(await this.purgeMessages(expired, before, undefined, report))) return report;
+    }
     for (const a of accounts) if (!(await this.purgeAccount(a, now, report))) return report;
     return report;
   }
@@ -105,13 +116,18 @@ export class RetentionPurger implements OnApplicationBootstrap {
   }
 
   /**
-   * Messages counted before `before`, of every account but those in `keptLonger`, oldest count first.
-   * False when the pass must stop (halted, lease lost).
+   * Deletes the messages `expired` reads from a time on (oldest first; none of `keptLonger`'s), a page a
+   * unit, until a page is not full. False when the pass must stop (halted, lease lost).
    */
-  private async purgeMessagesOnDefault(before: number, keptLonger: Set<string>, report: PurgeReport): Promise<boolean> {
+  private async purgeMessages(
+    expired: (from: number) => Promise<ExpiredMessage[]>,
+    before: number,
+    keptLonger: ReadonlySet<string> | undefined,
+    report: PurgeReport,
+  ): Promise<boolean> {
     const batch = this.settings.purgeBatch;
     for (let from = 0; ;) {
-      const page = await this.parts.of('messages').expiredAnyAccount(from, before, batch);
+      const page = await expired(from);
       const purged = page.length
         ? await this.parts.of('messages').delete(
             page.map((m) => m.id),
@@ -121,27 +137,9 @@ export class RetentionPurger implements OnApplicationBootstrap {
         : {};
       if (!(await this.step(report, purged, 0))) return false;
       if (page.length < batch) return true;
-      // The page's last count time is read again (rows left there: kept longer, changed since, or held by
-      // a sender); past it when the page deleted nothing, so the range always moves on.
-      const last = page[page.length - 1].countedAt;
-      from = purged.messages ? last : last + 1;
-    }
-  }
-
-  /** One account's messages counted before `before` (an account with its own retention). */
-  private async purgeAccountMessages(accountId: AccountId, before: number, report: PurgeReport): Promise<boolean> {
-    const batch = this.settings.purgeBatch;
-    for (let from = 0; ;) {
-      const page = await this.parts.of('messages').expiredOfAccount(accountId, from, before, batch);
-      if (!page.length) return true;
-      const purged = await this.parts.of('messages').delete(
-        page.map((m) => m.id),
-        before,
-      );
-      if (!(await this.step(report, purged, 1))) return !this.job.halted && (await this.holdLease());
-      if (page.length < batch) return true;
-      // As on the default retention: the range moves on past rows left at the page's last time.
-      const last = page[page.length - 1].updatedAt;
+      // The page's last time is read again (rows left there: kept longer, changed since, or held by a
+      // sender); past it when the page deleted nothing, so the range always moves on.
+      const last = page[page.length - 1].at;
       from = purged.messages ? last : last + 1;
     }
   }
