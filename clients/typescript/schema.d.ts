@@ -12732,7 +12732,7 @@ export interface operations {
                 order?: "created" | "updated";
                 /** @description Page size. */
                 limit?: number;
-                /** @description `nextCursor` of the previous page (opaque; VALIDATION_ERROR when altered). */
+                /** @description `nextCursor` of the previous page (opaque; VALIDATION_ERROR when altered, or when a cursor issued before 2026-11-29 names a message no longer kept). */
                 cursor?: string;
             };
             header?: never;

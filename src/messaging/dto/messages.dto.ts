@@ -58,7 +58,8 @@ export class ListMessagesQuery {
 
   @ApiPropertyOptional({
     maxLength: 500,
-    description: '`nextCursor` of the previous page (opaque; VALIDATION_ERROR when altered).',
+    description:
+      '`nextCursor` of the previous page (opaque; VALIDATION_ERROR when altered, or when a cursor issued before 2026-11-29 names a message no longer kept).',
   })
   @IsOptional()
   @IsString()
