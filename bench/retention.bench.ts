@@ -70,6 +70,7 @@ async function child(dialect: string): Promise<void> {
     PORT: '0',
     ...(args.batch ? { RETENTION_PURGE_BATCH: args.batch } : {}),
     ...(args.share ? { RETENTION_PURGE_SHARE: args.share } : {}),
+    ...(args['busy-share'] ? { RETENTION_PURGE_BUSY_SHARE: args['busy-share'] } : {}),
   });
   const { createApp } = await import('../src/bootstrap');
   const app = await createApp();
@@ -89,7 +90,7 @@ async function child(dialect: string): Promise<void> {
   }
   const label = mysql ? 'MariaDB' : 'SQLite';
   console.log(
-    `\n=== ${label}: ${soakMinutes ? 'soak' : `${fmt(total)} expired messages`} over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch}, RETENTION_PURGE_SHARE ${app.get(AppConfig).retention.purgeShare} ===`,
+    `\n=== ${label}: ${soakMinutes ? 'soak' : `${fmt(total)} expired messages`} over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch}, RETENTION_PURGE_SHARE ${app.get(AppConfig).retention.purgeShare}, RETENTION_PURGE_BUSY_SHARE ${app.get(AppConfig).retention.purgeBusyShare} ===`,
   );
   try {
     const owners: { id: string; key: string }[] = [];
@@ -291,9 +292,10 @@ async function child(dialect: string): Promise<void> {
       return;
     }
     const how = bulk ? 'bulk jobs, steady-state aggregate' : 'single sends';
+    const load = loadMeter();
     const base = bulk ? await bulkDispatch(windowS) : await dispatch(windowS);
     console.log(
-      `dispatch without the purger (${how}): ${fmt(base.rate)} msg/s (offered ${fmt(target)}/s, ${base.failed} failed or unsent)`,
+      `dispatch without the purger (${how}): ${fmt(base.rate)} msg/s (offered ${fmt(target)}/s, ${base.failed} failed or unsent; ${load()})`,
     );
 
     const purger = app.get(RetentionPurger);
@@ -310,6 +312,7 @@ async function child(dialect: string): Promise<void> {
       purging = purger.purge();
     };
     let during: { rate: number; failed: number };
+    const loadDuring = loadMeter();
     if (bulk) during = await bulkDispatch(windowS, startPurge);
     else {
       startPurge();
@@ -321,7 +324,7 @@ async function child(dialect: string): Promise<void> {
     secs = (performance.now() - t0) / 1000;
     const purged = report.messages ?? 0;
     console.log(
-      `dispatch while the purger deletes: ${fmt(during.rate)} msg/s = ${((100 * during.rate) / base.rate).toFixed(1)}% of the baseline (target >= 95%; ${during.failed} failed)`,
+      `dispatch while the purger deletes: ${fmt(during.rate)} msg/s = ${((100 * during.rate) / base.rate).toFixed(1)}% of the baseline (target >= 95%; ${during.failed} failed; ${loadDuring()})`,
     );
     console.log(
       `purge while dispatching: ${fmt((total - leftAfterWindow) / windowSecs)} messages/s over the first ${windowSecs.toFixed(1)} s`,
@@ -340,6 +343,19 @@ async function child(dialect: string): Promise<void> {
     await app.close();
     await drop();
   }
+}
+
+/** The process's CPU (a share of one core) and its event loop's busy share since the call, as text. */
+function loadMeter(): () => string {
+  const cpu = process.cpuUsage();
+  const elu = performance.eventLoopUtilization();
+  const t0 = performance.now();
+  return () => {
+    const used = process.cpuUsage(cpu);
+    const ms = performance.now() - t0;
+    const loop = performance.eventLoopUtilization(elu).utilization;
+    return `service CPU ${((100 * (used.user + used.system)) / 1000 / ms).toFixed(0)}% of a core, event loop busy ${(100 * loop).toFixed(0)}%`;
+  };
 }
 
 /** --profile: wall time per statement shape (first 60 characters) over the purge, printed at the end. */

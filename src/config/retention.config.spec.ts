@@ -13,6 +13,7 @@ describe('config: retention', () => {
       purgeTickMs: 60_000,
       purgeBatch: 2000,
       purgeShare: 100,
+      purgeBusyShare: 25,
       usageTickMs: 10_000,
       dayMs: 86_400_000,
     });
@@ -23,5 +24,10 @@ describe('config: retention', () => {
       /RETENTION_MESSAGES_DAYS[\s\S]*RETENTION_PURGE_TICK_MS/,
     );
     expect(() => loadConfig({ RETENTION_SANDBOX_DAYS: 'x' })).toThrow(ConfigError);
+  });
+
+  it('takes RETENTION_PURGE_BUSY_SHARE from 5 to 100 percent', () => {
+    expect(loadConfig({ RETENTION_PURGE_BUSY_SHARE: '100' }).retention.purgeBusyShare).toBe(100);
+    expect(() => loadConfig({ RETENTION_PURGE_BUSY_SHARE: '4' })).toThrow(/RETENTION_PURGE_BUSY_SHARE/);
   });
 });

@@ -28,6 +28,12 @@ export interface RetentionConfig {
    * rests in proportion (100: no rest), so a purge of a large backlog leaves turns to sending.
    */
   purgeShare: number;
+  /**
+   * RETENTION_PURGE_BUSY_SHARE: the most of the time (percent) the purger spends in its units while the
+   * service is busy on a database with one writer (the embedded one): others held the writer 5% of the
+   * time since the last unit; then its units are also a quarter of RETENTION_PURGE_BATCH.
+   */
+  purgeBusyShare: number;
   /** USAGE_ROLLUP_TICK_MS: how often settled messages are rolled into the daily usage records. */
   usageTickMs: number;
   /** Length of a retention day in ms (always a day; benchmarks and soak runs shorten it). */
@@ -45,6 +51,7 @@ export function retentionSection(r: EnvReader): RetentionConfig {
     purgeTickMs: r.int('RETENTION_PURGE_TICK_MS', 60_000, 1000, 86_400_000),
     purgeBatch: r.int('RETENTION_PURGE_BATCH', 2000, 10, 5000),
     purgeShare: r.int('RETENTION_PURGE_SHARE', 100, 5, 100),
+    purgeBusyShare: r.int('RETENTION_PURGE_BUSY_SHARE', 25, 5, 100),
     usageTickMs: r.int('USAGE_ROLLUP_TICK_MS', 10_000, 100, 3_600_000),
     dayMs: r.int('RETENTION_DAY_MS', DAY_MS, 1000, DAY_MS),
   };

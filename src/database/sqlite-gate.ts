@@ -14,12 +14,33 @@ export interface SqliteConnection {
   readonly inTransaction: boolean;
 }
 
-/** A FIFO async mutex: one holder at a time, in arrival order. */
+/** Work marked as background (UnitOfWork.background): its time holding the gate is not counted as others' load. */
+export const backgroundScope = new AsyncLocalStorage<true>();
+
+/** A FIFO async mutex: one holder at a time, in arrival order; counts how long holders outside the background held it. */
 class Mutex {
   private tail: Promise<unknown> = Promise.resolve();
+  /** Milliseconds the mutex was held by work outside the background scope, since it was made. */
+  foregroundMs = 0;
 
   runExclusive<T>(fn: () => Promise<T> | T): Promise<T> {
-    const run = this.tail.then(fn);
+    const counted = backgroundScope.getStore() === undefined;
+    const run = this.tail.then(() => {
+      const t0 = performance.now();
+      const held = () => {
+        if (counted) this.foregroundMs += performance.now() - t0;
+      };
+      let r: Promise<T> | T;
+      try {
+        r = fn();
+      } catch (err) {
+        held();
+        throw err;
+      }
+      if (r instanceof Promise) return r.finally(held);
+      held();
+      return r;
+    });
     this.tail = run.catch(() => undefined);
     return run;
   }
@@ -84,6 +105,11 @@ export class SqliteGate {
     (runner as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) =>
       insideOpenUnit() ? query(...args) : gate.mutex.runExclusive(() => query(...args));
     GATES.set(ds, gate);
+  }
+
+  /** Milliseconds the one writer was held by work outside UnitOfWork.background (its units and statements). */
+  get foregroundMs(): number {
+    return this.mutex.foregroundMs;
   }
 
   /** Runs `fn` holding the gate (FIFO); inside an open unit it runs at once (the unit holds it). */

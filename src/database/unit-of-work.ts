@@ -2,9 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import { isDeadlock, isLockWaitTimeout } from './db-errors';
-import { SqliteConnection, SqliteGate, SqliteStatement, unitScope, UnitScope } from './sqlite-gate';
+import { backgroundScope, SqliteConnection, SqliteGate, SqliteStatement, unitScope, UnitScope } from './sqlite-gate';
 import { decodeAll, type Query, type RawRow, type Steps, type Stmt, type StmtResult } from './sql';
-import type { UpdateFromSyntax, UpsertSyntax } from './sql';
+import type { DbCapabilities } from './db-capabilities';
 
 /** A transaction in progress: statements and TypeORM repositories that belong to it. */
 export interface Tx {
@@ -26,25 +26,6 @@ export interface UnitOptions {
   retry?: { deadlocks?: number; lockTimeouts?: number };
   /** Test probes only: awaited inside the transaction after its first statement (not on the embedded database). */
   afterFirst?: () => Promise<void>;
-}
-
-/** What the database can do, for the few statements that differ (feature code never names a dialect). */
-export interface DbCapabilities {
-  /** `FOR UPDATE SKIP LOCKED` exists. */
-  skipLocked: boolean;
-  /**
-   * A locking read (`FOR UPDATE`) holds its rows until the unit ends. Without it (the embedded
-   * database) a unit is exclusive, so a plain read inside it is already as good as a locked one.
-   */
-  rowLocks: boolean;
-  /** Writes on several pooled connections overlap (the embedded database has one writer). */
-  concurrentWrites: boolean;
-  /** The zero-setup embedded database in this process (a developer's machine, the demo account). */
-  embedded: boolean;
-  /** How an UPDATE takes its values from a list of rows (`updateFromRows`). */
-  updateFrom: UpdateFromSyntax;
-  /** How one statement inserts a row of counters or adds to the existing one (`insertOrAdd`). */
-  upsert: UpsertSyntax;
 }
 
 interface OpenTx extends Tx, UnitScope {
@@ -139,6 +120,22 @@ export class UnitOfWork {
     const open = this.current();
     if (open) open.committed.push(effect);
     else runEffects([effect]);
+  }
+
+  /**
+   * Runs `work` as background work (the retention purger): on the embedded database its time holding
+   * the one writer is left out of `foregroundMs`, so that figure is how busy everything else kept it.
+   */
+  background<T>(work: () => Promise<T>): Promise<T> {
+    return backgroundScope.run(true, work);
+  }
+
+  /**
+   * Milliseconds the one writer was held by units and statements outside `background`, since start;
+   * null where writes run side by side on pooled connections (one unit does not stop the others).
+   */
+  foregroundMs(): number | null {
+    return this.gate?.foregroundMs ?? null;
   }
 
   /** A unit is open in this async context (work done now joins it). */

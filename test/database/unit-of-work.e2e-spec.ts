@@ -226,4 +226,26 @@ describe('UnitOfWork (e2e)', () => {
     expect(attempts).toBe(1);
     expect([await wallet(lo), await wallet(hi)]).toEqual([11, 11]);
   });
+
+  it("foregroundMs: the one writer's time held by units outside background(), none of background()'s; null where writes run side by side", async () => {
+    const hold = (ms: number) =>
+      uow.transaction(async (tx) => {
+        await tx.exec(sql('UPDATE accounts SET free_messages = free_messages WHERE id = ?', 'none'));
+        await new Promise((r) => setTimeout(r, ms));
+      });
+    const f0 = uow.foregroundMs();
+    if (uow.capabilities.concurrentWrites) {
+      expect(f0).toBeNull();
+      await hold(1);
+      expect(uow.foregroundMs()).toBeNull();
+      return;
+    }
+    await hold(60);
+    const f1 = uow.foregroundMs() as number;
+    expect(f1 - (f0 as number)).toBeGreaterThanOrEqual(55);
+    await uow.background(() => hold(60));
+    await uow.background(() => uow.read(query((r) => Number(r.n), sql('SELECT 1 AS n'))));
+    // (What else the app ran meanwhile, such as a scheduler's read, takes well under a millisecond.)
+    expect((uow.foregroundMs() as number) - f1).toBeLessThan(20);
+  });
 });

@@ -17,11 +17,29 @@ import {
   RetentionPurges,
 } from '../../common/retention/retention-purges';
 import { accountIdOf } from '../../common/account-id';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 const LEASE = 'retention-purge';
 const ACCOUNTS_PAGE = 200;
 /** Jobs looked at per account per pass (each deleted in chunks of the batch size). */
 const JOBS_PER_ACCOUNT = 20;
+/** Others held the one writer this share of the time since the last unit: the service is busy (see `rest`). */
+const BUSY_LOAD = 0.05;
+
+/**
+ * How the purger goes on after a unit (see RetentionPurger.rest): busy when others held the one writer at
+ * least BUSY_LOAD of the `sinceMs` since the last rest began (`othersMs`; null where writes run side by
+ * side: never busy); then units of a quarter batch and at most RETENTION_PURGE_BUSY_SHARE of the time.
+ */
+export function purgePace(
+  s: Pick<RetentionConfig, 'purgeBatch' | 'purgeShare' | 'purgeBusyShare'>,
+  othersMs: number | null,
+  sinceMs: number,
+): { busy: boolean; rows: number; share: number } {
+  const busy = othersMs !== null && sinceMs > 0 && othersMs >= BUSY_LOAD * sinceMs;
+  const rows = busy ? Math.max(10, Math.ceil(s.purgeBatch / 4)) : s.purgeBatch;
+  return { busy, rows, share: Math.min(s.purgeShare, busy ? s.purgeBusyShare : 100) / 100 };
+}
 
 /** What one pass deleted, per table. */
 export type PurgeReport = Purged;
@@ -33,7 +51,8 @@ export type PurgeReport = Purged;
  * account on the default, one per account with its own `retentionDays`), each with its history, provider
  * ids and sandbox delivery in one unit; per account its settled bulk jobs with their rows and its inbound
  * messages; and every sandbox delivery past RETENTION_SANDBOX_DAYS. Units of RETENTION_PURGE_BATCH rows
- * found by an index range, each a short transaction, with a turn for sending between two.
+ * found by an index range, each a short transaction, with a turn for sending between two; on a database
+ * with one writer, smaller units and rests while other work keeps it busy (purgePace).
  */
 @Injectable()
 export class RetentionPurger implements OnApplicationBootstrap {
@@ -43,6 +62,10 @@ export class RetentionPurger implements OnApplicationBootstrap {
   private leaseUntil = 0;
   /** When the current unit began (for RETENTION_PURGE_SHARE). */
   private unitStart = 0;
+  /** When the last rest began (the pass's start before the first), and others' time on the one writer then (UnitOfWork.foregroundMs). */
+  private mark: { at: number; others: number | null } = { at: 0, others: null };
+  /** Rows the next unit deletes (purgePace: a quarter batch while the service is busy). */
+  private rows = 0;
 
   constructor(
     private readonly parts: RetentionPurges,
@@ -52,6 +75,7 @@ export class RetentionPurger implements OnApplicationBootstrap {
     private readonly metrics: MetricsService,
     private readonly scheduler: SchedulerRegistry,
     private readonly config: AppConfig,
+    private readonly uow: UnitOfWork,
     shutdown: ShutdownCoordinator,
   ) {
     this.settings = config.retention;
@@ -75,18 +99,23 @@ export class RetentionPurger implements OnApplicationBootstrap {
     return this.job.tick();
   }
 
-  /** One pass: nothing unless this replica holds (or takes) the lease. */
+  /** One pass: nothing unless this replica holds (or takes) the lease. Background work (UnitOfWork.background). */
   async purge(): Promise<PurgeReport> {
+    return this.uow.background(() => this.pass());
+  }
+
+  private async pass(): Promise<PurgeReport> {
     const report: PurgeReport = {};
     if (!(await this.holdLease())) return report;
     this.unitStart = this.clock.now();
+    this.mark = { at: this.unitStart, others: this.uow.foregroundMs() };
+    this.rows = this.settings.purgeBatch;
     const s = this.settings;
     const now = this.clock.now();
-    const batch = s.purgeBatch;
     const sandboxBefore = idAt('sbx', now - s.sandboxDeliveriesDays * s.dayMs);
-    await this.drain(report, 'sandbox_deliveries', () => this.parts.of('sandbox').deleteBefore(sandboxBefore, batch));
+    await this.drain(report, 'sandbox_deliveries', (n) => this.parts.of('sandbox').deleteBefore(sandboxBefore, n));
     const inboundBefore = now - s.inboundDays * s.dayMs;
-    await this.drain(report, 'inbound_sms', () => this.parts.of('inboundSms').deleteBefore(null, inboundBefore, batch));
+    await this.drain(report, 'inbound_sms', (n) => this.parts.of('inboundSms').deleteBefore(null, inboundBefore, n));
     const accounts = await this.allAccounts();
     // Most accounts keep messages for the default: theirs go by one range over every account's messages
     // (minus the accounts that keep them longer); an account with its own retention is read on its own.
@@ -94,11 +123,11 @@ export class RetentionPurger implements OnApplicationBootstrap {
     const longer = new Set(own.filter((a) => (a.retentionDays ?? 0) > s.messagesDays).map((a) => a.accountId));
     const messages = this.parts.of('messages');
     const onDefault = now - s.messagesDays * s.dayMs;
-    const expiredOnDefault = (from: number) => messages.expiredAnyAccount(from, onDefault, batch);
+    const expiredOnDefault = (from: number, n: number) => messages.expiredAnyAccount(from, onDefault, n);
     if (!(await this.purgeMessages(expiredOnDefault, onDefault, longer, report))) return report;
     for (const a of own) {
       const before = now - (a.retentionDays ?? 0) * s.dayMs;
-      const expired = (from: number) => messages.expiredOfAccount(a.accountId, from, before, batch);
+      const expired = (from: number, n: number) => messages.expiredOfAccount(a.accountId, from, before, n);
       if (!(await this.purgeMessages(expired, before, undefined, report))) return report;
     }
     for (const a of accounts) if (!(await this.purgeAccount(a, now, report))) return report;
@@ -116,18 +145,18 @@ export class RetentionPurger implements OnApplicationBootstrap {
   }
 
   /**
-   * Deletes the messages `expired` reads from a time on (oldest first; none of `keptLonger`'s), a page a
-   * unit, until a page is not full. False when the pass must stop (halted, lease lost).
+   * Deletes the messages `expired` reads from a time on (oldest first, `n` a page; none of `keptLonger`'s),
+   * a page a unit, until a page is not full. False when the pass must stop (halted, lease lost).
    */
   private async purgeMessages(
-    expired: (from: number) => Promise<ExpiredMessage[]>,
+    expired: (from: number, n: number) => Promise<ExpiredMessage[]>,
     before: number,
     keptLonger: ReadonlySet<string> | undefined,
     report: PurgeReport,
   ): Promise<boolean> {
-    const batch = this.settings.purgeBatch;
     for (let from = 0; ;) {
-      const page = await expired(from);
+      const batch = this.rows;
+      const page = await expired(from, batch);
       const purged = page.length
         ? await this.parts.of('messages').delete(
             page.map((m) => m.id),
@@ -147,32 +176,32 @@ export class RetentionPurger implements OnApplicationBootstrap {
   /** One account's expired jobs and inbound messages; false when the pass must stop (halted, lease lost). */
   private async purgeAccount(a: AccountRetention, now: number, report: PurgeReport): Promise<boolean> {
     const s = this.settings;
-    const batch = s.purgeBatch;
     const days = (def: number) => (a.retentionDays ?? def) * s.dayMs;
     const jobsBefore = now - days(s.bulkJobsDays);
     for (const jobId of await this.parts
       .of('bulkJobs')
       .expiredJobIds(a.accountId, idAt('bulk', jobsBefore), jobsBefore, JOBS_PER_ACCOUNT)) {
       for (;;) {
-        const { purged, done } = await this.parts.of('bulkJobs').deleteJobChunk(jobId, batch);
+        const { purged, done } = await this.parts.of('bulkJobs').deleteJobChunk(jobId, this.rows);
         if (!(await this.step(report, purged, 1)) || done) break;
       }
     }
     const inboundBefore = now - days(s.inboundDays);
-    await this.drain(report, 'inbound_sms', () =>
-      this.parts.of('inboundSms').deleteBefore(a.accountId, inboundBefore, batch),
+    await this.drain(report, 'inbound_sms', (n) =>
+      this.parts.of('inboundSms').deleteBefore(a.accountId, inboundBefore, n),
     );
     const webBefore = idAt('win', inboundBefore);
-    await this.drain(report, 'web_inbound_messages', () =>
-      this.parts.of('webInbound').deleteBefore(a.accountId, webBefore, batch),
+    await this.drain(report, 'web_inbound_messages', (n) =>
+      this.parts.of('webInbound').deleteBefore(a.accountId, webBefore, n),
     );
     return !this.job.halted && (await this.holdLease());
   }
 
-  /** Deletes batches of one table until a batch is not full. */
-  private async drain(report: PurgeReport, table: PurgedTable, batch: () => Promise<number>): Promise<void> {
-    while (await this.step(report, { [table]: await batch() }, this.settings.purgeBatch)) {
-      // (step counted the batch; the next one follows)
+  /** Deletes batches of one table (`n` rows each) until a batch is not full. */
+  private async drain(report: PurgeReport, table: PurgedTable, batch: (n: number) => Promise<number>): Promise<void> {
+    for (;;) {
+      const n = this.rows;
+      if (!(await this.step(report, { [table]: await batch(n) }, n))) return;
     }
   }
 
@@ -194,12 +223,21 @@ export class RetentionPurger implements OnApplicationBootstrap {
 
   /**
    * Between two units: a turn for what waits on the event loop (requests and their statements), and a
-   * rest in proportion to the unit's time when RETENTION_PURGE_SHARE is under 100.
+   * rest in proportion to the unit's time when the purger's share is under 100: RETENTION_PURGE_SHARE,
+   * or at most RETENTION_PURGE_BUSY_SHARE while the service is busy. Busy: on a database with one writer
+   * (where each unit stops every sender for its length), other work held the writer at least BUSY_LOAD of
+   * the time since the last rest began; then units are also a quarter batch, so a sender waits less.
+   * Where writes run side by side the purger does not yield (sending kept its rate there while it deleted).
    */
   private async rest(): Promise<void> {
-    const share = this.settings.purgeShare / 100;
-    const worked = this.clock.now() - this.unitStart;
-    if (share < 1 && worked > 0) await this.clock.sleep((worked * (1 - share)) / share);
+    const now = this.clock.now();
+    const worked = now - this.unitStart;
+    const others = this.uow.foregroundMs();
+    const { at, others: before } = this.mark;
+    const pace = purgePace(this.settings, others === null || before === null ? null : others - before, now - at);
+    this.mark = { at: now, others };
+    this.rows = pace.rows;
+    if (pace.share < 1 && worked > 0) await this.clock.sleep((worked * (1 - pace.share)) / pace.share);
     else await new Promise<void>((resolve) => setImmediate(resolve));
     this.unitStart = this.clock.now();
   }
