@@ -12,6 +12,7 @@ import { createTestApp, TestApp } from '../support/app';
 import { isMysqlRun } from '../support/database';
 import { accountIdOf } from '../../src/common/account-id';
 import { MessageLogRepository, type ListFilter } from '../../src/messaging/message-log.repository';
+import { messageLeaseStatements as lease } from '../../src/messaging/scheduled/message-leases.repository';
 
 // The oldest key of each table, from its owner's statements (the metrics' gauges).
 const OLDEST: Record<PurgedTable, Stmt> = {
@@ -25,7 +26,8 @@ const OLDEST: Record<PurgedTable, Stmt> = {
   web_inbound_messages: web.oldest(),
 };
 
-// Every statement of the purger and the usage roll-up reads one index range or primary keys, never a
+// Every statement of the purger and the usage roll-up (and the scheduled sender's reads across accounts,
+// which share ix_messages_counted_status with them) reads one index range or primary keys, never a
 // scan of a table that grows with traffic, never a sort of it (the plans of the statements the
 // repositories build and run, as in bulk-plans.e2e-spec.ts). Each case: the statement and the index
 // it must use ('PRIMARY' for the primary key).
@@ -37,7 +39,7 @@ const CASES: [string, Stmt, string][] = [
     m.expiredMessages(accountIdOf('acc_plan_1'), 0, NOW, 500),
     'ix_messages_account_updated',
   ],
-  ['expired messages of every account', m.expiredMessagesAnyAccount(0, NOW, 2000), 'ix_messages_usage_pending'],
+  ['expired messages of every account', m.expiredMessagesAnyAccount(0, NOW, 2000), 'ix_messages_counted_status'],
   ['lock of the candidates', m.lockMessages(IDS, NOW, isMysqlRun()), 'PRIMARY'],
   ['delete of their history', m.deleteHistory(IDS), 'PRIMARY'],
   ['delete of their provider ids', m.deleteRefs(IDS), 'ix_message_provider_refs_message'],
@@ -60,8 +62,15 @@ const CASES: [string, Stmt, string][] = [
     'ix_web_inbound_account',
   ],
   ['sandbox deliveries', sbx.expired(idAt('sbx', NOW), 500), 'PRIMARY'],
-  ['settled messages not counted', u.uncounted(1000, isMysqlRun()), 'ix_messages_usage_pending'],
+  ['settled messages not counted', u.uncounted(1000, isMysqlRun()), 'ix_messages_counted_status'],
   ['mark counted', u.markCounted(IDS, NOW), 'PRIMARY'],
+  ['scheduled messages due, every account', lease.due(NOW, 50), 'ix_messages_counted_status'],
+  // (Or the range of queued messages of no job, ix_messages_bulk_status: the planner weighs them.)
+  [
+    'single sends left queued, every account',
+    lease.staleQueued(NOW, NOW, 50),
+    'ix_messages_counted_status|ix_messages_bulk_status',
+  ],
   ['usage of an account', u.range(accountIdOf('acc_plan_1'), '2026-01-01', '2026-12-31'), 'PRIMARY'],
 ];
 

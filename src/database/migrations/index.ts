@@ -38,6 +38,7 @@ import { AuditEvents1732000142000 } from './1732000142000-audit-events';
 import { MessagesExport1732000143000 } from './1732000143000-messages-export';
 import { TestModeInstantReceipts1732000150000 } from './1732000150000-test-mode-instant-receipts';
 import { MessagesIndexTrim1732000160000 } from './1732000160000-messages-index-trim';
+import { MessagesCountedStatus1732000170000 } from './1732000170000-messages-counted-status';
 
 export const MIGRATIONS = [
   Foundation1732000000000,
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   MessagesExport1732000143000,
   TestModeInstantReceipts1732000150000,
   MessagesIndexTrim1732000160000,
+  MessagesCountedStatus1732000170000,
 ];

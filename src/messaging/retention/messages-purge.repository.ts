@@ -51,7 +51,7 @@ export const messagesPurgeStatements = {
     ),
   /**
    * Messages of any account counted into usage in [from, before), oldest count first, read from
-   * ix_messages_usage_pending alone (it holds the primary key): one range for every account on the default
+   * ix_messages_counted_status alone (it holds the primary key): one range for every account on the default
    * retention, not one per account. The lock below checks the rest on each row.
    */
   expiredMessagesAnyAccount: (from: number, before: number, limit: number): Query<ExpiredMessage> =>

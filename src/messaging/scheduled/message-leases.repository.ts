@@ -11,6 +11,32 @@ export interface LeasableMessage {
 }
 
 /**
+ * The reads that find work across accounts, exported for the plans test. A scheduled or queued message
+ * has never been counted into usage (the roll-up counts settled ones; a requeue clears the mark), so both
+ * range over ix_messages_counted_status (usage_counted_at, status, scheduled_at) at `usage_counted_at IS NULL`.
+ */
+export const messageLeaseStatements = {
+  due: (now: number, limit: number) =>
+    query(
+      leasable,
+      sql(
+        `SELECT id, account_id, lease_owner FROM messages WHERE usage_counted_at IS NULL AND status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${Number(limit)}`,
+        now,
+        now,
+      ),
+    ),
+  staleQueued: (updatedBefore: number, now: number, limit: number) =>
+    query(
+      leasable,
+      sql(
+        `SELECT id, account_id, lease_owner FROM messages WHERE usage_counted_at IS NULL AND status = 'queued' AND bulk_job_id IS NULL AND updated_at < ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) LIMIT ${Number(limit)}`,
+        updatedBefore,
+        now,
+      ),
+    ),
+};
+
+/**
  * The scheduled sender's statements on the message log. Finding due work and letting go of a
  * replica's leases span accounts by design (one loop serves every account) and say so; a claim is
  * made on a message already found, with its account id.
@@ -21,30 +47,12 @@ export class MessageLeasesRepository {
 
   /** Scheduled messages due by `now` and not leased (or whose lease expired), oldest due first. */
   async dueAcrossAccounts(now: number, limit: number): Promise<LeasableMessage[]> {
-    return this.uow.read(
-      query(
-        leasable,
-        sql(
-          `SELECT id, account_id, lease_owner FROM messages WHERE status = 'scheduled' AND scheduled_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) ORDER BY scheduled_at LIMIT ${Number(limit)}`,
-          now,
-          now,
-        ),
-      ),
-    );
+    return this.uow.read(messageLeaseStatements.due(now, limit));
   }
 
   /** Single sends (no bulk job) left `queued` since before `updatedBefore`, not leased: a crash left them. */
   async staleQueuedAcrossAccounts(updatedBefore: number, now: number, limit: number): Promise<LeasableMessage[]> {
-    return this.uow.read(
-      query(
-        leasable,
-        sql(
-          `SELECT id, account_id, lease_owner FROM messages WHERE status = 'queued' AND bulk_job_id IS NULL AND updated_at < ? AND (lease_expires_at IS NULL OR lease_expires_at < ?) LIMIT ${Number(limit)}`,
-          updatedBefore,
-          now,
-        ),
-      ),
-    );
+    return this.uow.read(messageLeaseStatements.staleQueued(updatedBefore, now, limit));
   }
 
   /** Leases one message in `status` for `owner` until `until`, counting the attempt; false when someone else holds it or it moved on. */

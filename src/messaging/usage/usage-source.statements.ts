@@ -37,7 +37,7 @@ function toUncounted(r: Row): UncountedMessage {
  * Messaging owns the table; the roll-up composes these statements into its unit.
  */
 export const usageSourceStatements = {
-  /** Settled messages not counted yet (ix_messages_usage_pending); rows a sender holds are skipped. */
+  /** Settled messages not counted yet (ix_messages_counted_status); rows a sender holds are skipped. */
   uncounted: (limit: number, skipLocked: boolean): Query<UncountedMessage> =>
     query(
       toUncounted,
