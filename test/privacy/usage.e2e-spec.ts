@@ -1,4 +1,8 @@
 import { UsageRepository } from '../../src/privacy/usage/usage.repository';
+import { accountIdOf } from '../../src/common/account-id';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { MessageLogRepository } from '../../src/messaging/message-log.repository';
+import { messageLeaseStatements } from '../../src/messaging/scheduled/message-leases.repository';
 import { TestApp } from '../support/app';
 import { expectError } from '../support/envelope';
 import { DAY, retentionApp, retentionHelpers } from './retention-helpers';
@@ -87,5 +91,32 @@ describe('Account usage (e2e)', () => {
       [{ granularity: 'week' }, /granularity/],
     ] as [Record<string, string>, RegExp][])
       expectError(await usage(acc.key, query), 400, 'VALIDATION_ERROR', field);
+  });
+
+  // The scheduled sender's reads across accounts range at usage_counted_at IS NULL
+  // (ix_messages_counted_status): a message back in `queued` must have lost its count mark.
+  it('a counted failed message paid again (requeue) loses its count mark, so the stale-queued read finds it', async () => {
+    const acc = await t.createAccount();
+    const [id] = await h.sendSettled(acc, [h.sms('+966501000099')]);
+    await h.rollUp();
+    await h.q("UPDATE messages SET status = 'failed' WHERE id = ?", id);
+    expect(await h.count('SELECT COUNT(*) AS n FROM messages WHERE id = ? AND usage_counted_at IS NOT NULL', id)).toBe(
+      1,
+    );
+    const now = Date.now() + shiftMs;
+    const funding = { source: 'wallet' as const, amount: 5, units: 1 };
+    expect(
+      await t.app
+        .get(MessageLogRepository)
+        .requeue(accountIdOf(acc.id), id, funding, { encoding: null, segments: null }, now),
+    ).toBe(true);
+    expect(
+      await h.count(
+        "SELECT COUNT(*) AS n FROM messages WHERE id = ? AND status = 'queued' AND usage_counted_at IS NULL",
+        id,
+      ),
+    ).toBe(1);
+    const stale = await t.app.get(UnitOfWork).read(messageLeaseStatements.staleQueued(now + 1, now + 1, 1000));
+    expect(stale.map((m) => m.id)).toContain(id);
   });
 });
