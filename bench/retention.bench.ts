@@ -1,5 +1,6 @@
 // npm run bench:retention [-- --dialect=sqlite|mysql|both --messages=2000000 --accounts=200 --rate=10 --window=15
-//                            --dispatch=bulk|single]
+//                            --dispatch=bulk|single
+//                            --batch --share --busy-share --streams (RETENTION_PURGE_*)]
 // The retention purger (issue 29) in the service's own process, each dialect in a child process:
 // 1. seeds `messages` expired, settled and counted messages over `accounts` accounts, each with two
 //    status-history rows and a provider id (fast multi-row INSERTs);
@@ -71,6 +72,7 @@ async function child(dialect: string): Promise<void> {
     ...(args.batch ? { RETENTION_PURGE_BATCH: args.batch } : {}),
     ...(args.share ? { RETENTION_PURGE_SHARE: args.share } : {}),
     ...(args['busy-share'] ? { RETENTION_PURGE_BUSY_SHARE: args['busy-share'] } : {}),
+    ...(args.streams ? { RETENTION_PURGE_STREAMS: args.streams } : {}),
   });
   const { createApp } = await import('../src/bootstrap');
   const app = await createApp();
@@ -90,7 +92,7 @@ async function child(dialect: string): Promise<void> {
   }
   const label = mysql ? 'MariaDB' : 'SQLite';
   console.log(
-    `\n=== ${label}: ${soakMinutes ? 'soak' : `${fmt(total)} expired messages`} over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch}, RETENTION_PURGE_SHARE ${app.get(AppConfig).retention.purgeShare}, RETENTION_PURGE_BUSY_SHARE ${app.get(AppConfig).retention.purgeBusyShare} ===`,
+    `\n=== ${label}: ${soakMinutes ? 'soak' : `${fmt(total)} expired messages`} over ${accounts} accounts, RETENTION_PURGE_BATCH ${app.get(AppConfig).retention.purgeBatch}, RETENTION_PURGE_SHARE ${app.get(AppConfig).retention.purgeShare}, RETENTION_PURGE_BUSY_SHARE ${app.get(AppConfig).retention.purgeBusyShare}, RETENTION_PURGE_STREAMS ${app.get(AppConfig).retention.purgeStreams} ===`,
   );
   try {
     const owners: { id: string; key: string }[] = [];

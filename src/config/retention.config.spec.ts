@@ -14,6 +14,7 @@ describe('config: retention', () => {
       purgeBatch: 2000,
       purgeShare: 100,
       purgeBusyShare: 25,
+      purgeStreams: 2,
       usageTickMs: 10_000,
       dayMs: 86_400_000,
     });
@@ -29,5 +30,11 @@ describe('config: retention', () => {
   it('takes RETENTION_PURGE_BUSY_SHARE from 5 to 100 percent', () => {
     expect(loadConfig({ RETENTION_PURGE_BUSY_SHARE: '100' }).retention.purgeBusyShare).toBe(100);
     expect(() => loadConfig({ RETENTION_PURGE_BUSY_SHARE: '4' })).toThrow(/RETENTION_PURGE_BUSY_SHARE/);
+  });
+
+  it('takes RETENTION_PURGE_STREAMS from 1 to 8', () => {
+    expect(loadConfig({ RETENTION_PURGE_STREAMS: '1' }).retention.purgeStreams).toBe(1);
+    expect(() => loadConfig({ RETENTION_PURGE_STREAMS: '0' })).toThrow(/RETENTION_PURGE_STREAMS/);
+    expect(() => loadConfig({ RETENTION_PURGE_STREAMS: '9' })).toThrow(/RETENTION_PURGE_STREAMS/);
   });
 });

@@ -24,6 +24,8 @@ export async function retentionApp(shift: () => number): Promise<TestApp> {
       SANDBOX_RECEIPT_TICK_MS: '50',
       METRICS_TOKEN,
       METRICS_REFRESH_MS: '3600000',
+      // A test holds a row the purger waits for while it polls; the wait must outlast the poll on a loaded box.
+      DB_LOCK_WAIT_TIMEOUT_S: '30',
     },
   });
   t.app.get(Clock).now = () => Date.now() + shift();

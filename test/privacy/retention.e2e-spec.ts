@@ -2,7 +2,8 @@ import { idAt } from '../../src/common/ids';
 import { AppConfig } from '../../src/config/app-config';
 import { decoders, query, sql } from '../../src/database/sql';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { TestAccount, TestApp } from '../support/app';
+import { DataSource } from 'typeorm';
+import { TestAccount, TestApp, waitFor } from '../support/app';
 import { expectError } from '../support/envelope';
 import { DAY, retentionApp, retentionHelpers } from './retention-helpers';
 
@@ -216,6 +217,52 @@ describe('Retention purger (e2e)', () => {
     // One writer: units of 10 (a quarter of 40), so others saw 15 and 5 left; side by side the purger does not yield.
     if (!uow.capabilities.concurrentWrites)
       expect([...seen].filter((n) => n > 0 && n < 25).sort((x, y) => y - x)).toEqual([15, 5]);
+  });
+
+  it('where writes run side by side, a page holds RETENTION_PURGE_STREAMS units deleted at once: one waiting on a lock does not hold back the other', async () => {
+    at(0);
+    const a = await t.createAccount({ retentionDays: 30 });
+    const ids = await h.sendSettled(
+      a,
+      [0, 1, 2, 3].map((i) => h.sms(`+96650100040${i}`)),
+    );
+    await h.rollUp();
+    // Oldest change first: with units of two, the first two messages are one unit, the last two the other.
+    const base = Date.now();
+    for (const [i, id] of ids.entries()) await h.q('UPDATE messages SET updated_at = ? WHERE id = ?', base + i, id);
+    const present = (of: string[]) =>
+      h.count(`SELECT COUNT(*) AS n FROM messages WHERE id IN (${of.map(() => '?').join(', ')})`, ...of);
+    const settings = t.app.get(AppConfig).retention as { purgeBatch: number; purgeStreams: number };
+    const saved = { ...settings };
+    Object.assign(settings, { purgeBatch: 2, purgeStreams: 2 });
+    const uow = t.app.get(UnitOfWork);
+    const holder = t.app.get(DataSource).createQueryRunner();
+    try {
+      at(31);
+      if (uow.capabilities.concurrentWrites) {
+        // Another transaction holds the first message's history: the first unit waits for it, the second goes on.
+        await holder.connect();
+        await holder.startTransaction();
+        await holder.query('SELECT seq FROM message_status_history WHERE message_id = ? FOR UPDATE', [ids[0]]);
+        const pass = h.purge();
+        await waitFor(async () => (await present(ids.slice(2))) === 0, { what: 'the second unit deleted' });
+        expect(await present(ids.slice(0, 2))).toBe(2);
+        await holder.rollbackTransaction();
+        await pass;
+      } else await h.purge();
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+      Object.assign(settings, saved);
+      at(0);
+    }
+    expect(await present(ids)).toBe(0);
+    expect(await h.orphans()).toEqual({
+      message_status_history: 0,
+      message_provider_refs: 0,
+      sandbox_deliveries: 0,
+      bulk_rows: 0,
+    });
   });
 
   it('one replica purges at a time: another holding the lease makes a pass do nothing', async () => {

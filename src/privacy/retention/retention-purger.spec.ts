@@ -1,4 +1,4 @@
-import { purgePace } from './retention-purger';
+import { purgePace, sumPurged } from './retention-purger';
 
 describe('purgePace: how the retention purger goes on after a unit', () => {
   const settings = { purgeBatch: 2000, purgeShare: 100, purgeBusyShare: 25 };
@@ -25,5 +25,18 @@ describe('purgePace: how the retention purger goes on after a unit', () => {
   it('never busy where writes run side by side (no figure) or no time has passed', () => {
     expect(purgePace(settings, null, 1000)).toEqual({ busy: false, rows: 2000, share: 1 });
     expect(purgePace(settings, 5, 0).busy).toBe(false);
+  });
+});
+
+describe('sumPurged: the rows of units deleted at once', () => {
+  it('adds each table over the units; none is empty', () => {
+    expect(sumPurged([{ messages: 2, message_status_history: 4 }, { messages: 1, sandbox_deliveries: 1 }, {}])).toEqual(
+      {
+        messages: 3,
+        message_status_history: 4,
+        sandbox_deliveries: 1,
+      },
+    );
+    expect(sumPurged([])).toEqual({});
   });
 });

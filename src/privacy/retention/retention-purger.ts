@@ -41,6 +41,14 @@ export function purgePace(
   return { busy, rows, share: Math.min(s.purgeShare, busy ? s.purgeBusyShare : 100) / 100 };
 }
 
+/** The rows several units deleted, per table. */
+export function sumPurged(all: Purged[]): Purged {
+  const sum: Purged = {};
+  for (const purged of all)
+    for (const [table, n] of Object.entries(purged) as [keyof Purged, number][]) sum[table] = (sum[table] ?? 0) + n;
+  return sum;
+}
+
 /** What one pass deleted, per table. */
 export type PurgeReport = Purged;
 
@@ -154,18 +162,18 @@ export class RetentionPurger implements OnApplicationBootstrap {
     keptLonger: ReadonlySet<string> | undefined,
     report: PurgeReport,
   ): Promise<boolean> {
+    // Where writes run side by side, a page holds RETENTION_PURGE_STREAMS units, deleted at once (disjoint ids).
+    const streams = this.uow.capabilities.concurrentWrites ? this.settings.purgeStreams : 1;
     for (let from = 0; ;) {
-      const batch = this.rows;
-      const page = await expired(from, batch);
-      const purged = page.length
-        ? await this.parts.of('messages').delete(
-            page.map((m) => m.id),
-            before,
-            keptLonger,
-          )
-        : {};
+      const rows = this.rows;
+      const page = await expired(from, rows * streams);
+      const units: string[][] = [];
+      for (let i = 0; i < page.length; i += rows) units.push(page.slice(i, i + rows).map((m) => m.id));
+      const purged = sumPurged(
+        await Promise.all(units.map((ids) => this.parts.of('messages').delete(ids, before, keptLonger))),
+      );
       if (!(await this.step(report, purged, 0))) return false;
-      if (page.length < batch) return true;
+      if (page.length < rows * streams) return true;
       // The page's last time is read again (rows left there: kept longer, changed since, or held by a
       // sender); past it when the page deleted nothing, so the range always moves on.
       const last = page[page.length - 1].at;
