@@ -14,7 +14,7 @@ describe('config: retention', () => {
       purgeBatch: 2000,
       purgeShare: 100,
       purgeBusyShare: 25,
-      purgeStreams: 2,
+      purgeStreams: 1,
       usageTickMs: 10_000,
       dayMs: 86_400_000,
     });
@@ -33,7 +33,7 @@ describe('config: retention', () => {
   });
 
   it('takes RETENTION_PURGE_STREAMS from 1 to 8', () => {
-    expect(loadConfig({ RETENTION_PURGE_STREAMS: '1' }).retention.purgeStreams).toBe(1);
+    expect(loadConfig({ RETENTION_PURGE_STREAMS: '2' }).retention.purgeStreams).toBe(2);
     expect(() => loadConfig({ RETENTION_PURGE_STREAMS: '0' })).toThrow(/RETENTION_PURGE_STREAMS/);
     expect(() => loadConfig({ RETENTION_PURGE_STREAMS: '9' })).toThrow(/RETENTION_PURGE_STREAMS/);
   });

@@ -36,7 +36,8 @@ export interface RetentionConfig {
   purgeBusyShare: number;
   /**
    * RETENTION_PURGE_STREAMS: units of messages deleted at once where writes run side by side (MySQL/MariaDB),
-   * each RETENTION_PURGE_BATCH messages of their own; 1 on the embedded database (one writer).
+   * each RETENTION_PURGE_BATCH messages of their own; 1 on the embedded database (one writer). Default 1: two
+   * cleared a backlog about a quarter faster but sending kept less of its rate (docs/benchmarks.md).
    */
   purgeStreams: number;
   /** USAGE_ROLLUP_TICK_MS: how often settled messages are rolled into the daily usage records. */
@@ -57,7 +58,7 @@ export function retentionSection(r: EnvReader): RetentionConfig {
     purgeBatch: r.int('RETENTION_PURGE_BATCH', 2000, 10, 5000),
     purgeShare: r.int('RETENTION_PURGE_SHARE', 100, 5, 100),
     purgeBusyShare: r.int('RETENTION_PURGE_BUSY_SHARE', 25, 5, 100),
-    purgeStreams: r.int('RETENTION_PURGE_STREAMS', 2, 1, 8),
+    purgeStreams: r.int('RETENTION_PURGE_STREAMS', 1, 1, 8),
     usageTickMs: r.int('USAGE_ROLLUP_TICK_MS', 10_000, 100, 3_600_000),
     dayMs: r.int('RETENTION_DAY_MS', DAY_MS, 1000, DAY_MS),
   };
