@@ -8,6 +8,16 @@ import { createTestApp, TestApp, waitFor } from '../support/app';
  * while other work runs (on the embedded database every caller shares one connection), nesting,
  * and a deadlock or lock wait that is run again.
  */
+/** An app with this lock wait (DB_LOCK_WAIT_TIMEOUT_S), its DataSource and its unit of work. */
+async function boot(lockWaitS: string): Promise<{ t: TestApp; ds: DataSource; uow: UnitOfWork }> {
+  const t = await createTestApp({ env: { DB_LOCK_WAIT_TIMEOUT_S: lockWaitS } });
+  return { t, ds: t.app.get(DataSource), uow: t.app.get(UnitOfWork) };
+}
+const walletOf = async (uow: UnitOfWork, id: string): Promise<number> =>
+  (await uow.read(query((r) => Number(r.w), sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id))))[0];
+const add = (id: string, n: number) =>
+  sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', n, id);
+
 describe('UnitOfWork (e2e)', () => {
   let t: TestApp;
   let ds: DataSource;
@@ -16,16 +26,11 @@ describe('UnitOfWork (e2e)', () => {
   beforeAll(async () => {
     // A short lock wait, so the lock-timeout case below takes seconds, not tens; 3 s, not 1: the first
     // case queues 22 writers on one row, and on a loaded CI box the last of them once waited past 1 s.
-    t = await createTestApp({ env: { DB_LOCK_WAIT_TIMEOUT_S: '3' } });
-    ds = t.app.get(DataSource);
-    uow = t.app.get(UnitOfWork);
+    ({ t, ds, uow } = await boot('3'));
   });
   afterAll(async () => t.close());
 
-  const wallet = async (id: string): Promise<number> =>
-    (await uow.read(query((r) => Number(r.w), sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id))))[0];
-  const add = (id: string, n: number) =>
-    sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', n, id);
+  const wallet = (id: string) => walletOf(uow, id);
 
   it('a rollback undoes only its own work while other units and plain TypeORM writes run', async () => {
     const a = await t.createAccount({ walletBalance: 0 });
@@ -218,16 +223,11 @@ describe('UnitOfWork (e2e): a lone statement as the deadlock victim', () => {
     // Its own app with a long lock wait: the test polls until the statement waits for the unit's row,
     // and the wait must outlast that poll. With the 3 s above, a loaded CI box once took longer to see
     // the wait (the statement timed out before the deadlock was arranged).
-    t = await createTestApp({ env: { DB_LOCK_WAIT_TIMEOUT_S: '30' } });
-    ds = t.app.get(DataSource);
-    uow = t.app.get(UnitOfWork);
+    ({ t, ds, uow } = await boot('30'));
   });
   afterAll(async () => t.close());
 
-  const wallet = async (id: string): Promise<number> =>
-    (await uow.read(query((r) => Number(r.w), sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id))))[0];
-  const add = (id: string, n: number) =>
-    sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', n, id);
+  const wallet = (id: string) => walletOf(uow, id);
 
   it('a statement run on its own that the database picks as a deadlock victim is run again (no 500 for a lost race)', async () => {
     const accounts = await Promise.all(Array.from({ length: 5 }, () => t.createAccount({ walletBalance: 0 })));
