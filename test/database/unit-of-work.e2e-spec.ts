@@ -221,8 +221,7 @@ describe('UnitOfWork (e2e): a lone statement as the deadlock victim', () => {
 
   beforeAll(async () => {
     // Its own app with a long lock wait: the test polls until the statement waits for the unit's row,
-    // and the wait must outlast that poll. With the 3 s above, a loaded CI box once took longer to see
-    // the wait (the statement timed out before the deadlock was arranged).
+    // and that wait must outlast the poll on a loaded box (3 s, as above, is for the lock-timeout case).
     ({ t, ds, uow } = await boot('30'));
   });
   afterAll(async () => t.close());
@@ -250,17 +249,20 @@ describe('UnitOfWork (e2e): a lone statement as the deadlock victim', () => {
     await held;
     const alone = uow.exec(sql('UPDATE accounts SET wallet_balance = wallet_balance + 1 WHERE id IN (?, ?)', lo, hi));
     if (uow.capabilities.concurrentWrites) {
+      // Until the statement holds `lo` (so it waits for `hi`): a probe that will not wait for `lo` finds it
+      // locked. (INNODB_TRX's 'LOCK WAIT' is not a reliable sign: MariaDB sometimes did not list the
+      // waiting statement's transaction at all, while PROCESSLIST showed it running.)
       await waitFor(
-        async () =>
-          Number(
-            (
-              await ds.query(
-                // This database's waits only: other suites (other Jest workers) share the server.
-                "SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()",
-              )
-            )[0].n,
-          ) > 0,
-        { what: 'the statement waiting for the unit' },
+        () =>
+          ds.query('SELECT id FROM accounts WHERE id = ? FOR UPDATE NOWAIT', [lo]).then(
+            () => false,
+            (err: { driverError?: { errno?: number } }) => {
+              // MariaDB answers a NOWAIT that meets a lock with 1205, MySQL with 3572.
+              if ([1205, 3572].includes(err.driverError?.errno ?? 0)) return true;
+              throw err;
+            },
+          ),
+        { what: 'the statement holding lo and waiting for the unit' },
       );
     }
     go();
