@@ -8,16 +8,6 @@ import { createTestApp, TestApp, waitFor } from '../support/app';
  * while other work runs (on the embedded database every caller shares one connection), nesting,
  * and a deadlock or lock wait that is run again.
  */
-/** An app with this lock wait (DB_LOCK_WAIT_TIMEOUT_S), its DataSource and its unit of work. */
-async function boot(lockWaitS: string): Promise<{ t: TestApp; ds: DataSource; uow: UnitOfWork }> {
-  const t = await createTestApp({ env: { DB_LOCK_WAIT_TIMEOUT_S: lockWaitS } });
-  return { t, ds: t.app.get(DataSource), uow: t.app.get(UnitOfWork) };
-}
-const walletOf = async (uow: UnitOfWork, id: string): Promise<number> =>
-  (await uow.read(query((r) => Number(r.w), sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id))))[0];
-const add = (id: string, n: number) =>
-  sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', n, id);
-
 describe('UnitOfWork (e2e)', () => {
   let t: TestApp;
   let ds: DataSource;
@@ -26,11 +16,16 @@ describe('UnitOfWork (e2e)', () => {
   beforeAll(async () => {
     // A short lock wait, so the lock-timeout case below takes seconds, not tens; 3 s, not 1: the first
     // case queues 22 writers on one row, and on a loaded CI box the last of them once waited past 1 s.
-    ({ t, ds, uow } = await boot('3'));
+    t = await createTestApp({ env: { DB_LOCK_WAIT_TIMEOUT_S: '3' } });
+    ds = t.app.get(DataSource);
+    uow = t.app.get(UnitOfWork);
   });
   afterAll(async () => t.close());
 
-  const wallet = (id: string) => walletOf(uow, id);
+  const wallet = async (id: string): Promise<number> =>
+    (await uow.read(query((r) => Number(r.w), sql('SELECT wallet_balance AS w FROM accounts WHERE id = ?', id))))[0];
+  const add = (id: string, n: number) =>
+    sql('UPDATE accounts SET wallet_balance = wallet_balance + ? WHERE id = ?', n, id);
 
   it('a rollback undoes only its own work while other units and plain TypeORM writes run', async () => {
     const a = await t.createAccount({ walletBalance: 0 });
@@ -191,43 +186,6 @@ describe('UnitOfWork (e2e)', () => {
       expect(await wallet(a.id)).toBe(101);
     }
   });
-  it("foregroundMs: the one writer's time held by units outside background(), none of background()'s; null where writes run side by side", async () => {
-    const hold = (ms: number) =>
-      uow.transaction(async (tx) => {
-        await tx.exec(sql('UPDATE accounts SET free_messages = free_messages WHERE id = ?', 'none'));
-        await new Promise((r) => setTimeout(r, ms));
-      });
-    const f0 = uow.foregroundMs();
-    if (uow.capabilities.concurrentWrites) {
-      expect(f0).toBeNull();
-      await hold(1);
-      expect(uow.foregroundMs()).toBeNull();
-      return;
-    }
-    await hold(60);
-    const f1 = uow.foregroundMs() as number;
-    expect(f1 - (f0 as number)).toBeGreaterThanOrEqual(55);
-    await uow.background(() => hold(60));
-    await uow.background(() => uow.read(query((r) => Number(r.n), sql('SELECT 1 AS n'))));
-    // (What else the app ran meanwhile, such as a scheduler's read, takes well under a millisecond.)
-    expect((uow.foregroundMs() as number) - f1).toBeLessThan(20);
-  });
-});
-
-describe('UnitOfWork (e2e): a lone statement as the deadlock victim', () => {
-  let t: TestApp;
-  let ds: DataSource;
-  let uow: UnitOfWork;
-
-  beforeAll(async () => {
-    // Its own app with a long lock wait: the test polls until the statement waits for the unit's row,
-    // and that wait must outlast the poll on a loaded box (3 s, as above, is for the lock-timeout case).
-    ({ t, ds, uow } = await boot('30'));
-  });
-  afterAll(async () => t.close());
-
-  const wallet = (id: string) => walletOf(uow, id);
-
   it('a statement run on its own that the database picks as a deadlock victim is run again (no 500 for a lost race)', async () => {
     const accounts = await Promise.all(Array.from({ length: 5 }, () => t.createAccount({ walletBalance: 0 })));
     const [lo, hi, ...others] = accounts.map((a) => a.id).sort();
@@ -270,5 +228,27 @@ describe('UnitOfWork (e2e): a lone statement as the deadlock victim', () => {
     expect(await alone).toBe(2);
     expect(attempts).toBe(1);
     expect([await wallet(lo), await wallet(hi)]).toEqual([11, 11]);
+  });
+
+  it("foregroundMs: the one writer's time held by units outside background(), none of background()'s; null where writes run side by side", async () => {
+    const hold = (ms: number) =>
+      uow.transaction(async (tx) => {
+        await tx.exec(sql('UPDATE accounts SET free_messages = free_messages WHERE id = ?', 'none'));
+        await new Promise((r) => setTimeout(r, ms));
+      });
+    const f0 = uow.foregroundMs();
+    if (uow.capabilities.concurrentWrites) {
+      expect(f0).toBeNull();
+      await hold(1);
+      expect(uow.foregroundMs()).toBeNull();
+      return;
+    }
+    await hold(60);
+    const f1 = uow.foregroundMs() as number;
+    expect(f1 - (f0 as number)).toBeGreaterThanOrEqual(55);
+    await uow.background(() => hold(60));
+    await uow.background(() => uow.read(query((r) => Number(r.n), sql('SELECT 1 AS n'))));
+    // (What else the app ran meanwhile, such as a scheduler's read, takes well under a millisecond.)
+    expect((uow.foregroundMs() as number) - f1).toBeLessThan(20);
   });
 });

@@ -68,6 +68,10 @@ export function retentionHelpers(app: () => TestApp) {
     return ids;
   }
 
+  /** How many of these messages are still stored. */
+  const messagesLeft = (ids: string[]) =>
+    count(`SELECT COUNT(*) AS n FROM messages WHERE id IN (${ids.map(() => '?').join(', ')})`, ...ids);
+
   const purge = async () => (await app().app.get(RetentionPurger).purge()) ?? {};
   const rollUp = async () => app().app.get(UsageRollup).tick();
 
@@ -134,5 +138,19 @@ export function retentionHelpers(app: () => TestApp) {
     return new Scrape(res.text);
   }
 
-  return { scrape, ds, q, count, send, sms, sendSettled, purge, rollUp, orphans, insertJob, insertInbound };
+  return {
+    scrape,
+    ds,
+    q,
+    count,
+    send,
+    sms,
+    sendSettled,
+    messagesLeft,
+    purge,
+    rollUp,
+    orphans,
+    insertJob,
+    insertInbound,
+  };
 }

@@ -1,11 +1,14 @@
 import { idAt } from '../../src/common/ids';
 import { AppConfig } from '../../src/config/app-config';
 import { decoders, query, sql } from '../../src/database/sql';
-import { UnitOfWork } from '../../src/database/unit-of-work';
 import { DataSource } from 'typeorm';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { TestAccount, TestApp, waitFor } from '../support/app';
 import { expectError } from '../support/envelope';
 import { DAY, retentionApp, retentionHelpers } from './retention-helpers';
+
+/** What `orphans()` must always find: no child row whose parent is gone. */
+const NO_ORPHANS = { message_status_history: 0, message_provider_refs: 0, sandbox_deliveries: 0, bulk_rows: 0 };
 
 // The retention purger (issue 29): what goes after its retention, what is kept whatever its age, and
 // that nothing it leaves behind points at a row it deleted.
@@ -62,12 +65,7 @@ describe('Retention purger (e2e)', () => {
     expect(left.map((m) => m.id).sort()).toEqual([keptLong[0], scheduled.body.data.messages[0].id, uncounted].sort());
     for (const table of ['message_status_history', 'message_provider_refs', 'sandbox_deliveries'])
       expect(await h.count(`SELECT COUNT(*) AS n FROM ${table} WHERE message_id IN (?, ?)`, ...gone)).toBe(0);
-    expect(await h.orphans()).toEqual({
-      message_status_history: 0,
-      message_provider_refs: 0,
-      sandbox_deliveries: 0,
-      bulk_rows: 0,
-    });
+    expect(await h.orphans()).toEqual(NO_ORPHANS);
 
     // Counted now, it goes 90 days later; the 200-day account's message after 200 days.
     await h.rollUp();
@@ -81,12 +79,7 @@ describe('Retention purger (e2e)', () => {
     expect(
       await h.count('SELECT COUNT(*) AS n FROM messages WHERE account_id = ? AND status = ?', a.id, 'scheduled'),
     ).toBe(1);
-    expect(await h.orphans()).toEqual({
-      message_status_history: 0,
-      message_provider_refs: 0,
-      sandbox_deliveries: 0,
-      bulk_rows: 0,
-    });
+    expect(await h.orphans()).toEqual(NO_ORPHANS);
     at(0);
   });
 
@@ -115,12 +108,7 @@ describe('Retention purger (e2e)', () => {
       freshSms,
     );
     expect(sms.map((r) => r.id)).toEqual([freshSms]);
-    expect(await h.orphans()).toEqual({
-      message_status_history: 0,
-      message_provider_refs: 0,
-      sandbox_deliveries: 0,
-      bulk_rows: 0,
-    });
+    expect(await h.orphans()).toEqual(NO_ORPHANS);
     at(0);
   });
 
@@ -164,15 +152,8 @@ describe('Retention purger (e2e)', () => {
       settings.purgeBatch = batch;
       at(0);
     }
-    expect(
-      await h.count(`SELECT COUNT(*) AS n FROM messages WHERE id IN (${ids.map(() => '?').join(', ')})`, ...ids),
-    ).toBe(0);
-    expect(await h.orphans()).toEqual({
-      message_status_history: 0,
-      message_provider_refs: 0,
-      sandbox_deliveries: 0,
-      bulk_rows: 0,
-    });
+    expect(await h.messagesLeft(ids)).toBe(0);
+    expect(await h.orphans()).toEqual(NO_ORPHANS);
   });
 
   it('with one writer kept busy by other work, a pass deletes in quarter batches (others see each step) and still deletes every expired message', async () => {
@@ -208,12 +189,7 @@ describe('Retention purger (e2e)', () => {
       at(0);
     }
     expect((await uow.read(left))[0]).toBe(0);
-    expect(await h.orphans()).toEqual({
-      message_status_history: 0,
-      message_provider_refs: 0,
-      sandbox_deliveries: 0,
-      bulk_rows: 0,
-    });
+    expect(await h.orphans()).toEqual(NO_ORPHANS);
     // One writer: units of 10 (a quarter of 40), so others saw 15 and 5 left; side by side the purger does not yield.
     if (!uow.capabilities.concurrentWrites)
       expect([...seen].filter((n) => n > 0 && n < 25).sort((x, y) => y - x)).toEqual([15, 5]);
@@ -230,8 +206,6 @@ describe('Retention purger (e2e)', () => {
     // Oldest change first: with units of two, the first two messages are one unit, the last two the other.
     const base = Date.now();
     for (const [i, id] of ids.entries()) await h.q('UPDATE messages SET updated_at = ? WHERE id = ?', base + i, id);
-    const present = (of: string[]) =>
-      h.count(`SELECT COUNT(*) AS n FROM messages WHERE id IN (${of.map(() => '?').join(', ')})`, ...of);
     const settings = t.app.get(AppConfig).retention as { purgeBatch: number; purgeStreams: number };
     const saved = { ...settings };
     Object.assign(settings, { purgeBatch: 2, purgeStreams: 2 });
@@ -245,8 +219,8 @@ describe('Retention purger (e2e)', () => {
         await holder.startTransaction();
         await holder.query('SELECT seq FROM message_status_history WHERE message_id = ? FOR UPDATE', [ids[0]]);
         const pass = h.purge();
-        await waitFor(async () => (await present(ids.slice(2))) === 0, { what: 'the second unit deleted' });
-        expect(await present(ids.slice(0, 2))).toBe(2);
+        await waitFor(async () => (await h.messagesLeft(ids.slice(2))) === 0, { what: 'the second unit deleted' });
+        expect(await h.messagesLeft(ids.slice(0, 2))).toBe(2);
         await holder.rollbackTransaction();
         await pass;
       } else await h.purge();
@@ -256,13 +230,8 @@ describe('Retention purger (e2e)', () => {
       Object.assign(settings, saved);
       at(0);
     }
-    expect(await present(ids)).toBe(0);
-    expect(await h.orphans()).toEqual({
-      message_status_history: 0,
-      message_provider_refs: 0,
-      sandbox_deliveries: 0,
-      bulk_rows: 0,
-    });
+    expect(await h.messagesLeft(ids)).toBe(0);
+    expect(await h.orphans()).toEqual(NO_ORPHANS);
   });
 
   it('one replica purges at a time: another holding the lease makes a pass do nothing', async () => {
